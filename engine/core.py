@@ -1,0 +1,391 @@
+"""The game interface every rulebook fits, and what all games share.
+
+A game is two things:
+
+* a :class:`Game` - the rule set's fixed facts (its :class:`GameSpec`) and the factories: a new game from a number of
+  seats, options and a seed; a state from its JSON form; a move from its wire form; the system players it offers;
+* a :class:`GameState` - one game in progress. It answers who must act now (one seat, several seats in a response
+  window, or nobody once the game is over), the legal moves of a seat, applies a seat's move and returns the events it
+  caused, renders the view of one seat or of a spectator, reports the outcome and the move the table makes for a seat
+  whose clock ran out, and serialises itself to plain JSON-able data.
+
+The seeded random number generator lives in the state, so the same seed and the same moves always give the same game,
+and :meth:`Game.replay` rebuilds a game exactly from its seed and move log. Nothing here performs I/O, reads a clock or
+logs: the engine is pure, and a test enforces its import boundary.
+
+Teams are part of the interface from the start: :meth:`GameState.team_of` maps a seat to its team (every seat is its own
+team in Soker; Carta Futbol Club plays two teams), and an :class:`Outcome` names every winning seat.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+__all__ = [
+    "Bot",
+    "Event",
+    "Game",
+    "GameOver",
+    "GameSpec",
+    "GameState",
+    "IllegalMove",
+    "InvalidOptions",
+    "MalformedMove",
+    "Move",
+    "NotYourTurn",
+    "OptionSpec",
+    "Outcome",
+    "Rng",
+    "RuleError",
+    "UnknownGame",
+    "View",
+]
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Typed rule errors: each says exactly what went wrong; the service maps them to status codes in one place.
+
+
+class RuleError(Exception):
+    """A request the rules refuse. ``code`` is a stable machine-readable reason; the message is for people."""
+
+    code = "rule_error"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+
+class NotYourTurn(RuleError):
+    """The seat may not act now."""
+
+    code = "not_your_turn"
+
+
+class IllegalMove(RuleError):
+    """The move is well formed but the rules forbid it here."""
+
+    code = "illegal_move"
+
+
+class GameOver(RuleError):
+    """The game has ended; nothing more can be played."""
+
+    code = "game_over"
+
+
+class MalformedMove(RuleError):
+    """The move's wire form cannot be read (unknown kind, unknown card, bad syntax)."""
+
+    code = "malformed_move"
+
+
+class InvalidOptions(RuleError):
+    """Options or a seat count outside what the game's spec allows."""
+
+    code = "invalid_options"
+
+
+class UnknownGame(RuleError):
+    """No game of that name is registered."""
+
+    code = "unknown_game"
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# The seeded generator. A small, portable splitmix64: its whole state is one integer, so it serialises to JSON and is
+# identical on every Python version (``random.Random`` promises neither).
+
+_MASK64 = (1 << 64) - 1
+
+
+class Rng:
+    """Seeded pseudo-random numbers whose state is one 64-bit integer (splitmix64)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK64
+
+    def next_u64(self) -> int:
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``, without modulo bias."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            x = self.next_u64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Shuffle ``items`` in place (Fisher-Yates), exactly uniform.
+
+        Dealing and reshuffling are most of a game's random numbers, so for the short lists of card games each index is
+        drawn from one byte of a 64-bit output (eight indices per output), rejecting the few bytes that would bias it.
+        """
+        if len(items) > 256:
+            below = self.below
+            for i in range(len(items) - 1, 0, -1):
+                j = below(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        z = self.state
+        pool = left = 0
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            limit = 256 - 256 % n
+            while True:
+                if not left:
+                    z = (z + 0x9E3779B97F4A7C15) & _MASK64
+                    pool = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                    pool = ((pool ^ (pool >> 27)) * 0x94D049BB133111EB) & _MASK64
+                    pool ^= pool >> 31
+                    left = 8
+                byte = pool & 0xFF
+                pool >>= 8
+                left -= 1
+                if byte < limit:
+                    break
+            j = byte % n
+            items[i], items[j] = items[j], items[i]
+        self.state = z
+
+    def to_json(self) -> str:
+        return format(self.state, "016x")
+
+    @classmethod
+    def from_json(cls, text: str) -> Rng:
+        return cls(int(text, 16))
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Specs and outcomes.
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a rule set: its name, default, allowed range and what it means."""
+
+    name: str
+    default: int | bool | str
+    description: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def check(self, value: Any) -> int | bool | str:
+        """The value if it fits this option; raises :class:`InvalidOptions` naming the option otherwise."""
+        expected = type(self.default)
+        # bool is an int subclass: keep the two apart so that ``True`` is not taken for 1 and vice versa.
+        if type(value) is not expected and not (expected is int and type(value) is float and value.is_integer()):
+            raise InvalidOptions(f"option {self.name!r} must be {expected.__name__}, got {value!r}")
+        if expected is int:
+            value = int(value)
+            if self.minimum is not None and value < self.minimum:
+                raise InvalidOptions(f"option {self.name!r} must be at least {self.minimum}, got {value}")
+            if self.maximum is not None and value > self.maximum:
+                raise InvalidOptions(f"option {self.name!r} must be at most {self.maximum}, got {value}")
+        if self.choices and value not in self.choices:
+            raise InvalidOptions(f"option {self.name!r} must be one of {', '.join(self.choices)}, got {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game's fixed facts: its name, how many seats it takes and its options with their defaults."""
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    options: tuple[OptionSpec, ...] = ()
+    deck_size: int = 0
+    summary: str = ""
+
+    def defaults(self) -> dict[str, Any]:
+        return {option.name: option.default for option in self.options}
+
+    def resolve(self, seats: int, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The complete option set in force: defaults overlaid with ``options``, every value checked.
+
+        Raises :class:`InvalidOptions` for a seat count outside the spec, an unknown option or a bad value.
+        """
+        if type(seats) is not int or not self.min_seats <= seats <= self.max_seats:
+            raise InvalidOptions(f"{self.title} takes {self.min_seats}-{self.max_seats} seats, got {seats!r}")
+        known = {option.name: option for option in self.options}
+        resolved = self.defaults()
+        for name, value in (options or {}).items():
+            if name not in known:
+                raise InvalidOptions(f"{self.title} has no option {name!r} (known: {', '.join(sorted(known))})")
+            resolved[name] = known[name].check(value)
+        return resolved
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended. ``winners`` holds every winning seat (empty: nobody won; a team game names the whole team)."""
+
+    winners: tuple[int, ...]
+    reason: str
+    points: tuple[int, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "reason": self.reason, "points": list(self.points)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        return cls(tuple(data["winners"]), data["reason"], tuple(data["points"]))
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# What moves, events and views promise.
+
+
+class Move(Protocol):
+    """A small immutable value. ``to_wire()`` is its text form; ``game.move_from_wire(m.to_wire()) == m``."""
+
+    def to_wire(self) -> str: ...
+
+
+class Event(Protocol):
+    """Something that happened, as the engine saw it (it may hold secrets: use ``for_viewer`` before sending)."""
+
+    def for_viewer(self, viewer: int | None) -> Event:
+        """This event as ``viewer`` (a seat, or ``None`` for a spectator) may see it."""
+        ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def describe(self) -> str:
+        """One readable line, for logs of finished games and the command line."""
+        ...
+
+
+class View(Protocol):
+    """What one seat (or a spectator) may know of a game."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class Bot(Protocol):
+    """A system player. ``choose`` reads only ``state.view(seat)`` and ``state.legal_moves(seat)``: it never peeks."""
+
+    def choose(self, state: GameState, seat: int) -> Move: ...
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# The interface.
+
+
+class GameState(ABC):
+    """One game in progress. Mutable: :meth:`apply` changes it in place and returns the events it caused."""
+
+    seats: int
+    version: int  # the number of moves applied so far
+
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now: one seat, several in a response window, none once the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, seat: int) -> list[Any]:
+        """Every move ``seat`` may choose now (empty when it may not act). Does not list the table's timeout move."""
+
+    @abstractmethod
+    def apply(self, seat: int, move: Any) -> list[Any]:
+        """Check ``move`` for ``seat`` and play it; returns the events it caused.
+
+        Trusts nothing: raises :class:`GameOver`, :class:`NotYourTurn` or :class:`IllegalMove` and then leaves the
+        state untouched. Accepts the legal moves and the table's :meth:`timeout_move` for a seat that must act.
+        """
+
+    @abstractmethod
+    def timeout_move(self, seat: int) -> Any:
+        """The move the table makes for ``seat`` when its clock runs out."""
+
+    @abstractmethod
+    def view(self, viewer: int | None) -> View:
+        """What ``viewer`` may see: a seat's own view, or the public view when ``viewer`` is None."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The whole state (RNG included) as plain JSON-able data; ``game.state_from_json`` reads it back."""
+
+    @abstractmethod
+    def locations(self) -> dict[str, list[str]]:
+        """Where every card is: place name -> card codes. For audits: each card is in exactly one place."""
+
+    @abstractmethod
+    def hidden_from(self, viewer: int | None) -> set[str]:
+        """The codes of the cards ``viewer`` must not see now (other hands, the deck)."""
+
+    def team_of(self, seat: int) -> int:
+        """The team a seat plays for. Every seat is its own team unless a game says otherwise."""
+        return seat
+
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+
+class Game(ABC):
+    """A rule set: its spec and the factories for its states, moves and system players."""
+
+    spec: GameSpec
+    bots: Mapping[str, Callable[[int], Bot]]  # bot name -> factory taking a seed
+
+    @abstractmethod
+    def new_game(self, seats: int, options: Mapping[str, Any] | None, seed: int) -> GameState:
+        """A fresh game, dealt from ``seed``. Raises :class:`InvalidOptions` for a bad seat count or option."""
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> GameState:
+        """The state that ``to_json`` wrote."""
+
+    @abstractmethod
+    def move_from_wire(self, text: str) -> Any:
+        """The move whose wire form is ``text``; raises :class:`MalformedMove` when it cannot be read."""
+
+    def replay(
+        self, seats: int, options: Mapping[str, Any] | None, seed: int, log: Iterable[tuple[int, Any]]
+    ) -> GameState:
+        """Rebuild a game from its seed and its move log of ``(seat, move)`` pairs."""
+        state = self.new_game(seats, options, seed)
+        for seat, move in log:
+            state.apply(seat, move)
+        return state
+
+    def new_bot(self, name: str, seed: int) -> Bot:
+        try:
+            factory = self.bots[name]
+        except KeyError:
+            raise InvalidOptions(f"{self.spec.title} has no system player {name!r} (known: {', '.join(self.bots)})")
+        return factory(seed)
+
+
+def play_out(state: GameState, bots: Sequence[Bot], max_moves: int = 100_000) -> list[tuple[int, Any]]:
+    """Let ``bots`` (one per seat) play ``state`` to its end; returns the move log. Raises if it never ends."""
+    log: list[tuple[int, Any]] = []
+    while True:
+        acting = state.to_act()
+        if not acting:
+            return log
+        if len(log) >= max_moves:
+            raise RuntimeError(f"game did not end within {max_moves} moves")
+        seat = acting[0]
+        move = bots[seat].choose(state, seat)
+        state.apply(seat, move)
+        log.append((seat, move))

@@ -1,0 +1,98 @@
+"""Soker's system players. They see what a person in their seat sees: ``state.view(seat)`` and the legal moves.
+
+* :class:`RandomBot` picks uniformly among the legal moves (the benchmark's and the conformance suite's player).
+* :class:`HeuristicBot` plays to win: it wins at once when a move wins, prefers discarding many cards at once (packages,
+  Links that make the next player skip), keeps the cards of its strongest country and a Joker for a country win, holds
+  Yellow and Red back for when it has nothing better, and spends Red when an opponent is close to going out.
+
+Measured by ``kickoff bench bots`` (see the README for the figure).
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.soker.cards import (
+    CARD_MASK_BY_COUNTRY,
+    JOKER_MASK,
+    PLAYER_CARDS,
+    RED_MASK,
+    TOP_CLUB,
+    YELLOW_MASK,
+    is_country_set,
+    mask_of,
+)
+from engine.soker.rules import DRAW, END, PLAY, SokerMove, SokerState
+
+WIN = 1_000.0
+
+
+class RandomBot:
+    """Chooses uniformly among the legal moves. Seeded: the same seed and positions give the same choices."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self._random = random.Random(seed).random
+
+    def choose(self, state: SokerState, seat: int) -> SokerMove:
+        moves = state.legal_moves(seat)
+        return moves[int(self._random() * len(moves))]
+
+
+class HeuristicBot:
+    """Scores every legal move from its seat's view and plays the best one (ties: the first listed)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, state: SokerState, seat: int) -> SokerMove:
+        view = state.view(seat)
+        moves = state.legal_moves(seat)
+        hand = mask_of(view.hand or ())
+        others = [size for s, size in enumerate(view.hand_sizes) if s != seat]
+        threat = min(others) <= 3 if others else False
+        keep = _strongest_country(hand)
+        best, best_score = moves[0], float("-inf")
+        for move in moves:
+            score = self._score(move, hand, view.top, keep, threat)
+            if score > best_score:
+                best, best_score = move, score
+        return best
+
+    @staticmethod
+    def _score(move: SokerMove, hand: int, top: int, keep: int, threat: bool) -> float:
+        if move.kind == DRAW:
+            return -5.0
+        if move.kind == END:
+            return -6.0
+        assert move.kind == PLAY
+        cards = move.cards
+        mask = mask_of(cards)
+        after = hand & ~mask
+        if not after:
+            return WIN + 3
+        if is_country_set(after):
+            return WIN + 7
+        last = cards[-1]
+        if len(cards) == 1 and last >= PLAYER_CARDS:
+            if (1 << last) & RED_MASK:
+                return 30.0 if threat else 2.0
+            if (1 << last) & YELLOW_MASK:
+                return 3.0
+            return -4.0 if after.bit_count() > 3 else 4.0  # a lone Joker: better kept for a country set
+        score = 10.0 * len(cards)
+        if len(cards) > 1 or TOP_CLUB[top] == last >> 2:
+            score += 6.0  # a Link: the next player skips
+        jokers = (mask & JOKER_MASK).bit_count()
+        score -= 12.0 * jokers if after.bit_count() > 3 else 0.0
+        kept = (mask & keep).bit_count()
+        score -= 3.0 * kept
+        score += 1.0 * (len(cards) - kept - jokers)
+        return score
+
+
+def _strongest_country(hand: int) -> int:
+    """The card mask of the country with most cards in ``hand`` (the one to collect for a country win)."""
+    return max(CARD_MASK_BY_COUNTRY, key=lambda country: (hand & country).bit_count())
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot}

@@ -1,0 +1,85 @@
+"""The `kickoff` command: `kickoff play`, `kickoff bench engine`, `kickoff bench bots`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from engine.core import RuleError
+from engine.registry import GAMES
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kickoff", description="kickoff: a game-as-a-service backend for card games")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    play = commands.add_parser("play", help="play one seeded game between system players and print it move by move")
+    play.add_argument("--game", default="soker", choices=sorted(GAMES))
+    play.add_argument("--seed", type=int, default=1)
+    play.add_argument("--seats", type=int, default=4)
+    play.add_argument(
+        "--bots", default="heuristic,random,random,random", help="one system player per seat, comma-separated"
+    )
+
+    bench = commands.add_parser("bench", help="benchmarks")
+    kinds = bench.add_subparsers(dest="bench", required=True)
+    engine = kinds.add_parser("engine", help="random games in one process: games/s, moves/s, mean moves per game")
+    engine.add_argument("--game", default="soker", choices=sorted(GAMES))
+    engine.add_argument("--games", type=int, default=20_000)
+    engine.add_argument("--seats", type=int, default=4)
+    engine.add_argument("--seed", type=int, default=0)
+    engine.add_argument("--json", action="store_true", help="print one JSON object")
+    bots = kinds.add_parser("bots", help="a system player's win rate against random players")
+    bots.add_argument("--game", default="soker", choices=sorted(GAMES))
+    bots.add_argument("--games", type=int, default=1_000)
+    bots.add_argument("--bot", default="heuristic")
+    bots.add_argument("--opponent", default="random")
+    bots.add_argument("--seats", type=int, default=4)
+    bots.add_argument("--seed", type=int, default=0)
+    bots.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "play":
+            from service.play import play_game
+
+            play_game(args.game, args.seats, args.seed, [b.strip() for b in args.bots.split(",")], sys.stdout)
+        elif args.bench == "engine":
+            from service.bench import bench_engine
+
+            if args.games < 1:
+                raise ValueError("--games must be at least 1")
+            figures = bench_engine(args.game, args.games, args.seats, args.seed).to_json()
+            if args.json:
+                print(json.dumps(figures))
+            else:
+                print(
+                    f"{args.game}: {args.games} random {args.seats}-seat games: {figures['games_per_s']:,.0f} games/s, "
+                    f"{figures['moves_per_s']:,.0f} moves/s, {figures['mean_moves']:.1f} moves per game"
+                )
+        elif args.bench == "bots":
+            from service.bench import bench_bots
+
+            if args.games < 1:
+                raise ValueError("--games must be at least 1")
+            result = bench_bots(args.game, args.games, args.bot, args.opponent, args.seats, args.seed).to_json()
+            if args.json:
+                print(json.dumps(result))
+            else:
+                print(
+                    f"{args.game}: {args.bot} bot against {args.seats - 1} {args.opponent} bots over {args.games} "
+                    f"seeded games: won {result['wins']} ({result['win_rate']:.1%}; chance is {1 / args.seats:.0%})"
+                )
+    except (RuleError, ValueError) as exc:
+        print(f"kickoff: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
