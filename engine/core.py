@@ -290,6 +290,8 @@ class Bot(Protocol):
 class GameState(ABC):
     """One game in progress. Mutable: :meth:`apply` changes it in place and returns the events it caused."""
 
+    __slots__ = ()
+
     seats: int
     version: int  # the number of moves applied so far
 
@@ -372,7 +374,8 @@ class Game(ABC):
         try:
             factory = self.bots[name]
         except KeyError:
-            raise InvalidOptions(f"{self.spec.title} has no system player {name!r} (known: {', '.join(self.bots)})")
+            known = ", ".join(self.bots)
+            raise InvalidOptions(f"{self.spec.title} has no system player {name!r} (known: {known})") from None
         return factory(seed)
 
 

@@ -66,9 +66,7 @@ def bench_bots(
     wins = draws = 0
     for index in range(games):
         hero = index % seats
-        bots = [
-            game.new_bot(bot if seat == hero else opponent, (seed + index) * 16 + seat) for seat in range(seats)
-        ]
+        bots = [game.new_bot(bot if seat == hero else opponent, (seed + index) * 16 + seat) for seat in range(seats)]
         state = game.new_game(seats, None, seed + index)
         while acting := state.to_act():
             seat = acting[0]

@@ -189,7 +189,7 @@ TOP_CLUB: tuple[int, ...] = tuple(
 
 
 def is_country_set(hand: int) -> bool:
-    """Exactly four cards, all player cards of one country, one Joker allowed to stand in; Yellow and Red never count."""
+    """Exactly four cards, all player cards of one country (one Joker may stand in); Yellow and Red never count."""
     if hand.bit_count() != 4 or hand & (YELLOW_MASK | RED_MASK) or (hand & JOKER_MASK).bit_count() > 1:
         return False
     players = hand & PLAYER_MASK

@@ -1,7 +1,7 @@
 """Soker's rules: the state, the legal moves, applying a move, views, outcome.
 
-The rulebook is ``shared/rules/000_7727e0f0b8c80caa.txt``; the house defaults for what it leaves open are in that folder's
-README. Where both are silent, the choices below are what a player at a real table would expect:
+The rulebook is ``shared/rules/000_7727e0f0b8c80caa.txt``; the house defaults for what it leaves open are in that
+folder's README. Where both are silent, the choices below are what a player at a real table would expect:
 
 * **A Joker in a package is always legal.** A special card is always legal, and a package is legal when one of its
   cards is, so a Joker makes any same-club package legal.
@@ -60,7 +60,6 @@ from engine.soker.cards import (
     PLAYER_CARDS,
     PLAYER_MASK,
     RED_MASK,
-    SPECIAL_MASK,
     TOP_CLUB,
     YELLOW_MASK,
     bits,
@@ -350,7 +349,7 @@ class SokerView:
 
 
 class SokerState(GameState):
-    """One Soker game. Hands are bitmasks of card ids; the deck draws from its end; the discard's last card is on top."""
+    """One Soker game. Hands are bitmasks of card ids; the deck draws from its end; the last discard is on top."""
 
     __slots__ = (
         "seats",
@@ -513,7 +512,8 @@ class SokerState(GameState):
 
     def _play(self, seat: int, cards: tuple[int, ...]) -> list[Any]:
         last = cards[-1] if cards else -1
-        if len(cards) == 1 and type(last) is int and 0 <= last < DECK_SIZE and (LEGAL_ON[self.top] & self.hands[seat]) >> last & 1:
+        playable = LEGAL_ON[self.top] & self.hands[seat]
+        if len(cards) == 1 and type(last) is int and 0 <= last < DECK_SIZE and playable >> last & 1:
             mask, club = 1 << last, -1  # the common case: one legal card from the hand
         else:
             mask, club = self._check_play(seat, cards)

@@ -1,0 +1,49 @@
+"""The `kickoff` command line: play, and the benchmarks' output shapes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from service.cli import main
+
+
+def test_play_prints_a_seeded_game_move_by_move(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--game", "soker", "--seed", "1"]) == 0
+    first = capsys.readouterr().out
+    assert first.startswith("Soker: 4 seats, seed 1")
+    assert "   1. seat 0: " in first and "Game over after" in first
+    assert "<- winner" in first or "stalemate" in first
+    assert main(["play", "--game", "soker", "--seed", "1"]) == 0
+    assert capsys.readouterr().out == first  # the same seed gives the same game
+    assert main(["play", "--game", "soker", "--seed", "2"]) == 0
+    assert capsys.readouterr().out != first
+
+
+def test_play_refuses_a_wrong_number_of_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--seats", "3", "--bots", "random,random"]) == 2
+    assert "3 seats need 3 system players" in capsys.readouterr().err
+
+
+def test_bench_engine_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "engine", "--game", "soker", "--games", "20", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert set(figures) == {"games_per_s", "moves_per_s", "mean_moves"}
+    assert figures["mean_moves"] > 10 and figures["moves_per_s"] > figures["games_per_s"] > 0
+
+
+def test_bench_bots_reports_a_win_rate(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "bots", "--games", "8", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["games"] == 8 and 0 <= result["win_rate"] <= 1 and result["bot"] == "heuristic"
+
+
+def test_the_console_script_runs() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "service.cli", "bench", "engine", "--games", "5"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "moves/s" in done.stdout
