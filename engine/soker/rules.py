@@ -310,7 +310,8 @@ class SokerView:
     viewer: int | None
     hand: tuple[int, ...] | None
     hand_sizes: tuple[int, ...]
-    top: int
+    top_card: int  # the card lying on top of the discard pile
+    top: int  # what it stands for: the same card, or JOKER_AS_CLUB + club for a Joker that ended a package
     deck_size: int
     discard_size: int
     current: int
@@ -319,16 +320,11 @@ class SokerView:
     version: int
     outcome: Outcome | None
 
-    @property
-    def top_card(self) -> int:
-        """The card lying on top (a Joker when a Joker stands for a club)."""
-        return self.top if self.top < JOKER_AS_CLUB else C.JOKER_IDS[0]
-
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "viewer": self.viewer,
             "hand_sizes": list(self.hand_sizes),
-            "top": C.code(self.top) if self.top < JOKER_AS_CLUB else "JOKER",
+            "top": CODES[self.top_card],
             "deck_size": self.deck_size,
             "discard_size": self.discard_size,
             "current": self.current,
@@ -609,6 +605,7 @@ class SokerState(GameState):
             viewer=viewer,
             hand=tuple(bits(self.hands[viewer])) if viewer is not None else None,
             hand_sizes=tuple(h.bit_count() for h in self.hands),
+            top_card=self.discard[-1],
             top=self.top,
             deck_size=len(self.deck),
             discard_size=len(self.discard),

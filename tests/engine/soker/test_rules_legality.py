@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import IllegalMove
-from engine.soker.cards import CODES
+from engine.soker.cards import BY_CODE, CODES
 from engine.soker.rules import Played, SokerMove, TurnBegan
 from tests.engine.soker.position import position
 
@@ -18,7 +18,7 @@ def hand_of(state, seat: int) -> set[str]:
 def test_a_card_of_the_top_country_or_position_is_legal(card: str) -> None:
     state = position([f"{card} BVB-DEF", "ARS-MID", "RMA-GKP"], top="INT-FRW")
     events = state.apply(0, SokerMove.play(card))
-    assert events[0] == Played(0, SokerMove.play(card).cards, False, SokerMove.play(card).cards[0])
+    assert events[0] == Played(0, (BY_CODE[card],), False, BY_CODE[card])
     assert hand_of(state, 0) == {"BVB-DEF"}
     assert state.view(None).to_json()["top"] == card
     assert state.to_act() == (1,)
