@@ -55,6 +55,7 @@ from engine.soker.cards import (
     CODES,
     DECK_SIZE,
     JOKER_AS_CLUB,
+    JOKER_IDS,
     JOKER_MASK,
     LEGAL_ON,
     PLAYER_CARDS,
@@ -299,6 +300,11 @@ class GameEnded(NamedTuple):
         return f"seat {self.outcome.winners[0]} wins {how[self.outcome.reason]} (points {points})"
 
 
+# Events are built on every move: ``tuple.__new__`` skips the Python-level ``__new__`` a NamedTuple generates, which
+# halves the cost of building one. Same values, same classes.
+_event = tuple.__new__
+
+
 # --------------------------------------------------------------------------------------------------------------------
 # Views
 
@@ -356,7 +362,6 @@ class SokerState(GameState):
         "top",
         "current",
         "drawn",
-        "played_this_turn",
         "played",
         "idle_turns",
         "result",
@@ -373,7 +378,6 @@ class SokerState(GameState):
         self.top = 0
         self.current = 0
         self.drawn = False
-        self.played_this_turn = False
         self.played: list[int] = []
         self.idle_turns = 0
         self.result: Outcome | None = None
@@ -507,48 +511,56 @@ class SokerState(GameState):
         return mask, club
 
     def _play(self, seat: int, cards: tuple[int, ...]) -> list[Any]:
+        top = self.top
+        hand = self.hands[seat]
         last = cards[-1] if cards else -1
-        playable = LEGAL_ON[self.top] & self.hands[seat]
-        if len(cards) == 1 and type(last) is int and 0 <= last < DECK_SIZE and playable >> last & 1:
-            mask, club = 1 << last, -1  # the common case: one legal card from the hand
+        if len(cards) == 1 and type(last) is int and 0 <= last < DECK_SIZE and (LEGAL_ON[top] & hand) >> last & 1:
+            # The common case, checked inline: one legal card from the hand. A Link when it continues the club on
+            # top (a lone Joker never is).
+            link = last < PLAYER_CARDS and TOP_CLUB[top] == last >> 2
+            new_top = last
+            hand ^= 1 << last
+            self.discard.append(last)
         else:
             mask, club = self._check_play(seat, cards)
-        if club >= 0:  # a package is always a Link; a Joker on its end stands for the club
-            link = True
-            top = last if last < PLAYER_CARDS else JOKER_AS_CLUB + club
-        else:  # one card: a Link when it continues the club on top (a lone Joker never is)
-            link = last < PLAYER_CARDS and TOP_CLUB[self.top] == last >> 2
-            top = last
-        self.hands[seat] &= ~mask
-        self.discard.extend(cards)
-        self.top = top
+            cards = tuple(cards)
+            if club >= 0:  # a package is always a Link; a Joker on its end stands for the club
+                link = True
+                new_top = last if last < PLAYER_CARDS else JOKER_AS_CLUB + club
+            else:
+                link = last < PLAYER_CARDS and TOP_CLUB[top] == last >> 2
+                new_top = last
+            hand &= ~mask
+            self.discard.extend(cards)
+        self.hands[seat] = hand
+        self.top = new_top
         self.played[seat] += len(cards)
-        self.played_this_turn = True
         self.idle_turns = 0
         self.version += 1
-        events: list[Any] = [Played(seat, tuple(cards), link, top)]
+        events: list[Any] = [_event(Played, (seat, cards, link, new_top))]
 
-        hand = self.hands[seat]
         if not hand:
             return self._finish(events, (seat,), WIN_EMPTY_HAND)
-        if is_country_set(hand):
+        if hand.bit_count() == 4 and is_country_set(hand):
             return self._finish(events, (seat,), WIN_ONE_COUNTRY)
 
         n = self.seats
-        if last >= PLAYER_CARDS and (1 << last) & (YELLOW_MASK | RED_MASK):
+        if PLAYER_CARDS <= last < JOKER_IDS[0]:  # Yellow or Red: every opponent skips, the player goes again
             red = (1 << last) & RED_MASK
             opponents = tuple((seat + i) % n for i in range(1, n))
             events.append(Skipped(opponents, "red" if red else "yellow"))
             if red:
                 for opponent in opponents:
                     self._draw(opponent, "red", events)
-            self._begin_turn(seat, events)
+            following = seat
         elif link:
-            skipped = (seat + 1) % n
-            events.append(Skipped((skipped,), "link"))
-            self._begin_turn((seat + 2) % n, events)
+            events.append(Skipped(((seat + 1) % n,), "link"))
+            following = (seat + 2) % n
         else:
-            self._begin_turn((seat + 1) % n, events)
+            following = (seat + 1) % n
+        self.current = following
+        self.drawn = False
+        events.append(_event(TurnBegan, (following,)))
         return events
 
     def _draw(self, seat: int, cause: str, events: list[Any]) -> None:
@@ -563,13 +575,14 @@ class SokerState(GameState):
         if deck:
             card = deck.pop()
             self.hands[seat] |= 1 << card
-            events.append(Drew(seat, 1, card, cause))
+            events.append(_event(Drew, (seat, 1, card, cause)))
         else:
             events.append(Drew(seat, 0, None, cause))
 
     def _end_turn(self, seat: int, by_table: bool) -> list[Any]:
-        events: list[Any] = [TurnEnded(seat, by_table)]
-        if not self.played_this_turn and not self.can_draw():
+        events: list[Any] = [_event(TurnEnded, (seat, by_table))]
+        # A turn that ends here played no card (a play passes the turn by itself).
+        if not self.can_draw():
             self.idle_turns += 1
             if self.idle_turns >= 2 * self.seats:
                 return self._finish(events, (), STALEMATE)
@@ -581,8 +594,7 @@ class SokerState(GameState):
     def _begin_turn(self, seat: int, events: list[Any]) -> None:
         self.current = seat
         self.drawn = False
-        self.played_this_turn = False
-        events.append(TurnBegan(seat))
+        events.append(_event(TurnBegan, (seat,)))
 
     def _finish(self, events: list[Any], winners: tuple[int, ...], reason: str) -> list[Any]:
         points = list(self.played)
@@ -642,7 +654,6 @@ class SokerState(GameState):
             "top": self.top,
             "current": self.current,
             "drawn": self.drawn,
-            "played_this_turn": self.played_this_turn,
             "played": list(self.played),
             "idle_turns": self.idle_turns,
             "result": self.result.to_json() if self.result else None,
@@ -712,7 +723,6 @@ class Soker(Game):
             state.top = data["top"]
             state.current = data["current"]
             state.drawn = data["drawn"]
-            state.played_this_turn = data["played_this_turn"]
             state.played = list(data["played"])
             state.idle_turns = data["idle_turns"]
             state.result = Outcome.from_json(data["result"]) if data["result"] else None
