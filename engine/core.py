@@ -206,11 +206,18 @@ class GameSpec:
 
     name: str
     title: str
-    min_seats: int
-    max_seats: int
+    seat_counts: tuple[int, ...]  # the table sizes it takes (Carta Futbol Club: 2, 4 or 6 - two equal teams)
     options: tuple[OptionSpec, ...] = ()
     deck_size: int = 0
     summary: str = ""
+
+    @property
+    def min_seats(self) -> int:
+        return min(self.seat_counts)
+
+    @property
+    def max_seats(self) -> int:
+        return max(self.seat_counts)
 
     def defaults(self) -> dict[str, Any]:
         return {option.name: option.default for option in self.options}
@@ -220,8 +227,9 @@ class GameSpec:
 
         Raises :class:`InvalidOptions` for a seat count outside the spec, an unknown option or a bad value.
         """
-        if type(seats) is not int or not self.min_seats <= seats <= self.max_seats:
-            raise InvalidOptions(f"{self.title} takes {self.min_seats}-{self.max_seats} seats, got {seats!r}")
+        if type(seats) is not int or seats not in self.seat_counts:
+            counts = ", ".join(map(str, self.seat_counts[:-1])) + f" or {self.seat_counts[-1]}"
+            raise InvalidOptions(f"{self.title} takes {counts} seats, got {seats!r}")
         known = {option.name: option for option in self.options}
         resolved = self.defaults()
         for name, value in (options or {}).items():

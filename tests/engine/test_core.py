@@ -46,8 +46,10 @@ def test_options_are_resolved_with_defaults_and_checked() -> None:
     spec = get_game("soker").spec
     assert spec.resolve(4) == {"hand_size": 7, "first_seat": 0, "turn_seconds": 30}
     assert spec.resolve(3, {"hand_size": 5})["hand_size"] == 5
-    with pytest.raises(InvalidOptions, match="2-4 seats"):
+    with pytest.raises(InvalidOptions, match="takes 2, 3 or 4 seats"):
         spec.resolve(5)
+    with pytest.raises(InvalidOptions, match="takes 2, 3 or 4 seats"):
+        spec.resolve(1)
     with pytest.raises(InvalidOptions, match="no option 'speed'"):
         spec.resolve(4, {"speed": 2})
     with pytest.raises(InvalidOptions, match="must be int"):
