@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from engine.core import play_out
 from engine.registry import get_game
 
 
@@ -68,9 +69,7 @@ def bench_bots(
         hero = index % seats
         bots = [game.new_bot(bot if seat == hero else opponent, (seed + index) * 16 + seat) for seat in range(seats)]
         state = game.new_game(seats, None, seed + index)
-        while acting := state.to_act():
-            seat = acting[0]
-            state.apply(seat, bots[seat].choose(state, seat))
+        play_out(state, bots)
         outcome = state.outcome()
         assert outcome is not None
         wins += hero in outcome.winners
