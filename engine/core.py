@@ -312,11 +312,13 @@ class GameState(ABC):
         """Every move ``seat`` may choose now (empty when it may not act). Does not list the table's timeout move."""
 
     @abstractmethod
-    def apply(self, seat: int, move: Any) -> list[Any]:
+    def apply(self, seat: int, move: Any, *, by_table: bool = False) -> list[Any]:
         """Check ``move`` for ``seat`` and play it; returns the events it caused.
 
-        Trusts nothing: raises :class:`GameOver`, :class:`NotYourTurn` or :class:`IllegalMove` and then leaves the
-        state untouched. Accepts the legal moves and the table's :meth:`timeout_move` for a seat that must act.
+        Trusts nothing: raises :class:`GameOver`, :class:`NotYourTurn`, :class:`IllegalMove` or
+        :class:`MalformedMove` and then leaves the state untouched. Accepts the seat's legal moves; with
+        ``by_table=True`` (the clock ran out, or a log already judged is replayed) also the table's
+        :meth:`timeout_move`.
         """
 
     @abstractmethod
@@ -372,10 +374,10 @@ class Game(ABC):
     def replay(
         self, seats: int, options: Mapping[str, Any] | None, seed: int, log: Iterable[tuple[int, Any]]
     ) -> GameState:
-        """Rebuild a game from its seed and its move log of ``(seat, move)`` pairs."""
+        """Rebuild a game from its seed and its move log of ``(seat, move)`` pairs (the table's moves included)."""
         state = self.new_game(seats, options, seed)
         for seat, move in log:
-            state.apply(seat, move)
+            state.apply(seat, move, by_table=True)
         return state
 
     def new_bot(self, name: str, seed: int) -> Bot:

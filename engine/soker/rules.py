@@ -19,7 +19,7 @@ folder's README. Where both are silent, the choices below are what a player at a
   only its top card); a play resets the count. When it reaches two full rounds (2 x seats), the game ends without a
   winner.
 * **The table's move** for a seat whose clock ran out is one move, ``timeout``: draw one card unless the player already
-  drew this turn, then end the turn. Players cannot choose it; the service's clock does.
+  drew this turn, then end the turn. Players cannot choose it: ``apply`` takes it only with ``by_table=True``.
 * **Skips** are applied when the turn passes: after a Link the next player in seat order loses one turn (with two
   players that gives the player another turn); after a Yellow or Red every opponent skips, i.e. the player takes a new
   turn at once (the draw is available again) on a free top.
@@ -440,7 +440,7 @@ class SokerState(GameState):
 
     # -- applying -------------------------------------------------------------------------------------------------
 
-    def apply(self, seat: int, move: SokerMove) -> list[Any]:
+    def apply(self, seat: int, move: SokerMove, *, by_table: bool = False) -> list[Any]:
         if self.result is not None:
             raise GameOver("the game is over")
         if seat != self.current:
@@ -449,6 +449,8 @@ class SokerState(GameState):
             raise MalformedMove(f"not a Soker move: {move!r}")
         kind = move.kind
         if kind == PLAY:
+            if type(move.cards) is not tuple:
+                raise MalformedMove(f"a play's cards are a tuple of card ids, got {move.cards!r}")
             return self._play(seat, move.cards)
         if kind == DRAW:
             if self.drawn:
@@ -461,6 +463,8 @@ class SokerState(GameState):
                 raise IllegalMove("draw a card before ending the turn", code="must_draw_first")
             events = self._end_turn(seat, by_table=False)
         elif kind == TIMEOUT:
+            if not by_table:
+                raise IllegalMove("only the table plays 'timeout', when the clock runs out", code="table_only")
             events = []
             if not self.drawn:
                 self._draw(seat, "table", events)

@@ -77,11 +77,12 @@ def play_checked(game: Game, seats: int, seed: int) -> GameState:
         moves = state.legal_moves(seat)
         assert moves, f"seed {seed}: seat {seat} must act but has no legal move"
         # Sometimes the clock runs out instead: the table's move must be accepted too.
-        move = state.timeout_move(seat) if chooser.random() < 0.05 else chooser.choice(moves)
-        events = state.apply(seat, move)
+        by_table = chooser.random() < 0.05
+        move = state.timeout_move(seat) if by_table else chooser.choice(moves)
+        events = state.apply(seat, move, by_table=by_table)
         wire = game.move_from_wire(move.to_wire())
         assert wire == move, f"wire form of {move!r} reads back as {wire!r}"
-        replica.apply(seat, wire)
+        replica.apply(seat, wire, by_table=by_table)
         log.append((seat, wire))
         check_cards(game, state)
         check_views(state, events)

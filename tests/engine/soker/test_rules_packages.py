@@ -164,3 +164,47 @@ def test_a_package_in_a_non_canonical_order_is_still_accepted() -> None:
     assert top_of(state) == "JUV-DEF"
     assert hand_of(state, 0) == {"JOKER-1", "LIV-MID"}
     assert events[-1] == TurnBegan(2)
+
+
+def play_key(move: SokerMove) -> tuple:
+    """A package up to what cannot matter: the order before its last card, and which of the Jokers held are used."""
+    if len(move.cards) == 1:
+        return ("single", move.cards[0])
+    jokers = [c for c in move.cards if CODES[c].startswith("JOKER")]
+    last = "joker" if move.cards[-1] in jokers else move.cards[-1]
+    return (frozenset(move.cards) - frozenset(jokers), len(jokers), last)
+
+
+def test_legal_moves_list_exactly_the_plays_apply_accepts_each_once() -> None:
+    from itertools import permutations
+
+    from engine.core import Rng, RuleError
+    from engine.soker.rules import SOKER
+
+    rng = Rng(11)
+    checked = 0
+    for seed in range(12):
+        state = SOKER.new_game(2 + seed % 3, None, seed)
+        for _ in range(25):
+            seat = state.to_act()[0]
+            hand = state.hand(seat)
+            if len(hand) <= 8:
+                snapshot = state.to_json()
+                accepted = set()
+                for size in range(1, 5):
+                    for cards in permutations(hand, size):
+                        trial = SOKER.state_from_json(snapshot)
+                        try:
+                            trial.apply(seat, SokerMove("play", cards))
+                        except RuleError:
+                            continue
+                        accepted.add(play_key(SokerMove("play", cards)))
+                listed = [play_key(m) for m in state.legal_moves(seat) if m.kind == "play" and len(m.cards) <= 4]
+                assert len(listed) == len(set(listed))
+                assert set(listed) == accepted
+                checked += 1
+            moves = state.legal_moves(seat)
+            state.apply(seat, moves[rng.below(len(moves))])
+            if state.is_over():
+                break
+    assert checked > 100

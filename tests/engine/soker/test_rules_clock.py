@@ -1,0 +1,66 @@
+"""The clock's default move: the table draws one card unless the player drew, then ends the turn."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import IllegalMove
+from engine.soker.cards import BY_CODE, CODES
+from engine.soker.rules import Drew, SokerMove, TurnBegan, TurnEnded
+from tests.engine.soker.position import position
+
+TIMEOUT = SokerMove("timeout")
+
+
+def hand_of(state, seat: int) -> set[str]:
+    return {CODES[c] for c in state.hand(seat)}
+
+
+def test_the_timeout_move_is_the_tables_timeout() -> None:
+    state = position(["BVB-DEF", "ARS-MID", "RMA-GKP"], top="INT-FRW", current=1)
+    assert state.timeout_move(1) == TIMEOUT
+    assert state.timeout_move(1).to_wire() == "timeout"
+
+
+def test_a_timeout_before_drawing_draws_exactly_one_card_and_ends_the_turn() -> None:
+    state = position(["JUV-GKP BVB-DEF", "ARS-MID", "RMA-GKP"], top="INT-FRW", deck="LIV-DEF MUN-GKP")
+    version = state.version
+    events = state.apply(0, state.timeout_move(0), by_table=True)
+    assert events == [Drew(0, 1, BY_CODE["LIV-DEF"], "table"), TurnEnded(0, True), TurnBegan(1)]
+    assert hand_of(state, 0) == {"JUV-GKP", "BVB-DEF", "LIV-DEF"}
+    assert state.view(None).deck_size == 1
+    assert state.to_act() == (1,)
+    assert state.version == version + 1
+
+
+def test_a_timeout_after_drawing_only_ends_the_turn() -> None:
+    state = position(["BVB-DEF", "ARS-MID", "RMA-GKP"], top="INT-FRW", deck="LIV-DEF MUN-GKP")
+    state.apply(0, SokerMove("draw"))
+    events = state.apply(0, state.timeout_move(0), by_table=True)
+    assert events == [TurnEnded(0, True), TurnBegan(1)]
+    assert hand_of(state, 0) == {"BVB-DEF", "LIV-DEF"}
+    assert state.view(None).deck_size == 1
+
+
+def test_a_timeout_with_nothing_to_draw_ends_the_turn_having_drawn_nothing() -> None:
+    state = position(["BVB-DEF", "ARS-MID"], top="INT-FRW")
+    events = state.apply(0, state.timeout_move(0), by_table=True)
+    assert events == [Drew(0, 0, None, "table"), TurnEnded(0, True), TurnBegan(1)]
+    assert hand_of(state, 0) == {"BVB-DEF"}
+
+
+def test_the_timeout_is_not_a_legal_move_before_or_after_drawing() -> None:
+    state = position(["BVB-DEF JUV-GKP", "ARS-MID"], top="INT-FRW", deck="LIV-DEF")
+    assert TIMEOUT not in state.legal_moves(0)
+    state.apply(0, SokerMove("draw"))
+    assert TIMEOUT not in state.legal_moves(0)
+    assert all(move.kind != "timeout" for move in state.legal_moves(0))
+
+
+def test_a_player_cannot_send_the_tables_timeout() -> None:
+    state = position(["BVB-DEF JUV-GKP", "ARS-MID"], top="INT-FRW", deck="LIV-DEF")
+    before = state.to_json()
+    with pytest.raises(IllegalMove) as refused:
+        state.apply(0, SokerMove.from_wire("timeout"))
+    assert refused.value.code == "table_only"
+    assert state.to_json() == before
