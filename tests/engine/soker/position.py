@@ -13,9 +13,11 @@ Joker on top standing for that club (as when a package ended with a Joker).
 
 from __future__ import annotations
 
-from engine.core import Rng
-from engine.soker.cards import BY_CODE, CLUBS, JOKER_AS_CLUB
-from engine.soker.rules import SOKER, SokerState
+import pytest
+
+from engine.core import IllegalMove, Rng
+from engine.soker.cards import BY_CODE, CLUBS, CODES, JOKER_AS_CLUB
+from engine.soker.rules import SOKER, SokerMove, SokerState
 
 
 def cards(text: str) -> list[int]:
@@ -49,3 +51,23 @@ def position(
     every = [c for hand in hands for c in cards(hand)] + cards(deck) + state.discard
     assert len(every) == len(set(every)), "a card is placed twice in this position"
     return state
+
+
+def hand_of(state: SokerState, seat: int) -> set[str]:
+    """The codes of the cards in ``seat``'s hand."""
+    return {CODES[c] for c in state.hand(seat)}
+
+
+def top_of(state: SokerState) -> str:
+    """The top discard as a spectator sees it: a code, or ``JOKER as JUV`` for a Joker standing for a club."""
+    data = state.view(None).to_json()
+    return f"JOKER as {data['joker_as_club']}" if "joker_as_club" in data else data["top"]
+
+
+def refusal(state: SokerState, seat: int, move: SokerMove) -> str:
+    """Apply a move that must be refused; checks that the state did not change and returns the refusal's code."""
+    before = state.to_json()
+    with pytest.raises(IllegalMove) as refused:
+        state.apply(seat, move)
+    assert state.to_json() == before
+    return refused.value.code

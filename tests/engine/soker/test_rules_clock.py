@@ -5,15 +5,11 @@ from __future__ import annotations
 import pytest
 
 from engine.core import IllegalMove
-from engine.soker.cards import BY_CODE, CODES
+from engine.soker.cards import BY_CODE
 from engine.soker.rules import Drew, SokerMove, TurnBegan, TurnEnded
-from tests.engine.soker.position import position
+from tests.engine.soker.position import hand_of, position
 
 TIMEOUT = SokerMove("timeout")
-
-
-def hand_of(state, seat: int) -> set[str]:
-    return {CODES[c] for c in state.hand(seat)}
 
 
 def test_the_timeout_move_is_the_tables_timeout() -> None:

@@ -2,26 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-
-from engine.core import IllegalMove
 from engine.soker.cards import BY_CODE, CODES
 from engine.soker.rules import Drew, Reshuffled, SokerMove, TurnBegan, TurnEnded
-from tests.engine.soker.position import position
+from tests.engine.soker.position import hand_of, position, refusal
 
 DRAW, END = SokerMove("draw"), SokerMove("end")
-
-
-def hand_of(state, seat: int) -> set[str]:
-    return {CODES[c] for c in state.hand(seat)}
-
-
-def refusal(state, seat: int, move: SokerMove) -> str:
-    before = state.to_json()
-    with pytest.raises(IllegalMove) as refused:
-        state.apply(seat, move)
-    assert state.to_json() == before
-    return refused.value.code
 
 
 def test_a_draw_takes_exactly_the_decks_next_card_and_the_turn_goes_on() -> None:

@@ -5,13 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.core import IllegalMove
-from engine.soker.cards import BY_CODE, CODES
+from engine.soker.cards import BY_CODE
 from engine.soker.rules import Played, SokerMove, TurnBegan
-from tests.engine.soker.position import position
-
-
-def hand_of(state, seat: int) -> set[str]:
-    return {CODES[c] for c in state.hand(seat)}
+from tests.engine.soker.position import hand_of, position
 
 
 @pytest.mark.parametrize("card", ["JUV-GKP", "MIL-DEF", "JUV-MID", "BAY-FRW", "LIV-FRW"])

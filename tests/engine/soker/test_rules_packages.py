@@ -4,27 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import IllegalMove
 from engine.soker.cards import BY_CODE, CODES
 from engine.soker.rules import Played, Skipped, SokerMove, TurnBegan
-from tests.engine.soker.position import position
-
-
-def hand_of(state, seat: int) -> set[str]:
-    return {CODES[c] for c in state.hand(seat)}
-
-
-def top_of(state) -> str:
-    data = state.view(None).to_json()
-    return f"JOKER as {data['joker_as_club']}" if "joker_as_club" in data else data["top"]
-
-
-def refusal(state, seat: int, move: SokerMove) -> str:
-    before = state.to_json()
-    with pytest.raises(IllegalMove) as refused:
-        state.apply(seat, move)
-    assert state.to_json() == before
-    return refused.value.code
+from tests.engine.soker.position import hand_of, position, refusal, top_of
 
 
 def test_a_package_with_one_legal_card_is_legal_and_its_last_card_lies_on_top() -> None:

@@ -6,11 +6,7 @@ import pytest
 
 from engine.soker.cards import BY_CODE, CODES
 from engine.soker.rules import Drew, Reshuffled, Skipped, SokerMove, TurnBegan
-from tests.engine.soker.position import position
-
-
-def hand_of(state, seat: int) -> set[str]:
-    return {CODES[c] for c in state.hand(seat)}
+from tests.engine.soker.position import hand_of, position
 
 
 def test_yellow_makes_every_opponent_skip_and_the_player_goes_again() -> None:
