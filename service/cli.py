@@ -30,6 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     engine.add_argument("--games", type=int, default=20_000)
     engine.add_argument("--seats", type=int, default=4)
     engine.add_argument("--seed", type=int, default=0)
+    engine.add_argument("--rounds", type=int, default=5, help="report the median of this many rounds")
     engine.add_argument("--json", action="store_true", help="print one JSON object")
     bots = kinds.add_parser("bots", help="a system player's win rate against random players")
     bots.add_argument("--game", default="soker", choices=sorted(GAMES))
@@ -54,13 +55,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             if args.games < 1:
                 raise ValueError("--games must be at least 1")
-            figures = bench_engine(args.game, args.games, args.seats, args.seed).to_json()
+            figures = bench_engine(args.game, args.games, args.seats, args.seed, args.rounds).to_json()
             if args.json:
                 print(json.dumps(figures))
             else:
                 print(
-                    f"{args.game}: {args.games} random {args.seats}-seat games: {figures['games_per_s']:,.0f} games/s, "
-                    f"{figures['moves_per_s']:,.0f} moves/s, {figures['mean_moves']:.1f} moves per game"
+                    f"{args.game}: {args.games} random {args.seats}-seat games (median of {args.rounds} rounds): "
+                    f"{figures['games_per_s']:,.0f} games/s, {figures['moves_per_s']:,.0f} moves/s, "
+                    f"{figures['mean_moves']:.1f} moves per game"
                 )
         elif args.bench == "bots":
             from service.bench import bench_bots

@@ -68,6 +68,7 @@ JOKER_IDS = (54, 55, 56, 57)
 DECK_SIZE = 58
 JOKER_AS_CLUB = 58  # top key 58 + club: a Joker that ended a package of that club
 
+BIT = tuple(1 << card for card in range(DECK_SIZE))  # BIT[card]: the card's bit in a hand, without building it anew
 ALL_MASK = (1 << DECK_SIZE) - 1
 PLAYER_MASK = (1 << PLAYER_CARDS) - 1
 YELLOW_MASK = sum(1 << c for c in YELLOW_IDS)

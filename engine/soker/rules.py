@@ -51,6 +51,7 @@ from engine.core import (
 )
 from engine.soker import cards as C
 from engine.soker.cards import (
+    BIT,
     BY_CODE,
     CODES,
     DECK_SIZE,
@@ -447,11 +448,11 @@ class SokerState(GameState):
             raise NotYourTurn(f"it is seat {self.current}'s turn, not seat {seat}'s")
         if type(move) is not SokerMove:
             raise MalformedMove(f"not a Soker move: {move!r}")
-        kind = move.kind
+        kind, cards = move
         if kind == PLAY:
-            if type(move.cards) is not tuple:
-                raise MalformedMove(f"a play's cards are a tuple of card ids, got {move.cards!r}")
-            return self._play(seat, move.cards)
+            if type(cards) is not tuple:
+                raise MalformedMove(f"a play's cards are a tuple of card ids, got {cards!r}")
+            return self._play(seat, cards)
         if kind == DRAW:
             if self.drawn:
                 raise IllegalMove("you have already drawn this turn: play a card or end the turn", code="already_drew")
@@ -577,7 +578,7 @@ class SokerState(GameState):
             events.append(Reshuffled(len(deck)))
         if deck:
             card = deck.pop()
-            self.hands[seat] |= 1 << card
+            self.hands[seat] |= BIT[card]
             events.append(_event(Drew, (seat, 1, card, cause)))
         else:
             events.append(Drew(seat, 0, None, cause))
@@ -700,8 +701,9 @@ class Soker(Game):
         state.hands = []
         for _ in range(seats):
             hand = 0
-            for _ in range(hand_size):
-                hand |= 1 << deck.pop()
+            for card in deck[-hand_size:]:
+                hand |= BIT[card]
+            del deck[-hand_size:]
             state.hands.append(hand)
         # Flip the top card; a special flipped goes back at a random place below the top, and the next one is flipped.
         while deck[-1] >= PLAYER_CARDS:
