@@ -139,6 +139,8 @@ TIMEOUT_MOVE = SokerMove(TIMEOUT)
 MOVE_OF_KIND = {DRAW: DRAW_MOVE, END: END_MOVE, TIMEOUT: TIMEOUT_MOVE}
 SINGLES = tuple(SokerMove(PLAY, (c,)) for c in range(DECK_SIZE))
 _SEAT_TUPLES = tuple((seat,) for seat in range(SPEC.max_seats))
+# _OPPONENTS[seats][seat]: the other seats in order from the seat's left.
+_OPPONENTS = {n: tuple(tuple((seat + i) % n for i in range(1, n)) for seat in range(n)) for n in SPEC.seat_counts}
 
 
 def _packages(club: int, owned: int, jokers: int) -> tuple[tuple[int, bool, SokerMove], ...]:
@@ -414,13 +416,10 @@ class SokerState(GameState):
         if jokers:
             clubs = players | players >> 1 | players >> 2 | players >> 3
         else:
-            # Clubs holding two or more cards: some pair of bits within one nibble.
-            pairs = (
-                (players & players >> 1 & 0x777777777777)
-                | (players & players >> 2 & 0x333333333333)
-                | (players & players >> 3 & 0x111111111111)
-            )
-            clubs = pairs | pairs >> 1 | pairs >> 2
+            # Clubs holding two or more cards: count the bits of each nibble at once (SWAR), keep counts of 2 or more.
+            counts = players - (players >> 1 & 0x555555555555)
+            counts = (counts & 0x333333333333) + (counts >> 2 & 0x333333333333)
+            clubs = counts >> 1 | counts >> 2
         clubs &= 0x111111111111  # bit 4k set: club k can make a package
         while clubs:
             low = clubs & -clubs
@@ -550,15 +549,15 @@ class SokerState(GameState):
 
         n = self.seats
         if PLAYER_CARDS <= last < JOKER_IDS[0]:  # Yellow or Red: every opponent skips, the player goes again
-            red = (1 << last) & RED_MASK
-            opponents = tuple((seat + i) % n for i in range(1, n))
-            events.append(Skipped(opponents, "red" if red else "yellow"))
+            red = last >= C.RED_IDS[0]
+            opponents = _OPPONENTS[n][seat]
+            events.append(_event(Skipped, (opponents, "red" if red else "yellow")))
             if red:
                 for opponent in opponents:
                     self._draw(opponent, "red", events)
             following = seat
         elif link:
-            events.append(Skipped(((seat + 1) % n,), "link"))
+            events.append(_event(Skipped, (_SEAT_TUPLES[(seat + 1) % n], "link")))
             following = (seat + 2) % n
         else:
             following = (seat + 1) % n
