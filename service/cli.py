@@ -80,6 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (RuleError, ValueError) as exc:
         print(f"kickoff: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`kickoff play | head`): stop quietly
+        sys.stdout = None  # type: ignore[assignment]
+        return 0
     return 0
 
 
