@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
-from engine.core import IllegalMove
 from engine.soker.cards import BY_CODE
 from engine.soker.rules import Drew, SokerMove, TurnBegan, TurnEnded
-from tests.engine.soker.position import hand_of, position
+from tests.engine.soker.position import hand_of, position, refusal
 
 TIMEOUT = SokerMove("timeout")
 
@@ -55,8 +52,4 @@ def test_the_timeout_is_not_a_legal_move_before_or_after_drawing() -> None:
 
 def test_a_player_cannot_send_the_tables_timeout() -> None:
     state = position(["BVB-DEF JUV-GKP", "ARS-MID"], top="INT-FRW", deck="LIV-DEF")
-    before = state.to_json()
-    with pytest.raises(IllegalMove) as refused:
-        state.apply(0, SokerMove.from_wire("timeout"))
-    assert refused.value.code == "table_only"
-    assert state.to_json() == before
+    assert refusal(state, 0, SokerMove.from_wire("timeout")) == "table_only"
