@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST_WORKERS ?= 2
 
-.PHONY: install run test lint format bench clean
+.PHONY: install run test lint format bench clean stubs check-stubs
 
 install: $(STAMP)
 
@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 run: install
 	$(BIN)/kickoff play --game soker --seed 1
 
-test: install
+test: install check-stubs
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 lint: install
@@ -32,6 +32,15 @@ format: install
 bench: install
 	$(BIN)/kickoff bench engine --game soker --games 20000
 	$(BIN)/kickoff bench bots --game soker --games 1000
+
+# The gRPC stubs in clients/ are generated from proto/ and checked in; never edit them by hand.
+stubs: install
+	PYTHON=$(BIN)/python scripts/generate-stubs clients
+
+check-stubs: install
+	@tmp=$$(mktemp -d); PYTHON=$(BIN)/python scripts/generate-stubs $$tmp; \
+	if diff -r clients/kickoff $$tmp/kickoff >/dev/null; then rm -rf $$tmp; echo "clients/ matches proto/"; \
+	else diff -r -q clients/kickoff $$tmp/kickoff; rm -rf $$tmp; echo "clients/ is stale: run 'make stubs'"; exit 1; fi
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Generated gRPC stubs for kickoff.v1 (make stubs)."""

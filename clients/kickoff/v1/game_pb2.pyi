@@ -1,0 +1,68 @@
+from google.protobuf import struct_pb2 as _struct_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games",)
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameInfo]
+    def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
+
+class GameInfo(_message.Message):
+    __slots__ = ("name", "title", "seat_counts", "summary")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    SEAT_COUNTS_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    title: str
+    seat_counts: _containers.RepeatedScalarFieldContainer[int]
+    summary: str
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., seat_counts: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ...) -> None: ...
+
+class GetRulesRequest(_message.Message):
+    __slots__ = ("game", "options")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    options: _struct_pb2.Struct
+    def __init__(self, game: _Optional[str] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class RuleOption(_message.Message):
+    __slots__ = ("name", "value", "default_value", "description", "minimum", "maximum")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_VALUE_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    MINIMUM_FIELD_NUMBER: _ClassVar[int]
+    MAXIMUM_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    value: _struct_pb2.Value
+    default_value: _struct_pb2.Value
+    description: str
+    minimum: int
+    maximum: int
+    def __init__(self, name: _Optional[str] = ..., value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., default_value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., description: _Optional[str] = ..., minimum: _Optional[int] = ..., maximum: _Optional[int] = ...) -> None: ...
+
+class RuleSet(_message.Message):
+    __slots__ = ("game", "title", "deck_size", "seat_counts", "options")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    SEAT_COUNTS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    title: str
+    deck_size: int
+    seat_counts: _containers.RepeatedScalarFieldContainer[int]
+    options: _containers.RepeatedCompositeFieldContainer[RuleOption]
+    def __init__(self, game: _Optional[str] = ..., title: _Optional[str] = ..., deck_size: _Optional[int] = ..., seat_counts: _Optional[_Iterable[int]] = ..., options: _Optional[_Iterable[_Union[RuleOption, _Mapping]]] = ...) -> None: ...

@@ -1,0 +1,187 @@
+import datetime
+
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.rpc import status_pb2 as _status_pb2
+from kickoff.v1 import common_pb2 as _common_pb2
+from kickoff.v1 import soker_pb2 as _soker_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Move(_message.Message):
+    __slots__ = ("soker",)
+    SOKER_FIELD_NUMBER: _ClassVar[int]
+    soker: _soker_pb2.SokerMove
+    def __init__(self, soker: _Optional[_Union[_soker_pb2.SokerMove, _Mapping]] = ...) -> None: ...
+
+class View(_message.Message):
+    __slots__ = ("soker",)
+    SOKER_FIELD_NUMBER: _ClassVar[int]
+    soker: _soker_pb2.SokerView
+    def __init__(self, soker: _Optional[_Union[_soker_pb2.SokerView, _Mapping]] = ...) -> None: ...
+
+class GameEvent(_message.Message):
+    __slots__ = ("soker",)
+    SOKER_FIELD_NUMBER: _ClassVar[int]
+    soker: _soker_pb2.SokerEvent
+    def __init__(self, soker: _Optional[_Union[_soker_pb2.SokerEvent, _Mapping]] = ...) -> None: ...
+
+class RoomEvent(_message.Message):
+    __slots__ = ("seat_taken", "seat_left", "game_started", "game", "game_ended")
+    SEAT_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    SEAT_LEFT_FIELD_NUMBER: _ClassVar[int]
+    GAME_STARTED_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
+    seat_taken: SeatTaken
+    seat_left: SeatLeft
+    game_started: GameStarted
+    game: GameEvent
+    game_ended: GameEnded
+    def __init__(self, seat_taken: _Optional[_Union[SeatTaken, _Mapping]] = ..., seat_left: _Optional[_Union[SeatLeft, _Mapping]] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., game: _Optional[_Union[GameEvent, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ...) -> None: ...
+
+class SeatTaken(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: _common_pb2.Seat
+    def __init__(self, seat: _Optional[_Union[_common_pb2.Seat, _Mapping]] = ...) -> None: ...
+
+class SeatLeft(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    def __init__(self, seat: _Optional[int] = ...) -> None: ...
+
+class GameStarted(_message.Message):
+    __slots__ = ("first_seat",)
+    FIRST_SEAT_FIELD_NUMBER: _ClassVar[int]
+    first_seat: int
+    def __init__(self, first_seat: _Optional[int] = ...) -> None: ...
+
+class GameEnded(_message.Message):
+    __slots__ = ("outcome",)
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    outcome: _common_pb2.Outcome
+    def __init__(self, outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ...) -> None: ...
+
+class RoomUpdate(_message.Message):
+    __slots__ = ("room_id", "version", "events", "status", "to_act", "clock", "viewer", "time")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    version: int
+    events: _containers.RepeatedCompositeFieldContainer[RoomEvent]
+    status: _common_pb2.RoomStatus
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    clock: _common_pb2.TurnClock
+    viewer: int
+    time: _timestamp_pb2.Timestamp
+    def __init__(self, room_id: _Optional[str] = ..., version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[RoomEvent, _Mapping]]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., to_act: _Optional[_Iterable[int]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., viewer: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class GetViewRequest(_message.Message):
+    __slots__ = ("room_id",)
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    def __init__(self, room_id: _Optional[str] = ...) -> None: ...
+
+class GetViewResponse(_message.Message):
+    __slots__ = ("version", "viewer", "view", "to_act", "clock")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    viewer: int
+    view: View
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    clock: _common_pb2.TurnClock
+    def __init__(self, version: _Optional[int] = ..., viewer: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ...) -> None: ...
+
+class ListLegalMovesRequest(_message.Message):
+    __slots__ = ("room_id",)
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    def __init__(self, room_id: _Optional[str] = ...) -> None: ...
+
+class ListLegalMovesResponse(_message.Message):
+    __slots__ = ("version", "moves")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    moves: _containers.RepeatedCompositeFieldContainer[Move]
+    def __init__(self, version: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ...) -> None: ...
+
+class SubmitMoveRequest(_message.Message):
+    __slots__ = ("room_id", "move", "request_id", "expected_version")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    move: Move
+    request_id: str
+    expected_version: int
+    def __init__(self, room_id: _Optional[str] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., request_id: _Optional[str] = ..., expected_version: _Optional[int] = ...) -> None: ...
+
+class SubmitMoveResponse(_message.Message):
+    __slots__ = ("version", "update")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    update: RoomUpdate
+    def __init__(self, version: _Optional[int] = ..., update: _Optional[_Union[RoomUpdate, _Mapping]] = ...) -> None: ...
+
+class StreamEventsRequest(_message.Message):
+    __slots__ = ("room_id", "after_version")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    after_version: int
+    def __init__(self, room_id: _Optional[str] = ..., after_version: _Optional[int] = ...) -> None: ...
+
+class PlayRequest(_message.Message):
+    __slots__ = ("hello", "move")
+    HELLO_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    hello: PlayHello
+    move: SubmitMoveRequest
+    def __init__(self, hello: _Optional[_Union[PlayHello, _Mapping]] = ..., move: _Optional[_Union[SubmitMoveRequest, _Mapping]] = ...) -> None: ...
+
+class PlayHello(_message.Message):
+    __slots__ = ("room_id", "after_version")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    after_version: int
+    def __init__(self, room_id: _Optional[str] = ..., after_version: _Optional[int] = ...) -> None: ...
+
+class PlayResponse(_message.Message):
+    __slots__ = ("update", "result")
+    UPDATE_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    update: RoomUpdate
+    result: MoveResult
+    def __init__(self, update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., result: _Optional[_Union[MoveResult, _Mapping]] = ...) -> None: ...
+
+class MoveResult(_message.Message):
+    __slots__ = ("request_id", "accepted", "version", "error")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    ACCEPTED_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    accepted: bool
+    version: int
+    error: _status_pb2.Status
+    def __init__(self, request_id: _Optional[str] = ..., accepted: _Optional[bool] = ..., version: _Optional[int] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
