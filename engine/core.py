@@ -302,6 +302,7 @@ class GameState(ABC):
 
     seats: int
     version: int  # the number of moves applied so far
+    options: dict[str, Any]  # the options in force
 
     @abstractmethod
     def to_act(self) -> tuple[int, ...]:
@@ -344,6 +345,18 @@ class GameState(ABC):
     @abstractmethod
     def hidden_from(self, viewer: int | None) -> set[str]:
         """The codes of the cards ``viewer`` must not see now (other hands, the deck)."""
+
+    def clock_key(self) -> Any:
+        """A value that changes whenever a new clocked period begins (a turn, a response window).
+
+        An online room restarts the clock of the seats in :meth:`to_act` when it changes. By default every move does.
+        """
+        return self.version
+
+    def clock_seconds(self) -> float | None:
+        """How long the seats that must act now have, for an online clock (None: no clock)."""
+        seconds = self.options.get("turn_seconds")
+        return float(seconds) if seconds else None
 
     def team_of(self, seat: int) -> int:
         """The team a seat plays for. Every seat is its own team unless a game says otherwise."""

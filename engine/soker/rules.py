@@ -369,6 +369,7 @@ class SokerState(GameState):
         "result",
         "rng",
         "version",
+        "turns",
     )
 
     def __init__(self) -> None:  # use Soker.new_game or Soker.state_from_json
@@ -385,6 +386,7 @@ class SokerState(GameState):
         self.result: Outcome | None = None
         self.rng = Rng(0)
         self.version = 0
+        self.turns = 1  # turns begun (the first begins with the deal); the online clock restarts with each
 
     # -- asking -----------------------------------------------------------------------------------------------------
 
@@ -478,6 +480,10 @@ class SokerState(GameState):
     def timeout_move(self, seat: int) -> SokerMove:
         return TIMEOUT_MOVE
 
+    def clock_key(self) -> int:
+        """The turn: drawing does not restart the clock; a new turn (a Yellow's or Red's included) does."""
+        return self.turns
+
     def _check_play(self, seat: int, cards: tuple[int, ...]) -> tuple[int, int]:
         """Validate a play; returns (its cards as a bitmask, the club of a package or -1)."""
         if not cards:
@@ -563,6 +569,7 @@ class SokerState(GameState):
             following = (seat + 1) % n
         self.current = following
         self.drawn = False
+        self.turns += 1
         events.append(_event(TurnBegan, (following,)))
         return events
 
@@ -597,6 +604,7 @@ class SokerState(GameState):
     def _begin_turn(self, seat: int, events: list[Any]) -> None:
         self.current = seat
         self.drawn = False
+        self.turns += 1
         events.append(_event(TurnBegan, (seat,)))
 
     def _finish(self, events: list[Any], winners: tuple[int, ...], reason: str) -> list[Any]:
@@ -662,6 +670,7 @@ class SokerState(GameState):
             "result": self.result.to_json() if self.result else None,
             "rng": self.rng.to_json(),
             "version": self.version,
+            "turns": self.turns,
         }
 
     def __eq__(self, other: object) -> bool:
@@ -732,6 +741,7 @@ class Soker(Game):
             state.result = Outcome.from_json(data["result"]) if data["result"] else None
             state.rng = Rng.from_json(data["rng"])
             state.version = data["version"]
+            state.turns = data["turns"]
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a Soker state: {exc}") from exc
         return state

@@ -53,3 +53,16 @@ def test_the_timeout_is_not_a_legal_move_before_or_after_drawing() -> None:
 def test_a_player_cannot_send_the_tables_timeout() -> None:
     state = position(["BVB-DEF JUV-GKP", "ARS-MID"], top="INT-FRW", deck="LIV-DEF")
     assert refusal(state, 0, SokerMove.from_wire("timeout")) == "table_only"
+
+
+def test_the_clock_restarts_with_each_new_turn_but_not_with_a_draw() -> None:
+    state = position(["YELLOW-1 BVB-DEF JUV-GKP", "ARS-MID", "RMA-GKP"], top="INT-FRW", deck="LIV-DEF MUN-GKP")
+    assert state.clock_seconds() == 30.0
+    first = state.clock_key()
+    state.apply(0, SokerMove("draw"))
+    assert state.clock_key() == first  # drawing does not restart the 30 seconds
+    state.apply(0, SokerMove.play("YELLOW-1"))
+    after_yellow = state.clock_key()
+    assert after_yellow != first and state.to_act() == (0,)  # a Yellow gives a new turn: a fresh clock
+    state.apply(0, SokerMove.play("BVB-DEF"))
+    assert state.clock_key() not in (first, after_yellow) and state.to_act() == (1,)
