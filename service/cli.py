@@ -23,6 +23,12 @@ def _parser() -> argparse.ArgumentParser:
         "--bots", default="heuristic,random,random,random", help="one system player per seat, comma-separated"
     )
 
+    grpc_server = commands.add_parser("grpc", help="run the gRPC server (health checking and reflection on)")
+    grpc_server.add_argument(
+        "--host", default=None, help="address to listen on (default $KICKOFF_GRPC_HOST or 127.0.0.1)"
+    )
+    grpc_server.add_argument("--port", type=int, default=None, help="port (default $KICKOFF_GRPC_PORT or 50051)")
+
     bench = commands.add_parser("bench", help="benchmarks")
     kinds = bench.add_subparsers(dest="bench", required=True)
     engine = kinds.add_parser("engine", help="random games in one process: games/s, moves/s, mean moves per game")
@@ -46,6 +52,8 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
+        if args.command == "grpc":
+            return _run_grpc(args)
         if args.command == "play":
             from service.play import play_game
 
@@ -83,6 +91,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (`kickoff play | head`): stop quietly
         sys.stdout = None  # type: ignore[assignment]
         return 0
+    return 0
+
+
+def _run_grpc(args: argparse.Namespace) -> int:
+    import asyncio
+    import dataclasses
+    import logging
+
+    from service.grpc.server import serve
+    from service.settings import GrpcSettings
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = GrpcSettings()
+    overrides = {k: v for k, v in {"host": args.host, "port": args.port}.items() if v is not None}
+    asyncio.run(serve(dataclasses.replace(settings, **overrides)))
     return 0
 
 

@@ -1,0 +1,1 @@
+"""The gRPC transport: servicers, seat tokens, the one error -> status mapping, engine <-> proto conversion."""

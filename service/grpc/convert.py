@@ -1,0 +1,171 @@
+"""Rooms, updates and rule sets -> proto messages, and the registry of per-game codecs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from google.protobuf import json_format, struct_pb2, timestamp_pb2
+
+from engine.core import Game, InvalidOptions, Outcome
+from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
+from service.grpc.soker_codec import SokerCodec
+from service.rooms.errors import InvalidRequest
+from service.rooms.room import (
+    FINISHED,
+    ONLINE,
+    PERSON,
+    PLAYING,
+    SOLO,
+    WAITING,
+    ClockInfo,
+    GameEndedEvent,
+    GameEvent,
+    GameStartedEvent,
+    Room,
+    SeatLeftEvent,
+    SeatRecord,
+    SeatTakenEvent,
+    Update,
+)
+
+
+class GameCodec(Protocol):
+    game: Game
+
+    def move_from_proto(self, move: move_pb2.Move) -> Any: ...
+
+    def move_to_proto(self, move: Any) -> move_pb2.Move: ...
+
+    def view_to_proto(self, view: Any) -> move_pb2.View: ...
+
+    def event_to_proto(self, event: Any) -> move_pb2.GameEvent: ...
+
+
+CODECS: dict[str, GameCodec] = {"soker": SokerCodec()}
+
+STATUS = {
+    WAITING: common_pb2.ROOM_STATUS_WAITING,
+    PLAYING: common_pb2.ROOM_STATUS_PLAYING,
+    FINISHED: common_pb2.ROOM_STATUS_FINISHED,
+}
+STATUS_NAME = {value: name for name, value in STATUS.items()}
+MODE = {ONLINE: common_pb2.ROOM_MODE_ONLINE, SOLO: common_pb2.ROOM_MODE_SOLO}
+MODE_NAME = {value: name for name, value in MODE.items()}
+
+
+def codec_for(room: Room) -> GameCodec:
+    return CODECS[room.game.spec.name]
+
+
+def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromNanoseconds(round(seconds * 1e9))
+    return stamp
+
+
+def struct(values: Mapping[str, Any]) -> struct_pb2.Struct:
+    data = struct_pb2.Struct()
+    data.update(dict(values))
+    return data
+
+
+def options_from(message: struct_pb2.Struct) -> dict[str, Any]:
+    """Struct -> dict. Numbers arrive as floats; the engine's option check turns whole ones into ints."""
+    return json_format.MessageToDict(message)
+
+
+def outcome_to_proto(outcome: Outcome) -> common_pb2.Outcome:
+    return common_pb2.Outcome(winners=outcome.winners, reason=outcome.reason, points=outcome.points)
+
+
+def clock_to_proto(clock: ClockInfo) -> common_pb2.TurnClock:
+    return common_pb2.TurnClock(seat=clock.seat, deadline=timestamp(clock.deadline), turn_seconds=round(clock.seconds))
+
+
+def seat_to_proto(record: SeatRecord) -> common_pb2.Seat:
+    kind = common_pb2.SEAT_KIND_PERSON if record.kind == PERSON else common_pb2.SEAT_KIND_SYSTEM
+    return common_pb2.Seat(seat=record.seat, kind=kind, taken=record.taken, name=record.name)
+
+
+def room_to_proto(room: Room) -> room_pb2.Room:
+    message = room_pb2.Room(
+        room_id=room.room_id,
+        game=room.game.spec.name,
+        mode=MODE[room.mode],
+        status=STATUS[room.status],
+        seats=[seat_to_proto(record) for record in room.seats],
+        options=struct(room.options),
+        version=room.version,
+        created_at=timestamp(room.created_at),
+        to_act=room.state.to_act() if room.state is not None else (),
+    )
+    if room.state is not None and (outcome := room.state.outcome()) is not None:
+        message.outcome.CopyFrom(outcome_to_proto(outcome))
+    if room.clock_info is not None:
+        message.clock.CopyFrom(clock_to_proto(room.clock_info))
+    return message
+
+
+def _room_event(event: Any, codec: GameCodec) -> move_pb2.RoomEvent:
+    kind = type(event)
+    if kind is GameEvent:
+        return move_pb2.RoomEvent(game=codec.event_to_proto(event.event))
+    if kind is SeatTakenEvent:
+        return move_pb2.RoomEvent(seat_taken=move_pb2.SeatTaken(seat=seat_to_proto(event.seat)))
+    if kind is SeatLeftEvent:
+        return move_pb2.RoomEvent(seat_left=move_pb2.SeatLeft(seat=event.seat))
+    if kind is GameStartedEvent:
+        return move_pb2.RoomEvent(game_started=move_pb2.GameStarted(first_seat=event.first_seat))
+    if kind is GameEndedEvent:
+        return move_pb2.RoomEvent(game_ended=move_pb2.GameEnded(outcome=outcome_to_proto(event.outcome)))
+    raise TypeError(f"no proto for {event!r}")
+
+
+def update_to_proto(room: Room, update: Update, viewer: int | None) -> move_pb2.RoomUpdate:
+    """The update as ``viewer`` may see it; built once per viewer and kept with the update."""
+    cached = update.rendered.get(viewer)
+    if cached is not None:
+        return cached
+    codec = codec_for(room)
+    message = move_pb2.RoomUpdate(
+        room_id=room.room_id,
+        version=update.version,
+        events=[_room_event(event, codec) for event in update.events_for(viewer)],
+        status=STATUS[update.status],
+        to_act=update.to_act,
+        time=timestamp(update.time),
+    )
+    if viewer is not None:
+        message.viewer = viewer
+    if update.clock is not None:
+        message.clock.CopyFrom(clock_to_proto(update.clock))
+    update.rendered[viewer] = message
+    return message
+
+
+def rules_to_proto(game: Game, options: Mapping[str, Any]) -> game_pb2.RuleSet:
+    spec = game.spec
+    try:
+        resolved = spec.resolve(spec.max_seats, options)
+    except InvalidOptions as exc:
+        raise InvalidRequest(str(exc), code="invalid_options") from None
+    rules = []
+    for option in spec.options:
+        entry = game_pb2.RuleOption(name=option.name, description=option.description)
+        entry.value.CopyFrom(_value(resolved[option.name]))
+        entry.default_value.CopyFrom(_value(option.default))
+        if option.minimum is not None:
+            entry.minimum = option.minimum
+        if option.maximum is not None:
+            entry.maximum = option.maximum
+        rules.append(entry)
+    return game_pb2.RuleSet(
+        game=spec.name, title=spec.title, deck_size=spec.deck_size, seat_counts=spec.seat_counts, options=rules
+    )
+
+
+def _value(value: Any) -> struct_pb2.Value:
+    holder = struct_pb2.Struct()
+    holder.update({"value": value})
+    return holder.fields["value"]

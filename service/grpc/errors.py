@@ -1,0 +1,66 @@
+"""The one place where typed errors become gRPC statuses, with google.rpc.Status details.
+
+Every refusal carries a google.rpc.ErrorInfo whose ``reason`` is the error's stable code (``no_match``,
+``not_your_turn``, ``stale_version``...), so clients can act on it without parsing messages.
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from engine.core import GameOver, IllegalMove, InvalidOptions, MalformedMove, NotYourTurn, RuleError, UnknownGame
+from service.rooms.errors import (
+    InvalidRequest,
+    PermissionDenied,
+    RoomNotFound,
+    RoomUnavailable,
+    SeatTaken,
+    ServiceError,
+    StaleVersion,
+    Unauthenticated,
+)
+
+DOMAIN = "kickoff.v1"
+
+STATUS_OF: dict[type[Exception], grpc.StatusCode] = {
+    NotYourTurn: grpc.StatusCode.FAILED_PRECONDITION,
+    IllegalMove: grpc.StatusCode.FAILED_PRECONDITION,
+    GameOver: grpc.StatusCode.FAILED_PRECONDITION,
+    MalformedMove: grpc.StatusCode.INVALID_ARGUMENT,
+    InvalidOptions: grpc.StatusCode.INVALID_ARGUMENT,
+    UnknownGame: grpc.StatusCode.NOT_FOUND,
+    RoomNotFound: grpc.StatusCode.NOT_FOUND,
+    InvalidRequest: grpc.StatusCode.INVALID_ARGUMENT,
+    Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
+    PermissionDenied: grpc.StatusCode.PERMISSION_DENIED,
+    StaleVersion: grpc.StatusCode.ABORTED,
+    SeatTaken: grpc.StatusCode.ALREADY_EXISTS,
+    RoomUnavailable: grpc.StatusCode.FAILED_PRECONDITION,
+}
+
+KickoffError = (RuleError, ServiceError)
+
+
+def status_code(error: Exception) -> grpc.StatusCode:
+    for kind in type(error).__mro__:
+        if kind in STATUS_OF:
+            return STATUS_OF[kind]
+    return grpc.StatusCode.INTERNAL
+
+
+def to_status(error: Exception) -> status_pb2.Status:
+    """The google.rpc.Status for a typed error: its code, its message, and an ErrorInfo with its reason."""
+    code = status_code(error)
+    info = any_pb2.Any()
+    info.Pack(error_details_pb2.ErrorInfo(reason=getattr(error, "code", "internal"), domain=DOMAIN))
+    return status_pb2.Status(code=getattr(code_pb2, code.name), message=str(error), details=[info])
+
+
+async def abort(context: grpc.aio.ServicerContext, error: Exception) -> NoReturn:
+    await context.abort_with_status(rpc_status.to_status(to_status(error)))
+    raise AssertionError("abort_with_status returns only by raising")  # pragma: no cover

@@ -1,0 +1,281 @@
+"""The servicers: they read requests, find the room and the caller's seat, and hand the work to the room.
+
+They hold no game rules: moves go to the room (and so to the engine) as the game's codec reads them, and refusals come
+back typed and leave through service/grpc/errors.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+import grpc
+
+from engine.core import UnknownGame
+from engine.registry import GAMES, get_game
+from kickoff.v1 import game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from service.grpc.convert import (
+    MODE_NAME,
+    STATUS_NAME,
+    clock_to_proto,
+    codec_for,
+    options_from,
+    room_to_proto,
+    rules_to_proto,
+    update_to_proto,
+)
+from service.grpc.errors import KickoffError, abort, to_status
+from service.grpc.tokens import SeatTokens
+from service.rooms.directory import RoomDirectory
+from service.rooms.errors import InvalidRequest, PermissionDenied, RoomNotFound, Unauthenticated
+from service.rooms.room import Room, Update
+
+Response = TypeVar("Response")
+_CLIENT_DONE = object()
+
+
+def unary(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitable[Response]]:
+    """Turn the typed errors a unary method raises into statuses."""
+
+    @functools.wraps(method)
+    async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Response:
+        try:
+            return await method(self, request, context)
+        except KickoffError as error:
+            await abort(context, error)
+
+    return wrapper
+
+
+def bearer_token(context: grpc.aio.ServicerContext) -> str | None:
+    """The seat token from ``authorization: Bearer <token>`` metadata, or None when there is none."""
+    for key, value in context.invocation_metadata() or ():
+        if key == "authorization":
+            scheme, _, token = value.partition(" ")
+            if scheme.lower() != "bearer" or not token.strip():
+                raise Unauthenticated("authorization metadata must be 'Bearer <seat token>'")
+            return token.strip()
+    return None
+
+
+def _room_id(request: Any) -> str:
+    if not request.room_id:
+        raise InvalidRequest("room_id is required", code="missing_room_id")
+    return request.room_id
+
+
+class Seats:
+    """Finds rooms and the seat a caller's token names."""
+
+    def __init__(self, directory: RoomDirectory, tokens: SeatTokens) -> None:
+        self.directory = directory
+        self.tokens = tokens
+
+    def room(self, request: Any) -> Room:
+        return self.directory.get(_room_id(request))
+
+    def seat(self, context: grpc.aio.ServicerContext, room: Room, *, required: bool) -> tuple[int, str] | None:
+        """The caller's (seat, nonce) in ``room``; None for a spectator when ``required`` is False."""
+        token = bearer_token(context)
+        if token is None:
+            if required:
+                raise Unauthenticated("this call needs a seat token: send 'authorization: Bearer <token>'")
+            return None
+        claim = self.tokens.verify(token)
+        if claim.room_id != room.room_id:
+            raise PermissionDenied("this seat token is for another room's seat")
+        room.check_seat(claim.seat, claim.nonce)
+        return claim.seat, claim.nonce
+
+
+class GameServicer(game_pb2_grpc.GameServiceServicer):
+    @unary
+    async def ListGames(self, request: game_pb2.ListGamesRequest, context: Any) -> game_pb2.ListGamesResponse:
+        return game_pb2.ListGamesResponse(
+            games=[
+                game_pb2.GameInfo(
+                    name=g.spec.name, title=g.spec.title, seat_counts=g.spec.seat_counts, summary=g.spec.summary
+                )
+                for g in GAMES.values()
+            ]
+        )
+
+    @unary
+    async def GetRules(self, request: game_pb2.GetRulesRequest, context: Any) -> game_pb2.RuleSet:
+        if not request.game:
+            raise InvalidRequest("game is required", code="missing_game")
+        try:
+            game = get_game(request.game)
+        except UnknownGame as exc:
+            raise RoomNotFound(str(exc), code="unknown_game") from None
+        return rules_to_proto(game, options_from(request.options))
+
+
+class RoomServicer(room_pb2_grpc.RoomServiceServicer):
+    def __init__(self, seats: Seats) -> None:
+        self.seats = seats
+
+    @unary
+    async def CreateRoom(self, request: room_pb2.CreateRoomRequest, context: Any) -> room_pb2.Room:
+        if request.mode not in MODE_NAME:
+            raise InvalidRequest("mode must be ROOM_MODE_ONLINE or ROOM_MODE_SOLO", code="bad_mode")
+        room = self.seats.directory.create(
+            game=request.game,
+            mode=MODE_NAME[request.mode],
+            seats=request.seats,
+            system_players=request.system_players,
+            options=options_from(request.options),
+            system_player=request.system_player,
+            think_seconds=request.think_seconds if request.HasField("think_seconds") else None,
+        )
+        return room_to_proto(room)
+
+    @unary
+    async def GetRoom(self, request: room_pb2.GetRoomRequest, context: Any) -> room_pb2.Room:
+        return room_to_proto(self.seats.room(request))
+
+    @unary
+    async def ListRooms(self, request: room_pb2.ListRoomsRequest, context: Any) -> room_pb2.ListRoomsResponse:
+        if request.status and request.status not in STATUS_NAME:
+            raise InvalidRequest(f"unknown status {request.status}", code="bad_status")
+        rooms, following = self.seats.directory.list(
+            game=request.game,
+            status=STATUS_NAME.get(request.status, ""),
+            page_size=request.page_size,
+            page_token=request.page_token,
+        )
+        return room_pb2.ListRoomsResponse(rooms=[room_to_proto(r) for r in rooms], next_page_token=following)
+
+    @unary
+    async def JoinRoom(self, request: room_pb2.JoinRoomRequest, context: Any) -> room_pb2.JoinRoomResponse:
+        room = self.seats.room(request)
+        seat, nonce = await room.join(request.seat if request.HasField("seat") else None, request.name)
+        token = self.seats.tokens.issue(room.room_id, seat, nonce)
+        return room_pb2.JoinRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
+
+    @unary
+    async def LeaveRoom(self, request: room_pb2.LeaveRoomRequest, context: Any) -> room_pb2.LeaveRoomResponse:
+        room = self.seats.room(request)
+        seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
+        await room.leave(seat, nonce)
+        return room_pb2.LeaveRoomResponse(room=room_to_proto(room))
+
+
+class MoveServicer(move_pb2_grpc.MoveServiceServicer):
+    def __init__(self, seats: Seats) -> None:
+        self.seats = seats
+
+    @unary
+    async def GetView(self, request: move_pb2.GetViewRequest, context: Any) -> move_pb2.GetViewResponse:
+        room = self.seats.room(request)
+        claim = self.seats.seat(context, room, required=False)
+        viewer = claim[0] if claim else None
+        response = move_pb2.GetViewResponse(version=room.version)
+        if viewer is not None:
+            response.viewer = viewer
+        if room.state is not None:
+            response.view.CopyFrom(codec_for(room).view_to_proto(room.state.view(viewer)))
+            response.to_act.extend(room.state.to_act())
+        if room.clock_info is not None:
+            response.clock.CopyFrom(clock_to_proto(room.clock_info))
+        return response
+
+    @unary
+    async def ListLegalMoves(
+        self, request: move_pb2.ListLegalMovesRequest, context: Any
+    ) -> move_pb2.ListLegalMovesResponse:
+        room = self.seats.room(request)
+        seat, _ = self.seats.seat(context, room, required=True)  # type: ignore[misc]
+        moves = room.state.legal_moves(seat) if room.state is not None else []
+        codec = codec_for(room)
+        return move_pb2.ListLegalMovesResponse(version=room.version, moves=[codec.move_to_proto(m) for m in moves])
+
+    @unary
+    async def SubmitMove(self, request: move_pb2.SubmitMoveRequest, context: Any) -> move_pb2.SubmitMoveResponse:
+        room = self.seats.room(request)
+        seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
+        move = codec_for(room).move_from_proto(request.move)
+        expected = request.expected_version if request.HasField("expected_version") else None
+        answer = await room.move(seat, nonce, move, request.request_id, expected)
+        return move_pb2.SubmitMoveResponse(version=answer.version, update=update_to_proto(room, answer.update, seat))
+
+    async def StreamEvents(
+        self, request: move_pb2.StreamEventsRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[move_pb2.RoomUpdate]:
+        try:
+            room = self.seats.room(request)
+            claim = self.seats.seat(context, room, required=False)
+            viewer = claim[0] if claim else None
+            subscription = room.subscribe(viewer, request.after_version)
+        except KickoffError as error:
+            await abort(context, error)
+        async for update in subscription:
+            yield update_to_proto(room, update, viewer)
+
+    async def Play(
+        self, request_iterator: AsyncIterator[move_pb2.PlayRequest], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[move_pb2.PlayResponse]:
+        try:
+            first = await anext(request_iterator, None)
+            if first is None:
+                return
+            if first.WhichOneof("kind") != "hello":
+                raise InvalidRequest("the first message of a play stream must be hello", code="hello_first")
+            room = self.seats.room(first.hello)
+            seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
+            subscription = room.subscribe(seat, first.hello.after_version)
+        except KickoffError as error:
+            await abort(context, error)
+        outbox = subscription.queue
+        reader = asyncio.create_task(self._read_moves(request_iterator, room, seat, nonce, outbox))
+        try:
+            while True:
+                item = await outbox.get()
+                if item is _CLIENT_DONE:
+                    break
+                if item is None:  # the game is over; the client closes the stream when it is done
+                    continue
+                if type(item) is Update:
+                    yield move_pb2.PlayResponse(update=update_to_proto(room, item, seat))
+                else:
+                    yield move_pb2.PlayResponse(result=item)
+        finally:
+            reader.cancel()
+            subscription.close()
+
+    async def _read_moves(
+        self,
+        requests: AsyncIterator[move_pb2.PlayRequest],
+        room: Room,
+        seat: int,
+        nonce: str,
+        outbox: asyncio.Queue[Any],
+    ) -> None:
+        codec = codec_for(room)
+        try:
+            async for message in requests:
+                if message.WhichOneof("kind") != "move":
+                    error = InvalidRequest("after hello, a play stream takes moves", code="hello_twice")
+                    outbox.put_nowait(move_pb2.MoveResult(accepted=False, version=room.version, error=to_status(error)))
+                    continue
+                request = message.move
+                try:
+                    if request.room_id and request.room_id != room.room_id:
+                        raise PermissionDenied("this stream plays another room", code="other_room")
+                    move = codec.move_from_proto(request.move)
+                    expected = request.expected_version if request.HasField("expected_version") else None
+                    answer = await room.move(seat, nonce, move, request.request_id, expected)
+                except KickoffError as error:
+                    outbox.put_nowait(
+                        move_pb2.MoveResult(
+                            request_id=request.request_id, accepted=False, version=room.version, error=to_status(error)
+                        )
+                    )
+                else:
+                    outbox.put_nowait(
+                        move_pb2.MoveResult(request_id=request.request_id, accepted=True, version=answer.version)
+                    )
+        finally:
+            outbox.put_nowait(_CLIENT_DONE)

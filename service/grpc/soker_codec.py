@@ -1,0 +1,57 @@
+"""Soker moves, views and events <-> their proto messages. Card codes pass through; the engine reads the moves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import MalformedMove
+from engine.soker import SOKER, SokerMove, SokerView
+from kickoff.v1 import move_pb2, soker_pb2
+
+_WIRE_OF_KIND = {"draw": "draw", "end_turn": "end"}
+
+
+class SokerCodec:
+    game = SOKER
+
+    def move_from_proto(self, move: move_pb2.Move) -> SokerMove:
+        which = move.WhichOneof("game")
+        if which != "soker":
+            raise MalformedMove(f"this room plays soker; the move is {'empty' if which is None else 'for ' + which}")
+        kind = move.soker.WhichOneof("kind")
+        if kind is None:
+            raise MalformedMove("a Soker move needs one of play, draw or end_turn")
+        if kind == "play":
+            if not move.soker.play.cards:
+                raise MalformedMove("a play needs at least one card")
+            return SOKER.move_from_wire("play " + " ".join(move.soker.play.cards))
+        return SOKER.move_from_wire(_WIRE_OF_KIND[kind])
+
+    def move_to_proto(self, move: SokerMove) -> move_pb2.Move:
+        words = move.to_wire().split()
+        if words[0] == "play":
+            return move_pb2.Move(soker=soker_pb2.SokerMove(play=soker_pb2.SokerPlay(cards=words[1:])))
+        if words[0] == "draw":
+            return move_pb2.Move(soker=soker_pb2.SokerMove(draw=soker_pb2.SokerDraw()))
+        return move_pb2.Move(soker=soker_pb2.SokerMove(end_turn=soker_pb2.SokerEndTurn()))
+
+    def view_to_proto(self, view: SokerView) -> move_pb2.View:
+        data = view.to_json()
+        return move_pb2.View(
+            soker=soker_pb2.SokerView(
+                hand=data.get("hand", ()),
+                hand_sizes=data["hand_sizes"],
+                top_card=data["top"],
+                joker_as_club=data.get("joker_as_club", ""),
+                deck_size=data["deck_size"],
+                discard_size=data["discard_size"],
+                current=data["current"],
+                drawn=data["drawn"],
+                points=data["points"],
+            )
+        )
+
+    def event_to_proto(self, event: Any) -> move_pb2.GameEvent:
+        data = event.to_json()
+        kind = data.pop("type")
+        return move_pb2.GameEvent(soker=soker_pb2.SokerEvent(**{kind: data}))

@@ -1,0 +1,1 @@
+"""Rooms: one serialised loop per table, its clock, its system players and the directory of rooms."""

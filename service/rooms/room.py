@@ -1,0 +1,458 @@
+"""One room: a table of seats around one game, run as one serialised loop.
+
+Joins, leaves, moves from people, the table's moves when a clock runs out and the system players' moves all enter one
+queue and are handled in order by the room's task, so nothing about a room ever changes concurrently. The engine is the
+only judge of a move. Side effects go through collaborators given to the room: the clock (for turn deadlines and think
+time) and the journal (which records each accepted move before anyone hears of it), so a room runs the same in a test,
+with a manual clock and a journal in memory, as in the server.
+
+Every change is an :class:`Update` with the next version number. Updates are kept, so a subscriber that comes back with
+the last version it saw gets every later update exactly once; each viewer gets the update redacted for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.core import Bot, Game, GameState, NotYourTurn, Outcome, RuleError
+from service.rooms.clock import Clock, Timer
+from service.rooms.errors import (
+    InvalidRequest,
+    RoomUnavailable,
+    SeatTaken,
+    ServiceError,
+    StaleVersion,
+    Unauthenticated,
+)
+
+log = logging.getLogger(__name__)
+
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+ONLINE, SOLO = "online", "solo"
+PERSON, SYSTEM = "person", "system"
+ANSWERS_KEPT = 1_024  # request ids remembered per room, for idempotent retries
+THINK_RANGE = (0.8, 2.0)  # a system player's think time when the room sets none
+
+
+@dataclass
+class SeatRecord:
+    """A seat: a person's (free until joined) or a system player's."""
+
+    seat: int
+    kind: str
+    taken: bool = False
+    name: str = ""
+    nonce: str = ""  # changes on every join: a token names it, so a given-back seat's old token stops working
+    bot: Bot | None = None
+
+
+# Room-level events. Only GameEvent can hold secrets; each is redacted for one viewer before it leaves the room.
+@dataclass(frozen=True)
+class SeatTakenEvent:
+    seat: SeatRecord
+
+
+@dataclass(frozen=True)
+class SeatLeftEvent:
+    seat: int
+
+
+@dataclass(frozen=True)
+class GameStartedEvent:
+    first_seat: int
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    event: Any  # the engine's event, unredacted
+
+
+@dataclass(frozen=True)
+class GameEndedEvent:
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class ClockInfo:
+    seat: int
+    deadline: float
+    seconds: float
+
+
+@dataclass(eq=False)
+class Update:
+    """One change of the room and everything it caused."""
+
+    version: int
+    events: tuple[Any, ...]
+    status: str
+    to_act: tuple[int, ...]
+    clock: ClockInfo | None
+    time: float
+    rendered: dict[Any, Any] = field(default_factory=dict)  # per-viewer renderings, filled by the transport
+
+    def events_for(self, viewer: int | None) -> list[Any]:
+        """The events as ``viewer`` may see them (a seat, or None for a spectator)."""
+        return [GameEvent(e.event.for_viewer(viewer)) if type(e) is GameEvent else e for e in self.events]
+
+
+@dataclass(frozen=True)
+class MoveAnswer:
+    """What an accepted move returns: the version after it and the update it caused."""
+
+    version: int
+    update: Update
+
+
+class Journal(Protocol):
+    """Records accepted moves; ``append`` returns once the move is durable (the store's commit)."""
+
+    async def append(self, room_id: str, version: int, seat: int, move_wire: str, request_id: str) -> None: ...
+
+
+class MemoryJournal:
+    """Keeps the moves in memory (the embedded default until a store is configured)."""
+
+    def __init__(self) -> None:
+        self.moves: dict[str, list[tuple[int, int, str, str]]] = {}
+
+    async def append(self, room_id: str, version: int, seat: int, move_wire: str, request_id: str) -> None:
+        self.moves.setdefault(room_id, []).append((version, seat, move_wire, request_id))
+
+
+class Subscription:
+    """A viewer's live feed of updates; iterate it for every update after the version it started from."""
+
+    def __init__(self, room: Room, viewer: int | None) -> None:
+        self.room = room
+        self.viewer = viewer
+        self.queue: asyncio.Queue[Update | None] = asyncio.Queue()
+
+    def __aiter__(self) -> AsyncIterator[Update]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[Update]:
+        try:
+            while (update := await self.queue.get()) is not None:
+                yield update
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self.room._subscribers.discard(self)
+
+
+class Room:
+    """A table of ``seats`` around one game of ``game``; see the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        room_id: str,
+        game: Game,
+        mode: str,
+        seats: int,
+        system_players: int,
+        options: Mapping[str, Any],
+        system_player: str,
+        think_seconds: float | None,
+        seed: int,
+        clock: Clock,
+        journal: Journal,
+        created_at: float,
+    ) -> None:
+        self.room_id = room_id
+        self.game = game
+        self.mode = mode
+        self.options = dict(options)
+        self.seed = seed
+        self.clock = clock
+        self.journal = journal
+        self.created_at = created_at
+        self.think_seconds = think_seconds
+        self._think_random = random.Random(seed ^ 0x5EED)
+        # System players take the last seats, so people sit first in play order.
+        people = seats - system_players
+        self.seats = [SeatRecord(s, PERSON) for s in range(people)]
+        self.seats += [
+            SeatRecord(s, SYSTEM, taken=True, name=f"{system_player} bot", bot=game.new_bot(system_player, seed + s))
+            for s in range(people, seats)
+        ]
+        self.state: GameState | None = None
+        self.status = WAITING
+        self.version = 0
+        self.updates: list[Update] = []
+        self.clock_info: ClockInfo | None = None
+        self._clock_key: Any = None
+        self._timers: list[Timer] = []
+        self._answers: OrderedDict[tuple[int, str], MoveAnswer | ServiceError | RuleError] = OrderedDict()
+        self._subscribers: set[Subscription] = set()
+        self._queue: asyncio.Queue[tuple[Callable[[], Any], asyncio.Future[Any] | None]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+
+    # -- the loop ---------------------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room {self.room_id}")
+
+    async def close(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+        for subscription in list(self._subscribers):
+            subscription.queue.put_nowait(None)
+
+    async def _run(self) -> None:
+        while True:
+            command, future = await self._queue.get()
+            try:
+                result = command()
+                if asyncio.iscoroutine(result):
+                    result = await result
+            except (RuleError, ServiceError) as exc:
+                if future is not None and not future.cancelled():
+                    future.set_exception(exc)
+            except Exception as exc:  # a bug: keep the room alive, tell the caller, leave a trace
+                log.exception("room %s: command failed", self.room_id)
+                if future is not None and not future.cancelled():
+                    future.set_exception(exc)
+            else:
+                if future is not None and not future.cancelled():
+                    future.set_result(result)
+
+    async def _call(self, command: Callable[[], Any]) -> Any:
+        future = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((command, future))
+        return await future
+
+    def _enqueue(self, command: Callable[[], Any]) -> None:
+        self._queue.put_nowait((command, None))
+
+    async def settle(self) -> None:
+        """Wait until every command queued so far (and what it queued in turn) has been handled. For tests."""
+        while not self._queue.empty():
+            await self._call(lambda: None)
+
+    # -- requests ---------------------------------------------------------------------------------------------------
+
+    async def join(self, seat: int | None, name: str) -> tuple[int, str]:
+        """Take a person's seat; returns it with its nonce (for the token). The last person's join starts the game."""
+        return await self._call(lambda: self._join(seat, name))
+
+    async def leave(self, seat: int, nonce: str) -> None:
+        await self._call(lambda: self._leave(seat, nonce))
+
+    async def move(self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None) -> MoveAnswer:
+        """Play ``move`` for ``seat``; the answer comes once the move is recorded (or the refusal, typed)."""
+        return await self._call(lambda: self._move(seat, nonce, move, request_id, expected_version))
+
+    def check_seat(self, seat: int, nonce: str) -> None:
+        """Raises Unauthenticated unless ``nonce`` is the current one of a person's ``seat``."""
+        if not 0 <= seat < len(self.seats):
+            raise Unauthenticated("the token names no seat of this room")
+        record = self.seats[seat]
+        if record.kind != PERSON or not record.taken or record.nonce != nonce:
+            raise Unauthenticated("the seat token is no longer valid (the seat was given back)")
+
+    def subscribe(self, viewer: int | None, after_version: int) -> Subscription:
+        """A feed of every update after ``after_version`` for ``viewer``: the kept ones now, then each new one."""
+        if after_version < 0 or after_version > self.version:
+            raise InvalidRequest(f"after_version must be 0-{self.version}, got {after_version}")
+        subscription = Subscription(self, viewer)
+        for update in self.updates[after_version:]:  # versions start at 1, so update v sits at index v - 1
+            subscription.queue.put_nowait(update)
+        if self.status == FINISHED:
+            subscription.queue.put_nowait(None)  # nothing more will come
+        else:
+            self._subscribers.add(subscription)
+        return subscription
+
+    # -- what happens inside the loop ---------------------------------------------------------------------------------
+
+    def _join(self, seat: int | None, name: str) -> tuple[int, str]:
+        if self.status != WAITING:
+            raise RoomUnavailable("the game has started: every seat is taken", code="room_full")
+        free = [r.seat for r in self.seats if r.kind == PERSON and not r.taken]
+        if seat is None:
+            if not free:
+                raise RoomUnavailable("no free seat", code="room_full")
+            seat = free[0]
+        elif not 0 <= seat < len(self.seats):
+            raise InvalidRequest(f"seat must be 0-{len(self.seats) - 1}, got {seat}")
+        elif self.seats[seat].kind != PERSON:
+            raise SeatTaken(f"seat {seat} belongs to a system player")
+        elif self.seats[seat].taken:
+            raise SeatTaken(f"seat {seat} is taken")
+        record = self.seats[seat]
+        record.taken = True
+        record.name = name or f"player {seat}"
+        record.nonce = secrets.token_hex(8)
+        events: list[Any] = [SeatTakenEvent(_copy(record))]
+        if all(r.taken for r in self.seats):
+            self.state = self.game.new_game(len(self.seats), self.options, self.seed)
+            self.status = PLAYING
+            events.append(GameStartedEvent(self.state.to_act()[0]))
+        self._publish(events)
+        return seat, record.nonce
+
+    def _leave(self, seat: int, nonce: str) -> None:
+        self.check_seat(seat, nonce)
+        if self.status != WAITING:
+            return  # nobody is ever removed from a game: the seat stays, the clock plays for it when it must
+        record = self.seats[seat]
+        record.taken, record.name, record.nonce = False, "", ""
+        self._publish([SeatLeftEvent(seat)])
+
+    async def _move(
+        self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None
+    ) -> MoveAnswer:
+        key = (seat, request_id)
+        if request_id and key in self._answers:
+            answer = self._answers[key]
+            if isinstance(answer, MoveAnswer):
+                return answer
+            raise answer
+        try:
+            self.check_seat(seat, nonce)
+            if self.status == WAITING:
+                raise RoomUnavailable("the game has not started: seats are still free", code="not_started")
+            if expected_version is not None and expected_version != self.version:
+                raise StaleVersion(f"the room is at version {self.version}, not {expected_version}")
+            answer = await self._apply(seat, move, by_table=False, request_id=request_id)
+        except (RuleError, ServiceError) as exc:
+            if request_id:
+                self._remember(key, exc)
+            raise
+        if request_id:
+            self._remember(key, answer)
+        return answer
+
+    def _remember(self, key: tuple[int, str], answer: MoveAnswer | ServiceError | RuleError) -> None:
+        self._answers[key] = answer
+        if len(self._answers) > ANSWERS_KEPT:
+            self._answers.popitem(last=False)
+
+    async def _apply(self, seat: int, move: Any, *, by_table: bool, request_id: str = "") -> MoveAnswer:
+        """The one path every move takes: the engine judges it, the journal records it, then everyone hears of it."""
+        state = self.state
+        if state is None:
+            raise RoomUnavailable("the game has not started", code="not_started")
+        engine_events = state.apply(seat, move, by_table=by_table)
+        await self.journal.append(self.room_id, self.version + 1, seat, move.to_wire(), request_id)
+        events: list[Any] = [GameEvent(e) for e in engine_events]
+        outcome = state.outcome()
+        if outcome is not None:
+            self.status = FINISHED
+            events = [e for e in events if not _is_game_end(e.event)]
+            events.append(GameEndedEvent(outcome))
+        update = self._publish(events)
+        return MoveAnswer(update.version, update)
+
+    def _publish(self, events: list[Any]) -> Update:
+        """Make the next version from ``events``, re-arm the clock and system players, and tell every subscriber."""
+        self.version += 1
+        self._arm()
+        update = Update(
+            version=self.version,
+            events=tuple(events),
+            status=self.status,
+            to_act=self.state.to_act() if self.state is not None else (),
+            clock=self.clock_info,
+            time=self.clock.now(),
+        )
+        self.updates.append(update)
+        for subscription in self._subscribers:
+            subscription.queue.put_nowait(update)
+        if self.status == FINISHED:
+            for subscription in list(self._subscribers):
+                subscription.queue.put_nowait(None)
+        return update
+
+    # -- clocks and system players ---------------------------------------------------------------------------------
+
+    def _arm(self) -> None:
+        """After a change: restart the clock when a new clocked period began, and wake a system player who must act."""
+        state = self.state
+        if state is None or self.status != PLAYING:
+            self._cancel_timers()
+            self.clock_info = None
+            return
+        acting = state.to_act()
+        key = (state.clock_key(), acting)
+        if key != self._clock_key:
+            self._clock_key = key
+            self._cancel_timers()
+            self.clock_info = None
+            seconds = state.clock_seconds() if self.mode == ONLINE else None
+            if seconds:
+                deadline = self.clock.now() + seconds
+                self.clock_info = ClockInfo(acting[0], deadline, seconds)
+                for seat in acting:
+                    self._timers.append(self.clock.call_at(deadline, lambda s=seat, k=key: self._expired(s, k)))
+            for seat in acting:
+                if self.seats[seat].kind == SYSTEM:
+                    self._wake_bot(seat, key)
+
+    def _cancel_timers(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
+        self._timers.clear()
+
+    def _expired(self, seat: int, key: Any) -> None:
+        self._enqueue(lambda: self._table_move(seat, key))
+
+    async def _table_move(self, seat: int, key: Any) -> None:
+        """The clock ran out: the table plays the engine's default move for the seat (if that turn still stands)."""
+        if self._clock_key != key or self.state is None or seat not in self.state.to_act():
+            return
+        await self._apply(seat, self.state.timeout_move(seat), by_table=True)
+
+    def _wake_bot(self, seat: int, key: Any) -> None:
+        think = self.think_seconds
+        if think is None:
+            think = self._think_random.uniform(*THINK_RANGE)
+        if think <= 0:
+            self._enqueue(lambda: self._bot_move(seat, key))
+        else:
+            self._timers.append(self.clock.call_at(self.clock.now() + think, lambda: self._enqueue_bot(seat, key)))
+
+    def _enqueue_bot(self, seat: int, key: Any) -> None:
+        self._enqueue(lambda: self._bot_move(seat, key))
+
+    async def _bot_move(self, seat: int, key: Any) -> None:
+        """A system player moves through the same path as people, if its turn still stands."""
+        state = self.state
+        if self._clock_key != key or state is None or seat not in state.to_act():
+            return
+        bot = self.seats[seat].bot
+        assert bot is not None
+        try:
+            await self._apply(seat, bot.choose(state, seat), by_table=False)
+        except NotYourTurn:
+            return
+        # The same seat may have to act again in the same period (after a draw): wake it again.
+        if self.state is not None and self.status == PLAYING and seat in self.state.to_act():
+            current = (self.state.clock_key(), self.state.to_act())
+            if current == self._clock_key:
+                self._wake_bot(seat, current)
+
+
+def _copy(record: SeatRecord) -> SeatRecord:
+    return SeatRecord(record.seat, record.kind, record.taken, record.name)
+
+
+def _is_game_end(event: Any) -> bool:
+    return event.to_json().get("type") == "game_ended"
