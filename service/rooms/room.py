@@ -13,6 +13,7 @@ the last version it saw gets every later update exactly once; each viewer gets t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
@@ -208,10 +209,8 @@ class Room:
             timer.cancel()
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass
         for subscription in list(self._subscribers):
             subscription.queue.put_nowait(None)
 
