@@ -1,0 +1,104 @@
+"""A real gRPC server on port 0 with a manual clock and fixed seeds, and a small client for the tests."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+import pytest
+from google.protobuf import struct_pb2
+from kickoff.v1 import common_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+
+from service.grpc.server import KickoffServer, create_server
+from service.grpc.tokens import SeatTokens
+from service.rooms.clock import ManualClock
+from service.rooms.directory import RoomDirectory
+
+
+def auth(token: str) -> tuple[tuple[str, str], ...]:
+    return (("authorization", f"Bearer {token}"),)
+
+
+@dataclass
+class Harness:
+    server: KickoffServer
+    clock: ManualClock
+    directory: RoomDirectory
+    channel: grpc.aio.Channel
+
+    @property
+    def rooms(self) -> room_pb2_grpc.RoomServiceStub:
+        return room_pb2_grpc.RoomServiceStub(self.channel)
+
+    @property
+    def moves(self) -> move_pb2_grpc.MoveServiceStub:
+        return move_pb2_grpc.MoveServiceStub(self.channel)
+
+    @property
+    def games(self) -> game_pb2_grpc.GameServiceStub:
+        return game_pb2_grpc.GameServiceStub(self.channel)
+
+    async def create(
+        self, *, seats: int = 4, system_players: int = 0, solo: bool = False, options: dict[str, Any] | None = None
+    ) -> room_pb2.Room:
+        request = room_pb2.CreateRoomRequest(
+            game="soker",
+            mode=common_pb2.ROOM_MODE_SOLO if solo else common_pb2.ROOM_MODE_ONLINE,
+            seats=seats,
+            system_players=system_players,
+            think_seconds=0,
+        )
+        if options:
+            request.options.CopyFrom(struct_pb2.Struct())
+            request.options.update(options)
+        return await self.rooms.CreateRoom(request)
+
+    async def join(self, room_id: str, seat: int | None = None, name: str = "") -> tuple[int, str]:
+        request = room_pb2.JoinRoomRequest(room_id=room_id, name=name)
+        if seat is not None:
+            request.seat = seat
+        response = await self.rooms.JoinRoom(request)
+        return response.seat, response.seat_token
+
+    async def settle(self, room_id: str) -> None:
+        """Wait until the room has handled everything queued (system players' moves, clock expiries)."""
+        await self.directory.get(room_id).settle()
+
+    async def legal(self, room_id: str, token: str) -> list[move_pb2.Move]:
+        response = await self.moves.ListLegalMoves(
+            move_pb2.ListLegalMovesRequest(room_id=room_id), metadata=auth(token)
+        )
+        return list(response.moves)
+
+    async def view(self, room_id: str, token: str | None = None) -> move_pb2.GetViewResponse:
+        metadata = auth(token) if token else ()
+        return await self.moves.GetView(move_pb2.GetViewRequest(room_id=room_id), metadata=metadata)
+
+    async def submit(
+        self, room_id: str, token: str, move: move_pb2.Move, request_id: str = "", expected: int | None = None
+    ) -> move_pb2.SubmitMoveResponse:
+        request = move_pb2.SubmitMoveRequest(room_id=room_id, move=move, request_id=request_id)
+        if expected is not None:
+            request.expected_version = expected
+        return await self.moves.SubmitMove(request, metadata=auth(token))
+
+
+def soker_move(kind: str, *cards: str) -> move_pb2.Move:
+    if kind == "play":
+        return move_pb2.Move(soker={"play": {"cards": list(cards)}})
+    return move_pb2.Move(soker={kind: {}})
+
+
+@pytest.fixture
+async def harness() -> AsyncIterator[Harness]:
+    clock = ManualClock()
+    seeds = itertools.count(1)
+    directory = RoomDirectory(clock=clock, seed_source=lambda: next(seeds), default_think_seconds=0)
+    server = await create_server(directory, SeatTokens(b"a test secret of 32 bytes......."))
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
+    yield Harness(server, clock, directory, channel)
+    await channel.close()
+    await server.stop(0)
