@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from google.protobuf import json_format, struct_pb2, timestamp_pb2
-from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
 
 from engine.core import Game, InvalidOptions, Outcome
+from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
 from service.grpc.soker_codec import SokerCodec
 from service.rooms.errors import InvalidRequest
 from service.rooms.room import (

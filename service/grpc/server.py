@@ -10,8 +10,8 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
-from kickoff.v1 import game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 
+from kickoff.v1 import game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.grpc.servicers import GameServicer, MoveServicer, RoomServicer, Seats
 from service.grpc.tokens import SeatTokens
 from service.rooms.directory import RoomDirectory

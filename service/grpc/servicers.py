@@ -12,10 +12,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
-from kickoff.v1 import game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 
 from engine.core import UnknownGame
 from engine.registry import GAMES, get_game
+from kickoff.v1 import game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.grpc.convert import (
     MODE_NAME,
     STATUS_NAME,

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kickoff.v1 import move_pb2, soker_pb2
-
 from engine.core import MalformedMove
 from engine.soker import SOKER, SokerMove, SokerView
+from kickoff.v1 import move_pb2, soker_pb2
 
 _WIRE_OF_KIND = {"draw": "draw", "end_turn": "end"}
 

@@ -10,8 +10,8 @@ from typing import Any
 import grpc
 import pytest
 from google.protobuf import struct_pb2
-from kickoff.v1 import common_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 
+from kickoff.v1 import common_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.grpc.server import KickoffServer, create_server
 from service.grpc.tokens import SeatTokens
 from service.rooms.clock import ManualClock

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from kickoff.v1 import move_pb2, room_pb2
-
 from tests.server.conftest import Harness, auth, soker_move
 
 

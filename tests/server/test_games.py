@@ -6,7 +6,6 @@ import asyncio
 import random
 
 from kickoff.v1 import common_pb2, move_pb2, room_pb2
-
 from tests.server.conftest import Harness, auth
 
 

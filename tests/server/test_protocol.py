@@ -6,8 +6,8 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
-from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
 
+from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
 from tests.server.conftest import Harness, auth, soker_move
 
 

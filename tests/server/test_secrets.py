@@ -95,7 +95,7 @@ async def play_one(harness: Harness, index: int) -> None:
             leaked = card_codes(view) & hidden_at[view.version][viewer]
             assert not leaked, f"game {index}: viewer {viewer}'s view leaked {leaked}"
     assert any(view.view.soker.hand for viewer, view in views if viewer is not None), "seats see their own hands"
-    assert common_pb2.ROOM_STATUS_FINISHED == viewers[None][-1].status
+    assert viewers[None][-1].status == common_pb2.ROOM_STATUS_FINISHED
 
 
 async def test_no_seat_ever_receives_a_card_hidden_from_it(harness: Harness) -> None:
