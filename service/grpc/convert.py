@@ -138,6 +138,8 @@ def update_to_proto(room: Room, update: Update, viewer: int | None) -> move_pb2.
     )
     if viewer is not None:
         message.viewer = viewer
+        if viewer in update.legal:
+            message.legal_moves.extend(codec.move_to_proto(move) for move in update.legal[viewer])
     if update.clock is not None:
         message.clock.CopyFrom(clock_to_proto(update.clock))
     update.rendered[viewer] = message

@@ -97,6 +97,7 @@ class Update:
     to_act: tuple[int, ...]
     clock: ClockInfo | None
     time: float
+    legal: dict[int, list[Any]] = field(default_factory=dict)  # the legal moves of each person's seat that must act
     rendered: dict[Any, Any] = field(default_factory=dict)  # per-viewer renderings, filled by the transport
 
     def events_for(self, viewer: int | None) -> list[Any]:
@@ -364,13 +365,16 @@ class Room:
         """Make the next version from ``events``, re-arm the clock and system players, and tell every subscriber."""
         self.version += 1
         self._arm()
+        state = self.state
+        to_act = state.to_act() if state is not None else ()
         update = Update(
             version=self.version,
             events=tuple(events),
             status=self.status,
-            to_act=self.state.to_act() if self.state is not None else (),
+            to_act=to_act,
             clock=self.clock_info,
             time=self.clock.now(),
+            legal={seat: state.legal_moves(seat) for seat in to_act if self.seats[seat].kind == PERSON},
         )
         self.updates.append(update)
         for subscription in self._subscribers:

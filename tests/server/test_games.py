@@ -94,7 +94,8 @@ async def test_the_play_stream_takes_moves_and_answers_them(harness: Harness) ->
             if update.status == common_pb2.ROOM_STATUS_FINISHED:
                 outgoing.put_nowait(None)
             elif list(update.to_act) == [0]:
-                legal = await harness.legal(room.room_id, token)
+                legal = list(update.legal_moves)  # the update carries the seat's legal moves
+                assert legal == await harness.legal(room.room_id, token)
                 move = chooser.choice(legal)
                 outgoing.put_nowait(
                     move_pb2.PlayRequest(

@@ -28,7 +28,7 @@ from kickoff.v1 import common_pb2 as kickoff_dot_v1_dot_common__pb2
 from kickoff.v1 import soker_pb2 as kickoff_dot_v1_dot_soker__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/move.proto\x12\nkickoff.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x17kickoff/v1/common.proto\x1a\x16kickoff/v1/soker.proto\"6\n\x04Move\x12&\n\x05soker\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SokerMoveH\x00\x42\x06\n\x04game\"6\n\x04View\x12&\n\x05soker\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SokerViewH\x00\x42\x06\n\x04game\"<\n\tGameEvent\x12\'\n\x05soker\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.SokerEventH\x00\x42\x06\n\x04game\"\xf0\x01\n\tRoomEvent\x12+\n\nseat_taken\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SeatTakenH\x00\x12)\n\tseat_left\x18\x02 \x01(\x0b\x32\x14.kickoff.v1.SeatLeftH\x00\x12/\n\x0cgame_started\x18\x03 \x01(\x0b\x32\x17.kickoff.v1.GameStartedH\x00\x12%\n\x04game\x18\x04 \x01(\x0b\x32\x15.kickoff.v1.GameEventH\x00\x12+\n\ngame_ended\x18\x05 \x01(\x0b\x32\x15.kickoff.v1.GameEndedH\x00\x42\x06\n\x04kind\"+\n\tSeatTaken\x12\x1e\n\x04seat\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Seat\"\x18\n\x08SeatLeft\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"!\n\x0bGameStarted\x12\x12\n\nfirst_seat\x18\x01 \x01(\x05\"1\n\tGameEnded\x12$\n\x07outcome\x18\x01 \x01(\x0b\x32\x13.kickoff.v1.Outcome\"\xfd\x01\n\nRoomUpdate\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12%\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x15.kickoff.v1.RoomEvent\x12&\n\x06status\x18\x04 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\x0e\n\x06to_act\x18\x05 \x03(\x05\x12$\n\x05\x63lock\x18\x06 \x01(\x0b\x32\x15.kickoff.v1.TurnClock\x12\x13\n\x06viewer\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12(\n\x04time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.TimestampB\t\n\x07_viewer\"!\n\x0eGetViewRequest\x12\x0f\n\x07room_id\x18\x01 \x01(\t\"\x98\x01\n\x0fGetViewResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x13\n\x06viewer\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x1e\n\x04view\x18\x03 \x01(\x0b\x32\x10.kickoff.v1.View\x12\x0e\n\x06to_act\x18\x04 \x03(\x05\x12$\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x15.kickoff.v1.TurnClockB\t\n\x07_viewer\"(\n\x15ListLegalMovesRequest\x12\x0f\n\x07room_id\x18\x01 \x01(\t\"J\n\x16ListLegalMovesResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x05moves\x18\x02 \x03(\x0b\x32\x10.kickoff.v1.Move\"\x8c\x01\n\x11SubmitMoveRequest\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x1e\n\x04move\x18\x02 \x01(\x0b\x32\x10.kickoff.v1.Move\x12\x12\n\nrequest_id\x18\x03 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x03H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"M\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12&\n\x06update\x18\x02 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdate\"=\n\x13StreamEventsRequest\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x15\n\rafter_version\x18\x02 \x01(\x03\"l\n\x0bPlayRequest\x12&\n\x05hello\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.PlayHelloH\x00\x12-\n\x04move\x18\x02 \x01(\x0b\x32\x1d.kickoff.v1.SubmitMoveRequestH\x00\x42\x06\n\x04kind\"3\n\tPlayHello\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x15\n\rafter_version\x18\x02 \x01(\x03\"j\n\x0cPlayResponse\x12(\n\x06update\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdateH\x00\x12(\n\x06result\x18\x02 \x01(\x0b\x32\x16.kickoff.v1.MoveResultH\x00\x42\x06\n\x04kind\"f\n\nMoveResult\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x08\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12!\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x12.google.rpc.Status2\x81\x03\n\x0bMoveService\x12\x42\n\x07GetView\x12\x1a.kickoff.v1.GetViewRequest\x1a\x1b.kickoff.v1.GetViewResponse\x12W\n\x0eListLegalMoves\x12!.kickoff.v1.ListLegalMovesRequest\x1a\".kickoff.v1.ListLegalMovesResponse\x12K\n\nSubmitMove\x12\x1d.kickoff.v1.SubmitMoveRequest\x1a\x1e.kickoff.v1.SubmitMoveResponse\x12I\n\x0cStreamEvents\x12\x1f.kickoff.v1.StreamEventsRequest\x1a\x16.kickoff.v1.RoomUpdate0\x01\x12=\n\x04Play\x12\x17.kickoff.v1.PlayRequest\x1a\x18.kickoff.v1.PlayResponse(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/move.proto\x12\nkickoff.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x17kickoff/v1/common.proto\x1a\x16kickoff/v1/soker.proto\"6\n\x04Move\x12&\n\x05soker\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SokerMoveH\x00\x42\x06\n\x04game\"6\n\x04View\x12&\n\x05soker\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SokerViewH\x00\x42\x06\n\x04game\"<\n\tGameEvent\x12\'\n\x05soker\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.SokerEventH\x00\x42\x06\n\x04game\"\xf0\x01\n\tRoomEvent\x12+\n\nseat_taken\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SeatTakenH\x00\x12)\n\tseat_left\x18\x02 \x01(\x0b\x32\x14.kickoff.v1.SeatLeftH\x00\x12/\n\x0cgame_started\x18\x03 \x01(\x0b\x32\x17.kickoff.v1.GameStartedH\x00\x12%\n\x04game\x18\x04 \x01(\x0b\x32\x15.kickoff.v1.GameEventH\x00\x12+\n\ngame_ended\x18\x05 \x01(\x0b\x32\x15.kickoff.v1.GameEndedH\x00\x42\x06\n\x04kind\"+\n\tSeatTaken\x12\x1e\n\x04seat\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Seat\"\x18\n\x08SeatLeft\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"!\n\x0bGameStarted\x12\x12\n\nfirst_seat\x18\x01 \x01(\x05\"1\n\tGameEnded\x12$\n\x07outcome\x18\x01 \x01(\x0b\x32\x13.kickoff.v1.Outcome\"\xa4\x02\n\nRoomUpdate\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12%\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x15.kickoff.v1.RoomEvent\x12&\n\x06status\x18\x04 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\x0e\n\x06to_act\x18\x05 \x03(\x05\x12$\n\x05\x63lock\x18\x06 \x01(\x0b\x32\x15.kickoff.v1.TurnClock\x12\x13\n\x06viewer\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12(\n\x04time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12%\n\x0blegal_moves\x18\t \x03(\x0b\x32\x10.kickoff.v1.MoveB\t\n\x07_viewer\"!\n\x0eGetViewRequest\x12\x0f\n\x07room_id\x18\x01 \x01(\t\"\x98\x01\n\x0fGetViewResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x13\n\x06viewer\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x1e\n\x04view\x18\x03 \x01(\x0b\x32\x10.kickoff.v1.View\x12\x0e\n\x06to_act\x18\x04 \x03(\x05\x12$\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x15.kickoff.v1.TurnClockB\t\n\x07_viewer\"(\n\x15ListLegalMovesRequest\x12\x0f\n\x07room_id\x18\x01 \x01(\t\"J\n\x16ListLegalMovesResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x05moves\x18\x02 \x03(\x0b\x32\x10.kickoff.v1.Move\"\x8c\x01\n\x11SubmitMoveRequest\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x1e\n\x04move\x18\x02 \x01(\x0b\x32\x10.kickoff.v1.Move\x12\x12\n\nrequest_id\x18\x03 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x03H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"M\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12&\n\x06update\x18\x02 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdate\"=\n\x13StreamEventsRequest\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x15\n\rafter_version\x18\x02 \x01(\x03\"l\n\x0bPlayRequest\x12&\n\x05hello\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.PlayHelloH\x00\x12-\n\x04move\x18\x02 \x01(\x0b\x32\x1d.kickoff.v1.SubmitMoveRequestH\x00\x42\x06\n\x04kind\"3\n\tPlayHello\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x15\n\rafter_version\x18\x02 \x01(\x03\"j\n\x0cPlayResponse\x12(\n\x06update\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdateH\x00\x12(\n\x06result\x18\x02 \x01(\x0b\x32\x16.kickoff.v1.MoveResultH\x00\x42\x06\n\x04kind\"f\n\nMoveResult\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x08\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12!\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x12.google.rpc.Status2\x81\x03\n\x0bMoveService\x12\x42\n\x07GetView\x12\x1a.kickoff.v1.GetViewRequest\x1a\x1b.kickoff.v1.GetViewResponse\x12W\n\x0eListLegalMoves\x12!.kickoff.v1.ListLegalMovesRequest\x1a\".kickoff.v1.ListLegalMovesResponse\x12K\n\nSubmitMove\x12\x1d.kickoff.v1.SubmitMoveRequest\x1a\x1e.kickoff.v1.SubmitMoveResponse\x12I\n\x0cStreamEvents\x12\x1f.kickoff.v1.StreamEventsRequest\x1a\x16.kickoff.v1.RoomUpdate0\x01\x12=\n\x04Play\x12\x17.kickoff.v1.PlayRequest\x1a\x18.kickoff.v1.PlayResponse(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -52,29 +52,29 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GAMEENDED']._serialized_start=667
   _globals['_GAMEENDED']._serialized_end=716
   _globals['_ROOMUPDATE']._serialized_start=719
-  _globals['_ROOMUPDATE']._serialized_end=972
-  _globals['_GETVIEWREQUEST']._serialized_start=974
-  _globals['_GETVIEWREQUEST']._serialized_end=1007
-  _globals['_GETVIEWRESPONSE']._serialized_start=1010
-  _globals['_GETVIEWRESPONSE']._serialized_end=1162
-  _globals['_LISTLEGALMOVESREQUEST']._serialized_start=1164
-  _globals['_LISTLEGALMOVESREQUEST']._serialized_end=1204
-  _globals['_LISTLEGALMOVESRESPONSE']._serialized_start=1206
-  _globals['_LISTLEGALMOVESRESPONSE']._serialized_end=1280
-  _globals['_SUBMITMOVEREQUEST']._serialized_start=1283
-  _globals['_SUBMITMOVEREQUEST']._serialized_end=1423
-  _globals['_SUBMITMOVERESPONSE']._serialized_start=1425
-  _globals['_SUBMITMOVERESPONSE']._serialized_end=1502
-  _globals['_STREAMEVENTSREQUEST']._serialized_start=1504
-  _globals['_STREAMEVENTSREQUEST']._serialized_end=1565
-  _globals['_PLAYREQUEST']._serialized_start=1567
-  _globals['_PLAYREQUEST']._serialized_end=1675
-  _globals['_PLAYHELLO']._serialized_start=1677
-  _globals['_PLAYHELLO']._serialized_end=1728
-  _globals['_PLAYRESPONSE']._serialized_start=1730
-  _globals['_PLAYRESPONSE']._serialized_end=1836
-  _globals['_MOVERESULT']._serialized_start=1838
-  _globals['_MOVERESULT']._serialized_end=1940
-  _globals['_MOVESERVICE']._serialized_start=1943
-  _globals['_MOVESERVICE']._serialized_end=2328
+  _globals['_ROOMUPDATE']._serialized_end=1011
+  _globals['_GETVIEWREQUEST']._serialized_start=1013
+  _globals['_GETVIEWREQUEST']._serialized_end=1046
+  _globals['_GETVIEWRESPONSE']._serialized_start=1049
+  _globals['_GETVIEWRESPONSE']._serialized_end=1201
+  _globals['_LISTLEGALMOVESREQUEST']._serialized_start=1203
+  _globals['_LISTLEGALMOVESREQUEST']._serialized_end=1243
+  _globals['_LISTLEGALMOVESRESPONSE']._serialized_start=1245
+  _globals['_LISTLEGALMOVESRESPONSE']._serialized_end=1319
+  _globals['_SUBMITMOVEREQUEST']._serialized_start=1322
+  _globals['_SUBMITMOVEREQUEST']._serialized_end=1462
+  _globals['_SUBMITMOVERESPONSE']._serialized_start=1464
+  _globals['_SUBMITMOVERESPONSE']._serialized_end=1541
+  _globals['_STREAMEVENTSREQUEST']._serialized_start=1543
+  _globals['_STREAMEVENTSREQUEST']._serialized_end=1604
+  _globals['_PLAYREQUEST']._serialized_start=1606
+  _globals['_PLAYREQUEST']._serialized_end=1714
+  _globals['_PLAYHELLO']._serialized_start=1716
+  _globals['_PLAYHELLO']._serialized_end=1767
+  _globals['_PLAYRESPONSE']._serialized_start=1769
+  _globals['_PLAYRESPONSE']._serialized_end=1875
+  _globals['_MOVERESULT']._serialized_start=1877
+  _globals['_MOVERESULT']._serialized_end=1979
+  _globals['_MOVESERVICE']._serialized_start=1982
+  _globals['_MOVESERVICE']._serialized_end=2367
 # @@protoc_insertion_point(module_scope)

@@ -69,7 +69,7 @@ class GameEnded(_message.Message):
     def __init__(self, outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ...) -> None: ...
 
 class RoomUpdate(_message.Message):
-    __slots__ = ("room_id", "version", "events", "status", "to_act", "clock", "viewer", "time")
+    __slots__ = ("room_id", "version", "events", "status", "to_act", "clock", "viewer", "time", "legal_moves")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
@@ -78,6 +78,7 @@ class RoomUpdate(_message.Message):
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     VIEWER_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     version: int
     events: _containers.RepeatedCompositeFieldContainer[RoomEvent]
@@ -86,7 +87,8 @@ class RoomUpdate(_message.Message):
     clock: _common_pb2.TurnClock
     viewer: int
     time: _timestamp_pb2.Timestamp
-    def __init__(self, room_id: _Optional[str] = ..., version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[RoomEvent, _Mapping]]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., to_act: _Optional[_Iterable[int]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., viewer: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    legal_moves: _containers.RepeatedCompositeFieldContainer[Move]
+    def __init__(self, room_id: _Optional[str] = ..., version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[RoomEvent, _Mapping]]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., to_act: _Optional[_Iterable[int]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., viewer: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
     __slots__ = ("room_id",)
