@@ -38,6 +38,17 @@ def _parser() -> argparse.ArgumentParser:
     engine.add_argument("--seed", type=int, default=0)
     engine.add_argument("--rounds", type=int, default=5, help="report the median of this many rounds")
     engine.add_argument("--json", action="store_true", help="print one JSON object")
+    server = kinds.add_parser("server", help="rooms playing whole games against a server in another process")
+    server.add_argument("--rooms", type=int, default=200)
+    server.add_argument("--seconds", type=float, default=20.0)
+    server.add_argument("--transport", choices=("stream", "unary"), default="stream")
+    server.add_argument("--bots", type=int, default=0, help="system players per 4-seat room (think time 0)")
+    server.add_argument("--seed", type=int, default=0)
+    server.add_argument("--json", action="store_true", help="print one JSON object")
+    clocks = kinds.add_parser("clocks", help="idle online rooms with running clocks: server CPU and clock accuracy")
+    clocks.add_argument("--rooms", type=int, default=5000)
+    clocks.add_argument("--quiet-seconds", type=float, default=10.0)
+    clocks.add_argument("--json", action="store_true", help="print one JSON object")
     bots = kinds.add_parser("bots", help="a system player's win rate against random players")
     bots.add_argument("--game", default="soker", choices=sorted(GAMES))
     bots.add_argument("--games", type=int, default=1_000)
@@ -71,6 +82,34 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{args.game}: {args.games} random {args.seats}-seat games (median of {args.rounds} rounds): "
                     f"{figures['games_per_s']:,.0f} games/s, {figures['moves_per_s']:,.0f} moves/s, "
                     f"{figures['mean_moves']:.1f} moves per game"
+                )
+        elif args.bench == "server":
+            from service.bench_server import bench_server
+
+            if args.rooms < 1 or args.seconds <= 0:
+                raise ValueError("--rooms and --seconds must be positive")
+            result = bench_server(args.rooms, args.seconds, args.transport, args.bots, args.seed)
+            if args.json:
+                print(json.dumps(result))
+            else:
+                print(
+                    f"server, {args.rooms} rooms, {args.transport}, {args.bots} system players a room: "
+                    f"{result['moves_per_s']:,.0f} moves/s, p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
+                    f"{result['games']} games, server peak RSS {result['rss_mb']} MB"
+                )
+        elif args.bench == "clocks":
+            from service.bench_server import bench_clocks
+
+            if args.rooms < 1:
+                raise ValueError("--rooms must be positive")
+            result = bench_clocks(args.rooms, args.quiet_seconds)
+            if args.json:
+                print(json.dumps(result))
+            else:
+                print(
+                    f"clocks, {args.rooms} idle online rooms: server CPU {result['idle_cpu_percent']}% of one core; "
+                    f"clocks fired {result['late_p50_ms']} ms late (median), {result['late_max_ms']} ms at most; "
+                    f"server peak RSS {result['rss_mb']} MB"
                 )
         elif args.bench == "bots":
             from service.bench import bench_bots

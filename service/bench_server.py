@@ -1,0 +1,292 @@
+"""`kickoff bench server` and `kickoff bench clocks`: the server in another process, driven over real gRPC on loopback.
+
+bench server: N rooms of four seats play whole games one after another for S seconds. 4 - K seats are scripted
+clients that choose a random legal move as soon as they may act; K are system players thinking 0 s. The clients
+measure moves per second and the latency from sending a move to seeing its result.
+
+bench clocks: the server holds N idle online rooms, each with its turn clock running; it measures the server's CPU
+over a quiet period, and how late the clocks fire (each room's first turn ends when its deadline passes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+from kickoff.v1 import common_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+
+SEATS = 4
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class ServerProcess:
+    """`kickoff grpc` in a child process on a free port."""
+
+    def __init__(self, env: dict[str, str] | None = None) -> None:
+        self.port = _free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "grpc", "--port", str(self.port)],
+            env={**os.environ, **(env or {})},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        line = self.process.stdout.readline() if self.process.stdout else ""
+        if f":{self.port}" not in line:
+            self.process.kill()
+            raise RuntimeError(f"the server did not start: {line!r}")
+
+    @property
+    def target(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def cpu_seconds(self) -> float:
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def peak_rss_mb(self) -> float:
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+        return 0.0
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def _auth(token: str) -> tuple[tuple[str, str], ...]:
+    return (("authorization", f"Bearer {token}"),)
+
+
+@dataclass
+class Stats:
+    moves: int = 0
+    games: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+    def figures(self, seconds: float, rss_mb: float) -> dict[str, float]:
+        ordered = sorted(self.latencies) or [0.0]
+
+        def percentile(p: float) -> float:
+            return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 2)
+
+        return {
+            "moves_per_s": round(self.moves / seconds, 1),
+            "p50_ms": percentile(0.50),
+            "p99_ms": percentile(0.99),
+            "games": self.games,
+            "rss_mb": round(rss_mb, 1),
+        }
+
+
+async def _stream_seat(
+    moves: move_pb2_grpc.MoveServiceStub, room_id: str, seat: int, token: str, rng: random.Random, stats: Stats
+) -> None:
+    """One scripted seat on the play stream: a move whenever an update says it may act and no move is in flight."""
+    outgoing: asyncio.Queue[move_pb2.PlayRequest | None] = asyncio.Queue()
+    outgoing.put_nowait(move_pb2.PlayRequest(hello=move_pb2.PlayHello(room_id=room_id)))
+
+    async def requests() -> Any:
+        while (message := await outgoing.get()) is not None:
+            yield message
+
+    latest: move_pb2.RoomUpdate | None = None
+    sent_at = 0.0
+    pending = False
+    closed = False
+    counter = 0
+
+    def maybe_move() -> None:
+        nonlocal pending, sent_at, counter
+        if pending or closed or latest is None or not latest.legal_moves:
+            return
+        counter += 1
+        move = latest.legal_moves[int(rng.random() * len(latest.legal_moves))]
+        pending = True
+        sent_at = time.perf_counter()
+        outgoing.put_nowait(
+            move_pb2.PlayRequest(
+                move=move_pb2.SubmitMoveRequest(move=move, request_id=str(counter), expected_version=latest.version)
+            )
+        )
+
+    async for response in moves.Play(requests(), metadata=_auth(token)):
+        if response.WhichOneof("kind") == "update":
+            latest = response.update
+            if latest.status == common_pb2.ROOM_STATUS_FINISHED and not closed:
+                closed = True
+                outgoing.put_nowait(None)
+            maybe_move()
+        else:
+            pending = False
+            if response.result.accepted:
+                stats.latencies.append(time.perf_counter() - sent_at)
+                stats.moves += 1
+            maybe_move()
+
+
+async def _unary_seat(
+    moves: move_pb2_grpc.MoveServiceStub, room_id: str, seat: int, token: str, rng: random.Random, stats: Stats
+) -> None:
+    """One scripted seat with unary moves, following the room on its event stream."""
+    events = moves.StreamEvents(move_pb2.StreamEventsRequest(room_id=room_id), metadata=_auth(token))
+    counter = 0
+    try:
+        async for update in events:
+            if update.status == common_pb2.ROOM_STATUS_FINISHED:
+                break
+            # Only the newest update counts: skip ones already superseded in the stream's buffer.
+            if not update.legal_moves:
+                continue
+            counter += 1
+            move = update.legal_moves[int(rng.random() * len(update.legal_moves))]
+            sent = time.perf_counter()
+            try:
+                await moves.SubmitMove(
+                    move_pb2.SubmitMoveRequest(
+                        room_id=room_id, move=move, request_id=str(counter), expected_version=update.version
+                    ),
+                    metadata=_auth(token),
+                )
+            except grpc.aio.AioRpcError as error:
+                if error.code() != grpc.StatusCode.ABORTED:  # a stale version: a newer update is on its way
+                    raise
+                continue
+            stats.latencies.append(time.perf_counter() - sent)
+            stats.moves += 1
+    finally:
+        events.cancel()
+
+
+async def _room_loop(
+    channel: grpc.aio.Channel, transport: str, bots: int, rng: random.Random, stats: Stats, stop_at: float
+) -> None:
+    rooms = room_pb2_grpc.RoomServiceStub(channel)
+    moves = move_pb2_grpc.MoveServiceStub(channel)
+    seat_player = _stream_seat if transport == "stream" else _unary_seat
+    while time.monotonic() < stop_at:
+        room = await rooms.CreateRoom(
+            room_pb2.CreateRoomRequest(
+                game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=SEATS, system_players=bots, think_seconds=0
+            )
+        )
+        joined = [await rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id)) for _ in range(SEATS - bots)]
+        players = [
+            asyncio.create_task(seat_player(moves, room.room_id, j.seat, j.seat_token, rng, stats)) for j in joined
+        ]
+        _, unfinished = await asyncio.wait(players, timeout=max(0.0, stop_at - time.monotonic()))
+        for player in unfinished:  # time is up: the game in progress is abandoned
+            player.cancel()
+        results = await asyncio.gather(*players, return_exceptions=True)
+        failures = [r for r in results if isinstance(r, Exception) and not isinstance(r, asyncio.CancelledError)]
+        if failures:
+            raise failures[0]
+        if not unfinished:
+            stats.games += 1
+
+
+async def _drive(target: str, rooms: int, seconds: float, transport: str, bots: int, seed: int) -> tuple[Stats, float]:
+    stats = Stats()
+    channels = [grpc.aio.insecure_channel(target) for _ in range(max(1, rooms // 50))]
+    start = time.monotonic()
+    stop_at = start + seconds
+    await asyncio.gather(
+        *(
+            _room_loop(channels[i % len(channels)], transport, bots, random.Random(seed + i), stats, stop_at)
+            for i in range(rooms)
+        )
+    )
+    elapsed = max(seconds, time.monotonic() - start)
+    for channel in channels:
+        await channel.close()
+    return stats, elapsed
+
+
+def bench_server(
+    rooms: int, seconds: float, transport: str = "stream", bots: int = 0, seed: int = 0
+) -> dict[str, float]:
+    if transport not in ("stream", "unary"):
+        raise ValueError("--transport is stream or unary")
+    if not 0 <= bots < SEATS:
+        raise ValueError(f"--bots must be 0-{SEATS - 1}: at least one seat is a scripted client")
+    server = ServerProcess()
+    try:
+        stats, elapsed = asyncio.run(_drive(server.target, rooms, seconds, transport, bots, seed))
+        rss = server.peak_rss_mb()
+    finally:
+        server.stop()
+    return stats.figures(elapsed, rss)
+
+
+async def _clocks(target: str, rooms: int, quiet_seconds: float, server: ServerProcess, turn_seconds: int) -> dict:
+    channel = grpc.aio.insecure_channel(target)
+    room_stub = room_pb2_grpc.RoomServiceStub(channel)
+    move_stub = move_pb2_grpc.MoveServiceStub(channel)
+    request = room_pb2.CreateRoomRequest(game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, system_players=1)
+    request.options.update({"turn_seconds": turn_seconds})
+    created = []
+    for _ in range(rooms):
+        room = await room_stub.CreateRoom(request)
+        joined = await room_stub.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id))
+        created.append((room.room_id, joined))
+    # Every room now waits for its person, whose clock runs. Measure the server's CPU while nothing happens.
+    deadlines = [j.room.clock.deadline.ToNanoseconds() / 1e9 for _, j in created]
+    cpu_before, wall_before = server.cpu_seconds(), time.monotonic()
+    await asyncio.sleep(quiet_seconds)
+    idle_cpu = (server.cpu_seconds() - cpu_before) / (time.monotonic() - wall_before)
+    # Then watch a sample of rooms for the table's move when their clocks run out.
+    sample = created[:: max(1, rooms // 200)]
+    lateness: list[float] = []
+
+    async def watch(room_id: str, token: str, deadline: float) -> None:
+        stream = move_stub.StreamEvents(
+            move_pb2.StreamEventsRequest(room_id=room_id, after_version=1), metadata=_auth(token)
+        )
+        async for update in stream:
+            if any(e.game.soker.WhichOneof("kind") == "turn_ended" for e in update.events):
+                lateness.append(update.time.ToNanoseconds() / 1e9 - deadline)
+                break
+        stream.cancel()
+
+    await asyncio.gather(
+        *(watch(room_id, j.seat_token, deadlines[created.index((room_id, j))]) for room_id, j in sample)
+    )
+    await channel.close()
+    lateness.sort()
+    return {
+        "rooms": rooms,
+        "idle_cpu_percent": round(idle_cpu * 100, 2),
+        "late_p50_ms": round(lateness[len(lateness) // 2] * 1000, 1),
+        "late_max_ms": round(lateness[-1] * 1000, 1),
+        "rss_mb": round(server.peak_rss_mb(), 1),
+    }
+
+
+def bench_clocks(rooms: int, quiet_seconds: float = 10.0) -> dict[str, float]:
+    server = ServerProcess()
+    try:
+        turn_seconds = 60  # long enough for every room to be created and the quiet period to pass first
+        return asyncio.run(_clocks(server.target, rooms, quiet_seconds, server, turn_seconds))
+    finally:
+        server.stop()
