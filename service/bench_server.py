@@ -132,18 +132,17 @@ async def _stream_seat(
         )
 
     async for response in moves.Play(requests(), metadata=_auth(token)):
-        if response.WhichOneof("kind") == "update":
+        if response.HasField("update"):
             latest = response.update
             if latest.status == common_pb2.ROOM_STATUS_FINISHED and not closed:
                 closed = True
                 outgoing.put_nowait(None)
-            maybe_move()
-        else:
+        if response.HasField("result"):
             pending = False
             if response.result.accepted:
                 stats.latencies.append(time.perf_counter() - sent_at)
                 stats.moves += 1
-            maybe_move()
+        maybe_move()
 
 
 async def _unary_seat(

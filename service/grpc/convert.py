@@ -123,25 +123,40 @@ def _room_event(event: Any, codec: GameCodec) -> move_pb2.RoomEvent:
 
 
 def update_to_proto(room: Room, update: Update, viewer: int | None) -> move_pb2.RoomUpdate:
-    """The update as ``viewer`` may see it; built once per viewer and kept with the update."""
+    """The update as ``viewer`` may see it, built once per viewer and kept with the update.
+
+    The spectator's rendering is built first; a seat's copies it and replaces only the events the seat sees
+    differently (its own draws) and adds its legal moves, so four seats cost little more than one.
+    """
     cached = update.rendered.get(viewer)
     if cached is not None:
         return cached
     codec = codec_for(room)
-    message = move_pb2.RoomUpdate(
-        room_id=room.room_id,
-        version=update.version,
-        events=[_room_event(event, codec) for event in update.events_for(viewer)],
-        status=STATUS[update.status],
-        to_act=update.to_act,
-        time=timestamp(update.time),
-    )
-    if viewer is not None:
-        message.viewer = viewer
-        if viewer in update.legal:
-            message.legal_moves.extend(codec.move_to_proto(move) for move in update.legal[viewer])
-    if update.clock is not None:
-        message.clock.CopyFrom(clock_to_proto(update.clock))
+    public = update.rendered.get(None)
+    if public is None:
+        public = move_pb2.RoomUpdate(
+            room_id=room.room_id,
+            version=update.version,
+            events=[_room_event(event, codec) for event in update.events_for(None)],
+            status=STATUS[update.status],
+            to_act=update.to_act,
+            time=timestamp(update.time),
+        )
+        if update.clock is not None:
+            public.clock.CopyFrom(clock_to_proto(update.clock))
+        update.rendered[None] = public
+        if viewer is None:
+            return public
+    message = move_pb2.RoomUpdate()
+    message.CopyFrom(public)
+    message.viewer = viewer
+    for index, event in enumerate(update.events):
+        if type(event) is GameEvent:
+            mine = event.event.for_viewer(viewer)
+            if mine != event.event.for_viewer(None):
+                message.events[index].CopyFrom(_room_event(GameEvent(mine), codec))
+    if viewer in update.legal:
+        message.legal_moves.extend(codec.move_to_proto(move) for move in update.legal[viewer])
     update.rendered[viewer] = message
     return message
 

@@ -238,7 +238,12 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 if item is None:  # the game is over; the client closes the stream when it is done
                     continue
                 if type(item) is Update:
-                    yield move_pb2.PlayResponse(update=update_to_proto(room, item, seat))
+                    response = move_pb2.PlayResponse(update=update_to_proto(room, item, seat))
+                    if item.mover == seat and item.request_id:  # the answer rides on the update the move made
+                        response.result.request_id = item.request_id
+                        response.result.accepted = True
+                        response.result.version = item.version
+                    yield response
                 else:
                     yield move_pb2.PlayResponse(result=item)
         finally:
@@ -274,8 +279,9 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                         )
                     )
                 else:
-                    outbox.put_nowait(
-                        move_pb2.MoveResult(request_id=request.request_id, accepted=True, version=answer.version)
-                    )
+                    if answer.retried:  # the first answer went out with its update long ago: say it again
+                        outbox.put_nowait(
+                            move_pb2.MoveResult(request_id=request.request_id, accepted=True, version=answer.version)
+                        )
         finally:
             outbox.put_nowait(_CLIENT_DONE)

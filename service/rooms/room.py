@@ -98,6 +98,8 @@ class Update:
     clock: ClockInfo | None
     time: float
     legal: dict[int, list[Any]] = field(default_factory=dict)  # the legal moves of each person's seat that must act
+    mover: int | None = None  # the seat whose move made this update (None: a join, the table, a system player)
+    request_id: str = ""  # the mover's request id
     rendered: dict[Any, Any] = field(default_factory=dict)  # per-viewer renderings, filled by the transport
 
     def events_for(self, viewer: int | None) -> list[Any]:
@@ -107,10 +109,12 @@ class Update:
 
 @dataclass(frozen=True)
 class MoveAnswer:
-    """What an accepted move returns: the version after it and the update it caused."""
+    """What an accepted move returns: the version after it and the update it caused (``retried``: the first answer
+    to a request id seen before)."""
 
     version: int
     update: Update
+    retried: bool = False
 
 
 class Journal(Protocol):
@@ -323,7 +327,7 @@ class Room:
         if request_id and key in self._answers:
             answer = self._answers[key]
             if isinstance(answer, MoveAnswer):
-                return answer
+                return MoveAnswer(answer.version, answer.update, retried=True)
             raise answer
         try:
             self.check_seat(seat, nonce)
@@ -358,10 +362,11 @@ class Room:
             self.status = FINISHED
             events = [e for e in events if not _is_game_end(e.event)]
             events.append(GameEndedEvent(outcome))
-        update = self._publish(events)
+        mover = None if by_table or self.seats[seat].kind == SYSTEM else seat
+        update = self._publish(events, mover, request_id)
         return MoveAnswer(update.version, update)
 
-    def _publish(self, events: list[Any]) -> Update:
+    def _publish(self, events: list[Any], mover: int | None = None, request_id: str = "") -> Update:
         """Make the next version from ``events``, re-arm the clock and system players, and tell every subscriber."""
         self.version += 1
         self._arm()
@@ -375,6 +380,8 @@ class Room:
             clock=self.clock_info,
             time=self.clock.now(),
             legal={seat: state.legal_moves(seat) for seat in to_act if self.seats[seat].kind == PERSON},
+            mover=mover,
+            request_id=request_id,
         )
         self.updates.append(update)
         for subscription in self._subscribers:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import random
 
+import grpc
+
 from kickoff.v1 import common_pb2, move_pb2, room_pb2
 from tests.server.conftest import Harness, auth
 
@@ -87,7 +89,11 @@ async def test_the_play_stream_takes_moves_and_answers_them(harness: Harness) ->
     last_version = 0
     results = 0
     async for response in call:
-        if response.WhichOneof("kind") == "update":
+        if response.HasField("result"):
+            assert response.result.accepted, response.result.error
+            assert response.result.version == response.update.version, "an accepted move's answer rides on its update"
+            results += 1
+        if response.HasField("update"):
             update = response.update
             assert update.version == last_version + 1 and update.viewer == 0
             last_version = update.version
@@ -104,7 +110,37 @@ async def test_the_play_stream_takes_moves_and_answers_them(harness: Harness) ->
                         )
                     )
                 )
-        else:
-            assert response.result.accepted, response.result.error
-            results += 1
     assert results > 0 and last_version > 2
+
+
+async def test_the_play_stream_answers_a_refused_move_and_a_retried_one(harness: Harness) -> None:
+    room = await harness.create(seats=2)
+    _, first = await harness.join(room.room_id)
+    _, second = await harness.join(room.room_id)
+    outgoing: asyncio.Queue = asyncio.Queue()
+
+    async def requests():
+        while (message := await outgoing.get()) is not None:
+            yield message
+
+    call = harness.moves.Play(requests(), metadata=auth(second))
+    outgoing.put_nowait(move_pb2.PlayRequest(hello=move_pb2.PlayHello(room_id=room.room_id, after_version=2)))
+    draw = move_pb2.Move(soker={"draw": {}})
+    outgoing.put_nowait(move_pb2.PlayRequest(move=move_pb2.SubmitMoveRequest(move=draw, request_id="too-early")))
+    refused = await call.read()
+    assert not refused.HasField("update") and refused.result.request_id == "too-early"
+    assert not refused.result.accepted and refused.result.error.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
+    assert "seat 0's turn" in refused.result.error.message
+    # Seat 0 draws and ends its turn by unary calls; seat 1's stream sees both updates.
+    await harness.submit(room.room_id, first, draw)
+    await harness.submit(room.room_id, first, move_pb2.Move(soker={"end_turn": {}}))
+    assert (await call.read()).update.version == 3
+    assert list((await call.read()).update.to_act) == [1]
+    outgoing.put_nowait(move_pb2.PlayRequest(move=move_pb2.SubmitMoveRequest(move=draw, request_id="d1")))
+    accepted = await call.read()
+    assert accepted.result.accepted and accepted.result.version == accepted.update.version == 5
+    outgoing.put_nowait(move_pb2.PlayRequest(move=move_pb2.SubmitMoveRequest(move=draw, request_id="d1")))
+    retried = await call.read()
+    assert not retried.HasField("update") and retried.result.accepted and retried.result.version == 5
+    outgoing.put_nowait(None)
+    call.cancel()

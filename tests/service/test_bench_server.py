@@ -1,0 +1,20 @@
+"""`kickoff bench server` runs against a real server process and reports the documented figures."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.bench_server import bench_server
+
+
+@pytest.mark.parametrize("transport", ["stream", "unary"])
+def test_bench_server_reports_moves_latency_games_and_memory(transport: str) -> None:
+    figures = bench_server(rooms=3, seconds=1.5, transport=transport, bots=1)
+    assert set(figures) == {"moves_per_s", "p50_ms", "p99_ms", "games", "rss_mb"}
+    assert figures["moves_per_s"] > 0 and 0 < figures["p50_ms"] <= figures["p99_ms"]
+    assert figures["rss_mb"] > 10
+
+
+def test_bench_server_refuses_a_room_of_only_system_players() -> None:
+    with pytest.raises(ValueError, match="bots"):
+        bench_server(rooms=1, seconds=1, bots=4)
