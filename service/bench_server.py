@@ -4,8 +4,9 @@ bench server: N rooms of four seats play whole games one after another for S sec
 clients that choose a random legal move as soon as they may act; K are system players thinking 0 s. The clients
 measure moves per second and the latency from sending a move to seeing its result.
 
-bench clocks: the server holds N idle online rooms, each with its turn clock running; it measures the server's CPU
-over a quiet period, and how late the clocks fire (each room's first turn ends when its deadline passes).
+bench clocks: the server holds N idle online rooms, each with its turn clock running, and the server's CPU is measured
+over a quiet period. Then, among them, 200 more rooms start 5-second clocks at a steady pace (as turns begin on a busy
+server); each notes when the table ended its turn, by the server's clock, against the deadline the server announced.
 """
 
 from __future__ import annotations
@@ -238,29 +239,34 @@ def bench_server(
     return stats.figures(elapsed, rss)
 
 
-async def _clocks(target: str, rooms: int, quiet_seconds: float, server: ServerProcess, turn_seconds: int) -> dict:
+async def _clocks(target: str, rooms: int, quiet_seconds: float, server: ServerProcess) -> dict[str, float]:
     channel = grpc.aio.insecure_channel(target)
     room_stub = room_pb2_grpc.RoomServiceStub(channel)
     move_stub = move_pb2_grpc.MoveServiceStub(channel)
-    request = room_pb2.CreateRoomRequest(game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, system_players=1)
-    request.options.update({"turn_seconds": turn_seconds})
-    created = []
-    for _ in range(rooms):
+
+    async def online_room(turn_seconds: int) -> room_pb2.JoinRoomResponse:
+        request = room_pb2.CreateRoomRequest(game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, system_players=1)
+        request.options.update({"turn_seconds": turn_seconds})
         room = await room_stub.CreateRoom(request)
-        joined = await room_stub.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id))
-        created.append((room.room_id, joined))
-    # Every room now waits for its person, whose clock runs. Measure the server's CPU while nothing happens.
-    deadlines = [j.room.clock.deadline.ToNanoseconds() / 1e9 for _, j in created]
+        return await room_stub.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id))
+
+    # 1. The idle rooms: each waits for its person, whose (long) clock runs. Measure the server while nothing happens.
+    for start in range(0, rooms, 100):
+        await asyncio.gather(*(online_room(600) for _ in range(min(100, rooms - start))))
     cpu_before, wall_before = server.cpu_seconds(), time.monotonic()
     await asyncio.sleep(quiet_seconds)
     idle_cpu = (server.cpu_seconds() - cpu_before) / (time.monotonic() - wall_before)
-    # Then watch a sample of rooms for the table's move when their clocks run out.
-    sample = created[:: max(1, rooms // 200)]
+
+    # 2. Clock accuracy among them: rooms whose 5-second clocks start at a steady pace, as turns do on a busy server;
+    # each watcher notes when the table ended the turn, by the server's own clock, against the deadline it announced.
     lateness: list[float] = []
 
-    async def watch(room_id: str, token: str, deadline: float) -> None:
+    async def watch(turn_seconds: int) -> None:
+        joined = await online_room(turn_seconds)
+        deadline = joined.room.clock.deadline.ToNanoseconds() / 1e9
         stream = move_stub.StreamEvents(
-            move_pb2.StreamEventsRequest(room_id=room_id, after_version=1), metadata=_auth(token)
+            move_pb2.StreamEventsRequest(room_id=joined.room.room_id, after_version=joined.room.version),
+            metadata=_auth(joined.seat_token),
         )
         async for update in stream:
             if any(e.game.soker.WhichOneof("kind") == "turn_ended" for e in update.events):
@@ -268,9 +274,11 @@ async def _clocks(target: str, rooms: int, quiet_seconds: float, server: ServerP
                 break
         stream.cancel()
 
-    await asyncio.gather(
-        *(watch(room_id, j.seat_token, deadlines[created.index((room_id, j))]) for room_id, j in sample)
-    )
+    watchers = []
+    for _ in range(CLOCK_SAMPLES):
+        watchers.append(asyncio.create_task(watch(5)))
+        await asyncio.sleep(5 / CLOCK_SAMPLES * 2)
+    await asyncio.gather(*watchers)
     await channel.close()
     lateness.sort()
     return {
@@ -282,10 +290,12 @@ async def _clocks(target: str, rooms: int, quiet_seconds: float, server: ServerP
     }
 
 
+CLOCK_SAMPLES = 200
+
+
 def bench_clocks(rooms: int, quiet_seconds: float = 10.0) -> dict[str, float]:
     server = ServerProcess()
     try:
-        turn_seconds = 60  # long enough for every room to be created and the quiet period to pass first
-        return asyncio.run(_clocks(server.target, rooms, quiet_seconds, server, turn_seconds))
+        return asyncio.run(_clocks(server.target, rooms, quiet_seconds, server))
     finally:
         server.stop()

@@ -27,7 +27,16 @@ class SokerCodec:
             return SOKER.move_from_wire("play " + " ".join(move.soker.play.cards))
         return SOKER.move_from_wire(_WIRE_OF_KIND[kind])
 
+    def __init__(self) -> None:
+        self._move_protos: dict[SokerMove, move_pb2.Move] = {}  # moves repeat: build each one's message once
+
     def move_to_proto(self, move: SokerMove) -> move_pb2.Move:
+        message = self._move_protos.get(move)
+        if message is None:
+            message = self._move_protos[move] = self._build_move(move)
+        return message
+
+    def _build_move(self, move: SokerMove) -> move_pb2.Move:
         words = move.to_wire().split()
         if words[0] == "play":
             return move_pb2.Move(soker=soker_pb2.SokerMove(play=soker_pb2.SokerPlay(cards=words[1:])))
