@@ -18,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,11 +39,15 @@ def _free_port() -> int:
 class ServerProcess:
     """`kickoff grpc` in a child process on a free port."""
 
-    def __init__(self, env: dict[str, str] | None = None) -> None:
+    def __init__(self, database_url: str = "") -> None:
         self.port = _free_port()
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None
+        if not database_url:  # a fresh SQLite file
+            self._scratch = tempfile.TemporaryDirectory(prefix="kickoff-bench-")
+            database_url = f"sqlite+aiosqlite:///{self._scratch.name}/bench.db"
+        self.database_url = database_url
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "grpc", "--port", str(self.port)],
-            env={**os.environ, **(env or {})},
+            [sys.executable, "-m", "service.cli", "grpc", "--port", str(self.port), "--database-url", database_url],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
@@ -74,6 +79,8 @@ class ServerProcess:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.process.kill()
+        if self._scratch is not None:
+            self._scratch.cleanup()
 
 
 def _auth(token: str) -> tuple[tuple[str, str], ...]:
@@ -224,13 +231,14 @@ async def _drive(target: str, rooms: int, seconds: float, transport: str, bots: 
 
 
 def bench_server(
-    rooms: int, seconds: float, transport: str = "stream", bots: int = 0, seed: int = 0
+    rooms: int, seconds: float, transport: str = "stream", bots: int = 0, seed: int = 0, database_url: str = ""
 ) -> dict[str, float]:
+    """Run the load for ``seconds``; ``database_url`` '' is a fresh SQLite file, 'memory' keeps nothing."""
     if transport not in ("stream", "unary"):
         raise ValueError("--transport is stream or unary")
     if not 0 <= bots < SEATS:
         raise ValueError(f"--bots must be 0-{SEATS - 1}: at least one seat is a scripted client")
-    server = ServerProcess()
+    server = ServerProcess(database_url)
     try:
         stats, elapsed = asyncio.run(_drive(server.target, rooms, seconds, transport, bots, seed))
         rss = server.peak_rss_mb()

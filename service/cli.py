@@ -28,6 +28,14 @@ def _parser() -> argparse.ArgumentParser:
         "--host", default=None, help="address to listen on (default $KICKOFF_GRPC_HOST or 127.0.0.1)"
     )
     grpc_server.add_argument("--port", type=int, default=None, help="port (default $KICKOFF_GRPC_PORT or 50051)")
+    grpc_server.add_argument(
+        "--database-url", default=None, help="the store (default $KICKOFF_DATABASE_URL or SQLite under ./var/)"
+    )
+
+    db = commands.add_parser("db", help="the database")
+    db_commands = db.add_subparsers(dest="db", required=True)
+    db_upgrade = db_commands.add_parser("upgrade", help="apply the migrations (from an empty database too)")
+    db_upgrade.add_argument("--database-url", default=None, help="default $KICKOFF_DATABASE_URL or SQLite under ./var/")
 
     bench = commands.add_parser("bench", help="benchmarks")
     kinds = bench.add_subparsers(dest="bench", required=True)
@@ -44,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     server.add_argument("--transport", choices=("stream", "unary"), default="stream")
     server.add_argument("--bots", type=int, default=0, help="system players per 4-seat room (think time 0)")
     server.add_argument("--seed", type=int, default=0)
+    server.add_argument("--database-url", default="", help="the server's store: default a fresh SQLite file; 'memory'")
     server.add_argument("--json", action="store_true", help="print one JSON object")
     clocks = kinds.add_parser("clocks", help="idle online rooms with running clocks: server CPU and clock accuracy")
     clocks.add_argument("--rooms", type=int, default=5000)
@@ -65,6 +74,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "grpc":
             return _run_grpc(args)
+        if args.command == "db":
+            from service.settings import StoreSettings
+            from service.store.database import upgrade
+
+            url = args.database_url or StoreSettings().database_url
+            upgrade(url)
+            print(f"database at the newest schema: {url.split('@')[-1]}")
+            return 0
         if args.command == "play":
             from service.play import play_game
 
@@ -88,12 +105,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             if args.rooms < 1 or args.seconds <= 0:
                 raise ValueError("--rooms and --seconds must be positive")
-            result = bench_server(args.rooms, args.seconds, args.transport, args.bots, args.seed)
+            result = bench_server(args.rooms, args.seconds, args.transport, args.bots, args.seed, args.database_url)
             if args.json:
                 print(json.dumps(result))
             else:
                 print(
-                    f"server, {args.rooms} rooms, {args.transport}, {args.bots} system players a room: "
+                    f"server ({args.database_url or 'fresh SQLite file'}), {args.rooms} rooms, {args.transport}, "
+                    f"{args.bots} system players a room: "
                     f"{result['moves_per_s']:,.0f} moves/s, p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
                     f"{result['games']} games, server peak RSS {result['rss_mb']} MB"
                 )
@@ -139,12 +157,16 @@ def _run_grpc(args: argparse.Namespace) -> int:
     import logging
 
     from service.grpc.server import serve
-    from service.settings import GrpcSettings
+    from service.settings import GrpcSettings, StoreSettings
+    from service.store.database import upgrade
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = GrpcSettings()
     overrides = {k: v for k, v in {"host": args.host, "port": args.port}.items() if v is not None}
-    asyncio.run(serve(dataclasses.replace(settings, **overrides)))
+    store = StoreSettings(database_url=args.database_url) if args.database_url else StoreSettings()
+    if store.database_url != "memory":
+        upgrade(store.database_url)  # the server applies the migrations on start
+    asyncio.run(serve(dataclasses.replace(settings, **overrides), store))
     return 0
 
 

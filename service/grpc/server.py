@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import signal
 
 import grpc
@@ -15,7 +16,9 @@ from kickoff.v1 import game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb
 from service.grpc.servicers import GameServicer, MoveServicer, RoomServicer, Seats
 from service.grpc.tokens import SeatTokens
 from service.rooms.directory import RoomDirectory
-from service.settings import GrpcSettings
+from service.settings import GrpcSettings, StoreSettings
+from service.store.database import create_engine
+from service.store.journal import SqlJournal
 
 log = logging.getLogger(__name__)
 
@@ -66,11 +69,19 @@ async def create_server(
     return KickoffServer(server, bound, directory, health)
 
 
-async def serve(settings: GrpcSettings, directory: RoomDirectory | None = None) -> None:
-    """Run until SIGINT or SIGTERM, then stop gracefully."""
-    running = await create_server(
-        directory or RoomDirectory(), SeatTokens(settings.token_secret), host=settings.host, port=settings.port
-    )
+async def serve(settings: GrpcSettings, store: StoreSettings) -> None:
+    """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully."""
+    journal: SqlJournal | None = None
+    if store.database_url == "memory":
+        directory = RoomDirectory()
+        secret = settings.token_secret or secrets.token_bytes(32)
+    else:
+        journal = SqlJournal(create_engine(store.database_url))
+        directory = RoomDirectory(journal=journal)
+        secret = settings.token_secret or await journal.token_secret()
+        unfinished = await directory.restore(await journal.load())
+        log.info("restored %d unfinished rooms", unfinished)
+    running = await create_server(directory, SeatTokens(secret), host=settings.host, port=settings.port)
     log.info("kickoff gRPC server listening on %s:%d", settings.host, running.port)
     print(f"kickoff gRPC server on {settings.host}:{running.port} (health and reflection on)", flush=True)
     stopping = asyncio.Event()
@@ -80,3 +91,5 @@ async def serve(settings: GrpcSettings, directory: RoomDirectory | None = None) 
     await stopping.wait()
     print("kickoff gRPC server stopping", flush=True)
     await running.stop(settings.grace_seconds)
+    if journal is not None:
+        await journal.close()

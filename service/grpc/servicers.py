@@ -121,7 +121,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
     async def CreateRoom(self, request: room_pb2.CreateRoomRequest, context: Any) -> room_pb2.Room:
         if request.mode not in MODE_NAME:
             raise InvalidRequest("mode must be ROOM_MODE_ONLINE or ROOM_MODE_SOLO", code="bad_mode")
-        room = self.seats.directory.create(
+        room = await self.seats.directory.create(
             game=request.game,
             mode=MODE_NAME[request.mode],
             seats=request.seats,

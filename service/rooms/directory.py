@@ -34,7 +34,7 @@ class RoomDirectory:
         self._rooms: dict[str, Room] = {}
         self._order: list[Room] = []  # in creation order
 
-    def create(
+    async def create(
         self,
         *,
         game: str,
@@ -45,7 +45,7 @@ class RoomDirectory:
         system_player: str = "",
         think_seconds: float | None = None,
     ) -> Room:
-        """A new room, started and waiting for its people. Raises InvalidRequest naming what is wrong."""
+        """A new room, stored, started and waiting for its people. Raises InvalidRequest naming what is wrong."""
         try:
             rules = get_game(game)
         except UnknownGame as exc:
@@ -75,10 +75,9 @@ class RoomDirectory:
             rules.new_game(seats, resolved, 0)  # the options must also make a game (e.g. enough cards to deal)
         except InvalidOptions as exc:
             raise InvalidRequest(str(exc), code="invalid_options") from None
-        room_id = secrets.token_hex(8)
-        room = Room(
-            room_id=room_id,
-            game=rules,
+        room = self._room(
+            room_id=secrets.token_hex(8),
+            game=game,
             mode=mode,
             seats=seats,
             system_players=system_players,
@@ -86,14 +85,40 @@ class RoomDirectory:
             system_player=system_player,
             think_seconds=think_seconds if think_seconds is not None else self.default_think_seconds,
             seed=self.seed_source(),
-            clock=self.clock,
-            journal=self.journal,
             created_at=self.clock.now(),
         )
-        self._rooms[room_id] = room
+        await self.journal.create_room(room)
+        self._add(room)
+        return room
+
+    def _room(self, *, game: str, **fields: Any) -> Room:
+        return Room(game=get_game(game), clock=self.clock, journal=self.journal, **fields)
+
+    def _add(self, room: Room) -> None:
+        self._rooms[room.room_id] = room
         self._order.append(room)
         room.start()
-        return room
+
+    async def restore(self, stored: list[tuple[Any, list[Any]]]) -> int:
+        """Rebuild the stored rooms (a row and its log each) after a restart; returns how many were unfinished."""
+        unfinished = 0
+        for row, entries in stored:
+            room = self._room(
+                room_id=row.room_id,
+                game=row.game,
+                mode=row.mode,
+                seats=row.seats,
+                system_players=row.system_players,
+                options=row.options,
+                system_player=row.system_player,
+                think_seconds=row.think_seconds,
+                seed=row.seed,
+                created_at=row.created_at,
+            )
+            await room.restore(entries)
+            unfinished += room.status != "finished"
+            self._add(room)
+        return unfinished
 
     def get(self, room_id: str) -> Room:
         try:

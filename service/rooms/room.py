@@ -19,7 +19,7 @@ import random
 import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from engine.core import Bot, Game, GameState, NotYourTurn, Outcome, RuleError
@@ -117,20 +117,41 @@ class MoveAnswer:
     retried: bool = False
 
 
-class Journal(Protocol):
-    """Records accepted moves; ``append`` returns once the move is durable (the store's commit)."""
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of a room's append-only log: what a restarted server needs to rebuild the update."""
 
-    async def append(self, room_id: str, version: int, seat: int, move_wire: str, request_id: str) -> None: ...
+    room_id: str
+    version: int
+    kind: str  # join, leave, move (a person's or a system player's), table (the clock ran out)
+    seat: int
+    move: str | None = None  # the move's wire form
+    request_id: str = ""
+    name: str = ""
+    nonce: str = ""
+    deadline: float | None = None  # the turn clock's deadline after this update
+    time: float = 0.0
+
+
+class Journal(Protocol):
+    """Makes rooms durable: each call returns once what it was given is committed."""
+
+    async def create_room(self, room: Room) -> None: ...
+
+    async def append(self, entry: LogEntry, status: str) -> None: ...
 
 
 class MemoryJournal:
-    """Keeps the moves in memory (the embedded default until a store is configured)."""
+    """Keeps everything in memory (``kickoff bench server --database-url memory``, and tests)."""
 
     def __init__(self) -> None:
-        self.moves: dict[str, list[tuple[int, int, str, str]]] = {}
+        self.entries: dict[str, list[LogEntry]] = {}
 
-    async def append(self, room_id: str, version: int, seat: int, move_wire: str, request_id: str) -> None:
-        self.moves.setdefault(room_id, []).append((version, seat, move_wire, request_id))
+    async def create_room(self, room: Room) -> None:
+        self.entries[room.room_id] = []
+
+    async def append(self, entry: LogEntry, status: str) -> None:
+        self.entries.setdefault(entry.room_id, []).append(entry)
 
 
 class Subscription:
@@ -183,6 +204,7 @@ class Room:
         self.journal = journal
         self.created_at = created_at
         self.think_seconds = think_seconds
+        self.system_player = system_player
         self._think_random = random.Random(seed ^ 0x5EED)
         # System players take the last seats, so people sit first in play order.
         people = seats - system_players
@@ -202,6 +224,7 @@ class Room:
         self._subscribers: set[Subscription] = set()
         self._queue: asyncio.Queue[tuple[Callable[[], Any], asyncio.Future[Any] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._replaying: LogEntry | None = None  # the entry being replayed while a restarted server restores the room
 
     # -- the loop ---------------------------------------------------------------------------------------------------
 
@@ -286,7 +309,7 @@ class Room:
 
     # -- what happens inside the loop ---------------------------------------------------------------------------------
 
-    def _join(self, seat: int | None, name: str) -> tuple[int, str]:
+    async def _join(self, seat: int | None, name: str) -> tuple[int, str]:
         if self.status != WAITING:
             raise RoomUnavailable("the game has started: every seat is taken", code="room_full")
         free = [r.seat for r in self.seats if r.kind == PERSON and not r.taken]
@@ -300,25 +323,30 @@ class Room:
             raise SeatTaken(f"seat {seat} belongs to a system player")
         elif self.seats[seat].taken:
             raise SeatTaken(f"seat {seat} is taken")
+        nonce = secrets.token_hex(8)
+        await self._take_seat(seat, name or f"player {seat}", nonce)
+        return seat, nonce
+
+    async def _take_seat(self, seat: int, name: str, nonce: str) -> None:
         record = self.seats[seat]
-        record.taken = True
-        record.name = name or f"player {seat}"
-        record.nonce = secrets.token_hex(8)
+        record.taken, record.name, record.nonce = True, name, nonce
         events: list[Any] = [SeatTakenEvent(_copy(record))]
         if all(r.taken for r in self.seats):
             self.state = self.game.new_game(len(self.seats), self.options, self.seed)
             self.status = PLAYING
             events.append(GameStartedEvent(self.state.to_act()[0]))
-        self._publish(events)
-        return seat, record.nonce
+        await self._commit(events, LogEntry(self.room_id, 0, "join", seat, name=name, nonce=nonce))
 
-    def _leave(self, seat: int, nonce: str) -> None:
+    async def _leave(self, seat: int, nonce: str) -> None:
         self.check_seat(seat, nonce)
         if self.status != WAITING:
             return  # nobody is ever removed from a game: the seat stays, the clock plays for it when it must
+        await self._free_seat(seat)
+
+    async def _free_seat(self, seat: int) -> None:
         record = self.seats[seat]
         record.taken, record.name, record.nonce = False, "", ""
-        self._publish([SeatLeftEvent(seat)])
+        await self._commit([SeatLeftEvent(seat)], LogEntry(self.room_id, 0, "leave", seat))
 
     async def _move(
         self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None
@@ -350,12 +378,11 @@ class Room:
             self._answers.popitem(last=False)
 
     async def _apply(self, seat: int, move: Any, *, by_table: bool, request_id: str = "") -> MoveAnswer:
-        """The one path every move takes: the engine judges it, the journal records it, then everyone hears of it."""
+        """The one path every move takes: the engine judges it, the journal commits it, then everyone hears of it."""
         state = self.state
         if state is None:
             raise RoomUnavailable("the game has not started", code="not_started")
         engine_events = state.apply(seat, move, by_table=by_table)
-        await self.journal.append(self.room_id, self.version + 1, seat, move.to_wire(), request_id)
         events: list[Any] = [GameEvent(e) for e in engine_events]
         outcome = state.outcome()
         if outcome is not None:
@@ -363,13 +390,25 @@ class Room:
             events = [e for e in events if not _is_game_end(e.event)]
             events.append(GameEndedEvent(outcome))
         mover = None if by_table or self.seats[seat].kind == SYSTEM else seat
-        update = self._publish(events, mover, request_id)
+        entry = LogEntry(
+            self.room_id, 0, "table" if by_table else "move", seat, move=move.to_wire(), request_id=request_id
+        )
+        update = await self._commit(events, entry, mover, request_id)
         return MoveAnswer(update.version, update)
 
-    def _publish(self, events: list[Any], mover: int | None = None, request_id: str = "") -> Update:
-        """Make the next version from ``events``, re-arm the clock and system players, and tell every subscriber."""
+    async def _commit(
+        self, events: list[Any], entry: LogEntry, mover: int | None = None, request_id: str = ""
+    ) -> Update:
+        """Make the next version: re-arm the clock, commit the log entry, then tell every subscriber."""
         self.version += 1
-        self._arm()
+        replay = self._replaying
+        self._arm(replay.deadline if replay else None)
+        now = replay.time if replay else self.clock.now()
+        entry = replace(
+            entry, version=self.version, deadline=self.clock_info.deadline if self.clock_info else None, time=now
+        )
+        if replay is None:
+            await self.journal.append(entry, self.status)
         state = self.state
         to_act = state.to_act() if state is not None else ()
         update = Update(
@@ -378,7 +417,7 @@ class Room:
             status=self.status,
             to_act=to_act,
             clock=self.clock_info,
-            time=self.clock.now(),
+            time=now,
             legal={seat: state.legal_moves(seat) for seat in to_act if self.seats[seat].kind == PERSON},
             mover=mover,
             request_id=request_id,
@@ -391,10 +430,42 @@ class Room:
                 subscription.queue.put_nowait(None)
         return update
 
+    # -- recovery -----------------------------------------------------------------------------------------------------
+
+    async def restore(self, entries: list[LogEntry]) -> None:
+        """Rebuild the room from its log after a restart: every update again, in order, with the same versions, the
+        same events and the stored clock deadlines; then the clock resumes with the time that was left and system
+        players who must act wake up. Accepted request ids answer as before."""
+        for entry in entries:
+            self._replaying = entry
+            try:
+                if entry.kind == "join":
+                    await self._take_seat(entry.seat, entry.name, entry.nonce)
+                elif entry.kind == "leave":
+                    await self._free_seat(entry.seat)
+                else:
+                    move = self.game.move_from_wire(entry.move or "")
+                    answer = await self._apply(
+                        entry.seat, move, by_table=entry.kind == "table", request_id=entry.request_id
+                    )
+                    if entry.request_id:
+                        self._remember((entry.seat, entry.request_id), answer)
+            finally:
+                self._replaying = None
+            if self.version != entry.version:
+                raise RuntimeError(f"room {self.room_id}: log version {entry.version} replayed as {self.version}")
+        self._clock_key = None
+        deadline = self.clock_info.deadline if self.clock_info else None
+        self._arm(deadline)
+
     # -- clocks and system players ---------------------------------------------------------------------------------
 
-    def _arm(self) -> None:
-        """After a change: restart the clock when a new clocked period began, and wake a system player who must act."""
+    def _arm(self, deadline: float | None = None) -> None:
+        """After a change: restart the clock when a new clocked period began, and wake a system player who must act.
+
+        ``deadline`` is a stored deadline (a restored room resumes the time that was left). While replaying a log,
+        no timer is set and no system player woken: that happens once the room is whole again.
+        """
         state = self.state
         if state is None or self.status != PLAYING:
             self._cancel_timers()
@@ -402,19 +473,24 @@ class Room:
             return
         acting = state.to_act()
         key = (state.clock_key(), acting)
-        if key != self._clock_key:
-            self._clock_key = key
-            self._cancel_timers()
-            self.clock_info = None
-            seconds = state.clock_seconds() if self.mode == ONLINE else None
-            if seconds:
+        if key == self._clock_key:
+            return
+        self._clock_key = key
+        self._cancel_timers()
+        self.clock_info = None
+        seconds = state.clock_seconds() if self.mode == ONLINE else None
+        if seconds:
+            if deadline is None:
                 deadline = self.clock.now() + seconds
-                self.clock_info = ClockInfo(acting[0], deadline, seconds)
-                for seat in acting:
-                    self._timers.append(self.clock.call_at(deadline, lambda s=seat, k=key: self._expired(s, k)))
+            self.clock_info = ClockInfo(acting[0], deadline, seconds)
+        if self._replaying is not None:
+            return
+        if self.clock_info is not None:
             for seat in acting:
-                if self.seats[seat].kind == SYSTEM:
-                    self._wake_bot(seat, key)
+                self._timers.append(self.clock.call_at(deadline, lambda s=seat, k=key: self._expired(s, k)))
+        for seat in acting:
+            if self.seats[seat].kind == SYSTEM:
+                self._wake_bot(seat, key)
 
     def _cancel_timers(self) -> None:
         for timer in self._timers:

@@ -21,9 +21,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def test_the_server_process_serves_health_and_reflection_and_stops_on_sigterm() -> None:
+def wait_for_port_line(process: subprocess.Popen, port: int) -> None:
+    for line in process.stdout:
+        if f":{port}" in line and "on 127.0.0.1" in line:
+            return
+    raise AssertionError("the server never said it listens")
+
+
+def test_the_server_process_serves_health_and_reflection_and_stops_on_sigterm(tmp_path) -> None:
     port = free_port()
-    env = {**os.environ, "KICKOFF_GRPC_PORT": str(port)}
+    env = {**os.environ, "KICKOFF_GRPC_PORT": str(port), "KICKOFF_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/k.db"}
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "grpc"],
         env=env,
@@ -32,7 +39,7 @@ def test_the_server_process_serves_health_and_reflection_and_stops_on_sigterm() 
         text=True,
     )
     try:
-        assert f":{port}" in process.stdout.readline()  # printed once it listens
+        wait_for_port_line(process, port)
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
             health = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""), timeout=5)
             assert health.status == health_pb2.HealthCheckResponse.SERVING

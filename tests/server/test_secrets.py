@@ -75,13 +75,13 @@ async def play_one(harness: Harness, index: int) -> None:
     game = get_game("soker")
     state = game.new_game(seats, live.options, live.seed)
     hidden_at: dict[int, dict[int | None, set[str]]] = {}
-    journal = harness.directory.journal.moves[room.room_id]
-    first_move_version = journal[0][0]
+    journal = [e for e in harness.directory.journal.entries[room.room_id] if e.kind in ("move", "table")]
+    first_move_version = journal[0].version
     for viewer in viewers:
         hidden_at.setdefault(first_move_version - 1, {})[viewer] = state.hidden_from(viewer)
-    for version, seat, wire, _ in journal:
-        state.apply(seat, game.move_from_wire(wire), by_table=wire == "timeout")
-        hidden_at[version] = {viewer: state.hidden_from(viewer) for viewer in viewers}
+    for entry in journal:
+        state.apply(entry.seat, game.move_from_wire(entry.move), by_table=entry.kind == "table")
+        hidden_at[entry.version] = {viewer: state.hidden_from(viewer) for viewer in viewers}
     assert state.to_json()["result"] is not None
 
     for viewer, updates in viewers.items():

@@ -1,0 +1,158 @@
+"""The durable journal: rooms and their log lines, committed in groups.
+
+Every room's loop awaits its own line, so no acknowledgment precedes its commit; lines from many rooms that arrive
+while a commit is running share the next one (group commit), which is what keeps durable moves fast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from service.rooms.room import LogEntry, Room
+from service.store.models import LogRow, RoomRow, SettingRow
+
+log = logging.getLogger(__name__)
+
+
+class SqlJournal:
+    """Commits rooms and log lines to the database behind ``engine``, many lines per transaction."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._rooms: list[dict[str, Any]] = []
+        self._lines: list[dict[str, Any]] = []
+        self._statuses: dict[str, str] = {}
+        self._waiting: list[asyncio.Future[None]] = []
+        self._wakeup: asyncio.Event | None = None
+        self._flusher: asyncio.Task[None] | None = None
+        self._written_status: dict[str, str] = {}
+        self.commits = 0  # transactions committed (lines / commits = the group size)
+        self.lines = 0
+
+    async def create_room(self, room: Room) -> None:
+        self._rooms.append(
+            {
+                "room_id": room.room_id,
+                "game": room.game.spec.name,
+                "mode": room.mode,
+                "seats": len(room.seats),
+                "system_players": sum(1 for r in room.seats if r.kind == "system"),
+                "system_player": room.system_player,
+                "think_seconds": room.think_seconds,
+                "options": room.options,
+                "seed": room.seed,
+                "created_at": room.created_at,
+                "status": room.status,
+            }
+        )
+        self._written_status[room.room_id] = room.status
+        await self._wait()
+
+    async def append(self, entry: LogEntry, status: str) -> None:
+        self._lines.append(
+            {
+                "room_id": entry.room_id,
+                "version": entry.version,
+                "kind": entry.kind,
+                "seat": entry.seat,
+                "move": entry.move,
+                "request_id": entry.request_id,
+                "name": entry.name,
+                "nonce": entry.nonce,
+                "deadline": entry.deadline,
+                "created_at": entry.time,
+            }
+        )
+        if self._written_status.get(entry.room_id) != status:
+            self._statuses[entry.room_id] = status
+            self._written_status[entry.room_id] = status
+        await self._wait()
+
+    async def _wait(self) -> None:
+        future = asyncio.get_running_loop().create_future()
+        self._waiting.append(future)
+        if self._flusher is None or self._flusher.done():
+            self._wakeup = asyncio.Event()
+            self._flusher = asyncio.get_running_loop().create_task(self._flush_forever(), name="journal")
+        assert self._wakeup is not None
+        self._wakeup.set()
+        await future
+
+    async def _flush_forever(self) -> None:
+        assert self._wakeup is not None
+        while True:
+            await self._wakeup.wait()
+            self._wakeup.clear()
+            rooms, lines, statuses, waiting = self._rooms, self._lines, self._statuses, self._waiting
+            self._rooms, self._lines, self._statuses, self._waiting = [], [], {}, []
+            if not waiting:
+                continue
+            try:
+                async with self.engine.begin() as connection:
+                    if rooms:
+                        await connection.execute(insert(RoomRow), rooms)
+                    if lines:
+                        await connection.execute(insert(LogRow), lines)
+                    for room_id, status in statuses.items():
+                        await connection.execute(
+                            update(RoomRow).where(RoomRow.room_id == room_id).values(status=status)
+                        )
+            except Exception as error:  # nothing of this group is acknowledged; the rooms report the failure
+                log.exception("journal commit failed")
+                for future in waiting:
+                    if not future.done():
+                        future.set_exception(error)
+                continue
+            self.commits += 1
+            self.lines += len(lines)
+            for future in waiting:
+                if not future.done():
+                    future.set_result(None)
+
+    async def close(self) -> None:
+        if self._flusher is not None:
+            self._flusher.cancel()
+        await self.engine.dispose()
+
+    # -- reading back --------------------------------------------------------------------------------------------
+
+    async def load(self) -> list[tuple[RoomRow, list[LogEntry]]]:
+        """Every stored room with its log, oldest room first."""
+        async with self.engine.connect() as connection:
+            rooms = (await connection.execute(select(RoomRow).order_by(RoomRow.created_at))).all()
+            lines = (await connection.execute(select(LogRow).order_by(LogRow.room_id, LogRow.version))).all()
+        by_room: dict[str, list[LogEntry]] = {}
+        for line in lines:
+            by_room.setdefault(line.room_id, []).append(
+                LogEntry(
+                    room_id=line.room_id,
+                    version=line.version,
+                    kind=line.kind,
+                    seat=line.seat,
+                    move=line.move,
+                    request_id=line.request_id,
+                    name=line.name,
+                    nonce=line.nonce,
+                    deadline=line.deadline,
+                    time=line.created_at,
+                )
+            )
+        for room in rooms:
+            self._written_status[room.room_id] = room.status
+        return [(room, by_room.get(room.room_id, [])) for room in rooms]
+
+    async def token_secret(self) -> bytes:
+        """The seat-token secret, made once and kept, so tokens stay valid across restarts."""
+        async with self.engine.begin() as connection:
+            row = (await connection.execute(select(SettingRow.value).where(SettingRow.key == "token_secret"))).first()
+            if row is not None:
+                return bytes.fromhex(row.value)
+            secret = secrets.token_bytes(32)
+            await connection.execute(insert(SettingRow).values(key="token_secret", value=secret.hex()))
+            return secret

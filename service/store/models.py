@@ -1,0 +1,59 @@
+"""One schema for SQLite and PostgreSQL. The room log is append-only and is the record; nothing else is needed to
+rebuild a room (its seed and its log replay it exactly)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Double, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class RoomRow(Base):
+    """A room as created, plus its status (kept current for listing; the log decides)."""
+
+    __tablename__ = "rooms"
+
+    room_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    mode: Mapped[str] = mapped_column(String(16))
+    seats: Mapped[int] = mapped_column(Integer)
+    system_players: Mapped[int] = mapped_column(Integer)
+    system_player: Mapped[str] = mapped_column(String(32))
+    think_seconds: Mapped[float | None] = mapped_column(Double, nullable=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[float] = mapped_column(Double)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+
+
+class LogRow(Base):
+    """Every update of a room, in version order: joins and leaves of seats, and moves (people's, with their request
+    ids; the table's; system players'). ``deadline`` is the turn clock's deadline after the update, so a restarted
+    server resumes each clock with the time that was left."""
+
+    __tablename__ = "room_log"
+
+    room_id: Mapped[str] = mapped_column(String(32), ForeignKey("rooms.room_id"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # join, leave, move, table
+    seat: Mapped[int] = mapped_column(Integer)
+    move: Mapped[str | None] = mapped_column(Text, nullable=True)  # the move's wire form
+    request_id: Mapped[str] = mapped_column(String(128), default="")
+    name: Mapped[str] = mapped_column(String(64), default="")  # a join's name
+    nonce: Mapped[str] = mapped_column(String(32), default="")  # a join's seat nonce (names the seat's token)
+    deadline: Mapped[float | None] = mapped_column(Double, nullable=True)
+    created_at: Mapped[float] = mapped_column(Double)
+
+
+class SettingRow(Base):
+    """Server-wide values that must survive restarts (the seat-token secret)."""
+
+    __tablename__ = "server_settings"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
