@@ -18,8 +18,9 @@ $(STAMP): pyproject.toml
 run: install
 	$(BIN)/kickoff grpc
 
+# The store suites run on SQLite and on a throwaway PostgreSQL 15 that scripts/with-postgres starts and removes.
 test: install check-stubs
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+	scripts/with-postgres $(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

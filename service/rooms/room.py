@@ -224,6 +224,7 @@ class Room:
         self._subscribers: set[Subscription] = set()
         self._queue: asyncio.Queue[tuple[Callable[[], Any], asyncio.Future[Any] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._busy = False  # a command is being handled
         self._replaying: LogEntry | None = None  # the entry being replayed while a restarted server restores the room
 
     # -- the loop ---------------------------------------------------------------------------------------------------
@@ -245,12 +246,15 @@ class Room:
     async def _run(self) -> None:
         while True:
             command, future = await self._queue.get()
+            self._busy = True
             try:
                 result = command()
                 if asyncio.iscoroutine(result):
                     result = await result
             except (RuleError, ServiceError) as exc:
-                if future is not None and not future.cancelled():
+                if future is None:  # the room's own command (a system player, the clock): a refusal is a bug
+                    log.error("room %s: internal move refused: %s", self.room_id, exc)
+                elif not future.cancelled():
                     future.set_exception(exc)
             except Exception as exc:  # a bug: keep the room alive, tell the caller, leave a trace
                 log.exception("room %s: command failed", self.room_id)
@@ -259,6 +263,8 @@ class Room:
             else:
                 if future is not None and not future.cancelled():
                     future.set_result(result)
+            finally:
+                self._busy = False
 
     async def _call(self, command: Callable[[], Any]) -> Any:
         future = asyncio.get_running_loop().create_future()
@@ -269,9 +275,11 @@ class Room:
         self._queue.put_nowait((command, None))
 
     async def settle(self) -> None:
-        """Wait until every command queued so far (and what it queued in turn) has been handled. For tests."""
-        while not self._queue.empty():
+        """Wait until the command in hand and every command queued (and what they queue in turn) are handled."""
+        while True:
             await self._call(lambda: None)
+            if self._queue.empty() and not self._busy:
+                return
 
     # -- requests ---------------------------------------------------------------------------------------------------
 

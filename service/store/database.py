@@ -3,6 +3,7 @@ another store, e.g. postgresql+asyncpg://user@host/db."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
@@ -57,3 +58,8 @@ def upgrade(url: str) -> None:
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
     command.upgrade(config, "head")
+
+
+async def upgrade_in_thread(url: str) -> None:
+    """:func:`upgrade` from inside a running event loop (Alembic runs its own loop, so it gets a thread)."""
+    await asyncio.to_thread(upgrade, url)

@@ -1,0 +1,41 @@
+"""Each store test runs on both engines: a fresh SQLite file, and a fresh database on the throwaway PostgreSQL that
+`make test` starts (scripts/with-postgres). Without PostgreSQL those runs skip, except under CI=true: they fail."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+from service.store.database import upgrade_in_thread
+
+
+async def _fresh_postgres_database() -> str:
+    import asyncpg
+
+    admin_url = os.environ["KICKOFF_TEST_POSTGRES_URL"]
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    connection = await asyncpg.connect(admin_url.replace("postgresql+asyncpg", "postgresql"))
+    try:
+        await connection.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await connection.close()
+    return admin_url.rsplit("/", 1)[0] + f"/{name}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database_url(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator[str]:
+    """An empty database, migrated to the newest schema."""
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
+    else:
+        if not os.environ.get("KICKOFF_TEST_POSTGRES_URL"):
+            reason = "no PostgreSQL: run the tests with `make test`, which starts a throwaway PostgreSQL 15"
+            if os.environ.get("CI") == "true":
+                pytest.fail(reason)
+            pytest.skip(reason)
+        url = await _fresh_postgres_database()
+    await upgrade_in_thread(url)
+    yield url

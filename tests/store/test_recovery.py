@@ -1,0 +1,150 @@
+"""Rooms survive a restart: rebuilt from seed and log, with their clocks, system players and request ids."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from sqlalchemy import inspect
+
+from engine.registry import get_game
+from service.rooms.clock import ManualClock
+from service.rooms.directory import RoomDirectory
+from service.rooms.errors import Unauthenticated
+from service.store.database import create_engine, upgrade_in_thread
+from service.store.journal import SqlJournal
+
+
+async def open_directory(url: str, clock: ManualClock, seed: int = 7) -> tuple[RoomDirectory, SqlJournal]:
+    journal = SqlJournal(create_engine(url))
+    directory = RoomDirectory(clock=clock, journal=journal, seed_source=lambda: seed, default_think_seconds=0)
+    await directory.restore(await journal.load())
+    return directory, journal
+
+
+async def crash(directory: RoomDirectory, journal: SqlJournal) -> None:
+    """Drop everything in memory without a goodbye (what is committed stays)."""
+    for room in directory._rooms.values():
+        if room._task is not None:
+            room._task.cancel()
+        for timer in room._timers:
+            timer.cancel()
+    if journal._flusher is not None:  # a process that dies commits nothing more
+        journal._flusher.cancel()
+        await asyncio.gather(journal._flusher, return_exceptions=True)
+    await journal.engine.dispose()
+
+
+async def play(room, nonces: dict[int, str], moves: int, chooser: random.Random, prefix: str = "m") -> list:
+    answers = []
+    for index in range(moves):
+        if room.state.outcome() is not None:
+            break
+        seat = room.state.to_act()[0]
+        move = chooser.choice(room.state.legal_moves(seat))
+        answers.append(await room.move(seat, nonces[seat], move, f"{prefix}{index}", room.version))
+    return answers
+
+
+async def test_migrations_build_the_schema_from_empty(database_url: str) -> None:
+    engine = create_engine(database_url)
+    async with engine.connect() as connection:
+        tables = await connection.run_sync(lambda sync: set(inspect(sync).get_table_names()))
+    await engine.dispose()
+    assert {"rooms", "room_log", "server_settings", "alembic_version"} <= tables
+    await upgrade_in_thread(database_url)  # running it again changes nothing
+
+
+async def test_a_room_continues_where_it_stood_after_a_restart(database_url: str) -> None:
+    clock = ManualClock()
+    directory, journal = await open_directory(database_url, clock)
+    room = await directory.create(game="soker", mode="online", seats=3, system_players=0)
+    nonces = dict([await room.join(None, f"p{i}") for i in range(3)])
+    answers = await play(room, nonces, 12, random.Random(1))
+    before = {seat: room.state.view(seat) for seat in range(3)}
+    version, deadline = room.version, room.clock_info.deadline
+    clock.advance(12)  # 12 of the turn's 30 seconds pass, then the server dies
+    await crash(directory, journal)
+
+    clock = ManualClock(start=clock.now() + 5)  # the restart takes 5 s
+    directory, journal = await open_directory(database_url, clock)
+    restored = directory.get(room.room_id)
+    assert restored.version == version and restored.status == "playing"
+    assert {seat: restored.state.view(seat) for seat in range(3)} == before
+    assert restored.clock_info.deadline == deadline, "the clock keeps its deadline: 13 s are left"
+    assert clock.pending() == [deadline]
+    # The seats' tokens (nonces) still hold, and an acknowledged request id answers as before.
+    seat = answers[-1].update.mover
+    again = await restored.move(seat, nonces[seat], None, f"m{len(answers) - 1}", None)
+    assert again.version == answers[-1].version and again.retried
+    # The updates kept for resuming streams are the same, version by version.
+    assert [u.version for u in restored.updates] == list(range(1, version + 1))
+    assert [e.event for e in restored.updates[-1].events if hasattr(e, "event")] == [
+        e.event for e in answers[-1].update.events if hasattr(e, "event")
+    ]
+    # The clock then runs out on time, and the game plays on to its end.
+    current = restored.state.to_act()[0]
+    clock.advance(12.9)
+    await restored.settle()
+    assert restored.state.to_act() == (current,)
+    clock.advance(0.1)
+    await restored.settle()
+    assert restored.state.to_act() != (current,) or restored.status == "finished"
+    await play(restored, nonces, 10_000, random.Random(2), prefix="after")
+    assert restored.status == "finished"
+    await crash(directory, journal)
+
+
+async def test_system_players_resume_after_a_restart(database_url: str) -> None:
+    clock = ManualClock()
+    directory, journal = await open_directory(database_url, clock)
+    room = await directory.create(game="soker", mode="solo", seats=4, system_players=3)
+    seat, nonce = await room.join(None, "ann")
+    await room.settle()
+    await play(room, {seat: nonce}, 3, random.Random(3))
+    version = room.version
+    await crash(directory, journal)
+    directory, journal = await open_directory(database_url, ManualClock())
+    restored = directory.get(room.room_id)
+    await restored.settle()
+    assert restored.version >= version
+    chooser = random.Random(4)
+    while restored.status != "finished":
+        await restored.settle()
+        if restored.status == "finished":
+            break
+        assert restored.state.to_act() == (0,)
+        move = chooser.choice(restored.state.legal_moves(0))
+        await restored.move(0, nonce, move, "", None)
+    # Everything that happened is in the log: a replay from the seed gives the same final state.
+    entries = [e for e in (await journal.load())[0][1] if e.kind in ("move", "table")]
+    game = get_game("soker")
+    replayed = game.new_game(4, restored.options, restored.seed)
+    for entry in entries:
+        replayed.apply(entry.seat, game.move_from_wire(entry.move), by_table=entry.kind == "table")
+    assert replayed.to_json() == restored.state.to_json()
+    await crash(directory, journal)
+
+
+async def test_a_given_back_seat_stays_given_back_after_a_restart(database_url: str) -> None:
+    directory, journal = await open_directory(database_url, ManualClock())
+    room = await directory.create(game="soker", mode="online", seats=3, system_players=0)
+    seat, nonce = await room.join(None, "ann")
+    await room.leave(seat, nonce)
+    await crash(directory, journal)
+    directory, journal = await open_directory(database_url, ManualClock())
+    restored = directory.get(room.room_id)
+    assert not restored.seats[seat].taken and restored.version == 2
+    with pytest.raises(Unauthenticated):
+        restored.check_seat(seat, nonce)
+    await crash(directory, journal)
+
+
+async def test_the_token_secret_is_kept(database_url: str) -> None:
+    journal = SqlJournal(create_engine(database_url))
+    first = await journal.token_secret()
+    await journal.close()
+    journal = SqlJournal(create_engine(database_url))
+    assert await journal.token_secret() == first and len(first) == 32
+    await journal.close()
