@@ -172,15 +172,19 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
         room = self.seats.room(request)
         claim = self.seats.seat(context, room, required=False)
         viewer = claim[0] if claim else None
-        response = move_pb2.GetViewResponse(version=room.version)
-        if viewer is not None:
-            response.viewer = viewer
-        if room.state is not None:
-            response.view.CopyFrom(codec_for(room).view_to_proto(room.state.view(viewer)))
-            response.to_act.extend(room.state.to_act())
-        if room.clock_info is not None:
-            response.clock.CopyFrom(clock_to_proto(room.clock_info))
-        return response
+
+        def read() -> move_pb2.GetViewResponse:
+            response = move_pb2.GetViewResponse(version=room.version)
+            if viewer is not None:
+                response.viewer = viewer
+            if room.state is not None:
+                response.view.CopyFrom(codec_for(room).view_to_proto(room.state.view(viewer)))
+                response.to_act.extend(room.state.to_act())
+            if room.clock_info is not None:
+                response.clock.CopyFrom(clock_to_proto(room.clock_info))
+            return response
+
+        return await room.read(read)
 
     @unary
     async def ListLegalMoves(
@@ -188,9 +192,13 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
     ) -> move_pb2.ListLegalMovesResponse:
         room = self.seats.room(request)
         seat, _ = self.seats.seat(context, room, required=True)  # type: ignore[misc]
-        moves = room.state.legal_moves(seat) if room.state is not None else []
         codec = codec_for(room)
-        return move_pb2.ListLegalMovesResponse(version=room.version, moves=[codec.move_to_proto(m) for m in moves])
+
+        def read() -> move_pb2.ListLegalMovesResponse:
+            moves = room.state.legal_moves(seat) if room.state is not None else []
+            return move_pb2.ListLegalMovesResponse(version=room.version, moves=[codec.move_to_proto(m) for m in moves])
+
+        return await room.read(read)
 
     @unary
     async def SubmitMove(self, request: move_pb2.SubmitMoveRequest, context: Any) -> move_pb2.SubmitMoveResponse:

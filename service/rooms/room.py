@@ -294,6 +294,10 @@ class Room:
         """Play ``move`` for ``seat``; the answer comes once the move is recorded (or the refusal, typed)."""
         return await self._call(lambda: self._move(seat, nonce, move, request_id, expected_version))
 
+    async def read(self, reader: Callable[[], Any]) -> Any:
+        """Run ``reader`` in the room's turn, so it sees only committed changes (never a move still being written)."""
+        return await self._call(reader)
+
     def check_seat(self, seat: int, nonce: str) -> None:
         """Raises Unauthenticated unless ``nonce`` is the current one of a person's ``seat``."""
         if not 0 <= seat < len(self.seats):
