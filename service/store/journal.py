@@ -15,7 +15,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.rooms.room import LogEntry, Room
-from service.store.models import LogRow, RoomRow, SettingRow
+from service.store.models import LogRow, RoomRow, SeatRow, SettingRow
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,8 @@ class SqlJournal:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self._rooms: list[dict[str, Any]] = []
+        self._seats: list[dict[str, Any]] = []
+        self._seat_changes: list[dict[str, Any]] = []
         self._lines: list[dict[str, Any]] = []
         self._statuses: dict[str, str] = {}
         self._waiting: list[asyncio.Future[None]] = []
@@ -51,6 +53,10 @@ class SqlJournal:
                 "status": room.status,
             }
         )
+        self._seats.extend(
+            {"room_id": room.room_id, "seat": r.seat, "kind": r.kind, "taken": r.taken, "name": r.name}
+            for r in room.seats
+        )
         self._written_status[room.room_id] = room.status
         await self._wait()
 
@@ -69,6 +75,10 @@ class SqlJournal:
                 "created_at": entry.time,
             }
         )
+        if entry.kind in ("join", "leave"):
+            self._seat_changes.append(
+                {"room_id": entry.room_id, "seat": entry.seat, "taken": entry.kind == "join", "name": entry.name}
+            )
         if self._written_status.get(entry.room_id) != status:
             self._statuses[entry.room_id] = status
             self._written_status[entry.room_id] = status
@@ -89,14 +99,23 @@ class SqlJournal:
         while True:
             await self._wakeup.wait()
             self._wakeup.clear()
-            rooms, lines, statuses, waiting = self._rooms, self._lines, self._statuses, self._waiting
-            self._rooms, self._lines, self._statuses, self._waiting = [], [], {}, []
+            rooms, seats, seat_changes = self._rooms, self._seats, self._seat_changes
+            lines, statuses, waiting = self._lines, self._statuses, self._waiting
+            self._rooms, self._seats, self._seat_changes = [], [], []
+            self._lines, self._statuses, self._waiting = [], {}, []
             if not waiting:
                 continue
             try:
                 async with self.engine.begin() as connection:
                     if rooms:
                         await connection.execute(insert(RoomRow), rooms)
+                        await connection.execute(insert(SeatRow), seats)
+                    for change in seat_changes:
+                        await connection.execute(
+                            update(SeatRow)
+                            .where(SeatRow.room_id == change["room_id"], SeatRow.seat == change["seat"])
+                            .values(taken=change["taken"], name=change["name"])
+                        )
                     if lines:
                         await connection.execute(insert(LogRow), lines)
                     for room_id, status in statuses.items():

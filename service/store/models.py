@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Double, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, Boolean, Double, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -29,6 +29,18 @@ class RoomRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[float] = mapped_column(Double)
     status: Mapped[str] = mapped_column(String(16), index=True)
+
+
+class SeatRow(Base):
+    """Who sits where now (a projection of the log's joins and leaves, kept for queries)."""
+
+    __tablename__ = "seats"
+
+    room_id: Mapped[str] = mapped_column(String(32), ForeignKey("rooms.room_id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # person, system
+    taken: Mapped[bool] = mapped_column(Boolean)
+    name: Mapped[str] = mapped_column(String(64))
 
 
 class LogRow(Base):

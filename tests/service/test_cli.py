@@ -47,3 +47,15 @@ def test_the_console_script_runs() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "moves/s" in done.stdout
+
+
+def test_db_upgrade_builds_the_schema_of_an_empty_database(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    import sqlite3
+
+    url = f"sqlite+aiosqlite:///{tmp_path}/new/kickoff.db"
+    assert main(["db", "upgrade", "--database-url", url]) == 0
+    assert "newest schema" in capsys.readouterr().out
+    tables = {
+        name for (name,) in sqlite3.connect(tmp_path / "new" / "kickoff.db").execute("select name from sqlite_master")
+    }
+    assert {"rooms", "room_log", "server_settings"} <= tables

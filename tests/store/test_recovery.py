@@ -6,7 +6,7 @@ import asyncio
 import random
 
 import pytest
-from sqlalchemy import inspect
+from sqlalchemy import inspect, select
 
 from engine.registry import get_game
 from service.rooms.clock import ManualClock
@@ -14,6 +14,7 @@ from service.rooms.directory import RoomDirectory
 from service.rooms.errors import Unauthenticated
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
+from service.store.models import SeatRow
 
 
 async def open_directory(url: str, clock: ManualClock, seed: int = 7) -> tuple[RoomDirectory, SqlJournal]:
@@ -52,7 +53,7 @@ async def test_migrations_build_the_schema_from_empty(database_url: str) -> None
     async with engine.connect() as connection:
         tables = await connection.run_sync(lambda sync: set(inspect(sync).get_table_names()))
     await engine.dispose()
-    assert {"rooms", "room_log", "server_settings", "alembic_version"} <= tables
+    assert {"rooms", "seats", "room_log", "server_settings", "alembic_version"} <= tables
     await upgrade_in_thread(database_url)  # running it again changes nothing
 
 
@@ -131,11 +132,21 @@ async def test_a_given_back_seat_stays_given_back_after_a_restart(database_url: 
     directory, journal = await open_directory(database_url, ManualClock())
     room = await directory.create(game="soker", mode="online", seats=3, system_players=0)
     seat, nonce = await room.join(None, "ann")
+    async with journal.engine.connect() as connection:
+        taken = (await connection.execute(select(SeatRow.name).where(SeatRow.taken))).scalars().all()
+    assert taken == ["ann"]
     await room.leave(seat, nonce)
     await crash(directory, journal)
     directory, journal = await open_directory(database_url, ManualClock())
     restored = directory.get(room.room_id)
     assert not restored.seats[seat].taken and restored.version == 2
+    async with journal.engine.connect() as connection:
+        rows = (await connection.execute(select(SeatRow).where(SeatRow.room_id == room.room_id))).all()
+    assert [(r.seat, r.kind, r.taken) for r in rows] == [
+        (0, "person", False),
+        (1, "person", False),
+        (2, "person", False),
+    ]
     with pytest.raises(Unauthenticated):
         restored.check_seat(seat, nonce)
     await crash(directory, journal)

@@ -1,4 +1,4 @@
-"""Rooms, their append-only log, and server settings.
+"""Rooms, their seats, their append-only log, and server settings.
 
 Revision ID: 0001
 Revises:
@@ -33,6 +33,14 @@ def upgrade() -> None:
     )
     op.create_index("ix_rooms_status", "rooms", ["status"])
     op.create_table(
+        "seats",
+        sa.Column("room_id", sa.String(32), sa.ForeignKey("rooms.room_id"), primary_key=True),
+        sa.Column("seat", sa.Integer, primary_key=True),
+        sa.Column("kind", sa.String(8), nullable=False),
+        sa.Column("taken", sa.Boolean, nullable=False),
+        sa.Column("name", sa.String(64), nullable=False),
+    )
+    op.create_table(
         "room_log",
         sa.Column("room_id", sa.String(32), sa.ForeignKey("rooms.room_id"), primary_key=True),
         sa.Column("version", sa.Integer, primary_key=True),
@@ -55,5 +63,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("server_settings")
     op.drop_table("room_log")
+    op.drop_table("seats")
     op.drop_index("ix_rooms_status", "rooms")
     op.drop_table("rooms")
