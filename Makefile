@@ -33,8 +33,9 @@ format: install
 bench: install
 	$(BIN)/kickoff bench engine --game soker --games 20000
 	$(BIN)/kickoff bench bots --game soker --games 1000
+	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0 --database-url memory
+	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport unary --bots 0 --database-url memory
 	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0
-	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport unary --bots 0
 	$(BIN)/kickoff bench clocks --rooms 5000
 
 # The gRPC stubs in clients/ are generated from proto/ and checked in; never edit them by hand.
