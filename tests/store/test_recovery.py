@@ -159,3 +159,19 @@ async def test_the_token_secret_is_kept(database_url: str) -> None:
     journal = SqlJournal(create_engine(database_url))
     assert await journal.token_secret() == first and len(first) == 32
     await journal.close()
+
+
+async def test_moves_of_concurrent_rooms_share_commits(database_url: str) -> None:
+    directory, journal = await open_directory(database_url, ManualClock())
+    rooms = []
+    for _ in range(10):
+        room = await directory.create(game="soker", mode="online", seats=2, system_players=0)
+        rooms.append((room, dict([await room.join(None, "") for _ in range(2)])))
+    commits, lines = journal.commits, journal.lines
+    await asyncio.gather(*(play(room, nonces, 10, random.Random(i)) for i, (room, nonces) in enumerate(rooms)))
+    moved = journal.lines - lines
+    assert moved >= 50, "every room moved"
+    assert journal.commits - commits < moved / 2, "lines from many rooms share one commit"
+    stored = {row.room_id: entries for row, entries in await journal.load()}
+    assert all(len(stored[room.room_id]) == room.version for room, _ in rooms), "every acknowledged line is there"
+    await crash(directory, journal)
