@@ -92,56 +92,52 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.games < 1:
                 raise ValueError("--games must be at least 1")
             figures = bench_engine(args.game, args.games, args.seats, args.seed, args.rounds).to_json()
-            if args.json:
-                print(json.dumps(figures))
-            else:
-                print(
-                    f"{args.game}: {args.games} random {args.seats}-seat games (median of {args.rounds} rounds): "
-                    f"{figures['games_per_s']:,.0f} games/s, {figures['moves_per_s']:,.0f} moves/s, "
-                    f"{figures['mean_moves']:.1f} moves per game"
-                )
+            _report(
+                args,
+                figures,
+                f"{args.game}: {args.games} random {args.seats}-seat games (median of {args.rounds} rounds): "
+                f"{figures['games_per_s']:,.0f} games/s, {figures['moves_per_s']:,.0f} moves/s, "
+                f"{figures['mean_moves']:.1f} moves per game",
+            )
         elif args.bench == "server":
             from service.bench_server import bench_server
 
             if args.rooms < 1 or args.seconds <= 0:
                 raise ValueError("--rooms and --seconds must be positive")
             result = bench_server(args.rooms, args.seconds, args.transport, args.bots, args.seed, args.database_url)
-            if args.json:
-                print(json.dumps(result))
-            else:
-                print(
-                    f"server ({args.database_url or 'fresh SQLite file'}), {args.rooms} rooms, {args.transport}, "
-                    f"{args.bots} system players a room: "
-                    f"{result['moves_per_s']:,.0f} moves/s, p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
-                    f"{result['games']} games, server peak RSS {result['rss_mb']} MB"
-                )
+            _report(
+                args,
+                result,
+                f"server ({args.database_url or 'fresh SQLite file'}), {args.rooms} rooms, {args.transport}, "
+                f"{args.bots} system players a room: "
+                f"{result['moves_per_s']:,.0f} moves/s, p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
+                f"{result['games']} games, server peak RSS {result['rss_mb']} MB",
+            )
         elif args.bench == "clocks":
             from service.bench_server import bench_clocks
 
             if args.rooms < 1:
                 raise ValueError("--rooms must be positive")
             result = bench_clocks(args.rooms, args.quiet_seconds)
-            if args.json:
-                print(json.dumps(result))
-            else:
-                print(
-                    f"clocks, {args.rooms} idle online rooms: server CPU {result['idle_cpu_percent']}% of one core; "
-                    f"clocks fired {result['late_p50_ms']} ms late (median), {result['late_max_ms']} ms at most; "
-                    f"server peak RSS {result['rss_mb']} MB"
-                )
+            _report(
+                args,
+                result,
+                f"clocks, {args.rooms} idle online rooms: server CPU {result['idle_cpu_percent']}% of one core; "
+                f"clocks fired {result['late_p50_ms']} ms late (median), {result['late_max_ms']} ms at most; "
+                f"server peak RSS {result['rss_mb']} MB",
+            )
         elif args.bench == "bots":
             from service.bench import bench_bots
 
             if args.games < 1:
                 raise ValueError("--games must be at least 1")
             result = bench_bots(args.game, args.games, args.bot, args.opponent, args.seats, args.seed).to_json()
-            if args.json:
-                print(json.dumps(result))
-            else:
-                print(
-                    f"{args.game}: {args.bot} bot against {args.seats - 1} {args.opponent} bots over {args.games} "
-                    f"seeded games: won {result['wins']} ({result['win_rate']:.1%}; chance is {1 / args.seats:.0%})"
-                )
+            _report(
+                args,
+                result,
+                f"{args.game}: {args.bot} bot against {args.seats - 1} {args.opponent} bots over {args.games} "
+                f"seeded games: won {result['wins']} ({result['win_rate']:.1%}; chance is {1 / args.seats:.0%})",
+            )
     except (RuleError, ValueError) as exc:
         print(f"kickoff: {exc}", file=sys.stderr)
         return 2
@@ -149,6 +145,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = None  # type: ignore[assignment]
         return 0
     return 0
+
+
+def _report(args: argparse.Namespace, figures: dict, text: str) -> None:
+    """A benchmark's figures: one JSON object with --json, else one line for people."""
+    print(json.dumps(figures) if args.json else text)
 
 
 def _run_grpc(args: argparse.Namespace) -> int:
