@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 run: install
-	$(BIN)/kickoff grpc
+	$(BIN)/kickoff serve
 
 # The store suites run on SQLite and on a throwaway PostgreSQL 15 that scripts/with-postgres starts and removes.
 test: install check-stubs

@@ -32,6 +32,16 @@ def _parser() -> argparse.ArgumentParser:
         "--database-url", default=None, help="the store (default $KICKOFF_DATABASE_URL or SQLite under ./var/)"
     )
 
+    gateway = commands.add_parser("gateway", help="run the REST gateway (Litestar) in front of a gRPC server")
+    gateway.add_argument("--host", default="127.0.0.1")
+    gateway.add_argument("--port", type=int, default=8080)
+    gateway.add_argument("--grpc-target", default="127.0.0.1:50051", help="the gRPC server, host:port")
+    gateway.add_argument("--timeout", type=float, default=5.0, help="the deadline of each gRPC call, seconds")
+
+    serve = commands.add_parser("serve", help="run the gRPC server and the REST gateway, stop both on Ctrl-C")
+    serve.add_argument("--grpc-port", type=int, default=50051)
+    serve.add_argument("--http-port", type=int, default=8080)
+
     db = commands.add_parser("db", help="the database")
     db_commands = db.add_subparsers(dest="db", required=True)
     db_upgrade = db_commands.add_parser("upgrade", help="apply the migrations (from an empty database too)")
@@ -74,6 +84,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "grpc":
             return _run_grpc(args)
+        if args.command == "gateway":
+            return _run_gateway(args)
+        if args.command == "serve":
+            return _serve_both(args)
         if args.command == "db":
             from service.settings import StoreSettings
             from service.store.database import upgrade
@@ -150,6 +164,53 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _report(args: argparse.Namespace, figures: dict, text: str) -> None:
     """A benchmark's figures: one JSON object with --json, else one line for people."""
     print(json.dumps(figures) if args.json else text)
+
+
+def _run_gateway(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from service.gateway.app import create_app
+
+    app = create_app(args.grpc_target, timeout=args.timeout)
+    print(
+        f"kickoff REST gateway on http://{args.host}:{args.port} (OpenAPI at /schema) -> gRPC {args.grpc_target}",
+        flush=True,
+    )
+    # The asyncio loop (not uvloop): grpc.aio runs in the same loop. httptools parses HTTP.
+    uvicorn.run(app, host=args.host, port=args.port, loop="asyncio", http="httptools", log_level="warning")
+    return 0
+
+
+def _serve_both(args: argparse.Namespace) -> int:
+    """Both processes; Ctrl-C (or SIGTERM) stops both, the gateway first."""
+    import signal
+    import subprocess
+
+    base = [sys.executable, "-m", "service.cli"]
+    grpc_server = subprocess.Popen([*base, "grpc", "--port", str(args.grpc_port)])
+    gateway = subprocess.Popen(
+        [*base, "gateway", "--port", str(args.http_port), "--grpc-target", f"127.0.0.1:{args.grpc_port}"]
+    )
+
+    def stop(*_: object) -> None:
+        for process in (gateway, grpc_server):
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        while grpc_server.poll() is None and gateway.poll() is None:
+            try:
+                grpc_server.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                continue
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop()
+        gateway.wait(timeout=30)
+        grpc_server.wait(timeout=30)
+    return 0
 
 
 def _run_grpc(args: argparse.Namespace) -> int:

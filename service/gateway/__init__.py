@@ -1,0 +1,1 @@
+"""The REST gateway for web and mobile clients (Litestar); it reaches the game only through the gRPC stubs."""

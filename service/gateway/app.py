@@ -1,0 +1,286 @@
+"""The REST gateway: a Litestar app that serves web and mobile clients by calling the gRPC server's stubs.
+
+It holds no game rules and imports nothing from engine/ or service/rooms/: request bodies are the proto3 JSON mapping
+of the gRPC request messages, responses the mapping of the replies, live events the same redacted RoomUpdate messages
+as server-sent events. The seat token travels as ``Authorization: Bearer ...`` and is passed on as gRPC metadata.
+Every call carries a deadline; refusals become RFC 9457 problem details through the one table in problems.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import grpc
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from litestar import Litestar, Request, delete, get, post
+from litestar.datastructures import State
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import ScalarRenderPlugin
+from litestar.params import FromPath, FromQuery
+from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
+from litestar.response import ServerSentEvent
+from litestar.response.sse import ServerSentEventMessage
+
+from kickoff.v1 import common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from service.gateway.problems import BadRequest, rpc_error_to_problem
+
+M = TypeVar("M", bound=Message)
+HEARTBEAT_SECONDS = 15.0
+
+
+@dataclass
+class Upstream:
+    """The gRPC channel and stubs the gateway calls, with the deadline every call gets."""
+
+    channel: grpc.aio.Channel
+    games: game_pb2_grpc.GameServiceStub
+    rooms: room_pb2_grpc.RoomServiceStub
+    moves: move_pb2_grpc.MoveServiceStub
+    timeout: float
+
+
+def _to_json(message: Message) -> dict[str, Any]:
+    return json_format.MessageToDict(message)
+
+
+async def _body(request: Request[Any, Any, Any], message: M) -> M:
+    """The request body read into ``message`` by the proto3 JSON mapping; unknown fields and bad values are named."""
+    raw = await request.body()
+    if raw.strip():
+        try:
+            json_format.Parse(raw, message)
+        except json_format.ParseError as error:
+            raise BadRequest(str(error)) from None
+    return message
+
+
+def _metadata(request: Request[Any, Any, Any]) -> tuple[tuple[str, str], ...]:
+    header = request.headers.get("authorization")
+    return (("authorization", header),) if header else ()
+
+
+def _upstream(state: State) -> Upstream:
+    return state.upstream  # type: ignore[no-any-return]
+
+
+@get("/v1/games", operation_id="ListGames", summary="List the games hosted", tags=["games"])
+async def list_games(state: State) -> dict[str, Any]:
+    up = _upstream(state)
+    return _to_json(await up.games.ListGames(game_pb2.ListGamesRequest(), timeout=up.timeout))
+
+
+@get("/v1/games/{game:str}/rules", operation_id="GetRules", summary="A game's rules in force", tags=["games"])
+async def get_rules(game: FromPath[str], state: State) -> dict[str, Any]:
+    up = _upstream(state)
+    return _to_json(await up.games.GetRules(game_pb2.GetRulesRequest(game=game), timeout=up.timeout))
+
+
+@post(
+    "/v1/rooms",
+    operation_id="CreateRoom",
+    summary="Create a room",
+    description='Body: CreateRoomRequest, e.g. {"game": "soker", "mode": "ROOM_MODE_SOLO", "seats": 4, '
+    '"systemPlayers": 3}.',
+    tags=["rooms"],
+)
+async def create_room(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
+    up = _upstream(state)
+    message = await _body(request, room_pb2.CreateRoomRequest())
+    return _to_json(await up.rooms.CreateRoom(message, timeout=up.timeout))
+
+
+@get("/v1/rooms", operation_id="ListRooms", summary="List rooms, newest first, a page at a time", tags=["rooms"])
+async def list_rooms(
+    state: State,
+    game: FromQuery[str] = "",
+    status: FromQuery[str] = "",
+    page_size: FromQuery[int] = 0,
+    page_token: FromQuery[str] = "",
+) -> dict[str, Any]:
+    up = _upstream(state)
+    request = room_pb2.ListRoomsRequest(game=game, page_size=page_size, page_token=page_token)
+    if status:
+        names = common_pb2.RoomStatus.keys()
+        wanted = status if status in names else f"ROOM_STATUS_{status.upper()}"
+        if wanted not in names:
+            raise BadRequest(f"status must be one of waiting, playing, finished; got {status!r}")
+        request.status = common_pb2.RoomStatus.Value(wanted)
+    return _to_json(await up.rooms.ListRooms(request, timeout=up.timeout))
+
+
+@get("/v1/rooms/{room_id:str}", operation_id="GetRoom", summary="One room", tags=["rooms"])
+async def get_room(room_id: FromPath[str], state: State) -> dict[str, Any]:
+    up = _upstream(state)
+    return _to_json(await up.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id), timeout=up.timeout))
+
+
+@post(
+    "/v1/rooms/{room_id:str}/seats",
+    operation_id="JoinRoom",
+    summary="Take a seat; returns its bearer token",
+    description='Body: {"seat": 1, "name": "ann"} (both optional).',
+    tags=["seats"],
+)
+async def join_room(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
+    up = _upstream(state)
+    message = await _body(request, room_pb2.JoinRoomRequest())
+    message.room_id = room_id
+    return _to_json(await up.rooms.JoinRoom(message, timeout=up.timeout))
+
+
+@delete(
+    "/v1/rooms/{room_id:str}/seat",
+    operation_id="LeaveRoom",
+    summary="Give the caller's seat back (while the room waits)",
+    status_code=200,
+    tags=["seats"],
+)
+async def leave_room(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
+    up = _upstream(state)
+    reply = await up.rooms.LeaveRoom(
+        room_pb2.LeaveRoomRequest(room_id=room_id), metadata=_metadata(request), timeout=up.timeout
+    )
+    return _to_json(reply)
+
+
+@get("/v1/rooms/{room_id:str}/view", operation_id="GetView", summary="What the caller's seat sees", tags=["play"])
+async def get_view(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
+    up = _upstream(state)
+    reply = await up.moves.GetView(
+        move_pb2.GetViewRequest(room_id=room_id), metadata=_metadata(request), timeout=up.timeout
+    )
+    return _to_json(reply)
+
+
+@get(
+    "/v1/rooms/{room_id:str}/legal-moves",
+    operation_id="ListLegalMoves",
+    summary="The caller's legal moves",
+    tags=["play"],
+)
+async def list_legal_moves(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
+    up = _upstream(state)
+    reply = await up.moves.ListLegalMoves(
+        move_pb2.ListLegalMovesRequest(room_id=room_id), metadata=_metadata(request), timeout=up.timeout
+    )
+    return _to_json(reply)
+
+
+@post(
+    "/v1/rooms/{room_id:str}/moves",
+    operation_id="SubmitMove",
+    summary="Submit a move for the caller's seat",
+    description='Body: {"move": {"soker": {"play": {"cards": ["JUV-GKP"]}}}, "requestId": "1", '
+    '"expectedVersion": "7"}.',
+    tags=["play"],
+)
+async def submit_move(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
+    up = _upstream(state)
+    message = await _body(request, move_pb2.SubmitMoveRequest())
+    message.room_id = room_id
+    return _to_json(await up.moves.SubmitMove(message, metadata=_metadata(request), timeout=up.timeout))
+
+
+@get(
+    "/v1/rooms/{room_id:str}/events",
+    operation_id="StreamEvents",
+    summary="The room's updates as server-sent events, resumable with Last-Event-ID",
+    tags=["play"],
+)
+async def stream_events(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> ServerSentEvent:
+    up = _upstream(state)
+    last = request.headers.get("last-event-id") or request.query_params.get("after_version") or "0"
+    try:
+        after = int(last)
+    except ValueError:
+        raise BadRequest(f"Last-Event-ID must be a room version, got {last!r}") from None
+    call = up.moves.StreamEvents(
+        move_pb2.StreamEventsRequest(room_id=room_id, after_version=after), metadata=_metadata(request)
+    )
+    # Wait for the stream's start (or its refusal) so that errors answer as problem details, not as a broken stream.
+    await call.wait_for_connection()
+    first = asyncio.ensure_future(call.read())
+    done, _ = await asyncio.wait({first}, timeout=0.05)
+    if done and first.exception() is not None:
+        raise first.exception()  # type: ignore[misc]
+
+    async def events() -> AsyncIterator[ServerSentEventMessage]:
+        pending: asyncio.Future[Any] = first
+        try:
+            while True:
+                done, _ = await asyncio.wait({pending}, timeout=HEARTBEAT_SECONDS)
+                if not done:
+                    yield ServerSentEventMessage(comment="heartbeat")
+                    continue
+                update = pending.result()
+                if update is grpc.aio.EOF:
+                    return
+                yield ServerSentEventMessage(
+                    data=json_format.MessageToJson(update, indent=None), event="update", id=update.version
+                )
+                pending = asyncio.ensure_future(call.read())
+        finally:
+            pending.cancel()
+            call.cancel()
+
+    return ServerSentEvent(events())
+
+
+def create_app(grpc_target: str, *, timeout: float = 5.0) -> Litestar:
+    """The gateway app, calling the gRPC server at ``grpc_target`` with a ``timeout`` deadline per call."""
+
+    async def connect(app: Litestar) -> None:
+        channel = grpc.aio.insecure_channel(
+            grpc_target,
+            options=[
+                ("grpc.initial_reconnect_backoff_ms", 100),  # come back quickly when the server returns
+                ("grpc.max_reconnect_backoff_ms", 1000),
+            ],
+        )
+        app.state.upstream = Upstream(
+            channel,
+            game_pb2_grpc.GameServiceStub(channel),
+            room_pb2_grpc.RoomServiceStub(channel),
+            move_pb2_grpc.MoveServiceStub(channel),
+            timeout,
+        )
+
+    async def disconnect(app: Litestar) -> None:
+        await app.state.upstream.channel.close()
+
+    return Litestar(
+        route_handlers=[
+            list_games,
+            get_rules,
+            create_room,
+            list_rooms,
+            get_room,
+            join_room,
+            leave_room,
+            get_view,
+            list_legal_moves,
+            submit_move,
+            stream_events,
+        ],
+        on_startup=[connect],
+        on_shutdown=[disconnect],
+        plugins=[
+            ProblemDetailsPlugin(
+                ProblemDetailsConfig(
+                    enable_for_all_http_exceptions=True,
+                    exception_to_problem_detail_map={grpc.aio.AioRpcError: rpc_error_to_problem},
+                )
+            )
+        ],
+        openapi_config=OpenAPIConfig(
+            title="kickoff REST gateway",
+            version="1.0.0",
+            description="HTTP/JSON for web and mobile clients: the proto3 JSON mapping of the kickoff.v1 messages.",
+            path="/schema",
+            render_plugins=[ScalarRenderPlugin()],
+        ),
+    )

@@ -1,0 +1,164 @@
+"""REST over the gRPC server: a whole game, live events with resume, and every error as problem details."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from httpx import AsyncClient as AsyncTestClient
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def solo_room(client: AsyncTestClient, seats: int = 4) -> tuple[str, str]:
+    created = await client.post(
+        "/v1/rooms",
+        json={"game": "soker", "mode": "ROOM_MODE_SOLO", "seats": seats, "systemPlayers": seats - 1, "thinkSeconds": 0},
+    )
+    assert created.status_code == 201, created.text
+    room_id = created.json()["roomId"]
+    joined = await client.post(f"/v1/rooms/{room_id}/seats", json={"name": "ann"})
+    assert joined.status_code == 201, joined.text
+    return room_id, joined.json()["seatToken"]
+
+
+def parse_sse(text: str) -> list[dict]:
+    events = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
+        if fields.get("event") == "update":
+            events.append({"id": int(fields["id"]), **json.loads(fields["data"])})
+    return events
+
+
+async def test_a_whole_game_over_rest_and_server_sent_events(client: AsyncTestClient) -> None:
+    games = (await client.get("/v1/games")).json()
+    assert games["games"][0]["name"] == "soker"
+    rules = (await client.get("/v1/games/soker/rules")).json()
+    assert {o["name"]: o["value"] for o in rules["options"]}["turn_seconds"] == 30
+    room_id, token = await solo_room(client)
+    chooser = random.Random(1)
+    moves = 0
+    while True:
+        view = (await client.get(f"/v1/rooms/{room_id}/view", headers=bearer(token))).json()
+        if not view.get("toAct"):
+            break
+        assert view["toAct"] == [0] and view["viewer"] == 0 and view["view"]["soker"]["hand"]
+        legal = (await client.get(f"/v1/rooms/{room_id}/legal-moves", headers=bearer(token))).json()["moves"]
+        answer = await client.post(
+            f"/v1/rooms/{room_id}/moves",
+            json={"move": chooser.choice(legal), "requestId": f"m{moves}", "expectedVersion": view["version"]},
+            headers=bearer(token),
+        )
+        assert answer.status_code == 201, answer.text
+        moves += 1
+    room = (await client.get(f"/v1/rooms/{room_id}")).json()
+    assert room["status"] == "ROOM_STATUS_FINISHED" and room["outcome"]["reason"]
+    stream = await client.get(f"/v1/rooms/{room_id}/events", headers=bearer(token))
+    assert stream.headers["content-type"].startswith("text/event-stream")
+    updates = parse_sse(stream.text)
+    assert [u["id"] for u in updates] == list(range(1, int(room["version"]) + 1))
+    assert updates[-1]["events"][-1]["gameEnded"]["outcome"]["points"] == room["outcome"]["points"]
+    assert all(u["viewer"] == 0 for u in updates) and moves > 0
+
+
+async def test_events_resume_after_the_last_event_id(client: AsyncTestClient) -> None:
+    room_id, token = await solo_room(client, seats=2)
+    chooser = random.Random(2)
+    while (view := (await client.get(f"/v1/rooms/{room_id}/view", headers=bearer(token))).json()).get("toAct"):
+        legal = (await client.get(f"/v1/rooms/{room_id}/legal-moves", headers=bearer(token))).json()["moves"]
+        await client.post(f"/v1/rooms/{room_id}/moves", json={"move": chooser.choice(legal)}, headers=bearer(token))
+    total = int(view["version"])
+    first = parse_sse((await client.get(f"/v1/rooms/{room_id}/events")).text)
+    resumed = parse_sse(
+        (await client.get(f"/v1/rooms/{room_id}/events", headers={"Last-Event-ID": str(total // 2)})).text
+    )
+    assert [u["id"] for u in first] == list(range(1, total + 1))
+    assert [u["id"] for u in resumed] == list(range(total // 2 + 1, total + 1))
+    assert resumed == first[total // 2 :], "the same updates, no gap and no duplicate"
+    assert "viewer" not in first[0], "without a token the events are a spectator's"
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "reason"),
+    [
+        ("get", "/v1/rooms/nope", None, 404, "room_not_found"),
+        ("get", "/v1/games/chess/rules", None, 404, "unknown_game"),
+        ("post", "/v1/rooms", {"game": "soker", "mode": "ROOM_MODE_ONLINE", "seats": 9}, 400, "invalid_options"),
+        ("post", "/v1/rooms", {"game": "soker", "seatz": 4}, 400, "bad_request"),
+        ("post", "/v1/rooms", {"game": "soker", "seats": "four"}, 400, "bad_request"),
+        ("get", "/v1/rooms?status=sleeping", None, 400, "bad_request"),
+    ],
+)
+async def test_refusals_are_problem_details(
+    client: AsyncTestClient, method: str, path: str, body: dict | None, status: int, reason: str
+) -> None:
+    response = await getattr(client, method)(path, **({"json": body} if body is not None else {}))
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    problem = response.json()
+    assert problem["status"] == status and problem["reason"] == reason
+    assert problem["type"] == f"urn:kickoff:problem:{reason}" and problem["title"] and problem["detail"]
+    if reason == "bad_request" and "seatz" in json.dumps(body):
+        assert "seatz" in problem["detail"], "the unknown field is named"
+
+
+async def test_move_refusals_map_to_http_statuses(client: AsyncTestClient) -> None:
+    room_id, token = await solo_room(client, seats=2)
+    draw = {"move": {"soker": {"draw": {}}}}
+    missing = await client.post(f"/v1/rooms/{room_id}/moves", json=draw)
+    assert (missing.status_code, missing.json()["reason"]) == (401, "unauthenticated")
+    bad = await client.post(f"/v1/rooms/{room_id}/moves", json=draw, headers=bearer(token + "x"))
+    assert bad.status_code == 401
+    other_room, other_token = await solo_room(client, seats=2)
+    foreign = await client.post(f"/v1/rooms/{room_id}/moves", json=draw, headers=bearer(other_token))
+    assert (foreign.status_code, foreign.json()["reason"]) == (403, "permission_denied")
+    stale = await client.post(
+        f"/v1/rooms/{room_id}/moves", json={**draw, "expectedVersion": "0"}, headers=bearer(token)
+    )
+    assert (stale.status_code, stale.json()["reason"]) == (409, "stale_version")
+    await client.post(f"/v1/rooms/{room_id}/moves", json=draw, headers=bearer(token))
+    again = await client.post(f"/v1/rooms/{room_id}/moves", json=draw, headers=bearer(token))
+    assert (again.status_code, again.json()["reason"]) == (409, "already_drew")
+    malformed = await client.post(
+        f"/v1/rooms/{room_id}/moves", json={"move": {"soker": {"play": {"cards": ["XYZ"]}}}}, headers=bearer(token)
+    )
+    assert (malformed.status_code, malformed.json()["reason"]) == (400, "malformed_move")
+    taken = await client.post(f"/v1/rooms/{room_id}/seats", json={"seat": 0})
+    assert taken.status_code in (409,) and taken.json()["reason"] in ("seat_taken", "room_full")
+    assert other_room != room_id
+
+
+async def test_the_gateway_answers_503_while_the_game_server_is_down_and_recovers(grpc_server, client) -> None:
+    assert (await client.get("/v1/games")).status_code == 200
+    port = grpc_server.port
+    await grpc_server.server.stop(0)
+    down = await client.get("/v1/games")
+    assert down.status_code == 503 and down.json()["reason"] == "unavailable"
+    from service.grpc.server import create_server
+    from service.grpc.tokens import SeatTokens
+    from service.rooms.directory import RoomDirectory
+
+    revived = await create_server(RoomDirectory(default_think_seconds=0), SeatTokens(b"x" * 32), port=port)
+    try:
+        for _ in range(50):  # the channel reconnects by itself within its (short) backoff
+            response = await client.get("/v1/games")
+            if response.status_code == 200:
+                break
+            import asyncio
+
+            await asyncio.sleep(0.1)
+        assert response.status_code == 200
+    finally:
+        await revived.stop(0)
+
+
+async def test_the_openapi_document_names_every_operation(client: AsyncTestClient) -> None:
+    document = (await client.get("/schema/openapi.json")).json()
+    assert document["openapi"].startswith("3.1")
+    operations = {op["operationId"] for path in document["paths"].values() for op in path.values()}
+    assert {"CreateRoom", "JoinRoom", "SubmitMove", "StreamEvents", "GetView", "ListLegalMoves"} <= operations
+    assert all(op.get("summary") for path in document["paths"].values() for op in path.values())
