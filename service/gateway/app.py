@@ -26,6 +26,7 @@ from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
 from kickoff.v1 import common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from service.gateway.openapi import operation
 from service.gateway.problems import BadRequest, rpc_error_to_problem
 
 M = TypeVar("M", bound=Message)
@@ -67,13 +68,29 @@ def _upstream(state: State) -> Upstream:
     return state.upstream  # type: ignore[no-any-return]
 
 
-@get("/v1/games", operation_id="ListGames", summary="List the games hosted", tags=["games"])
+@get(
+    "/v1/games",
+    operation_id="ListGames",
+    operation_class=operation(
+        game_pb2.ListGamesResponse, example={"games": [{"name": "soker", "title": "Soker", "seatCounts": [2, 3, 4]}]}
+    ),
+    summary="List the games hosted",
+    tags=["games"],
+)
 async def list_games(state: State) -> dict[str, Any]:
     up = _upstream(state)
     return _to_json(await up.games.ListGames(game_pb2.ListGamesRequest(), timeout=up.timeout))
 
 
-@get("/v1/games/{game:str}/rules", operation_id="GetRules", summary="A game's rules in force", tags=["games"])
+@get(
+    "/v1/games/{game:str}/rules",
+    operation_id="GetRules",
+    operation_class=operation(
+        game_pb2.RuleSet, example={"game": "soker", "deckSize": 58, "options": [{"name": "turn_seconds", "value": 30}]}
+    ),
+    summary="A game's rules in force",
+    tags=["games"],
+)
 async def get_rules(game: FromPath[str], state: State) -> dict[str, Any]:
     up = _upstream(state)
     return _to_json(await up.games.GetRules(game_pb2.GetRulesRequest(game=game), timeout=up.timeout))
@@ -82,6 +99,12 @@ async def get_rules(game: FromPath[str], state: State) -> dict[str, Any]:
 @post(
     "/v1/rooms",
     operation_id="CreateRoom",
+    operation_class=operation(
+        room_pb2.Room,
+        request=room_pb2.CreateRoomRequest,
+        status="201",
+        example={"game": "soker", "mode": "ROOM_MODE_SOLO", "seats": 4, "systemPlayers": 3},
+    ),
     summary="Create a room",
     description='Body: CreateRoomRequest, e.g. {"game": "soker", "mode": "ROOM_MODE_SOLO", "seats": 4, '
     '"systemPlayers": 3}.',
@@ -93,7 +116,13 @@ async def create_room(request: Request[Any, Any, Any], state: State) -> dict[str
     return _to_json(await up.rooms.CreateRoom(message, timeout=up.timeout))
 
 
-@get("/v1/rooms", operation_id="ListRooms", summary="List rooms, newest first, a page at a time", tags=["rooms"])
+@get(
+    "/v1/rooms",
+    operation_id="ListRooms",
+    operation_class=operation(room_pb2.ListRoomsResponse, example={"rooms": [], "nextPageToken": ""}),
+    summary="List rooms, newest first, a page at a time",
+    tags=["rooms"],
+)
 async def list_rooms(
     state: State,
     game: FromQuery[str] = "",
@@ -112,7 +141,15 @@ async def list_rooms(
     return _to_json(await up.rooms.ListRooms(request, timeout=up.timeout))
 
 
-@get("/v1/rooms/{room_id:str}", operation_id="GetRoom", summary="One room", tags=["rooms"])
+@get(
+    "/v1/rooms/{room_id:str}",
+    operation_id="GetRoom",
+    operation_class=operation(
+        room_pb2.Room, example={"roomId": "3f2a9c1d4e5b6a70", "game": "soker", "status": "ROOM_STATUS_WAITING"}
+    ),
+    summary="One room",
+    tags=["rooms"],
+)
 async def get_room(room_id: FromPath[str], state: State) -> dict[str, Any]:
     up = _upstream(state)
     return _to_json(await up.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id), timeout=up.timeout))
@@ -121,6 +158,9 @@ async def get_room(room_id: FromPath[str], state: State) -> dict[str, Any]:
 @post(
     "/v1/rooms/{room_id:str}/seats",
     operation_id="JoinRoom",
+    operation_class=operation(
+        room_pb2.JoinRoomResponse, request=room_pb2.JoinRoomRequest, status="201", example={"name": "ann"}
+    ),
     summary="Take a seat; returns its bearer token",
     description='Body: {"seat": 1, "name": "ann"} (both optional).',
     tags=["seats"],
@@ -135,6 +175,7 @@ async def join_room(room_id: FromPath[str], request: Request[Any, Any, Any], sta
 @delete(
     "/v1/rooms/{room_id:str}/seat",
     operation_id="LeaveRoom",
+    operation_class=operation(room_pb2.LeaveRoomResponse, example={"room": {"roomId": "3f2a9c1d4e5b6a70"}}),
     summary="Give the caller's seat back (while the room waits)",
     status_code=200,
     tags=["seats"],
@@ -147,7 +188,16 @@ async def leave_room(room_id: FromPath[str], request: Request[Any, Any, Any], st
     return _to_json(reply)
 
 
-@get("/v1/rooms/{room_id:str}/view", operation_id="GetView", summary="What the caller's seat sees", tags=["play"])
+@get(
+    "/v1/rooms/{room_id:str}/view",
+    operation_id="GetView",
+    operation_class=operation(
+        move_pb2.GetViewResponse,
+        example={"version": "5", "viewer": 0, "view": {"soker": {"hand": ["JUV-GKP"], "topCard": "INT-FRW"}}},
+    ),
+    summary="What the caller's seat sees",
+    tags=["play"],
+)
 async def get_view(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
     up = _upstream(state)
     reply = await up.moves.GetView(
@@ -159,6 +209,9 @@ async def get_view(room_id: FromPath[str], request: Request[Any, Any, Any], stat
 @get(
     "/v1/rooms/{room_id:str}/legal-moves",
     operation_id="ListLegalMoves",
+    operation_class=operation(
+        move_pb2.ListLegalMovesResponse, example={"version": "5", "moves": [{"soker": {"draw": {}}}]}
+    ),
     summary="The caller's legal moves",
     tags=["play"],
 )
@@ -173,6 +226,12 @@ async def list_legal_moves(room_id: FromPath[str], request: Request[Any, Any, An
 @post(
     "/v1/rooms/{room_id:str}/moves",
     operation_id="SubmitMove",
+    operation_class=operation(
+        move_pb2.SubmitMoveResponse,
+        request=move_pb2.SubmitMoveRequest,
+        status="201",
+        example={"move": {"soker": {"play": {"cards": ["JUV-GKP"]}}}, "requestId": "1", "expectedVersion": "7"},
+    ),
     summary="Submit a move for the caller's seat",
     description='Body: {"move": {"soker": {"play": {"cards": ["JUV-GKP"]}}}, "requestId": "1", '
     '"expectedVersion": "7"}.',
@@ -188,6 +247,11 @@ async def submit_move(room_id: FromPath[str], request: Request[Any, Any, Any], s
 @get(
     "/v1/rooms/{room_id:str}/events",
     operation_id="StreamEvents",
+    operation_class=operation(
+        move_pb2.RoomUpdate,
+        media_type="text/event-stream",
+        example={"version": "6", "events": [{"game": {"soker": {"turnBegan": {"seat": 1}}}}]},
+    ),
     summary="The room's updates as server-sent events, resumable with Last-Event-ID",
     tags=["play"],
 )

@@ -162,3 +162,16 @@ async def test_the_openapi_document_names_every_operation(client: AsyncTestClien
     operations = {op["operationId"] for path in document["paths"].values() for op in path.values()}
     assert {"CreateRoom", "JoinRoom", "SubmitMove", "StreamEvents", "GetView", "ListLegalMoves"} <= operations
     assert all(op.get("summary") for path in document["paths"].values() for op in path.values())
+    create = document["paths"]["/v1/rooms"]["post"]
+    body = create["requestBody"]["content"]["application/json"]
+    assert body["schema"]["title"] == "CreateRoomRequest" and body["example"]["game"] == "soker"
+    assert body["schema"]["additionalProperties"] is False and "systemPlayers" in body["schema"]["properties"]
+    assert create["responses"]["201"]["content"]["application/json"]["schema"]["title"] == "Room"
+    assert create["responses"]["4XX"]["content"]["application/problem+json"]["schema"]["title"] == "ProblemDetails"
+    for path in document["paths"].values():
+        for op in path.values():
+            media = [m for r in op["responses"].values() for m in r.get("content", {}).values()]
+            request = op.get("requestBody", {}).get("content", {}).values()
+            assert any("example" in m for m in [*media, *request]), f"{op['operationId']} has no example"
+    ui = await client.get("/schema")
+    assert ui.status_code == 200 and "html" in ui.headers["content-type"]
