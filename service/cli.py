@@ -177,7 +177,15 @@ def _run_gateway(args: argparse.Namespace) -> int:
         flush=True,
     )
     # The asyncio loop (not uvloop): grpc.aio runs in the same loop. httptools parses HTTP.
-    uvicorn.run(app, host=args.host, port=args.port, loop="asyncio", http="httptools", log_level="warning")
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        loop="asyncio",
+        http="httptools",
+        log_level="warning",
+        timeout_graceful_shutdown=5,  # event streams never end by themselves: close them after 5 s
+    )
     return 0
 
 
@@ -208,8 +216,11 @@ def _serve_both(args: argparse.Namespace) -> int:
         pass
     finally:
         stop()
-        gateway.wait(timeout=30)
-        grpc_server.wait(timeout=30)
+        for process in (gateway, grpc_server):
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
     return 0
 
 

@@ -56,6 +56,8 @@ async def _body(request: Request[Any, Any, Any], message: M) -> M:
             json_format.Parse(raw, message)
         except json_format.ParseError as error:
             raise BadRequest(str(error)) from None
+        except ValueError as error:  # not UTF-8, not JSON at all
+            raise BadRequest(f"the body is not JSON text: {error}") from None
     return message
 
 
@@ -131,6 +133,8 @@ async def list_rooms(
     page_token: FromQuery[str] = "",
 ) -> dict[str, Any]:
     up = _upstream(state)
+    if not 0 <= page_size <= 500:
+        raise BadRequest(f"page_size must be 0-500, got {page_size}")
     request = room_pb2.ListRoomsRequest(game=game, page_size=page_size, page_token=page_token)
     if status:
         names = common_pb2.RoomStatus.keys()

@@ -126,6 +126,19 @@ def operation(
     """An Operation class whose request and response bodies are the named messages' schemas."""
     request_schema = message_schema(request.DESCRIPTOR) if request is not None else None
     response_schema = message_schema(response.DESCRIPTOR)
+    if media_type == "text/event-stream":  # each event: its id (the version), its name, and the message as JSON
+        response_schema = Schema(
+            type=OpenAPIType.OBJECT,
+            title=f"{response.__name__}Event",
+            description=f"a server-sent event whose data is a {response.__name__} in the proto3 JSON mapping",
+            properties={
+                "event": Schema(type=OpenAPIType.STRING, enum=["update"]),
+                "id": Schema(type=OpenAPIType.STRING, description="the room version"),
+                "data": Schema(
+                    type=OpenAPIType.STRING, content_media_type="application/json", content_schema=response_schema
+                ),
+            },
+        )
 
     class MessageOperation(Operation):
         def __init__(self, **fields: Any) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -33,6 +34,7 @@ from service.rooms.errors import InvalidRequest, PermissionDenied, RoomNotFound,
 from service.rooms.room import Room, Update
 
 Response = TypeVar("Response")
+log = logging.getLogger(__name__)
 _CLIENT_DONE = object()
 
 
@@ -45,6 +47,9 @@ def unary(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitable
             return await method(self, request, context)
         except KickoffError as error:
             await abort(context, error)
+        except Exception:  # a bug or a failing store: log it whole, tell the client no internals
+            log.exception("%s failed", method.__name__)
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error: the server logged it")
 
     return wrapper
 

@@ -175,3 +175,10 @@ async def test_the_openapi_document_names_every_operation(client: AsyncTestClien
             assert any("example" in m for m in [*media, *request]), f"{op['operationId']} has no example"
     ui = await client.get("/schema")
     assert ui.status_code == 200 and "html" in ui.headers["content-type"]
+
+
+async def test_a_body_that_is_not_json_is_a_bad_request(client: AsyncTestClient) -> None:
+    response = await client.post(
+        "/v1/rooms", content=b"\xff\xfe not json", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 400 and response.json()["reason"] == "bad_request"
