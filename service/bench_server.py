@@ -12,6 +12,7 @@ server); each notes when the table ended its turn, by the server's clock, agains
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import signal
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
+import httpx
 
 from kickoff.v1 import common_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 
@@ -81,6 +83,35 @@ class ServerProcess:
             self.process.kill()
         if self._scratch is not None:
             self._scratch.cleanup()
+
+
+class GatewayProcess:
+    """`kickoff gateway` in a child process on a free port, in front of ``grpc_target``."""
+
+    def __init__(self, grpc_target: str) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "gateway", "--port", str(self.port), "--grpc-target", grpc_target],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(200):
+            try:
+                if httpx.get(f"{self.url}/v1/games", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        self.process.kill()
+        raise RuntimeError("the gateway did not start")
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
 
 
 def _auth(token: str) -> tuple[tuple[str, str], ...]:
@@ -186,12 +217,55 @@ async def _unary_seat(
         events.cancel()
 
 
+async def _rest_seat(
+    http: httpx.AsyncClient, room_id: str, seat: int, token: str, rng: random.Random, stats: Stats
+) -> None:
+    """One scripted seat over the REST gateway: updates by server-sent events, moves by POST."""
+    headers = {"Authorization": f"Bearer {token}"}
+    counter = 0
+    async with http.stream("GET", f"/v1/rooms/{room_id}/events", headers=headers) as events:
+        data = None
+        async for line in events.aiter_lines():
+            if line.startswith("data: "):
+                data = line[6:]
+                continue
+            if line or data is None:
+                continue
+            update, data = json.loads(data), None
+            if update.get("status") == "ROOM_STATUS_FINISHED":
+                return
+            legal = update.get("legalMoves")
+            if not legal:
+                continue
+            counter += 1
+            body = {
+                "move": legal[int(rng.random() * len(legal))],
+                "requestId": str(counter),
+                "expectedVersion": update["version"],
+            }
+            sent = time.perf_counter()
+            answer = await http.post(f"/v1/rooms/{room_id}/moves", json=body, headers=headers)
+            if answer.status_code == 201:
+                stats.latencies.append(time.perf_counter() - sent)
+                stats.moves += 1
+            elif answer.status_code != 409:  # 409: a newer update is on its way
+                raise RuntimeError(f"move refused: {answer.status_code} {answer.text}")
+
+
 async def _room_loop(
-    channel: grpc.aio.Channel, transport: str, bots: int, rng: random.Random, stats: Stats, stop_at: float
+    channel: grpc.aio.Channel,
+    transport: str,
+    bots: int,
+    rng: random.Random,
+    stats: Stats,
+    stop_at: float,
+    http: httpx.AsyncClient | None = None,
 ) -> None:
     rooms = room_pb2_grpc.RoomServiceStub(channel)
-    moves = move_pb2_grpc.MoveServiceStub(channel)
-    seat_player = _stream_seat if transport == "stream" else _unary_seat
+    moves: Any = move_pb2_grpc.MoveServiceStub(channel)
+    seat_player: Any = {"stream": _stream_seat, "unary": _unary_seat, "rest": _rest_seat}[transport]
+    if transport == "rest":
+        moves = http
     while time.monotonic() < stop_at:
         room = await rooms.CreateRoom(
             room_pb2.CreateRoomRequest(
@@ -213,18 +287,26 @@ async def _room_loop(
             stats.games += 1
 
 
-async def _drive(target: str, rooms: int, seconds: float, transport: str, bots: int, seed: int) -> tuple[Stats, float]:
+async def _drive(
+    target: str, rooms: int, seconds: float, transport: str, bots: int, seed: int, gateway: str = ""
+) -> tuple[Stats, float]:
     stats = Stats()
     channels = [grpc.aio.insecure_channel(target) for _ in range(max(1, rooms // 50))]
+    http = httpx.AsyncClient(
+        base_url=gateway or "http://127.0.0.1",
+        timeout=30,
+        limits=httpx.Limits(max_connections=None, max_keepalive_connections=None),
+    )
     start = time.monotonic()
     stop_at = start + seconds
     await asyncio.gather(
         *(
-            _room_loop(channels[i % len(channels)], transport, bots, random.Random(seed + i), stats, stop_at)
+            _room_loop(channels[i % len(channels)], transport, bots, random.Random(seed + i), stats, stop_at, http)
             for i in range(rooms)
         )
     )
     elapsed = max(seconds, time.monotonic() - start)
+    await http.aclose()
     for channel in channels:
         await channel.close()
     return stats, elapsed
@@ -234,15 +316,20 @@ def bench_server(
     rooms: int, seconds: float, transport: str = "stream", bots: int = 0, seed: int = 0, database_url: str = ""
 ) -> dict[str, float]:
     """Run the load for ``seconds``; ``database_url`` '' is a fresh SQLite file, 'memory' keeps nothing."""
-    if transport not in ("stream", "unary"):
-        raise ValueError("--transport is stream or unary")
+    if transport not in ("stream", "unary", "rest"):
+        raise ValueError("--transport is stream, unary or rest")
     if not 0 <= bots < SEATS:
         raise ValueError(f"--bots must be 0-{SEATS - 1}: at least one seat is a scripted client")
     server = ServerProcess(database_url)
+    gateway = GatewayProcess(server.target) if transport == "rest" else None
     try:
-        stats, elapsed = asyncio.run(_drive(server.target, rooms, seconds, transport, bots, seed))
+        stats, elapsed = asyncio.run(
+            _drive(server.target, rooms, seconds, transport, bots, seed, gateway.url if gateway else "")
+        )
         rss = server.peak_rss_mb()
     finally:
+        if gateway is not None:
+            gateway.stop()
         server.stop()
     return stats.figures(elapsed, rss)
 

@@ -59,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     server = kinds.add_parser("server", help="rooms playing whole games against a server in another process")
     server.add_argument("--rooms", type=int, default=200)
     server.add_argument("--seconds", type=float, default=20.0)
-    server.add_argument("--transport", choices=("stream", "unary"), default="stream")
+    server.add_argument("--transport", choices=("stream", "unary", "rest"), default="stream")
     server.add_argument("--bots", type=int, default=0, help="system players per 4-seat room (think time 0)")
     server.add_argument("--seed", type=int, default=0)
     server.add_argument("--database-url", default="", help="the server's store: default a fresh SQLite file; 'memory'")
