@@ -231,7 +231,10 @@ async def _rest_seat(
                 continue
             if line or data is None:
                 continue
-            update, data = json.loads(data), None
+            try:
+                update, data = json.loads(data), None
+            except ValueError:
+                raise RuntimeError(f"the gateway sent an event that is not JSON: {data[:200]!r}") from None
             if update.get("status") == "ROOM_STATUS_FINISHED":
                 return
             legal = update.get("legalMoves")
@@ -261,11 +264,20 @@ async def _room_loop(
     stop_at: float,
     http: httpx.AsyncClient | None = None,
 ) -> None:
+    if transport == "rest":  # a client per room: httpx slows down with hundreds of connections in one pool
+        assert http is not None
+        async with httpx.AsyncClient(base_url=http.base_url, timeout=30) as room_http:
+            await _play_rooms(channel, room_http, _rest_seat, bots, rng, stats, stop_at)
+    else:
+        seat_player = _stream_seat if transport == "stream" else _unary_seat
+        await _play_rooms(channel, move_pb2_grpc.MoveServiceStub(channel), seat_player, bots, rng, stats, stop_at)
+
+
+async def _play_rooms(
+    channel: grpc.aio.Channel, moves: Any, seat_player: Any, bots: int, rng: random.Random, stats: Stats, stop_at: float
+) -> None:
+    """Whole games, one after another, in one room slot until the time is up."""
     rooms = room_pb2_grpc.RoomServiceStub(channel)
-    moves: Any = move_pb2_grpc.MoveServiceStub(channel)
-    seat_player: Any = {"stream": _stream_seat, "unary": _unary_seat, "rest": _rest_seat}[transport]
-    if transport == "rest":
-        moves = http
     while time.monotonic() < stop_at:
         room = await rooms.CreateRoom(
             room_pb2.CreateRoomRequest(

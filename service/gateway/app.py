@@ -9,6 +9,7 @@ Every call carries a deadline; refusals become RFC 9457 problem details through 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -288,7 +289,9 @@ async def stream_events(room_id: FromPath[str], request: Request[Any, Any, Any],
                 if update is grpc.aio.EOF:
                     return
                 yield ServerSentEventMessage(
-                    data=json_format.MessageToJson(update, indent=None), event="update", id=update.version
+                    data=json.dumps(json_format.MessageToDict(update), separators=(",", ":")),
+                    event="update",
+                    id=update.version,
                 )
                 pending = asyncio.ensure_future(call.read())
         finally:

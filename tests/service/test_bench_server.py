@@ -7,7 +7,7 @@ import pytest
 from service.bench_server import bench_server
 
 
-@pytest.mark.parametrize("transport", ["stream", "unary"])
+@pytest.mark.parametrize("transport", ["stream", "unary", "rest"])
 def test_bench_server_reports_moves_latency_games_and_memory(transport: str) -> None:
     figures = bench_server(rooms=3, seconds=1.5, transport=transport, bots=1)
     assert set(figures) == {"moves_per_s", "p50_ms", "p99_ms", "games", "rss_mb"}
