@@ -217,42 +217,92 @@ async def _unary_seat(
         events.cancel()
 
 
+class _Http:
+    """A minimal HTTP/1.1 client on one keep-alive connection: the load generator must cost less than the gateway."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str) -> None:
+        self.reader, self.writer, self.host = reader, writer, host
+
+    @classmethod
+    async def open(cls, host: str, port: int) -> _Http:
+        reader, writer = await asyncio.open_connection(host, port)
+        return cls(reader, writer, host)
+
+    def send(self, method: str, path: str, headers: str, body: bytes = b"") -> None:
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n{headers}"
+        if body:
+            head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + body)
+
+    async def head(self) -> tuple[int, dict[str, str]]:
+        status = int((await self.reader.readline()).split()[1])
+        headers = {}
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            headers[name.strip().lower()] = value.strip()
+        return status, headers
+
+    async def response(self) -> tuple[int, bytes]:
+        status, headers = await self.head()
+        return status, await self.reader.readexactly(int(headers.get("content-length", "0")))
+
+    async def chunks(self) -> Any:
+        """The body of a chunked response, chunk by chunk."""
+        while True:
+            size = int((await self.reader.readline()).strip() or b"0", 16)
+            if size == 0:
+                return
+            yield await self.reader.readexactly(size)
+            await self.reader.readline()
+
+    def close(self) -> None:
+        self.writer.close()
+
+
 async def _rest_seat(
-    http: httpx.AsyncClient, room_id: str, seat: int, token: str, rng: random.Random, stats: Stats
+    address: tuple[str, int], room_id: str, seat: int, token: str, rng: random.Random, stats: Stats
 ) -> None:
     """One scripted seat over the REST gateway: updates by server-sent events, moves by POST."""
-    headers = {"Authorization": f"Bearer {token}"}
-    counter = 0
-    async with http.stream("GET", f"/v1/rooms/{room_id}/events", headers=headers) as events:
-        data = None
-        async for line in events.aiter_lines():
-            if line.startswith("data: "):
-                data = line[6:]
-                continue
-            if line or data is None:
-                continue
-            try:
-                update, data = json.loads(data), None
-            except ValueError:
-                raise RuntimeError(f"the gateway sent an event that is not JSON: {data[:200]!r}") from None
-            if update.get("status") == "ROOM_STATUS_FINISHED":
-                return
-            legal = update.get("legalMoves")
-            if not legal:
-                continue
-            counter += 1
-            body = {
-                "move": legal[int(rng.random() * len(legal))],
-                "requestId": str(counter),
-                "expectedVersion": update["version"],
-            }
-            sent = time.perf_counter()
-            answer = await http.post(f"/v1/rooms/{room_id}/moves", json=body, headers=headers)
-            if answer.status_code == 201:
-                stats.latencies.append(time.perf_counter() - sent)
-                stats.moves += 1
-            elif answer.status_code != 409:  # 409: a newer update is on its way
-                raise RuntimeError(f"move refused: {answer.status_code} {answer.text}")
+    auth = f"Authorization: Bearer {token}\r\n"
+    events, moves = await _Http.open(*address), await _Http.open(*address)
+    try:
+        events.send("GET", f"/v1/rooms/{room_id}/events", auth + "Accept: text/event-stream\r\n")
+        status, _ = await events.head()
+        if status != 200:
+            raise RuntimeError(f"the event stream answered {status}")
+        counter, buffer = 0, b""
+        async for chunk in events.chunks():
+            buffer += chunk
+            while b"\r\n\r\n" in buffer:
+                message, buffer = buffer.split(b"\r\n\r\n", 1)
+                data = [line[6:] for line in message.split(b"\r\n") if line.startswith(b"data: ")]
+                if not data:
+                    continue  # a heartbeat
+                update = json.loads(b"".join(data))
+                if update.get("status") == "ROOM_STATUS_FINISHED":
+                    return
+                legal = update.get("legalMoves")
+                if not legal:
+                    continue
+                counter += 1
+                body = json.dumps(
+                    {
+                        "move": legal[int(rng.random() * len(legal))],
+                        "requestId": str(counter),
+                        "expectedVersion": update["version"],
+                    }
+                ).encode()
+                sent = time.perf_counter()
+                moves.send("POST", f"/v1/rooms/{room_id}/moves", auth, body)
+                status, answer = await moves.response()
+                if status == 201:
+                    stats.latencies.append(time.perf_counter() - sent)
+                    stats.moves += 1
+                elif status != 409:  # 409: a newer update is on its way
+                    raise RuntimeError(f"move refused: {status} {answer[:200]!r}")
+    finally:
+        events.close()
+        moves.close()
 
 
 async def _room_loop(
@@ -262,12 +312,11 @@ async def _room_loop(
     rng: random.Random,
     stats: Stats,
     stop_at: float,
-    http: httpx.AsyncClient | None = None,
+    gateway: tuple[str, int] | None = None,
 ) -> None:
-    if transport == "rest":  # a client per room: httpx slows down with hundreds of connections in one pool
-        assert http is not None
-        async with httpx.AsyncClient(base_url=http.base_url, timeout=30) as room_http:
-            await _play_rooms(channel, room_http, _rest_seat, bots, rng, stats, stop_at)
+    if transport == "rest":
+        assert gateway is not None
+        await _play_rooms(channel, gateway, _rest_seat, bots, rng, stats, stop_at)
     else:
         seat_player = _stream_seat if transport == "stream" else _unary_seat
         await _play_rooms(channel, move_pb2_grpc.MoveServiceStub(channel), seat_player, bots, rng, stats, stop_at)
@@ -304,21 +353,16 @@ async def _drive(
 ) -> tuple[Stats, float]:
     stats = Stats()
     channels = [grpc.aio.insecure_channel(target) for _ in range(max(1, rooms // 50))]
-    http = httpx.AsyncClient(
-        base_url=gateway or "http://127.0.0.1",
-        timeout=30,
-        limits=httpx.Limits(max_connections=None, max_keepalive_connections=None),
-    )
+    address = (httpx.URL(gateway).host, httpx.URL(gateway).port or 80) if gateway else None
     start = time.monotonic()
     stop_at = start + seconds
     await asyncio.gather(
         *(
-            _room_loop(channels[i % len(channels)], transport, bots, random.Random(seed + i), stats, stop_at, http)
+            _room_loop(channels[i % len(channels)], transport, bots, random.Random(seed + i), stats, stop_at, address)
             for i in range(rooms)
         )
     )
     elapsed = max(seconds, time.monotonic() - start)
-    await http.aclose()
     for channel in channels:
         await channel.close()
     return stats, elapsed
