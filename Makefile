@@ -35,6 +35,7 @@ bench: install
 	$(BIN)/kickoff bench bots --game soker --games 1000
 	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0 --database-url memory
 	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport unary --bots 0 --database-url memory
+	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport rest --bots 0 --database-url memory
 	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0 \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'

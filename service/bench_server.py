@@ -235,7 +235,10 @@ class _Http:
         self.writer.write(head.encode() + b"\r\n" + body)
 
     async def head(self) -> tuple[int, dict[str, str]]:
-        status = int((await self.reader.readline()).split()[1])
+        line = await self.reader.readline()
+        if not line:
+            raise ConnectionResetError("the server closed the connection")
+        status = int(line.split()[1])
         headers = {}
         while (line := await self.reader.readline()) not in (b"\r\n", b""):
             name, _, value = line.decode().partition(":")
@@ -293,8 +296,16 @@ async def _rest_seat(
                     }
                 ).encode()
                 sent = time.perf_counter()
-                moves.send("POST", f"/v1/rooms/{room_id}/moves", auth, body)
-                status, answer = await moves.response()
+                try:
+                    moves.send("POST", f"/v1/rooms/{room_id}/moves", auth, body)
+                    status, answer = await moves.response()
+                except (ConnectionError, asyncio.IncompleteReadError):
+                    # The gateway closed the idle keep-alive connection: send again on a new one (the request id
+                    # makes the retry harmless).
+                    moves.close()
+                    moves = await _Http.open(*address)
+                    moves.send("POST", f"/v1/rooms/{room_id}/moves", auth, body)
+                    status, answer = await moves.response()
                 if status == 201:
                     stats.latencies.append(time.perf_counter() - sent)
                     stats.moves += 1
