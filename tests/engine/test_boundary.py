@@ -48,3 +48,15 @@ def test_the_check_sees_a_forbidden_import(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("import asyncio\nfrom sqlalchemy.orm import Session\nfrom . import sibling\n")
     assert _imports(sample) == {"asyncio", "sqlalchemy.orm"}
+
+
+def test_the_gateway_reaches_the_game_only_through_the_stubs() -> None:
+    gateway = ENGINE.parent / "service" / "gateway"
+    offenders = {
+        f"{path.name}: {name}"
+        for path in gateway.rglob("*.py")
+        for name in _imports(path)
+        if name.split(".")[0] == "engine" or name.startswith(("service.rooms", "service.grpc", "service.store"))
+    }
+    assert not offenders, f"the gateway imports game or server internals: {sorted(offenders)}"
+    assert any("kickoff.v1" in name for path in gateway.rglob("*.py") for name in _imports(path))
