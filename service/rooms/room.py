@@ -225,6 +225,7 @@ class Room:
         self._queue: asyncio.Queue[tuple[Callable[[], Any], asyncio.Future[Any] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._busy = False  # a command is being handled
+        self._broken = False  # a change could not be stored: the room refuses everything until a restart
         self._replaying: LogEntry | None = None  # the entry being replayed while a restarted server restores the room
 
     # -- the loop ---------------------------------------------------------------------------------------------------
@@ -246,6 +247,12 @@ class Room:
     async def _run(self) -> None:
         while True:
             command, future = await self._queue.get()
+            if self._broken:
+                if future is not None and not future.cancelled():
+                    future.set_exception(
+                        RoomUnavailable("this room's store failed; it resumes when the server restarts", code="store")
+                    )
+                continue
             self._busy = True
             try:
                 result = command()
@@ -267,6 +274,8 @@ class Room:
                 self._busy = False
 
     async def _call(self, command: Callable[[], Any]) -> Any:
+        if self._broken:
+            raise RoomUnavailable("this room's store failed; the room resumes when the server restarts", code="store")
         future = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((command, future))
         return await future
@@ -420,7 +429,13 @@ class Room:
             entry, version=self.version, deadline=self.clock_info.deadline if self.clock_info else None, time=now
         )
         if replay is None:
-            await self.journal.append(entry, self.status)
+            try:
+                await self.journal.append(entry, self.status)
+            except BaseException:
+                # The change is applied here but not stored: nothing more may happen in this room until a restart
+                # rebuilds it from what the store holds. Nobody heard of the change, so nothing is lost.
+                self._broken = True
+                raise
         state = self.state
         to_act = state.to_act() if state is not None else ()
         update = Update(

@@ -175,3 +175,37 @@ async def test_moves_of_concurrent_rooms_share_commits(database_url: str) -> Non
     stored = {row.room_id: entries for row, entries in await journal.load()}
     assert all(len(stored[room.room_id]) == room.version for room, _ in rooms), "every acknowledged line is there"
     await crash(directory, journal)
+
+
+class FailingJournal:
+    """A store that stops working after ``good`` lines."""
+
+    def __init__(self, good: int) -> None:
+        self.good = good
+
+    async def create_room(self, room) -> None:
+        return None
+
+    async def append(self, entry, status: str) -> None:
+        if self.good <= 0:
+            raise OSError("disk full")
+        self.good -= 1
+
+
+async def test_a_room_whose_store_fails_refuses_everything_and_tells_nobody() -> None:
+    from service.rooms.errors import RoomUnavailable
+
+    directory = RoomDirectory(clock=ManualClock(), journal=FailingJournal(good=3), default_think_seconds=0)
+    room = await directory.create(game="soker", mode="online", seats=2, system_players=0)
+    nonces = dict([await room.join(None, "") for _ in range(2)])
+    subscription = room.subscribe(None, 0)
+    seat = room.state.to_act()[0]
+    await room.move(seat, nonces[seat], room.state.legal_moves(seat)[0], "ok", None)  # the third line: stored
+    seat = room.state.to_act()[0]
+    with pytest.raises(OSError):
+        await room.move(seat, nonces[seat], room.state.legal_moves(seat)[0], "lost", None)
+    with pytest.raises(RoomUnavailable, match="store failed"):
+        await room.move(seat, nonces[seat], get_game("soker").move_from_wire("draw"), "after", None)
+    heard = [subscription.queue.get_nowait().version for _ in range(subscription.queue.qsize())]
+    assert heard == [1, 2, 3], "the change that could not be stored reached no subscriber"
+    await directory.close()
