@@ -43,6 +43,7 @@ class Upstream:
     rooms: room_pb2_grpc.RoomServiceStub
     moves: move_pb2_grpc.MoveServiceStub
     timeout: float
+    heartbeat: float = HEARTBEAT_SECONDS  # seconds of silence before an event stream sends a comment line
 
 
 def _to_json(message: Message) -> dict[str, Any]:
@@ -281,9 +282,9 @@ async def stream_events(room_id: FromPath[str], request: Request[Any, Any, Any],
         pending: asyncio.Future[Any] = first
         try:
             while True:
-                done, _ = await asyncio.wait({pending}, timeout=HEARTBEAT_SECONDS)
+                done, _ = await asyncio.wait({pending}, timeout=up.heartbeat)
                 if not done:
-                    yield ServerSentEventMessage(comment="heartbeat")
+                    yield ServerSentEventMessage(comment="heartbeat", data=None)  # a comment only: no event
                     continue
                 update = pending.result()
                 if update is grpc.aio.EOF:
@@ -301,7 +302,7 @@ async def stream_events(room_id: FromPath[str], request: Request[Any, Any, Any],
     return ServerSentEvent(events())
 
 
-def create_app(grpc_target: str, *, timeout: float = 5.0) -> Litestar:
+def create_app(grpc_target: str, *, timeout: float = 5.0, heartbeat: float = HEARTBEAT_SECONDS) -> Litestar:
     """The gateway app, calling the gRPC server at ``grpc_target`` with a ``timeout`` deadline per call."""
 
     async def connect(app: Litestar) -> None:
@@ -318,6 +319,7 @@ def create_app(grpc_target: str, *, timeout: float = 5.0) -> Litestar:
             room_pb2_grpc.RoomServiceStub(channel),
             move_pb2_grpc.MoveServiceStub(channel),
             timeout,
+            heartbeat,
         )
 
     async def disconnect(app: Litestar) -> None:
