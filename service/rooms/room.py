@@ -537,13 +537,14 @@ class Room:
         think = self.think_seconds
         if think is None:
             think = self._think_random.uniform(*THINK_RANGE)
-        if think <= 0:
-            self._enqueue(lambda: self._bot_move(seat, key))
-        else:
-            self._timers.append(self.clock.call_at(self.clock.now() + think, lambda: self._enqueue_bot(seat, key)))
 
-    def _enqueue_bot(self, seat: int, key: Any) -> None:
-        self._enqueue(lambda: self._bot_move(seat, key))
+        def enqueue() -> None:
+            self._enqueue(lambda: self._bot_move(seat, key))
+
+        if think <= 0:
+            enqueue()
+        else:
+            self._timers.append(self.clock.call_at(self.clock.now() + think, enqueue))
 
     async def _bot_move(self, seat: int, key: Any) -> None:
         """A system player moves through the same path as people, if its turn still stands."""
