@@ -255,6 +255,27 @@ class Outcome:
         return cls(tuple(data["winners"]), data["reason"], tuple(data["points"]))
 
 
+class TournamentRules(Protocol):
+    """A series of games among the same seats: who starts each, and the table of results."""
+
+    players: int
+    games: int
+    results: list[Outcome]
+
+    @property
+    def finished(self) -> bool: ...
+
+    def next_options(self) -> dict[str, Any]:
+        """The game options for the next game (e.g. who starts it)."""
+        ...
+
+    def record(self, outcome: Outcome) -> None: ...
+
+    def standings(self) -> Sequence[Any]:
+        """The table, best first: lines with place, seat, points, games_won, country_wins."""
+        ...
+
+
 # --------------------------------------------------------------------------------------------------------------------
 # What moves, events and views promise.
 

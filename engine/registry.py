@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from engine.core import Game, UnknownGame
+from collections.abc import Callable
+
+from engine.core import Game, TournamentRules, UnknownGame
 from engine.soker import SOKER
+from engine.soker.tournament import Tournament as SokerTournament
 
 GAMES: dict[str, Game] = {SOKER.spec.name: SOKER}
+TOURNAMENTS: dict[str, Callable[[], TournamentRules]] = {SOKER.spec.name: SokerTournament}
 
 
 def get_game(name: str) -> Game:
@@ -14,3 +18,12 @@ def get_game(name: str) -> Game:
         return GAMES[name]
     except KeyError:
         raise UnknownGame(f"no game {name!r} (known: {', '.join(sorted(GAMES))})") from None
+
+
+def new_tournament(name: str) -> TournamentRules:
+    """A new tournament of the game called ``name``; raises :class:`UnknownGame` when it has none."""
+    get_game(name)
+    try:
+        return TOURNAMENTS[name]()
+    except KeyError:
+        raise UnknownGame(f"the game {name!r} has no tournament (games with one: {', '.join(TOURNAMENTS)})") from None

@@ -26,7 +26,17 @@ from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetail
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
-from kickoff.v1 import common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from kickoff.v1 import (
+    common_pb2,
+    game_pb2,
+    game_pb2_grpc,
+    move_pb2,
+    move_pb2_grpc,
+    room_pb2,
+    room_pb2_grpc,
+    tournament_pb2,
+    tournament_pb2_grpc,
+)
 from service.gateway.openapi import operation
 from service.gateway.problems import BadRequest, rpc_error_to_problem
 
@@ -42,6 +52,7 @@ class Upstream:
     games: game_pb2_grpc.GameServiceStub
     rooms: room_pb2_grpc.RoomServiceStub
     moves: move_pb2_grpc.MoveServiceStub
+    tournaments: tournament_pb2_grpc.TournamentServiceStub
     timeout: float
     heartbeat: float = HEARTBEAT_SECONDS  # seconds of silence before an event stream sends a comment line
 
@@ -263,14 +274,165 @@ async def submit_move(room_id: FromPath[str], request: Request[Any, Any, Any], s
 )
 async def stream_events(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> ServerSentEvent:
     up = _upstream(state)
-    last = request.headers.get("last-event-id") or request.query_params.get("after_version") or "0"
-    try:
-        after = int(last)
-    except ValueError:
-        raise BadRequest(f"Last-Event-ID must be a room version, got {last!r}") from None
+    after = _last_version(request)
     call = up.moves.StreamEvents(
         move_pb2.StreamEventsRequest(room_id=room_id, after_version=after), metadata=_metadata(request)
     )
+    return await _event_stream(call, up.heartbeat)
+
+
+@post(
+    "/v1/tournaments",
+    operation_id="CreateTournament",
+    operation_class=operation(
+        tournament_pb2.Tournament,
+        request=tournament_pb2.CreateTournamentRequest,
+        status="201",
+        example={"game": "soker", "mode": "ROOM_MODE_SOLO", "systemPlayers": 3},
+    ),
+    summary="Create a Soker tournament of four seats",
+    description='Body: CreateTournamentRequest, e.g. {"game": "soker", "mode": "ROOM_MODE_ONLINE", '
+    '"systemPlayers": 2}. People then join it; with every seat taken the first of its eight games starts.',
+    tags=["tournaments"],
+)
+async def create_tournament(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
+    up = _upstream(state)
+    message = await _body(request, tournament_pb2.CreateTournamentRequest())
+    return _to_json(await up.tournaments.CreateTournament(message, timeout=up.timeout))
+
+
+@get(
+    "/v1/tournaments",
+    operation_id="ListTournaments",
+    operation_class=operation(tournament_pb2.ListTournamentsResponse, example={"tournaments": [], "nextPageToken": ""}),
+    summary="List tournaments, newest first, a page at a time",
+    tags=["tournaments"],
+)
+async def list_tournaments(
+    state: State, status: FromQuery[str] = "", page_size: FromQuery[int] = 0, page_token: FromQuery[str] = ""
+) -> dict[str, Any]:
+    up = _upstream(state)
+    if not 0 <= page_size <= 500:
+        raise BadRequest(f"page_size must be 0-500, got {page_size}")
+    request = tournament_pb2.ListTournamentsRequest(page_size=page_size, page_token=page_token)
+    if status:
+        names = tournament_pb2.TournamentStatus.keys()
+        wanted = status if status in names else f"TOURNAMENT_STATUS_{status.upper()}"
+        if wanted not in names:
+            raise BadRequest(f"status must be one of waiting, playing, finished; got {status!r}")
+        request.status = tournament_pb2.TournamentStatus.Value(wanted)
+    return _to_json(await up.tournaments.ListTournaments(request, timeout=up.timeout))
+
+
+@get(
+    "/v1/tournaments/{tournament_id:str}",
+    operation_id="GetTournament",
+    operation_class=operation(
+        tournament_pb2.Tournament,
+        example={"tournamentId": "8c1f0e2d3b4a5968", "game": "soker", "games": 8, "gamesPlayed": 3},
+    ),
+    summary="One tournament: its seats, games and standings",
+    tags=["tournaments"],
+)
+async def get_tournament(tournament_id: FromPath[str], state: State) -> dict[str, Any]:
+    up = _upstream(state)
+    request = tournament_pb2.GetTournamentRequest(tournament_id=tournament_id)
+    return _to_json(await up.tournaments.GetTournament(request, timeout=up.timeout))
+
+
+@post(
+    "/v1/tournaments/{tournament_id:str}/seats",
+    operation_id="JoinTournament",
+    operation_class=operation(
+        tournament_pb2.JoinTournamentResponse,
+        request=tournament_pb2.JoinTournamentRequest,
+        status="201",
+        example={"name": "ann"},
+    ),
+    summary="Take a tournament seat; its bearer token plays every game of the tournament",
+    description='Body: {"seat": 0, "name": "ann"} (both optional).',
+    tags=["tournaments"],
+)
+async def join_tournament(
+    tournament_id: FromPath[str], request: Request[Any, Any, Any], state: State
+) -> dict[str, Any]:
+    up = _upstream(state)
+    message = await _body(request, tournament_pb2.JoinTournamentRequest())
+    message.tournament_id = tournament_id
+    return _to_json(await up.tournaments.JoinTournament(message, timeout=up.timeout))
+
+
+@delete(
+    "/v1/tournaments/{tournament_id:str}/seat",
+    operation_id="LeaveTournament",
+    operation_class=operation(
+        tournament_pb2.LeaveTournamentResponse, example={"tournament": {"tournamentId": "8c1f0e2d3b4a5968"}}
+    ),
+    summary="Give the caller's tournament seat back (while the tournament waits)",
+    status_code=200,
+    tags=["tournaments"],
+)
+async def leave_tournament(
+    tournament_id: FromPath[str], request: Request[Any, Any, Any], state: State
+) -> dict[str, Any]:
+    up = _upstream(state)
+    reply = await up.tournaments.LeaveTournament(
+        tournament_pb2.LeaveTournamentRequest(tournament_id=tournament_id),
+        metadata=_metadata(request),
+        timeout=up.timeout,
+    )
+    return _to_json(reply)
+
+
+@get(
+    "/v1/tournaments/{tournament_id:str}/standings",
+    operation_id="GetStandings",
+    operation_class=operation(
+        tournament_pb2.Standings,
+        example={"lines": [{"place": 1, "seat": 2, "points": 41, "gamesWon": 2, "name": "ann"}], "final": False},
+    ),
+    summary="The standings: points, then games won, then country wins; equal on all three share the place",
+    tags=["tournaments"],
+)
+async def get_standings(tournament_id: FromPath[str], state: State) -> dict[str, Any]:
+    up = _upstream(state)
+    request = tournament_pb2.GetStandingsRequest(tournament_id=tournament_id)
+    return _to_json(await up.tournaments.GetStandings(request, timeout=up.timeout))
+
+
+@get(
+    "/v1/tournaments/{tournament_id:str}/events",
+    operation_id="StreamTournament",
+    operation_class=operation(
+        tournament_pb2.TournamentUpdate,
+        media_type="text/event-stream",
+        example={"version": "3", "events": [{"gameStarted": {"game": {"index": 1, "roomId": "3f2a9c1d4e5b6a70"}}}]},
+    ),
+    summary="The tournament's updates as server-sent events, resumable with Last-Event-ID",
+    tags=["tournaments"],
+)
+async def stream_tournament(
+    tournament_id: FromPath[str], request: Request[Any, Any, Any], state: State
+) -> ServerSentEvent:
+    up = _upstream(state)
+    call = up.tournaments.StreamTournament(
+        tournament_pb2.StreamTournamentRequest(tournament_id=tournament_id, after_version=_last_version(request))
+    )
+    return await _event_stream(call, up.heartbeat)
+
+
+def _last_version(request: Request[Any, Any, Any]) -> int:
+    """Where an event stream resumes: the Last-Event-ID header (an EventSource reconnecting) or ?after_version=."""
+    last = request.headers.get("last-event-id") or request.query_params.get("after_version") or "0"
+    try:
+        return int(last)
+    except ValueError:
+        raise BadRequest(f"Last-Event-ID must be a version number, got {last!r}") from None
+
+
+async def _event_stream(call: Any, heartbeat: float) -> ServerSentEvent:
+    """A gRPC server stream of versioned updates as server-sent events (``id`` is the version), with a comment line
+    after ``heartbeat`` seconds of silence so proxies keep the connection open."""
     # Wait for the stream's start (or its refusal) so that errors answer as problem details, not as a broken stream.
     await call.wait_for_connection()
     first = asyncio.ensure_future(call.read())
@@ -282,7 +444,7 @@ async def stream_events(room_id: FromPath[str], request: Request[Any, Any, Any],
         pending: asyncio.Future[Any] = first
         try:
             while True:
-                done, _ = await asyncio.wait({pending}, timeout=up.heartbeat)
+                done, _ = await asyncio.wait({pending}, timeout=heartbeat)
                 if not done:
                     yield ServerSentEventMessage(comment="heartbeat", data=None)  # a comment only: no event
                     continue
@@ -318,6 +480,7 @@ def create_app(grpc_target: str, *, timeout: float = 5.0, heartbeat: float = HEA
             game_pb2_grpc.GameServiceStub(channel),
             room_pb2_grpc.RoomServiceStub(channel),
             move_pb2_grpc.MoveServiceStub(channel),
+            tournament_pb2_grpc.TournamentServiceStub(channel),
             timeout,
             heartbeat,
         )
@@ -338,6 +501,13 @@ def create_app(grpc_target: str, *, timeout: float = 5.0, heartbeat: float = HEA
             list_legal_moves,
             submit_move,
             stream_events,
+            create_tournament,
+            list_tournaments,
+            get_tournament,
+            join_tournament,
+            leave_tournament,
+            get_standings,
+            stream_tournament,
         ],
         on_startup=[connect],
         on_shutdown=[disconnect],

@@ -99,6 +99,8 @@ def room_to_proto(room: Room) -> room_pb2.Room:
         version=room.version,
         created_at=timestamp(room.created_at),
         to_act=room.state.to_act() if room.state is not None else (),
+        tournament_id=room.tournament_id,
+        tournament_game=room.tournament_game or 0,
     )
     if room.state is not None and (outcome := room.state.outcome()) is not None:
         message.outcome.CopyFrom(outcome_to_proto(outcome))

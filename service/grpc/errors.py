@@ -22,6 +22,7 @@ from service.rooms.errors import (
     SeatTaken,
     ServiceError,
     StaleVersion,
+    TournamentNotFound,
     Unauthenticated,
 )
 
@@ -35,6 +36,7 @@ STATUS_OF: dict[type[Exception], grpc.StatusCode] = {
     InvalidOptions: grpc.StatusCode.INVALID_ARGUMENT,
     UnknownGame: grpc.StatusCode.NOT_FOUND,
     RoomNotFound: grpc.StatusCode.NOT_FOUND,
+    TournamentNotFound: grpc.StatusCode.NOT_FOUND,
     InvalidRequest: grpc.StatusCode.INVALID_ARGUMENT,
     Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
     PermissionDenied: grpc.StatusCode.PERMISSION_DENIED,

@@ -12,13 +12,24 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
-from kickoff.v1 import game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from kickoff.v1 import (
+    game_pb2,
+    game_pb2_grpc,
+    move_pb2,
+    move_pb2_grpc,
+    room_pb2,
+    room_pb2_grpc,
+    tournament_pb2,
+    tournament_pb2_grpc,
+)
 from service.grpc.servicers import GameServicer, MoveServicer, RoomServicer, Seats
 from service.grpc.tokens import SeatTokens
+from service.grpc.tournaments import TournamentServicer
 from service.rooms.directory import RoomDirectory
 from service.settings import GrpcSettings, StoreSettings
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
+from service.tournaments.directory import TournamentDirectory
 
 log = logging.getLogger(__name__)
 
@@ -26,31 +37,48 @@ SERVICES = (
     game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
     room_pb2.DESCRIPTOR.services_by_name["RoomService"].full_name,
     move_pb2.DESCRIPTOR.services_by_name["MoveService"].full_name,
+    tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].full_name,
 )
 
 
 class KickoffServer:
-    """A started gRPC server with its rooms."""
+    """A started gRPC server with its rooms and tournaments."""
 
-    def __init__(self, server: grpc.aio.Server, port: int, directory: RoomDirectory, health: health_aio.HealthServicer):
+    def __init__(
+        self,
+        server: grpc.aio.Server,
+        port: int,
+        directory: RoomDirectory,
+        tournaments: TournamentDirectory,
+        health: health_aio.HealthServicer,
+    ):
         self.server = server
         self.port = port
         self.directory = directory
+        self.tournaments = tournaments
         self.health = health
 
     async def stop(self, grace: float | None = None) -> None:
         """Stop gracefully: report NOT_SERVING, let calls in flight finish within ``grace``, close the rooms."""
         await self.health.enter_graceful_shutdown()
         await self.server.stop(grace)
+        await self.tournaments.close()
         await self.directory.close()
 
 
 async def create_server(
-    directory: RoomDirectory, tokens: SeatTokens, *, host: str = "127.0.0.1", port: int = 0
+    directory: RoomDirectory,
+    tokens: SeatTokens,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    tournaments: TournamentDirectory | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``)."""
     server = grpc.aio.server()
     seats = Seats(directory, tokens)
+    tournaments = tournaments or TournamentDirectory(directory)
+    tournament_pb2_grpc.add_TournamentServiceServicer_to_server(TournamentServicer(tournaments, seats), server)
     game_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(), server)
     room_pb2_grpc.add_RoomServiceServicer_to_server(RoomServicer(seats), server)
     move_pb2_grpc.add_MoveServiceServicer_to_server(MoveServicer(seats), server)
@@ -66,7 +94,7 @@ async def create_server(
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
     for name in SERVICES:
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return KickoffServer(server, bound, directory, health)
+    return KickoffServer(server, bound, directory, tournaments, health)
 
 
 async def serve(settings: GrpcSettings, store: StoreSettings) -> None:
@@ -74,14 +102,20 @@ async def serve(settings: GrpcSettings, store: StoreSettings) -> None:
     journal: SqlJournal | None = None
     if store.database_url == "memory":
         directory = RoomDirectory()
+        tournaments = TournamentDirectory(directory)
         secret = settings.token_secret or secrets.token_bytes(32)
     else:
         journal = SqlJournal(create_engine(store.database_url))
         directory = RoomDirectory(journal=journal)
+        tournaments = TournamentDirectory(directory)  # listens for finished games, so before the rooms come back
         secret = settings.token_secret or await journal.token_secret()
         unfinished = await directory.restore(await journal.load())
         log.info("restored %d unfinished rooms", unfinished)
-    running = await create_server(directory, SeatTokens(secret), host=settings.host, port=settings.port)
+        unfinished = await tournaments.restore(await journal.load_tournaments())
+        log.info("restored %d unfinished tournaments", unfinished)
+    running = await create_server(
+        directory, SeatTokens(secret), host=settings.host, port=settings.port, tournaments=tournaments
+    )
     log.info("kickoff gRPC server listening on %s:%d", settings.host, running.port)
     print(f"kickoff gRPC server on {settings.host}:{running.port} (health and reflection on)", flush=True)
     stopping = asyncio.Event()

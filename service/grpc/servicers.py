@@ -89,7 +89,8 @@ class Seats:
                 raise Unauthenticated("this call needs a seat token: send 'authorization: Bearer <token>'")
             return None
         claim = self.tokens.verify(token)
-        if claim.room_id != room.room_id:
+        # A tournament's token is good in every room of that tournament (its seat nonce is the same in each).
+        if claim.room_id != room.room_id and not (room.tournament_id and claim.room_id == room.tournament_id):
             raise PermissionDenied("this seat token is for another room's seat")
         room.check_seat(claim.seat, claim.nonce)
         return claim.seat, claim.nonce

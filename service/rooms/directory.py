@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from engine.core import InvalidOptions, UnknownGame
 from engine.registry import get_game
@@ -14,6 +14,30 @@ from service.rooms.room import ONLINE, SOLO, Journal, MemoryJournal, Room
 
 MAX_PAGE = 500
 DEFAULT_PAGE = 50
+T = TypeVar("T")
+
+
+def page(items: Sequence[T], wanted: Callable[[T], bool], page_size: int, page_token: str) -> tuple[list[T], str]:
+    """Newest first: a page of ``items`` (kept in creation order) that are ``wanted``, and the next page's token
+    ('' on the last page). The token is the creation number of the last item given: the next page starts below it, so
+    items created meanwhile neither repeat nor push others off a page."""
+    if page_size < 0 or page_size > MAX_PAGE:
+        raise InvalidRequest(f"page_size must be 0-{MAX_PAGE}", code="bad_page_size")
+    size = page_size or DEFAULT_PAGE
+    before = len(items)
+    if page_token:
+        try:
+            before = int(page_token)
+        except ValueError:
+            raise InvalidRequest("page_token is not one this server gave", code="bad_page_token") from None
+    found: list[T] = []
+    for number in range(min(before, len(items)) - 1, -1, -1):
+        item = items[number]
+        if wanted(item):
+            if len(found) == size:
+                return found, str(number + 1)
+            found.append(item)
+    return found, ""
 
 
 class RoomDirectory:
@@ -33,6 +57,7 @@ class RoomDirectory:
         self.default_think_seconds = default_think_seconds
         self._rooms: dict[str, Room] = {}
         self._order: list[Room] = []  # in creation order
+        self.on_finished: Callable[[Room], None] | None = None  # told when a room's game ends (tournaments listen)
 
     async def create(
         self,
@@ -44,8 +69,54 @@ class RoomDirectory:
         options: Mapping[str, Any] | None = None,
         system_player: str = "",
         think_seconds: float | None = None,
+        tournament_id: str = "",
+        tournament_game: int | None = None,
     ) -> Room:
-        """A new room, stored, started and waiting for its people. Raises InvalidRequest naming what is wrong."""
+        """A new room, stored, started and waiting for its people. Raises InvalidRequest naming what is wrong.
+
+        A tournament's rooms (``tournament_id``) may be all system players: see :meth:`check`."""
+        resolved, system_player = self.check(
+            game=game,
+            mode=mode,
+            seats=seats,
+            system_players=system_players,
+            options=options,
+            system_player=system_player,
+            think_seconds=think_seconds,
+            people_optional=bool(tournament_id),
+        )
+        room = self._room(
+            room_id=secrets.token_hex(8),
+            game=game,
+            mode=mode,
+            seats=seats,
+            system_players=system_players,
+            options=resolved,
+            system_player=system_player,
+            think_seconds=think_seconds if think_seconds is not None else self.default_think_seconds,
+            seed=self.seed_source(),
+            created_at=self.clock.now(),
+            tournament_id=tournament_id,
+            tournament_game=tournament_game,
+        )
+        await self.journal.create_room(room)
+        self._add(room)
+        return room
+
+    def check(
+        self,
+        *,
+        game: str,
+        mode: str,
+        seats: int,
+        system_players: int,
+        options: Mapping[str, Any] | None,
+        system_player: str,
+        think_seconds: float | None,
+        people_optional: bool = False,
+    ) -> tuple[dict[str, Any], str]:
+        """The options resolved and the system players' kind for a room so described; raises InvalidRequest naming
+        what is wrong. ``people_optional`` allows a table of system players only (a tournament to watch)."""
         try:
             rules = get_game(game)
         except UnknownGame as exc:
@@ -56,10 +127,10 @@ class RoomDirectory:
             resolved = rules.spec.resolve(seats, options)
         except InvalidOptions as exc:
             raise InvalidRequest(str(exc), code="invalid_options") from None
-        if not 0 <= system_players < seats:
-            raise InvalidRequest(
-                f"system_players must be 0-{seats - 1}: at least one seat belongs to a person", code="no_person_seat"
-            )
+        most = seats if people_optional else seats - 1
+        if not 0 <= system_players <= most:
+            why = "" if people_optional else ": at least one seat belongs to a person"
+            raise InvalidRequest(f"system_players must be 0-{most}{why}", code="no_person_seat")
         if mode == SOLO and system_players != seats - 1:
             raise InvalidRequest(
                 f"a solo room is one person against system players: system_players must be {seats - 1}",
@@ -75,24 +146,14 @@ class RoomDirectory:
             rules.new_game(seats, resolved, 0)  # the options must also make a game (e.g. enough cards to deal)
         except InvalidOptions as exc:
             raise InvalidRequest(str(exc), code="invalid_options") from None
-        room = self._room(
-            room_id=secrets.token_hex(8),
-            game=game,
-            mode=mode,
-            seats=seats,
-            system_players=system_players,
-            options=resolved,
-            system_player=system_player,
-            think_seconds=think_seconds if think_seconds is not None else self.default_think_seconds,
-            seed=self.seed_source(),
-            created_at=self.clock.now(),
-        )
-        await self.journal.create_room(room)
-        self._add(room)
-        return room
+        return resolved, system_player
 
     def _room(self, *, game: str, **fields: Any) -> Room:
-        return Room(game=get_game(game), clock=self.clock, journal=self.journal, **fields)
+        return Room(game=get_game(game), clock=self.clock, journal=self.journal, on_finished=self._finished, **fields)
+
+    def _finished(self, room: Room) -> None:
+        if self.on_finished is not None:
+            self.on_finished(room)
 
     def _add(self, room: Room) -> None:
         self._rooms[room.room_id] = room
@@ -114,6 +175,8 @@ class RoomDirectory:
                 think_seconds=row.think_seconds,
                 seed=row.seed,
                 created_at=row.created_at,
+                tournament_id=row.tournament_id or "",
+                tournament_game=row.tournament_game,
             )
             await room.restore(entries)
             unfinished += room.status != "finished"
@@ -130,25 +193,17 @@ class RoomDirectory:
         self, *, game: str = "", status: str = "", page_size: int = 0, page_token: str = ""
     ) -> tuple[list[Room], str]:
         """Rooms newest first, filtered; returns a page and the token for the next one ('' on the last page)."""
-        if page_size < 0 or page_size > MAX_PAGE:
-            raise InvalidRequest(f"page_size must be 0-{MAX_PAGE}", code="bad_page_size")
-        size = page_size or DEFAULT_PAGE
-        # The token is the creation number of the last room given: the next page starts below it, so rooms created
-        # meanwhile neither repeat nor push others off a page.
-        before = len(self._order)
-        if page_token:
-            try:
-                before = int(page_token)
-            except ValueError:
-                raise InvalidRequest("page_token is not one this server gave", code="bad_page_token") from None
-        page: list[Room] = []
-        for number in range(min(before, len(self._order)) - 1, -1, -1):
-            room = self._order[number]
-            if (not game or room.game.spec.name == game) and (not status or room.status == status):
-                if len(page) == size:
-                    return page, str(number + 1)
-                page.append(room)
-        return page, ""
+        return page(
+            self._order,
+            lambda room: (not game or room.game.spec.name == game) and (not status or room.status == status),
+            page_size,
+            page_token,
+        )
+
+    def in_tournament(self, tournament_id: str) -> list[Room]:
+        """The rooms of one tournament, by game index."""
+        rooms = [room for room in self._order if room.tournament_id == tournament_id]
+        return sorted(rooms, key=lambda room: room.tournament_game or 0)
 
     async def close(self) -> None:
         for room in self._rooms.values():

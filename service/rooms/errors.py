@@ -18,6 +18,10 @@ class RoomNotFound(ServiceError):
     code = "room_not_found"
 
 
+class TournamentNotFound(ServiceError):
+    code = "tournament_not_found"
+
+
 class InvalidRequest(ServiceError):
     """The request is malformed or asks for something impossible (a field is missing or out of range)."""
 

@@ -123,7 +123,7 @@ class LogEntry:
 
     room_id: str
     version: int
-    kind: str  # join, leave, move (a person's or a system player's), table (the clock ran out)
+    kind: str  # join, leave, start (a room of system players only), move (a person's or a system player's), table
     seat: int
     move: str | None = None  # the move's wire form
     request_id: str = ""
@@ -146,12 +146,19 @@ class MemoryJournal:
 
     def __init__(self) -> None:
         self.entries: dict[str, list[LogEntry]] = {}
+        self.tournament_entries: dict[str, list[Any]] = {}
 
     async def create_room(self, room: Room) -> None:
         self.entries[room.room_id] = []
 
     async def append(self, entry: LogEntry, status: str) -> None:
         self.entries.setdefault(entry.room_id, []).append(entry)
+
+    async def create_tournament(self, tournament: Any) -> None:
+        self.tournament_entries[tournament.tournament_id] = []
+
+    async def append_tournament(self, entry: Any, status: str) -> None:
+        self.tournament_entries.setdefault(entry.tournament_id, []).append(entry)
 
 
 class Subscription:
@@ -194,8 +201,14 @@ class Room:
         clock: Clock,
         journal: Journal,
         created_at: float,
+        tournament_id: str = "",
+        tournament_game: int | None = None,
+        on_finished: Callable[[Room], None] | None = None,
     ) -> None:
         self.room_id = room_id
+        self.tournament_id = tournament_id  # the tournament this room's game belongs to ('' for none)
+        self.tournament_game = tournament_game  # the game's index in it
+        self.on_finished = on_finished  # told once the game ends (not while a restarted server replays the log)
         self.game = game
         self.mode = mode
         self.options = dict(options)
@@ -296,6 +309,15 @@ class Room:
         """Take a person's seat; returns it with its nonce (for the token). The last person's join starts the game."""
         return await self._call(lambda: self._join(seat, name))
 
+    async def seat_person(self, seat: int, name: str, nonce: str) -> None:
+        """Seat a person chosen elsewhere (a tournament seats its players in each of its rooms, with the nonce of
+        their tournament token). Seating someone already seated with that nonce changes nothing."""
+        await self._call(lambda: self._seat_person(seat, name, nonce))
+
+    async def open(self) -> None:
+        """Start the game of a room with no person's seat (a tournament of system players); once only."""
+        await self._call(self._open)
+
     async def leave(self, seat: int, nonce: str) -> None:
         await self._call(lambda: self._leave(seat, nonce))
 
@@ -331,6 +353,12 @@ class Room:
     # -- what happens inside the loop ---------------------------------------------------------------------------------
 
     async def _join(self, seat: int | None, name: str) -> tuple[int, str]:
+        if self.tournament_id:
+            raise RoomUnavailable(
+                f"this room is a game of tournament {self.tournament_id}: join the tournament, whose seat token "
+                "every game of it accepts",
+                code="tournament_room",
+            )
         if self.status != WAITING:
             raise RoomUnavailable("the game has started: every seat is taken", code="room_full")
         free = [r.seat for r in self.seats if r.kind == PERSON and not r.taken]
@@ -353,10 +381,29 @@ class Room:
         record.taken, record.name, record.nonce = True, name, nonce
         events: list[Any] = [SeatTakenEvent(_copy(record))]
         if all(r.taken for r in self.seats):
-            self.state = self.game.new_game(len(self.seats), self.options, self.seed)
-            self.status = PLAYING
-            events.append(GameStartedEvent(self.state.to_act()[0]))
+            events.append(self._start_game())
         await self._commit(events, LogEntry(self.room_id, 0, "join", seat, name=name, nonce=nonce))
+
+    def _start_game(self) -> GameStartedEvent:
+        self.state = self.game.new_game(len(self.seats), self.options, self.seed)
+        self.status = PLAYING
+        return GameStartedEvent(self.state.to_act()[0])
+
+    async def _seat_person(self, seat: int, name: str, nonce: str) -> None:
+        if not 0 <= seat < len(self.seats) or self.seats[seat].kind != PERSON:
+            raise InvalidRequest(f"seat {seat} is not a person's seat")
+        record = self.seats[seat]
+        if record.taken:
+            if record.nonce != nonce:
+                raise SeatTaken(f"seat {seat} is taken")
+            return
+        await self._take_seat(seat, name, nonce)
+
+    async def _open(self) -> None:
+        if any(r.kind == PERSON for r in self.seats):
+            raise InvalidRequest("a room with people's seats starts when they are all taken")
+        if self.status == WAITING:
+            await self._commit([self._start_game()], LogEntry(self.room_id, 0, "start", -1))
 
     async def _leave(self, seat: int, nonce: str) -> None:
         self.check_seat(seat, nonce)
@@ -455,6 +502,8 @@ class Room:
         if self.status == FINISHED:
             for subscription in list(self._subscribers):
                 subscription.queue.put_nowait(None)
+            if replay is None and self.on_finished is not None:
+                self.on_finished(self)
         return update
 
     # -- recovery -----------------------------------------------------------------------------------------------------
@@ -470,6 +519,8 @@ class Room:
                     await self._take_seat(entry.seat, entry.name, entry.nonce)
                 elif entry.kind == "leave":
                     await self._free_seat(entry.seat)
+                elif entry.kind == "start":
+                    await self._open()
                 else:
                     move = self.game.move_from_wire(entry.move or "")
                     answer = await self._apply(

@@ -15,7 +15,8 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.rooms.room import LogEntry, Room
-from service.store.models import LogRow, RoomRow, SeatRow, SettingRow
+from service.store.models import LogRow, RoomRow, SeatRow, SettingRow, TournamentLogRow, TournamentRow
+from service.tournaments.tournament import Tournament, TournamentEntry
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +31,10 @@ class SqlJournal:
         self._seat_changes: list[dict[str, Any]] = []
         self._lines: list[dict[str, Any]] = []
         self._statuses: dict[str, str] = {}
+        self._tournaments: list[dict[str, Any]] = []
+        self._tournament_lines: list[dict[str, Any]] = []
+        self._tournament_statuses: dict[str, str] = {}
+        self._written_tournament_status: dict[str, str] = {}
         self._waiting: list[asyncio.Future[None]] = []
         self._wakeup: asyncio.Event | None = None
         self._flusher: asyncio.Task[None] | None = None
@@ -51,6 +56,8 @@ class SqlJournal:
                 "seed": room.seed,
                 "created_at": room.created_at,
                 "status": room.status,
+                "tournament_id": room.tournament_id or None,
+                "tournament_game": room.tournament_game,
             }
         )
         self._seats.extend(
@@ -84,6 +91,42 @@ class SqlJournal:
             self._written_status[entry.room_id] = status
         await self._wait()
 
+    async def create_tournament(self, tournament: Tournament) -> None:
+        self._tournaments.append(
+            {
+                "tournament_id": tournament.tournament_id,
+                "game": tournament.game,
+                "mode": tournament.mode,
+                "system_players": tournament.system_players,
+                "system_player": tournament.system_player,
+                "think_seconds": tournament.think_seconds,
+                "options": tournament.options,
+                "created_at": tournament.created_at,
+                "status": tournament.status,
+            }
+        )
+        self._written_tournament_status[tournament.tournament_id] = tournament.status
+        await self._wait()
+
+    async def append_tournament(self, entry: TournamentEntry, status: str) -> None:
+        self._tournament_lines.append(
+            {
+                "tournament_id": entry.tournament_id,
+                "version": entry.version,
+                "kind": entry.kind,
+                "seat": entry.seat,
+                "name": entry.name,
+                "nonce": entry.nonce,
+                "game_index": entry.game_index,
+                "room_id": entry.room_id,
+                "created_at": entry.time,
+            }
+        )
+        if self._written_tournament_status.get(entry.tournament_id) != status:
+            self._tournament_statuses[entry.tournament_id] = status
+            self._written_tournament_status[entry.tournament_id] = status
+        await self._wait()
+
     async def _wait(self) -> None:
         future = asyncio.get_running_loop().create_future()
         self._waiting.append(future)
@@ -101,12 +144,17 @@ class SqlJournal:
             self._wakeup.clear()
             rooms, seats, seat_changes = self._rooms, self._seats, self._seat_changes
             lines, statuses, waiting = self._lines, self._statuses, self._waiting
+            tournaments, tournament_lines = self._tournaments, self._tournament_lines
+            tournament_statuses = self._tournament_statuses
             self._rooms, self._seats, self._seat_changes = [], [], []
             self._lines, self._statuses, self._waiting = [], {}, []
+            self._tournaments, self._tournament_lines, self._tournament_statuses = [], [], {}
             if not waiting:
                 continue
             try:
                 async with self.engine.begin() as connection:
+                    if tournaments:  # before their rooms, which name them
+                        await connection.execute(insert(TournamentRow), tournaments)
                     if rooms:
                         await connection.execute(insert(RoomRow), rooms)
                         await connection.execute(insert(SeatRow), seats)
@@ -121,6 +169,14 @@ class SqlJournal:
                     for room_id, status in statuses.items():
                         await connection.execute(
                             update(RoomRow).where(RoomRow.room_id == room_id).values(status=status)
+                        )
+                    if tournament_lines:
+                        await connection.execute(insert(TournamentLogRow), tournament_lines)
+                    for tournament_id, status in tournament_statuses.items():
+                        await connection.execute(
+                            update(TournamentRow)
+                            .where(TournamentRow.tournament_id == tournament_id)
+                            .values(status=status)
                         )
             except Exception as error:  # nothing of this group is acknowledged; the rooms report the failure
                 log.exception("journal commit failed")
@@ -165,6 +221,34 @@ class SqlJournal:
         for room in rooms:
             self._written_status[room.room_id] = room.status
         return [(room, by_room.get(room.room_id, [])) for room in rooms]
+
+    async def load_tournaments(self) -> list[tuple[TournamentRow, list[TournamentEntry]]]:
+        """Every stored tournament with its log, oldest first (load the rooms first: the log names them)."""
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(select(TournamentRow).order_by(TournamentRow.created_at))).all()
+            lines = (
+                await connection.execute(
+                    select(TournamentLogRow).order_by(TournamentLogRow.tournament_id, TournamentLogRow.version)
+                )
+            ).all()
+        by_tournament: dict[str, list[TournamentEntry]] = {}
+        for line in lines:
+            by_tournament.setdefault(line.tournament_id, []).append(
+                TournamentEntry(
+                    tournament_id=line.tournament_id,
+                    version=line.version,
+                    kind=line.kind,
+                    seat=line.seat,
+                    name=line.name,
+                    nonce=line.nonce,
+                    game_index=line.game_index,
+                    room_id=line.room_id,
+                    time=line.created_at,
+                )
+            )
+        for row in rows:
+            self._written_tournament_status[row.tournament_id] = row.status
+        return [(row, by_tournament.get(row.tournament_id, [])) for row in rows]
 
     async def token_secret(self) -> bytes:
         """The seat-token secret, made once and kept, so tokens stay valid across restarts."""

@@ -29,6 +29,10 @@ class RoomRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[float] = mapped_column(Double)
     status: Mapped[str] = mapped_column(String(16), index=True)
+    tournament_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("tournaments.tournament_id", name="fk_rooms_tournament"), nullable=True, index=True
+    )
+    tournament_game: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the game's index in it
 
 
 class SeatRow(Base):
@@ -52,13 +56,46 @@ class LogRow(Base):
 
     room_id: Mapped[str] = mapped_column(String(32), ForeignKey("rooms.room_id"), primary_key=True)
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8))  # join, leave, move, table
+    kind: Mapped[str] = mapped_column(String(8))  # join, leave, start, move, table
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[str | None] = mapped_column(Text, nullable=True)  # the move's wire form
     request_id: Mapped[str] = mapped_column(String(128), default="")
     name: Mapped[str] = mapped_column(String(64), default="")  # a join's name
     nonce: Mapped[str] = mapped_column(String(32), default="")  # a join's seat nonce (names the seat's token)
     deadline: Mapped[float | None] = mapped_column(Double, nullable=True)
+    created_at: Mapped[float] = mapped_column(Double)
+
+
+class TournamentRow(Base):
+    """A tournament as created, plus its status (kept current for listing; the log decides)."""
+
+    __tablename__ = "tournaments"
+
+    tournament_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    mode: Mapped[str] = mapped_column(String(16))
+    system_players: Mapped[int] = mapped_column(Integer)
+    system_player: Mapped[str] = mapped_column(String(32))
+    think_seconds: Mapped[float | None] = mapped_column(Double, nullable=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Double)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+
+
+class TournamentLogRow(Base):
+    """Every update of a tournament, in version order: seats taken and given back, each game started (its room) and
+    each game's result (read from the room's own log: the outcome is not copied here)."""
+
+    __tablename__ = "tournament_log"
+
+    tournament_id: Mapped[str] = mapped_column(String(32), ForeignKey("tournaments.tournament_id"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # join, leave, game, result
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    nonce: Mapped[str] = mapped_column(String(32))  # a join's seat nonce (names the tournament seat's token)
+    game_index: Mapped[int] = mapped_column(Integer)
+    room_id: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[float] = mapped_column(Double)
 
 

@@ -10,8 +10,18 @@ from typing import Any
 import grpc
 import pytest
 from google.protobuf import struct_pb2
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
-from kickoff.v1 import common_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from kickoff.v1 import (
+    common_pb2,
+    game_pb2_grpc,
+    move_pb2,
+    move_pb2_grpc,
+    room_pb2,
+    room_pb2_grpc,
+    tournament_pb2_grpc,
+)
 from service.grpc.server import KickoffServer, create_server
 from service.grpc.tokens import SeatTokens
 from service.rooms.clock import ManualClock
@@ -36,6 +46,10 @@ class Harness:
     @property
     def moves(self) -> move_pb2_grpc.MoveServiceStub:
         return move_pb2_grpc.MoveServiceStub(self.channel)
+
+    @property
+    def tournaments(self) -> tournament_pb2_grpc.TournamentServiceStub:
+        return tournament_pb2_grpc.TournamentServiceStub(self.channel)
 
     @property
     def games(self) -> game_pb2_grpc.GameServiceStub:
@@ -90,6 +104,21 @@ def soker_move(kind: str, *cards: str) -> move_pb2.Move:
     if kind == "play":
         return move_pb2.Move(soker={"play": {"cards": list(cards)}})
     return move_pb2.Move(soker={kind: {}})
+
+
+async def refusal(call) -> tuple[grpc.StatusCode, str, str]:
+    """Await a call that must fail; returns its code, its ErrorInfo reason and its message."""
+    with pytest.raises(grpc.aio.AioRpcError) as failed:
+        await call
+    error = failed.value
+    status = rpc_status.from_call(error)
+    reason = ""
+    if status is not None:
+        for detail in status.details:
+            info = error_details_pb2.ErrorInfo()
+            if detail.Unpack(info):
+                reason = info.reason
+    return error.code(), reason, error.details()
 
 
 @pytest.fixture

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 
 from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
-from tests.server.conftest import Harness, auth, soker_move
+from tests.server.conftest import Harness, auth, refusal, soker_move
 
 
 async def two_seat_game(harness: Harness) -> tuple[str, list[str]]:
@@ -25,21 +23,6 @@ async def play_some(harness: Harness, room_id: str, tokens: list[str], count: in
         seat = view.to_act[0]
         legal = await harness.legal(room_id, tokens[seat])
         await harness.submit(room_id, tokens[seat], legal[-1])
-
-
-async def refusal(call) -> tuple[grpc.StatusCode, str, str]:
-    """Await a call that must fail; returns its code, its ErrorInfo reason and its message."""
-    with pytest.raises(grpc.aio.AioRpcError) as failed:
-        await call
-    error = failed.value
-    status = rpc_status.from_call(error)
-    reason = ""
-    if status is not None:
-        for detail in status.details:
-            info = error_details_pb2.ErrorInfo()
-            if detail.Unpack(info):
-                reason = info.reason
-    return error.code(), reason, error.details()
 
 
 async def test_a_stream_resumes_from_the_last_version_seen_without_gap_or_duplicate(harness: Harness) -> None:

@@ -12,7 +12,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Room(_message.Message):
-    __slots__ = ("room_id", "game", "mode", "status", "seats", "options", "version", "outcome", "created_at", "clock", "to_act")
+    __slots__ = ("room_id", "game", "mode", "status", "seats", "options", "version", "outcome", "created_at", "clock", "to_act", "tournament_id", "tournament_game")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
@@ -24,6 +24,8 @@ class Room(_message.Message):
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_GAME_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     game: str
     mode: _common_pb2.RoomMode
@@ -35,7 +37,9 @@ class Room(_message.Message):
     created_at: _timestamp_pb2.Timestamp
     clock: _common_pb2.TurnClock
     to_act: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
+    tournament_id: str
+    tournament_game: int
+    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., tournament_id: _Optional[str] = ..., tournament_game: _Optional[int] = ...) -> None: ...
 
 class CreateRoomRequest(_message.Message):
     __slots__ = ("game", "mode", "seats", "system_players", "options", "system_player", "think_seconds")

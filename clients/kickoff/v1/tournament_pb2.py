@@ -22,31 +22,64 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from kickoff.v1 import common_pb2 as kickoff_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1bkickoff/v1/tournament.proto\x12\nkickoff.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/common.proto\"c\n\x17\x43reateTournamentRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x16\n\x0esystem_players\x18\x02 \x01(\x05\x12\"\n\x04mode\x18\x03 \x01(\x0e\x32\x14.kickoff.v1.RoomMode\"\xc9\x01\n\nTournament\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\r\n\x05games\x18\x03 \x01(\x05\x12\x14\n\x0cgames_played\x18\x04 \x01(\x05\x12\x17\n\x0f\x63urrent_room_id\x18\x05 \x01(\t\x12(\n\tstandings\x18\x06 \x01(\x0b\x32\x15.kickoff.v1.Standings\x12.\n\ncreated_at\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\",\n\x13GetStandingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"0\n\tStandings\x12#\n\x05lines\x18\x01 \x03(\x0b\x32\x14.kickoff.v1.Standing\"`\n\x08Standing\x12\r\n\x05place\x18\x01 \x01(\x05\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0e\n\x06points\x18\x03 \x01(\x05\x12\x11\n\tgames_won\x18\x04 \x01(\x05\x12\x14\n\x0c\x63ountry_wins\x18\x05 \x01(\x05\"0\n\x17StreamTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\">\n\x10TournamentUpdate\x12*\n\ntournament\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.Tournament2\x85\x02\n\x11TournamentService\x12O\n\x10\x43reateTournament\x12#.kickoff.v1.CreateTournamentRequest\x1a\x16.kickoff.v1.Tournament\x12\x46\n\x0cGetStandings\x12\x1f.kickoff.v1.GetStandingsRequest\x1a\x15.kickoff.v1.Standings\x12W\n\x10StreamTournament\x12#.kickoff.v1.StreamTournamentRequest\x1a\x1c.kickoff.v1.TournamentUpdate0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1bkickoff/v1/tournament.proto\x12\nkickoff.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/common.proto\"\xd2\x01\n\x17\x43reateTournamentRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x16\n\x0esystem_players\x18\x02 \x01(\x05\x12\"\n\x04mode\x18\x03 \x01(\x0e\x32\x14.kickoff.v1.RoomMode\x12(\n\x07options\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x15\n\rsystem_player\x18\x05 \x01(\t\x12\x1a\n\rthink_seconds\x18\x06 \x01(\x01H\x00\x88\x01\x01\x42\x10\n\x0e_think_seconds\"\x92\x01\n\x0eTournamentGame\x12\r\n\x05index\x18\x01 \x01(\x05\x12\x0f\n\x07room_id\x18\x02 \x01(\t\x12\x12\n\nfirst_seat\x18\x03 \x01(\x05\x12&\n\x06status\x18\x04 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12$\n\x07outcome\x18\x05 \x01(\x0b\x32\x13.kickoff.v1.Outcome\"\xa6\x03\n\nTournament\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\r\n\x05games\x18\x03 \x01(\x05\x12\x14\n\x0cgames_played\x18\x04 \x01(\x05\x12\x17\n\x0f\x63urrent_room_id\x18\x05 \x01(\t\x12(\n\tstandings\x18\x06 \x01(\x0b\x32\x15.kickoff.v1.Standings\x12.\n\ncreated_at\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x06status\x18\x08 \x01(\x0e\x32\x1c.kickoff.v1.TournamentStatus\x12\"\n\x04mode\x18\t \x01(\x0e\x32\x14.kickoff.v1.RoomMode\x12\x1f\n\x05seats\x18\n \x03(\x0b\x32\x10.kickoff.v1.Seat\x12-\n\tgame_list\x18\x0b \x03(\x0b\x32\x1a.kickoff.v1.TournamentGame\x12(\n\x07options\x18\x0c \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07version\x18\r \x01(\x03\"-\n\x14GetTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"m\n\x16ListTournamentsRequest\x12,\n\x06status\x18\x01 \x01(\x0e\x32\x1c.kickoff.v1.TournamentStatus\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"_\n\x17ListTournamentsResponse\x12+\n\x0btournaments\x18\x01 \x03(\x0b\x32\x16.kickoff.v1.Tournament\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"X\n\x15JoinTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x0c\n\x04name\x18\x03 \x01(\tB\x07\n\x05_seat\"f\n\x16JoinTournamentResponse\x12*\n\ntournament\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.Tournament\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x12\n\nseat_token\x18\x03 \x01(\t\"/\n\x16LeaveTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"E\n\x17LeaveTournamentResponse\x12*\n\ntournament\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.Tournament\",\n\x13GetStandingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"?\n\tStandings\x12#\n\x05lines\x18\x01 \x03(\x0b\x32\x14.kickoff.v1.Standing\x12\r\n\x05\x66inal\x18\x02 \x01(\x08\"n\n\x08Standing\x12\r\n\x05place\x18\x01 \x01(\x05\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0e\n\x06points\x18\x03 \x01(\x05\x12\x11\n\tgames_won\x18\x04 \x01(\x05\x12\x14\n\x0c\x63ountry_wins\x18\x05 \x01(\x05\x12\x0c\n\x04name\x18\x06 \x01(\t\"G\n\x17StreamTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x15\n\rafter_version\x18\x02 \x01(\x03\"5\n\x13TournamentSeatTaken\x12\x1e\n\x04seat\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Seat\"\"\n\x12TournamentSeatLeft\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"A\n\x15TournamentGameStarted\x12(\n\x04game\x18\x01 \x01(\x0b\x32\x1a.kickoff.v1.TournamentGame\"?\n\x13TournamentGameEnded\x12(\n\x04game\x18\x01 \x01(\x0b\x32\x1a.kickoff.v1.TournamentGame\"<\n\x10StandingsChanged\x12(\n\tstandings\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.Standings\";\n\x0fTournamentEnded\x12(\n\tstandings\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.Standings\"\xeb\x02\n\x0fTournamentEvent\x12\x35\n\nseat_taken\x18\x01 \x01(\x0b\x32\x1f.kickoff.v1.TournamentSeatTakenH\x00\x12\x33\n\tseat_left\x18\x02 \x01(\x0b\x32\x1e.kickoff.v1.TournamentSeatLeftH\x00\x12\x39\n\x0cgame_started\x18\x03 \x01(\x0b\x32!.kickoff.v1.TournamentGameStartedH\x00\x12\x35\n\ngame_ended\x18\x04 \x01(\x0b\x32\x1f.kickoff.v1.TournamentGameEndedH\x00\x12\x39\n\x11standings_changed\x18\x05 \x01(\x0b\x32\x1c.kickoff.v1.StandingsChangedH\x00\x12\x37\n\x10tournament_ended\x18\x06 \x01(\x0b\x32\x1b.kickoff.v1.TournamentEndedH\x00\x42\x06\n\x04kind\"\xa6\x01\n\x10TournamentUpdate\x12*\n\ntournament\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.Tournament\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12+\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x1b.kickoff.v1.TournamentEvent\x12(\n\x04time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp*\x93\x01\n\x10TournamentStatus\x12!\n\x1dTOURNAMENT_STATUS_UNSPECIFIED\x10\x00\x12\x1d\n\x19TOURNAMENT_STATUS_WAITING\x10\x01\x12\x1d\n\x19TOURNAMENT_STATUS_PLAYING\x10\x02\x12\x1e\n\x1aTOURNAMENT_STATUS_FINISHED\x10\x03\x32\xe1\x04\n\x11TournamentService\x12O\n\x10\x43reateTournament\x12#.kickoff.v1.CreateTournamentRequest\x1a\x16.kickoff.v1.Tournament\x12I\n\rGetTournament\x12 .kickoff.v1.GetTournamentRequest\x1a\x16.kickoff.v1.Tournament\x12Z\n\x0fListTournaments\x12\".kickoff.v1.ListTournamentsRequest\x1a#.kickoff.v1.ListTournamentsResponse\x12W\n\x0eJoinTournament\x12!.kickoff.v1.JoinTournamentRequest\x1a\".kickoff.v1.JoinTournamentResponse\x12Z\n\x0fLeaveTournament\x12\".kickoff.v1.LeaveTournamentRequest\x1a#.kickoff.v1.LeaveTournamentResponse\x12\x46\n\x0cGetStandings\x12\x1f.kickoff.v1.GetStandingsRequest\x1a\x15.kickoff.v1.Standings\x12W\n\x10StreamTournament\x12#.kickoff.v1.StreamTournamentRequest\x1a\x1c.kickoff.v1.TournamentUpdate0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'kickoff.v1.tournament_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_CREATETOURNAMENTREQUEST']._serialized_start=101
-  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=200
-  _globals['_TOURNAMENT']._serialized_start=203
-  _globals['_TOURNAMENT']._serialized_end=404
-  _globals['_GETSTANDINGSREQUEST']._serialized_start=406
-  _globals['_GETSTANDINGSREQUEST']._serialized_end=450
-  _globals['_STANDINGS']._serialized_start=452
-  _globals['_STANDINGS']._serialized_end=500
-  _globals['_STANDING']._serialized_start=502
-  _globals['_STANDING']._serialized_end=598
-  _globals['_STREAMTOURNAMENTREQUEST']._serialized_start=600
-  _globals['_STREAMTOURNAMENTREQUEST']._serialized_end=648
-  _globals['_TOURNAMENTUPDATE']._serialized_start=650
-  _globals['_TOURNAMENTUPDATE']._serialized_end=712
-  _globals['_TOURNAMENTSERVICE']._serialized_start=715
-  _globals['_TOURNAMENTSERVICE']._serialized_end=976
+  _globals['_TOURNAMENTSTATUS']._serialized_start=2665
+  _globals['_TOURNAMENTSTATUS']._serialized_end=2812
+  _globals['_CREATETOURNAMENTREQUEST']._serialized_start=132
+  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=342
+  _globals['_TOURNAMENTGAME']._serialized_start=345
+  _globals['_TOURNAMENTGAME']._serialized_end=491
+  _globals['_TOURNAMENT']._serialized_start=494
+  _globals['_TOURNAMENT']._serialized_end=916
+  _globals['_GETTOURNAMENTREQUEST']._serialized_start=918
+  _globals['_GETTOURNAMENTREQUEST']._serialized_end=963
+  _globals['_LISTTOURNAMENTSREQUEST']._serialized_start=965
+  _globals['_LISTTOURNAMENTSREQUEST']._serialized_end=1074
+  _globals['_LISTTOURNAMENTSRESPONSE']._serialized_start=1076
+  _globals['_LISTTOURNAMENTSRESPONSE']._serialized_end=1171
+  _globals['_JOINTOURNAMENTREQUEST']._serialized_start=1173
+  _globals['_JOINTOURNAMENTREQUEST']._serialized_end=1261
+  _globals['_JOINTOURNAMENTRESPONSE']._serialized_start=1263
+  _globals['_JOINTOURNAMENTRESPONSE']._serialized_end=1365
+  _globals['_LEAVETOURNAMENTREQUEST']._serialized_start=1367
+  _globals['_LEAVETOURNAMENTREQUEST']._serialized_end=1414
+  _globals['_LEAVETOURNAMENTRESPONSE']._serialized_start=1416
+  _globals['_LEAVETOURNAMENTRESPONSE']._serialized_end=1485
+  _globals['_GETSTANDINGSREQUEST']._serialized_start=1487
+  _globals['_GETSTANDINGSREQUEST']._serialized_end=1531
+  _globals['_STANDINGS']._serialized_start=1533
+  _globals['_STANDINGS']._serialized_end=1596
+  _globals['_STANDING']._serialized_start=1598
+  _globals['_STANDING']._serialized_end=1708
+  _globals['_STREAMTOURNAMENTREQUEST']._serialized_start=1710
+  _globals['_STREAMTOURNAMENTREQUEST']._serialized_end=1781
+  _globals['_TOURNAMENTSEATTAKEN']._serialized_start=1783
+  _globals['_TOURNAMENTSEATTAKEN']._serialized_end=1836
+  _globals['_TOURNAMENTSEATLEFT']._serialized_start=1838
+  _globals['_TOURNAMENTSEATLEFT']._serialized_end=1872
+  _globals['_TOURNAMENTGAMESTARTED']._serialized_start=1874
+  _globals['_TOURNAMENTGAMESTARTED']._serialized_end=1939
+  _globals['_TOURNAMENTGAMEENDED']._serialized_start=1941
+  _globals['_TOURNAMENTGAMEENDED']._serialized_end=2004
+  _globals['_STANDINGSCHANGED']._serialized_start=2006
+  _globals['_STANDINGSCHANGED']._serialized_end=2066
+  _globals['_TOURNAMENTENDED']._serialized_start=2068
+  _globals['_TOURNAMENTENDED']._serialized_end=2127
+  _globals['_TOURNAMENTEVENT']._serialized_start=2130
+  _globals['_TOURNAMENTEVENT']._serialized_end=2493
+  _globals['_TOURNAMENTUPDATE']._serialized_start=2496
+  _globals['_TOURNAMENTUPDATE']._serialized_end=2662
+  _globals['_TOURNAMENTSERVICE']._serialized_start=2815
+  _globals['_TOURNAMENTSERVICE']._serialized_end=3424
 # @@protoc_insertion_point(module_scope)

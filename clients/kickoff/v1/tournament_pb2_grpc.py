@@ -26,7 +26,10 @@ if _version_not_supported:
 
 
 class TournamentServiceStub:
-    """Soker's 8-game tournament: four players, the first player rotating. (The contract is here; the service follows.)
+    """Soker's 8-game tournament: the same four players - people, system players or both - play eight games, the first
+    player rotating so that each seat starts exactly twice. Each game is an ordinary room (played with MoveService and
+    RoomService like any other); the next one starts by itself when a game ends. A tournament seat token is valid in
+    every room of its tournament: send it as `authorization: Bearer <token>` metadata.
     """
 
     def __init__(self, channel):
@@ -39,6 +42,26 @@ class TournamentServiceStub:
                 '/kickoff.v1.TournamentService/CreateTournament',
                 request_serializer=kickoff_dot_v1_dot_tournament__pb2.CreateTournamentRequest.SerializeToString,
                 response_deserializer=kickoff_dot_v1_dot_tournament__pb2.Tournament.FromString,
+                _registered_method=True)
+        self.GetTournament = channel.unary_unary(
+                '/kickoff.v1.TournamentService/GetTournament',
+                request_serializer=kickoff_dot_v1_dot_tournament__pb2.GetTournamentRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_tournament__pb2.Tournament.FromString,
+                _registered_method=True)
+        self.ListTournaments = channel.unary_unary(
+                '/kickoff.v1.TournamentService/ListTournaments',
+                request_serializer=kickoff_dot_v1_dot_tournament__pb2.ListTournamentsRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_tournament__pb2.ListTournamentsResponse.FromString,
+                _registered_method=True)
+        self.JoinTournament = channel.unary_unary(
+                '/kickoff.v1.TournamentService/JoinTournament',
+                request_serializer=kickoff_dot_v1_dot_tournament__pb2.JoinTournamentRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_tournament__pb2.JoinTournamentResponse.FromString,
+                _registered_method=True)
+        self.LeaveTournament = channel.unary_unary(
+                '/kickoff.v1.TournamentService/LeaveTournament',
+                request_serializer=kickoff_dot_v1_dot_tournament__pb2.LeaveTournamentRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_tournament__pb2.LeaveTournamentResponse.FromString,
                 _registered_method=True)
         self.GetStandings = channel.unary_unary(
                 '/kickoff.v1.TournamentService/GetStandings',
@@ -53,25 +76,58 @@ class TournamentServiceStub:
 
 
 class TournamentServiceServicer:
-    """Soker's 8-game tournament: four players, the first player rotating. (The contract is here; the service follows.)
+    """Soker's 8-game tournament: the same four players - people, system players or both - play eight games, the first
+    player rotating so that each seat starts exactly twice. Each game is an ordinary room (played with MoveService and
+    RoomService like any other); the next one starts by itself when a game ends. A tournament seat token is valid in
+    every room of its tournament: send it as `authorization: Bearer <token>` metadata.
     """
 
     def CreateTournament(self, request, context):
-        """Creates a tournament of four seats (people and system players).
+        """Creates a tournament of four seats (people and system players); people then join it. With every seat taken, the
+        first game starts.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetTournament(self, request, context):
+        """Returns one tournament.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListTournaments(self, request, context):
+        """Lists tournaments, newest first, a page at a time.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def JoinTournament(self, request, context):
+        """Takes a free person's seat and returns a token for it that every game of the tournament accepts.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def LeaveTournament(self, request, context):
+        """Gives the caller's seat back while the tournament waits; once it has started the seat stays (nobody is removed).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetStandings(self, request, context):
-        """Returns the standings.
+        """Returns the standings: at any time, and for good once the tournament has ended.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def StreamTournament(self, request, context):
-        """Streams the tournament: each game's room as it starts, and the standings after each game.
+        """Streams the tournament's updates after a version: seats taken, each game as it starts, each game's result with
+        the new standings, and the end. Resumable: pass the last version seen.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -84,6 +140,26 @@ def add_TournamentServiceServicer_to_server(servicer, server):
                     servicer.CreateTournament,
                     request_deserializer=kickoff_dot_v1_dot_tournament__pb2.CreateTournamentRequest.FromString,
                     response_serializer=kickoff_dot_v1_dot_tournament__pb2.Tournament.SerializeToString,
+            ),
+            'GetTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTournament,
+                    request_deserializer=kickoff_dot_v1_dot_tournament__pb2.GetTournamentRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_tournament__pb2.Tournament.SerializeToString,
+            ),
+            'ListTournaments': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTournaments,
+                    request_deserializer=kickoff_dot_v1_dot_tournament__pb2.ListTournamentsRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_tournament__pb2.ListTournamentsResponse.SerializeToString,
+            ),
+            'JoinTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.JoinTournament,
+                    request_deserializer=kickoff_dot_v1_dot_tournament__pb2.JoinTournamentRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_tournament__pb2.JoinTournamentResponse.SerializeToString,
+            ),
+            'LeaveTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.LeaveTournament,
+                    request_deserializer=kickoff_dot_v1_dot_tournament__pb2.LeaveTournamentRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_tournament__pb2.LeaveTournamentResponse.SerializeToString,
             ),
             'GetStandings': grpc.unary_unary_rpc_method_handler(
                     servicer.GetStandings,
@@ -104,7 +180,10 @@ def add_TournamentServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class TournamentService:
-    """Soker's 8-game tournament: four players, the first player rotating. (The contract is here; the service follows.)
+    """Soker's 8-game tournament: the same four players - people, system players or both - play eight games, the first
+    player rotating so that each seat starts exactly twice. Each game is an ordinary room (played with MoveService and
+    RoomService like any other); the next one starts by itself when a game ends. A tournament seat token is valid in
+    every room of its tournament: send it as `authorization: Bearer <token>` metadata.
     """
 
     @staticmethod
@@ -124,6 +203,114 @@ class TournamentService:
             '/kickoff.v1.TournamentService/CreateTournament',
             kickoff_dot_v1_dot_tournament__pb2.CreateTournamentRequest.SerializeToString,
             kickoff_dot_v1_dot_tournament__pb2.Tournament.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.TournamentService/GetTournament',
+            kickoff_dot_v1_dot_tournament__pb2.GetTournamentRequest.SerializeToString,
+            kickoff_dot_v1_dot_tournament__pb2.Tournament.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTournaments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.TournamentService/ListTournaments',
+            kickoff_dot_v1_dot_tournament__pb2.ListTournamentsRequest.SerializeToString,
+            kickoff_dot_v1_dot_tournament__pb2.ListTournamentsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def JoinTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.TournamentService/JoinTournament',
+            kickoff_dot_v1_dot_tournament__pb2.JoinTournamentRequest.SerializeToString,
+            kickoff_dot_v1_dot_tournament__pb2.JoinTournamentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LeaveTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.TournamentService/LeaveTournament',
+            kickoff_dot_v1_dot_tournament__pb2.LeaveTournamentRequest.SerializeToString,
+            kickoff_dot_v1_dot_tournament__pb2.LeaveTournamentResponse.FromString,
             options,
             channel_credentials,
             insecure,

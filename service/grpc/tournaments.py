@@ -1,0 +1,216 @@
+"""TournamentService: tournaments over gRPC, and their snapshots and updates as proto messages.
+
+Like the other servicers it holds no rules: the tournament decides, this module reads requests and writes replies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+
+from kickoff.v1 import common_pb2, tournament_pb2, tournament_pb2_grpc
+from service.grpc.convert import MODE, MODE_NAME, STATUS, options_from, outcome_to_proto, struct, timestamp
+from service.grpc.errors import KickoffError, abort
+from service.grpc.servicers import Seats, bearer_token, unary
+from service.rooms.errors import InvalidRequest, PermissionDenied, Unauthenticated
+from service.rooms.room import FINISHED, PERSON, PLAYING, WAITING
+from service.tournaments.directory import TournamentDirectory
+from service.tournaments.tournament import (
+    GameEnded,
+    GameInfo,
+    GameStarted,
+    SeatJoined,
+    SeatLeft,
+    Snapshot,
+    Standings,
+    StandingsChanged,
+    Tournament,
+    TournamentEnded,
+    TournamentSeat,
+    TournamentUpdate,
+)
+
+TOURNAMENT_STATUS = {
+    WAITING: tournament_pb2.TOURNAMENT_STATUS_WAITING,
+    PLAYING: tournament_pb2.TOURNAMENT_STATUS_PLAYING,
+    FINISHED: tournament_pb2.TOURNAMENT_STATUS_FINISHED,
+}
+TOURNAMENT_STATUS_NAME = {value: name for name, value in TOURNAMENT_STATUS.items()}
+
+
+def standings_to_proto(standings: Standings) -> tournament_pb2.Standings:
+    return tournament_pb2.Standings(
+        lines=[
+            tournament_pb2.Standing(
+                place=line.place,
+                seat=line.seat,
+                points=line.points,
+                games_won=line.games_won,
+                country_wins=line.country_wins,
+                name=line.name,
+            )
+            for line in standings.lines
+        ],
+        final=standings.final,
+    )
+
+
+def game_to_proto(game: GameInfo) -> tournament_pb2.TournamentGame:
+    message = tournament_pb2.TournamentGame(
+        index=game.index, room_id=game.room_id, first_seat=game.first_seat, status=STATUS[game.status]
+    )
+    if game.outcome is not None:
+        message.outcome.CopyFrom(outcome_to_proto(game.outcome))
+    return message
+
+
+def _seat(record: TournamentSeat) -> common_pb2.Seat:
+    kind = common_pb2.SEAT_KIND_PERSON if record.kind == PERSON else common_pb2.SEAT_KIND_SYSTEM
+    return common_pb2.Seat(seat=record.seat, kind=kind, taken=record.taken, name=record.name)
+
+
+def snapshot_to_proto(snapshot: Snapshot) -> tournament_pb2.Tournament:
+    return tournament_pb2.Tournament(
+        tournament_id=snapshot.tournament_id,
+        game=snapshot.game,
+        games=snapshot.games,
+        games_played=snapshot.games_played,
+        current_room_id=snapshot.current_room_id,
+        standings=standings_to_proto(snapshot.standings),
+        created_at=timestamp(snapshot.created_at),
+        status=TOURNAMENT_STATUS[snapshot.status],
+        mode=MODE[snapshot.mode],
+        seats=[_seat(seat) for seat in snapshot.seats],
+        game_list=[game_to_proto(game) for game in snapshot.game_list],
+        options=struct(snapshot.options),
+        version=snapshot.version,
+    )
+
+
+def _event(event: Any) -> tournament_pb2.TournamentEvent:
+    kind = type(event)
+    if kind is SeatJoined:
+        return tournament_pb2.TournamentEvent(seat_taken=tournament_pb2.TournamentSeatTaken(seat=_seat(event.seat)))
+    if kind is SeatLeft:
+        return tournament_pb2.TournamentEvent(seat_left=tournament_pb2.TournamentSeatLeft(seat=event.seat))
+    if kind is GameStarted:
+        return tournament_pb2.TournamentEvent(
+            game_started=tournament_pb2.TournamentGameStarted(game=game_to_proto(event.game))
+        )
+    if kind is GameEnded:
+        return tournament_pb2.TournamentEvent(
+            game_ended=tournament_pb2.TournamentGameEnded(game=game_to_proto(event.game))
+        )
+    if kind is StandingsChanged:
+        return tournament_pb2.TournamentEvent(
+            standings_changed=tournament_pb2.StandingsChanged(standings=standings_to_proto(event.standings))
+        )
+    if kind is TournamentEnded:
+        return tournament_pb2.TournamentEvent(
+            tournament_ended=tournament_pb2.TournamentEnded(standings=standings_to_proto(event.standings))
+        )
+    raise TypeError(f"no proto for {event!r}")
+
+
+def update_to_proto(update: TournamentUpdate) -> tournament_pb2.TournamentUpdate:
+    return tournament_pb2.TournamentUpdate(
+        tournament=snapshot_to_proto(update.snapshot),
+        version=update.version,
+        events=[_event(event) for event in update.events],
+        time=timestamp(update.time),
+    )
+
+
+def _tournament_id(request: Any) -> str:
+    if not request.tournament_id:
+        raise InvalidRequest("tournament_id is required", code="missing_tournament_id")
+    return request.tournament_id
+
+
+class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
+    def __init__(self, tournaments: TournamentDirectory, seats: Seats) -> None:
+        self.tournaments = tournaments
+        self.seats = seats
+
+    def _get(self, request: Any) -> Tournament:
+        return self.tournaments.get(_tournament_id(request))
+
+    @unary
+    async def CreateTournament(
+        self, request: tournament_pb2.CreateTournamentRequest, context: Any
+    ) -> tournament_pb2.Tournament:
+        if request.mode not in MODE_NAME:
+            raise InvalidRequest("mode must be ROOM_MODE_ONLINE or ROOM_MODE_SOLO", code="bad_mode")
+        if not request.game:
+            raise InvalidRequest("game is required", code="missing_game")
+        tournament = await self.tournaments.create(
+            game=request.game,
+            mode=MODE_NAME[request.mode],
+            system_players=request.system_players,
+            options=options_from(request.options),
+            system_player=request.system_player,
+            think_seconds=request.think_seconds if request.HasField("think_seconds") else None,
+        )
+        return snapshot_to_proto(tournament.snapshot())
+
+    @unary
+    async def GetTournament(
+        self, request: tournament_pb2.GetTournamentRequest, context: Any
+    ) -> tournament_pb2.Tournament:
+        return snapshot_to_proto(self._get(request).snapshot())
+
+    @unary
+    async def ListTournaments(
+        self, request: tournament_pb2.ListTournamentsRequest, context: Any
+    ) -> tournament_pb2.ListTournamentsResponse:
+        if request.status and request.status not in TOURNAMENT_STATUS_NAME:
+            raise InvalidRequest(f"unknown status {request.status}", code="bad_status")
+        found, following = self.tournaments.list(
+            status=TOURNAMENT_STATUS_NAME.get(request.status, ""),
+            page_size=request.page_size,
+            page_token=request.page_token,
+        )
+        return tournament_pb2.ListTournamentsResponse(
+            tournaments=[snapshot_to_proto(t.snapshot()) for t in found], next_page_token=following
+        )
+
+    @unary
+    async def JoinTournament(
+        self, request: tournament_pb2.JoinTournamentRequest, context: Any
+    ) -> tournament_pb2.JoinTournamentResponse:
+        tournament = self._get(request)
+        seat, nonce = await tournament.join(request.seat if request.HasField("seat") else None, request.name)
+        token = self.seats.tokens.issue(tournament.tournament_id, seat, nonce)
+        return tournament_pb2.JoinTournamentResponse(
+            tournament=snapshot_to_proto(tournament.snapshot()), seat=seat, seat_token=token
+        )
+
+    @unary
+    async def LeaveTournament(
+        self, request: tournament_pb2.LeaveTournamentRequest, context: Any
+    ) -> tournament_pb2.LeaveTournamentResponse:
+        tournament = self._get(request)
+        token = bearer_token(context)
+        if token is None:
+            raise Unauthenticated("this call needs a seat token: send 'authorization: Bearer <token>'")
+        claim = self.seats.tokens.verify(token)
+        if claim.room_id != tournament.tournament_id:
+            raise PermissionDenied("this seat token is not for a seat of this tournament")
+        await tournament.leave(claim.seat, claim.nonce)
+        return tournament_pb2.LeaveTournamentResponse(tournament=snapshot_to_proto(tournament.snapshot()))
+
+    @unary
+    async def GetStandings(self, request: tournament_pb2.GetStandingsRequest, context: Any) -> tournament_pb2.Standings:
+        return standings_to_proto(self._get(request).standings())
+
+    async def StreamTournament(
+        self, request: tournament_pb2.StreamTournamentRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[tournament_pb2.TournamentUpdate]:
+        try:
+            feed = self._get(request).subscribe(request.after_version)
+        except KickoffError as error:
+            await abort(context, error)
+        async for update in feed:
+            yield update_to_proto(update)

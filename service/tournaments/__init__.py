@@ -1,0 +1,1 @@
+"""Tournaments: series of games among the same seats, each game an ordinary room."""

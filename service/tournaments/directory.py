@@ -1,0 +1,129 @@
+"""The directory of tournaments: creates them (checking the request as a room would be checked), finds them, lists
+them, rebuilds them after a restart, and hears from the room directory when one of their games ends."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import UnknownGame
+from engine.registry import new_tournament
+from service.rooms.directory import RoomDirectory, page
+from service.rooms.errors import InvalidRequest, TournamentNotFound
+from service.rooms.room import SOLO, Room
+from service.tournaments.tournament import Tournament, TournamentEntry, TournamentJournal
+
+
+class TournamentDirectory:
+    """Every tournament of this server; its games live in ``rooms``."""
+
+    def __init__(self, rooms: RoomDirectory, journal: TournamentJournal | None = None) -> None:
+        self.rooms = rooms
+        self.journal: TournamentJournal = journal or rooms.journal  # type: ignore[assignment]
+        self._tournaments: dict[str, Tournament] = {}
+        self._order: list[Tournament] = []
+        rooms.on_finished = self._room_finished
+
+    def _room_finished(self, room: Room) -> None:
+        tournament = self._tournaments.get(room.tournament_id)
+        if tournament is not None:  # (while restoring, a tournament not yet rebuilt moves on once it is)
+            tournament.room_finished(room)
+
+    async def create(
+        self,
+        *,
+        game: str,
+        mode: str,
+        system_players: int,
+        options: Mapping[str, Any] | None = None,
+        system_player: str = "",
+        think_seconds: float | None = None,
+    ) -> Tournament:
+        """A new tournament, stored and waiting for its people (or, with four system players, already playing)."""
+        try:
+            rules = new_tournament(game)
+        except UnknownGame as exc:
+            raise InvalidRequest(str(exc), code="no_tournament") from None
+        options = dict(options or {})
+        if "first_seat" in options:
+            raise InvalidRequest("a tournament sets first_seat itself: it rotates every game", code="invalid_options")
+        if mode == SOLO and system_players != rules.players - 1:
+            raise InvalidRequest(
+                f"a solo tournament is one person against system players: system_players must be {rules.players - 1}",
+                code="solo_needs_one_person",
+            )
+        resolved, system_player = self.rooms.check(
+            game=game,
+            mode=mode,
+            seats=rules.players,
+            system_players=system_players,
+            options={**options, **rules.next_options()},
+            system_player=system_player,
+            think_seconds=think_seconds,
+            people_optional=True,
+        )
+        resolved.pop("first_seat", None)
+        tournament = self._tournament(
+            tournament_id=secrets.token_hex(8),
+            game=game,
+            rules=rules,
+            mode=mode,
+            system_players=system_players,
+            options=resolved,
+            system_player=system_player,
+            think_seconds=think_seconds if think_seconds is not None else self.rooms.default_think_seconds,
+            created_at=self.rooms.clock.now(),
+        )
+        await self.journal.create_tournament(tournament)
+        self._add(tournament)
+        await tournament.advance()  # four system players need nobody: the first game starts now
+        return tournament
+
+    def _tournament(self, **fields: Any) -> Tournament:
+        return Tournament(rooms=self.rooms, journal=self.journal, **fields)
+
+    def _add(self, tournament: Tournament) -> None:
+        self._tournaments[tournament.tournament_id] = tournament
+        self._order.append(tournament)
+
+    async def restore(self, stored: list[tuple[Any, list[TournamentEntry]]]) -> int:
+        """Rebuild the stored tournaments (a row and its log each) once the rooms are rebuilt, then let each move on
+        from where it stood; returns how many are unfinished."""
+        restored = []
+        for row, entries in stored:
+            tournament = self._tournament(
+                tournament_id=row.tournament_id,
+                game=row.game,
+                rules=new_tournament(row.game),
+                mode=row.mode,
+                system_players=row.system_players,
+                options=row.options,
+                system_player=row.system_player,
+                think_seconds=row.think_seconds,
+                created_at=row.created_at,
+            )
+            await tournament.restore(entries)
+            self._add(tournament)
+            restored.append(tournament)
+        for tournament in restored:
+            await tournament.advance()
+        return sum(1 for tournament in restored if tournament.status != "finished")
+
+    def get(self, tournament_id: str) -> Tournament:
+        try:
+            return self._tournaments[tournament_id]
+        except KeyError:
+            raise TournamentNotFound(f"no tournament {tournament_id!r}") from None
+
+    def list(self, *, status: str = "", page_size: int = 0, page_token: str = "") -> tuple[list[Tournament], str]:
+        """Tournaments newest first, filtered; a page and the next page's token ('' on the last page)."""
+        return page(self._order, lambda t: not status or t.status == status, page_size, page_token)
+
+    async def settle(self) -> None:
+        for tournament in self._order:
+            await tournament.settle()
+
+    async def close(self) -> None:
+        for tournament in self._order:
+            await tournament.close()

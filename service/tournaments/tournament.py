@@ -1,0 +1,450 @@
+"""One tournament: four seats that play a series of games together, each game an ordinary room.
+
+People join the tournament, not its rooms: a tournament seat's nonce names its token, and the tournament seats each
+person in every one of its rooms with that nonce, so one token plays every game. When the last seat is taken the first
+game starts; when a game's room finishes, its result is recorded and the next game starts by itself, with the first
+player rotated as the game's tournament rules say.
+
+Like a room, a tournament changes only in versioned updates, each written to its append-only log before anyone hears
+of it: ``join``, ``leave``, ``game`` (game N started in room R) and ``result`` (game N ended; the outcome is the room's,
+rebuilt from the room's own log). The standings are never stored: they are computed from the games' outcomes.
+
+Recovery needs no special case. A restarted server rebuilds the rooms, replays the tournament's log, then runs the same
+:meth:`Tournament.advance` that runs after every change: it records a finished game the log does not have yet, seats
+people missing from the current room, and starts the next game (reusing a room created just before a crash).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from engine.core import Outcome, TournamentRules
+from service.rooms.directory import RoomDirectory
+from service.rooms.errors import InvalidRequest, RoomUnavailable, SeatTaken, Unauthenticated
+from service.rooms.room import FINISHED, PERSON, PLAYING, SYSTEM, WAITING, Room
+
+log = logging.getLogger(__name__)
+
+SEATS = 4
+
+
+@dataclass
+class TournamentSeat:
+    seat: int
+    kind: str
+    taken: bool = False
+    name: str = ""
+    nonce: str = ""  # changes on every join; the seat's token names it
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """One game of the tournament as it stood at an update."""
+
+    index: int
+    room_id: str
+    first_seat: int
+    status: str
+    outcome: Outcome | None = None
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    place: int
+    seat: int
+    points: int
+    games_won: int
+    country_wins: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Standings:
+    lines: tuple[StandingLine, ...]
+    final: bool
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The tournament as anyone may see it at one version (nothing in it is hidden from anyone)."""
+
+    tournament_id: str
+    game: str
+    mode: str
+    status: str
+    version: int
+    games: int
+    seats: tuple[TournamentSeat, ...]
+    game_list: tuple[GameInfo, ...]
+    standings: Standings
+    options: Mapping[str, Any]
+    created_at: float
+
+    @property
+    def games_played(self) -> int:
+        return sum(1 for game in self.game_list if game.outcome is not None)
+
+    @property
+    def current_room_id(self) -> str:
+        playing = [game.room_id for game in self.game_list if game.outcome is None]
+        return playing[-1] if playing else ""
+
+
+# Tournament events: none holds anything secret.
+@dataclass(frozen=True)
+class SeatJoined:
+    seat: TournamentSeat
+
+
+@dataclass(frozen=True)
+class SeatLeft:
+    seat: int
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    game: GameInfo
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    game: GameInfo
+
+
+@dataclass(frozen=True)
+class StandingsChanged:
+    standings: Standings
+
+
+@dataclass(frozen=True)
+class TournamentEnded:
+    standings: Standings
+
+
+@dataclass(frozen=True)
+class TournamentUpdate:
+    version: int
+    events: tuple[Any, ...]
+    snapshot: Snapshot
+    time: float
+
+
+@dataclass(frozen=True)
+class TournamentEntry:
+    """One line of a tournament's log."""
+
+    tournament_id: str
+    version: int
+    kind: str  # join, leave, game (started), result (ended)
+    seat: int = -1
+    name: str = ""
+    nonce: str = ""
+    game_index: int = -1
+    room_id: str = ""
+    time: float = 0.0
+
+
+class TournamentJournal(Protocol):
+    async def create_tournament(self, tournament: Tournament) -> None: ...
+
+    async def append_tournament(self, entry: TournamentEntry, status: str) -> None: ...
+
+
+class TournamentFeed:
+    """A viewer's live feed of tournament updates."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+        self.queue: asyncio.Queue[TournamentUpdate | None] = asyncio.Queue()
+
+    def __aiter__(self) -> AsyncIterator[TournamentUpdate]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[TournamentUpdate]:
+        try:
+            while (update := await self.queue.get()) is not None:
+                yield update
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self.tournament._feeds.discard(self)
+
+
+class Tournament:
+    """See the module docstring. Every change runs under one lock, in order, like a room's loop."""
+
+    def __init__(
+        self,
+        *,
+        tournament_id: str,
+        game: str,
+        rules: TournamentRules,
+        mode: str,
+        system_players: int,
+        options: Mapping[str, Any],
+        system_player: str,
+        think_seconds: float | None,
+        created_at: float,
+        rooms: RoomDirectory,
+        journal: TournamentJournal,
+    ) -> None:
+        self.tournament_id = tournament_id
+        self.game = game
+        self.rules = rules
+        self.mode = mode
+        self.options = dict(options)
+        self.system_player = system_player
+        self.think_seconds = think_seconds
+        self.created_at = created_at
+        self.rooms = rooms
+        self.journal = journal
+        people = rules.players - system_players
+        # System players take the last seats, as in a room: the seat numbers are the same in every game.
+        self.seats = [TournamentSeat(s, PERSON) for s in range(people)]
+        self.seats += [TournamentSeat(s, SYSTEM, True, f"{system_player} bot") for s in range(people, rules.players)]
+        self.status = WAITING
+        self.version = 0
+        self.updates: list[TournamentUpdate] = []
+        self.game_rooms: list[Room] = []  # game i's room, for every game started
+        self._first_seats: list[int] = []
+        self._feeds: set[TournamentFeed] = set()
+        self._lock = asyncio.Lock()
+        self._replaying: TournamentEntry | None = None
+        self._advancing: set[asyncio.Task[None]] = set()
+
+    @property
+    def system_players(self) -> int:
+        return sum(1 for seat in self.seats if seat.kind == SYSTEM)
+
+    # -- requests --------------------------------------------------------------------------------------------------
+
+    async def join(self, seat: int | None, name: str) -> tuple[int, str]:
+        """Take a person's seat; returns it with its nonce. The last seat taken starts the first game."""
+        async with self._lock:
+            if self.status != WAITING:
+                raise RoomUnavailable("the tournament has started: every seat is taken", code="tournament_full")
+            free = [s.seat for s in self.seats if s.kind == PERSON and not s.taken]
+            if seat is None:
+                if not free:
+                    raise RoomUnavailable("no free seat", code="tournament_full")
+                seat = free[0]
+            elif not 0 <= seat < len(self.seats):
+                raise InvalidRequest(f"seat must be 0-{len(self.seats) - 1}, got {seat}")
+            elif self.seats[seat].kind != PERSON:
+                raise SeatTaken(f"seat {seat} belongs to a system player")
+            elif self.seats[seat].taken:
+                raise SeatTaken(f"seat {seat} is taken")
+            nonce = secrets.token_hex(8)
+            await self._take_seat(seat, name or f"player {seat}", nonce)
+            await self._advance()
+            return seat, nonce
+
+    async def leave(self, seat: int, nonce: str) -> None:
+        async with self._lock:
+            self.check_seat(seat, nonce)
+            if self.status != WAITING:
+                return  # nobody is removed once the games have begun: the clock plays for an absent person
+            await self._free_seat(seat)
+
+    def check_seat(self, seat: int, nonce: str) -> None:
+        if not 0 <= seat < len(self.seats):
+            raise Unauthenticated("the token names no seat of this tournament")
+        record = self.seats[seat]
+        if record.kind != PERSON or not record.taken or record.nonce != nonce:
+            raise Unauthenticated("the seat token is no longer valid (the seat was given back)")
+
+    def subscribe(self, after_version: int) -> TournamentFeed:
+        if after_version < 0 or after_version > self.version:
+            raise InvalidRequest(f"after_version must be 0-{self.version}, got {after_version}")
+        feed = TournamentFeed(self)
+        for update in self.updates[after_version:]:
+            feed.queue.put_nowait(update)
+        if self.status == FINISHED:
+            feed.queue.put_nowait(None)
+        else:
+            self._feeds.add(feed)
+        return feed
+
+    # -- what the tournament shows ---------------------------------------------------------------------------------
+
+    def standings(self) -> Standings:
+        names = {seat.seat: seat.name for seat in self.seats}
+        lines = tuple(
+            StandingLine(line.place, line.seat, line.points, line.games_won, line.country_wins, names[line.seat])
+            for line in self.rules.standings()
+        )
+        return Standings(lines, self.rules.finished)
+
+    def game_info(self, index: int) -> GameInfo:
+        # From the log only (not the room's status now), so a replayed update is the one first sent.
+        outcome = self.rules.results[index] if index < len(self.rules.results) else None
+        status = FINISHED if outcome is not None else PLAYING
+        return GameInfo(index, self.game_rooms[index].room_id, self._first_seats[index], status, outcome)
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(
+            tournament_id=self.tournament_id,
+            game=self.game,
+            mode=self.mode,
+            status=self.status,
+            version=self.version,
+            games=self.rules.games,
+            seats=tuple(replace(seat, nonce="") for seat in self.seats),
+            game_list=tuple(self.game_info(index) for index in range(len(self.game_rooms))),
+            standings=self.standings(),
+            options=self.options,
+            created_at=self.created_at,
+        )
+
+    # -- changes ---------------------------------------------------------------------------------------------------
+
+    async def _take_seat(self, seat: int, name: str, nonce: str) -> None:
+        record = self.seats[seat]
+        record.taken, record.name, record.nonce = True, name, nonce
+        await self._commit([SeatJoined(replace(record, nonce=""))], TournamentEntry("", 0, "join", seat, name, nonce))
+
+    async def _free_seat(self, seat: int) -> None:
+        record = self.seats[seat]
+        record.taken, record.name, record.nonce = False, "", ""
+        await self._commit([SeatLeft(seat)], TournamentEntry("", 0, "leave", seat))
+
+    async def _game_started(self, room: Room) -> None:
+        index = len(self.game_rooms)
+        if room.tournament_game != index:
+            raise RuntimeError(f"tournament {self.tournament_id}: room {room.room_id} is not game {index}")
+        self.game_rooms.append(room)
+        self._first_seats.append(room.options["first_seat"])
+        self.status = PLAYING
+        entry = TournamentEntry("", 0, "game", game_index=index, room_id=room.room_id)
+        await self._commit([GameStarted(self.game_info(index))], entry)
+
+    async def _game_ended(self, index: int) -> None:
+        room = self.game_rooms[index]
+        outcome = room.state.outcome() if room.state is not None else None
+        if outcome is None:
+            raise RuntimeError(f"tournament {self.tournament_id}: game {index} has no outcome")
+        self.rules.record(outcome)
+        standings = self.standings()
+        events: list[Any] = [GameEnded(self.game_info(index)), StandingsChanged(standings)]
+        if self.rules.finished:
+            self.status = FINISHED
+            events.append(TournamentEnded(standings))
+        await self._commit(events, TournamentEntry("", 0, "result", game_index=index, room_id=room.room_id))
+
+    async def _commit(self, events: list[Any], entry: TournamentEntry) -> None:
+        """The next version: write the log line, then tell every feed."""
+        self.version += 1
+        replay = self._replaying
+        now = replay.time if replay else self.rooms.clock.now()
+        entry = replace(entry, tournament_id=self.tournament_id, version=self.version, time=now)
+        if replay is None:
+            await self.journal.append_tournament(entry, self.status)
+        update = TournamentUpdate(self.version, tuple(events), self.snapshot(), now)
+        self.updates.append(update)
+        for feed in self._feeds:
+            feed.queue.put_nowait(update)
+        if self.status == FINISHED:
+            for feed in list(self._feeds):
+                feed.queue.put_nowait(None)
+
+    # -- moving on -------------------------------------------------------------------------------------------------
+
+    def room_finished(self, room: Room) -> None:
+        """A room of this tournament finished its game (called from the room's loop): move on, outside that loop."""
+        task = asyncio.get_running_loop().create_task(self._advance_locked(), name=f"tournament {self.tournament_id}")
+        self._advancing.add(task)
+        task.add_done_callback(self._advancing.discard)
+
+    async def _advance_locked(self) -> None:
+        try:
+            async with self._lock:
+                await self._advance()
+        except Exception:  # the store failed: the log holds what happened, and a restart goes on from there
+            log.exception("tournament %s: could not move on", self.tournament_id)
+
+    async def advance(self) -> None:
+        """Bring the tournament up to date: record finished games, start the next (see the module docstring)."""
+        async with self._lock:
+            await self._advance()
+
+    async def _advance(self) -> None:
+        if self.status == WAITING and not all(seat.taken for seat in self.seats):
+            return
+        while self.status != FINISHED:
+            index = len(self.rules.results)
+            if index < len(self.game_rooms):
+                room = self.game_rooms[index]
+                await self._seat_everyone(room)
+                if room.status != FINISHED:
+                    return
+                await self._game_ended(index)
+            else:
+                await self._game_started(await self._room_for(index))
+
+    async def _room_for(self, index: int) -> Room:
+        """Game ``index``'s room: the one created before a crash cut its start short, or a new one."""
+        for room in self.rooms.in_tournament(self.tournament_id):
+            if room.tournament_game == index:
+                return room
+        return await self.rooms.create(
+            game=self.game,
+            mode=self.mode,
+            seats=len(self.seats),
+            system_players=self.system_players,
+            options={**self.options, **self.rules.next_options()},
+            system_player=self.system_player,
+            think_seconds=self.think_seconds,
+            tournament_id=self.tournament_id,
+            tournament_game=index,
+        )
+
+    async def _seat_everyone(self, room: Room) -> None:
+        people = [seat for seat in self.seats if seat.kind == PERSON]
+        for seat in people:
+            await room.seat_person(seat.seat, seat.name, seat.nonce)
+        if not people:
+            await room.open()
+
+    # -- recovery --------------------------------------------------------------------------------------------------
+
+    async def restore(self, entries: list[TournamentEntry]) -> None:
+        """Replay the log (the rooms are already rebuilt), then move on from where it stood."""
+        for entry in entries:
+            self._replaying = entry
+            try:
+                if entry.kind == "join":
+                    await self._take_seat(entry.seat, entry.name, entry.nonce)
+                elif entry.kind == "leave":
+                    await self._free_seat(entry.seat)
+                elif entry.kind == "game":
+                    await self._game_started(self.rooms.get(entry.room_id))
+                elif entry.kind == "result":
+                    await self._game_ended(entry.game_index)
+                else:
+                    raise RuntimeError(f"tournament {self.tournament_id}: unknown log line {entry.kind!r}")
+            finally:
+                self._replaying = None
+            if self.version != entry.version:
+                raise RuntimeError(
+                    f"tournament {self.tournament_id}: log version {entry.version} replayed as {self.version}"
+                )
+
+    async def settle(self) -> None:
+        """Wait until every move-on that a finished game started has run (tests)."""
+        while self._advancing:
+            await asyncio.gather(*self._advancing, return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in list(self._advancing):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for feed in list(self._feeds):
+            feed.queue.put_nowait(None)

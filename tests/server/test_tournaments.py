@@ -1,0 +1,262 @@
+"""Tournaments over gRPC: eight games that start by themselves, one token for every game, standings that add up."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import grpc
+import pytest
+from google.protobuf import json_format, struct_pb2
+
+from kickoff.v1 import common_pb2, move_pb2, room_pb2, tournament_pb2
+from tests.server.conftest import Harness, auth, refusal, soker_move
+from tests.tournament_points import game_from_updates, standings_lines, table
+
+
+async def create(
+    harness: Harness, *, system_players: int, solo: bool = False, options: dict | None = None
+) -> tournament_pb2.Tournament:
+    request = tournament_pb2.CreateTournamentRequest(
+        game="soker",
+        mode=common_pb2.ROOM_MODE_SOLO if solo else common_pb2.ROOM_MODE_ONLINE,
+        system_players=system_players,
+        think_seconds=0,
+    )
+    if options:
+        request.options.CopyFrom(struct_pb2.Struct())
+        request.options.update(options)
+    return await harness.tournaments.CreateTournament(request)
+
+
+async def tournament_updates(harness: Harness, tournament_id: str, after: int = 0) -> list[dict]:
+    """Every update after ``after`` until the tournament ends (the stream closes then)."""
+    call = harness.tournaments.StreamTournament(
+        tournament_pb2.StreamTournamentRequest(tournament_id=tournament_id, after_version=after)
+    )
+    return [json_format.MessageToDict(update) async for update in call]
+
+
+async def room_updates(harness: Harness, room_id: str) -> list[dict]:
+    """A finished room's updates as a spectator sees them."""
+    call = harness.moves.StreamEvents(move_pb2.StreamEventsRequest(room_id=room_id, after_version=0))
+    return [json_format.MessageToDict(update) async for update in call]
+
+
+async def check_against_the_rooms(harness: Harness, tournament_id: str) -> list[dict]:
+    """The tournament's standings equal those recomputed from its eight rooms' own events; returns the games."""
+    tournament = await harness.tournaments.GetTournament(
+        tournament_pb2.GetTournamentRequest(tournament_id=tournament_id)
+    )
+    assert tournament.status == tournament_pb2.TOURNAMENT_STATUS_FINISHED
+    assert tournament.games_played == 8 and len(tournament.game_list) == 8 and not tournament.current_room_id
+    games = [game_from_updates(await room_updates(harness, game.room_id)) for game in tournament.game_list]
+    assert Counter(game["first_seat"] for game in games) == {0: 2, 1: 2, 2: 2, 3: 2}, "each seat starts twice"
+    assert [game.first_seat for game in tournament.game_list] == [game["first_seat"] for game in games]
+    for game, listed in zip(games, tournament.game_list, strict=True):
+        assert list(listed.outcome.points) == game["points"]
+    standings = await harness.tournaments.GetStandings(tournament_pb2.GetStandingsRequest(tournament_id=tournament_id))
+    assert standings.final
+    assert standings_lines(json_format.MessageToDict(standings)) == table(games)
+    return games
+
+
+async def test_four_system_players_play_a_whole_tournament(harness: Harness) -> None:
+    created = await create(harness, system_players=4)
+    assert created.games == 8 and len(created.seats) == 4
+    assert all(seat.kind == common_pb2.SEAT_KIND_SYSTEM and seat.taken for seat in created.seats)
+    updates = await tournament_updates(harness, created.tournament_id)
+    assert [int(u["version"]) for u in updates] == list(range(1, 17)), "one start and one result per game"
+    kinds = [[next(iter(event)) for event in u["events"]] for u in updates]
+    assert kinds == [["gameStarted"], ["gameEnded", "standingsChanged"]] * 7 + [
+        ["gameStarted"],
+        ["gameEnded", "standingsChanged", "tournamentEnded"],
+    ]
+    started = [u["events"][0]["gameStarted"]["game"] for u in updates[::2]]
+    assert [g.get("index", 0) for g in started] == list(range(8))
+    assert [g.get("firstSeat", 0) for g in started] == [0, 1, 2, 3, 0, 1, 2, 3]
+    games = await check_against_the_rooms(harness, created.tournament_id)
+    # Each update's standings are the running total of the games ended so far.
+    for count, update in enumerate(updates[1::2], start=1):
+        assert standings_lines(update["events"][1]["standingsChanged"]["standings"]) == table(games[:count])
+    final = updates[-1]["events"][2]["tournamentEnded"]["standings"]
+    assert final["final"] and standings_lines(final) == table(games)
+
+
+async def test_a_person_plays_every_game_with_one_tournament_token(harness: Harness) -> None:
+    created = await create(harness, system_players=3, solo=True)
+    assert created.status == tournament_pb2.TOURNAMENT_STATUS_WAITING and not created.game_list
+    joined = await harness.tournaments.JoinTournament(
+        tournament_pb2.JoinTournamentRequest(tournament_id=created.tournament_id, name="ann")
+    )
+    assert joined.seat == 0 and joined.tournament.status == tournament_pb2.TOURNAMENT_STATUS_PLAYING
+    token = joined.seat_token
+    tid = created.tournament_id
+    played_rooms = []
+    for index in range(8):
+        await harness.server.tournaments.settle()
+        tournament = await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
+        assert tournament.games_played == index and len(tournament.game_list) == index + 1
+        room_id = tournament.current_room_id
+        room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+        assert room.tournament_id == tid and room.tournament_game == index
+        assert room.seats[0].name == "ann" and room.status == common_pb2.ROOM_STATUS_PLAYING
+        assert room.options["first_seat"] == index % 4
+        # Play the whole game, a play whenever there is one: the same token in every room.
+        while True:
+            await harness.settle(room_id)
+            view = await harness.view(room_id, token)
+            if not view.to_act:
+                break
+            legal = await harness.legal(room_id, token)
+            plays = [move for move in legal if move.soker.HasField("play")]
+            await harness.submit(room_id, token, (plays or legal)[0], expected=view.version)
+        played_rooms.append(room_id)
+    await harness.server.tournaments.settle()
+    assert len(set(played_rooms)) == 8
+    games = await check_against_the_rooms(harness, tid)
+    assert sum(game["points"][0] for game in games) > 0, "the person scored"
+    # The final standings stay a value anyone can fetch afterwards.
+    again = await harness.tournaments.GetStandings(tournament_pb2.GetStandingsRequest(tournament_id=tid))
+    assert again.final and again.lines[0].name
+
+
+async def test_the_next_game_starts_when_the_clock_ends_a_game_nobody_plays(harness: Harness) -> None:
+    """An online tournament: the person is away, the clock plays for them, and the games go on by themselves."""
+    created = await create(harness, system_players=3, options={"hand_size": 2})
+    tid = created.tournament_id
+    await harness.tournaments.JoinTournament(tournament_pb2.JoinTournamentRequest(tournament_id=tid))
+    first_room = await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
+    room_id = first_room.current_room_id
+    for _ in range(500):
+        await harness.settle(room_id)
+        room = harness.directory.get(room_id)
+        if room.status == "finished":
+            break
+        assert room.clock_info is not None and room.clock_info.seat == 0, "only the person's turn waits"
+        harness.clock.advance(30)
+    else:
+        pytest.fail("the game did not end")
+    await harness.server.tournaments.settle()
+    tournament = await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
+    assert tournament.games_played >= 1 and tournament.current_room_id not in ("", room_id)
+    assert tournament.game_list[1].first_seat == 1
+
+
+async def test_tournament_streams_resume_after_a_version(harness: Harness) -> None:
+    created = await create(harness, system_players=4)
+    everything = await tournament_updates(harness, created.tournament_id)
+    resumed = await tournament_updates(harness, created.tournament_id, after=5)
+    assert resumed == everything[5:], "the same updates, no gap and no duplicate"
+
+
+async def test_seats_can_be_given_back_before_the_start_and_not_after(harness: Harness) -> None:
+    created = await create(harness, system_players=2)
+    tid = created.tournament_id
+    tournaments = harness.tournaments
+    first = await tournaments.JoinTournament(tournament_pb2.JoinTournamentRequest(tournament_id=tid, seat=1, name="bo"))
+    with pytest.raises(grpc.aio.AioRpcError) as taken:
+        await tournaments.JoinTournament(tournament_pb2.JoinTournamentRequest(tournament_id=tid, seat=1))
+    assert taken.value.code() == grpc.StatusCode.ALREADY_EXISTS
+    with pytest.raises(grpc.aio.AioRpcError) as robot:
+        await tournaments.JoinTournament(tournament_pb2.JoinTournamentRequest(tournament_id=tid, seat=3))
+    assert robot.value.code() == grpc.StatusCode.ALREADY_EXISTS and "system player" in robot.value.details()
+    left = await tournaments.LeaveTournament(
+        tournament_pb2.LeaveTournamentRequest(tournament_id=tid), metadata=auth(first.seat_token)
+    )
+    assert not left.tournament.seats[1].taken
+    with pytest.raises(grpc.aio.AioRpcError) as stale:
+        await tournaments.LeaveTournament(
+            tournament_pb2.LeaveTournamentRequest(tournament_id=tid), metadata=auth(first.seat_token)
+        )
+    assert stale.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    ann = await tournaments.JoinTournament(tournament_pb2.JoinTournamentRequest(tournament_id=tid, name="ann"))
+    bo = await tournaments.JoinTournament(tournament_pb2.JoinTournamentRequest(tournament_id=tid, name="bo"))
+    assert (ann.seat, bo.seat) == (0, 1) and bo.tournament.status == tournament_pb2.TOURNAMENT_STATUS_PLAYING
+    with pytest.raises(grpc.aio.AioRpcError) as full:
+        await tournaments.JoinTournament(tournament_pb2.JoinTournamentRequest(tournament_id=tid))
+    assert full.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    # During the games the seat stays: leaving changes nothing, and the token still plays.
+    await tournaments.LeaveTournament(
+        tournament_pb2.LeaveTournamentRequest(tournament_id=tid), metadata=auth(bo.seat_token)
+    )
+    room_id = bo.tournament.current_room_id
+    assert (await harness.legal(room_id, ann.seat_token)) or (await harness.legal(room_id, bo.seat_token))
+
+
+async def test_tournament_rooms_take_only_their_tournament_tokens(harness: Harness) -> None:
+    one = await create(harness, system_players=3, solo=True)
+    two = await create(harness, system_players=3, solo=True)
+    token_one = (
+        await harness.tournaments.JoinTournament(tournament_pb2.JoinTournamentRequest(tournament_id=one.tournament_id))
+    ).seat_token
+    joined_two = await harness.tournaments.JoinTournament(
+        tournament_pb2.JoinTournamentRequest(tournament_id=two.tournament_id)
+    )
+    room_two = joined_two.tournament.current_room_id
+    with pytest.raises(grpc.aio.AioRpcError) as foreign:
+        await harness.submit(room_two, token_one, soker_move("draw"))
+    assert foreign.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    with pytest.raises(grpc.aio.AioRpcError) as direct:
+        await harness.join(room_two)
+    assert (
+        direct.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "join the tournament" in direct.value.details()
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as wrong:
+        await harness.tournaments.LeaveTournament(
+            tournament_pb2.LeaveTournamentRequest(tournament_id=two.tournament_id), metadata=auth(token_one)
+        )
+    assert wrong.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    answer = await harness.submit(room_two, joined_two.seat_token, soker_move("draw"))
+    assert answer.version > 0
+
+
+@pytest.mark.parametrize(
+    ("fields", "reason"),
+    [
+        ({"game": "chess", "system_players": 3, "mode": common_pb2.ROOM_MODE_SOLO}, "no_tournament"),
+        ({"game": "soker", "system_players": 5, "mode": common_pb2.ROOM_MODE_ONLINE}, "no_person_seat"),
+        ({"game": "soker", "system_players": 2, "mode": common_pb2.ROOM_MODE_SOLO}, "solo_needs_one_person"),
+        ({"game": "soker", "system_players": 1}, "bad_mode"),
+        ({"system_players": 1, "mode": common_pb2.ROOM_MODE_ONLINE}, "missing_game"),
+        ({"game": "soker", "mode": common_pb2.ROOM_MODE_ONLINE, "think_seconds": 99}, "bad_think_time"),
+    ],
+)
+async def test_bad_tournaments_are_refused_with_a_reason(harness: Harness, fields: dict, reason: str) -> None:
+    code, why, message = await refusal(
+        harness.tournaments.CreateTournament(tournament_pb2.CreateTournamentRequest(**fields))
+    )
+    assert (code, why) == (grpc.StatusCode.INVALID_ARGUMENT, reason) and message
+
+
+async def test_first_seat_is_the_tournaments_to_set_and_unknown_ids_are_not_found(harness: Harness) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await create(harness, system_players=4, options={"first_seat": 2})
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "rotates" in refused.value.details()
+    code, reason, _ = await refusal(
+        harness.tournaments.GetStandings(tournament_pb2.GetStandingsRequest(tournament_id="nope"))
+    )
+    assert (code, reason) == (grpc.StatusCode.NOT_FOUND, "tournament_not_found")
+    with pytest.raises(grpc.aio.AioRpcError) as empty:
+        await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest())
+    assert empty.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+async def test_tournaments_are_listed_newest_first_by_status(harness: Harness) -> None:
+    done = await create(harness, system_players=4)
+    await tournament_updates(harness, done.tournament_id)  # until it ends
+    waiting = await create(harness, system_players=3, solo=True)
+    listed = await harness.tournaments.ListTournaments(tournament_pb2.ListTournamentsRequest())
+    assert [t.tournament_id for t in listed.tournaments] == [waiting.tournament_id, done.tournament_id]
+    finished = await harness.tournaments.ListTournaments(
+        tournament_pb2.ListTournamentsRequest(status=tournament_pb2.TOURNAMENT_STATUS_FINISHED)
+    )
+    assert [t.tournament_id for t in finished.tournaments] == [done.tournament_id]
+    page = await harness.tournaments.ListTournaments(tournament_pb2.ListTournamentsRequest(page_size=1))
+    rest = await harness.tournaments.ListTournaments(
+        tournament_pb2.ListTournamentsRequest(page_size=1, page_token=page.next_page_token)
+    )
+    assert [t.tournament_id for t in [*page.tournaments, *rest.tournaments]] == [
+        waiting.tournament_id,
+        done.tournament_id,
+    ]
+    assert not rest.next_page_token
