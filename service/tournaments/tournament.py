@@ -217,6 +217,7 @@ class Tournament:
         self._feeds: set[TournamentFeed] = set()
         self._lock = asyncio.Lock()
         self._replaying: TournamentEntry | None = None
+        self._broken = False  # a change could not be stored: the tournament waits for a restart to rebuild it
         self._advancing: set[asyncio.Task[None]] = set()
 
     @property
@@ -228,6 +229,7 @@ class Tournament:
     async def join(self, seat: int | None, name: str) -> tuple[int, str]:
         """Take a person's seat; returns it with its nonce. The last seat taken starts the first game."""
         async with self._lock:
+            self._check_store()
             if self.status != WAITING:
                 raise RoomUnavailable("the tournament has started: every seat is taken", code="tournament_full")
             free = [s.seat for s in self.seats if s.kind == PERSON and not s.taken]
@@ -248,10 +250,15 @@ class Tournament:
 
     async def leave(self, seat: int, nonce: str) -> None:
         async with self._lock:
+            self._check_store()
             self.check_seat(seat, nonce)
             if self.status != WAITING:
                 return  # nobody is removed once the games have begun: the clock plays for an absent person
             await self._free_seat(seat)
+
+    def _check_store(self) -> None:
+        if self._broken:
+            raise RoomUnavailable("this tournament's store failed; it resumes when the server restarts", code="store")
 
     def check_seat(self, seat: int, nonce: str) -> None:
         if not 0 <= seat < len(self.seats):
@@ -305,47 +312,77 @@ class Tournament:
 
     # -- changes ---------------------------------------------------------------------------------------------------
 
+    def _memento(self) -> tuple[Any, ...]:
+        """What a change may alter, to put back if the change cannot be stored."""
+        seats = [replace(seat) for seat in self.seats]
+        return (
+            seats,
+            self.status,
+            list(self.game_rooms),
+            list(self._first_seats),
+            list(self.rules.results),
+            self.version,
+        )
+
+    def _undo(self, memento: tuple[Any, ...]) -> None:
+        seats, self.status, self.game_rooms, self._first_seats, results, self.version = memento
+        self.seats[:] = seats
+        self.rules.results[:] = results
+
     async def _take_seat(self, seat: int, name: str, nonce: str) -> None:
+        before = self._memento()
         record = self.seats[seat]
         record.taken, record.name, record.nonce = True, name, nonce
-        await self._commit([SeatJoined(replace(record, nonce=""))], TournamentEntry("", 0, "join", seat, name, nonce))
+        entry = TournamentEntry("", 0, "join", seat, name, nonce)
+        await self._commit([SeatJoined(replace(record, nonce=""))], entry, before)
 
     async def _free_seat(self, seat: int) -> None:
+        before = self._memento()
         record = self.seats[seat]
         record.taken, record.name, record.nonce = False, "", ""
-        await self._commit([SeatLeft(seat)], TournamentEntry("", 0, "leave", seat))
+        await self._commit([SeatLeft(seat)], TournamentEntry("", 0, "leave", seat), before)
 
     async def _game_started(self, room: Room) -> None:
         index = len(self.game_rooms)
         if room.tournament_game != index:
             raise RuntimeError(f"tournament {self.tournament_id}: room {room.room_id} is not game {index}")
+        before = self._memento()
         self.game_rooms.append(room)
         self._first_seats.append(room.options["first_seat"])
         self.status = PLAYING
         entry = TournamentEntry("", 0, "game", game_index=index, room_id=room.room_id)
-        await self._commit([GameStarted(self.game_info(index))], entry)
+        await self._commit([GameStarted(self.game_info(index))], entry, before)
 
     async def _game_ended(self, index: int) -> None:
         room = self.game_rooms[index]
         outcome = room.state.outcome() if room.state is not None else None
         if outcome is None:
             raise RuntimeError(f"tournament {self.tournament_id}: game {index} has no outcome")
+        before = self._memento()
         self.rules.record(outcome)
         standings = self.standings()
         events: list[Any] = [GameEnded(self.game_info(index)), StandingsChanged(standings)]
         if self.rules.finished:
             self.status = FINISHED
             events.append(TournamentEnded(standings))
-        await self._commit(events, TournamentEntry("", 0, "result", game_index=index, room_id=room.room_id))
+        entry = TournamentEntry("", 0, "result", game_index=index, room_id=room.room_id)
+        await self._commit(events, entry, before)
 
-    async def _commit(self, events: list[Any], entry: TournamentEntry) -> None:
-        """The next version: write the log line, then tell every feed."""
+    async def _commit(self, events: list[Any], entry: TournamentEntry, before: tuple[Any, ...]) -> None:
+        """The next version: write the log line, then tell every feed. A change the store refuses is undone."""
         self.version += 1
         replay = self._replaying
         now = replay.time if replay else self.rooms.clock.now()
         entry = replace(entry, tournament_id=self.tournament_id, version=self.version, time=now)
         if replay is None:
-            await self.journal.append_tournament(entry, self.status)
+            try:
+                await self.journal.append_tournament(entry, self.status)
+            except BaseException:
+                # Not stored, so undone, and heard by nobody. The tournament stops until a restart rebuilds it from
+                # its log and its rooms' logs and moves on from there (a finished game is then recorded).
+                self._undo(before)
+                self._broken = True
+                raise
         update = TournamentUpdate(self.version, tuple(events), self.snapshot(), now)
         self.updates.append(update)
         for feed in self._feeds:
@@ -375,6 +412,8 @@ class Tournament:
             await self._advance()
 
     async def _advance(self) -> None:
+        if self._broken:
+            return
         if self.status == WAITING and not all(seat.taken for seat in self.seats):
             return
         while self.status != FINISHED:

@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import uuid
 from collections.abc import AsyncIterator
 
 import pytest
 
+from service.rooms.directory import RoomDirectory
 from service.store.database import upgrade_in_thread
+from service.store.journal import SqlJournal
+from service.tournaments.directory import TournamentDirectory
 
 
 async def _fresh_postgres_database() -> str:
@@ -39,3 +43,19 @@ async def database_url(request: pytest.FixtureRequest, tmp_path) -> AsyncIterato
         url = await _fresh_postgres_database()
     await upgrade_in_thread(url)
     yield url
+
+
+async def crash(directory: RoomDirectory, journal: SqlJournal, tournaments: TournamentDirectory | None = None) -> None:
+    """Drop everything in memory without a goodbye (what is committed stays)."""
+    for tournament in tournaments._order if tournaments else ():
+        for task in tournament._advancing:
+            task.cancel()
+    for room in directory._rooms.values():
+        if room._task is not None:
+            room._task.cancel()
+        for timer in room._timers:
+            timer.cancel()
+    if journal._flusher is not None:  # a process that dies commits nothing more
+        journal._flusher.cancel()
+        await asyncio.gather(journal._flusher, return_exceptions=True)
+    await journal.engine.dispose()

@@ -15,6 +15,7 @@ from service.rooms.errors import Unauthenticated
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.store.models import SeatRow
+from tests.store.conftest import crash
 
 
 async def open_directory(url: str, clock: ManualClock, seed: int = 7) -> tuple[RoomDirectory, SqlJournal]:
@@ -22,19 +23,6 @@ async def open_directory(url: str, clock: ManualClock, seed: int = 7) -> tuple[R
     directory = RoomDirectory(clock=clock, journal=journal, seed_source=lambda: seed, default_think_seconds=0)
     await directory.restore(await journal.load())
     return directory, journal
-
-
-async def crash(directory: RoomDirectory, journal: SqlJournal) -> None:
-    """Drop everything in memory without a goodbye (what is committed stays)."""
-    for room in directory._rooms.values():
-        if room._task is not None:
-            room._task.cancel()
-        for timer in room._timers:
-            timer.cancel()
-    if journal._flusher is not None:  # a process that dies commits nothing more
-        journal._flusher.cancel()
-        await asyncio.gather(journal._flusher, return_exceptions=True)
-    await journal.engine.dispose()
 
 
 async def play(room, nonces: dict[int, str], moves: int, chooser: random.Random, prefix: str = "m") -> list:
