@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 import grpc
 import pytest
-from google.protobuf import json_format, struct_pb2
+from google.protobuf import struct_pb2
 
-from kickoff.v1 import common_pb2, move_pb2, room_pb2, tournament_pb2
+from kickoff.v1 import common_pb2, room_pb2, tournament_pb2
 from tests.server.conftest import Harness, auth, refusal, soker_move
-from tests.tournament_points import game_from_updates, standings_lines, table
+from tests.tournament_checks import check_against_the_rooms, tournament_updates
+from tests.tournament_points import standings_lines, table
 
 
 async def create(
@@ -26,38 +25,6 @@ async def create(
         request.options.CopyFrom(struct_pb2.Struct())
         request.options.update(options)
     return await harness.tournaments.CreateTournament(request)
-
-
-async def tournament_updates(harness: Harness, tournament_id: str, after: int = 0) -> list[dict]:
-    """Every update after ``after`` until the tournament ends (the stream closes then)."""
-    call = harness.tournaments.StreamTournament(
-        tournament_pb2.StreamTournamentRequest(tournament_id=tournament_id, after_version=after)
-    )
-    return [json_format.MessageToDict(update) async for update in call]
-
-
-async def room_updates(harness: Harness, room_id: str) -> list[dict]:
-    """A finished room's updates as a spectator sees them."""
-    call = harness.moves.StreamEvents(move_pb2.StreamEventsRequest(room_id=room_id, after_version=0))
-    return [json_format.MessageToDict(update) async for update in call]
-
-
-async def check_against_the_rooms(harness: Harness, tournament_id: str) -> list[dict]:
-    """The tournament's standings equal those recomputed from its eight rooms' own events; returns the games."""
-    tournament = await harness.tournaments.GetTournament(
-        tournament_pb2.GetTournamentRequest(tournament_id=tournament_id)
-    )
-    assert tournament.status == tournament_pb2.TOURNAMENT_STATUS_FINISHED
-    assert tournament.games_played == 8 and len(tournament.game_list) == 8 and not tournament.current_room_id
-    games = [game_from_updates(await room_updates(harness, game.room_id)) for game in tournament.game_list]
-    assert Counter(game["first_seat"] for game in games) == {0: 2, 1: 2, 2: 2, 3: 2}, "each seat starts twice"
-    assert [game.first_seat for game in tournament.game_list] == [game["first_seat"] for game in games]
-    for game, listed in zip(games, tournament.game_list, strict=True):
-        assert list(listed.outcome.points) == game["points"]
-    standings = await harness.tournaments.GetStandings(tournament_pb2.GetStandingsRequest(tournament_id=tournament_id))
-    assert standings.final
-    assert standings_lines(json_format.MessageToDict(standings)) == table(games)
-    return games
 
 
 async def test_four_system_players_play_a_whole_tournament(harness: Harness) -> None:
