@@ -4,6 +4,17 @@ The same four players play eight games. The first player rotates - game ``i`` (0
 each seat starts exactly twice. Points are summed over the games (1 per card discarded, +3 for an empty-hand win, +7 for
 a country win). Standings order by total points, then games won, then country wins; seats equal on all three share the
 place (the next place is skipped, as in 1, 1, 3, 4).
+
+Questions the rulebook leaves open, settled here (and kept by the tournament service):
+
+- Seat numbers stay the same in all eight games; only who starts rotates. Seats equal on all three keys are listed in
+  seat order within their shared place.
+- A game that ends in a stalemate is one of the eight: its discards score, nobody wins, and the rotation goes on.
+- The rotation is the tournament's: a tournament's games cannot be given another ``first_seat``.
+- The rulebook's "at least one seat belongs to a person" is about rooms a person creates to play. A tournament may be
+  four system players (an exhibition to watch); its rooms then start without anyone joining.
+- Nobody leaves a tournament once its first game has started: an absent person's turns are played by the clock (online)
+  or wait for them (solo), as in any room.
 """
 
 from __future__ import annotations

@@ -153,13 +153,13 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             system_player=request.system_player,
             think_seconds=request.think_seconds if request.HasField("think_seconds") else None,
         )
-        return snapshot_to_proto(tournament.snapshot())
+        return snapshot_to_proto(tournament.current())
 
     @unary
     async def GetTournament(
         self, request: tournament_pb2.GetTournamentRequest, context: Any
     ) -> tournament_pb2.Tournament:
-        return snapshot_to_proto(self._get(request).snapshot())
+        return snapshot_to_proto(self._get(request).current())
 
     @unary
     async def ListTournaments(
@@ -173,7 +173,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             page_token=request.page_token,
         )
         return tournament_pb2.ListTournamentsResponse(
-            tournaments=[snapshot_to_proto(t.snapshot()) for t in found], next_page_token=following
+            tournaments=[snapshot_to_proto(t.current()) for t in found], next_page_token=following
         )
 
     @unary
@@ -184,7 +184,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         seat, nonce = await tournament.join(request.seat if request.HasField("seat") else None, request.name)
         token = self.seats.tokens.issue(tournament.tournament_id, seat, nonce)
         return tournament_pb2.JoinTournamentResponse(
-            tournament=snapshot_to_proto(tournament.snapshot()), seat=seat, seat_token=token
+            tournament=snapshot_to_proto(tournament.current()), seat=seat, seat_token=token
         )
 
     @unary
@@ -199,11 +199,11 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         if claim.room_id != tournament.tournament_id:
             raise PermissionDenied("this seat token is not for a seat of this tournament")
         await tournament.leave(claim.seat, claim.nonce)
-        return tournament_pb2.LeaveTournamentResponse(tournament=snapshot_to_proto(tournament.snapshot()))
+        return tournament_pb2.LeaveTournamentResponse(tournament=snapshot_to_proto(tournament.current()))
 
     @unary
     async def GetStandings(self, request: tournament_pb2.GetStandingsRequest, context: Any) -> tournament_pb2.Standings:
-        return standings_to_proto(self._get(request).standings())
+        return standings_to_proto(self._get(request).current().standings)
 
     async def StreamTournament(
         self, request: tournament_pb2.StreamTournamentRequest, context: grpc.aio.ServicerContext

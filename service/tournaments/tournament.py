@@ -295,7 +295,13 @@ class Tournament:
         status = FINISHED if outcome is not None else PLAYING
         return GameInfo(index, self.game_rooms[index].room_id, self._first_seats[index], status, outcome)
 
+    def current(self) -> Snapshot:
+        """The tournament as of its last stored update: what every reader is told (never a change still being
+        written, nor one the store refused)."""
+        return self.updates[-1].snapshot if self.updates else self.snapshot()
+
     def snapshot(self) -> Snapshot:
+        """The tournament as it stands in memory (updates are built from it)."""
         return Snapshot(
             tournament_id=self.tournament_id,
             game=self.game,
