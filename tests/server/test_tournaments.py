@@ -6,6 +6,7 @@ import grpc
 import pytest
 from google.protobuf import struct_pb2
 
+from engine.core import Outcome
 from kickoff.v1 import common_pb2, room_pb2, tournament_pb2
 from tests.server.conftest import Harness, auth, refusal, soker_move
 from tests.tournament_checks import check_against_the_rooms, tournament_updates
@@ -227,3 +228,29 @@ async def test_tournaments_are_listed_newest_first_by_status(harness: Harness) -
         done.tournament_id,
     ]
     assert not rest.next_page_token
+
+
+@pytest.mark.parametrize(
+    ("results", "expected"),
+    [
+        # equal points: games won decide
+        ([((0,), "empty_hand", (9, 9, 2, 1)), ((), "stalemate", (0, 0, 1, 1))], [(1, 0), (2, 1), (3, 2), (4, 3)]),
+        # equal points and games won: country wins decide
+        ([((0,), "one_country", (10, 0, 0, 0)), ((1,), "empty_hand", (0, 10, 0, 0))], [(1, 0), (2, 1), (3, 2), (3, 3)]),
+        # equal on all three: the place is shared and the next one skipped
+        ([((0,), "empty_hand", (8, 4, 2, 2)), ((1,), "empty_hand", (4, 8, 2, 2))], [(1, 0), (1, 1), (3, 2), (3, 3)]),
+    ],
+)
+async def test_constructed_ties_reach_clients_with_shared_places(
+    harness: Harness, results: list, expected: list
+) -> None:
+    """The standings on the wire break ties as the rulebook says (the games' outcomes are set by hand here)."""
+    created = await create(harness, system_players=3, solo=True)
+    tournament = harness.server.tournaments.get(created.tournament_id)
+    for winners, reason, points in results:
+        tournament.rules.record(Outcome(winners, reason, points))
+    standings = await harness.tournaments.GetStandings(
+        tournament_pb2.GetStandingsRequest(tournament_id=created.tournament_id)
+    )
+    assert [(line.place, line.seat) for line in standings.lines] == expected
+    assert not standings.final
