@@ -30,7 +30,9 @@ async def grpc_server():
 @pytest.fixture
 async def client(grpc_server) -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(f"127.0.0.1:{grpc_server.port}", timeout=5.0)
-    listener = socket.socket()
+    # proto=IPPROTO_TCP, as uvicorn's own sockets have: asyncio then sets TCP_NODELAY on each connection. (With the
+    # default proto 0 it does not, and every small response waits ~40 ms for the client's delayed ACK.)
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.bind(("127.0.0.1", 0))
     port = listener.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, loop="none", lifespan="on", log_level="warning"))
