@@ -30,8 +30,8 @@ async def _fresh_postgres_database() -> str:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-async def database_url(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator[str]:
-    """An empty database, migrated to the newest schema."""
+async def empty_database_url(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator[str]:
+    """An empty database with no schema at all."""
     if request.param == "sqlite":
         url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
     else:
@@ -41,8 +41,14 @@ async def database_url(request: pytest.FixtureRequest, tmp_path) -> AsyncIterato
                 pytest.fail(reason)
             pytest.skip(reason)
         url = await _fresh_postgres_database()
-    await upgrade_in_thread(url)
     yield url
+
+
+@pytest.fixture
+async def database_url(empty_database_url: str) -> AsyncIterator[str]:
+    """An empty database, migrated to the newest schema."""
+    await upgrade_in_thread(empty_database_url)
+    yield empty_database_url
 
 
 async def crash(directory: RoomDirectory, journal: SqlJournal, tournaments: TournamentDirectory | None = None) -> None:

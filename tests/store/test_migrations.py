@@ -1,0 +1,58 @@
+"""A database made by an older release upgrades in place: its rooms stay, and the server rebuilds them."""
+
+from __future__ import annotations
+
+import asyncio
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import inspect, text
+
+from service.rooms.clock import ManualClock
+from service.rooms.directory import RoomDirectory
+from service.store.database import MIGRATIONS, create_engine, upgrade_in_thread
+from service.store.journal import SqlJournal
+
+
+def _upgrade_to(url: str, revision: str) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", url)
+    command.upgrade(config, revision)
+
+
+async def test_rooms_stored_before_tournaments_survive_the_upgrade(empty_database_url: str) -> None:
+    url = empty_database_url
+    await asyncio.to_thread(_upgrade_to, url, "0001")
+    # A room with a person seated and a system player, as release 0001 stored it (seats and log point at it).
+    journal = SqlJournal(create_engine(url))
+    engine = journal.engine
+    async with engine.begin() as connection:
+        await connection.execute(
+            text("INSERT INTO rooms VALUES ('r1', 'soker', 'solo', 2, 1, 'heuristic', 0, '{}', 7, 1.0, 'playing')")
+        )
+        await connection.execute(text("INSERT INTO seats VALUES ('r1', 0, 'person', true, 'ann')"))
+        await connection.execute(text("INSERT INTO seats VALUES ('r1', 1, 'system', true, 'heuristic bot')"))
+        await connection.execute(
+            text(
+                "INSERT INTO room_log (room_id, version, kind, seat, move, request_id, name, nonce, deadline, "
+                "created_at) VALUES ('r1', 1, 'join', 0, NULL, '', 'ann', 'abc', NULL, 1.0)"
+            )
+        )
+    await engine.dispose()
+
+    await upgrade_in_thread(url)  # 0001 -> newest, with the rooms table rebuilt on SQLite
+
+    journal = SqlJournal(create_engine(url))
+    async with journal.engine.connect() as connection:
+        tables = await connection.run_sync(lambda sync: set(inspect(sync).get_table_names()))
+        indexes = await connection.run_sync(lambda sync: {i["name"] for i in inspect(sync).get_indexes("rooms")})
+    assert {"tournaments", "tournament_log"} <= tables
+    assert {"ix_rooms_status", "ix_rooms_tournament_id"} <= indexes
+    directory = RoomDirectory(clock=ManualClock(), journal=journal, default_think_seconds=0)
+    await directory.restore(await journal.load())
+    room = directory.get("r1")
+    assert room.status == "playing" and room.seats[0].name == "ann" and room.tournament_id == ""
+    room.check_seat(0, "abc")  # the seat token of before the upgrade still holds
+    await directory.close()
+    await journal.close()
