@@ -50,14 +50,19 @@ __all__ = [
 
 
 class RuleError(Exception):
-    """A request the rules refuse. ``code`` is a stable machine-readable reason; the message is for people."""
+    """A request the rules refuse. ``code`` is a stable machine-readable reason; the message is for people.
+
+    The message never names a card: it travels and is recorded widely (status messages, traces, logs), and a card in
+    a hand must reach nobody else. The cards a refusal concerns are in ``cards``, for the mover's answer only.
+    """
 
     code = "rule_error"
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    def __init__(self, message: str, *, code: str | None = None, cards: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         if code is not None:
             self.code = code
+        self.cards = cards
 
 
 class NotYourTurn(RuleError):

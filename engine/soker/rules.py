@@ -494,17 +494,18 @@ class SokerState(GameState):
             if type(c) is not int or not 0 <= c < DECK_SIZE:
                 raise MalformedMove(f"not a card: {c!r}")
             if mask >> c & 1:
-                raise IllegalMove(f"{CODES[c]} appears twice", code="duplicate_card")
+                raise IllegalMove("a card appears twice in the play", code="duplicate_card", cards=(CODES[c],))
             mask |= 1 << c
         if mask & ~hand:
-            missing = ", ".join(CODES[c] for c in bits(mask & ~hand))
-            raise IllegalMove(f"not in your hand: {missing}", code="card_not_in_hand")
+            missing = tuple(CODES[c] for c in bits(mask & ~hand))
+            raise IllegalMove("a card played is not in your hand", code="card_not_in_hand", cards=missing)
         legal = LEGAL_ON[self.top]
         if len(cards) == 1:
             if not mask & legal:
                 raise IllegalMove(
-                    f"{CODES[cards[0]]} matches neither the country nor the position of {C.top_label(self.top)}",
+                    "the card matches neither the country nor the position of the top card",
                     code="no_match",
+                    cards=(CODES[cards[0]],),
                 )
             return mask, -1
         if mask & (YELLOW_MASK | RED_MASK):
@@ -516,7 +517,7 @@ class SokerState(GameState):
         if players & ~C.CLUB_MASKS[club]:
             raise IllegalMove("a package's cards must all be of one club (a Joker may join)", code="mixed_clubs")
         if not (mask & JOKER_MASK or players & legal):
-            raise IllegalMove(f"no card of the package matches {C.top_label(self.top)}", code="no_match")
+            raise IllegalMove("no card of the package matches the top card", code="no_match")
         return mask, club
 
     def _play(self, seat: int, cards: tuple[int, ...]) -> list[Any]:

@@ -42,23 +42,26 @@ TITLE: dict[int, str] = {
 }
 
 
-def _reason(error: grpc.aio.AioRpcError) -> str:
+def _error_info(error: grpc.aio.AioRpcError) -> error_details_pb2.ErrorInfo | None:
     status = rpc_status.from_call(error)  # type: ignore[arg-type]
     if status is not None:
         for detail in status.details:
             info = error_details_pb2.ErrorInfo()
             if detail.Unpack(info):
-                return info.reason
-    return error.code().name.lower()
+                return info
+    return None
 
 
-def problem(status: int, detail: str, reason: str) -> ProblemDetailsException:
+def problem(status: int, detail: str, reason: str, cards: list[str] | None = None) -> ProblemDetailsException:
+    extra: dict[str, object] = {"reason": reason}
+    if cards:
+        extra["cards"] = cards  # the cards a refused move concerns (the mover's own answer only)
     return ProblemDetailsException(
         status_code=status,
         title=TITLE.get(status, "Error"),
         detail=detail,
         type_=f"urn:kickoff:problem:{reason}",
-        extra={"reason": reason},
+        extra=extra,
     )
 
 
@@ -67,7 +70,10 @@ def rpc_error_to_problem(error: grpc.aio.AioRpcError) -> ProblemDetailsException
     detail = error.details() or error.code().name
     if status == 503:
         detail = "the game server cannot be reached; try again shortly"
-    return problem(status, detail, _reason(error))
+    info = _error_info(error)
+    if info is None:
+        return problem(status, detail, error.code().name.lower())
+    return problem(status, detail, info.reason, info.metadata["cards"].split() if "cards" in info.metadata else None)
 
 
 class BadRequest(ProblemDetailsException):

@@ -59,7 +59,11 @@ def to_status(error: Exception) -> status_pb2.Status:
     """The google.rpc.Status for a typed error: its code, its message, and an ErrorInfo with its reason."""
     code = status_code(error)
     info = any_pb2.Any()
-    info.Pack(error_details_pb2.ErrorInfo(reason=getattr(error, "code", "internal"), domain=DOMAIN))
+    detail = error_details_pb2.ErrorInfo(reason=getattr(error, "code", "internal"), domain=DOMAIN)
+    cards = getattr(error, "cards", ())
+    if cards:  # the cards a refusal concerns: in the details for the mover, never in the message (see RuleError)
+        detail.metadata["cards"] = " ".join(cards)
+    info.Pack(detail)
     return status_pb2.Status(code=getattr(code_pb2, code.name), message=str(error), details=[info])
 
 

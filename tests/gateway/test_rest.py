@@ -127,6 +127,15 @@ async def test_move_refusals_map_to_http_statuses(client: AsyncTestClient) -> No
         f"/v1/rooms/{room_id}/moves", json={"move": {"soker": {"play": {"cards": ["XYZ"]}}}}, headers=bearer(token)
     )
     assert (malformed.status_code, malformed.json()["reason"]) == (400, "malformed_move")
+    view = (await client.get(f"/v1/rooms/{room_id}/view", headers=bearer(token))).json()
+    foreign_card = next(code for code in ("JUV-GKP", "INT-DEF", "ARS-MID") if code not in view["view"]["soker"]["hand"])
+    absent = await client.post(
+        f"/v1/rooms/{room_id}/moves",
+        json={"move": {"soker": {"play": {"cards": [foreign_card]}}}},
+        headers=bearer(token),
+    )
+    assert (absent.status_code, absent.json()["reason"]) == (409, "card_not_in_hand")
+    assert absent.json()["cards"] == [foreign_card] and foreign_card not in absent.json()["detail"]
     taken = await client.post(f"/v1/rooms/{room_id}/seats", json={"seat": 0})
     assert taken.status_code in (409,) and taken.json()["reason"] in ("seat_taken", "room_full")
     assert other_room != room_id

@@ -108,17 +108,22 @@ def soker_move(kind: str, *cards: str) -> move_pb2.Move:
 
 async def refusal(call) -> tuple[grpc.StatusCode, str, str]:
     """Await a call that must fail; returns its code, its ErrorInfo reason and its message."""
+    code, info, message = await refusal_info(call)
+    return code, info.reason, message
+
+
+async def refusal_info(call) -> tuple[grpc.StatusCode, error_details_pb2.ErrorInfo, str]:
+    """Await a call that must fail; returns its code, its whole ErrorInfo and its message."""
     with pytest.raises(grpc.aio.AioRpcError) as failed:
         await call
     error = failed.value
     status = rpc_status.from_call(error)
-    reason = ""
+    info = error_details_pb2.ErrorInfo()
     if status is not None:
         for detail in status.details:
-            info = error_details_pb2.ErrorInfo()
             if detail.Unpack(info):
-                reason = info.reason
-    return error.code(), reason, error.details()
+                break
+    return error.code(), info, error.details()
 
 
 @pytest.fixture

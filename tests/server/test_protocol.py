@@ -6,7 +6,7 @@ import grpc
 import pytest
 
 from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
-from tests.server.conftest import Harness, auth, refusal, soker_move
+from tests.server.conftest import Harness, auth, refusal, refusal_info, soker_move
 
 
 async def two_seat_game(harness: Harness) -> tuple[str, list[str]]:
@@ -73,9 +73,10 @@ async def test_an_illegal_move_and_a_move_out_of_turn_are_failed_preconditions(h
     view = await harness.view(room_id, tokens[0])
     legal = {tuple(m.soker.play.cards) for m in await harness.legal(room_id, tokens[0]) if m.soker.HasField("play")}
     illegal = next(card for card in view.view.soker.hand if (card,) not in legal)  # specials are always legal
-    code, reason, message = await refusal(harness.submit(room_id, tokens[0], soker_move("play", illegal)))
-    assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "no_match")
-    assert illegal in message
+    code, info, message = await refusal_info(harness.submit(room_id, tokens[0], soker_move("play", illegal)))
+    assert (code, info.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "no_match")
+    assert info.metadata["cards"] == illegal, "the mover's answer names the card refused"
+    assert illegal not in message, "the message, which telemetry records, names no card"
     code, reason, _ = await refusal(harness.submit(room_id, tokens[1], soker_move("draw")))
     assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "not_your_turn")
     code, reason, _ = await refusal(harness.submit(room_id, tokens[0], soker_move("end_turn")))
