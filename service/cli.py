@@ -170,8 +170,10 @@ def _run_gateway(args: argparse.Namespace) -> int:
     import uvicorn
 
     from service.gateway.app import create_app
+    from service.telemetry import from_environment
 
-    app = create_app(args.grpc_target, timeout=args.timeout)
+    telemetry = from_environment("kickoff-gateway")
+    app = create_app(args.grpc_target, timeout=args.timeout, telemetry=telemetry)
     print(
         f"kickoff REST gateway on http://{args.host}:{args.port} (OpenAPI at /schema) -> gRPC {args.grpc_target}",
         flush=True,
@@ -186,6 +188,7 @@ def _run_gateway(args: argparse.Namespace) -> int:
         log_level="warning",
         timeout_graceful_shutdown=5,  # event streams never end by themselves: close them after 5 s
     )
+    telemetry.shutdown()  # export what is still buffered
     return 0
 
 

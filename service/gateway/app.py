@@ -25,6 +25,7 @@ from litestar.params import FromPath, FromQuery
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
+from opentelemetry.instrumentation.grpc import aio_client_interceptors
 
 from kickoff.v1 import (
     common_pb2,
@@ -39,6 +40,7 @@ from kickoff.v1 import (
 )
 from service.gateway.openapi import operation
 from service.gateway.problems import BadRequest, rpc_error_to_problem
+from service.telemetry import Telemetry
 
 M = TypeVar("M", bound=Message)
 HEARTBEAT_SECONDS = 15.0
@@ -464,16 +466,49 @@ async def _event_stream(call: Any, heartbeat: float) -> ServerSentEvent:
     return ServerSentEvent(events())
 
 
-def create_app(grpc_target: str, *, timeout: float = 5.0, heartbeat: float = HEARTBEAT_SECONDS) -> Litestar:
-    """The gateway app, calling the gRPC server at ``grpc_target`` with a ``timeout`` deadline per call."""
+def _route_span(scope: Any) -> tuple[str, dict[str, str]]:
+    """Name a request's span after its route template (``POST /v1/rooms/{room_id}/moves``), not its path."""
+    method = str(scope.get("method", "")).strip()
+    route = scope.get("path_template") or scope.get("path", "")
+    name = f"{method} {route}".strip()
+    return name, {"http.route": route}
+
+
+def _telemetry_plugins(telemetry: Telemetry) -> list[Any]:
+    if not telemetry.enabled:
+        return []
+    from litestar.plugins.opentelemetry import OpenTelemetryConfig, OpenTelemetryPlugin
+
+    config = OpenTelemetryConfig(
+        tracer_provider=telemetry.tracer_provider,
+        meter_provider=telemetry.meter_provider,
+        scope_span_details_extractor=_route_span,
+    )
+    return [OpenTelemetryPlugin(config)]
+
+
+def create_app(
+    grpc_target: str,
+    *,
+    timeout: float = 5.0,
+    heartbeat: float = HEARTBEAT_SECONDS,
+    telemetry: Telemetry | None = None,
+) -> Litestar:
+    """The gateway app, calling the gRPC server at ``grpc_target`` with a ``timeout`` deadline per call.
+
+    With ``telemetry`` on, each request gets Litestar's own OpenTelemetry span and HTTP metrics, and each gRPC call a
+    client span whose context travels to the server in the call's metadata."""
+    telemetry = telemetry or Telemetry()
 
     async def connect(app: Litestar) -> None:
+        interceptors = aio_client_interceptors(tracer_provider=telemetry.tracer_provider) if telemetry.tracing else None
         channel = grpc.aio.insecure_channel(
             grpc_target,
             options=[
                 ("grpc.initial_reconnect_backoff_ms", 100),  # come back quickly when the server returns
                 ("grpc.max_reconnect_backoff_ms", 1000),
             ],
+            interceptors=interceptors,
         )
         app.state.upstream = Upstream(
             channel,
@@ -512,12 +547,13 @@ def create_app(grpc_target: str, *, timeout: float = 5.0, heartbeat: float = HEA
         on_startup=[connect],
         on_shutdown=[disconnect],
         plugins=[
+            *_telemetry_plugins(telemetry),
             ProblemDetailsPlugin(
                 ProblemDetailsConfig(
                     enable_for_all_http_exceptions=True,
                     exception_to_problem_detail_map={grpc.aio.AioRpcError: rpc_error_to_problem},
                 )
-            )
+            ),
         ],
         openapi_config=OpenAPIConfig(
             title="kickoff REST gateway",

@@ -11,6 +11,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
+from opentelemetry.instrumentation.grpc import aio_server_interceptor
 
 from kickoff.v1 import (
     game_pb2,
@@ -29,6 +30,7 @@ from service.rooms.directory import RoomDirectory
 from service.settings import GrpcSettings, StoreSettings
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
+from service.telemetry import from_environment
 from service.tournaments.directory import TournamentDirectory
 
 log = logging.getLogger(__name__)
@@ -74,8 +76,11 @@ async def create_server(
     port: int = 0,
     tournaments: TournamentDirectory | None = None,
 ) -> KickoffServer:
-    """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``)."""
-    server = grpc.aio.server()
+    """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
+    telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join."""
+    telemetry = directory.telemetry
+    interceptors = [aio_server_interceptor(tracer_provider=telemetry.tracer_provider)] if telemetry.tracing else []
+    server = grpc.aio.server(interceptors=interceptors)
     seats = Seats(directory, tokens)
     tournaments = tournaments or TournamentDirectory(directory)
     tournament_pb2_grpc.add_TournamentServiceServicer_to_server(TournamentServicer(tournaments, seats), server)
@@ -100,13 +105,14 @@ async def create_server(
 async def serve(settings: GrpcSettings, store: StoreSettings) -> None:
     """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully."""
     journal: SqlJournal | None = None
+    telemetry = from_environment("kickoff-grpc")
     if store.database_url == "memory":
-        directory = RoomDirectory()
+        directory = RoomDirectory(telemetry=telemetry)
         tournaments = TournamentDirectory(directory)
         secret = settings.token_secret or secrets.token_bytes(32)
     else:
-        journal = SqlJournal(create_engine(store.database_url))
-        directory = RoomDirectory(journal=journal)
+        journal = SqlJournal(create_engine(store.database_url), telemetry)
+        directory = RoomDirectory(journal=journal, telemetry=telemetry)
         tournaments = TournamentDirectory(directory)  # listens for finished games, so before the rooms come back
         secret = settings.token_secret or await journal.token_secret()
         unfinished = await directory.restore(await journal.load())
@@ -127,3 +133,4 @@ async def serve(settings: GrpcSettings, store: StoreSettings) -> None:
     await running.stop(settings.grace_seconds)
     if journal is not None:
         await journal.close()
+    telemetry.shutdown()

@@ -225,8 +225,9 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
             subscription = room.subscribe(viewer, request.after_version)
         except KickoffError as error:
             await abort(context, error)
-        async for update in subscription:
-            yield update_to_proto(room, update, viewer)
+        with self.seats.directory.telemetry.instruments.stream("events"):
+            async for update in subscription:
+                yield update_to_proto(room, update, viewer)
 
     async def Play(
         self, request_iterator: AsyncIterator[move_pb2.PlayRequest], context: grpc.aio.ServicerContext
@@ -244,6 +245,8 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
             await abort(context, error)
         outbox = subscription.queue
         reader = asyncio.create_task(self._read_moves(request_iterator, room, seat, nonce, outbox))
+        streams = self.seats.directory.telemetry.instruments
+        streams.event_streams.add(1, {"kickoff.stream": "play"})
         try:
             while True:
                 item = await outbox.get()
@@ -261,6 +264,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 else:
                     yield move_pb2.PlayResponse(result=item)
         finally:
+            streams.event_streams.add(-1, {"kickoff.stream": "play"})
             reader.cancel()
             subscription.close()
 

@@ -212,5 +212,6 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             feed = self._get(request).subscribe(request.after_version)
         except KickoffError as error:
             await abort(context, error)
-        async for update in feed:
-            yield update_to_proto(update)
+        with self.seats.directory.telemetry.instruments.stream("tournament"):
+            async for update in feed:
+                yield update_to_proto(update)

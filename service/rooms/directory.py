@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -11,6 +12,7 @@ from engine.registry import get_game
 from service.rooms.clock import Clock, SystemClock
 from service.rooms.errors import InvalidRequest, RoomNotFound
 from service.rooms.room import ONLINE, SOLO, Journal, MemoryJournal, Room
+from service.telemetry import Telemetry
 
 MAX_PAGE = 500
 DEFAULT_PAGE = 50
@@ -50,8 +52,11 @@ class RoomDirectory:
         journal: Journal | None = None,
         seed_source: Callable[[], int] | None = None,
         default_think_seconds: float | None = None,
+        telemetry: Telemetry | None = None,
     ) -> None:
         self.clock = clock or SystemClock()
+        self.telemetry = telemetry or Telemetry()
+        self.telemetry.instruments.observe_rooms(self._count)
         self.journal = journal or MemoryJournal()
         self.seed_source = seed_source or (lambda: secrets.randbits(63))
         self.default_think_seconds = default_think_seconds
@@ -149,7 +154,18 @@ class RoomDirectory:
         return resolved, system_player
 
     def _room(self, *, game: str, **fields: Any) -> Room:
-        return Room(game=get_game(game), clock=self.clock, journal=self.journal, on_finished=self._finished, **fields)
+        return Room(
+            game=get_game(game),
+            clock=self.clock,
+            journal=self.journal,
+            on_finished=self._finished,
+            telemetry=self.telemetry,
+            **fields,
+        )
+
+    def _count(self) -> dict[tuple[str, str], int]:
+        """Rooms by (game, status), for the kickoff.rooms gauge."""
+        return dict(Counter((room.game.spec.name, room.status) for room in self._order))
 
     def _finished(self, room: Room) -> None:
         if self.on_finished is not None:

@@ -17,10 +17,15 @@ import contextlib
 import logging
 import random
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
+
+from opentelemetry import context as otel_context
+from opentelemetry import trace
+from opentelemetry.trace import Status, StatusCode
 
 from engine.core import Bot, Game, GameState, NotYourTurn, Outcome, RuleError
 from service.rooms.clock import Clock, Timer
@@ -32,6 +37,7 @@ from service.rooms.errors import (
     StaleVersion,
     Unauthenticated,
 )
+from service.telemetry import Telemetry
 
 log = logging.getLogger(__name__)
 
@@ -204,6 +210,7 @@ class Room:
         tournament_id: str = "",
         tournament_game: int | None = None,
         on_finished: Callable[[Room], None] | None = None,
+        telemetry: Telemetry | None = None,
     ) -> None:
         self.room_id = room_id
         self.tournament_id = tournament_id  # the tournament this room's game belongs to ('' for none)
@@ -218,6 +225,11 @@ class Room:
         self.created_at = created_at
         self.think_seconds = think_seconds
         self.system_player = system_player
+        telemetry = telemetry or Telemetry()
+        self._tracer = telemetry.tracer
+        self._metrics = telemetry.instruments
+        self._attributes = {"kickoff.room_id": room_id, "kickoff.game": game.spec.name}
+        self._game_attribute = {"kickoff.game": game.spec.name}
         self._think_random = random.Random(seed ^ 0x5EED)
         # System players take the last seats, so people sit first in play order.
         people = seats - system_players
@@ -235,7 +247,8 @@ class Room:
         self._timers: list[Timer] = []
         self._answers: OrderedDict[tuple[int, str], MoveAnswer | ServiceError | RuleError] = OrderedDict()
         self._subscribers: set[Subscription] = set()
-        self._queue: asyncio.Queue[tuple[Callable[[], Any], asyncio.Future[Any] | None]] = asyncio.Queue()
+        # Each command carries the trace context of whoever asked, so its spans join the caller's trace.
+        self._queue: asyncio.Queue[tuple[Callable[[], Any], asyncio.Future[Any] | None, Any]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._busy = False  # a command is being handled
         self._broken = False  # a change could not be stored: the room refuses everything until a restart
@@ -259,7 +272,7 @@ class Room:
 
     async def _run(self) -> None:
         while True:
-            command, future = await self._queue.get()
+            command, future, trace_context = await self._queue.get()
             if self._broken:
                 if future is not None and not future.cancelled():
                     future.set_exception(
@@ -267,13 +280,14 @@ class Room:
                     )
                 continue
             self._busy = True
+            token = otel_context.attach(trace_context) if trace_context is not None else None
             try:
                 result = command()
                 if asyncio.iscoroutine(result):
                     result = await result
             except (RuleError, ServiceError) as exc:
                 if future is None:  # the room's own command (a system player, the clock): a refusal is a bug
-                    log.error("room %s: internal move refused: %s", self.room_id, exc)
+                    log.error("room %s: internal move refused: %s", self.room_id, exc.code)
                 elif not future.cancelled():
                     future.set_exception(exc)
             except Exception as exc:  # a bug: keep the room alive, tell the caller, leave a trace
@@ -284,17 +298,19 @@ class Room:
                 if future is not None and not future.cancelled():
                     future.set_result(result)
             finally:
+                if token is not None:
+                    otel_context.detach(token)
                 self._busy = False
 
     async def _call(self, command: Callable[[], Any]) -> Any:
         if self._broken:
             raise RoomUnavailable("this room's store failed; the room resumes when the server restarts", code="store")
         future = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((command, future))
+        self._queue.put_nowait((command, future, otel_context.get_current()))
         return await future
 
     def _enqueue(self, command: Callable[[], Any]) -> None:
-        self._queue.put_nowait((command, None))
+        self._queue.put_nowait((command, None, None))
 
     async def settle(self) -> None:
         """Wait until the command in hand and every command queued (and what they queue in turn) are handled."""
@@ -323,7 +339,10 @@ class Room:
 
     async def move(self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None) -> MoveAnswer:
         """Play ``move`` for ``seat``; the answer comes once the move is recorded (or the refusal, typed)."""
-        return await self._call(lambda: self._move(seat, nonce, move, request_id, expected_version))
+        started = time.perf_counter()
+        answer = await self._call(lambda: self._move(seat, nonce, move, request_id, expected_version))
+        self._metrics.move_duration.record(time.perf_counter() - started, self._game_attribute)
+        return answer
 
     async def read(self, reader: Callable[[], Any]) -> Any:
         """Run ``reader`` in the room's turn, so it sees only committed changes (never a move still being written)."""
@@ -419,10 +438,26 @@ class Room:
     async def _move(
         self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None
     ) -> MoveAnswer:
+        attributes = {**self._attributes, "kickoff.seat": seat, "kickoff.move.kind": _kind(move)}
+        with self._tracer.start_as_current_span(
+            "room.move", attributes=attributes, record_exception=False, set_status_on_exception=False
+        ) as span:
+            try:
+                return await self._person_move(seat, nonce, move, request_id, expected_version)
+            except (RuleError, ServiceError) as exc:
+                # The reason code only: a refusal's message or cards must not reach telemetry.
+                span.set_attribute("kickoff.refusal", exc.code)
+                span.set_status(Status(StatusCode.ERROR, exc.code))
+                raise
+
+    async def _person_move(
+        self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None
+    ) -> MoveAnswer:
         key = (seat, request_id)
         if request_id and key in self._answers:
             answer = self._answers[key]
             if isinstance(answer, MoveAnswer):
+                trace.get_current_span().set_attribute("kickoff.retried", True)
                 return MoveAnswer(answer.version, answer.update, retried=True)
             raise answer
         try:
@@ -462,6 +497,10 @@ class Room:
             self.room_id, 0, "table" if by_table else "move", seat, move=move.to_wire(), request_id=request_id
         )
         update = await self._commit(events, entry, mover, request_id)
+        if self._replaying is None:
+            trace.get_current_span().set_attribute("kickoff.version", update.version)
+            who = "table" if by_table else ("person" if mover is not None else "system")
+            self._metrics.moves.add(1, {**self._game_attribute, "kickoff.move.kind": _kind(move), "kickoff.mover": who})
         return MoveAnswer(update.version, update)
 
     async def _commit(
@@ -582,12 +621,17 @@ class Room:
         """The clock ran out: the table plays the engine's default move for the seat (if that turn still stands)."""
         if self._clock_key != key or self.state is None or seat not in self.state.to_act():
             return
-        await self._apply(seat, self.state.timeout_move(seat), by_table=True)
+        with self._tracer.start_as_current_span(
+            "room.clock_expired", attributes={**self._attributes, "kickoff.seat": seat}
+        ):
+            self._metrics.clock_expiries.add(1, self._game_attribute)
+            await self._apply(seat, self.state.timeout_move(seat), by_table=True)
 
     def _wake_bot(self, seat: int, key: Any) -> None:
         think = self.think_seconds
         if think is None:
             think = self._think_random.uniform(*THINK_RANGE)
+        self._metrics.think_time.record(think, self._game_attribute)
 
         def enqueue() -> None:
             self._enqueue(lambda: self._bot_move(seat, key))
@@ -604,8 +648,11 @@ class Room:
             return
         bot = self.seats[seat].bot
         assert bot is not None
+        move = bot.choose(state, seat)
+        attributes = {**self._attributes, "kickoff.seat": seat, "kickoff.move.kind": _kind(move)}
         try:
-            await self._apply(seat, bot.choose(state, seat), by_table=False)
+            with self._tracer.start_as_current_span("room.system_player_move", attributes=attributes):
+                await self._apply(seat, move, by_table=False)
         except NotYourTurn:
             return
         # The same seat may have to act again in the same period (after a draw): wake it again.
@@ -613,6 +660,12 @@ class Room:
             current = (self.state.clock_key(), self.state.to_act())
             if current == self._clock_key:
                 self._wake_bot(seat, current)
+
+
+def _kind(move: Any) -> str:
+    """A move's kind (its wire form's first word: play, draw, end, timeout), never its cards."""
+    to_wire = getattr(move, "to_wire", None)
+    return to_wire().split(" ", 1)[0] if to_wire is not None else "malformed"
 
 
 def _copy(record: SeatRecord) -> SeatRecord:

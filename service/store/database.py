@@ -34,7 +34,8 @@ def create_engine(url: str, *, pool: bool = True) -> AsyncEngine:
     path = _sqlite_path(url)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
-    engine = create_async_engine(url, poolclass=None if pool else NullPool)
+    # hide_parameters: a database error's text (logged) shows the SQL, never the values bound to it.
+    engine = create_async_engine(url, poolclass=None if pool else NullPool, hide_parameters=True)
     if url.startswith("sqlite"):
 
         @event.listens_for(engine.sync_engine, "connect")

@@ -7,15 +7,21 @@ while a commit is running share the next one (group commit), which is what keeps
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import secrets
+import time
 from typing import Any
 
+from opentelemetry import trace
+from opentelemetry.context import Context
+from opentelemetry.trace import Link, NonRecordingSpan
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.rooms.room import LogEntry, Room
 from service.store.models import LogRow, RoomRow, SeatRow, SettingRow, TournamentLogRow, TournamentRow
+from service.telemetry import Telemetry
 from service.tournaments.tournament import Tournament, TournamentEntry
 
 log = logging.getLogger(__name__)
@@ -24,8 +30,14 @@ log = logging.getLogger(__name__)
 class SqlJournal:
     """Commits rooms and log lines to the database behind ``engine``, many lines per transaction."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, telemetry: Telemetry | None = None) -> None:
         self.engine = engine
+        telemetry = telemetry or Telemetry()
+        self._tracer = telemetry.tracer
+        self._commit_duration = telemetry.instruments.commit_duration
+        if telemetry.tracing:
+            instrument_database(engine, telemetry)
+        self._contexts: list[trace.SpanContext] = []  # the span of each line's writer, to trace the commit
         self._rooms: list[dict[str, Any]] = []
         self._seats: list[dict[str, Any]] = []
         self._seat_changes: list[dict[str, Any]] = []
@@ -130,9 +142,14 @@ class SqlJournal:
     async def _wait(self) -> None:
         future = asyncio.get_running_loop().create_future()
         self._waiting.append(future)
+        self._contexts.append(trace.get_current_span().get_span_context())
         if self._flusher is None or self._flusher.done():
             self._wakeup = asyncio.Event()
-            self._flusher = asyncio.get_running_loop().create_task(self._flush_forever(), name="journal")
+            self._flusher = asyncio.get_running_loop().create_task(
+                self._flush_forever(),
+                name="journal",
+                context=contextvars.Context(),  # none of the caller's trace
+            )
         assert self._wakeup is not None
         self._wakeup.set()
         await future
@@ -145,50 +162,74 @@ class SqlJournal:
             rooms, seats, seat_changes = self._rooms, self._seats, self._seat_changes
             lines, statuses, waiting = self._lines, self._statuses, self._waiting
             tournaments, tournament_lines = self._tournaments, self._tournament_lines
-            tournament_statuses = self._tournament_statuses
+            tournament_statuses, contexts = self._tournament_statuses, self._contexts
             self._rooms, self._seats, self._seat_changes = [], [], []
             self._lines, self._statuses, self._waiting = [], {}, []
             self._tournaments, self._tournament_lines, self._tournament_statuses = [], [], {}
+            self._contexts = []
             if not waiting:
                 continue
+            # The commit belongs to the first writer's trace and links to every other writer's.
+            traced = [c for c in contexts if c.is_valid]
+            parent = trace.set_span_in_context(NonRecordingSpan(traced[0])) if traced else Context()
+            started = time.perf_counter()
             try:
-                async with self.engine.begin() as connection:
-                    if tournaments:  # before their rooms, which name them
-                        await connection.execute(insert(TournamentRow), tournaments)
-                    if rooms:
-                        await connection.execute(insert(RoomRow), rooms)
-                        await connection.execute(insert(SeatRow), seats)
-                    for change in seat_changes:
-                        await connection.execute(
-                            update(SeatRow)
-                            .where(SeatRow.room_id == change["room_id"], SeatRow.seat == change["seat"])
-                            .values(taken=change["taken"], name=change["name"])
-                        )
-                    if lines:
-                        await connection.execute(insert(LogRow), lines)
-                    for room_id, status in statuses.items():
-                        await connection.execute(
-                            update(RoomRow).where(RoomRow.room_id == room_id).values(status=status)
-                        )
-                    if tournament_lines:
-                        await connection.execute(insert(TournamentLogRow), tournament_lines)
-                    for tournament_id, status in tournament_statuses.items():
-                        await connection.execute(
-                            update(TournamentRow)
-                            .where(TournamentRow.tournament_id == tournament_id)
-                            .values(status=status)
-                        )
+                with self._tracer.start_as_current_span(
+                    "journal.commit",
+                    context=parent,
+                    links=[Link(c) for c in traced[1:]],
+                    attributes={"kickoff.lines": len(lines) + len(tournament_lines), "kickoff.writers": len(waiting)},
+                    record_exception=False,  # a database error's text is for the log, with its values hidden
+                ):
+                    await self._write(
+                        rooms, seats, seat_changes, lines, statuses, tournaments, tournament_lines, tournament_statuses
+                    )
             except Exception as error:  # nothing of this group is acknowledged; the rooms report the failure
                 log.exception("journal commit failed")
                 for future in waiting:
                     if not future.done():
                         future.set_exception(error)
                 continue
+            self._commit_duration.record(time.perf_counter() - started)
             self.commits += 1
             self.lines += len(lines)
             for future in waiting:
                 if not future.done():
                     future.set_result(None)
+
+    async def _write(
+        self,
+        rooms: list[dict[str, Any]],
+        seats: list[dict[str, Any]],
+        seat_changes: list[dict[str, Any]],
+        lines: list[dict[str, Any]],
+        statuses: dict[str, str],
+        tournaments: list[dict[str, Any]],
+        tournament_lines: list[dict[str, Any]],
+        tournament_statuses: dict[str, str],
+    ) -> None:
+        async with self.engine.begin() as connection:
+            if tournaments:  # before their rooms, which name them
+                await connection.execute(insert(TournamentRow), tournaments)
+            if rooms:
+                await connection.execute(insert(RoomRow), rooms)
+                await connection.execute(insert(SeatRow), seats)
+            for change in seat_changes:
+                await connection.execute(
+                    update(SeatRow)
+                    .where(SeatRow.room_id == change["room_id"], SeatRow.seat == change["seat"])
+                    .values(taken=change["taken"], name=change["name"])
+                )
+            if lines:
+                await connection.execute(insert(LogRow), lines)
+            for room_id, status in statuses.items():
+                await connection.execute(update(RoomRow).where(RoomRow.room_id == room_id).values(status=status))
+            if tournament_lines:
+                await connection.execute(insert(TournamentLogRow), tournament_lines)
+            for tournament_id, status in tournament_statuses.items():
+                await connection.execute(
+                    update(TournamentRow).where(TournamentRow.tournament_id == tournament_id).values(status=status)
+                )
 
     async def close(self) -> None:
         if self._flusher is not None:
@@ -259,3 +300,24 @@ class SqlJournal:
             secret = secrets.token_bytes(32)
             await connection.execute(insert(SettingRow).values(key="token_secret", value=secret.hex()))
             return secret
+
+
+_asyncpg_instrumented = False
+
+
+def instrument_database(engine: AsyncEngine, telemetry: Telemetry) -> None:
+    """Database spans for one engine: SQLAlchemy's statements (SQL text only, never the values bound), and on
+    PostgreSQL asyncpg's own calls (instrumented once per process, for its first tracer provider)."""
+    global _asyncpg_instrumented
+    from opentelemetry.instrumentation.sqlalchemy.engine import EngineTracer
+
+    tracer = telemetry.tracer_provider.get_tracer("opentelemetry.instrumentation.sqlalchemy")
+    connections = telemetry.meter_provider.get_meter("opentelemetry.instrumentation.sqlalchemy").create_up_down_counter(
+        "db.client.connections.usage", unit="connections"
+    )
+    EngineTracer(tracer, engine.sync_engine, connections)
+    if engine.dialect.name == "postgresql" and not _asyncpg_instrumented:
+        from opentelemetry.instrumentation.asyncpg import AsyncPGInstrumentor
+
+        AsyncPGInstrumentor().instrument(tracer_provider=telemetry.tracer_provider)
+        _asyncpg_instrumented = True

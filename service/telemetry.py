@@ -1,0 +1,195 @@
+"""OpenTelemetry for both processes: providers built from the standard OTEL_* variables, and kickoff's instruments.
+
+Nothing is exported unless asked: ``OTEL_TRACES_EXPORTER`` and ``OTEL_METRICS_EXPORTER`` default to ``none`` here
+(``make run`` prints no telemetry), and then the API's no-op providers cost almost nothing. Each may be ``otlp``,
+``console`` or ``none`` (a comma list sends to several). ``OTEL_EXPORTER_OTLP_PROTOCOL`` (or the per-signal
+``OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`` / ``..._METRICS_PROTOCOL``) picks ``grpc`` or ``http/protobuf`` (the
+specification's default); the exporters read their endpoint, headers and timeouts from the environment themselves,
+as the batch span processor and the periodic metric reader read theirs. ``OTEL_SERVICE_NAME`` overrides the service
+name (``kickoff-grpc``, ``kickoff-gateway``); ``OTEL_RESOURCE_ATTRIBUTES`` adds attributes; ``OTEL_SDK_DISABLED=true``
+switches everything off.
+
+What is recorded never holds a card: spans carry room ids, seats, move kinds and versions, refusals carry their reason
+code, and rule errors' messages name no card (see engine.core.RuleError).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any
+
+from opentelemetry import metrics, trace
+from opentelemetry.metrics import CallbackOptions, Meter, MeterProvider, Observation
+from opentelemetry.sdk.metrics import MeterProvider as SdkMeterProvider
+from opentelemetry.sdk.metrics.export import ConsoleMetricExporter, MetricReader, PeriodicExportingMetricReader
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import SpanProcessor
+from opentelemetry.sdk.trace import TracerProvider as SdkTracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, ConsoleSpanExporter, SpanExporter
+from opentelemetry.trace import Tracer, TracerProvider
+
+try:
+    VERSION = metadata.version("kickoff")
+except metadata.PackageNotFoundError:  # pragma: no cover - running from a tree that was never installed
+    VERSION = "0+unknown"
+
+SCOPE = "kickoff"
+EXPORTERS = ("otlp", "console", "none")
+PROTOCOLS = ("grpc", "http/protobuf")
+
+
+class Instruments:
+    """kickoff's metrics. Attribute names are shared with the spans: kickoff.game, kickoff.move.kind, ..."""
+
+    def __init__(self, meter: Meter) -> None:
+        self.meter = meter
+        self.moves = meter.create_counter(
+            "kickoff.moves", unit="{move}", description="Moves accepted, by game, move kind and mover"
+        )
+        self.move_duration = meter.create_histogram(
+            "kickoff.move.duration", unit="s", description="A person's move from entering its room to its commit"
+        )
+        self.clock_expiries = meter.create_counter(
+            "kickoff.clock.expiries", unit="{expiry}", description="Turn clocks that ran out (the table moved)"
+        )
+        self.think_time = meter.create_histogram(
+            "kickoff.system_player.think_time", unit="s", description="How long system players thought before moving"
+        )
+        self.event_streams = meter.create_up_down_counter(
+            "kickoff.event_streams.open", unit="{stream}", description="Open event streams (events, play, tournament)"
+        )
+        self.commit_duration = meter.create_histogram(
+            "kickoff.db.commit.duration", unit="s", description="One store commit (a group of log lines)"
+        )
+
+    @contextlib.contextmanager
+    def stream(self, kind: str) -> Iterator[None]:
+        """Count an event stream of ``kind`` (events, play, tournament) as open while the block runs."""
+        attributes = {"kickoff.stream": kind}
+        self.event_streams.add(1, attributes)
+        try:
+            yield
+        finally:
+            self.event_streams.add(-1, attributes)
+
+    def observe_rooms(self, count: Callable[[], Mapping[tuple[str, str], int]]) -> None:
+        """Report ``count()`` - rooms by (game, status) - as the kickoff.rooms gauge whenever metrics are read."""
+
+        def callback(options: CallbackOptions) -> Iterable[Observation]:
+            for (game, status), rooms in count().items():
+                yield Observation(rooms, {"kickoff.game": game, "kickoff.room.status": status})
+
+        self.meter.create_observable_gauge(
+            "kickoff.rooms", callbacks=[callback], unit="{room}", description="Rooms by game and status"
+        )
+
+
+@dataclass
+class Telemetry:
+    """The providers one process uses. ``tracing`` is False when spans go nowhere (instrumentation is then skipped)."""
+
+    tracer_provider: TracerProvider = field(default_factory=trace.NoOpTracerProvider)
+    meter_provider: MeterProvider = field(default_factory=metrics.NoOpMeterProvider)
+    tracing: bool = False
+    metering: bool = False
+
+    def __post_init__(self) -> None:
+        self.tracer: Tracer = self.tracer_provider.get_tracer(SCOPE, VERSION)
+        self.instruments = Instruments(self.meter_provider.get_meter(SCOPE, VERSION))
+
+    @property
+    def enabled(self) -> bool:
+        return self.tracing or self.metering
+
+    def shutdown(self) -> None:
+        """Flush and stop the SDK providers (spans and metrics still buffered are exported)."""
+        for provider in (self.tracer_provider, self.meter_provider):
+            stop = getattr(provider, "shutdown", None)
+            if stop is not None:
+                stop()
+
+
+def resource(service_name: str, environ: Mapping[str, str] | None = None) -> Resource:
+    environ = os.environ if environ is None else environ
+    name = environ.get("OTEL_SERVICE_NAME") or service_name
+    return Resource.create({"service.name": name, "service.version": VERSION})
+
+
+def build(
+    service_name: str,
+    *,
+    span_processors: Iterable[SpanProcessor] = (),
+    metric_readers: Iterable[MetricReader] = (),
+) -> Telemetry:
+    """SDK providers with the given processors and readers (tests pass in-memory ones; empty: that signal is off)."""
+    processors, readers = list(span_processors), list(metric_readers)
+    res = resource(service_name)
+    telemetry = Telemetry()
+    if processors:
+        tracer_provider = SdkTracerProvider(resource=res)
+        for processor in processors:
+            tracer_provider.add_span_processor(processor)
+        telemetry = Telemetry(tracer_provider, telemetry.meter_provider, tracing=True)
+    if readers:
+        meter_provider = SdkMeterProvider(resource=res, metric_readers=readers)
+        telemetry = Telemetry(telemetry.tracer_provider, meter_provider, tracing=telemetry.tracing, metering=True)
+    return telemetry
+
+
+def from_environment(service_name: str, environ: Mapping[str, str] | None = None) -> Telemetry:
+    """The process's telemetry as the OTEL_* variables ask (see the module docstring). Raises ValueError naming a
+    variable whose value is not understood."""
+    environ = os.environ if environ is None else environ
+    if environ.get("OTEL_SDK_DISABLED", "").strip().lower() == "true":
+        return Telemetry()
+    processors = [
+        BatchSpanProcessor(_span_exporter(name, _protocol(environ, "TRACES")))
+        for name in _exporters(environ, "OTEL_TRACES_EXPORTER")
+    ]
+    readers = [
+        PeriodicExportingMetricReader(_metric_exporter(name, _protocol(environ, "METRICS")))
+        for name in _exporters(environ, "OTEL_METRICS_EXPORTER")
+    ]
+    return build(service_name, span_processors=processors, metric_readers=readers)
+
+
+def _exporters(environ: Mapping[str, str], variable: str) -> list[str]:
+    names = [n.strip().lower() for n in environ.get(variable, "none").split(",") if n.strip()]
+    unknown = [n for n in names if n not in EXPORTERS]
+    if unknown:
+        raise ValueError(f"{variable}={environ[variable]!r}: use otlp, console or none")
+    return [n for n in names if n != "none"]
+
+
+def _protocol(environ: Mapping[str, str], signal: str) -> str:
+    variable = f"OTEL_EXPORTER_OTLP_{signal}_PROTOCOL"
+    if variable not in environ:
+        variable = "OTEL_EXPORTER_OTLP_PROTOCOL"
+    protocol = environ.get(variable, "http/protobuf").strip().lower()
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"{variable}={environ[variable]!r}: use grpc or http/protobuf")
+    return protocol
+
+
+def _span_exporter(name: str, protocol: str) -> SpanExporter:
+    if name == "console":
+        return ConsoleSpanExporter()
+    if protocol == "grpc":
+        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+    else:
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter  # type: ignore[assignment]
+    return OTLPSpanExporter()
+
+
+def _metric_exporter(name: str, protocol: str) -> Any:
+    if name == "console":
+        return ConsoleMetricExporter()
+    if protocol == "grpc":
+        from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter
+    else:
+        from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter  # type: ignore[assignment]
+    return OTLPMetricExporter()
