@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
+from urllib.parse import unquote
 
 from opentelemetry import metrics, trace
 from opentelemetry.metrics import CallbackOptions, Meter, MeterProvider, Observation
@@ -114,9 +115,16 @@ class Telemetry:
 
 
 def resource(service_name: str, environ: Mapping[str, str] | None = None) -> Resource:
+    """service.name (OTEL_SERVICE_NAME, else ``service_name``), service.version, and OTEL_RESOURCE_ATTRIBUTES."""
     environ = os.environ if environ is None else environ
-    name = environ.get("OTEL_SERVICE_NAME") or service_name
-    return Resource.create({"service.name": name, "service.version": VERSION})
+    attributes: dict[str, str] = {}
+    for item in environ.get("OTEL_RESOURCE_ATTRIBUTES", "").split(","):
+        key, equals, value = item.partition("=")
+        if equals and key.strip():
+            attributes[key.strip()] = unquote(value.strip())
+    attributes["service.name"] = environ.get("OTEL_SERVICE_NAME") or service_name
+    attributes["service.version"] = VERSION
+    return Resource.create(attributes)
 
 
 def build(
@@ -124,10 +132,11 @@ def build(
     *,
     span_processors: Iterable[SpanProcessor] = (),
     metric_readers: Iterable[MetricReader] = (),
+    environ: Mapping[str, str] | None = None,
 ) -> Telemetry:
     """SDK providers with the given processors and readers (tests pass in-memory ones; empty: that signal is off)."""
     processors, readers = list(span_processors), list(metric_readers)
-    res = resource(service_name)
+    res = resource(service_name, environ)
     telemetry = Telemetry()
     if processors:
         tracer_provider = SdkTracerProvider(resource=res)
@@ -154,7 +163,7 @@ def from_environment(service_name: str, environ: Mapping[str, str] | None = None
         PeriodicExportingMetricReader(_metric_exporter(name, _protocol(environ, "METRICS")))
         for name in _exporters(environ, "OTEL_METRICS_EXPORTER")
     ]
-    return build(service_name, span_processors=processors, metric_readers=readers)
+    return build(service_name, span_processors=processors, metric_readers=readers, environ=environ)
 
 
 def _exporters(environ: Mapping[str, str], variable: str) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -25,6 +26,7 @@ from litestar.params import FromPath, FromQuery
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
+from opentelemetry import trace
 from opentelemetry.instrumentation.grpc import aio_client_interceptors
 
 from kickoff.v1 import (
@@ -466,12 +468,15 @@ async def _event_stream(call: Any, heartbeat: float) -> ServerSentEvent:
     return ServerSentEvent(events())
 
 
-def _route_span(scope: Any) -> tuple[str, dict[str, str]]:
-    """Name a request's span after its route template (``POST /v1/rooms/{room_id}/moves``), not its path."""
-    method = str(scope.get("method", "")).strip()
-    route = scope.get("path_template") or scope.get("path", "")
-    name = f"{method} {route}".strip()
-    return name, {"http.route": route}
+def _name_span(request: Request[Any, Any, Any]) -> None:
+    """Name the request's span after its route (``POST /v1/rooms/{room_id}/moves``), once routing has found it:
+    the path itself (with room ids) would make every room's requests a different operation."""
+    span = trace.get_current_span()
+    template = request.scope.get("path_template")  # type: ignore[typeddict-item]
+    if span.is_recording() and template:
+        route = re.sub(r"\{(\w+):\w+\}", r"{\1}", template)
+        span.update_name(f"{request.method} {route}")
+        span.set_attribute("http.route", route)
 
 
 def _telemetry_plugins(telemetry: Telemetry) -> list[Any]:
@@ -479,11 +484,7 @@ def _telemetry_plugins(telemetry: Telemetry) -> list[Any]:
         return []
     from litestar.plugins.opentelemetry import OpenTelemetryConfig, OpenTelemetryPlugin
 
-    config = OpenTelemetryConfig(
-        tracer_provider=telemetry.tracer_provider,
-        meter_provider=telemetry.meter_provider,
-        scope_span_details_extractor=_route_span,
-    )
+    config = OpenTelemetryConfig(tracer_provider=telemetry.tracer_provider, meter_provider=telemetry.meter_provider)
     return [OpenTelemetryPlugin(config)]
 
 
@@ -545,6 +546,7 @@ def create_app(
             stream_tournament,
         ],
         on_startup=[connect],
+        before_request=_name_span if telemetry.tracing else None,
         on_shutdown=[disconnect],
         plugins=[
             *_telemetry_plugins(telemetry),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import random
 import secrets
@@ -258,7 +259,11 @@ class Room:
 
     def start(self) -> None:
         if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room {self.room_id}")
+            # A context of its own: the room's commands run in their callers' trace contexts, and the room's own
+            # (system players, clocks) in none, never in that of whoever happened to create the room.
+            self._task = asyncio.get_running_loop().create_task(
+                self._run(), name=f"room {self.room_id}", context=contextvars.Context()
+            )
 
     async def close(self) -> None:
         for timer in self._timers:

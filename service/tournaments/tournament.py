@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import secrets
 from collections.abc import AsyncIterator, Mapping
@@ -401,7 +402,9 @@ class Tournament:
 
     def room_finished(self, room: Room) -> None:
         """A room of this tournament finished its game (called from the room's loop): move on, outside that loop."""
-        task = asyncio.get_running_loop().create_task(self._advance_locked(), name=f"tournament {self.tournament_id}")
+        task = asyncio.get_running_loop().create_task(
+            self._advance_locked(), name=f"tournament {self.tournament_id}", context=contextvars.Context()
+        )
         self._advancing.add(task)
         task.add_done_callback(self._advancing.discard)
 
