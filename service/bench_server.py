@@ -41,7 +41,7 @@ def _free_port() -> int:
 class ServerProcess:
     """`kickoff grpc` in a child process on a free port."""
 
-    def __init__(self, database_url: str = "") -> None:
+    def __init__(self, database_url: str = "", *, tracing: bool = False) -> None:
         self.port = _free_port()
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         if not database_url:  # a fresh SQLite file
@@ -49,7 +49,8 @@ class ServerProcess:
             database_url = f"sqlite+aiosqlite:///{self._scratch.name}/bench.db"
         self.database_url = database_url
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "grpc", "--port", str(self.port), "--database-url", database_url],
+            [sys.executable, "-m", "service.cli", "grpc", "--port", str(self.port), "--database-url", database_url]
+            + (["--discard-spans"] if tracing else []),
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
@@ -88,11 +89,12 @@ class ServerProcess:
 class GatewayProcess:
     """`kickoff gateway` in a child process on a free port, in front of ``grpc_target``."""
 
-    def __init__(self, grpc_target: str) -> None:
+    def __init__(self, grpc_target: str, *, tracing: bool = False) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "gateway", "--port", str(self.port), "--grpc-target", grpc_target],
+            [sys.executable, "-m", "service.cli", "gateway", "--port", str(self.port), "--grpc-target", grpc_target]
+            + (["--discard-spans"] if tracing else []),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -380,15 +382,23 @@ async def _drive(
 
 
 def bench_server(
-    rooms: int, seconds: float, transport: str = "stream", bots: int = 0, seed: int = 0, database_url: str = ""
+    rooms: int,
+    seconds: float,
+    transport: str = "stream",
+    bots: int = 0,
+    seed: int = 0,
+    database_url: str = "",
+    *,
+    tracing: bool = False,
 ) -> dict[str, float]:
-    """Run the load for ``seconds``; ``database_url`` '' is a fresh SQLite file, 'memory' keeps nothing."""
+    """Run the load for ``seconds``; ``database_url`` '' is a fresh SQLite file, 'memory' keeps nothing. With
+    ``tracing`` the server (and gateway) trace every call and drop the spans."""
     if transport not in ("stream", "unary", "rest"):
         raise ValueError("--transport is stream, unary or rest")
     if not 0 <= bots < SEATS:
         raise ValueError(f"--bots must be 0-{SEATS - 1}: at least one seat is a scripted client")
-    server = ServerProcess(database_url)
-    gateway = GatewayProcess(server.target) if transport == "rest" else None
+    server = ServerProcess(database_url, tracing=tracing)
+    gateway = GatewayProcess(server.target, tracing=tracing) if transport == "rest" else None
     try:
         stats, elapsed = asyncio.run(
             _drive(server.target, rooms, seconds, transport, bots, seed, gateway.url if gateway else "")

@@ -31,12 +31,22 @@ def _parser() -> argparse.ArgumentParser:
     grpc_server.add_argument(
         "--database-url", default=None, help="the store (default $KICKOFF_DATABASE_URL or SQLite under ./var/)"
     )
+    grpc_server.add_argument(
+        "--discard-spans",
+        action="store_true",
+        help="benchmarks: trace every call through the SDK, then drop the spans (overrides OTEL_TRACES_EXPORTER)",
+    )
 
     gateway = commands.add_parser("gateway", help="run the REST gateway (Litestar) in front of a gRPC server")
     gateway.add_argument("--host", default="127.0.0.1")
     gateway.add_argument("--port", type=int, default=8080)
     gateway.add_argument("--grpc-target", default="127.0.0.1:50051", help="the gRPC server, host:port")
     gateway.add_argument("--timeout", type=float, default=5.0, help="the deadline of each gRPC call, seconds")
+    gateway.add_argument(
+        "--discard-spans",
+        action="store_true",
+        help="benchmarks: trace every call through the SDK, then drop the spans (overrides OTEL_TRACES_EXPORTER)",
+    )
 
     serve = commands.add_parser("serve", help="run the gRPC server and the REST gateway, stop both on Ctrl-C")
     serve.add_argument("--grpc-port", type=int, default=50051)
@@ -63,6 +73,9 @@ def _parser() -> argparse.ArgumentParser:
     server.add_argument("--bots", type=int, default=0, help="system players per 4-seat room (think time 0)")
     server.add_argument("--seed", type=int, default=0)
     server.add_argument("--database-url", default="", help="the server's store: default a fresh SQLite file; 'memory'")
+    server.add_argument(
+        "--tracing", action="store_true", help="run twice, tracing off then on (spans made and dropped): its cost"
+    )
     server.add_argument("--json", action="store_true", help="print one JSON object")
     clocks = kinds.add_parser("clocks", help="idle online rooms with running clocks: server CPU and clock accuracy")
     clocks.add_argument("--rooms", type=int, default=5000)
@@ -118,6 +131,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             if args.rooms < 1 or args.seconds <= 0:
                 raise ValueError("--rooms and --seconds must be positive")
+            if args.tracing:
+                off = bench_server(args.rooms, args.seconds, args.transport, args.bots, args.seed, args.database_url)
+                on = bench_server(
+                    args.rooms, args.seconds, args.transport, args.bots, args.seed, args.database_url, tracing=True
+                )
+                cost = 1 - on["moves_per_s"] / off["moves_per_s"]
+                figures = {"off": off, "on": on, "cost_percent": round(cost * 100, 1)}
+                _report(
+                    args,
+                    figures,
+                    f"server ({args.database_url or 'fresh SQLite file'}), {args.rooms} rooms, {args.transport}: "
+                    f"tracing off {off['moves_per_s']:,.0f} moves/s (p99 {off['p99_ms']} ms), "
+                    f"on {on['moves_per_s']:,.0f} moves/s (p99 {on['p99_ms']} ms): {cost:.1%} fewer moves/s",
+                )
+                return 0
             result = bench_server(args.rooms, args.seconds, args.transport, args.bots, args.seed, args.database_url)
             _report(
                 args,
@@ -172,7 +200,7 @@ def _run_gateway(args: argparse.Namespace) -> int:
     from service.gateway.app import create_app
     from service.telemetry import from_environment
 
-    telemetry = from_environment("kickoff-gateway")
+    telemetry = from_environment("kickoff-gateway", discard_spans=args.discard_spans)
     app = create_app(args.grpc_target, timeout=args.timeout, telemetry=telemetry)
     print(
         f"kickoff REST gateway on http://{args.host}:{args.port} (OpenAPI at /schema) -> gRPC {args.grpc_target}",
@@ -242,7 +270,7 @@ def _run_grpc(args: argparse.Namespace) -> int:
     store = StoreSettings(database_url=args.database_url) if args.database_url else StoreSettings()
     if store.database_url != "memory":
         upgrade(store.database_url)  # the server applies the migrations on start
-    asyncio.run(serve(dataclasses.replace(settings, **overrides), store))
+    asyncio.run(serve(dataclasses.replace(settings, **overrides), store, discard_spans=args.discard_spans))
     return 0
 
 

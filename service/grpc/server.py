@@ -102,10 +102,10 @@ async def create_server(
     return KickoffServer(server, bound, directory, tournaments, health)
 
 
-async def serve(settings: GrpcSettings, store: StoreSettings) -> None:
+async def serve(settings: GrpcSettings, store: StoreSettings, *, discard_spans: bool = False) -> None:
     """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully."""
     journal: SqlJournal | None = None
-    telemetry = from_environment("kickoff-grpc")
+    telemetry = from_environment("kickoff-grpc", discard_spans=discard_spans)
     if store.database_url == "memory":
         directory = RoomDirectory(telemetry=telemetry)
         tournaments = TournamentDirectory(directory)

@@ -18,3 +18,32 @@ def test_bench_server_reports_moves_latency_games_and_memory(transport: str) -> 
 def test_bench_server_refuses_a_room_of_only_system_players() -> None:
     with pytest.raises(ValueError, match="bots"):
         bench_server(rooms=1, seconds=1, bots=4)
+
+
+def test_bench_server_measures_tracing_against_no_tracing_in_one_run() -> None:
+    import json
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "service.cli",
+            "bench",
+            "server",
+            "--rooms",
+            "2",
+            "--seconds",
+            "1",
+            "--tracing",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    figures = json.loads(run.stdout)
+    assert figures["off"]["moves_per_s"] > 0 and figures["on"]["moves_per_s"] > 0
+    assert figures["cost_percent"] == round((1 - figures["on"]["moves_per_s"] / figures["off"]["moves_per_s"]) * 100, 1)
