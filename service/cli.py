@@ -74,7 +74,10 @@ def _parser() -> argparse.ArgumentParser:
     server.add_argument("--seed", type=int, default=0)
     server.add_argument("--database-url", default="", help="the server's store: default a fresh SQLite file; 'memory'")
     server.add_argument(
-        "--tracing", action="store_true", help="run twice, tracing off then on (spans made and dropped): its cost"
+        "--tracing", action="store_true", help="run tracing off, then on (spans made and dropped): tracing's cost"
+    )
+    server.add_argument(
+        "--rounds", type=int, default=1, help="with --tracing: alternate off and on this many times, report medians"
     )
     server.add_argument("--json", action="store_true", help="print one JSON object")
     clocks = kinds.add_parser("clocks", help="idle online rooms with running clocks: server CPU and clock accuracy")
@@ -132,17 +135,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.rooms < 1 or args.seconds <= 0:
                 raise ValueError("--rooms and --seconds must be positive")
             if args.tracing:
-                off = bench_server(args.rooms, args.seconds, args.transport, args.bots, args.seed, args.database_url)
-                on = bench_server(
-                    args.rooms, args.seconds, args.transport, args.bots, args.seed, args.database_url, tracing=True
-                )
+                if args.rounds < 1:
+                    raise ValueError("--rounds must be positive")
+                runs: dict[str, list[dict[str, float]]] = {"off": [], "on": []}
+                for _ in range(args.rounds):  # alternating, so a slow spell of the machine hits both alike
+                    for mode in ("off", "on"):
+                        runs[mode].append(
+                            bench_server(
+                                args.rooms,
+                                args.seconds,
+                                args.transport,
+                                args.bots,
+                                args.seed,
+                                args.database_url,
+                                tracing=mode == "on",
+                            )
+                        )
+                off, on = (sorted(runs[m], key=lambda r: r["moves_per_s"])[len(runs[m]) // 2] for m in ("off", "on"))
                 cost = 1 - on["moves_per_s"] / off["moves_per_s"]
-                figures = {"off": off, "on": on, "cost_percent": round(cost * 100, 1)}
+                figures = {"off": off, "on": on, "cost_percent": round(cost * 100, 1), "rounds": args.rounds}
                 _report(
                     args,
                     figures,
-                    f"server ({args.database_url or 'fresh SQLite file'}), {args.rooms} rooms, {args.transport}: "
-                    f"tracing off {off['moves_per_s']:,.0f} moves/s (p99 {off['p99_ms']} ms), "
+                    f"server ({args.database_url or 'fresh SQLite file'}), {args.rooms} rooms, {args.transport}, "
+                    f"median of {args.rounds}: tracing off {off['moves_per_s']:,.0f} moves/s (p99 {off['p99_ms']} ms), "
                     f"on {on['moves_per_s']:,.0f} moves/s (p99 {on['p99_ms']} ms): {cost:.1%} fewer moves/s",
                 )
                 return 0

@@ -484,7 +484,13 @@ def _telemetry_plugins(telemetry: Telemetry) -> list[Any]:
         return []
     from litestar.plugins.opentelemetry import OpenTelemetryConfig, OpenTelemetryPlugin
 
-    config = OpenTelemetryConfig(tracer_provider=telemetry.tracer_provider, meter_provider=telemetry.meter_provider)
+    # One span per request: the ASGI layer's extra spans for each receive and send (every SSE event would be one)
+    # cost more than they tell.
+    config = OpenTelemetryConfig(
+        tracer_provider=telemetry.tracer_provider,
+        meter_provider=telemetry.meter_provider,
+        exclude_spans=["receive", "send"],
+    )
     return [OpenTelemetryPlugin(config)]
 
 

@@ -46,4 +46,5 @@ def test_bench_server_measures_tracing_against_no_tracing_in_one_run() -> None:
     assert run.returncode == 0, run.stderr[-2000:]
     figures = json.loads(run.stdout)
     assert figures["off"]["moves_per_s"] > 0 and figures["on"]["moves_per_s"] > 0
+    assert figures["rounds"] == 1
     assert figures["cost_percent"] == round((1 - figures["on"]["moves_per_s"] / figures["off"]["moves_per_s"]) * 100, 1)
