@@ -38,6 +38,13 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class ServerProcess:
     """`kickoff grpc` in a child process on a free port."""
 
@@ -65,9 +72,7 @@ class ServerProcess:
         return f"127.0.0.1:{self.port}"
 
     def cpu_seconds(self) -> float:
-        with open(f"/proc/{self.process.pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return _cpu_seconds(self.process.pid)
 
     def peak_rss_mb(self) -> float:
         with open(f"/proc/{self.process.pid}/status") as status:
@@ -400,15 +405,22 @@ def bench_server(
     server = ServerProcess(database_url, tracing=tracing)
     gateway = GatewayProcess(server.target, tracing=tracing) if transport == "rest" else None
     try:
+        cpu = [server.cpu_seconds(), _cpu_seconds(gateway.process.pid) if gateway else 0.0]
         stats, elapsed = asyncio.run(
             _drive(server.target, rooms, seconds, transport, bots, seed, gateway.url if gateway else "")
         )
+        cpu = [server.cpu_seconds() - cpu[0], (_cpu_seconds(gateway.process.pid) - cpu[1]) if gateway else 0.0]
         rss = server.peak_rss_mb()
     finally:
         if gateway is not None:
             gateway.stop()
         server.stop()
-    return stats.figures(elapsed, rss)
+    figures = stats.figures(elapsed, rss)
+    # CPU per move (rooms' setup included): steadier than moves/s on a machine whose speed swings.
+    figures["server_cpu_us_per_move"] = round(cpu[0] / max(1, stats.moves) * 1e6)
+    if gateway is not None:
+        figures["gateway_cpu_us_per_move"] = round(cpu[1] / max(1, stats.moves) * 1e6)
+    return figures
 
 
 async def _clocks(target: str, rooms: int, quiet_seconds: float, server: ServerProcess) -> dict[str, float]:

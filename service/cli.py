@@ -153,13 +153,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                         )
                 off, on = (sorted(runs[m], key=lambda r: r["moves_per_s"])[len(runs[m]) // 2] for m in ("off", "on"))
                 cost = 1 - on["moves_per_s"] / off["moves_per_s"]
+                cpu = {
+                    side: (
+                        sorted(r[f"{side}_cpu_us_per_move"] for r in runs["off"])[args.rounds // 2],
+                        sorted(r[f"{side}_cpu_us_per_move"] for r in runs["on"])[args.rounds // 2],
+                    )
+                    for side in ("server", "gateway")
+                    if f"{side}_cpu_us_per_move" in off
+                }
                 figures = {"off": off, "on": on, "cost_percent": round(cost * 100, 1), "rounds": args.rounds}
+                cpu_text = ", ".join(f"{side} CPU {a} -> {b} µs a move" for side, (a, b) in cpu.items())
                 _report(
                     args,
                     figures,
                     f"server ({args.database_url or 'fresh SQLite file'}), {args.rooms} rooms, {args.transport}, "
                     f"median of {args.rounds}: tracing off {off['moves_per_s']:,.0f} moves/s (p99 {off['p99_ms']} ms), "
-                    f"on {on['moves_per_s']:,.0f} moves/s (p99 {on['p99_ms']} ms): {cost:.1%} fewer moves/s",
+                    f"on {on['moves_per_s']:,.0f} moves/s (p99 {on['p99_ms']} ms): {cost:.1%} fewer moves/s; "
+                    f"{cpu_text}",
                 )
                 return 0
             result = bench_server(args.rooms, args.seconds, args.transport, args.bots, args.seed, args.database_url)

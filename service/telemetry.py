@@ -43,6 +43,20 @@ EXPORTERS = ("otlp", "console", "none")
 PROTOCOLS = ("grpc", "http/protobuf")
 
 
+STREAMS = ("Play", "StreamEvents", "StreamTournament")
+
+
+def traced_call() -> Callable[[Any], bool]:
+    """Which gRPC calls get client and server spans: every call but the long-lived streams (and health checks).
+
+    A stream lasts as long as its connection, so its span would say little, and the instrumentation's span context,
+    held across the stream's yields, cannot be detached when a client goes away (each closed stream logged an error).
+    A move sent on a Play stream is a trace of its own, rooted at its room.move span."""
+    from opentelemetry.instrumentation.grpc import filters
+
+    return filters.negate(filters.any_of(*(filters.method_name(name) for name in STREAMS), filters.health_check()))
+
+
 class Instruments:
     """kickoff's metrics. Attribute names are shared with the spans: kickoff.game, kickoff.move.kind, ..."""
 

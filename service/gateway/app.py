@@ -42,7 +42,7 @@ from kickoff.v1 import (
 )
 from service.gateway.openapi import operation
 from service.gateway.problems import BadRequest, rpc_error_to_problem
-from service.telemetry import Telemetry
+from service.telemetry import Telemetry, traced_call
 
 M = TypeVar("M", bound=Message)
 HEARTBEAT_SECONDS = 15.0
@@ -508,7 +508,11 @@ def create_app(
     telemetry = telemetry or Telemetry()
 
     async def connect(app: Litestar) -> None:
-        interceptors = aio_client_interceptors(tracer_provider=telemetry.tracer_provider) if telemetry.tracing else None
+        interceptors = (
+            aio_client_interceptors(tracer_provider=telemetry.tracer_provider, filter_=traced_call())
+            if telemetry.tracing
+            else None
+        )
         channel = grpc.aio.insecure_channel(
             grpc_target,
             options=[

@@ -30,7 +30,7 @@ from service.rooms.directory import RoomDirectory
 from service.settings import GrpcSettings, StoreSettings
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
-from service.telemetry import from_environment
+from service.telemetry import from_environment, traced_call
 from service.tournaments.directory import TournamentDirectory
 
 log = logging.getLogger(__name__)
@@ -79,7 +79,11 @@ async def create_server(
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join."""
     telemetry = directory.telemetry
-    interceptors = [aio_server_interceptor(tracer_provider=telemetry.tracer_provider)] if telemetry.tracing else []
+    interceptors = (
+        [aio_server_interceptor(tracer_provider=telemetry.tracer_provider, filter_=traced_call())]
+        if telemetry.tracing
+        else []
+    )
     server = grpc.aio.server(interceptors=interceptors)
     seats = Seats(directory, tokens)
     tournaments = tournaments or TournamentDirectory(directory)

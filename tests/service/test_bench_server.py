@@ -10,7 +10,9 @@ from service.bench_server import bench_server
 @pytest.mark.parametrize("transport", ["stream", "unary", "rest"])
 def test_bench_server_reports_moves_latency_games_and_memory(transport: str) -> None:
     figures = bench_server(rooms=3, seconds=1.5, transport=transport, bots=1)
-    assert set(figures) == {"moves_per_s", "p50_ms", "p99_ms", "games", "rss_mb"}
+    expected = {"moves_per_s", "p50_ms", "p99_ms", "games", "rss_mb", "server_cpu_us_per_move"}
+    assert set(figures) == expected | ({"gateway_cpu_us_per_move"} if transport == "rest" else set())
+    assert figures["server_cpu_us_per_move"] > 0
     assert figures["moves_per_s"] > 0 and 0 < figures["p50_ms"] <= figures["p99_ms"]
     assert figures["rss_mb"] > 10
 

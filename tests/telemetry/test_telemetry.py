@@ -141,6 +141,8 @@ async def test_metrics_move_when_a_game_is_played(stack: Stack) -> None:
         )
         person_moves += 1
     stream.cancel()
+    await stack.server.directory.get(room_id).settle()
+    assert not [line for line in stack.logs.lines if "ERROR" in line], "a stream closes without an error logged"
     counted = {
         (p.attributes["kickoff.mover"], p.attributes["kickoff.move.kind"]): p.value
         for p in points(stack.grpc, "kickoff.moves")
