@@ -59,6 +59,11 @@ class Upstream:
     tournaments: tournament_pb2_grpc.TournamentServiceStub
     timeout: float
     heartbeat: float = HEARTBEAT_SECONDS  # seconds of silence before an event stream sends a comment line
+    # The event streams' own channel, with no interceptor: streams are not traced, and an intercepted grpc.aio
+    # stream pays for the interceptor machinery on every message it reads.
+    stream_channel: grpc.aio.Channel | None = None
+    stream_moves: move_pb2_grpc.MoveServiceStub | None = None
+    stream_tournaments: tournament_pb2_grpc.TournamentServiceStub | None = None
 
 
 def _to_json(message: Message) -> dict[str, Any]:
@@ -279,7 +284,7 @@ async def submit_move(room_id: FromPath[str], request: Request[Any, Any, Any], s
 async def stream_events(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> ServerSentEvent:
     up = _upstream(state)
     after = _last_version(request)
-    call = up.moves.StreamEvents(
+    call = (up.stream_moves or up.moves).StreamEvents(
         move_pb2.StreamEventsRequest(room_id=room_id, after_version=after), metadata=_metadata(request)
     )
     return await _event_stream(call, up.heartbeat)
@@ -419,7 +424,7 @@ async def stream_tournament(
     tournament_id: FromPath[str], request: Request[Any, Any, Any], state: State
 ) -> ServerSentEvent:
     up = _upstream(state)
-    call = up.tournaments.StreamTournament(
+    call = (up.stream_tournaments or up.tournaments).StreamTournament(
         tournament_pb2.StreamTournamentRequest(tournament_id=tournament_id, after_version=_last_version(request))
     )
     return await _event_stream(call, up.heartbeat)
@@ -513,14 +518,12 @@ def create_app(
             if telemetry.tracing
             else None
         )
-        channel = grpc.aio.insecure_channel(
-            grpc_target,
-            options=[
-                ("grpc.initial_reconnect_backoff_ms", 100),  # come back quickly when the server returns
-                ("grpc.max_reconnect_backoff_ms", 1000),
-            ],
-            interceptors=interceptors,
-        )
+        options = [
+            ("grpc.initial_reconnect_backoff_ms", 100),  # come back quickly when the server returns
+            ("grpc.max_reconnect_backoff_ms", 1000),
+        ]
+        channel = grpc.aio.insecure_channel(grpc_target, options=options, interceptors=interceptors)
+        streams = grpc.aio.insecure_channel(grpc_target, options=options) if interceptors else channel
         app.state.upstream = Upstream(
             channel,
             game_pb2_grpc.GameServiceStub(channel),
@@ -529,10 +532,16 @@ def create_app(
             tournament_pb2_grpc.TournamentServiceStub(channel),
             timeout,
             heartbeat,
+            streams,
+            move_pb2_grpc.MoveServiceStub(streams),
+            tournament_pb2_grpc.TournamentServiceStub(streams),
         )
 
     async def disconnect(app: Litestar) -> None:
-        await app.state.upstream.channel.close()
+        up = app.state.upstream
+        await up.channel.close()
+        if up.stream_channel is not None and up.stream_channel is not up.channel:
+            await up.stream_channel.close()
 
     return Litestar(
         route_handlers=[
