@@ -489,12 +489,14 @@ def _telemetry_plugins(telemetry: Telemetry) -> list[Any]:
         return []
     from litestar.plugins.opentelemetry import OpenTelemetryConfig, OpenTelemetryPlugin
 
-    # One span per request: the ASGI layer's extra spans for each receive and send (every SSE event would be one)
-    # cost more than they tell.
+    # One span per request: the ASGI layer's extra spans for each receive and send cost more than they tell. Event
+    # streams get none, as their gRPC calls get none: they last as long as the client stays, and wrapping each event
+    # they send would tax every move.
     config = OpenTelemetryConfig(
         tracer_provider=telemetry.tracer_provider,
         meter_provider=telemetry.meter_provider,
         exclude_spans=["receive", "send"],
+        exclude=[r"^/v1/rooms/[^/]+/events$", r"^/v1/tournaments/[^/]+/events$"],
     )
     return [OpenTelemetryPlugin(config)]
 
