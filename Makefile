@@ -38,7 +38,7 @@ bench: install
 	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport rest --bots 0 --database-url memory
 	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0
 	$(BIN)/kickoff bench server --rooms 200 --seconds 10 --transport stream --bots 0 --tracing --rounds 5
-	$(BIN)/kickoff bench server --rooms 200 --seconds 10 --transport rest --bots 0 --tracing --rounds 3
+	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport rest --bots 0 --tracing --rounds 3
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0 \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'
 	$(BIN)/kickoff bench clocks --rooms 5000
