@@ -302,13 +302,14 @@ class SqlJournal:
             return secret
 
 
-_asyncpg_instrumented = False
+_asyncpg_provider: Any = None
 
 
 def instrument_database(engine: AsyncEngine, telemetry: Telemetry) -> None:
     """Database spans for one engine: SQLAlchemy's statements (SQL text only, never the values bound), and on
-    PostgreSQL asyncpg's own calls (instrumented once per process, for its first tracer provider)."""
-    global _asyncpg_instrumented
+    PostgreSQL asyncpg's own calls. asyncpg's instrumentation patches the driver for the whole process, so it follows
+    the newest provider (a server has one; tests make one per server)."""
+    global _asyncpg_provider
     from opentelemetry.instrumentation.sqlalchemy.engine import EngineTracer
 
     tracer = telemetry.tracer_provider.get_tracer("opentelemetry.instrumentation.sqlalchemy")
@@ -316,8 +317,10 @@ def instrument_database(engine: AsyncEngine, telemetry: Telemetry) -> None:
         "db.client.connections.usage", unit="connections"
     )
     EngineTracer(tracer, engine.sync_engine, connections)
-    if engine.dialect.name == "postgresql" and not _asyncpg_instrumented:
+    if engine.dialect.name == "postgresql" and _asyncpg_provider is not telemetry.tracer_provider:
         from opentelemetry.instrumentation.asyncpg import AsyncPGInstrumentor
 
+        if _asyncpg_provider is not None:
+            AsyncPGInstrumentor().uninstrument()
         AsyncPGInstrumentor().instrument(tracer_provider=telemetry.tracer_provider)
-        _asyncpg_instrumented = True
+        _asyncpg_provider = telemetry.tracer_provider

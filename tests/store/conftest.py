@@ -16,7 +16,7 @@ from service.store.journal import SqlJournal
 from service.tournaments.directory import TournamentDirectory
 
 
-async def _fresh_postgres_database() -> str:
+async def fresh_postgres_database() -> str:
     import asyncpg
 
     admin_url = os.environ["KICKOFF_TEST_POSTGRES_URL"]
@@ -40,7 +40,7 @@ async def empty_database_url(request: pytest.FixtureRequest, tmp_path) -> AsyncI
             if os.environ.get("CI") == "true":
                 pytest.fail(reason)
             pytest.skip(reason)
-        url = await _fresh_postgres_database()
+        url = await fresh_postgres_database()
     yield url
 
 

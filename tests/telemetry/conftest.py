@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import os
 import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from service.rooms.directory import RoomDirectory
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.telemetry import Telemetry, build
+from tests.store.conftest import fresh_postgres_database
 
 
 @dataclass
@@ -71,11 +73,20 @@ class Stack:
     http: httpx.AsyncClient
     channel: grpc.aio.Channel
     logs: Records
+    database: str
 
 
-@pytest.fixture
-async def stack(tmp_path) -> AsyncIterator[Stack]:
-    url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def stack(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator[Stack]:
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
+    else:
+        if not os.environ.get("KICKOFF_TEST_POSTGRES_URL"):
+            reason = "no PostgreSQL: run the tests with `make test`, which starts a throwaway PostgreSQL 15"
+            if os.environ.get("CI") == "true":
+                pytest.fail(reason)
+            pytest.skip(reason)
+        url = await fresh_postgres_database()
     await upgrade_in_thread(url)
     grpc_side, gateway_side = side("kickoff-grpc"), side("kickoff-gateway")
     logs = Records()
@@ -103,7 +114,7 @@ async def stack(tmp_path) -> AsyncIterator[Stack]:
         await asyncio.sleep(0.01)
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
-        yield Stack(server, gateway_side, grpc_side, clock, http, channel, logs)
+        yield Stack(server, gateway_side, grpc_side, clock, http, channel, logs, request.param)
     await channel.close()
     http_server.should_exit = True
     await serving
