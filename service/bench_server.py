@@ -38,14 +38,27 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) a process has used so far."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+class _Child:
+    """A kickoff process this benchmark started."""
+
+    process: subprocess.Popen
+
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) the process has used so far."""
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        """SIGTERM (a graceful stop), then SIGKILL after 30 s."""
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
 
 
-class ServerProcess:
+class ServerProcess(_Child):
     """`kickoff grpc` in a child process on a free port."""
 
     def __init__(self, database_url: str = "", *, tracing: bool = False) -> None:
@@ -71,9 +84,6 @@ class ServerProcess:
     def target(self) -> str:
         return f"127.0.0.1:{self.port}"
 
-    def cpu_seconds(self) -> float:
-        return _cpu_seconds(self.process.pid)
-
     def peak_rss_mb(self) -> float:
         with open(f"/proc/{self.process.pid}/status") as status:
             for line in status:
@@ -82,16 +92,12 @@ class ServerProcess:
         return 0.0
 
     def stop(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        super().stop()
         if self._scratch is not None:
             self._scratch.cleanup()
 
 
-class GatewayProcess:
+class GatewayProcess(_Child):
     """`kickoff gateway` in a child process on a free port, in front of ``grpc_target``."""
 
     def __init__(self, grpc_target: str, *, tracing: bool = False) -> None:
@@ -112,13 +118,6 @@ class GatewayProcess:
             time.sleep(0.05)
         self.process.kill()
         raise RuntimeError("the gateway did not start")
-
-    def stop(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
 
 
 def _auth(token: str) -> tuple[tuple[str, str], ...]:
@@ -405,11 +404,11 @@ def bench_server(
     server = ServerProcess(database_url, tracing=tracing)
     gateway = GatewayProcess(server.target, tracing=tracing) if transport == "rest" else None
     try:
-        cpu = [server.cpu_seconds(), _cpu_seconds(gateway.process.pid) if gateway else 0.0]
+        cpu = [server.cpu_seconds(), gateway.cpu_seconds() if gateway else 0.0]
         stats, elapsed = asyncio.run(
             _drive(server.target, rooms, seconds, transport, bots, seed, gateway.url if gateway else "")
         )
-        cpu = [server.cpu_seconds() - cpu[0], (_cpu_seconds(gateway.process.pid) - cpu[1]) if gateway else 0.0]
+        cpu = [server.cpu_seconds() - cpu[0], (gateway.cpu_seconds() - cpu[1]) if gateway else 0.0]
         rss = server.peak_rss_mb()
     finally:
         if gateway is not None:

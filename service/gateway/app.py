@@ -88,6 +88,21 @@ def _metadata(request: Request[Any, Any, Any]) -> tuple[tuple[str, str], ...]:
     return (("authorization", header),) if header else ()
 
 
+def _page_size(page_size: int) -> int:
+    if not 0 <= page_size <= 500:
+        raise BadRequest(f"page_size must be 0-500, got {page_size}")
+    return page_size
+
+
+def _status(enum: Any, prefix: str, status: str) -> int:
+    """A status filter given as ``playing`` or as the enum's own name (``ROOM_STATUS_PLAYING``)."""
+    names = enum.keys()
+    wanted = status if status in names else f"{prefix}{status.upper()}"
+    if wanted not in names:
+        raise BadRequest(f"status must be one of waiting, playing, finished; got {status!r}")
+    return int(enum.Value(wanted))
+
+
 def _upstream(state: State) -> Upstream:
     return state.upstream  # type: ignore[no-any-return]
 
@@ -155,15 +170,9 @@ async def list_rooms(
     page_token: FromQuery[str] = "",
 ) -> dict[str, Any]:
     up = _upstream(state)
-    if not 0 <= page_size <= 500:
-        raise BadRequest(f"page_size must be 0-500, got {page_size}")
-    request = room_pb2.ListRoomsRequest(game=game, page_size=page_size, page_token=page_token)
+    request = room_pb2.ListRoomsRequest(game=game, page_size=_page_size(page_size), page_token=page_token)
     if status:
-        names = common_pb2.RoomStatus.keys()
-        wanted = status if status in names else f"ROOM_STATUS_{status.upper()}"
-        if wanted not in names:
-            raise BadRequest(f"status must be one of waiting, playing, finished; got {status!r}")
-        request.status = common_pb2.RoomStatus.Value(wanted)
+        request.status = _status(common_pb2.RoomStatus, "ROOM_STATUS_", status)
     return _to_json(await up.rooms.ListRooms(request, timeout=up.timeout))
 
 
@@ -321,15 +330,9 @@ async def list_tournaments(
     state: State, status: FromQuery[str] = "", page_size: FromQuery[int] = 0, page_token: FromQuery[str] = ""
 ) -> dict[str, Any]:
     up = _upstream(state)
-    if not 0 <= page_size <= 500:
-        raise BadRequest(f"page_size must be 0-500, got {page_size}")
-    request = tournament_pb2.ListTournamentsRequest(page_size=page_size, page_token=page_token)
+    request = tournament_pb2.ListTournamentsRequest(page_size=_page_size(page_size), page_token=page_token)
     if status:
-        names = tournament_pb2.TournamentStatus.keys()
-        wanted = status if status in names else f"TOURNAMENT_STATUS_{status.upper()}"
-        if wanted not in names:
-            raise BadRequest(f"status must be one of waiting, playing, finished; got {status!r}")
-        request.status = tournament_pb2.TournamentStatus.Value(wanted)
+        request.status = _status(tournament_pb2.TournamentStatus, "TOURNAMENT_STATUS_", status)
     return _to_json(await up.tournaments.ListTournaments(request, timeout=up.timeout))
 
 

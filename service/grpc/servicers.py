@@ -222,7 +222,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
             room = self.seats.room(request)
             claim = self.seats.seat(context, room, required=False)
             viewer = claim[0] if claim else None
-            subscription = room.subscribe(viewer, request.after_version)
+            subscription = room.subscribe(request.after_version)
         except KickoffError as error:
             await abort(context, error)
         with self.seats.directory.telemetry.instruments.stream("events"):
@@ -240,7 +240,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 raise InvalidRequest("the first message of a play stream must be hello", code="hello_first")
             room = self.seats.room(first.hello)
             seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
-            subscription = room.subscribe(seat, first.hello.after_version)
+            subscription = room.subscribe(first.hello.after_version)
         except KickoffError as error:
             await abort(context, error)
         outbox = subscription.queue

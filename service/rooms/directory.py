@@ -119,9 +119,11 @@ class RoomDirectory:
         system_player: str,
         think_seconds: float | None,
         people_optional: bool = False,
+        what: str = "room",
     ) -> tuple[dict[str, Any], str]:
         """The options resolved and the system players' kind for a room so described; raises InvalidRequest naming
-        what is wrong. ``people_optional`` allows a table of system players only (a tournament to watch)."""
+        what is wrong (``what`` names it: a room, or a tournament of such rooms). ``people_optional`` allows a table of
+        system players only (a tournament to watch)."""
         try:
             rules = get_game(game)
         except UnknownGame as exc:
@@ -138,7 +140,7 @@ class RoomDirectory:
             raise InvalidRequest(f"system_players must be 0-{most}{why}", code="no_person_seat")
         if mode == SOLO and system_players != seats - 1:
             raise InvalidRequest(
-                f"a solo room is one person against system players: system_players must be {seats - 1}",
+                f"a solo {what} is one person against system players: system_players must be {seats - 1}",
                 code="solo_needs_one_person",
             )
         system_player = system_player or "heuristic"

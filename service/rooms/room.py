@@ -20,7 +20,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -38,6 +38,7 @@ from service.rooms.errors import (
     StaleVersion,
     Unauthenticated,
 )
+from service.rooms.feed import Feed, Readers
 from service.telemetry import Telemetry
 
 log = logging.getLogger(__name__)
@@ -168,28 +169,6 @@ class MemoryJournal:
         self.tournament_entries.setdefault(entry.tournament_id, []).append(entry)
 
 
-class Subscription:
-    """A viewer's live feed of updates; iterate it for every update after the version it started from."""
-
-    def __init__(self, room: Room, viewer: int | None) -> None:
-        self.room = room
-        self.viewer = viewer
-        self.queue: asyncio.Queue[Update | None] = asyncio.Queue()
-
-    def __aiter__(self) -> AsyncIterator[Update]:
-        return self._iterate()
-
-    async def _iterate(self) -> AsyncIterator[Update]:
-        try:
-            while (update := await self.queue.get()) is not None:
-                yield update
-        finally:
-            self.close()
-
-    def close(self) -> None:
-        self.room._subscribers.discard(self)
-
-
 class Room:
     """A table of ``seats`` around one game of ``game``; see the module docstring."""
 
@@ -229,6 +208,8 @@ class Room:
         telemetry = telemetry or Telemetry()
         self._tracer = telemetry.tracer
         self._metrics = telemetry.instruments
+        # With a signal off, the move path skips its work outright (no no-op spans, contexts or attribute dicts).
+        self._tracing, self._metering = telemetry.tracing, telemetry.metering
         self._attributes = {"kickoff.room_id": room_id, "kickoff.game": game.spec.name}
         self._game_attribute = {"kickoff.game": game.spec.name}
         self._think_random = random.Random(seed ^ 0x5EED)
@@ -247,7 +228,7 @@ class Room:
         self._clock_key: Any = None
         self._timers: list[Timer] = []
         self._answers: OrderedDict[tuple[int, str], MoveAnswer | ServiceError | RuleError] = OrderedDict()
-        self._subscribers: set[Subscription] = set()
+        self._readers: Readers[Update] = Readers()
         # Each command carries the trace context of whoever asked, so its spans join the caller's trace.
         self._queue: asyncio.Queue[tuple[Callable[[], Any], asyncio.Future[Any] | None, Any]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -272,8 +253,7 @@ class Room:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        for subscription in list(self._subscribers):
-            subscription.queue.put_nowait(None)
+        self._readers.end()
 
     async def _run(self) -> None:
         while True:
@@ -311,7 +291,7 @@ class Room:
         if self._broken:
             raise RoomUnavailable("this room's store failed; the room resumes when the server restarts", code="store")
         future = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((command, future, otel_context.get_current()))
+        self._queue.put_nowait((command, future, otel_context.get_current() if self._tracing else None))
         return await future
 
     def _enqueue(self, command: Callable[[], Any]) -> None:
@@ -344,6 +324,8 @@ class Room:
 
     async def move(self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None) -> MoveAnswer:
         """Play ``move`` for ``seat``; the answer comes once the move is recorded (or the refusal, typed)."""
+        if not self._metering:
+            return await self._call(lambda: self._move(seat, nonce, move, request_id, expected_version))
         started = time.perf_counter()
         answer = await self._call(lambda: self._move(seat, nonce, move, request_id, expected_version))
         self._metrics.move_duration.record(time.perf_counter() - started, self._game_attribute)
@@ -361,18 +343,10 @@ class Room:
         if record.kind != PERSON or not record.taken or record.nonce != nonce:
             raise Unauthenticated("the seat token is no longer valid (the seat was given back)")
 
-    def subscribe(self, viewer: int | None, after_version: int) -> Subscription:
-        """A feed of every update after ``after_version`` for ``viewer``: the kept ones now, then each new one."""
-        if after_version < 0 or after_version > self.version:
-            raise InvalidRequest(f"after_version must be 0-{self.version}, got {after_version}")
-        subscription = Subscription(self, viewer)
-        for update in self.updates[after_version:]:  # versions start at 1, so update v sits at index v - 1
-            subscription.queue.put_nowait(update)
-        if self.status == FINISHED:
-            subscription.queue.put_nowait(None)  # nothing more will come
-        else:
-            self._subscribers.add(subscription)
-        return subscription
+    def subscribe(self, after_version: int) -> Feed[Update]:
+        """A feed of every update after ``after_version``: the kept ones now, then each new one (unredacted: the
+        transport renders each for its viewer)."""
+        return self._readers.open(self.updates, self.version, after_version, self.status == FINISHED)
 
     # -- what happens inside the loop ---------------------------------------------------------------------------------
 
@@ -443,10 +417,7 @@ class Room:
     async def _move(
         self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None
     ) -> MoveAnswer:
-        attributes = {**self._attributes, "kickoff.seat": seat, "kickoff.move.kind": _kind(move)}
-        with self._tracer.start_as_current_span(
-            "room.move", attributes=attributes, record_exception=False, set_status_on_exception=False
-        ) as span:
+        with self._span("room.move", seat, move, record_exception=False, set_status_on_exception=False) as span:
             try:
                 return await self._person_move(seat, nonce, move, request_id, expected_version)
             except (RuleError, ServiceError) as exc:
@@ -502,8 +473,9 @@ class Room:
             self.room_id, 0, "table" if by_table else "move", seat, move=move.to_wire(), request_id=request_id
         )
         update = await self._commit(events, entry, mover, request_id)
-        if self._replaying is None:
+        if self._replaying is None and self._tracing:
             trace.get_current_span().set_attribute("kickoff.version", update.version)
+        if self._replaying is None and self._metering:
             who = "table" if by_table else ("person" if mover is not None else "system")
             self._metrics.moves.add(1, {**self._game_attribute, "kickoff.move.kind": _kind(move), "kickoff.mover": who})
         return MoveAnswer(update.version, update)
@@ -541,13 +513,9 @@ class Room:
             request_id=request_id,
         )
         self.updates.append(update)
-        for subscription in self._subscribers:
-            subscription.queue.put_nowait(update)
-        if self.status == FINISHED:
-            for subscription in list(self._subscribers):
-                subscription.queue.put_nowait(None)
-            if replay is None and self.on_finished is not None:
-                self.on_finished(self)
+        self._readers.publish(update, last=self.status == FINISHED)
+        if self.status == FINISHED and replay is None and self.on_finished is not None:
+            self.on_finished(self)
         return update
 
     # -- recovery -----------------------------------------------------------------------------------------------------
@@ -626,11 +594,19 @@ class Room:
         """The clock ran out: the table plays the engine's default move for the seat (if that turn still stands)."""
         if self._clock_key != key or self.state is None or seat not in self.state.to_act():
             return
-        with self._tracer.start_as_current_span(
-            "room.clock_expired", attributes={**self._attributes, "kickoff.seat": seat}
-        ):
+        with self._span("room.clock_expired", seat):
             self._metrics.clock_expiries.add(1, self._game_attribute)
             await self._apply(seat, self.state.timeout_move(seat), by_table=True)
+
+    def _span(self, name: str, seat: int, move: Any = None, **options: Any) -> Any:
+        """A span of this room's (room id, game, seat, and the move's kind), current while the block runs; with
+        tracing off, the invalid span, at no cost."""
+        if not self._tracing:
+            return contextlib.nullcontext(trace.INVALID_SPAN)
+        attributes = {**self._attributes, "kickoff.seat": seat}
+        if move is not None:
+            attributes["kickoff.move.kind"] = _kind(move)
+        return self._tracer.start_as_current_span(name, attributes=attributes, **options)
 
     def _wake_bot(self, seat: int, key: Any) -> None:
         think = self.think_seconds
@@ -654,9 +630,8 @@ class Room:
         bot = self.seats[seat].bot
         assert bot is not None
         move = bot.choose(state, seat)
-        attributes = {**self._attributes, "kickoff.seat": seat, "kickoff.move.kind": _kind(move)}
         try:
-            with self._tracer.start_as_current_span("room.system_player_move", attributes=attributes):
+            with self._span("room.system_player_move", seat, move):
                 await self._apply(seat, move, by_table=False)
         except NotYourTurn:
             return

@@ -35,6 +35,7 @@ class SqlJournal:
         telemetry = telemetry or Telemetry()
         self._tracer = telemetry.tracer
         self._commit_duration = telemetry.instruments.commit_duration
+        self._tracing = telemetry.tracing
         if telemetry.tracing:
             instrument_database(engine, telemetry)
         self._contexts: list[trace.SpanContext] = []  # the span of each line's writer, to trace the commit
@@ -142,7 +143,8 @@ class SqlJournal:
     async def _wait(self) -> None:
         future = asyncio.get_running_loop().create_future()
         self._waiting.append(future)
-        self._contexts.append(trace.get_current_span().get_span_context())
+        if self._tracing:
+            self._contexts.append(trace.get_current_span().get_span_context())
         if self._flusher is None or self._flusher.done():
             self._wakeup = asyncio.Event()
             self._flusher = asyncio.get_running_loop().create_task(

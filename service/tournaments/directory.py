@@ -11,7 +11,7 @@ from engine.core import UnknownGame
 from engine.registry import new_tournament
 from service.rooms.directory import RoomDirectory, page
 from service.rooms.errors import InvalidRequest, TournamentNotFound
-from service.rooms.room import SOLO, Room
+from service.rooms.room import Room
 from service.tournaments.tournament import Tournament, TournamentEntry, TournamentJournal
 
 
@@ -48,11 +48,6 @@ class TournamentDirectory:
         options = dict(options or {})
         if "first_seat" in options:
             raise InvalidRequest("a tournament sets first_seat itself: it rotates every game", code="invalid_options")
-        if mode == SOLO and system_players != rules.players - 1:
-            raise InvalidRequest(
-                f"a solo tournament is one person against system players: system_players must be {rules.players - 1}",
-                code="solo_needs_one_person",
-            )
         resolved, system_player = self.rooms.check(
             game=game,
             mode=mode,
@@ -62,6 +57,7 @@ class TournamentDirectory:
             system_player=system_player,
             think_seconds=think_seconds,
             people_optional=True,
+            what="tournament",
         )
         resolved.pop("first_seat", None)
         tournament = self._tournament(

@@ -21,13 +21,14 @@ import contextlib
 import contextvars
 import logging
 import secrets
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from engine.core import Outcome, TournamentRules
 from service.rooms.directory import RoomDirectory
 from service.rooms.errors import InvalidRequest, RoomUnavailable, SeatTaken, Unauthenticated
+from service.rooms.feed import Feed, Readers
 from service.rooms.room import FINISHED, PERSON, PLAYING, SYSTEM, WAITING, Room
 
 log = logging.getLogger(__name__)
@@ -157,27 +158,6 @@ class TournamentJournal(Protocol):
     async def append_tournament(self, entry: TournamentEntry, status: str) -> None: ...
 
 
-class TournamentFeed:
-    """A viewer's live feed of tournament updates."""
-
-    def __init__(self, tournament: Tournament) -> None:
-        self.tournament = tournament
-        self.queue: asyncio.Queue[TournamentUpdate | None] = asyncio.Queue()
-
-    def __aiter__(self) -> AsyncIterator[TournamentUpdate]:
-        return self._iterate()
-
-    async def _iterate(self) -> AsyncIterator[TournamentUpdate]:
-        try:
-            while (update := await self.queue.get()) is not None:
-                yield update
-        finally:
-            self.close()
-
-    def close(self) -> None:
-        self.tournament._feeds.discard(self)
-
-
 class Tournament:
     """See the module docstring. Every change runs under one lock, in order, like a room's loop."""
 
@@ -215,7 +195,7 @@ class Tournament:
         self.updates: list[TournamentUpdate] = []
         self.game_rooms: list[Room] = []  # game i's room, for every game started
         self._first_seats: list[int] = []
-        self._feeds: set[TournamentFeed] = set()
+        self._readers: Readers[TournamentUpdate] = Readers()
         self._lock = asyncio.Lock()
         self._replaying: TournamentEntry | None = None
         self._broken = False  # a change could not be stored: the tournament waits for a restart to rebuild it
@@ -268,17 +248,8 @@ class Tournament:
         if record.kind != PERSON or not record.taken or record.nonce != nonce:
             raise Unauthenticated("the seat token is no longer valid (the seat was given back)")
 
-    def subscribe(self, after_version: int) -> TournamentFeed:
-        if after_version < 0 or after_version > self.version:
-            raise InvalidRequest(f"after_version must be 0-{self.version}, got {after_version}")
-        feed = TournamentFeed(self)
-        for update in self.updates[after_version:]:
-            feed.queue.put_nowait(update)
-        if self.status == FINISHED:
-            feed.queue.put_nowait(None)
-        else:
-            self._feeds.add(feed)
-        return feed
+    def subscribe(self, after_version: int) -> Feed[TournamentUpdate]:
+        return self._readers.open(self.updates, self.version, after_version, self.status == FINISHED)
 
     # -- what the tournament shows ---------------------------------------------------------------------------------
 
@@ -392,11 +363,7 @@ class Tournament:
                 raise
         update = TournamentUpdate(self.version, tuple(events), self.snapshot(), now)
         self.updates.append(update)
-        for feed in self._feeds:
-            feed.queue.put_nowait(update)
-        if self.status == FINISHED:
-            for feed in list(self._feeds):
-                feed.queue.put_nowait(None)
+        self._readers.publish(update, last=self.status == FINISHED)
 
     # -- moving on -------------------------------------------------------------------------------------------------
 
@@ -494,5 +461,4 @@ class Tournament:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        for feed in list(self._feeds):
-            feed.queue.put_nowait(None)
+        self._readers.end()

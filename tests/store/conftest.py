@@ -29,19 +29,23 @@ async def fresh_postgres_database() -> str:
     return admin_url.rsplit("/", 1)[0] + f"/{name}"
 
 
+async def empty_database(kind: str, tmp_path) -> str:
+    """The URL of an empty database with no schema: a SQLite file under ``tmp_path``, or a fresh database on the
+    throwaway PostgreSQL (skipped without one, except under CI=true, where that fails)."""
+    if kind == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
+    if not os.environ.get("KICKOFF_TEST_POSTGRES_URL"):
+        reason = "no PostgreSQL: run the tests with `make test`, which starts a throwaway PostgreSQL 15"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return await fresh_postgres_database()
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def empty_database_url(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator[str]:
     """An empty database with no schema at all."""
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
-    else:
-        if not os.environ.get("KICKOFF_TEST_POSTGRES_URL"):
-            reason = "no PostgreSQL: run the tests with `make test`, which starts a throwaway PostgreSQL 15"
-            if os.environ.get("CI") == "true":
-                pytest.fail(reason)
-            pytest.skip(reason)
-        url = await fresh_postgres_database()
-    yield url
+    yield await empty_database(request.param, tmp_path)
 
 
 @pytest.fixture

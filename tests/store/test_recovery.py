@@ -186,7 +186,7 @@ async def test_a_room_whose_store_fails_refuses_everything_and_tells_nobody() ->
     directory = RoomDirectory(clock=ManualClock(), journal=FailingJournal(good=3), default_think_seconds=0)
     room = await directory.create(game="soker", mode="online", seats=2, system_players=0)
     nonces = dict([await room.join(None, "") for _ in range(2)])
-    subscription = room.subscribe(None, 0)
+    subscription = room.subscribe(0)
     seat = room.state.to_act()[0]
     await room.move(seat, nonces[seat], room.state.legal_moves(seat)[0], "ok", None)  # the third line: stored
     seat = room.state.to_act()[0]

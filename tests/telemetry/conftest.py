@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import os
 import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from service.rooms.directory import RoomDirectory
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.telemetry import Telemetry, build
-from tests.store.conftest import fresh_postgres_database
+from tests.store.conftest import empty_database
 
 
 @dataclass
@@ -78,15 +77,7 @@ class Stack:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def stack(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator[Stack]:
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
-    else:
-        if not os.environ.get("KICKOFF_TEST_POSTGRES_URL"):
-            reason = "no PostgreSQL: run the tests with `make test`, which starts a throwaway PostgreSQL 15"
-            if os.environ.get("CI") == "true":
-                pytest.fail(reason)
-            pytest.skip(reason)
-        url = await fresh_postgres_database()
+    url = await empty_database(request.param, tmp_path)
     await upgrade_in_thread(url)
     grpc_side, gateway_side = side("kickoff-grpc"), side("kickoff-gateway")
     logs = Records()
