@@ -43,6 +43,26 @@ def _parser() -> argparse.ArgumentParser:
     gateway.add_argument("--grpc-target", default="127.0.0.1:50051", help="the gRPC server, host:port")
     gateway.add_argument("--timeout", type=float, default=5.0, help="the deadline of each gRPC call, seconds")
     gateway.add_argument(
+        "--max-header-bytes",
+        type=int,
+        default=None,
+        help="a request's line and headers, bytes; more is refused 431 "
+        "(default $KICKOFF_HTTP_MAX_HEADER_BYTES or 16384)",
+    )
+    gateway.add_argument(
+        "--header-timeout",
+        type=float,
+        default=None,
+        help="seconds a request's head may take to arrive; then 408 (default $KICKOFF_HTTP_HEADER_TIMEOUT or 10)",
+    )
+    gateway.add_argument(
+        "--max-connections-per-client",
+        type=int,
+        default=None,
+        help="open connections from one IP address; more are refused 429 "
+        "(default $KICKOFF_HTTP_MAX_CONNECTIONS_PER_CLIENT or 64)",
+    )
+    gateway.add_argument(
         "--discard-spans",
         action="store_true",
         help="benchmarks: trace every call through the SDK, then drop the spans (overrides OTEL_TRACES_EXPORTER)",
@@ -56,6 +76,15 @@ def _parser() -> argparse.ArgumentParser:
     db_commands = db.add_subparsers(dest="db", required=True)
     db_upgrade = db_commands.add_parser("upgrade", help="apply the migrations (from an empty database too)")
     db_upgrade.add_argument("--database-url", default=None, help="default $KICKOFF_DATABASE_URL or SQLite under ./var/")
+
+    keys = commands.add_parser("keys", help="API keys for creating rooms and tournaments (KICKOFF_REQUIRE_API_KEY=1)")
+    keys.add_argument("--database-url", default=None, help="default $KICKOFF_DATABASE_URL or SQLite under ./var/")
+    key_commands = keys.add_subparsers(dest="keys", required=True)
+    key_create = key_commands.add_parser("create", help="make a key and print it (it is shown only this once)")
+    key_create.add_argument("name", help="who the key is for, e.g. the front-end's name")
+    key_commands.add_parser("list", help="every key: id, name, made, revoked")
+    key_revoke = key_commands.add_parser("revoke", help="revoke a key (servers refuse it within 30 s)")
+    key_revoke.add_argument("key_id")
 
     bench = commands.add_parser("bench", help="benchmarks")
     kinds = bench.add_subparsers(dest="bench", required=True)
@@ -104,6 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_gateway(args)
         if args.command == "serve":
             return _serve_both(args)
+        if args.command == "keys":
+            return _keys(args)
         if args.command == "db":
             from service.settings import StoreSettings
             from service.store.database import upgrade
@@ -221,27 +252,26 @@ def _report(args: argparse.Namespace, figures: dict, text: str) -> None:
 
 
 def _run_gateway(args: argparse.Namespace) -> int:
-    import uvicorn
+    import dataclasses
 
+    from service.gateway import http
     from service.gateway.app import create_app
+    from service.settings import HttpLimits
     from service.telemetry import from_environment
 
+    given = {
+        "max_header_bytes": args.max_header_bytes,
+        "header_timeout": args.header_timeout,
+        "max_connections_per_client": args.max_connections_per_client,
+    }
+    limits = dataclasses.replace(HttpLimits(), **{k: v for k, v in given.items() if v is not None})
     telemetry = from_environment("kickoff-gateway", discard_spans=args.discard_spans)
-    app = create_app(args.grpc_target, timeout=args.timeout, telemetry=telemetry)
+    app = create_app(args.grpc_target, timeout=args.timeout, telemetry=telemetry, max_body_bytes=limits.max_body_bytes)
     print(
         f"kickoff REST gateway on http://{args.host}:{args.port} (OpenAPI at /schema) -> gRPC {args.grpc_target}",
         flush=True,
     )
-    # The asyncio loop (not uvloop): grpc.aio runs in the same loop. httptools parses HTTP.
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        loop="asyncio",
-        http="httptools",
-        log_level="warning",
-        timeout_graceful_shutdown=5,  # event streams never end by themselves: close them after 5 s
-    )
+    http.serve(app, args.host, args.port, limits)
     telemetry.shutdown()  # export what is still buffered
     return 0
 
@@ -287,17 +317,55 @@ def _run_grpc(args: argparse.Namespace) -> int:
     import logging
 
     from service.grpc.server import serve
-    from service.settings import GrpcSettings, StoreSettings
+    from service.settings import GrpcSettings, LimitSettings, StoreSettings
     from service.store.database import upgrade
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = GrpcSettings()
     overrides = {k: v for k, v in {"host": args.host, "port": args.port}.items() if v is not None}
     store = StoreSettings(database_url=args.database_url) if args.database_url else StoreSettings()
+    limits = LimitSettings()  # a bad KICKOFF_* limit stops the start here, naming the variable
     if store.database_url != "memory":
         upgrade(store.database_url)  # the server applies the migrations on start
-    asyncio.run(serve(dataclasses.replace(settings, **overrides), store, discard_spans=args.discard_spans))
+    asyncio.run(serve(dataclasses.replace(settings, **overrides), store, limits, discard_spans=args.discard_spans))
     return 0
+
+
+def _keys(args: argparse.Namespace) -> int:
+    """`kickoff keys create|list|revoke`: the store's API keys (the server reads them every 30 s)."""
+    import asyncio
+    import time
+
+    from service.settings import StoreSettings
+    from service.store import keys
+    from service.store.database import create_engine, upgrade
+
+    url = args.database_url or StoreSettings().database_url
+    upgrade(url)
+
+    async def run() -> int:
+        engine = create_engine(url)
+        try:
+            if args.keys == "create":
+                if not 0 < len(args.name) <= 64:
+                    raise ValueError("a key's name takes 1-64 characters")
+                key_id, key = await keys.create_key(engine, args.name)
+                print(f"key {key_id} for {args.name}:\n{key}\n(shown only now: send it as 'x-api-key: <key>')")
+            elif args.keys == "list":
+                for row in await keys.list_keys(engine):
+                    made = time.strftime("%Y-%m-%d %H:%M", time.gmtime(row.created_at))
+                    revoked = time.strftime("%Y-%m-%d %H:%M", time.gmtime(row.revoked_at)) if row.revoked_at else ""
+                    print(f"{row.key_id}  {row.name:<24}  made {made} UTC  {'revoked ' + revoked if revoked else ''}")
+            elif not await keys.revoke_key(engine, args.key_id):
+                print(f"kickoff: no live key {args.key_id!r}", file=sys.stderr)
+                return 2
+            else:
+                print(f"key {args.key_id} revoked")
+            return 0
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(run())
 
 
 if __name__ == "__main__":

@@ -11,6 +11,21 @@ def _secret_from_env() -> bytes:
     return value.encode()
 
 
+def _env(name: str, default: str) -> str:
+    return os.environ.get(name) or default
+
+
+def _number(name: str, default: str, kind: type[int] | type[float] = float) -> float:
+    value = _env(name, default)
+    try:
+        number = kind(value)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, got {value!r}") from None
+    if number < 0:
+        raise ValueError(f"{name} must not be negative, got {value!r}")
+    return number
+
+
 @dataclass(frozen=True)
 class GrpcSettings:
     """The gRPC server."""
@@ -32,3 +47,101 @@ class StoreSettings:
     database_url: str = field(
         default_factory=lambda: os.environ.get("KICKOFF_DATABASE_URL") or "sqlite+aiosqlite:///var/kickoff.db"
     )
+    # KICKOFF_STORE_RETRY_SECONDS: how long a commit is tried again while the store is away before callers hear
+    # UNAVAILABLE.
+    retry_seconds: float = field(default_factory=lambda: _number("KICKOFF_STORE_RETRY_SECONDS", "2"))
+
+
+_RATE_UNITS = {"s": 1.0, "sec": 1.0, "min": 60.0, "m": 60.0, "h": 3600.0, "hour": 3600.0}
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``count`` requests per ``seconds``, written ``30/min`` (units: s, min, h); a caller may spend the whole count
+    at once, and it refills evenly."""
+
+    count: int
+    seconds: float
+
+    @classmethod
+    def parse(cls, text: str, name: str) -> Rate | None:
+        """``30/min`` -> Rate(30, 60); ``off`` or ``0`` -> None (no limit). ``name`` names the setting in errors."""
+        text = text.strip().lower()
+        if text in ("off", "0", "none"):
+            return None
+        count, _, unit = text.partition("/")
+        try:
+            rate = cls(int(count), _RATE_UNITS[unit.strip()])
+        except (ValueError, KeyError):
+            raise ValueError(f"{name} must look like 30/min (units s, min, h) or off, got {text!r}") from None
+        if rate.count < 1:
+            raise ValueError(f"{name} must allow at least one request, got {text!r}")
+        return rate
+
+    def __str__(self) -> str:
+        unit = {1.0: "s", 60.0: "min", 3600.0: "h"}.get(self.seconds, f"{self.seconds:g} s")
+        return f"{self.count}/{unit}"
+
+
+def _keys() -> tuple[str, ...]:
+    keys = tuple(key.strip() for key in _env("KICKOFF_API_KEYS", "").split(",") if key.strip())
+    short = [key for key in keys if len(key) < 16]
+    if short:
+        raise ValueError("KICKOFF_API_KEYS: each key needs at least 16 characters")
+    return keys
+
+
+@dataclass(frozen=True)
+class LimitSettings:
+    """What one caller, one stream and this node may use. The README's "Running it in production" explains each."""
+
+    # KICKOFF_REQUIRE_API_KEY=1: creating rooms and tournaments needs an API key (`x-api-key` metadata or header).
+    require_api_key: bool = field(default_factory=lambda: _env("KICKOFF_REQUIRE_API_KEY", "0").lower() in ("1", "true"))
+    # KICKOFF_API_KEYS: keys accepted besides those in the store (`kickoff keys create`), comma-separated.
+    api_keys: tuple[str, ...] = field(default_factory=_keys, repr=False)
+    # KICKOFF_CREATE_RATE: rooms and tournaments one caller (an API key, else a client address) may create.
+    create_rate: Rate | None = field(
+        default_factory=lambda: Rate.parse(_env("KICKOFF_CREATE_RATE", "30/min"), "KICKOFF_CREATE_RATE")
+    )
+    # KICKOFF_JOIN_RATE: seats one caller may take in rooms and tournaments.
+    join_rate: Rate | None = field(
+        default_factory=lambda: Rate.parse(_env("KICKOFF_JOIN_RATE", "120/min"), "KICKOFF_JOIN_RATE")
+    )
+    # KICKOFF_STREAMS_PER_CALLER: event, play and tournament streams one caller may hold open at once (0: no limit).
+    streams_per_caller: int = field(default_factory=lambda: int(_number("KICKOFF_STREAMS_PER_CALLER", "64", int)))
+    # KICKOFF_STREAM_BUFFER: answers a play stream may hold for a client that does not read before it is cut off.
+    stream_buffer: int = field(default_factory=lambda: int(_number("KICKOFF_STREAM_BUFFER", "64", int)))
+    # KICKOFF_MAX_LIVE_ROOMS: rooms waiting or playing on this node at once (0: no limit).
+    max_live_rooms: int = field(default_factory=lambda: int(_number("KICKOFF_MAX_LIVE_ROOMS", "10000", int)))
+    # KICKOFF_MAX_LIVE_TOURNAMENTS: tournaments waiting or playing on this node at once (0: no limit).
+    max_live_tournaments: int = field(default_factory=lambda: int(_number("KICKOFF_MAX_LIVE_TOURNAMENTS", "1000", int)))
+    # KICKOFF_WAITING_ROOM_SECONDS: a waiting room with no seat change for this long closes (0: never).
+    waiting_room_seconds: float = field(default_factory=lambda: _number("KICKOFF_WAITING_ROOM_SECONDS", "1800"))
+    # KICKOFF_TRUSTED_PROXIES: peers (addresses or networks) whose `x-forwarded-for` names the caller: the gateway's.
+    trusted_proxies: tuple[str, ...] = field(
+        default_factory=lambda: tuple(
+            part.strip() for part in _env("KICKOFF_TRUSTED_PROXIES", "127.0.0.1,::1").split(",") if part.strip()
+        )
+    )
+
+
+@dataclass(frozen=True)
+class HttpLimits:
+    """What one connection and one client may hold of the REST gateway's HTTP server (service/gateway/http.py)."""
+
+    # KICKOFF_HTTP_MAX_HEADER_BYTES: the request line and all header lines of one request, in bytes (more: 431).
+    max_header_bytes: int = field(default_factory=lambda: int(_number("KICKOFF_HTTP_MAX_HEADER_BYTES", "16384", int)))
+    # KICKOFF_HTTP_HEADER_TIMEOUT: seconds from a connection's start (or a keep-alive connection's last response) to
+    # its next request's headers being complete (later: 408).
+    header_timeout: float = field(default_factory=lambda: _number("KICKOFF_HTTP_HEADER_TIMEOUT", "10"))
+    # KICKOFF_HTTP_MAX_CONNECTIONS_PER_CLIENT: connections open at a time from one client IP address (more: 429;
+    # 0: any number).
+    max_connections_per_client: int = field(
+        default_factory=lambda: int(_number("KICKOFF_HTTP_MAX_CONNECTIONS_PER_CLIENT", "64", int))
+    )
+    # KICKOFF_HTTP_LIMIT_CONCURRENCY: uvicorn's limit_concurrency (connections and tasks at once; beyond it, 503).
+    limit_concurrency: int = field(default_factory=lambda: int(_number("KICKOFF_HTTP_LIMIT_CONCURRENCY", "4096", int)))
+    # KICKOFF_HTTP_KEEP_ALIVE: uvicorn's timeout_keep_alive, seconds an idle keep-alive connection is kept.
+    keep_alive_timeout: float = field(default_factory=lambda: _number("KICKOFF_HTTP_KEEP_ALIVE", "5"))
+    # KICKOFF_HTTP_MAX_BODY_BYTES: a request body, in bytes (more: 413).
+    max_body_bytes: int = field(default_factory=lambda: int(_number("KICKOFF_HTTP_MAX_BODY_BYTES", "65536", int)))

@@ -2,8 +2,11 @@
 
 It holds no game rules and imports nothing from engine/ or service/rooms/: request bodies are the proto3 JSON mapping
 of the gRPC request messages, responses the mapping of the replies, live events the same redacted RoomUpdate messages
-as server-sent events. The seat token travels as ``Authorization: Bearer ...`` and is passed on as gRPC metadata.
-Every call carries a deadline; refusals become RFC 9457 problem details through the one table in problems.py.
+as server-sent events. The seat token travels as ``Authorization: Bearer ...`` and is passed on as gRPC metadata,
+with the caller's API key (``X-API-Key``) and address (``x-forwarded-for``: the server counts rates and streams per
+caller, and trusts this gateway to name it). Every call carries a deadline; refusals become RFC 9457 problem details
+through the one table in problems.py. Request bodies are bounded (413), and the gRPC channel's message sizes match
+the server's.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from litestar import Litestar, Request, delete, get, post
 from litestar.datastructures import State
+from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin
 from litestar.params import FromPath, FromQuery
@@ -41,11 +45,20 @@ from kickoff.v1 import (
     tournament_pb2_grpc,
 )
 from service.gateway.openapi import operation
-from service.gateway.problems import BadRequest, rpc_error_to_problem
+from service.gateway.problems import BadRequest, body_too_large, rpc_error_to_problem
 from service.telemetry import Telemetry, traced_call
 
 M = TypeVar("M", bound=Message)
 HEARTBEAT_SECONDS = 15.0
+MAX_BODY_BYTES = 64 * 1024  # a request body (the largest a client has reason to send is under 2 KB)
+MAX_VERSION = 2**63 - 1  # versions are int64
+# The server takes requests of at most 64 KiB and answers with at most 4 MiB (service/grpc/server.py).
+CHANNEL_OPTIONS = [
+    ("grpc.max_send_message_length", 64 * 1024),
+    ("grpc.max_receive_message_length", 4 * 1024 * 1024),
+    ("grpc.initial_reconnect_backoff_ms", 100),  # come back quickly when the server returns
+    ("grpc.max_reconnect_backoff_ms", 1000),
+]
 
 
 @dataclass
@@ -84,8 +97,12 @@ async def _body(request: Request[Any, Any, Any], message: M) -> M:
 
 
 def _metadata(request: Request[Any, Any, Any]) -> tuple[tuple[str, str], ...]:
-    header = request.headers.get("authorization")
-    return (("authorization", header),) if header else ()
+    """What the gRPC call carries of the request: the seat token, the API key, and the client's address."""
+    headers = request.headers
+    metadata = [(name, headers[name]) for name in ("authorization", "x-api-key") if name in headers]
+    if request.client is not None:
+        metadata.append(("x-forwarded-for", request.client.host))
+    return tuple(metadata)
 
 
 def _page_size(page_size: int) -> int:
@@ -152,7 +169,7 @@ async def get_rules(game: FromPath[str], state: State) -> dict[str, Any]:
 async def create_room(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
     up = _upstream(state)
     message = await _body(request, room_pb2.CreateRoomRequest())
-    return _to_json(await up.rooms.CreateRoom(message, timeout=up.timeout))
+    return _to_json(await up.rooms.CreateRoom(message, metadata=_metadata(request), timeout=up.timeout))
 
 
 @get(
@@ -204,7 +221,7 @@ async def join_room(room_id: FromPath[str], request: Request[Any, Any, Any], sta
     up = _upstream(state)
     message = await _body(request, room_pb2.JoinRoomRequest())
     message.room_id = room_id
-    return _to_json(await up.rooms.JoinRoom(message, timeout=up.timeout))
+    return _to_json(await up.rooms.JoinRoom(message, metadata=_metadata(request), timeout=up.timeout))
 
 
 @delete(
@@ -316,7 +333,7 @@ async def stream_events(room_id: FromPath[str], request: Request[Any, Any, Any],
 async def create_tournament(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
     up = _upstream(state)
     message = await _body(request, tournament_pb2.CreateTournamentRequest())
-    return _to_json(await up.tournaments.CreateTournament(message, timeout=up.timeout))
+    return _to_json(await up.tournaments.CreateTournament(message, metadata=_metadata(request), timeout=up.timeout))
 
 
 @get(
@@ -371,7 +388,7 @@ async def join_tournament(
     up = _upstream(state)
     message = await _body(request, tournament_pb2.JoinTournamentRequest())
     message.tournament_id = tournament_id
-    return _to_json(await up.tournaments.JoinTournament(message, timeout=up.timeout))
+    return _to_json(await up.tournaments.JoinTournament(message, metadata=_metadata(request), timeout=up.timeout))
 
 
 @delete(
@@ -428,7 +445,8 @@ async def stream_tournament(
 ) -> ServerSentEvent:
     up = _upstream(state)
     call = (up.stream_tournaments or up.tournaments).StreamTournament(
-        tournament_pb2.StreamTournamentRequest(tournament_id=tournament_id, after_version=_last_version(request))
+        tournament_pb2.StreamTournamentRequest(tournament_id=tournament_id, after_version=_last_version(request)),
+        metadata=_metadata(request),
     )
     return await _event_stream(call, up.heartbeat)
 
@@ -436,10 +454,9 @@ async def stream_tournament(
 def _last_version(request: Request[Any, Any, Any]) -> int:
     """Where an event stream resumes: the Last-Event-ID header (an EventSource reconnecting) or ?after_version=."""
     last = request.headers.get("last-event-id") or request.query_params.get("after_version") or "0"
-    try:
-        return int(last)
-    except ValueError:
-        raise BadRequest(f"Last-Event-ID must be a version number, got {last!r}") from None
+    if not last.isdigit() or len(last) > 19 or int(last) > MAX_VERSION:
+        raise BadRequest(f"Last-Event-ID must be a version number, 0-{MAX_VERSION}", field="Last-Event-ID")
+    return int(last)
 
 
 async def _event_stream(call: Any, heartbeat: float) -> ServerSentEvent:
@@ -510,8 +527,10 @@ def create_app(
     timeout: float = 5.0,
     heartbeat: float = HEARTBEAT_SECONDS,
     telemetry: Telemetry | None = None,
+    max_body_bytes: int = MAX_BODY_BYTES,
 ) -> Litestar:
-    """The gateway app, calling the gRPC server at ``grpc_target`` with a ``timeout`` deadline per call.
+    """The gateway app, calling the gRPC server at ``grpc_target`` with a ``timeout`` deadline per call; a request
+    body over ``max_body_bytes`` is refused with 413.
 
     With ``telemetry`` on, each request gets Litestar's own OpenTelemetry span and HTTP metrics, and each gRPC call a
     client span whose context travels to the server in the call's metadata."""
@@ -523,12 +542,8 @@ def create_app(
             if telemetry.tracing
             else None
         )
-        options = [
-            ("grpc.initial_reconnect_backoff_ms", 100),  # come back quickly when the server returns
-            ("grpc.max_reconnect_backoff_ms", 1000),
-        ]
-        channel = grpc.aio.insecure_channel(grpc_target, options=options, interceptors=interceptors)
-        streams = grpc.aio.insecure_channel(grpc_target, options=options) if interceptors else channel
+        channel = grpc.aio.insecure_channel(grpc_target, options=CHANNEL_OPTIONS, interceptors=interceptors)
+        streams = grpc.aio.insecure_channel(grpc_target, options=CHANNEL_OPTIONS) if interceptors else channel
         app.state.upstream = Upstream(
             channel,
             game_pb2_grpc.GameServiceStub(channel),
@@ -577,10 +592,14 @@ def create_app(
             ProblemDetailsPlugin(
                 ProblemDetailsConfig(
                     enable_for_all_http_exceptions=True,
-                    exception_to_problem_detail_map={grpc.aio.AioRpcError: rpc_error_to_problem},
+                    exception_to_problem_detail_map={
+                        grpc.aio.AioRpcError: rpc_error_to_problem,
+                        RequestEntityTooLarge: body_too_large,
+                    },
                 )
             ),
         ],
+        request_max_body_size=max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="kickoff REST gateway",
             version="1.0.0",

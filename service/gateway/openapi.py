@@ -2,8 +2,9 @@
 
 Each request and response body is the proto3 JSON mapping of a kickoff.v1 message, so its schema is built from the
 message's descriptor and named after it (``CreateRoomRequest``, ``Room``, ``RoomUpdate``...): camelCase field
-names, 64-bit integers as strings, enums by name, unknown fields refused. Refusals share one ``ProblemDetails``
-schema (RFC 9457).
+names, 64-bit integers as strings, enums by name, unknown fields refused, and each request field's bounds (the
+``(kickoff.v1.limit)`` option the server enforces) as maxLength, maxItems and maxProperties. Refusals share one
+``ProblemDetails`` schema (RFC 9457).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from litestar.openapi.spec import (
     RequestBody,
     Schema,
 )
+
+from kickoff.v1 import limits_pb2
 
 SCHEMAS: dict[str, Schema] = {}  # message name -> schema (inlined where used; Litestar owns the components)
 
@@ -68,14 +71,37 @@ def message_schema(descriptor: Descriptor) -> Schema:
     return SCHEMAS[name]
 
 
+_PATTERNS = {limits_pb2.TEXT_KIND_IDENTIFIER: "^[A-Za-z0-9_-]*$", limits_pb2.TEXT_KIND_TOKEN: "^[!-~]*$"}
+
+
 def _field_schema(field: FieldDescriptor) -> Schema | Reference:
     if field.message_type is not None and field.message_type.GetOptions().map_entry:
         return Schema(
             type=OpenAPIType.OBJECT, additional_properties=_single(field.message_type.fields_by_name["value"])
         )
     single = _single(field)
+    options = field.GetOptions()
+    if not options.HasExtension(limits_pb2.limit):
+        return Schema(type=OpenAPIType.ARRAY, items=single) if field.is_repeated else single
+    limit = options.Extensions[limits_pb2.limit]
+    if limit.max_length and isinstance(single, Schema):
+        single = Schema(
+            type=single.type,
+            max_length=limit.max_length,
+            pattern=_PATTERNS.get(limit.text),
+            description="normalised (NFKC, spaces trimmed and collapsed); no control characters"
+            if limit.text == limits_pb2.TEXT_KIND_NAME
+            else None,
+        )
     if field.is_repeated:
-        return Schema(type=OpenAPIType.ARRAY, items=single)
+        return Schema(type=OpenAPIType.ARRAY, items=single, max_items=limit.max_items or None)
+    if field.message_type is not None and limit.max_items:  # a Struct: its keys
+        return Schema(
+            type=OpenAPIType.OBJECT,
+            max_properties=limit.max_items,
+            description="keys: identifiers of at most 32 characters; values: numbers, true/false or strings of at "
+            "most 32 characters",
+        )
     return single
 
 

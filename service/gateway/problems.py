@@ -1,14 +1,19 @@
 """The one table from gRPC status codes to HTTP statuses, and RFC 9457 problem details for every refusal.
 
 A problem carries ``type`` (a URN naming the reason), ``title``, ``status``, ``detail`` (the server's message) and
-``reason`` (the google.rpc.ErrorInfo reason the gRPC status carried, e.g. ``no_match`` or ``stale_version``).
+``reason`` (the google.rpc.ErrorInfo reason the gRPC status carried, e.g. ``no_match`` or ``stale_version``), and
+``field`` when one request field is at fault. A refusal that may succeed later (a rate limit, a store that is away)
+carries ``Retry-After`` (whole seconds, from the status's google.rpc.RetryInfo).
 """
 
 from __future__ import annotations
 
+import math
+
 import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
+from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.plugins.problem_details import ProblemDetailsException
 
 HTTP_STATUS: dict[grpc.StatusCode, int] = {
@@ -20,12 +25,16 @@ HTTP_STATUS: dict[grpc.StatusCode, int] = {
     grpc.StatusCode.ALREADY_EXISTS: 409,
     grpc.StatusCode.ABORTED: 409,
     grpc.StatusCode.FAILED_PRECONDITION: 409,  # the move or request conflicts with the room as it stands
-    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,  # the caller's rate or streams; see SERVER_REASONS for the others
     grpc.StatusCode.CANCELLED: 499,
     grpc.StatusCode.UNIMPLEMENTED: 501,
     grpc.StatusCode.UNAVAILABLE: 503,
     grpc.StatusCode.DEADLINE_EXCEEDED: 504,
 }
+
+# RESOURCE_EXHAUSTED reasons that are the server's, not the caller's: the node is full.
+SERVER_REASONS = {"server_full": 503}
+DETAIL_LIMIT = 300  # characters of a detail: it says what is wrong, it never carries the input back
 
 TITLE: dict[int, str] = {
     400: "Bad request",
@@ -33,6 +42,7 @@ TITLE: dict[int, str] = {
     403: "Not allowed",
     404: "Not found",
     409: "Conflict with the room's state",
+    413: "Request body too large",
     429: "Too many requests",
     499: "Request cancelled",
     500: "Internal error",
@@ -42,48 +52,81 @@ TITLE: dict[int, str] = {
 }
 
 
-def _error_info(error: grpc.aio.AioRpcError) -> error_details_pb2.ErrorInfo | None:
+def _details(error: grpc.aio.AioRpcError) -> tuple[error_details_pb2.ErrorInfo | None, float | None]:
+    """The status's ErrorInfo and RetryInfo delay (seconds), where it carries them."""
+    info, retry = None, None
     status = rpc_status.from_call(error)  # type: ignore[arg-type]
-    if status is not None:
-        for detail in status.details:
+    for detail in status.details if status is not None else ():
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
             info = error_details_pb2.ErrorInfo()
-            if detail.Unpack(info):
-                return info
-    return None
+            detail.Unpack(info)
+        elif detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+            delay = error_details_pb2.RetryInfo()
+            detail.Unpack(delay)
+            retry = delay.retry_delay.ToNanoseconds() / 1e9
+    return info, retry
 
 
-def problem(status: int, detail: str, reason: str, cards: list[str] | None = None) -> ProblemDetailsException:
+def _brief(text: str) -> str:
+    return text if len(text) <= DETAIL_LIMIT else text[: DETAIL_LIMIT - 1] + "…"
+
+
+def problem(
+    status: int,
+    detail: str,
+    reason: str,
+    cards: list[str] | None = None,
+    *,
+    field: str = "",
+    retry_after: float | None = None,
+) -> ProblemDetailsException:
     extra: dict[str, object] = {"reason": reason}
     if cards:
         extra["cards"] = cards  # the cards a refused move concerns (the mover's own answer only)
+    if field:
+        extra["field"] = field
+    headers = {"Retry-After": str(max(1, math.ceil(retry_after)))} if retry_after is not None else None
     return ProblemDetailsException(
         status_code=status,
         title=TITLE.get(status, "Error"),
-        detail=detail,
+        detail=_brief(detail),
         type_=f"urn:kickoff:problem:{reason}",
         extra=extra,
+        headers=headers,
     )
 
 
 def rpc_error_to_problem(error: grpc.aio.AioRpcError) -> ProblemDetailsException:
-    status = HTTP_STATUS.get(error.code(), 500)
-    detail = error.details() or error.code().name
-    if status == 503:
-        detail = "the game server cannot be reached; try again shortly"
-    info = _error_info(error)
+    code = error.code()
+    status = HTTP_STATUS.get(code, 500)
+    detail = error.details() or code.name
+    info, retry_after = _details(error)
     if info is None:
-        return problem(status, detail, error.code().name.lower())
-    return problem(status, detail, info.reason, info.metadata["cards"].split() if "cards" in info.metadata else None)
+        if code == grpc.StatusCode.UNAVAILABLE:
+            detail = "the game server cannot be reached; try again shortly"
+            retry_after = 1.0
+        elif code == grpc.StatusCode.RESOURCE_EXHAUSTED:  # grpc's own: a message over the size limit
+            return problem(413, "the request is larger than the server takes", "too_large")
+        return problem(status, detail, code.name.lower(), retry_after=retry_after)
+    if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+        status = SERVER_REASONS.get(info.reason, status)
+    metadata = info.metadata
+    cards = metadata["cards"].split() if "cards" in metadata else None
+    return problem(status, detail, info.reason, cards, field=metadata.get("field", ""), retry_after=retry_after)
+
+
+def body_too_large(error: RequestEntityTooLarge) -> ProblemDetailsException:
+    return problem(413, "the request body is larger than the gateway takes", "body_too_large")
 
 
 class BadRequest(ProblemDetailsException):
-    """A body or parameter the gateway cannot read (the message names the field)."""
+    """A body or parameter the gateway cannot read (the message names the field, never echoes much of the input)."""
 
-    def __init__(self, detail: str) -> None:
+    def __init__(self, detail: str, field: str = "") -> None:
         super().__init__(
             status_code=400,
             title=TITLE[400],
-            detail=detail,
+            detail=_brief(detail),
             type_="urn:kickoff:problem:bad_request",
-            extra={"reason": "bad_request"},
+            extra={"reason": "bad_request", **({"field": field} if field else {})},
         )

@@ -89,23 +89,25 @@ def seat_to_proto(record: SeatRecord) -> common_pb2.Seat:
 
 
 def room_to_proto(room: Room) -> room_pb2.Room:
+    """The room as of its last stored update (never a change still being written, nor one the store did not take)."""
+    published = room.published
     message = room_pb2.Room(
         room_id=room.room_id,
         game=room.game.spec.name,
         mode=MODE[room.mode],
-        status=STATUS[room.status],
-        seats=[seat_to_proto(record) for record in room.seats],
+        status=STATUS[published.status],
+        seats=[seat_to_proto(record) for record in published.seats],
         options=struct(room.options),
-        version=room.version,
+        version=published.version,
         created_at=timestamp(room.created_at),
-        to_act=room.state.to_act() if room.state is not None else (),
+        to_act=published.to_act,
         tournament_id=room.tournament_id,
         tournament_game=room.tournament_game or 0,
     )
-    if room.state is not None and (outcome := room.state.outcome()) is not None:
-        message.outcome.CopyFrom(outcome_to_proto(outcome))
-    if room.clock_info is not None:
-        message.clock.CopyFrom(clock_to_proto(room.clock_info))
+    if published.outcome is not None:
+        message.outcome.CopyFrom(outcome_to_proto(published.outcome))
+    if published.clock is not None:
+        message.clock.CopyFrom(clock_to_proto(published.clock))
     return message
 
 

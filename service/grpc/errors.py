@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NoReturn
 
 import grpc
-from google.protobuf import any_pb2
+from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -17,11 +17,14 @@ from engine.core import GameOver, IllegalMove, InvalidOptions, MalformedMove, No
 from service.rooms.errors import (
     InvalidRequest,
     PermissionDenied,
+    ResourceExhausted,
     RoomNotFound,
     RoomUnavailable,
     SeatTaken,
     ServiceError,
     StaleVersion,
+    StoreRefused,
+    StoreUnavailable,
     TournamentNotFound,
     Unauthenticated,
 )
@@ -43,7 +46,11 @@ STATUS_OF: dict[type[Exception], grpc.StatusCode] = {
     StaleVersion: grpc.StatusCode.ABORTED,
     SeatTaken: grpc.StatusCode.ALREADY_EXISTS,
     RoomUnavailable: grpc.StatusCode.FAILED_PRECONDITION,
+    StoreUnavailable: grpc.StatusCode.UNAVAILABLE,
+    StoreRefused: grpc.StatusCode.INVALID_ARGUMENT,
+    ResourceExhausted: grpc.StatusCode.RESOURCE_EXHAUSTED,
 }
+MESSAGE_LIMIT = 300  # characters of a status message: messages say what is wrong, they never carry the input back
 
 KickoffError = (RuleError, ServiceError)
 
@@ -56,15 +63,30 @@ def status_code(error: Exception) -> grpc.StatusCode:
 
 
 def to_status(error: Exception) -> status_pb2.Status:
-    """The google.rpc.Status for a typed error: its code, its message, and an ErrorInfo with its reason."""
+    """The google.rpc.Status for a typed error: its code, its message (cut to MESSAGE_LIMIT characters), an ErrorInfo
+    with its reason (and the ``field`` at fault), and a RetryInfo when trying again later may succeed."""
     code = status_code(error)
     info = any_pb2.Any()
     detail = error_details_pb2.ErrorInfo(reason=getattr(error, "code", "internal"), domain=DOMAIN)
     cards = getattr(error, "cards", ())
     if cards:  # the cards a refusal concerns: in the details for the mover, never in the message (see RuleError)
         detail.metadata["cards"] = " ".join(cards)
+    field = getattr(error, "field", "")
+    if field:
+        detail.metadata["field"] = field
     info.Pack(detail)
-    return status_pb2.Status(code=getattr(code_pb2, code.name), message=str(error), details=[info])
+    details = [info]
+    retry_after = getattr(error, "retry_after", None)
+    if retry_after is not None:
+        delay = duration_pb2.Duration()
+        delay.FromNanoseconds(round(retry_after * 1e9))
+        retry = any_pb2.Any()
+        retry.Pack(error_details_pb2.RetryInfo(retry_delay=delay))
+        details.append(retry)
+    message = str(error)
+    if len(message) > MESSAGE_LIMIT:
+        message = message[: MESSAGE_LIMIT - 1] + "…"
+    return status_pb2.Status(code=getattr(code_pb2, code.name), message=message, details=details)
 
 
 async def abort(context: grpc.aio.ServicerContext, error: Exception) -> NoReturn:

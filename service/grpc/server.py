@@ -1,4 +1,9 @@
-"""The gRPC server: `create_server` builds it (tests bind port 0); `serve` runs it until a signal stops it."""
+"""The gRPC server: `create_server` builds it (tests bind port 0); `serve` runs it until a signal stops it.
+
+Message sizes are set for each direction: a request is at most MAX_REQUEST_BYTES (the largest a client has reason to
+send, a room with its options, is under 2 KB; grpc refuses anything bigger with RESOURCE_EXHAUSTED before decoding
+it), a response at most MAX_RESPONSE_BYTES (a page of 500 rooms fits), metadata at most MAX_METADATA_BYTES.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,8 @@ import asyncio
 import logging
 import secrets
 import signal
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -23,17 +30,65 @@ from kickoff.v1 import (
     tournament_pb2,
     tournament_pb2_grpc,
 )
+from service.grpc.admission import Admission
+from service.grpc.limits import tolerant
 from service.grpc.servicers import GameServicer, MoveServicer, RoomServicer, Seats
 from service.grpc.tokens import SeatTokens
 from service.grpc.tournaments import TournamentServicer
 from service.rooms.directory import RoomDirectory
-from service.settings import GrpcSettings, StoreSettings
+from service.rooms.room import RoomLimits
+from service.settings import GrpcSettings, LimitSettings, Rate, StoreSettings
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
+from service.store.keys import live_keys
 from service.telemetry import from_environment, traced_call
 from service.tournaments.directory import TournamentDirectory
 
 log = logging.getLogger(__name__)
+
+MAX_REQUEST_BYTES = 64 * 1024
+MAX_RESPONSE_BYTES = 4 * 1024 * 1024
+MAX_METADATA_BYTES = 16 * 1024
+SERVER_OPTIONS = (
+    ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
+    ("grpc.max_send_message_length", MAX_RESPONSE_BYTES),
+    ("grpc.max_metadata_size", MAX_METADATA_BYTES),
+)
+KEY_REFRESH_SECONDS = 30.0  # how often a server reads the store's API keys again (a revoked key stops within this)
+
+
+def no_limits() -> LimitSettings:
+    """Anyone may create, join and stream, as often as they like (tests and benchmarks)."""
+    return LimitSettings(require_api_key=False, api_keys=(), create_rate=None, join_rate=None, streams_per_caller=0)
+
+
+class _Registrar:
+    """Takes the handlers a generated ``add_*Servicer_to_server`` registers and hands them on with request decoders
+    that never raise: bytes that are not the request message reach the servicer as ``limits.Malformed`` and are
+    refused with INVALID_ARGUMENT (grpc would answer UNKNOWN and log a traceback for each)."""
+
+    def __init__(self, server: grpc.aio.Server) -> None:
+        self._server = server
+
+    def add_generic_rpc_handlers(self, handlers: Any) -> None:
+        """Ignored: the same handlers arrive through add_registered_method_handlers."""
+
+    def add_registered_method_handlers(self, service: str, handlers: Mapping[str, Any]) -> None:
+        wrapped = {name: _tolerant(handler) for name, handler in handlers.items()}
+        self._server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, wrapped),))
+        self._server.add_registered_method_handlers(service, wrapped)
+
+
+def _tolerant(handler: Any) -> Any:
+    decode = handler.request_deserializer
+    message = getattr(decode, "__self__", None)
+    name = message.DESCRIPTOR.name if message is not None else "request"
+    return handler._replace(request_deserializer=tolerant(decode, name))
+
+
+def _register(add: Callable[[Any, Any], None], servicer: Any, server: grpc.aio.Server) -> None:
+    add(servicer, _Registrar(server))
+
 
 SERVICES = (
     game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
@@ -75,22 +130,29 @@ async def create_server(
     host: str = "127.0.0.1",
     port: int = 0,
     tournaments: TournamentDirectory | None = None,
+    admission: Admission | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
-    telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join."""
+    telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
+    ``admission`` decides who may create, join and stream (default: anyone, with no rate or stream limits)."""
     telemetry = directory.telemetry
     interceptors = (
         [aio_server_interceptor(tracer_provider=telemetry.tracer_provider, filter_=traced_call())]
         if telemetry.tracing
         else []
     )
-    server = grpc.aio.server(interceptors=interceptors)
+    server = grpc.aio.server(interceptors=interceptors, options=SERVER_OPTIONS)
     seats = Seats(directory, tokens)
     tournaments = tournaments or TournamentDirectory(directory)
-    tournament_pb2_grpc.add_TournamentServiceServicer_to_server(TournamentServicer(tournaments, seats), server)
-    game_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(), server)
-    room_pb2_grpc.add_RoomServiceServicer_to_server(RoomServicer(seats), server)
-    move_pb2_grpc.add_MoveServiceServicer_to_server(MoveServicer(seats), server)
+    admission = admission or Admission(no_limits())
+    _register(
+        tournament_pb2_grpc.add_TournamentServiceServicer_to_server,
+        TournamentServicer(tournaments, seats, admission),
+        server,
+    )
+    _register(game_pb2_grpc.add_GameServiceServicer_to_server, GameServicer(), server)
+    _register(room_pb2_grpc.add_RoomServiceServicer_to_server, RoomServicer(seats, admission), server)
+    _register(move_pb2_grpc.add_MoveServiceServicer_to_server, MoveServicer(seats, admission), server)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     reflection.enable_server_reflection(
@@ -106,25 +168,39 @@ async def create_server(
     return KickoffServer(server, bound, directory, tournaments, health)
 
 
-async def serve(settings: GrpcSettings, store: StoreSettings, *, discard_spans: bool = False) -> None:
+async def serve(
+    settings: GrpcSettings, store: StoreSettings, limits: LimitSettings, *, discard_spans: bool = False
+) -> None:
     """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully."""
     journal: SqlJournal | None = None
     telemetry = from_environment("kickoff-grpc", discard_spans=discard_spans)
-    if store.database_url == "memory":
-        directory = RoomDirectory(telemetry=telemetry)
-        tournaments = TournamentDirectory(directory)
-        secret = settings.token_secret or secrets.token_bytes(32)
-    else:
-        journal = SqlJournal(create_engine(store.database_url), telemetry)
-        directory = RoomDirectory(journal=journal, telemetry=telemetry)
-        tournaments = TournamentDirectory(directory)  # listens for finished games, so before the rooms come back
-        secret = settings.token_secret or await journal.token_secret()
+    if store.database_url != "memory":
+        journal = SqlJournal(create_engine(store.database_url), telemetry, retry_seconds=store.retry_seconds)
+    directory = RoomDirectory(
+        journal=journal,
+        telemetry=telemetry,
+        limits=RoomLimits(waiting_seconds=limits.waiting_room_seconds or None, stream_buffer=limits.stream_buffer),
+        max_live_rooms=limits.max_live_rooms or None,
+    )
+    secret = settings.token_secret or (await journal.token_secret() if journal else secrets.token_bytes(32))
+    admission = Admission(limits)
+    refreshing: asyncio.Task[None] | None = None
+    # The tournaments listen for finished games, so they exist before the rooms come back.
+    tournaments = TournamentDirectory(directory, max_live=limits.max_live_tournaments or None)
+    if journal is not None:
         unfinished = await directory.restore(await journal.load())
         log.info("restored %d unfinished rooms", unfinished)
         unfinished = await tournaments.restore(await journal.load_tournaments())
         log.info("restored %d unfinished tournaments", unfinished)
+        refreshing = asyncio.get_running_loop().create_task(_refresh_keys(admission, journal), name="api keys")
+    _describe(limits)
     running = await create_server(
-        directory, SeatTokens(secret), host=settings.host, port=settings.port, tournaments=tournaments
+        directory,
+        SeatTokens(secret),
+        host=settings.host,
+        port=settings.port,
+        tournaments=tournaments,
+        admission=admission,
     )
     log.info("kickoff gRPC server listening on %s:%d", settings.host, running.port)
     print(f"kickoff gRPC server on {settings.host}:{running.port} (health and reflection on)", flush=True)
@@ -134,7 +210,36 @@ async def serve(settings: GrpcSettings, store: StoreSettings, *, discard_spans: 
         loop.add_signal_handler(sig, stopping.set)
     await stopping.wait()
     print("kickoff gRPC server stopping", flush=True)
+    if refreshing is not None:
+        refreshing.cancel()
     await running.stop(settings.grace_seconds)
     if journal is not None:
         await journal.close()
     telemetry.shutdown()
+
+
+async def _refresh_keys(admission: Admission, journal: SqlJournal) -> None:
+    """Read the store's API keys now and every KEY_REFRESH_SECONDS (keys made or revoked by `kickoff keys`)."""
+    while True:
+        try:
+            admission.keys.replace_stored(await live_keys(journal.engine))
+        except Exception as error:  # the store is away: keep the keys known until it is back
+            log.warning("could not read the API keys: %s", type(error).__name__)
+        await asyncio.sleep(KEY_REFRESH_SECONDS)
+
+
+def _describe(limits: LimitSettings) -> None:
+    def rate(value: Rate | None) -> str:
+        return str(value) if value else "off"
+
+    log.info(
+        "limits: API key %s for creating; per caller: create %s, join %s, %s streams; %s live rooms, %s live "
+        "tournaments; waiting rooms close after %s s",
+        "required" if limits.require_api_key else "not required",
+        rate(limits.create_rate),
+        rate(limits.join_rate),
+        limits.streams_per_caller or "any",
+        limits.max_live_rooms or "any",
+        limits.max_live_tournaments or "any",
+        limits.waiting_room_seconds or "never",
+    )

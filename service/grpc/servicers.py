@@ -1,7 +1,8 @@
 """The servicers: they read requests, find the room and the caller's seat, and hand the work to the room.
 
 They hold no game rules: moves go to the room (and so to the engine) as the game's codec reads them, and refusals come
-back typed and leave through service/grpc/errors.py.
+back typed and leave through service/grpc/errors.py. Every request is checked against its bounds first
+(service/grpc/limits.py), and creating, joining and streaming pass the caller's admission (admission.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import grpc
 from engine.core import UnknownGame
 from engine.registry import GAMES, get_game
 from kickoff.v1 import game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from service.grpc.admission import Admission
 from service.grpc.convert import (
     MODE_NAME,
     STATUS_NAME,
@@ -28,22 +30,24 @@ from service.grpc.convert import (
     update_to_proto,
 )
 from service.grpc.errors import KickoffError, abort, to_status
+from service.grpc.limits import check_request
 from service.grpc.tokens import SeatTokens
 from service.rooms.directory import RoomDirectory
 from service.rooms.errors import InvalidRequest, PermissionDenied, RoomNotFound, Unauthenticated
+from service.rooms.feed import Feed
 from service.rooms.room import Room, Update
 
 Response = TypeVar("Response")
 log = logging.getLogger(__name__)
-_CLIENT_DONE = object()
 
 
 def unary(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitable[Response]]:
-    """Turn the typed errors a unary method raises into statuses."""
+    """Check the request against its bounds, then run the method; turn the typed errors it raises into statuses."""
 
     @functools.wraps(method)
     async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Response:
         try:
+            check_request(request)
             return await method(self, request, context)
         except KickoffError as error:
             await abort(context, error)
@@ -120,11 +124,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
 
 class RoomServicer(room_pb2_grpc.RoomServiceServicer):
-    def __init__(self, seats: Seats) -> None:
+    def __init__(self, seats: Seats, admission: Admission) -> None:
         self.seats = seats
+        self.admission = admission
 
     @unary
     async def CreateRoom(self, request: room_pb2.CreateRoomRequest, context: Any) -> room_pb2.Room:
+        self.admission.admit(context, "create")
         if request.mode not in MODE_NAME:
             raise InvalidRequest("mode must be ROOM_MODE_ONLINE or ROOM_MODE_SOLO", code="bad_mode")
         room = await self.seats.directory.create(
@@ -157,6 +163,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
     @unary
     async def JoinRoom(self, request: room_pb2.JoinRoomRequest, context: Any) -> room_pb2.JoinRoomResponse:
         room = self.seats.room(request)
+        self.admission.admit(context, "join")
         seat, nonce = await room.join(request.seat if request.HasField("seat") else None, request.name)
         token = self.seats.tokens.issue(room.room_id, seat, nonce)
         return room_pb2.JoinRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
@@ -170,8 +177,9 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
 
 
 class MoveServicer(move_pb2_grpc.MoveServiceServicer):
-    def __init__(self, seats: Seats) -> None:
+    def __init__(self, seats: Seats, admission: Admission) -> None:
         self.seats = seats
+        self.admission = admission
 
     @unary
     async def GetView(self, request: move_pb2.GetViewRequest, context: Any) -> move_pb2.GetViewResponse:
@@ -219,54 +227,49 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
         self, request: move_pb2.StreamEventsRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[move_pb2.RoomUpdate]:
         try:
+            check_request(request)
             room = self.seats.room(request)
             claim = self.seats.seat(context, room, required=False)
             viewer = claim[0] if claim else None
-            subscription = room.subscribe(request.after_version)
+            with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("events"):
+                async for update in room.subscribe(request.after_version):
+                    yield update_to_proto(room, update, viewer)
         except KickoffError as error:
             await abort(context, error)
-        with self.seats.directory.telemetry.instruments.stream("events"):
-            async for update in subscription:
-                yield update_to_proto(room, update, viewer)
 
     async def Play(
         self, request_iterator: AsyncIterator[move_pb2.PlayRequest], context: grpc.aio.ServicerContext
     ) -> AsyncIterator[move_pb2.PlayResponse]:
+        """Updates from the room's feed and answers of the stream's own, until the client stops sending; a client
+        that does not read its answers is cut off with RESOURCE_EXHAUSTED (see feed.py)."""
         try:
             first = await anext(request_iterator, None)
             if first is None:
                 return
+            check_request(first)
             if first.WhichOneof("kind") != "hello":
                 raise InvalidRequest("the first message of a play stream must be hello", code="hello_first")
             room = self.seats.room(first.hello)
             seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
-            subscription = room.subscribe(first.hello.after_version)
+            with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("play"):
+                feed = room.subscribe(first.hello.after_version)
+                reader = asyncio.create_task(self._read_moves(request_iterator, room, seat, nonce, feed))
+                try:
+                    while (item := await feed.next(until_stopped=True)) is not None:
+                        if type(item) is Update:
+                            response = move_pb2.PlayResponse(update=update_to_proto(room, item, seat))
+                            if item.mover == seat and item.request_id:  # the answer rides on the update it made
+                                response.result.request_id = item.request_id
+                                response.result.accepted = True
+                                response.result.version = item.version
+                            yield response
+                        else:
+                            yield move_pb2.PlayResponse(result=item)
+                finally:
+                    reader.cancel()
+                    feed.close()
         except KickoffError as error:
             await abort(context, error)
-        outbox = subscription.queue
-        reader = asyncio.create_task(self._read_moves(request_iterator, room, seat, nonce, outbox))
-        streams = self.seats.directory.telemetry.instruments
-        streams.event_streams.add(1, {"kickoff.stream": "play"})
-        try:
-            while True:
-                item = await outbox.get()
-                if item is _CLIENT_DONE:
-                    break
-                if item is None:  # the game is over; the client closes the stream when it is done
-                    continue
-                if type(item) is Update:
-                    response = move_pb2.PlayResponse(update=update_to_proto(room, item, seat))
-                    if item.mover == seat and item.request_id:  # the answer rides on the update the move made
-                        response.result.request_id = item.request_id
-                        response.result.accepted = True
-                        response.result.version = item.version
-                    yield response
-                else:
-                    yield move_pb2.PlayResponse(result=item)
-        finally:
-            streams.event_streams.add(-1, {"kickoff.stream": "play"})
-            reader.cancel()
-            subscription.close()
 
     async def _read_moves(
         self,
@@ -274,32 +277,34 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
         room: Room,
         seat: int,
         nonce: str,
-        outbox: asyncio.Queue[Any],
+        feed: Feed[Update],
     ) -> None:
         codec = codec_for(room)
         try:
             async for message in requests:
-                if message.WhichOneof("kind") != "move":
-                    error = InvalidRequest("after hello, a play stream takes moves", code="hello_twice")
-                    outbox.put_nowait(move_pb2.MoveResult(accepted=False, version=room.version, error=to_status(error)))
-                    continue
-                request = message.move
+                request_id = ""
                 try:
+                    check_request(message)
+                    if message.WhichOneof("kind") != "move":
+                        raise InvalidRequest("after hello, a play stream takes moves", code="hello_twice")
+                    request = message.move
+                    request_id = request.request_id
                     if request.room_id and request.room_id != room.room_id:
                         raise PermissionDenied("this stream plays another room", code="other_room")
                     move = codec.move_from_proto(request.move)
                     expected = request.expected_version if request.HasField("expected_version") else None
-                    answer = await room.move(seat, nonce, move, request.request_id, expected)
+                    answer = await room.move(seat, nonce, move, request_id, expected)
                 except KickoffError as error:
-                    outbox.put_nowait(
+                    feed.send(
                         move_pb2.MoveResult(
-                            request_id=request.request_id, accepted=False, version=room.version, error=to_status(error)
+                            request_id=request_id,
+                            accepted=False,
+                            version=room.published.version,
+                            error=to_status(error),
                         )
                     )
                 else:
                     if answer.retried:  # the first answer went out with its update long ago: say it again
-                        outbox.put_nowait(
-                            move_pb2.MoveResult(request_id=request.request_id, accepted=True, version=answer.version)
-                        )
+                        feed.send(move_pb2.MoveResult(request_id=request_id, accepted=True, version=answer.version))
         finally:
-            outbox.put_nowait(_CLIENT_DONE)
+            feed.stop()

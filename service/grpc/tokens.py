@@ -17,6 +17,9 @@ class SeatClaim:
     nonce: str
 
 
+MAX_TOKEN_LENGTH = 256  # issued tokens are about 100 characters
+
+
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
@@ -41,13 +44,22 @@ class SeatTokens:
         return f"{_b64(payload)}.{_b64(self._sign(payload))}"
 
     def verify(self, token: str) -> SeatClaim:
-        """The claim a token makes, or Unauthenticated when it is malformed or not signed by this server."""
+        """The claim a token makes, or Unauthenticated when it is malformed or not signed by this server.
+
+        Only the spelling :meth:`issue` writes is accepted: base64 decoders forgive padding, stray characters and the
+        other alphabet, so a token is decoded, then encoded again and compared, and any other spelling is refused."""
         try:
+            if len(token) > MAX_TOKEN_LENGTH:
+                raise ValueError("too long")
             encoded, signature = token.split(".")
             payload = _unb64(encoded)
+            if _b64(payload) != encoded or _b64(_unb64(signature)) != signature:
+                raise ValueError("not the canonical spelling")
             if not hmac.compare_digest(_unb64(signature), self._sign(payload)):
                 raise ValueError("bad signature")
             room_id, seat, nonce = payload.decode().split(":")
+            if not seat.isdigit():
+                raise ValueError("bad seat")
             return SeatClaim(room_id, int(seat), nonce)
         except (ValueError, UnicodeDecodeError):
             raise Unauthenticated("the seat token is not valid") from None

@@ -11,8 +11,10 @@ from typing import Any
 import grpc
 
 from kickoff.v1 import common_pb2, tournament_pb2, tournament_pb2_grpc
+from service.grpc.admission import Admission
 from service.grpc.convert import MODE, MODE_NAME, STATUS, options_from, outcome_to_proto, struct, timestamp
 from service.grpc.errors import KickoffError, abort
+from service.grpc.limits import check_request
 from service.grpc.servicers import Seats, bearer_token, unary
 from service.rooms.errors import InvalidRequest, PermissionDenied, Unauthenticated
 from service.rooms.room import FINISHED, PERSON, PLAYING, WAITING
@@ -130,9 +132,10 @@ def _tournament_id(request: Any) -> str:
 
 
 class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
-    def __init__(self, tournaments: TournamentDirectory, seats: Seats) -> None:
+    def __init__(self, tournaments: TournamentDirectory, seats: Seats, admission: Admission) -> None:
         self.tournaments = tournaments
         self.seats = seats
+        self.admission = admission
 
     def _get(self, request: Any) -> Tournament:
         return self.tournaments.get(_tournament_id(request))
@@ -141,6 +144,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     async def CreateTournament(
         self, request: tournament_pb2.CreateTournamentRequest, context: Any
     ) -> tournament_pb2.Tournament:
+        self.admission.admit(context, "create")
         if request.mode not in MODE_NAME:
             raise InvalidRequest("mode must be ROOM_MODE_ONLINE or ROOM_MODE_SOLO", code="bad_mode")
         if not request.game:
@@ -181,6 +185,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         self, request: tournament_pb2.JoinTournamentRequest, context: Any
     ) -> tournament_pb2.JoinTournamentResponse:
         tournament = self._get(request)
+        self.admission.admit(context, "join")
         seat, nonce = await tournament.join(request.seat if request.HasField("seat") else None, request.name)
         token = self.seats.tokens.issue(tournament.tournament_id, seat, nonce)
         return tournament_pb2.JoinTournamentResponse(
@@ -209,9 +214,10 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         self, request: tournament_pb2.StreamTournamentRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[tournament_pb2.TournamentUpdate]:
         try:
-            feed = self._get(request).subscribe(request.after_version)
+            check_request(request)
+            tournament = self._get(request)
+            with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("tournament"):
+                async for update in tournament.subscribe(request.after_version):
+                    yield update_to_proto(update)
         except KickoffError as error:
             await abort(context, error)
-        with self.seats.directory.telemetry.instruments.stream("tournament"):
-            async for update in feed:
-                yield update_to_proto(update)

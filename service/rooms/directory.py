@@ -1,4 +1,5 @@
-"""The directory of rooms: creates them (checking the request), finds them, lists them a page at a time."""
+"""The directory of rooms: creates them (checking the request, and the node's cap on live rooms), finds them, lists
+them a page at a time."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from typing import Any, TypeVar
 from engine.core import InvalidOptions, UnknownGame
 from engine.registry import get_game
 from service.rooms.clock import Clock, SystemClock
-from service.rooms.errors import InvalidRequest, RoomNotFound
-from service.rooms.room import ONLINE, SOLO, Journal, MemoryJournal, Room
+from service.rooms.errors import InvalidRequest, ResourceExhausted, RoomNotFound
+from service.rooms.room import FINISHED, ONLINE, SOLO, Journal, MemoryJournal, Room, RoomLimits
 from service.telemetry import Telemetry
 
 MAX_PAGE = 500
@@ -24,14 +25,16 @@ def page(items: Sequence[T], wanted: Callable[[T], bool], page_size: int, page_t
     ('' on the last page). The token is the creation number of the last item given: the next page starts below it, so
     items created meanwhile neither repeat nor push others off a page."""
     if page_size < 0 or page_size > MAX_PAGE:
-        raise InvalidRequest(f"page_size must be 0-{MAX_PAGE}", code="bad_page_size")
+        raise InvalidRequest(f"page_size must be 0-{MAX_PAGE}", code="bad_page_size", field="page_size")
     size = page_size or DEFAULT_PAGE
     before = len(items)
     if page_token:
         try:
             before = int(page_token)
         except ValueError:
-            raise InvalidRequest("page_token is not one this server gave", code="bad_page_token") from None
+            raise InvalidRequest(
+                "page_token is not one this server gave", code="bad_page_token", field="page_token"
+            ) from None
     found: list[T] = []
     for number in range(min(before, len(items)) - 1, -1, -1):
         item = items[number]
@@ -43,7 +46,9 @@ def page(items: Sequence[T], wanted: Callable[[T], bool], page_size: int, page_t
 
 
 class RoomDirectory:
-    """Every room of this server. ``seed_source`` gives each new room its seed (tests pass a fixed one)."""
+    """Every room of this server. ``seed_source`` gives each new room its seed (tests pass a fixed one).
+    ``max_live_rooms`` caps the rooms waiting or playing at once (a tournament's games do not count: the tournaments
+    have a cap of their own); ``limits`` is what each room may hold on to."""
 
     def __init__(
         self,
@@ -53,6 +58,8 @@ class RoomDirectory:
         seed_source: Callable[[], int] | None = None,
         default_think_seconds: float | None = None,
         telemetry: Telemetry | None = None,
+        limits: RoomLimits | None = None,
+        max_live_rooms: int | None = None,
     ) -> None:
         self.clock = clock or SystemClock()
         self.telemetry = telemetry or Telemetry()
@@ -60,8 +67,11 @@ class RoomDirectory:
         self.journal = journal or MemoryJournal()
         self.seed_source = seed_source or (lambda: secrets.randbits(63))
         self.default_think_seconds = default_think_seconds
+        self.limits = limits or RoomLimits()
+        self.max_live_rooms = max_live_rooms
         self._rooms: dict[str, Room] = {}
         self._order: list[Room] = []  # in creation order
+        self._live: set[str] = set()  # rooms waiting or playing, outside tournaments
         self.on_finished: Callable[[Room], None] | None = None  # told when a room's game ends (tournaments listen)
 
     async def create(
@@ -90,6 +100,12 @@ class RoomDirectory:
             think_seconds=think_seconds,
             people_optional=bool(tournament_id),
         )
+        if not tournament_id and self.max_live_rooms is not None and len(self._live) >= self.max_live_rooms:
+            raise ResourceExhausted(
+                f"this server holds as many live rooms as it may ({self.max_live_rooms}); try again later",
+                code="server_full",
+                retry_after=30.0,
+            )
         room = self._room(
             room_id=secrets.token_hex(8),
             game=game,
@@ -162,20 +178,24 @@ class RoomDirectory:
             journal=self.journal,
             on_finished=self._finished,
             telemetry=self.telemetry,
+            limits=self.limits,
             **fields,
         )
 
     def _count(self) -> dict[tuple[str, str], int]:
         """Rooms by (game, status), for the kickoff.rooms gauge."""
-        return dict(Counter((room.game.spec.name, room.status) for room in self._order))
+        return dict(Counter((room.game.spec.name, room.published.status) for room in self._order))
 
     def _finished(self, room: Room) -> None:
+        self._live.discard(room.room_id)
         if self.on_finished is not None:
             self.on_finished(room)
 
     def _add(self, room: Room) -> None:
         self._rooms[room.room_id] = room
         self._order.append(room)
+        if room.status != FINISHED and not room.tournament_id:
+            self._live.add(room.room_id)
         room.start()
 
     async def restore(self, stored: list[tuple[Any, list[Any]]]) -> int:
@@ -213,7 +233,7 @@ class RoomDirectory:
         """Rooms newest first, filtered; returns a page and the token for the next one ('' on the last page)."""
         return page(
             self._order,
-            lambda room: (not game or room.game.spec.name == game) and (not status or room.status == status),
+            lambda room: (not game or room.game.spec.name == game) and (not status or room.published.status == status),
             page_size,
             page_token,
         )

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 
 class ServiceError(Exception):
-    """A request the service refuses. ``code`` is a stable machine-readable reason."""
+    """A request the service refuses. ``code`` is a stable machine-readable reason; ``field`` names the request field
+    at fault, if one is; ``retry_after`` (seconds) tells a client when trying again may succeed."""
 
     code = "service_error"
+    field = ""
+    retry_after: float | None = None
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, code: str | None = None, field: str = "", retry_after: float | None = None
+    ) -> None:
         super().__init__(message)
         if code is not None:
             self.code = code
+        if field:
+            self.field = field
+        if retry_after is not None:
+            self.retry_after = retry_after
 
 
 class RoomNotFound(ServiceError):
@@ -56,3 +65,22 @@ class RoomUnavailable(ServiceError):
     """The room cannot do that now: it is full, not playing yet, or over."""
 
     code = "room_unavailable"
+
+
+class StoreUnavailable(ServiceError):
+    """The store cannot be reached (or cannot write) now; the same request may succeed shortly."""
+
+    code = "store_unavailable"
+    retry_after = 1.0
+
+
+class StoreRefused(ServiceError):
+    """The store refused this request's data (while it accepted everything else committed with it)."""
+
+    code = "store_refused"
+
+
+class ResourceExhausted(ServiceError):
+    """A limit was reached: the caller's rate, its open streams, a stream's buffer, or the node's live rooms."""
+
+    code = "resource_exhausted"

@@ -1,66 +1,117 @@
 """Live feeds of a versioned history (a room's updates, a tournament's): a reader starts after any version it saw,
 gets the kept updates at once and every later one as it is published, exactly once, and the feed ends with the
-history."""
+history.
+
+A feed is only a position in the history its owner keeps anyway, so a reader that falls behind costs no memory: it
+reads on from where it was. What a feed does buffer is bounded: the messages of its own that a play stream sends
+(the answers to refused moves) wait in at most ``limit`` places, and one more ends the feed with ResourceExhausted
+(a client that sends and never reads is disconnected, not buffered for).
+"""
 
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import AsyncIterator, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-from service.rooms.errors import InvalidRequest
+from service.rooms.errors import InvalidRequest, ResourceExhausted
 
 T = TypeVar("T")
+STREAM_BUFFER = 64  # a feed's own messages that may wait for its reader
 
 
 class Feed(Generic[T]):
-    """One reader's feed; iterate it. ``queue`` ends with None (the history is over, or the server stops)."""
+    """One reader's feed; iterate it, or call :meth:`next`. See the module docstring."""
 
-    def __init__(self, readers: Readers[T]) -> None:
+    def __init__(self, readers: Readers[T], history: Sequence[T], position: int, limit: int, ended: bool) -> None:
         self._readers = readers
-        self.queue: asyncio.Queue[T | None] = asyncio.Queue()
+        self._history = history
+        self._position = position
+        self._limit = limit
+        self._own: deque[Any] = deque()
+        self._wakeup = asyncio.Event()
+        self._ended = ended  # the history is over: nothing more will be published
+        self._stopped = False
+        self._overflowed = False
 
     def __aiter__(self) -> AsyncIterator[T]:
         return self._iterate()
 
     async def _iterate(self) -> AsyncIterator[T]:
         try:
-            while (update := await self.queue.get()) is not None:
+            while (update := await self.next()) is not None:
                 yield update
         finally:
             self.close()
 
+    async def next(self, *, until_stopped: bool = False) -> Any:
+        """The next update (then the feed's own messages, in the order sent), waiting for one; None once the history
+        has ended and all of it was read (or, with ``until_stopped``, once :meth:`stop` was called and everything
+        before it was read). Raises ResourceExhausted once more own messages waited than the feed may hold."""
+        while True:
+            if self._overflowed:
+                raise ResourceExhausted(
+                    f"the client did not read its stream: over {self._limit} answers waited; reconnect with the "
+                    "last version seen",
+                    code="slow_reader",
+                )
+            if self._position < len(self._history):
+                self._position += 1
+                return self._history[self._position - 1]
+            if self._own:
+                return self._own.popleft()
+            if self._stopped or (self._ended and not until_stopped):
+                return None
+            self._wakeup.clear()
+            await self._wakeup.wait()
+
+    def send(self, message: Any) -> None:
+        """Queue a message of the feed's own for its reader (see the module docstring for the bound)."""
+        if len(self._own) >= self._limit:
+            self._overflowed = True
+            self._own.clear()
+        else:
+            self._own.append(message)
+        self._wakeup.set()
+
+    def stop(self) -> None:
+        """End the feed once everything published and sent before now has been read."""
+        self._stopped = True
+        self._wakeup.set()
+
     def close(self) -> None:
         self._readers._feeds.discard(self)
+
+    def _wake(self, ended: bool) -> None:
+        self._ended = self._ended or ended
+        self._wakeup.set()
 
 
 class Readers(Generic[T]):
     """Everyone following one history whose update ``v`` is kept at index ``v - 1``."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = STREAM_BUFFER) -> None:
         self._feeds: set[Feed[T]] = set()
+        self.limit = limit
 
-    def open(self, kept: Sequence[T], version: int, after_version: int, finished: bool) -> Feed[T]:
-        """A feed of every update after ``after_version`` (0 to the history's ``version``): the kept ones now, then
-        each one published."""
+    def open(self, history: Sequence[T], version: int, after_version: int, finished: bool) -> Feed[T]:
+        """A feed of every update of ``history`` after ``after_version`` (0 to the history's ``version``): the kept
+        ones now, then each one published. ``history`` is read in place: its owner appends, and publishes."""
         if after_version < 0 or after_version > version:
-            raise InvalidRequest(f"after_version must be 0-{version}, got {after_version}")
-        feed = Feed(self)
-        for update in kept[after_version:]:
-            feed.queue.put_nowait(update)
-        if finished:
-            feed.queue.put_nowait(None)  # nothing more will come
-        else:
+            raise InvalidRequest(f"after_version must be 0-{version}, got {after_version}", field="after_version")
+        feed = Feed(self, history, after_version, self.limit, finished)
+        if not finished:
             self._feeds.add(feed)
         return feed
 
-    def publish(self, update: T, *, last: bool = False) -> None:
-        """Tell every reader of ``update``; ``last`` ends every feed after it."""
+    def publish(self, *, last: bool = False) -> None:
+        """Tell every reader that the history grew; ``last``: and that it is over."""
         for feed in self._feeds:
-            feed.queue.put_nowait(update)
+            feed._wake(last)
         if last:
-            self.end()
+            self._feeds.clear()
 
     def end(self) -> None:
-        for feed in list(self._feeds):
-            feed.queue.put_nowait(None)
+        """The history is over for every reader (the game ended, or the server stops)."""
+        self.publish(last=True)

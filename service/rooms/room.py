@@ -8,6 +8,14 @@ with a manual clock and a journal in memory, as in the server.
 
 Every change is an :class:`Update` with the next version number. Updates are kept, so a subscriber that comes back with
 the last version it saw gets every later update exactly once; each viewer gets the update redacted for it.
+
+A change is applied in memory first and then stored; nobody hears of it before the store has it. When the store
+fails (it is away, or refuses the line), the room's memory is ahead of the store, so the room rebuilds itself from
+the store's log, as a restarted server would, before it does anything else: while the store is away it answers
+StoreUnavailable (retriable) and tries again with backoff, and once it is back the room goes on by itself (clocks,
+system players). A change whose commit failed ambiguously (the store may have it) is in the rebuilt room exactly when
+the store has it, so no client ever sees a version the store does not hold, and a retried request id answers as the
+first time.
 """
 
 from __future__ import annotations
@@ -36,9 +44,11 @@ from service.rooms.errors import (
     SeatTaken,
     ServiceError,
     StaleVersion,
+    StoreRefused,
+    StoreUnavailable,
     Unauthenticated,
 )
-from service.rooms.feed import Feed, Readers
+from service.rooms.feed import STREAM_BUFFER, Feed, Readers
 from service.telemetry import Telemetry
 
 log = logging.getLogger(__name__)
@@ -46,8 +56,18 @@ log = logging.getLogger(__name__)
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 ONLINE, SOLO = "online", "solo"
 PERSON, SYSTEM = "person", "system"
-ANSWERS_KEPT = 1_024  # request ids remembered per room, for idempotent retries
+REFUSALS_KEPT = 32  # refused request ids remembered per seat (accepted ones are kept for the room's life)
 THINK_RANGE = (0.8, 2.0)  # a system player's think time when the room sets none
+RECOVERY_BACKOFF = (0.05, 2.0)  # seconds between a recovering room's tries to read its log back: first, most
+EXPIRED = "expired"  # the outcome's reason when a waiting room closes unplayed
+
+
+@dataclass(frozen=True)
+class RoomLimits:
+    """What a room may hold on to: how long it waits for its people, and how many answers a stream may queue."""
+
+    waiting_seconds: float | None = None  # a waiting room with no seat change for this long closes (None: never)
+    stream_buffer: int = STREAM_BUFFER  # a play stream's answers that may wait for its client (see feed.py)
 
 
 @dataclass
@@ -116,6 +136,19 @@ class Update:
 
 
 @dataclass(frozen=True)
+class Published:
+    """The room as of its last stored update: what readers of the room are shown (never a change being written, nor
+    one the store did not take)."""
+
+    version: int
+    status: str
+    seats: tuple[SeatRecord, ...]
+    to_act: tuple[int, ...]
+    clock: ClockInfo | None
+    outcome: Outcome | None
+
+
+@dataclass(frozen=True)
 class MoveAnswer:
     """What an accepted move returns: the version after it and the update it caused (``retried``: the first answer
     to a request id seen before)."""
@@ -131,7 +164,8 @@ class LogEntry:
 
     room_id: str
     version: int
-    kind: str  # join, leave, start (a room of system players only), move (a person's or a system player's), table
+    kind: str  # join, leave, start (a room of system players only), move (a person's or a system player's), table,
+    # close (a waiting room expired)
     seat: int
     move: str | None = None  # the move's wire form
     request_id: str = ""
@@ -142,11 +176,16 @@ class LogEntry:
 
 
 class Journal(Protocol):
-    """Makes rooms durable: each call returns once what it was given is committed."""
+    """Makes rooms durable: each call returns once what it was given is committed, or raises StoreUnavailable (try
+    again later; it may or may not be stored) or StoreRefused (not stored)."""
 
     async def create_room(self, room: Room) -> None: ...
 
     async def append(self, entry: LogEntry, status: str) -> None: ...
+
+    async def load_room(self, room_id: str) -> list[LogEntry]:
+        """The room's log as stored, in version order."""
+        ...
 
 
 class MemoryJournal:
@@ -162,11 +201,17 @@ class MemoryJournal:
     async def append(self, entry: LogEntry, status: str) -> None:
         self.entries.setdefault(entry.room_id, []).append(entry)
 
+    async def load_room(self, room_id: str) -> list[LogEntry]:
+        return list(self.entries.get(room_id, ()))
+
     async def create_tournament(self, tournament: Any) -> None:
         self.tournament_entries[tournament.tournament_id] = []
 
     async def append_tournament(self, entry: Any, status: str) -> None:
         self.tournament_entries.setdefault(entry.tournament_id, []).append(entry)
+
+    async def load_tournament(self, tournament_id: str) -> list[Any]:
+        return list(self.tournament_entries.get(tournament_id, ()))
 
 
 class Room:
@@ -191,6 +236,7 @@ class Room:
         tournament_game: int | None = None,
         on_finished: Callable[[Room], None] | None = None,
         telemetry: Telemetry | None = None,
+        limits: RoomLimits = RoomLimits(),
     ) -> None:
         self.room_id = room_id
         self.tournament_id = tournament_id  # the tournament this room's game belongs to ('' for none)
@@ -205,6 +251,8 @@ class Room:
         self.created_at = created_at
         self.think_seconds = think_seconds
         self.system_player = system_player
+        self.limits = limits
+        self.system_players = system_players
         telemetry = telemetry or Telemetry()
         self._tracer = telemetry.tracer
         self._metrics = telemetry.instruments
@@ -212,29 +260,46 @@ class Room:
         self._tracing, self._metering = telemetry.tracing, telemetry.metering
         self._attributes = {"kickoff.room_id": room_id, "kickoff.game": game.spec.name}
         self._game_attribute = {"kickoff.game": game.spec.name}
-        self._think_random = random.Random(seed ^ 0x5EED)
+        self.updates: list[Update] = []  # read in place by every feed: only ever appended to (see _rebuild)
+        self._readers: Readers[Update] = Readers(limits.stream_buffer)
+        self._timers: list[Timer] = []
+        self._expiry: Timer | None = None
+        self._reset(seats)
+        # Each command carries the trace context of whoever asked, so its spans join the caller's trace.
+        self._queue: asyncio.Queue[tuple[Callable[[], Any], asyncio.Future[Any] | None, Any]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._busy = False  # a command is being handled
+        self._replaying: LogEntry | None = None  # the entry being replayed while the room is rebuilt from its log
+        self._ahead = False  # a change is applied here that the store did not confirm: rebuild before anything else
+        self._recovering = False  # the store is away: requests are refused until the room is rebuilt from it
+        self._recovered = asyncio.Event()  # set whenever the room is not recovering
+        self._recovered.set()
+        self._told_finished = False
+
+    def _reset(self, seats: int) -> None:
+        """The room as created: seats free, no game, version 0 (a rebuild replays the log over this)."""
+        self._think_random = random.Random(self.seed ^ 0x5EED)
         # System players take the last seats, so people sit first in play order.
-        people = seats - system_players
+        people = seats - self.system_players
         self.seats = [SeatRecord(s, PERSON) for s in range(people)]
         self.seats += [
-            SeatRecord(s, SYSTEM, taken=True, name=f"{system_player} bot", bot=game.new_bot(system_player, seed + s))
+            SeatRecord(
+                s,
+                SYSTEM,
+                taken=True,
+                name=f"{self.system_player} bot",
+                bot=self.game.new_bot(self.system_player, self.seed + s),
+            )
             for s in range(people, seats)
         ]
         self.state: GameState | None = None
         self.status = WAITING
         self.version = 0
-        self.updates: list[Update] = []
         self.clock_info: ClockInfo | None = None
         self._clock_key: Any = None
-        self._timers: list[Timer] = []
-        self._answers: OrderedDict[tuple[int, str], MoveAnswer | ServiceError | RuleError] = OrderedDict()
-        self._readers: Readers[Update] = Readers()
-        # Each command carries the trace context of whoever asked, so its spans join the caller's trace.
-        self._queue: asyncio.Queue[tuple[Callable[[], Any], asyncio.Future[Any] | None, Any]] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
-        self._busy = False  # a command is being handled
-        self._broken = False  # a change could not be stored: the room refuses everything until a restart
-        self._replaying: LogEntry | None = None  # the entry being replayed while a restarted server restores the room
+        self._accepted: dict[tuple[int, str], MoveAnswer] = {}
+        self._refused: dict[int, OrderedDict[str, RuleError | ServiceError]] = {}
+        self.published = Published(0, WAITING, tuple(_copy(r) for r in self.seats), (), None, None)
 
     # -- the loop ---------------------------------------------------------------------------------------------------
 
@@ -245,10 +310,12 @@ class Room:
             self._task = asyncio.get_running_loop().create_task(
                 self._run(), name=f"room {self.room_id}", context=contextvars.Context()
             )
+            self._arm_expiry()
 
     async def close(self) -> None:
-        for timer in self._timers:
-            timer.cancel()
+        self._cancel_timers()
+        if self._expiry is not None:
+            self._expiry.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -258,12 +325,6 @@ class Room:
     async def _run(self) -> None:
         while True:
             command, future, trace_context = await self._queue.get()
-            if self._broken:
-                if future is not None and not future.cancelled():
-                    future.set_exception(
-                        RoomUnavailable("this room's store failed; it resumes when the server restarts", code="store")
-                    )
-                continue
             self._busy = True
             token = otel_context.attach(trace_context) if trace_context is not None else None
             try:
@@ -271,8 +332,11 @@ class Room:
                 if asyncio.iscoroutine(result):
                     result = await result
             except (RuleError, ServiceError) as exc:
-                if future is None:  # the room's own command (a system player, the clock): a refusal is a bug
-                    log.error("room %s: internal move refused: %s", self.room_id, exc.code)
+                if future is None:  # the room's own command (a system player, the clock)
+                    if self._ahead:  # its change could not be stored: the rebuilt room plays it again
+                        log.warning("room %s: could not store the room's own move: %s", self.room_id, exc.code)
+                    else:  # a refusal is a bug
+                        log.error("room %s: internal move refused: %s", self.room_id, exc.code)
                 elif not future.cancelled():
                     future.set_exception(exc)
             except Exception as exc:  # a bug: keep the room alive, tell the caller, leave a trace
@@ -286,10 +350,15 @@ class Room:
                 if token is not None:
                     otel_context.detach(token)
                 self._busy = False
+            if self._ahead:
+                await self._recover()
+
+    def _unavailable(self) -> StoreUnavailable:
+        return StoreUnavailable("this room's store is unavailable; the room resumes by itself once it is back")
 
     async def _call(self, command: Callable[[], Any]) -> Any:
-        if self._broken:
-            raise RoomUnavailable("this room's store failed; the room resumes when the server restarts", code="store")
+        if self._recovering:
+            raise self._unavailable()
         future = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((command, future, otel_context.get_current() if self._tracing else None))
         return await future
@@ -298,11 +367,14 @@ class Room:
         self._queue.put_nowait((command, None, None))
 
     async def settle(self) -> None:
-        """Wait until the command in hand and every command queued (and what they queue in turn) are handled."""
+        """Wait until the command in hand and every command queued (and what they queue in turn) are handled, and the
+        room is not recovering from a store failure."""
         while True:
-            await self._call(lambda: None)
-            if self._queue.empty() and not self._busy:
-                return
+            await self._recovered.wait()
+            with contextlib.suppress(StoreUnavailable):
+                await self._call(lambda: None)
+                if self._queue.empty() and not self._busy and not self._recovering:
+                    return
 
     # -- requests ---------------------------------------------------------------------------------------------------
 
@@ -345,8 +417,9 @@ class Room:
 
     def subscribe(self, after_version: int) -> Feed[Update]:
         """A feed of every update after ``after_version``: the kept ones now, then each new one (unredacted: the
-        transport renders each for its viewer)."""
-        return self._readers.open(self.updates, self.version, after_version, self.status == FINISHED)
+        transport renders each for its viewer). Only stored updates are ever in it."""
+        published = self.published
+        return self._readers.open(self.updates, published.version, after_version, published.status == FINISHED)
 
     # -- what happens inside the loop ---------------------------------------------------------------------------------
 
@@ -357,6 +430,8 @@ class Room:
                 "every game of it accepts",
                 code="tournament_room",
             )
+        if self.status == FINISHED and self.state is None:
+            raise RoomUnavailable("the room closed: nobody joined it for too long", code="room_closed")
         if self.status != WAITING:
             raise RoomUnavailable("the game has started: every seat is taken", code="room_full")
         free = [r.seat for r in self.seats if r.kind == PERSON and not r.taken]
@@ -365,7 +440,7 @@ class Room:
                 raise RoomUnavailable("no free seat", code="room_full")
             seat = free[0]
         elif not 0 <= seat < len(self.seats):
-            raise InvalidRequest(f"seat must be 0-{len(self.seats) - 1}, got {seat}")
+            raise InvalidRequest(f"seat must be 0-{len(self.seats) - 1}, got {seat}", field="seat")
         elif self.seats[seat].kind != PERSON:
             raise SeatTaken(f"seat {seat} belongs to a system player")
         elif self.seats[seat].taken:
@@ -414,6 +489,11 @@ class Room:
         record.taken, record.name, record.nonce = False, "", ""
         await self._commit([SeatLeftEvent(seat)], LogEntry(self.room_id, 0, "leave", seat))
 
+    async def _close(self) -> None:
+        """A waiting room that nobody completed in time ends unplayed (its outcome's reason: expired)."""
+        self.status = FINISHED
+        await self._commit([GameEndedEvent(Outcome((), EXPIRED, ()))], LogEntry(self.room_id, 0, "close", -1))
+
     async def _move(
         self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None
     ) -> MoveAnswer:
@@ -429,32 +509,35 @@ class Room:
     async def _person_move(
         self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None
     ) -> MoveAnswer:
-        key = (seat, request_id)
-        if request_id and key in self._answers:
-            answer = self._answers[key]
-            if isinstance(answer, MoveAnswer):
+        if request_id:
+            answer = self._accepted.get((seat, request_id))
+            if answer is not None:
                 trace.get_current_span().set_attribute("kickoff.retried", True)
                 return MoveAnswer(answer.version, answer.update, retried=True)
-            raise answer
+            refused = self._refused.get(seat)
+            if refused is not None and request_id in refused:
+                raise refused[request_id]
         try:
             self.check_seat(seat, nonce)
             if self.status == WAITING:
                 raise RoomUnavailable("the game has not started: seats are still free", code="not_started")
+            if self.state is None:
+                raise RoomUnavailable("the room closed before its game started", code="room_closed")
             if expected_version is not None and expected_version != self.version:
                 raise StaleVersion(f"the room is at version {self.version}, not {expected_version}")
             answer = await self._apply(seat, move, by_table=False, request_id=request_id)
+        except (StoreUnavailable, StoreRefused):
+            raise  # not an answer to remember: the rebuilt room judges a retry afresh
         except (RuleError, ServiceError) as exc:
             if request_id:
-                self._remember(key, exc)
+                refused = self._refused.setdefault(seat, OrderedDict())
+                refused[request_id] = exc
+                if len(refused) > REFUSALS_KEPT:
+                    refused.popitem(last=False)
             raise
         if request_id:
-            self._remember(key, answer)
+            self._accepted[(seat, request_id)] = answer
         return answer
-
-    def _remember(self, key: tuple[int, str], answer: MoveAnswer | ServiceError | RuleError) -> None:
-        self._answers[key] = answer
-        if len(self._answers) > ANSWERS_KEPT:
-            self._answers.popitem(last=False)
 
     async def _apply(self, seat: int, move: Any, *, by_table: bool, request_id: str = "") -> MoveAnswer:
         """The one path every move takes: the engine judges it, the journal commits it, then everyone hears of it."""
@@ -495,9 +578,9 @@ class Room:
             try:
                 await self.journal.append(entry, self.status)
             except BaseException:
-                # The change is applied here but not stored: nothing more may happen in this room until a restart
-                # rebuilds it from what the store holds. Nobody heard of the change, so nothing is lost.
-                self._broken = True
+                # The change is applied here but the store did not confirm it (it may or may not hold it): the loop
+                # rebuilds the room from the store before anything else. Nobody heard of the change.
+                self._ahead = True
                 raise
         state = self.state
         to_act = state.to_act() if state is not None else ()
@@ -512,11 +595,27 @@ class Room:
             mover=mover,
             request_id=request_id,
         )
+        published = self.published
+        self.published = Published(
+            self.version,
+            self.status,
+            tuple(_copy(r) for r in self.seats) if entry.kind in ("join", "leave") else published.seats,
+            to_act,
+            self.clock_info,
+            events[-1].outcome if self.status == FINISHED else None,
+        )
         self.updates.append(update)
-        self._readers.publish(update, last=self.status == FINISHED)
-        if self.status == FINISHED and replay is None and self.on_finished is not None:
-            self.on_finished(self)
+        self._readers.publish(last=self.status == FINISHED)
+        if entry.kind in ("join", "leave"):
+            self._arm_expiry()
+        if self.status == FINISHED and replay is None:
+            self._tell_finished()
         return update
+
+    def _tell_finished(self) -> None:
+        if self.on_finished is not None and not self._told_finished:
+            self._told_finished = True
+            self.on_finished(self)
 
     # -- recovery -----------------------------------------------------------------------------------------------------
 
@@ -524,6 +623,10 @@ class Room:
         """Rebuild the room from its log after a restart: every update again, in order, with the same versions, the
         same events and the stored clock deadlines; then the clock resumes with the time that was left and system
         players who must act wake up. Accepted request ids answer as before."""
+        await self._replay(entries)
+        self._resume()
+
+    async def _replay(self, entries: list[LogEntry]) -> None:
         for entry in entries:
             self._replaying = entry
             try:
@@ -533,20 +636,80 @@ class Room:
                     await self._free_seat(entry.seat)
                 elif entry.kind == "start":
                     await self._open()
+                elif entry.kind == "close":
+                    await self._close()
                 else:
                     move = self.game.move_from_wire(entry.move or "")
                     answer = await self._apply(
                         entry.seat, move, by_table=entry.kind == "table", request_id=entry.request_id
                     )
                     if entry.request_id:
-                        self._remember((entry.seat, entry.request_id), answer)
+                        self._accepted[(entry.seat, entry.request_id)] = answer
             finally:
                 self._replaying = None
             if self.version != entry.version:
                 raise RuntimeError(f"room {self.room_id}: log version {entry.version} replayed as {self.version}")
+
+    def _resume(self) -> None:
+        """After a replay: the clock resumes with the time that was left, system players who must act wake up."""
         self._clock_key = None
         deadline = self.clock_info.deadline if self.clock_info else None
         self._arm(deadline)
+        self._arm_expiry()
+
+    async def _recover(self) -> None:
+        """Rebuild the room from the store (see the module docstring), trying again with backoff while it is away.
+        Requests that arrive meanwhile, and those already queued, are answered StoreUnavailable."""
+        self._recovering = True
+        self._recovered.clear()
+        self._cancel_timers()
+        delay, most = RECOVERY_BACKOFF
+        failures = 0
+        while True:
+            self._refuse_queued()
+            try:
+                entries = await self.journal.load_room(self.room_id)
+                await self._rebuild(entries)
+                break
+            except Exception as error:
+                failures += 1
+                if failures == 1:
+                    log.warning("room %s: the store is away, recovering (%s)", self.room_id, type(error).__name__)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, most)
+        self._ahead = self._recovering = False
+        self._recovered.set()
+        self._refuse_queued()  # anything queued while rebuilding was judged against what may be an older room
+        log.info("room %s: rebuilt from the store at version %d", self.room_id, self.version)
+
+    def _refuse_queued(self) -> None:
+        while not self._queue.empty():
+            _, future, _ = self._queue.get_nowait()
+            if future is not None and not future.done():
+                future.set_exception(self._unavailable())
+
+    async def _rebuild(self, entries: list[LogEntry]) -> None:
+        """Replay the stored log over a fresh room; readers hear only of the stored updates they have not had."""
+        heard = self.updates
+        readers = self._readers
+        was_finished = self.published.status == FINISHED
+        self.updates, self._readers = [], Readers(readers.limit)
+        try:
+            self._reset(len(self.seats))
+            await self._replay(entries)
+        finally:
+            rebuilt, self.updates, self._readers = self.updates, heard, readers
+        if len(rebuilt) < len(heard):  # the store lost updates that were told: readers must start over
+            log.error("room %s: the store holds %d updates, %d were told", self.room_id, len(rebuilt), len(heard))
+            heard[:] = rebuilt
+            readers.end()
+            self._readers = Readers(readers.limit)
+        else:
+            heard.extend(rebuilt[len(heard) :])
+            readers.publish(last=self.status == FINISHED)
+        self._resume()
+        if self.status == FINISHED and not was_finished:
+            self._tell_finished()
 
     # -- clocks and system players ---------------------------------------------------------------------------------
 
@@ -581,6 +744,21 @@ class Room:
         for seat in acting:
             if self.seats[seat].kind == SYSTEM:
                 self._wake_bot(seat, key)
+
+    def _arm_expiry(self) -> None:
+        """A waiting room (not a tournament's) closes once ``limits.waiting_seconds`` pass with no seat change."""
+        if self._expiry is not None:
+            self._expiry.cancel()
+            self._expiry = None
+        seconds = self.limits.waiting_seconds
+        if seconds is None or self.status != WAITING or self.tournament_id or self._replaying or self._task is None:
+            return
+        since = self.updates[-1].time if self.updates else self.created_at
+        self._expiry = self.clock.call_at(since + seconds, lambda: self._enqueue(self._expire))
+
+    async def _expire(self) -> None:
+        if self.status == WAITING:  # (a seat change re-arms the timer; one that fired meanwhile finds a room begun)
+            await self._close()
 
     def _cancel_timers(self) -> None:
         for timer in self._timers:

@@ -2,6 +2,20 @@
 
 Every room's loop awaits its own line, so no acknowledgment precedes its commit; lines from many rooms that arrive
 while a commit is running share the next one (group commit), which is what keeps durable moves fast.
+
+A group commit must not let one writer hurt the others, and a store that goes away for a moment must not hurt anyone
+for longer than that. So:
+
+- When the store refuses a group's data (a value it will not take), each write of the group is committed alone: the
+  one the store refuses fails with StoreRefused, the others are stored as if nothing happened.
+- When the store is away (connection lost, server restarting, disk full), the group is tried again with backoff for
+  up to ``retry_seconds``; after that its writers get StoreUnavailable, and until a commit succeeds again later
+  groups get one try each, so that callers hear at once rather than after the whole budget each time. A try that
+  failed while committing may have committed: before trying again the journal asks the store whether it holds the
+  group (one transaction: all of it or none), so nothing is written twice.
+
+A writer that gets an error does not know whether its write is stored (StoreUnavailable) or knows it is not
+(StoreRefused); either way it reads its log back (:meth:`SqlJournal.load_room`) before it goes on.
 """
 
 from __future__ import annotations
@@ -11,14 +25,17 @@ import contextvars
 import logging
 import secrets
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.trace import Link, NonRecordingSpan
 from sqlalchemy import insert, select, update
+from sqlalchemy.exc import DBAPIError, InterfaceError, InternalError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from service.rooms.errors import StoreRefused, StoreUnavailable
 from service.rooms.room import LogEntry, Room
 from service.store.models import LogRow, RoomRow, SeatRow, SettingRow, TournamentLogRow, TournamentRow
 from service.telemetry import Telemetry
@@ -26,125 +43,134 @@ from service.tournaments.tournament import Tournament, TournamentEntry
 
 log = logging.getLogger(__name__)
 
+RETRY_SECONDS = 2.0  # how long a group is tried again while the store is away, before its writers hear of it
+BACKOFF = (0.05, 0.5)  # seconds between tries: the first, and the most
+
+
+def transient(error: BaseException) -> bool:
+    """Whether ``error`` says the store is away for now (rather than that it refuses what it was given)."""
+    if isinstance(error, DBAPIError):
+        # OperationalError: connection refused or lost, server shutting down, disk full, database locked;
+        # InterfaceError: the driver's connection is gone; InternalError: a transaction the server aborted.
+        return error.connection_invalidated or isinstance(error, OperationalError | InterfaceError | InternalError)
+    return isinstance(error, OSError | TimeoutError)
+
+
+@dataclass(eq=False)
+class _Write:
+    """One writer's change, committed with other writers' or alone: a row to insert (a room, a log line, a
+    tournament, a tournament log line) and what it changes besides."""
+
+    kind: str  # room, line, tournament, tournament_line
+    row: dict[str, Any]
+    seats: list[dict[str, Any]] = field(default_factory=list)  # a new room's seats
+    seat_change: dict[str, Any] | None = None  # a join's or leave's seat
+    status: str = ""  # the room's or tournament's status after the change
+    future: asyncio.Future[None] | None = None
+    context: trace.SpanContext | None = None  # the writer's span, to trace the commit
+
+    @property
+    def owner(self) -> str:
+        return self.row["tournament_id"] if self.kind.startswith("tournament") else self.row["room_id"]
+
 
 class SqlJournal:
-    """Commits rooms and log lines to the database behind ``engine``, many lines per transaction."""
+    """Commits rooms and log lines to the database behind ``engine``, many lines per transaction (see the module
+    docstring for what happens when the store fails)."""
 
-    def __init__(self, engine: AsyncEngine, telemetry: Telemetry | None = None) -> None:
+    def __init__(
+        self, engine: AsyncEngine, telemetry: Telemetry | None = None, *, retry_seconds: float = RETRY_SECONDS
+    ) -> None:
         self.engine = engine
+        self.retry_seconds = retry_seconds
         telemetry = telemetry or Telemetry()
         self._tracer = telemetry.tracer
         self._commit_duration = telemetry.instruments.commit_duration
         self._tracing = telemetry.tracing
         if telemetry.tracing:
             instrument_database(engine, telemetry)
-        self._contexts: list[trace.SpanContext] = []  # the span of each line's writer, to trace the commit
-        self._rooms: list[dict[str, Any]] = []
-        self._seats: list[dict[str, Any]] = []
-        self._seat_changes: list[dict[str, Any]] = []
-        self._lines: list[dict[str, Any]] = []
-        self._statuses: dict[str, str] = {}
-        self._tournaments: list[dict[str, Any]] = []
-        self._tournament_lines: list[dict[str, Any]] = []
-        self._tournament_statuses: dict[str, str] = {}
-        self._written_tournament_status: dict[str, str] = {}
-        self._waiting: list[asyncio.Future[None]] = []
+        self._pending: list[_Write] = []
         self._wakeup: asyncio.Event | None = None
         self._flusher: asyncio.Task[None] | None = None
-        self._written_status: dict[str, str] = {}
+        self._stored_status: dict[str, str] = {}  # each room's and tournament's status as the store holds it
+        self._down = False  # the last group could not be stored: the next gets one try, not the whole budget
         self.commits = 0  # transactions committed (lines / commits = the group size)
         self.lines = 0
+        self.isolated = 0  # groups the store refused, committed again a write at a time
 
     async def create_room(self, room: Room) -> None:
-        self._rooms.append(
-            {
-                "room_id": room.room_id,
-                "game": room.game.spec.name,
-                "mode": room.mode,
-                "seats": len(room.seats),
-                "system_players": sum(1 for r in room.seats if r.kind == "system"),
-                "system_player": room.system_player,
-                "think_seconds": room.think_seconds,
-                "options": room.options,
-                "seed": room.seed,
-                "created_at": room.created_at,
-                "status": room.status,
-                "tournament_id": room.tournament_id or None,
-                "tournament_game": room.tournament_game,
-            }
-        )
-        self._seats.extend(
+        row = {
+            "room_id": room.room_id,
+            "game": room.game.spec.name,
+            "mode": room.mode,
+            "seats": len(room.seats),
+            "system_players": sum(1 for r in room.seats if r.kind == "system"),
+            "system_player": room.system_player,
+            "think_seconds": room.think_seconds,
+            "options": room.options,
+            "seed": room.seed,
+            "created_at": room.created_at,
+            "status": room.status,
+            "tournament_id": room.tournament_id or None,
+            "tournament_game": room.tournament_game,
+        }
+        seats = [
             {"room_id": room.room_id, "seat": r.seat, "kind": r.kind, "taken": r.taken, "name": r.name}
             for r in room.seats
-        )
-        self._written_status[room.room_id] = room.status
-        await self._wait()
+        ]
+        await self._submit(_Write("room", row, seats=seats, status=room.status))
 
     async def append(self, entry: LogEntry, status: str) -> None:
-        self._lines.append(
-            {
-                "room_id": entry.room_id,
-                "version": entry.version,
-                "kind": entry.kind,
-                "seat": entry.seat,
-                "move": entry.move,
-                "request_id": entry.request_id,
-                "name": entry.name,
-                "nonce": entry.nonce,
-                "deadline": entry.deadline,
-                "created_at": entry.time,
-            }
-        )
+        row = {
+            "room_id": entry.room_id,
+            "version": entry.version,
+            "kind": entry.kind,
+            "seat": entry.seat,
+            "move": entry.move,
+            "request_id": entry.request_id,
+            "name": entry.name,
+            "nonce": entry.nonce,
+            "deadline": entry.deadline,
+            "created_at": entry.time,
+        }
+        change = None
         if entry.kind in ("join", "leave"):
-            self._seat_changes.append(
-                {"room_id": entry.room_id, "seat": entry.seat, "taken": entry.kind == "join", "name": entry.name}
-            )
-        if self._written_status.get(entry.room_id) != status:
-            self._statuses[entry.room_id] = status
-            self._written_status[entry.room_id] = status
-        await self._wait()
+            change = {"room_id": entry.room_id, "seat": entry.seat, "taken": entry.kind == "join", "name": entry.name}
+        await self._submit(_Write("line", row, seat_change=change, status=status))
 
     async def create_tournament(self, tournament: Tournament) -> None:
-        self._tournaments.append(
-            {
-                "tournament_id": tournament.tournament_id,
-                "game": tournament.game,
-                "mode": tournament.mode,
-                "system_players": tournament.system_players,
-                "system_player": tournament.system_player,
-                "think_seconds": tournament.think_seconds,
-                "options": tournament.options,
-                "created_at": tournament.created_at,
-                "status": tournament.status,
-            }
-        )
-        self._written_tournament_status[tournament.tournament_id] = tournament.status
-        await self._wait()
+        row = {
+            "tournament_id": tournament.tournament_id,
+            "game": tournament.game,
+            "mode": tournament.mode,
+            "system_players": tournament.system_players,
+            "system_player": tournament.system_player,
+            "think_seconds": tournament.think_seconds,
+            "options": tournament.options,
+            "created_at": tournament.created_at,
+            "status": tournament.status,
+        }
+        await self._submit(_Write("tournament", row, status=tournament.status))
 
     async def append_tournament(self, entry: TournamentEntry, status: str) -> None:
-        self._tournament_lines.append(
-            {
-                "tournament_id": entry.tournament_id,
-                "version": entry.version,
-                "kind": entry.kind,
-                "seat": entry.seat,
-                "name": entry.name,
-                "nonce": entry.nonce,
-                "game_index": entry.game_index,
-                "room_id": entry.room_id,
-                "created_at": entry.time,
-            }
-        )
-        if self._written_tournament_status.get(entry.tournament_id) != status:
-            self._tournament_statuses[entry.tournament_id] = status
-            self._written_tournament_status[entry.tournament_id] = status
-        await self._wait()
+        row = {
+            "tournament_id": entry.tournament_id,
+            "version": entry.version,
+            "kind": entry.kind,
+            "seat": entry.seat,
+            "name": entry.name,
+            "nonce": entry.nonce,
+            "game_index": entry.game_index,
+            "room_id": entry.room_id,
+            "created_at": entry.time,
+        }
+        await self._submit(_Write("tournament_line", row, status=status))
 
-    async def _wait(self) -> None:
-        future = asyncio.get_running_loop().create_future()
-        self._waiting.append(future)
+    async def _submit(self, write: _Write) -> None:
+        write.future = asyncio.get_running_loop().create_future()
         if self._tracing:
-            self._contexts.append(trace.get_current_span().get_span_context())
+            write.context = trace.get_current_span().get_span_context()
+        self._pending.append(write)
         if self._flusher is None or self._flusher.done():
             self._wakeup = asyncio.Event()
             self._flusher = asyncio.get_running_loop().create_task(
@@ -154,83 +180,126 @@ class SqlJournal:
             )
         assert self._wakeup is not None
         self._wakeup.set()
-        await future
+        await write.future
 
     async def _flush_forever(self) -> None:
         assert self._wakeup is not None
         while True:
             await self._wakeup.wait()
             self._wakeup.clear()
-            rooms, seats, seat_changes = self._rooms, self._seats, self._seat_changes
-            lines, statuses, waiting = self._lines, self._statuses, self._waiting
-            tournaments, tournament_lines = self._tournaments, self._tournament_lines
-            tournament_statuses, contexts = self._tournament_statuses, self._contexts
-            self._rooms, self._seats, self._seat_changes = [], [], []
-            self._lines, self._statuses, self._waiting = [], {}, []
-            self._tournaments, self._tournament_lines, self._tournament_statuses = [], [], {}
-            self._contexts = []
-            if not waiting:
+            writes, self._pending = self._pending, []
+            if not writes:
                 continue
             # The commit belongs to the first writer's trace and links to every other writer's.
-            traced = [c for c in contexts if c.is_valid]
+            traced = [w.context for w in writes if w.context is not None and w.context.is_valid]
             parent = trace.set_span_in_context(NonRecordingSpan(traced[0])) if traced else Context()
             started = time.perf_counter()
-            try:
-                with self._tracer.start_as_current_span(
-                    "journal.commit",
-                    context=parent,
-                    links=[Link(c) for c in traced[1:]],
-                    attributes={"kickoff.lines": len(lines) + len(tournament_lines), "kickoff.writers": len(waiting)},
-                    record_exception=False,  # a database error's text is for the log, with its values hidden
-                ):
-                    await self._write(
-                        rooms, seats, seat_changes, lines, statuses, tournaments, tournament_lines, tournament_statuses
-                    )
-            except Exception as error:  # nothing of this group is acknowledged; the rooms report the failure
-                log.exception("journal commit failed")
-                for future in waiting:
-                    if not future.done():
-                        future.set_exception(error)
-                continue
+            with self._tracer.start_as_current_span(
+                "journal.commit",
+                context=parent,
+                links=[Link(c) for c in traced[1:]],
+                attributes={"kickoff.lines": len(writes), "kickoff.writers": len(writes)},
+                record_exception=False,  # a database error's text is for the log, with its values hidden
+            ):
+                await self._commit(writes)
             self._commit_duration.record(time.perf_counter() - started)
-            self.commits += 1
-            self.lines += len(lines)
-            for future in waiting:
-                if not future.done():
-                    future.set_result(None)
 
-    async def _write(
-        self,
-        rooms: list[dict[str, Any]],
-        seats: list[dict[str, Any]],
-        seat_changes: list[dict[str, Any]],
-        lines: list[dict[str, Any]],
-        statuses: dict[str, str],
-        tournaments: list[dict[str, Any]],
-        tournament_lines: list[dict[str, Any]],
-        tournament_statuses: dict[str, str],
-    ) -> None:
+    async def _commit(self, writes: list[_Write]) -> None:
+        """Commit ``writes`` in one transaction and settle each writer's future (see the module docstring)."""
+        deadline = time.monotonic() + (0.0 if self._down else self.retry_seconds)
+        delay, most = BACKOFF
+        uncertain = False  # a failed try may have committed
+        while True:
+            try:
+                if not (uncertain and await self._holds(writes[0])):
+                    await self._write(writes)
+                break
+            except Exception as error:
+                if not transient(error):
+                    if len(writes) > 1:  # find the write the store refuses: the others must not pay for it
+                        self.isolated += 1
+                        for write in writes:
+                            await self._commit([write])
+                        return
+                    log.error("the store refused a %s of %s: %s", writes[0].kind, writes[0].owner, error)
+                    self._settle(writes, StoreRefused("the store refused this request's data"))
+                    return
+                uncertain = True
+                if time.monotonic() >= deadline:
+                    if not self._down:
+                        log.warning("the store is unavailable: %s", error)
+                    self._down = True
+                    self._settle(
+                        writes, StoreUnavailable("the store is unavailable; try again shortly", retry_after=1.0)
+                    )
+                    return
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, most)
+        if self._down:
+            log.warning("the store is back")
+        self._down = False
+        self.commits += 1
+        for write in writes:
+            self._stored_status[write.owner] = write.status
+            self.lines += write.kind == "line"
+        self._settle(writes, None)
+
+    @staticmethod
+    def _settle(writes: list[_Write], error: Exception | None) -> None:
+        for write in writes:
+            if write.future is not None and not write.future.done():
+                if error is None:
+                    write.future.set_result(None)
+                else:
+                    write.future.set_exception(error)
+
+    async def _holds(self, write: _Write) -> bool:
+        """Whether the store holds ``write`` (and so the whole group that was committed with it)."""
+        row = write.row
+        if write.kind == "room":
+            query = select(RoomRow.room_id).where(RoomRow.room_id == row["room_id"])
+        elif write.kind == "line":
+            query = select(LogRow.version).where(LogRow.room_id == row["room_id"], LogRow.version == row["version"])
+        elif write.kind == "tournament":
+            query = select(TournamentRow.tournament_id).where(TournamentRow.tournament_id == row["tournament_id"])
+        else:
+            query = select(TournamentLogRow.version).where(
+                TournamentLogRow.tournament_id == row["tournament_id"], TournamentLogRow.version == row["version"]
+            )
+        async with self.engine.connect() as connection:
+            return (await connection.execute(query)).first() is not None
+
+    async def _write(self, writes: list[_Write]) -> None:
+        by_kind: dict[str, list[_Write]] = {"room": [], "line": [], "tournament": [], "tournament_line": []}
+        for write in writes:
+            by_kind[write.kind].append(write)
+        statuses = [w for w in by_kind["line"] if w.status != self._stored_status.get(w.owner)]
+        tournament_statuses = [w for w in by_kind["tournament_line"] if w.status != self._stored_status.get(w.owner)]
         async with self.engine.begin() as connection:
-            if tournaments:  # before their rooms, which name them
-                await connection.execute(insert(TournamentRow), tournaments)
-            if rooms:
-                await connection.execute(insert(RoomRow), rooms)
-                await connection.execute(insert(SeatRow), seats)
-            for change in seat_changes:
+            if by_kind["tournament"]:  # before their rooms, which name them
+                await connection.execute(insert(TournamentRow), [w.row for w in by_kind["tournament"]])
+            if by_kind["room"]:
+                await connection.execute(insert(RoomRow), [w.row for w in by_kind["room"]])
+                await connection.execute(insert(SeatRow), [seat for w in by_kind["room"] for seat in w.seats])
+            for write in by_kind["line"]:
+                if write.seat_change is not None:
+                    change = write.seat_change
+                    await connection.execute(
+                        update(SeatRow)
+                        .where(SeatRow.room_id == change["room_id"], SeatRow.seat == change["seat"])
+                        .values(taken=change["taken"], name=change["name"])
+                    )
+            if by_kind["line"]:
+                await connection.execute(insert(LogRow), [w.row for w in by_kind["line"]])
+            for write in statuses:
                 await connection.execute(
-                    update(SeatRow)
-                    .where(SeatRow.room_id == change["room_id"], SeatRow.seat == change["seat"])
-                    .values(taken=change["taken"], name=change["name"])
+                    update(RoomRow).where(RoomRow.room_id == write.owner).values(status=write.status)
                 )
-            if lines:
-                await connection.execute(insert(LogRow), lines)
-            for room_id, status in statuses.items():
-                await connection.execute(update(RoomRow).where(RoomRow.room_id == room_id).values(status=status))
-            if tournament_lines:
-                await connection.execute(insert(TournamentLogRow), tournament_lines)
-            for tournament_id, status in tournament_statuses.items():
+            if by_kind["tournament_line"]:
+                await connection.execute(insert(TournamentLogRow), [w.row for w in by_kind["tournament_line"]])
+            for write in tournament_statuses:
                 await connection.execute(
-                    update(TournamentRow).where(TournamentRow.tournament_id == tournament_id).values(status=status)
+                    update(TournamentRow).where(TournamentRow.tournament_id == write.owner).values(status=write.status)
                 )
 
     async def close(self) -> None:
@@ -247,23 +316,21 @@ class SqlJournal:
             lines = (await connection.execute(select(LogRow).order_by(LogRow.room_id, LogRow.version))).all()
         by_room: dict[str, list[LogEntry]] = {}
         for line in lines:
-            by_room.setdefault(line.room_id, []).append(
-                LogEntry(
-                    room_id=line.room_id,
-                    version=line.version,
-                    kind=line.kind,
-                    seat=line.seat,
-                    move=line.move,
-                    request_id=line.request_id,
-                    name=line.name,
-                    nonce=line.nonce,
-                    deadline=line.deadline,
-                    time=line.created_at,
-                )
-            )
+            by_room.setdefault(line.room_id, []).append(_entry(line))
         for room in rooms:
-            self._written_status[room.room_id] = room.status
+            self._stored_status[room.room_id] = room.status
         return [(room, by_room.get(room.room_id, [])) for room in rooms]
+
+    async def load_room(self, room_id: str) -> list[LogEntry]:
+        """One room's log as stored, in version order."""
+        async with self.engine.connect() as connection:
+            lines = (
+                await connection.execute(select(LogRow).where(LogRow.room_id == room_id).order_by(LogRow.version))
+            ).all()
+            status = (await connection.execute(select(RoomRow.status).where(RoomRow.room_id == room_id))).scalar()
+        if status is not None:
+            self._stored_status[room_id] = status
+        return [_entry(line) for line in lines]
 
     async def load_tournaments(self) -> list[tuple[TournamentRow, list[TournamentEntry]]]:
         """Every stored tournament with its log, oldest first (load the rooms first: the log names them)."""
@@ -276,22 +343,29 @@ class SqlJournal:
             ).all()
         by_tournament: dict[str, list[TournamentEntry]] = {}
         for line in lines:
-            by_tournament.setdefault(line.tournament_id, []).append(
-                TournamentEntry(
-                    tournament_id=line.tournament_id,
-                    version=line.version,
-                    kind=line.kind,
-                    seat=line.seat,
-                    name=line.name,
-                    nonce=line.nonce,
-                    game_index=line.game_index,
-                    room_id=line.room_id,
-                    time=line.created_at,
-                )
-            )
+            by_tournament.setdefault(line.tournament_id, []).append(_tournament_entry(line))
         for row in rows:
-            self._written_tournament_status[row.tournament_id] = row.status
+            self._stored_status[row.tournament_id] = row.status
         return [(row, by_tournament.get(row.tournament_id, [])) for row in rows]
+
+    async def load_tournament(self, tournament_id: str) -> list[TournamentEntry]:
+        """One tournament's log as stored, in version order."""
+        async with self.engine.connect() as connection:
+            lines = (
+                await connection.execute(
+                    select(TournamentLogRow)
+                    .where(TournamentLogRow.tournament_id == tournament_id)
+                    .order_by(TournamentLogRow.version)
+                )
+            ).all()
+            status = (
+                await connection.execute(
+                    select(TournamentRow.status).where(TournamentRow.tournament_id == tournament_id)
+                )
+            ).scalar()
+        if status is not None:
+            self._stored_status[tournament_id] = status
+        return [_tournament_entry(line) for line in lines]
 
     async def token_secret(self) -> bytes:
         """The seat-token secret, made once and kept, so tokens stay valid across restarts."""
@@ -302,6 +376,35 @@ class SqlJournal:
             secret = secrets.token_bytes(32)
             await connection.execute(insert(SettingRow).values(key="token_secret", value=secret.hex()))
             return secret
+
+
+def _entry(line: Any) -> LogEntry:
+    return LogEntry(
+        room_id=line.room_id,
+        version=line.version,
+        kind=line.kind,
+        seat=line.seat,
+        move=line.move,
+        request_id=line.request_id,
+        name=line.name,
+        nonce=line.nonce,
+        deadline=line.deadline,
+        time=line.created_at,
+    )
+
+
+def _tournament_entry(line: Any) -> TournamentEntry:
+    return TournamentEntry(
+        tournament_id=line.tournament_id,
+        version=line.version,
+        kind=line.kind,
+        seat=line.seat,
+        name=line.name,
+        nonce=line.nonce,
+        game_index=line.game_index,
+        room_id=line.room_id,
+        time=line.created_at,
+    )
 
 
 _asyncpg_provider: Any = None

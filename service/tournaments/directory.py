@@ -10,16 +10,20 @@ from typing import Any
 from engine.core import UnknownGame
 from engine.registry import new_tournament
 from service.rooms.directory import RoomDirectory, page
-from service.rooms.errors import InvalidRequest, TournamentNotFound
-from service.rooms.room import Room
+from service.rooms.errors import InvalidRequest, ResourceExhausted, TournamentNotFound
+from service.rooms.room import FINISHED, Room
 from service.tournaments.tournament import Tournament, TournamentEntry, TournamentJournal
 
 
 class TournamentDirectory:
-    """Every tournament of this server; its games live in ``rooms``."""
+    """Every tournament of this server; its games live in ``rooms``. ``max_live`` caps the tournaments waiting or
+    playing at once."""
 
-    def __init__(self, rooms: RoomDirectory, journal: TournamentJournal | None = None) -> None:
+    def __init__(
+        self, rooms: RoomDirectory, journal: TournamentJournal | None = None, *, max_live: int | None = None
+    ) -> None:
         self.rooms = rooms
+        self.max_live = max_live
         self.journal: TournamentJournal = journal or rooms.journal  # type: ignore[assignment]
         self._tournaments: dict[str, Tournament] = {}
         self._order: list[Tournament] = []
@@ -60,6 +64,12 @@ class TournamentDirectory:
             what="tournament",
         )
         resolved.pop("first_seat", None)
+        if self.max_live is not None and self.live() >= self.max_live:
+            raise ResourceExhausted(
+                f"this server holds as many live tournaments as it may ({self.max_live}); try again later",
+                code="server_full",
+                retry_after=30.0,
+            )
         tournament = self._tournament(
             tournament_id=secrets.token_hex(8),
             game=game,
@@ -106,6 +116,10 @@ class TournamentDirectory:
             await tournament.advance()
         return sum(1 for tournament in restored if tournament.status != "finished")
 
+    def live(self) -> int:
+        """How many tournaments are waiting or playing."""
+        return sum(1 for tournament in self._order if tournament.current().status != FINISHED)
+
     def get(self, tournament_id: str) -> Tournament:
         try:
             return self._tournaments[tournament_id]
@@ -114,7 +128,7 @@ class TournamentDirectory:
 
     def list(self, *, status: str = "", page_size: int = 0, page_token: str = "") -> tuple[list[Tournament], str]:
         """Tournaments newest first, filtered; a page and the next page's token ('' on the last page)."""
-        return page(self._order, lambda t: not status or t.status == status, page_size, page_token)
+        return page(self._order, lambda t: not status or t.current().status == status, page_size, page_token)
 
     async def settle(self) -> None:
         for tournament in self._order:

@@ -11,7 +11,10 @@ rebuilt from the room's own log). The standings are never stored: they are compu
 
 Recovery needs no special case. A restarted server rebuilds the rooms, replays the tournament's log, then runs the same
 :meth:`Tournament.advance` that runs after every change: it records a finished game the log does not have yet, seats
-people missing from the current room, and starts the next game (reusing a room created just before a crash).
+people missing from the current room, and starts the next game (reusing a room created just before a crash). A change
+the store does not confirm is healed the same way without a restart: the tournament reads its log back from the store,
+replays it and moves on, trying again with backoff while the store is away (and answering StoreUnavailable
+meanwhile).
 """
 
 from __future__ import annotations
@@ -26,10 +29,11 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from engine.core import Outcome, TournamentRules
+from engine.registry import new_tournament
 from service.rooms.directory import RoomDirectory
-from service.rooms.errors import InvalidRequest, RoomUnavailable, SeatTaken, Unauthenticated
+from service.rooms.errors import InvalidRequest, RoomUnavailable, SeatTaken, StoreUnavailable, Unauthenticated
 from service.rooms.feed import Feed, Readers
-from service.rooms.room import FINISHED, PERSON, PLAYING, SYSTEM, WAITING, Room
+from service.rooms.room import FINISHED, PERSON, PLAYING, RECOVERY_BACKOFF, SYSTEM, WAITING, Room
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +161,8 @@ class TournamentJournal(Protocol):
 
     async def append_tournament(self, entry: TournamentEntry, status: str) -> None: ...
 
+    async def load_tournament(self, tournament_id: str) -> list[TournamentEntry]: ...
+
 
 class Tournament:
     """See the module docstring. Every change runs under one lock, in order, like a room's loop."""
@@ -186,24 +192,29 @@ class Tournament:
         self.created_at = created_at
         self.rooms = rooms
         self.journal = journal
-        people = rules.players - system_players
-        # System players take the last seats, as in a room: the seat numbers are the same in every game.
-        self.seats = [TournamentSeat(s, PERSON) for s in range(people)]
-        self.seats += [TournamentSeat(s, SYSTEM, True, f"{system_player} bot") for s in range(people, rules.players)]
-        self.status = WAITING
-        self.version = 0
-        self.updates: list[TournamentUpdate] = []
-        self.game_rooms: list[Room] = []  # game i's room, for every game started
-        self._first_seats: list[int] = []
+        self.system_players = system_players
+        self.updates: list[TournamentUpdate] = []  # read in place by every feed: only ever appended to
         self._readers: Readers[TournamentUpdate] = Readers()
+        self._reset()
         self._lock = asyncio.Lock()
         self._replaying: TournamentEntry | None = None
-        self._broken = False  # a change could not be stored: the tournament waits for a restart to rebuild it
+        self._ahead = False  # a change the store did not confirm: the tournament rebuilds itself from the store
+        self._healing: asyncio.Task[None] | None = None
         self._advancing: set[asyncio.Task[None]] = set()
+        self._created = self.snapshot()  # as created: what readers see while a first change awaits the store
 
-    @property
-    def system_players(self) -> int:
-        return sum(1 for seat in self.seats if seat.kind == SYSTEM)
+    def _reset(self) -> None:
+        """The tournament as created (a rebuild replays the log over this)."""
+        people = self.rules.players - self.system_players
+        # System players take the last seats, as in a room: the seat numbers are the same in every game.
+        self.seats = [TournamentSeat(s, PERSON) for s in range(people)]
+        self.seats += [
+            TournamentSeat(s, SYSTEM, True, f"{self.system_player} bot") for s in range(people, self.rules.players)
+        ]
+        self.status = WAITING
+        self.version = 0
+        self.game_rooms: list[Room] = []  # game i's room, for every game started
+        self._first_seats: list[int] = []
 
     # -- requests --------------------------------------------------------------------------------------------------
 
@@ -219,7 +230,7 @@ class Tournament:
                     raise RoomUnavailable("no free seat", code="tournament_full")
                 seat = free[0]
             elif not 0 <= seat < len(self.seats):
-                raise InvalidRequest(f"seat must be 0-{len(self.seats) - 1}, got {seat}")
+                raise InvalidRequest(f"seat must be 0-{len(self.seats) - 1}, got {seat}", field="seat")
             elif self.seats[seat].kind != PERSON:
                 raise SeatTaken(f"seat {seat} belongs to a system player")
             elif self.seats[seat].taken:
@@ -238,8 +249,8 @@ class Tournament:
             await self._free_seat(seat)
 
     def _check_store(self) -> None:
-        if self._broken:
-            raise RoomUnavailable("this tournament's store failed; it resumes when the server restarts", code="store")
+        if self._ahead:
+            raise StoreUnavailable("this tournament's store is unavailable; it resumes by itself once it is back")
 
     def check_seat(self, seat: int, nonce: str) -> None:
         if not 0 <= seat < len(self.seats):
@@ -249,7 +260,9 @@ class Tournament:
             raise Unauthenticated("the seat token is no longer valid (the seat was given back)")
 
     def subscribe(self, after_version: int) -> Feed[TournamentUpdate]:
-        return self._readers.open(self.updates, self.version, after_version, self.status == FINISHED)
+        """A feed of every stored update after ``after_version``, then each new one."""
+        current = self.current()
+        return self._readers.open(self.updates, current.version, after_version, current.status == FINISHED)
 
     # -- what the tournament shows ---------------------------------------------------------------------------------
 
@@ -270,7 +283,9 @@ class Tournament:
     def current(self) -> Snapshot:
         """The tournament as of its last stored update: what every reader is told (never a change still being
         written, nor one the store refused)."""
-        return self.updates[-1].snapshot if self.updates else self.snapshot()
+        if self.updates:
+            return self.updates[-1].snapshot
+        return self._created if self._ahead else self.snapshot()
 
     def snapshot(self) -> Snapshot:
         """The tournament as it stands in memory (updates are built from it)."""
@@ -290,53 +305,32 @@ class Tournament:
 
     # -- changes ---------------------------------------------------------------------------------------------------
 
-    def _memento(self) -> tuple[Any, ...]:
-        """What a change may alter, to put back if the change cannot be stored."""
-        seats = [replace(seat) for seat in self.seats]
-        return (
-            seats,
-            self.status,
-            list(self.game_rooms),
-            list(self._first_seats),
-            list(self.rules.results),
-            self.version,
-        )
-
-    def _undo(self, memento: tuple[Any, ...]) -> None:
-        seats, self.status, self.game_rooms, self._first_seats, results, self.version = memento
-        self.seats[:] = seats
-        self.rules.results[:] = results
-
     async def _take_seat(self, seat: int, name: str, nonce: str) -> None:
-        before = self._memento()
         record = self.seats[seat]
         record.taken, record.name, record.nonce = True, name, nonce
         entry = TournamentEntry("", 0, "join", seat, name, nonce)
-        await self._commit([SeatJoined(replace(record, nonce=""))], entry, before)
+        await self._commit([SeatJoined(replace(record, nonce=""))], entry)
 
     async def _free_seat(self, seat: int) -> None:
-        before = self._memento()
         record = self.seats[seat]
         record.taken, record.name, record.nonce = False, "", ""
-        await self._commit([SeatLeft(seat)], TournamentEntry("", 0, "leave", seat), before)
+        await self._commit([SeatLeft(seat)], TournamentEntry("", 0, "leave", seat))
 
     async def _game_started(self, room: Room) -> None:
         index = len(self.game_rooms)
         if room.tournament_game != index:
             raise RuntimeError(f"tournament {self.tournament_id}: room {room.room_id} is not game {index}")
-        before = self._memento()
         self.game_rooms.append(room)
         self._first_seats.append(room.options["first_seat"])
         self.status = PLAYING
         entry = TournamentEntry("", 0, "game", game_index=index, room_id=room.room_id)
-        await self._commit([GameStarted(self.game_info(index))], entry, before)
+        await self._commit([GameStarted(self.game_info(index))], entry)
 
     async def _game_ended(self, index: int) -> None:
         room = self.game_rooms[index]
         outcome = room.state.outcome() if room.state is not None else None
         if outcome is None:
             raise RuntimeError(f"tournament {self.tournament_id}: game {index} has no outcome")
-        before = self._memento()
         self.rules.record(outcome)
         standings = self.standings()
         events: list[Any] = [GameEnded(self.game_info(index)), StandingsChanged(standings)]
@@ -344,10 +338,11 @@ class Tournament:
             self.status = FINISHED
             events.append(TournamentEnded(standings))
         entry = TournamentEntry("", 0, "result", game_index=index, room_id=room.room_id)
-        await self._commit(events, entry, before)
+        await self._commit(events, entry)
 
-    async def _commit(self, events: list[Any], entry: TournamentEntry, before: tuple[Any, ...]) -> None:
-        """The next version: write the log line, then tell every feed. A change the store refuses is undone."""
+    async def _commit(self, events: list[Any], entry: TournamentEntry) -> None:
+        """The next version: write the log line, then tell every feed. A change the store does not confirm is healed
+        (see the module docstring)."""
         self.version += 1
         replay = self._replaying
         now = replay.time if replay else self.rooms.clock.now()
@@ -356,14 +351,13 @@ class Tournament:
             try:
                 await self.journal.append_tournament(entry, self.status)
             except BaseException:
-                # Not stored, so undone, and heard by nobody. The tournament stops until a restart rebuilds it from
-                # its log and its rooms' logs and moves on from there (a finished game is then recorded).
-                self._undo(before)
-                self._broken = True
+                # Heard by nobody, and perhaps not stored: the tournament reads its log back before anything else.
+                self._ahead = True
+                self._heal()
                 raise
         update = TournamentUpdate(self.version, tuple(events), self.snapshot(), now)
         self.updates.append(update)
-        self._readers.publish(update, last=self.status == FINISHED)
+        self._readers.publish(last=self.status == FINISHED)
 
     # -- moving on -------------------------------------------------------------------------------------------------
 
@@ -379,8 +373,9 @@ class Tournament:
         try:
             async with self._lock:
                 await self._advance()
-        except Exception:  # the store failed: the log holds what happened, and a restart goes on from there
-            log.exception("tournament %s: could not move on", self.tournament_id)
+        except Exception as error:  # a store (its own or a room's) is away: heal, then move on from the store
+            log.warning("tournament %s: could not move on (%s)", self.tournament_id, type(error).__name__)
+            self._heal()
 
     async def advance(self) -> None:
         """Bring the tournament up to date: record finished games, start the next (see the module docstring)."""
@@ -388,7 +383,7 @@ class Tournament:
             await self._advance()
 
     async def _advance(self) -> None:
-        if self._broken:
+        if self._ahead:
             return
         if self.status == WAITING and not all(seat.taken for seat in self.seats):
             return
@@ -451,13 +446,49 @@ class Tournament:
                     f"tournament {self.tournament_id}: log version {entry.version} replayed as {self.version}"
                 )
 
+    def _heal(self) -> None:
+        if self._healing is None or self._healing.done():
+            self._healing = asyncio.get_running_loop().create_task(
+                self._heal_forever(), name=f"tournament {self.tournament_id} healing", context=contextvars.Context()
+            )
+
+    async def _heal_forever(self) -> None:
+        """Read the log back from the store, replay it and move on; again with backoff while the store is away."""
+        delay, most = RECOVERY_BACKOFF
+        while True:
+            await asyncio.sleep(delay)
+            try:
+                async with self._lock:
+                    if self._ahead:
+                        await self._rebuild(await self.journal.load_tournament(self.tournament_id))
+                    await self._advance()
+                return
+            except Exception as error:
+                log.warning("tournament %s: the store is away, healing (%s)", self.tournament_id, type(error).__name__)
+            delay = min(delay * 2, most)
+
+    async def _rebuild(self, entries: list[TournamentEntry]) -> None:
+        """Replay the stored log over a fresh tournament; readers hear only of the stored updates they have not had."""
+        heard, readers = self.updates, self._readers
+        self.updates, self._readers = [], Readers(readers.limit)
+        try:
+            self._reset()
+            self.rules = new_tournament(self.game)
+            await self.restore(entries)
+        finally:
+            rebuilt, self.updates, self._readers = self.updates, heard, readers
+        heard.extend(rebuilt[len(heard) :])
+        readers.publish(last=self.status == FINISHED)
+        self._ahead = False
+        log.info("tournament %s: rebuilt from the store at version %d", self.tournament_id, self.version)
+
     async def settle(self) -> None:
-        """Wait until every move-on that a finished game started has run (tests)."""
-        while self._advancing:
-            await asyncio.gather(*self._advancing, return_exceptions=True)
+        """Wait until every move-on that a finished game started, and any healing, has run (tests)."""
+        while self._advancing or (self._healing is not None and not self._healing.done()):
+            await asyncio.gather(*self._advancing, *([self._healing] if self._healing else []), return_exceptions=True)
 
     async def close(self) -> None:
-        for task in list(self._advancing):
+        for task in [*self._advancing, *([self._healing] if self._healing else [])]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

@@ -58,7 +58,7 @@ async def database_url(empty_database_url: str) -> AsyncIterator[str]:
 async def crash(directory: RoomDirectory, journal: SqlJournal, tournaments: TournamentDirectory | None = None) -> None:
     """Drop everything in memory without a goodbye (what is committed stays)."""
     for tournament in tournaments._order if tournaments else ():
-        for task in tournament._advancing:
+        for task in [*tournament._advancing, *([tournament._healing] if tournament._healing else [])]:
             task.cancel()
     for room in directory._rooms.values():
         if room._task is not None:

@@ -11,7 +11,8 @@ from sqlalchemy import inspect, select
 from engine.registry import get_game
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
-from service.rooms.errors import Unauthenticated
+from service.rooms.errors import StoreUnavailable, Unauthenticated
+from service.rooms.room import MemoryJournal
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.store.models import SeatRow
@@ -165,35 +166,72 @@ async def test_moves_of_concurrent_rooms_share_commits(database_url: str) -> Non
     await crash(directory, journal)
 
 
-class FailingJournal:
-    """A store that stops working after ``good`` lines."""
+class FlakyJournal(MemoryJournal):
+    """A store in memory that can go away: while ``away``, writes fail as SqlJournal's do when its retries run out
+    (``ambiguous``: the line was stored all the same, as when a connection drops during COMMIT), and so do reads."""
 
-    def __init__(self, good: int) -> None:
-        self.good = good
-
-    async def create_room(self, room) -> None:
-        return None
+    def __init__(self) -> None:
+        super().__init__()
+        self.away = False
+        self.ambiguous = False
 
     async def append(self, entry, status: str) -> None:
-        if self.good <= 0:
-            raise OSError("disk full")
-        self.good -= 1
+        if self.away:
+            if self.ambiguous:
+                await super().append(entry, status)
+            raise StoreUnavailable("the store is unavailable")
+        await super().append(entry, status)
+
+    async def load_room(self, room_id: str):
+        if self.away:
+            raise OSError("connection refused")
+        return await super().load_room(room_id)
 
 
-async def test_a_room_whose_store_fails_refuses_everything_and_tells_nobody() -> None:
-    from service.rooms.errors import RoomUnavailable
-
-    directory = RoomDirectory(clock=ManualClock(), journal=FailingJournal(good=3), default_think_seconds=0)
+async def started_room(journal: FlakyJournal):
+    directory = RoomDirectory(clock=ManualClock(), journal=journal, default_think_seconds=0)
     room = await directory.create(game="soker", mode="online", seats=2, system_players=0)
     nonces = dict([await room.join(None, "") for _ in range(2)])
-    subscription = room.subscribe(0)
+    return directory, room, nonces
+
+
+async def test_a_room_whose_store_is_away_answers_unavailable_then_heals_by_itself() -> None:
+    journal = FlakyJournal()
+    directory, room, nonces = await started_room(journal)
+    feed = room.subscribe(0)
     seat = room.state.to_act()[0]
-    await room.move(seat, nonces[seat], room.state.legal_moves(seat)[0], "ok", None)  # the third line: stored
+    await room.move(seat, nonces[seat], room.state.legal_moves(seat)[0], "ok", None)  # version 3: stored
     seat = room.state.to_act()[0]
-    with pytest.raises(OSError):
+    journal.away = True
+    with pytest.raises(StoreUnavailable):
         await room.move(seat, nonces[seat], room.state.legal_moves(seat)[0], "lost", None)
-    with pytest.raises(RoomUnavailable, match="store failed"):
-        await room.move(seat, nonces[seat], get_game("soker").move_from_wire("draw"), "after", None)
-    heard = [subscription.queue.get_nowait().version for _ in range(subscription.queue.qsize())]
-    assert heard == [1, 2, 3], "the change that could not be stored reached no subscriber"
+    with pytest.raises(StoreUnavailable):  # the room is recovering: it refuses at once, with a retry hint
+        await room.move(seat, nonces[seat], get_game("soker").move_from_wire("draw"), "meanwhile", None)
+    assert room.published.version == 3, "readers are shown only what the store holds"
+    journal.away = False
+    await room.settle()  # the room has rebuilt itself from the store once this returns
+    assert room.version == 3 and [e.version for e in journal.entries[room.room_id]] == [1, 2, 3]
+    seat = room.state.to_act()[0]
+    answer = await room.move(seat, nonces[seat], room.state.legal_moves(seat)[0], "lost", None)
+    assert answer.version == 4 and not answer.retried, "the lost move was not applied: its retry is judged afresh"
+    heard = [(await feed.next()).version for _ in range(4)]
+    assert heard == [1, 2, 3, 4], "the change that was not stored reached no subscriber; the rest came once"
+    await directory.close()
+
+
+async def test_a_move_stored_although_its_commit_failed_is_in_the_rebuilt_room_and_its_retry_answers_as_first() -> None:
+    journal = FlakyJournal()
+    directory, room, nonces = await started_room(journal)
+    feed = room.subscribe(2)
+    seat = room.state.to_act()[0]
+    journal.away = journal.ambiguous = True
+    move = room.state.legal_moves(seat)[0]
+    with pytest.raises(StoreUnavailable):
+        await room.move(seat, nonces[seat], move, "maybe", None)
+    journal.away = journal.ambiguous = False
+    await room.settle()
+    assert room.version == 3 and room.published.version == 3, "the store holds the move, so the room does"
+    retried = await room.move(seat, nonces[seat], move, "maybe", None)
+    assert retried.retried and retried.version == 3, "the retry answers as the first time and changes nothing"
+    assert (await feed.next()).version == 3 and room.version == 3
     await directory.close()

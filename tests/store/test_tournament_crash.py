@@ -29,8 +29,9 @@ def stubs(channel: grpc.aio.Channel) -> Stubs:
 
 
 async def play(moves: move_pb2_grpc.MoveServiceStub, room_id: str, token: str, stop_after: int | None = None) -> int:
-    """Seat 0 plays its room over a Play stream, a play whenever it has one, until the game ends (or until
-    ``stop_after`` of its moves were accepted); returns how many were."""
+    """Seat 0 plays its room over a Play stream, a play whenever it has one, until the game ends (or, once
+    ``stop_after`` of its moves were accepted, until it must act again: the system players have nothing left to do);
+    returns how many were accepted."""
     outbox: asyncio.Queue[move_pb2.PlayRequest | None] = asyncio.Queue()
 
     async def requests():
@@ -42,14 +43,13 @@ async def play(moves: move_pb2_grpc.MoveServiceStub, room_id: str, token: str, s
     accepted = 0
     try:
         async for response in call:
-            if response.result.accepted:
-                accepted += 1
-                if accepted == stop_after:
-                    break
+            accepted += response.result.accepted
             update = response.update
             if update.status == common_pb2.ROOM_STATUS_FINISHED:
                 break
             if update.legal_moves:
+                if stop_after is not None and accepted >= stop_after:
+                    break
                 plays = [move for move in update.legal_moves if move.soker.HasField("play")]
                 request = move_pb2.SubmitMoveRequest(
                     move=(plays or update.legal_moves)[0],
@@ -97,19 +97,25 @@ async def test_kill_9_in_game_five_and_the_tournament_goes_on(database_url: str)
             token = joined.seat_token
             for index in range(4):
                 await play(stub.moves, await next_room(stub.tournaments, tid, index, 0), token)
-            room_id = await next_room(stub.tournaments, tid, 4, 0)
-            assert await play(stub.moves, room_id, token, stop_after=2) == 2
+            # Two moves into game 5, when the person must act again (so nothing moves until they do). Should a system
+            # player end game 5 before that, the crash comes in game 6 instead (and so on).
+            for index in range(4, 8):
+                room_id = await next_room(stub.tournaments, tid, index, 0)
+                await play(stub.moves, room_id, token, stop_after=2)
+                view = await stub.moves.GetView(move_pb2.GetViewRequest(room_id=room_id))
+                if list(view.to_act) == [0]:
+                    break
             heard = await updates_so_far(stub, tid)
             room_heard = [json_format.MessageToDict(u) for u in await room_updates_so_far(stub, room_id)]
             server.send_signal(signal.SIGKILL)  # in the middle of game 5: no goodbye
             server.wait()
         kinds = [next(iter(event)) for update in heard for event in update["events"]]
-        assert kinds.count("gameEnded") == 4 and kinds.count("gameStarted") == 5
+        assert kinds.count("gameEnded") == index and kinds.count("gameStarted") == index + 1
         engine = create_engine(database_url)
         async with engine.connect() as connection:
             status = (await connection.execute(select(RoomRow.status).where(RoomRow.room_id == room_id))).scalar()
         await engine.dispose()
-        assert status == "playing", "the server died in the middle of game 5"
+        assert status == "playing", f"the server died in the middle of game {index + 1}"
 
         server = start_server(database_url, port)
         async with grpc.aio.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) as channel:
@@ -118,10 +124,10 @@ async def test_kill_9_in_game_five_and_the_tournament_goes_on(database_url: str)
             again = [json_format.MessageToDict(u) for u in await room_updates_so_far(stub, room_id)]
             assert again[: len(room_heard)] == room_heard, "the same game, at the same move"
             tournament = await stub.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
-            assert tournament.current_room_id == room_id and tournament.games_played == 4
+            assert tournament.current_room_id == room_id and tournament.games_played == index
             await play(stub.moves, room_id, token)  # the tournament token still plays
-            for index in range(5, 8):
-                await play(stub.moves, await next_room(stub.tournaments, tid, index, 0), token)
+            for later in range(index + 1, 8):
+                await play(stub.moves, await next_room(stub.tournaments, tid, later, 0), token)
             await tournament_updates(stub, tid)  # until the end
             await check_against_the_rooms(stub, tid)
     finally:

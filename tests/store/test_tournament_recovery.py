@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections import Counter
 
@@ -10,7 +11,7 @@ import pytest
 from engine.soker.tournament import standings as engine_standings
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
-from service.rooms.errors import RoomUnavailable
+from service.rooms.errors import StoreUnavailable
 from service.rooms.room import FINISHED, Room
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
@@ -116,14 +117,13 @@ async def test_a_crash_in_game_five_resumes_at_the_same_game_and_move(database_u
 
 
 class ResultLost(SqlJournal):
-    """A store that fails once, on the first tournament result it is given."""
+    """A store that refuses tournament results while ``lost`` is set (as a full disk would)."""
 
-    failed = False
+    lost = True
 
     async def append_tournament(self, entry, status: str) -> None:
-        if entry.kind == "result" and not self.failed:
-            self.failed = True
-            raise OSError("disk full")
+        if entry.kind == "result" and self.lost:
+            raise StoreUnavailable("disk full")
         await super().append_tournament(entry, status)
 
 
@@ -135,12 +135,11 @@ async def test_a_game_that_ended_just_before_a_crash_is_recorded_and_the_next_on
     tid = tournament.tournament_id
     _, nonce = await tournament.join(None, "ann")
     room = await play(tournament, nonce, random.Random(9))
-    await server.tournaments.settle()
-    assert room.status == FINISHED and server.journal.failed
-    assert tournament.standings().lines[0].points == 0, "the result was not stored, so nobody heard of it"
-    with pytest.raises(RoomUnavailable) as stopped:
+    await asyncio.gather(*tournament._advancing, return_exceptions=True)  # it tried to record the result
+    assert room.status == FINISHED
+    assert tournament.current().standings.lines[0].points == 0, "the result was not stored, so nobody heard of it"
+    with pytest.raises(StoreUnavailable):
         await tournament.join(None, "bo")
-    assert stopped.value.code == "store", "the tournament waits for a restart"
     await server.crash()
 
     server = await Server.start(database_url, clock)
@@ -150,6 +149,25 @@ async def test_a_game_that_ended_just_before_a_crash_is_recorded_and_the_next_on
     assert tournament.game_rooms[1].status == "playing" and tournament.game_rooms[1].seats[0].nonce == nonce
     kinds = [[type(event).__name__ for event in update.events] for update in tournament.updates]
     assert kinds[-2:] == [["GameEnded", "StandingsChanged"], ["GameStarted"]]
+    await server.crash()
+
+
+async def test_a_result_the_store_could_not_take_is_recorded_once_it_can_without_a_restart(database_url: str) -> None:
+    clock = ManualClock()
+    server = await Server.start(database_url, clock, ResultLost(create_engine(database_url)))
+    tournament = await server.tournaments.create(game="soker", mode="solo", system_players=3)
+    _, nonce = await tournament.join(None, "ann")
+    feed = tournament.subscribe(0)
+    room = await play(tournament, nonce, random.Random(9))
+    assert room.status == FINISHED and tournament.current().games_played == 0
+    server.journal.lost = False  # the disk has room again
+    await server.tournaments.settle()  # the tournament heals by itself: no restart
+    assert tournament.current().games_played == 1 and len(tournament.game_rooms) == 2
+    assert tournament.game_rooms[1].status == "playing" and tournament.game_rooms[1].seats[0].nonce == nonce
+    heard = [(await feed.next()).version for _ in range(tournament.version)]
+    assert heard == list(range(1, tournament.version + 1)), "every stored update once, in order"
+    stored = await server.journal.load_tournament(tournament.tournament_id)
+    assert [line.kind for line in stored][-2:] == ["result", "game"]
     await server.crash()
 
 

@@ -1,4 +1,5 @@
 from google.protobuf import struct_pb2 as _struct_pb2
+from kickoff.v1 import limits_pb2 as _limits_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message

@@ -3,6 +3,7 @@ import datetime
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.rpc import status_pb2 as _status_pb2
 from kickoff.v1 import common_pb2 as _common_pb2
+from kickoff.v1 import limits_pb2 as _limits_pb2
 from kickoff.v1 import soker_pb2 as _soker_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor

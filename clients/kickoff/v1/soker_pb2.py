@@ -22,37 +22,40 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from kickoff.v1 import limits_pb2 as kickoff_dot_v1_dot_limits__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16kickoff/v1/soker.proto\x12\nkickoff.v1\"\x8f\x01\n\tSokerMove\x12%\n\x04play\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SokerPlayH\x00\x12%\n\x04\x64raw\x18\x02 \x01(\x0b\x32\x15.kickoff.v1.SokerDrawH\x00\x12,\n\x08\x65nd_turn\x18\x03 \x01(\x0b\x32\x18.kickoff.v1.SokerEndTurnH\x00\x42\x06\n\x04kind\"\x1a\n\tSokerPlay\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\"\x0b\n\tSokerDraw\"\x0e\n\x0cSokerEndTurn\"\xaf\x01\n\tSokerView\x12\x0c\n\x04hand\x18\x01 \x03(\t\x12\x12\n\nhand_sizes\x18\x02 \x03(\x05\x12\x10\n\x08top_card\x18\x03 \x01(\t\x12\x15\n\rjoker_as_club\x18\x04 \x01(\t\x12\x11\n\tdeck_size\x18\x05 \x01(\x05\x12\x14\n\x0c\x64iscard_size\x18\x06 \x01(\x05\x12\x0f\n\x07\x63urrent\x18\x07 \x01(\x05\x12\r\n\x05\x64rawn\x18\x08 \x01(\x08\x12\x0e\n\x06points\x18\t \x03(\x05\"\xaa\x02\n\nSokerEvent\x12\x30\n\nturn_began\x18\x01 \x01(\x0b\x32\x1a.kickoff.v1.SokerTurnBeganH\x00\x12)\n\x06played\x18\x02 \x01(\x0b\x32\x17.kickoff.v1.SokerPlayedH\x00\x12%\n\x04\x64rew\x18\x03 \x01(\x0b\x32\x15.kickoff.v1.SokerDrewH\x00\x12\x31\n\nreshuffled\x18\x04 \x01(\x0b\x32\x1b.kickoff.v1.SokerReshuffledH\x00\x12+\n\x07skipped\x18\x05 \x01(\x0b\x32\x18.kickoff.v1.SokerSkippedH\x00\x12\x30\n\nturn_ended\x18\x06 \x01(\x0b\x32\x1a.kickoff.v1.SokerTurnEndedH\x00\x42\x06\n\x04kind\"\x1e\n\x0eSokerTurnBegan\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"O\n\x0bSokerPlayed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12\x0c\n\x04link\x18\x03 \x01(\x08\x12\x15\n\rjoker_as_club\x18\x04 \x01(\t\"E\n\tSokerDrew\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x03 \x01(\t\x12\r\n\x05\x63\x61use\x18\x04 \x01(\t\"$\n\x0fSokerReshuffled\x12\x11\n\tdeck_size\x18\x01 \x01(\x05\",\n\x0cSokerSkipped\x12\r\n\x05seats\x18\x01 \x03(\x05\x12\r\n\x05\x63\x61use\x18\x02 \x01(\t\"0\n\x0eSokerTurnEnded\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x10\n\x08\x62y_table\x18\x02 \x01(\x08\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16kickoff/v1/soker.proto\x12\nkickoff.v1\x1a\x17kickoff/v1/limits.proto\"\x8f\x01\n\tSokerMove\x12%\n\x04play\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SokerPlayH\x00\x12%\n\x04\x64raw\x18\x02 \x01(\x0b\x32\x15.kickoff.v1.SokerDrawH\x00\x12,\n\x08\x65nd_turn\x18\x03 \x01(\x0b\x32\x18.kickoff.v1.SokerEndTurnH\x00\x42\x06\n\x04kind\"&\n\tSokerPlay\x12\x19\n\x05\x63\x61rds\x18\x01 \x03(\tB\n\xaa\xbb\x18\x06\x08\x10\x10\x10\x18\x01\"\x0b\n\tSokerDraw\"\x0e\n\x0cSokerEndTurn\"\xaf\x01\n\tSokerView\x12\x0c\n\x04hand\x18\x01 \x03(\t\x12\x12\n\nhand_sizes\x18\x02 \x03(\x05\x12\x10\n\x08top_card\x18\x03 \x01(\t\x12\x15\n\rjoker_as_club\x18\x04 \x01(\t\x12\x11\n\tdeck_size\x18\x05 \x01(\x05\x12\x14\n\x0c\x64iscard_size\x18\x06 \x01(\x05\x12\x0f\n\x07\x63urrent\x18\x07 \x01(\x05\x12\r\n\x05\x64rawn\x18\x08 \x01(\x08\x12\x0e\n\x06points\x18\t \x03(\x05\"\xaa\x02\n\nSokerEvent\x12\x30\n\nturn_began\x18\x01 \x01(\x0b\x32\x1a.kickoff.v1.SokerTurnBeganH\x00\x12)\n\x06played\x18\x02 \x01(\x0b\x32\x17.kickoff.v1.SokerPlayedH\x00\x12%\n\x04\x64rew\x18\x03 \x01(\x0b\x32\x15.kickoff.v1.SokerDrewH\x00\x12\x31\n\nreshuffled\x18\x04 \x01(\x0b\x32\x1b.kickoff.v1.SokerReshuffledH\x00\x12+\n\x07skipped\x18\x05 \x01(\x0b\x32\x18.kickoff.v1.SokerSkippedH\x00\x12\x30\n\nturn_ended\x18\x06 \x01(\x0b\x32\x1a.kickoff.v1.SokerTurnEndedH\x00\x42\x06\n\x04kind\"\x1e\n\x0eSokerTurnBegan\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"O\n\x0bSokerPlayed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12\x0c\n\x04link\x18\x03 \x01(\x08\x12\x15\n\rjoker_as_club\x18\x04 \x01(\t\"E\n\tSokerDrew\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x03 \x01(\t\x12\r\n\x05\x63\x61use\x18\x04 \x01(\t\"$\n\x0fSokerReshuffled\x12\x11\n\tdeck_size\x18\x01 \x01(\x05\",\n\x0cSokerSkipped\x12\r\n\x05seats\x18\x01 \x03(\x05\x12\r\n\x05\x63\x61use\x18\x02 \x01(\t\"0\n\x0eSokerTurnEnded\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x10\n\x08\x62y_table\x18\x02 \x01(\x08\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'kickoff.v1.soker_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SOKERMOVE']._serialized_start=39
-  _globals['_SOKERMOVE']._serialized_end=182
-  _globals['_SOKERPLAY']._serialized_start=184
-  _globals['_SOKERPLAY']._serialized_end=210
-  _globals['_SOKERDRAW']._serialized_start=212
-  _globals['_SOKERDRAW']._serialized_end=223
-  _globals['_SOKERENDTURN']._serialized_start=225
-  _globals['_SOKERENDTURN']._serialized_end=239
-  _globals['_SOKERVIEW']._serialized_start=242
-  _globals['_SOKERVIEW']._serialized_end=417
-  _globals['_SOKEREVENT']._serialized_start=420
-  _globals['_SOKEREVENT']._serialized_end=718
-  _globals['_SOKERTURNBEGAN']._serialized_start=720
-  _globals['_SOKERTURNBEGAN']._serialized_end=750
-  _globals['_SOKERPLAYED']._serialized_start=752
-  _globals['_SOKERPLAYED']._serialized_end=831
-  _globals['_SOKERDREW']._serialized_start=833
-  _globals['_SOKERDREW']._serialized_end=902
-  _globals['_SOKERRESHUFFLED']._serialized_start=904
-  _globals['_SOKERRESHUFFLED']._serialized_end=940
-  _globals['_SOKERSKIPPED']._serialized_start=942
-  _globals['_SOKERSKIPPED']._serialized_end=986
-  _globals['_SOKERTURNENDED']._serialized_start=988
-  _globals['_SOKERTURNENDED']._serialized_end=1036
+  _globals['_SOKERPLAY'].fields_by_name['cards']._loaded_options = None
+  _globals['_SOKERPLAY'].fields_by_name['cards']._serialized_options = b'\252\273\030\006\010\020\020\020\030\001'
+  _globals['_SOKERMOVE']._serialized_start=64
+  _globals['_SOKERMOVE']._serialized_end=207
+  _globals['_SOKERPLAY']._serialized_start=209
+  _globals['_SOKERPLAY']._serialized_end=247
+  _globals['_SOKERDRAW']._serialized_start=249
+  _globals['_SOKERDRAW']._serialized_end=260
+  _globals['_SOKERENDTURN']._serialized_start=262
+  _globals['_SOKERENDTURN']._serialized_end=276
+  _globals['_SOKERVIEW']._serialized_start=279
+  _globals['_SOKERVIEW']._serialized_end=454
+  _globals['_SOKEREVENT']._serialized_start=457
+  _globals['_SOKEREVENT']._serialized_end=755
+  _globals['_SOKERTURNBEGAN']._serialized_start=757
+  _globals['_SOKERTURNBEGAN']._serialized_end=787
+  _globals['_SOKERPLAYED']._serialized_start=789
+  _globals['_SOKERPLAYED']._serialized_end=868
+  _globals['_SOKERDREW']._serialized_start=870
+  _globals['_SOKERDREW']._serialized_end=939
+  _globals['_SOKERRESHUFFLED']._serialized_start=941
+  _globals['_SOKERRESHUFFLED']._serialized_end=977
+  _globals['_SOKERSKIPPED']._serialized_start=979
+  _globals['_SOKERSKIPPED']._serialized_end=1023
+  _globals['_SOKERTURNENDED']._serialized_start=1025
+  _globals['_SOKERTURNENDED']._serialized_end=1073
 # @@protoc_insertion_point(module_scope)

@@ -1,3 +1,4 @@
+from kickoff.v1 import limits_pb2 as _limits_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
