@@ -108,12 +108,14 @@ class KickoffServer:
         directory: RoomDirectory,
         tournaments: TournamentDirectory,
         health: health_aio.HealthServicer,
+        admission: Admission,
     ):
         self.server = server
         self.port = port
         self.directory = directory
         self.tournaments = tournaments
         self.health = health
+        self.admission = admission
 
     async def stop(self, grace: float | None = None) -> None:
         """Stop gracefully: report NOT_SERVING, let calls in flight finish within ``grace``, close the rooms."""
@@ -165,7 +167,7 @@ async def create_server(
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
     for name in SERVICES:
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return KickoffServer(server, bound, directory, tournaments, health)
+    return KickoffServer(server, bound, directory, tournaments, health, admission)
 
 
 async def serve(

@@ -27,7 +27,7 @@ from service.rooms.directory import RoomDirectory
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.telemetry import Telemetry, build
-from tests.store.conftest import empty_database
+from tests.conftest import empty_database
 
 
 @dataclass
