@@ -604,8 +604,9 @@ class Room:
             self.clock_info,
             events[-1].outcome if self.status == FINISHED else None,
         )
-        self.updates.append(update)
-        self._readers.publish(last=self.status == FINISHED)
+        if self.version > len(self.updates):  # (a rebuild replays the updates readers had: those are kept)
+            self.updates.append(update)
+            self._readers.publish(last=self.status == FINISHED)
         if entry.kind in ("join", "leave"):
             self._arm_expiry()
         if self.status == FINISHED and replay is None:
@@ -689,26 +690,18 @@ class Room:
                 future.set_exception(self._unavailable())
 
     async def _rebuild(self, entries: list[LogEntry]) -> None:
-        """Replay the stored log over a fresh room; readers hear only of the stored updates they have not had."""
-        heard = self.updates
-        readers = self._readers
-        was_finished = self.published.status == FINISHED
-        self.updates, self._readers = [], Readers(readers.limit)
-        try:
-            self._reset(len(self.seats))
-            await self._replay(entries)
-        finally:
-            rebuilt, self.updates, self._readers = self.updates, heard, readers
-        if len(rebuilt) < len(heard):  # the store lost updates that were told: readers must start over
-            log.error("room %s: the store holds %d updates, %d were told", self.room_id, len(rebuilt), len(heard))
-            heard[:] = rebuilt
-            readers.end()
-            self._readers = Readers(readers.limit)
-        else:
-            heard.extend(rebuilt[len(heard) :])
-            readers.publish(last=self.status == FINISHED)
+        """Replay the stored log over a fresh room. The updates readers had are kept as they are (the store holds
+        them); the ones after them, which the store holds too, are published as the replay makes them."""
+        heard = len(self.updates)
+        self._reset(len(self.seats))
+        await self._replay(entries)
+        if self.version < heard:  # the store lost updates that were told: readers must start over
+            log.error("room %s: the store holds %d updates, %d were told", self.room_id, self.version, heard)
+            del self.updates[self.version :]
+            self._readers.end()
+            self._readers = Readers(self.limits.stream_buffer)
         self._resume()
-        if self.status == FINISHED and not was_finished:
+        if self.status == FINISHED:  # (the change the store held after all ended the game)
             self._tell_finished()
 
     # -- clocks and system players ---------------------------------------------------------------------------------

@@ -355,9 +355,9 @@ class Tournament:
                 self._ahead = True
                 self._heal()
                 raise
-        update = TournamentUpdate(self.version, tuple(events), self.snapshot(), now)
-        self.updates.append(update)
-        self._readers.publish(last=self.status == FINISHED)
+        if self.version > len(self.updates):  # (a rebuild replays the updates readers had: those are kept)
+            self.updates.append(TournamentUpdate(self.version, tuple(events), self.snapshot(), now))
+            self._readers.publish(last=self.status == FINISHED)
 
     # -- moving on -------------------------------------------------------------------------------------------------
 
@@ -468,17 +468,11 @@ class Tournament:
             delay = min(delay * 2, most)
 
     async def _rebuild(self, entries: list[TournamentEntry]) -> None:
-        """Replay the stored log over a fresh tournament; readers hear only of the stored updates they have not had."""
-        heard, readers = self.updates, self._readers
-        self.updates, self._readers = [], Readers(readers.limit)
-        try:
-            self._reset()
-            self.rules = new_tournament(self.game)
-            await self.restore(entries)
-        finally:
-            rebuilt, self.updates, self._readers = self.updates, heard, readers
-        heard.extend(rebuilt[len(heard) :])
-        readers.publish(last=self.status == FINISHED)
+        """Replay the stored log over a fresh tournament (as a room's rebuild does: readers hear only of the stored
+        updates they have not had)."""
+        self._reset()
+        self.rules = new_tournament(self.game)
+        await self.restore(entries)
         self._ahead = False
         log.info("tournament %s: rebuilt from the store at version %d", self.tournament_id, self.version)
 

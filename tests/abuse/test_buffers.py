@@ -7,6 +7,8 @@ tests/gateway/test_http_limits.py.)"""
 
 from __future__ import annotations
 
+import asyncio
+
 import grpc
 
 from kickoff.v1 import move_pb2, move_pb2_grpc, room_pb2
@@ -35,8 +37,9 @@ async def test_a_play_stream_that_is_never_read_is_cut_off_not_buffered(start: S
             pass  # the server ended the stream while the client was still writing
         answers = 0
         try:
-            while (await play.read()) is not grpc.aio.EOF:
-                answers += 1
+            async with asyncio.timeout(30):  # a server that holds everything never ends the stream: fail, not hang
+                while (await play.read()) is not grpc.aio.EOF:
+                    answers += 1
         except grpc.aio.AioRpcError:
             pass
         assert await play.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, await play.details()
