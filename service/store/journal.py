@@ -198,7 +198,10 @@ class SqlJournal:
                 "journal.commit",
                 context=parent,
                 links=[Link(c) for c in traced[1:]],
-                attributes={"kickoff.lines": len(writes), "kickoff.writers": len(writes)},
+                attributes={
+                    "kickoff.lines": sum(w.kind in ("line", "tournament_line") for w in writes),
+                    "kickoff.writers": len(writes),
+                },
                 record_exception=False,  # a database error's text is for the log, with its values hidden
             ):
                 await self._commit(writes)
