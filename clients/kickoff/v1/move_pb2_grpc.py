@@ -91,6 +91,7 @@ class MoveServiceServicer:
 
     def StreamEvents(self, request, context):
         """Streams the room's updates as the caller's seat (or a spectator) may see them, from a version on.
+        RESOURCE_EXHAUSTED (too_many_streams) when the caller holds its most open streams.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -98,6 +99,8 @@ class MoveServiceServicer:
 
     def Play(self, request_iterator, context):
         """The real-time path: one stream per seat; moves go in, the seat's updates and the answers to its moves come out.
+        A client that sends moves and does not read their answers is cut off with RESOURCE_EXHAUSTED (slow_reader):
+        reconnect with the last version seen.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

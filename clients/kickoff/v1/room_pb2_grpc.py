@@ -26,7 +26,9 @@ if _version_not_supported:
 
 
 class RoomServiceStub:
-    """Rooms: one table, one game. Seat tokens travel as `authorization: Bearer <token>` metadata.
+    """Rooms: one table, one game. Seat tokens travel as `authorization: Bearer <token>` metadata. A request over a field's
+    bound is INVALID_ARGUMENT naming the field; a caller over its rate is RESOURCE_EXHAUSTED with a RetryInfo; a room
+    whose store is away for a moment is UNAVAILABLE with a RetryInfo.
     """
 
     def __init__(self, channel):
@@ -63,11 +65,16 @@ class RoomServiceStub:
 
 
 class RoomServiceServicer:
-    """Rooms: one table, one game. Seat tokens travel as `authorization: Bearer <token>` metadata.
+    """Rooms: one table, one game. Seat tokens travel as `authorization: Bearer <token>` metadata. A request over a field's
+    bound is INVALID_ARGUMENT naming the field; a caller over its rate is RESOURCE_EXHAUSTED with a RetryInfo; a room
+    whose store is away for a moment is UNAVAILABLE with a RetryInfo.
     """
 
     def CreateRoom(self, request, context):
-        """Creates a room; the creator then joins it like anyone else.
+        """Creates a room; the creator then joins it like anyone else. Where the server requires one, it needs an API key
+        (`x-api-key` metadata: UNAUTHENTICATED without); RESOURCE_EXHAUSTED over the caller's create rate, or
+        (server_full) when the node holds its most live rooms. A waiting room closes after the server's waiting time with
+        no seat taken or given back.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -89,6 +96,7 @@ class RoomServiceServicer:
 
     def JoinRoom(self, request, context):
         """Takes a free person's seat and returns its token; the game starts when every person's seat is taken.
+        RESOURCE_EXHAUSTED over the caller's join rate; FAILED_PRECONDITION (room_closed) once the room has closed.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -138,7 +146,9 @@ def add_RoomServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class RoomService:
-    """Rooms: one table, one game. Seat tokens travel as `authorization: Bearer <token>` metadata.
+    """Rooms: one table, one game. Seat tokens travel as `authorization: Bearer <token>` metadata. A request over a field's
+    bound is INVALID_ARGUMENT naming the field; a caller over its rate is RESOURCE_EXHAUSTED with a RetryInfo; a room
+    whose store is away for a moment is UNAVAILABLE with a RetryInfo.
     """
 
     @staticmethod

@@ -84,7 +84,8 @@ class TournamentServiceServicer:
 
     def CreateTournament(self, request, context):
         """Creates a tournament of four seats (people and system players); people then join it. With every seat taken, the
-        first game starts.
+        first game starts. Like CreateRoom: an API key where the server requires one, and RESOURCE_EXHAUSTED over the
+        caller's create rate or (server_full) when the node holds its most live tournaments.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
