@@ -2,7 +2,9 @@
 
 Message sizes are set for each direction: a request is at most MAX_REQUEST_BYTES (the largest a client has reason to
 send, a room with its options, is under 2 KB; grpc refuses anything bigger with RESOURCE_EXHAUSTED before decoding
-it), a response at most MAX_RESPONSE_BYTES (a page of 500 rooms fits), metadata at most MAX_METADATA_BYTES.
+it), a response at most MAX_RESPONSE_BYTES (a page of 500 rooms fits), metadata at most MAX_METADATA_BYTES. A
+connection that carries no call for IDLE_CONNECTION_MS is closed. Streams per connection are not capped: the REST
+gateway carries every client's event stream on one connection; each caller's streams are (admission.py).
 """
 
 from __future__ import annotations
@@ -49,10 +51,12 @@ log = logging.getLogger(__name__)
 MAX_REQUEST_BYTES = 64 * 1024
 MAX_RESPONSE_BYTES = 4 * 1024 * 1024
 MAX_METADATA_BYTES = 16 * 1024
+IDLE_CONNECTION_MS = 5 * 60 * 1000  # a connection with no call this long is closed (clients reconnect by themselves)
 SERVER_OPTIONS = (
     ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
     ("grpc.max_send_message_length", MAX_RESPONSE_BYTES),
     ("grpc.max_metadata_size", MAX_METADATA_BYTES),
+    ("grpc.max_connection_idle_ms", IDLE_CONNECTION_MS),
 )
 KEY_REFRESH_SECONDS = 30.0  # how often a server reads the store's API keys again (a revoked key stops within this)
 
