@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Generic, TypeVar
 
-from service.rooms.errors import InvalidRequest, ResourceExhausted
+from service.rooms.errors import InvalidRequest, ResourceExhausted, StoreUnavailable
 
 T = TypeVar("T")
 STREAM_BUFFER = 64  # a feed's own messages that may wait for its reader
@@ -34,6 +34,7 @@ class Feed(Generic[T]):
         self._ended = ended  # the history is over: nothing more will be published
         self._stopped = False
         self._overflowed = False
+        self._rewritten = False  # the history was cut back under the reader (see Readers.rewritten)
 
     def __aiter__(self) -> AsyncIterator[T]:
         return self._iterate()
@@ -50,6 +51,8 @@ class Feed(Generic[T]):
         has ended and all of it was read (or, with ``until_stopped``, once :meth:`stop` was called and everything
         before it was read). Raises ResourceExhausted once more own messages waited than the feed may hold."""
         while True:
+            if self._rewritten:
+                raise StoreUnavailable("the history was read back from the store: reconnect with the last version seen")
             if self._overflowed:
                 raise ResourceExhausted(
                     f"the client did not read its stream: over {self._limit} answers waited; reconnect with the "
@@ -115,3 +118,11 @@ class Readers(Generic[T]):
     def end(self) -> None:
         """The history is over for every reader (the game ended, or the server stops)."""
         self.publish(last=True)
+
+    def rewritten(self) -> None:
+        """The history was cut back to fewer updates than readers may have had (a store that lost what it had
+        confirmed): every reader is told to come back with the last version it saw."""
+        for feed in self._feeds:
+            feed._rewritten = True
+            feed._wakeup.set()
+        self._feeds.clear()

@@ -698,8 +698,7 @@ class Room:
         if self.version < heard:  # the store lost updates that were told: readers must start over
             log.error("room %s: the store holds %d updates, %d were told", self.room_id, self.version, heard)
             del self.updates[self.version :]
-            self._readers.end()
-            self._readers = Readers(self.limits.stream_buffer)
+            self._readers.rewritten()
         self._resume()
         if self.status == FINISHED:  # (the change the store held after all ended the game)
             self._tell_finished()

@@ -235,3 +235,23 @@ async def test_a_move_stored_although_its_commit_failed_is_in_the_rebuilt_room_a
     assert retried.retried and retried.version == 3, "the retry answers as the first time and changes nothing"
     assert (await feed.next()).version == 3 and room.version == 3
     await directory.close()
+
+
+async def test_readers_are_sent_back_when_the_store_holds_less_than_they_heard() -> None:
+    journal = FlakyJournal()
+    directory, room, nonces = await started_room(journal)
+    feed = room.subscribe(0)
+    assert [(await feed.next()).version for _ in range(2)] == [1, 2]
+    del journal.entries[room.room_id][-1]  # a store that lost a line it had confirmed (an older backup, say)
+    journal.away = True
+    seat = room.state.to_act()[0]
+    with pytest.raises(StoreUnavailable):
+        await room.move(seat, nonces[seat], room.state.legal_moves(seat)[0], "m", None)
+    journal.away = False
+    await room.settle()
+    assert room.version == 1 and room.published.version == 1 and len(room.updates) == 1
+    with pytest.raises(StoreUnavailable, match="reconnect"):
+        await feed.next()  # told to come back with the last version it saw, rather than left waiting
+    again = room.subscribe(0)
+    assert (await again.next()).version == 1, "coming back, it reads what the store holds"
+    await directory.close()
