@@ -15,9 +15,10 @@ folder's README. Where both are silent, the choices below are what a player at a
 * **The draw** is always available until the player has drawn this turn, even with nothing left to draw; then it takes
   nothing, and the player may only play or end the turn. Ending a turn is allowed only after drawing.
 * **Red's penalty draws** go to the opponents in seat order from the player's left, each with the reshuffle rule.
-* **Stalemate** counts turns that end with no card played while nothing is left to draw (deck empty, the discard pile
-  only its top card); a play resets the count. When it reaches two full rounds (2 x seats), the game ends without a
-  winner.
+* **Stalemate** counts turns that *begin* with nothing left to draw (deck empty, the discard pile only its top card) and
+  end with no card played (house default). A turn that begins with a card to draw, whoever draws it (the player or the
+  table), resets the count, and so does a play: whoever drew the last card always gets a later turn to play it. When
+  the count reaches two full rounds (2 x seats), the game ends without a winner.
 * **The table's move** for a seat whose clock ran out is one move, ``timeout``: draw one card unless the player already
   drew this turn, then end the turn. Players cannot choose it: ``apply`` takes it only with ``by_table=True``.
 * **Skips** are applied when the turn passes: after a Link the next player in seat order loses one turn (with two
@@ -31,12 +32,13 @@ a package's cards in id order with each possible last card; ``apply`` accepts a 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, NamedTuple
 
 from engine.core import (
+    Bot,
     Game,
     GameOver,
     GameSpec,
@@ -366,6 +368,7 @@ class SokerState(GameState):
         "drawn",
         "played",
         "idle_turns",
+        "idle_start",
         "result",
         "rng",
         "version",
@@ -383,6 +386,7 @@ class SokerState(GameState):
         self.drawn = False
         self.played: list[int] = []
         self.idle_turns = 0
+        self.idle_start = False  # the turn in hand began with nothing left to draw
         self.result: Outcome | None = None
         self.rng = Rng(0)
         self.version = 0
@@ -571,6 +575,7 @@ class SokerState(GameState):
         self.current = following
         self.drawn = False
         self.turns += 1
+        self.idle_start = not self.can_draw()
         events.append(_event(TurnBegan, (following,)))
         return events
 
@@ -592,8 +597,9 @@ class SokerState(GameState):
 
     def _end_turn(self, seat: int, by_table: bool) -> list[Any]:
         events: list[Any] = [_event(TurnEnded, (seat, by_table))]
-        # A turn that ends here played no card (a play passes the turn by itself).
-        if not self.can_draw():
+        # A turn that ends here played no card (a play passes the turn by itself). It counts only if it began with
+        # nothing to draw: one in which a card could still be drawn gives its drawer later turns to play it.
+        if self.idle_start:
             self.idle_turns += 1
             if self.idle_turns >= 2 * self.seats:
                 return self._finish(events, (), STALEMATE)
@@ -606,6 +612,7 @@ class SokerState(GameState):
         self.current = seat
         self.drawn = False
         self.turns += 1
+        self.idle_start = not self.can_draw()
         events.append(_event(TurnBegan, (seat,)))
 
     def _finish(self, events: list[Any], winners: tuple[int, ...], reason: str) -> list[Any]:
@@ -668,6 +675,7 @@ class SokerState(GameState):
             "drawn": self.drawn,
             "played": list(self.played),
             "idle_turns": self.idle_turns,
+            "idle_start": self.idle_start,
             "result": self.result.to_json() if self.result else None,
             "rng": self.rng.to_json(),
             "version": self.version,
@@ -684,15 +692,13 @@ class SokerState(GameState):
 
 
 class Soker(Game):
-    """The Soker rule set."""
+    """The Soker rule set. Its system players are given to it (engine/soker/__init__.py makes :data:`SOKER`): the
+    bots read the rules, and the rules never need the bots."""
 
     spec = SPEC
 
-    @property
-    def bots(self) -> Mapping[str, Any]:  # type: ignore[override]
-        from engine.soker.bots import BOTS  # the bots read the rules; the rules do not need them
-
-        return BOTS
+    def __init__(self, bots: Mapping[str, Callable[[int], Bot]] | None = None) -> None:
+        self.bots = dict(bots or {})
 
     def new_game(self, seats: int, options: Mapping[str, Any] | None, seed: int) -> SokerState:
         resolved = SPEC.resolve(seats, options)
@@ -739,6 +745,7 @@ class Soker(Game):
             state.drawn = data["drawn"]
             state.played = list(data["played"])
             state.idle_turns = data["idle_turns"]
+            state.idle_start = data["idle_start"]
             state.result = Outcome.from_json(data["result"]) if data["result"] else None
             state.rng = Rng.from_json(data["rng"])
             state.version = data["version"]
@@ -749,6 +756,3 @@ class Soker(Game):
 
     def move_from_wire(self, text: str) -> SokerMove:
         return SokerMove.from_wire(text)
-
-
-SOKER = Soker()

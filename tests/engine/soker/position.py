@@ -16,8 +16,9 @@ from __future__ import annotations
 import pytest
 
 from engine.core import IllegalMove, Rng
+from engine.soker import SOKER
 from engine.soker.cards import BY_CODE, CLUBS, CODES, JOKER_AS_CLUB
-from engine.soker.rules import SOKER, SokerMove, SokerState
+from engine.soker.rules import SokerMove, SokerState
 
 
 def cards(text: str) -> list[int]:
@@ -48,6 +49,7 @@ def position(
     state.drawn = drawn
     state.played = list(played) if played is not None else [0] * seats
     state.rng = Rng(seed)
+    state.idle_start = not state.can_draw()  # the turn in hand begins with the position as laid
     every = [c for hand in hands for c in cards(hand)] + cards(deck) + state.discard
     assert len(every) == len(set(every)), "a card is placed twice in this position"
     return state

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from engine.core import play_out
+from engine.soker import SOKER
 from engine.soker.bots import HeuristicBot, RandomBot
-from engine.soker.rules import SOKER, SokerMove
+from engine.soker.rules import SokerMove
 from tests.engine.soker.position import position
 
 

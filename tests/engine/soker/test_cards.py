@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from engine.soker import SOKER
 from engine.soker import cards as C
-from engine.soker.rules import SOKER
 
 
 def test_the_deck_has_58_cards_of_the_right_kinds() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.core import MalformedMove, NotYourTurn
-from engine.soker.rules import SOKER, SokerMove
+from engine.soker import SOKER
+from engine.soker.rules import SokerMove
 from tests.engine.soker.position import position
 
 

@@ -161,7 +161,7 @@ def test_legal_moves_list_exactly_the_plays_apply_accepts_each_once() -> None:
     from itertools import permutations
 
     from engine.core import Rng, RuleError
-    from engine.soker.rules import SOKER
+    from engine.soker import SOKER
 
     rng = Rng(11)
     checked = 0

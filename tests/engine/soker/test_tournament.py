@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from engine.core import InvalidOptions, Outcome, play_out
+from engine.soker import SOKER
 from engine.soker.bots import RandomBot
-from engine.soker.rules import SOKER
 from engine.soker.tournament import Tournament, first_seat, standings
 
 
