@@ -12,7 +12,9 @@ from engine.core import InvalidOptions, UnknownGame
 from engine.registry import get_game
 from service.rooms.clock import Clock, SystemClock
 from service.rooms.errors import InvalidRequest, ResourceExhausted, RoomNotFound
-from service.rooms.room import FINISHED, ONLINE, SOLO, Journal, MemoryJournal, Room, RoomLimits
+from service.rooms.room import FINISHED, ONLINE, SOLO, Journal, Room, RoomLimits
+from service.store.memory import MemoryJournal
+from service.store.records import LogEntry, RoomRecord
 from service.telemetry import Telemetry
 
 MAX_PAGE = 500
@@ -43,6 +45,23 @@ def page(items: Sequence[T], wanted: Callable[[T], bool], page_size: int, page_t
                 return found, str(number + 1)
             found.append(item)
     return found, ""
+
+
+def seats_of_system_players(seats: int, count: int, chosen: Sequence[int] = ()) -> tuple[int, ...]:
+    """The seats system players take: ``chosen`` (each a seat of the table, no seat twice), else the last ``count``."""
+    if not chosen:
+        return tuple(range(seats - count, seats))
+    if any(not 0 <= seat < seats for seat in chosen) or len(set(chosen)) != len(chosen):
+        raise InvalidRequest(
+            f"system_seats must name different seats, each 0-{seats - 1}", code="bad_system_seats", field="system_seats"
+        )
+    if count and count != len(chosen):
+        raise InvalidRequest(
+            f"system_players is {count} but system_seats names {len(chosen)} seats (give one, or both agreeing)",
+            code="bad_system_seats",
+            field="system_seats",
+        )
+    return tuple(sorted(chosen))
 
 
 class RoomDirectory:
@@ -81,6 +100,7 @@ class RoomDirectory:
         mode: str,
         seats: int,
         system_players: int,
+        system_seats: Sequence[int] = (),
         options: Mapping[str, Any] | None = None,
         system_player: str = "",
         think_seconds: float | None = None,
@@ -89,17 +109,19 @@ class RoomDirectory:
     ) -> Room:
         """A new room, stored, started and waiting for its people. Raises InvalidRequest naming what is wrong.
 
-        A tournament's rooms (``tournament_id``) may be all system players: see :meth:`check`."""
+        System players take ``system_seats`` when given, else the last ``system_players`` seats. A tournament's rooms
+        (``tournament_id``) may be all system players: see :meth:`check`."""
         resolved, system_player = self.check(
             game=game,
             mode=mode,
             seats=seats,
-            system_players=system_players,
+            system_players=len(system_seats) or system_players,
             options=options,
             system_player=system_player,
             think_seconds=think_seconds,
             people_optional=bool(tournament_id),
         )
+        taken = seats_of_system_players(seats, system_players, system_seats)
         if not tournament_id and self.max_live_rooms is not None and len(self._live) >= self.max_live_rooms:
             raise ResourceExhausted(
                 f"this server holds as many live rooms as it may ({self.max_live_rooms}); try again later",
@@ -111,7 +133,7 @@ class RoomDirectory:
             game=game,
             mode=mode,
             seats=seats,
-            system_players=system_players,
+            system_seats=taken,
             options=resolved,
             system_player=system_player,
             think_seconds=think_seconds if think_seconds is not None else self.default_think_seconds,
@@ -120,7 +142,7 @@ class RoomDirectory:
             tournament_id=tournament_id,
             tournament_game=tournament_game,
         )
-        await self.journal.create_room(room)
+        await self.journal.create_room(room.record())
         self._add(room)
         return room
 
@@ -198,23 +220,23 @@ class RoomDirectory:
             self._live.add(room.room_id)
         room.start()
 
-    async def restore(self, stored: list[tuple[Any, list[Any]]]) -> int:
-        """Rebuild the stored rooms (a row and its log each) after a restart; returns how many were unfinished."""
+    async def restore(self, stored: list[tuple[RoomRecord, list[LogEntry]]]) -> int:
+        """Rebuild the stored rooms (a record and its log each) after a restart; returns how many were unfinished."""
         unfinished = 0
-        for row, entries in stored:
+        for record, entries in stored:
             room = self._room(
-                room_id=row.room_id,
-                game=row.game,
-                mode=row.mode,
-                seats=row.seats,
-                system_players=row.system_players,
-                options=row.options,
-                system_player=row.system_player,
-                think_seconds=row.think_seconds,
-                seed=row.seed,
-                created_at=row.created_at,
-                tournament_id=row.tournament_id or "",
-                tournament_game=row.tournament_game,
+                room_id=record.room_id,
+                game=record.game,
+                mode=record.mode,
+                seats=record.seats,
+                system_seats=record.system_seats,
+                options=record.options,
+                system_player=record.system_player,
+                think_seconds=record.think_seconds,
+                seed=record.seed,
+                created_at=record.created_at,
+                tournament_id=record.tournament_id,
+                tournament_game=record.tournament_game,
             )
             await room.restore(entries)
             unfinished += room.status != "finished"

@@ -49,6 +49,7 @@ from service.rooms.errors import (
     Unauthenticated,
 )
 from service.rooms.feed import STREAM_BUFFER, Feed, Readers
+from service.store.records import LogEntry, RoomRecord
 from service.telemetry import Telemetry
 
 log = logging.getLogger(__name__)
@@ -158,60 +159,17 @@ class MoveAnswer:
     retried: bool = False
 
 
-@dataclass(frozen=True)
-class LogEntry:
-    """One line of a room's append-only log: what a restarted server needs to rebuild the update."""
-
-    room_id: str
-    version: int
-    kind: str  # join, leave, start (a room of system players only), move (a person's or a system player's), table,
-    # close (a waiting room expired)
-    seat: int
-    move: str | None = None  # the move's wire form
-    request_id: str = ""
-    name: str = ""
-    nonce: str = ""
-    deadline: float | None = None  # the turn clock's deadline after this update
-    time: float = 0.0
-
-
 class Journal(Protocol):
     """Makes rooms durable: each call returns once what it was given is committed, or raises StoreUnavailable (try
     again later; it may or may not be stored) or StoreRefused (not stored)."""
 
-    async def create_room(self, room: Room) -> None: ...
+    async def create_room(self, record: RoomRecord) -> None: ...
 
     async def append(self, entry: LogEntry, status: str) -> None: ...
 
     async def load_room(self, room_id: str) -> list[LogEntry]:
         """The room's log as stored, in version order."""
         ...
-
-
-class MemoryJournal:
-    """Keeps everything in memory (``kickoff bench server --database-url memory``, and tests)."""
-
-    def __init__(self) -> None:
-        self.entries: dict[str, list[LogEntry]] = {}
-        self.tournament_entries: dict[str, list[Any]] = {}
-
-    async def create_room(self, room: Room) -> None:
-        self.entries[room.room_id] = []
-
-    async def append(self, entry: LogEntry, status: str) -> None:
-        self.entries.setdefault(entry.room_id, []).append(entry)
-
-    async def load_room(self, room_id: str) -> list[LogEntry]:
-        return list(self.entries.get(room_id, ()))
-
-    async def create_tournament(self, tournament: Any) -> None:
-        self.tournament_entries[tournament.tournament_id] = []
-
-    async def append_tournament(self, entry: Any, status: str) -> None:
-        self.tournament_entries.setdefault(entry.tournament_id, []).append(entry)
-
-    async def load_tournament(self, tournament_id: str) -> list[Any]:
-        return list(self.tournament_entries.get(tournament_id, ()))
 
 
 class Room:
@@ -224,7 +182,7 @@ class Room:
         game: Game,
         mode: str,
         seats: int,
-        system_players: int,
+        system_seats: tuple[int, ...],
         options: Mapping[str, Any],
         system_player: str,
         think_seconds: float | None,
@@ -252,7 +210,7 @@ class Room:
         self.think_seconds = think_seconds
         self.system_player = system_player
         self.limits = limits
-        self.system_players = system_players
+        self.system_seats = tuple(system_seats)  # the seats system players take
         telemetry = telemetry or Telemetry()
         self._tracer = telemetry.tracer
         self._metrics = telemetry.instruments
@@ -279,10 +237,7 @@ class Room:
     def _reset(self, seats: int) -> None:
         """The room as created: seats free, no game, version 0 (a rebuild replays the log over this)."""
         self._think_random = random.Random(self.seed ^ 0x5EED)
-        # System players take the last seats, so people sit first in play order.
-        people = seats - self.system_players
-        self.seats = [SeatRecord(s, PERSON) for s in range(people)]
-        self.seats += [
+        self.seats = [
             SeatRecord(
                 s,
                 SYSTEM,
@@ -290,7 +245,9 @@ class Room:
                 name=f"{self.system_player} bot",
                 bot=self.game.new_bot(self.system_player, self.seed + s),
             )
-            for s in range(people, seats)
+            if s in self.system_seats
+            else SeatRecord(s, PERSON)
+            for s in range(seats)
         ]
         self.state: GameState | None = None
         self.status = WAITING
@@ -300,6 +257,24 @@ class Room:
         self._accepted: dict[tuple[int, str], MoveAnswer] = {}
         self._refused: dict[int, OrderedDict[str, RuleError | ServiceError]] = {}
         self.published = Published(0, WAITING, tuple(_copy(r) for r in self.seats), (), None, None)
+
+    def record(self) -> RoomRecord:
+        """The room as created, for the store."""
+        return RoomRecord(
+            room_id=self.room_id,
+            game=self.game.spec.name,
+            mode=self.mode,
+            seats=len(self.seats),
+            system_seats=self.system_seats,
+            system_player=self.system_player,
+            think_seconds=self.think_seconds,
+            options=self.options,
+            seed=self.seed,
+            created_at=self.created_at,
+            status=self.status,
+            tournament_id=self.tournament_id,
+            tournament_game=self.tournament_game,
+        )
 
     # -- the loop ---------------------------------------------------------------------------------------------------
 
@@ -569,10 +544,14 @@ class Room:
         """Make the next version: re-arm the clock, commit the log entry, then tell every subscriber."""
         self.version += 1
         replay = self._replaying
-        self._arm(replay.deadline if replay else None)
+        self._arm(_stored_deadline(replay, self.state) if replay else None)
         now = replay.time if replay else self.clock.now()
+        clock = self.clock_info
         entry = replace(
-            entry, version=self.version, deadline=self.clock_info.deadline if self.clock_info else None, time=now
+            entry,
+            version=self.version,
+            deadlines={seat: clock.deadline for seat in self.state.to_act()} if clock and self.state else {},
+            time=now,
         )
         if replay is None:
             try:
@@ -810,6 +789,15 @@ class Room:
             current = (self.state.clock_key(), self.state.to_act())
             if current == self._clock_key:
                 self._wake_bot(seat, current)
+
+
+def _stored_deadline(entry: LogEntry, state: GameState | None) -> float | None:
+    """The clock deadline a log line stored for the seat that acts after it (a line written before clocks were kept
+    per seat stores one deadline for every acting seat, under -1)."""
+    if not entry.deadlines or state is None or not state.to_act():
+        return None
+    deadlines = entry.deadlines
+    return deadlines.get(state.to_act()[0], deadlines.get(-1))
 
 
 def _kind(move: Any) -> str:

@@ -36,10 +36,9 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, InternalError, Operationa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.rooms.errors import StoreRefused, StoreUnavailable
-from service.rooms.room import LogEntry, Room
 from service.store.models import LogRow, RoomRow, SeatRow, SettingRow, TournamentLogRow, TournamentRow
+from service.store.records import LogEntry, RoomRecord, TournamentEntry, TournamentRecord
 from service.telemetry import Telemetry
-from service.tournaments.tournament import Tournament, TournamentEntry
 
 log = logging.getLogger(__name__)
 
@@ -98,27 +97,34 @@ class SqlJournal:
         self.lines = 0
         self.isolated = 0  # groups the store refused, committed again a write at a time
 
-    async def create_room(self, room: Room) -> None:
+    async def create_room(self, record: RoomRecord) -> None:
         row = {
-            "room_id": room.room_id,
-            "game": room.game.spec.name,
-            "mode": room.mode,
-            "seats": len(room.seats),
-            "system_players": sum(1 for r in room.seats if r.kind == "system"),
-            "system_player": room.system_player,
-            "think_seconds": room.think_seconds,
-            "options": room.options,
-            "seed": room.seed,
-            "created_at": room.created_at,
-            "status": room.status,
-            "tournament_id": room.tournament_id or None,
-            "tournament_game": room.tournament_game,
+            "room_id": record.room_id,
+            "game": record.game,
+            "mode": record.mode,
+            "seats": record.seats,
+            "system_players": len(record.system_seats),
+            "system_seats": list(record.system_seats),
+            "system_player": record.system_player,
+            "think_seconds": record.think_seconds,
+            "options": dict(record.options),
+            "seed": record.seed,
+            "created_at": record.created_at,
+            "status": record.status,
+            "tournament_id": record.tournament_id or None,
+            "tournament_game": record.tournament_game,
         }
         seats = [
-            {"room_id": room.room_id, "seat": r.seat, "kind": r.kind, "taken": r.taken, "name": r.name}
-            for r in room.seats
+            {
+                "room_id": record.room_id,
+                "seat": seat,
+                "kind": "system" if seat in record.system_seats else "person",
+                "taken": seat in record.system_seats,
+                "name": f"{record.system_player} bot" if seat in record.system_seats else "",
+            }
+            for seat in range(record.seats)
         ]
-        await self._submit(_Write("room", row, seats=seats, status=room.status))
+        await self._submit(_Write("room", row, seats=seats, status=record.status))
 
     async def append(self, entry: LogEntry, status: str) -> None:
         row = {
@@ -130,7 +136,8 @@ class SqlJournal:
             "request_id": entry.request_id,
             "name": entry.name,
             "nonce": entry.nonce,
-            "deadline": entry.deadline,
+            "deadline": min(entry.deadlines.values()) if entry.deadlines else None,
+            "deadlines": {str(seat): deadline for seat, deadline in entry.deadlines.items()} or None,
             "created_at": entry.time,
         }
         change = None
@@ -138,19 +145,19 @@ class SqlJournal:
             change = {"room_id": entry.room_id, "seat": entry.seat, "taken": entry.kind == "join", "name": entry.name}
         await self._submit(_Write("line", row, seat_change=change, status=status))
 
-    async def create_tournament(self, tournament: Tournament) -> None:
+    async def create_tournament(self, record: TournamentRecord) -> None:
         row = {
-            "tournament_id": tournament.tournament_id,
-            "game": tournament.game,
-            "mode": tournament.mode,
-            "system_players": tournament.system_players,
-            "system_player": tournament.system_player,
-            "think_seconds": tournament.think_seconds,
-            "options": tournament.options,
-            "created_at": tournament.created_at,
-            "status": tournament.status,
+            "tournament_id": record.tournament_id,
+            "game": record.game,
+            "mode": record.mode,
+            "system_players": record.system_players,
+            "system_player": record.system_player,
+            "think_seconds": record.think_seconds,
+            "options": dict(record.options),
+            "created_at": record.created_at,
+            "status": record.status,
         }
-        await self._submit(_Write("tournament", row, status=tournament.status))
+        await self._submit(_Write("tournament", row, status=record.status))
 
     async def append_tournament(self, entry: TournamentEntry, status: str) -> None:
         row = {
@@ -312,7 +319,7 @@ class SqlJournal:
 
     # -- reading back --------------------------------------------------------------------------------------------
 
-    async def load(self) -> list[tuple[RoomRow, list[LogEntry]]]:
+    async def load(self) -> list[tuple[RoomRecord, list[LogEntry]]]:
         """Every stored room with its log, oldest room first."""
         async with self.engine.connect() as connection:
             rooms = (await connection.execute(select(RoomRow).order_by(RoomRow.created_at))).all()
@@ -322,7 +329,7 @@ class SqlJournal:
             by_room.setdefault(line.room_id, []).append(_entry(line))
         for room in rooms:
             self._stored_status[room.room_id] = room.status
-        return [(room, by_room.get(room.room_id, [])) for room in rooms]
+        return [(_room_record(room), by_room.get(room.room_id, [])) for room in rooms]
 
     async def load_room(self, room_id: str) -> list[LogEntry]:
         """One room's log as stored, in version order."""
@@ -335,7 +342,7 @@ class SqlJournal:
             self._stored_status[room_id] = status
         return [_entry(line) for line in lines]
 
-    async def load_tournaments(self) -> list[tuple[TournamentRow, list[TournamentEntry]]]:
+    async def load_tournaments(self) -> list[tuple[TournamentRecord, list[TournamentEntry]]]:
         """Every stored tournament with its log, oldest first (load the rooms first: the log names them)."""
         async with self.engine.connect() as connection:
             rows = (await connection.execute(select(TournamentRow).order_by(TournamentRow.created_at))).all()
@@ -349,7 +356,7 @@ class SqlJournal:
             by_tournament.setdefault(line.tournament_id, []).append(_tournament_entry(line))
         for row in rows:
             self._stored_status[row.tournament_id] = row.status
-        return [(row, by_tournament.get(row.tournament_id, [])) for row in rows]
+        return [(_tournament_record(row), by_tournament.get(row.tournament_id, [])) for row in rows]
 
     async def load_tournament(self, tournament_id: str) -> list[TournamentEntry]:
         """One tournament's log as stored, in version order."""
@@ -381,7 +388,46 @@ class SqlJournal:
             return secret
 
 
+def _room_record(row: Any) -> RoomRecord:
+    system_seats = row.system_seats  # (rooms stored before 0004 name no seats: system players took the last ones)
+    if system_seats is None:
+        system_seats = range(row.seats - row.system_players, row.seats)
+    return RoomRecord(
+        room_id=row.room_id,
+        game=row.game,
+        mode=row.mode,
+        seats=row.seats,
+        system_seats=tuple(system_seats),
+        system_player=row.system_player,
+        think_seconds=row.think_seconds,
+        options=row.options,
+        seed=row.seed,
+        created_at=row.created_at,
+        status=row.status,
+        tournament_id=row.tournament_id or "",
+        tournament_game=row.tournament_game,
+    )
+
+
+def _tournament_record(row: Any) -> TournamentRecord:
+    return TournamentRecord(
+        tournament_id=row.tournament_id,
+        game=row.game,
+        mode=row.mode,
+        system_players=row.system_players,
+        system_player=row.system_player,
+        think_seconds=row.think_seconds,
+        options=row.options,
+        created_at=row.created_at,
+        status=row.status,
+    )
+
+
 def _entry(line: Any) -> LogEntry:
+    if line.deadlines is not None:
+        deadlines = {int(seat): deadline for seat, deadline in line.deadlines.items()}
+    else:  # a line written before clocks were kept per seat: one deadline for every acting seat
+        deadlines = {} if line.deadline is None else {-1: line.deadline}
     return LogEntry(
         room_id=line.room_id,
         version=line.version,
@@ -391,7 +437,7 @@ def _entry(line: Any) -> LogEntry:
         request_id=line.request_id,
         name=line.name,
         nonce=line.nonce,
-        deadline=line.deadline,
+        deadlines=deadlines,
         time=line.created_at,
     )
 

@@ -23,6 +23,8 @@ class RoomRow(Base):
     mode: Mapped[str] = mapped_column(String(16))
     seats: Mapped[int] = mapped_column(Integer)
     system_players: Mapped[int] = mapped_column(Integer)
+    # the seats system players take (None in rooms stored before 0004: the last ``system_players`` seats)
+    system_seats: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
     system_player: Mapped[str] = mapped_column(String(32))
     think_seconds: Mapped[float | None] = mapped_column(Double, nullable=True)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -49,8 +51,9 @@ class SeatRow(Base):
 
 class LogRow(Base):
     """Every update of a room, in version order: joins and leaves of seats, and moves (people's, with their request
-    ids; the table's; system players'). ``deadline`` is the turn clock's deadline after the update, so a restarted
-    server resumes each clock with the time that was left."""
+    ids; the table's; system players'). ``deadlines`` holds each acting seat's clock deadline after the update (seat ->
+    seconds), so a restarted server resumes each clock with the time that was left; ``deadline`` is the earliest of
+    them (lines written before 0004 hold only this one, for the one seat that acted)."""
 
     __tablename__ = "room_log"
 
@@ -63,6 +66,7 @@ class LogRow(Base):
     name: Mapped[str] = mapped_column(String(64), default="")  # a join's name
     nonce: Mapped[str] = mapped_column(String(32), default="")  # a join's seat nonce (names the seat's token)
     deadline: Mapped[float | None] = mapped_column(Double, nullable=True)
+    deadlines: Mapped[dict[str, float] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[float] = mapped_column(Double)
 
 

@@ -12,7 +12,8 @@ from engine.registry import new_tournament
 from service.rooms.directory import RoomDirectory, page
 from service.rooms.errors import InvalidRequest, ResourceExhausted, TournamentNotFound
 from service.rooms.room import FINISHED, Room
-from service.tournaments.tournament import Tournament, TournamentEntry, TournamentJournal
+from service.store.records import TournamentEntry, TournamentRecord
+from service.tournaments.tournament import Tournament, TournamentJournal
 
 
 class TournamentDirectory:
@@ -81,7 +82,7 @@ class TournamentDirectory:
             think_seconds=think_seconds if think_seconds is not None else self.rooms.default_think_seconds,
             created_at=self.rooms.clock.now(),
         )
-        await self.journal.create_tournament(tournament)
+        await self.journal.create_tournament(tournament.record())
         self._add(tournament)
         await tournament.advance()  # four system players need nobody: the first game starts now
         return tournament
@@ -93,7 +94,7 @@ class TournamentDirectory:
         self._tournaments[tournament.tournament_id] = tournament
         self._order.append(tournament)
 
-    async def restore(self, stored: list[tuple[Any, list[TournamentEntry]]]) -> int:
+    async def restore(self, stored: list[tuple[TournamentRecord, list[TournamentEntry]]]) -> int:
         """Rebuild the stored tournaments (a row and its log each) once the rooms are rebuilt, then let each move on
         from where it stood; returns how many are unfinished."""
         restored = []

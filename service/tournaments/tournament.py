@@ -34,6 +34,7 @@ from service.rooms.directory import RoomDirectory
 from service.rooms.errors import InvalidRequest, RoomUnavailable, SeatTaken, StoreUnavailable, Unauthenticated
 from service.rooms.feed import Feed, Readers
 from service.rooms.room import FINISHED, PERSON, PLAYING, RECOVERY_BACKOFF, SYSTEM, WAITING, Room
+from service.store.records import TournamentEntry, TournamentRecord
 
 log = logging.getLogger(__name__)
 
@@ -141,23 +142,8 @@ class TournamentUpdate:
     time: float
 
 
-@dataclass(frozen=True)
-class TournamentEntry:
-    """One line of a tournament's log."""
-
-    tournament_id: str
-    version: int
-    kind: str  # join, leave, game (started), result (ended)
-    seat: int = -1
-    name: str = ""
-    nonce: str = ""
-    game_index: int = -1
-    room_id: str = ""
-    time: float = 0.0
-
-
 class TournamentJournal(Protocol):
-    async def create_tournament(self, tournament: Tournament) -> None: ...
+    async def create_tournament(self, record: TournamentRecord) -> None: ...
 
     async def append_tournament(self, entry: TournamentEntry, status: str) -> None: ...
 
@@ -202,6 +188,20 @@ class Tournament:
         self._healing: asyncio.Task[None] | None = None
         self._advancing: set[asyncio.Task[None]] = set()
         self._created = self.snapshot()  # as created: what readers see while a first change awaits the store
+
+    def record(self) -> TournamentRecord:
+        """The tournament as created, for the store."""
+        return TournamentRecord(
+            tournament_id=self.tournament_id,
+            game=self.game,
+            mode=self.mode,
+            system_players=self.system_players,
+            system_player=self.system_player,
+            think_seconds=self.think_seconds,
+            options=self.options,
+            created_at=self.created_at,
+            status=self.status,
+        )
 
     def _reset(self) -> None:
         """The tournament as created (a rebuild replays the log over this)."""

@@ -12,9 +12,9 @@ from engine.registry import get_game
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
 from service.rooms.errors import StoreUnavailable, Unauthenticated
-from service.rooms.room import MemoryJournal
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
+from service.store.memory import MemoryJournal
 from service.store.models import SeatRow
 from tests.store.conftest import crash
 

@@ -1,0 +1,77 @@
+"""What the store keeps, as plain records: a room or a tournament as created, and the lines of their logs.
+
+The store knows these and its rows, never the Room or Tournament objects that are rebuilt from them: a room hands the
+journal its :class:`RoomRecord` and its :class:`LogEntry` lines, and gets them back after a restart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RoomRecord:
+    """A room as created (its status is kept current for listing; its log decides)."""
+
+    room_id: str
+    game: str
+    mode: str
+    seats: int
+    system_seats: tuple[int, ...]  # the seats system players take
+    system_player: str
+    think_seconds: float | None
+    options: Mapping[str, Any]
+    seed: int
+    created_at: float
+    status: str
+    tournament_id: str = ""
+    tournament_game: int | None = None
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of a room's append-only log: what a restarted server needs to rebuild the update."""
+
+    room_id: str
+    version: int
+    kind: str  # join, leave, start (a room of system players only), move (a person's or a system player's), table,
+    # close (a waiting room expired)
+    seat: int
+    move: str | None = None  # the move's wire form
+    request_id: str = ""
+    name: str = ""
+    nonce: str = ""
+    deadlines: Mapping[int, float] = field(default_factory=dict)  # each acting seat's clock deadline after the update
+    time: float = 0.0
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    """A tournament as created."""
+
+    tournament_id: str
+    game: str
+    mode: str
+    system_players: int
+    system_player: str
+    think_seconds: float | None
+    options: Mapping[str, Any]
+    created_at: float
+    status: str
+
+
+@dataclass(frozen=True)
+class TournamentEntry:
+    """One line of a tournament's log."""
+
+    tournament_id: str
+    version: int
+    kind: str  # join, leave, game (started), result (ended)
+    seat: int = -1
+    name: str = ""
+    nonce: str = ""
+    game_index: int = -1
+    room_id: str = ""
+    time: float = 0.0
