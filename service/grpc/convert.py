@@ -1,15 +1,16 @@
-"""Rooms, updates and rule sets -> proto messages, and the registry of per-game codecs."""
+"""Rooms, updates and rule sets -> proto messages; each game's own messages come from its codec (codecs.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
 from engine.core import Game, InvalidOptions, Outcome
 from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
-from service.grpc.soker_codec import SokerCodec
+from service.grpc import soker_codec  # noqa: F401 (registers Soker's codec)
+from service.grpc.codecs import Codec, codec_of
 from service.rooms.errors import InvalidRequest
 from service.rooms.room import (
     FINISHED,
@@ -29,21 +30,6 @@ from service.rooms.room import (
     Update,
 )
 
-
-class GameCodec(Protocol):
-    game: Game
-
-    def move_from_proto(self, move: move_pb2.Move) -> Any: ...
-
-    def move_to_proto(self, move: Any) -> move_pb2.Move: ...
-
-    def view_to_proto(self, view: Any) -> move_pb2.View: ...
-
-    def event_to_proto(self, event: Any) -> move_pb2.GameEvent: ...
-
-
-CODECS: dict[str, GameCodec] = {"soker": SokerCodec()}
-
 STATUS = {
     WAITING: common_pb2.ROOM_STATUS_WAITING,
     PLAYING: common_pb2.ROOM_STATUS_PLAYING,
@@ -54,8 +40,8 @@ MODE = {ONLINE: common_pb2.ROOM_MODE_ONLINE, SOLO: common_pb2.ROOM_MODE_SOLO}
 MODE_NAME = {value: name for name, value in MODE.items()}
 
 
-def codec_for(room: Room) -> GameCodec:
-    return CODECS[room.game.spec.name]
+def codec_for(room: Room) -> Codec:
+    return codec_of(room.game)
 
 
 def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
@@ -111,10 +97,11 @@ def room_to_proto(room: Room) -> room_pb2.Room:
     return message
 
 
-def _room_event(event: Any, codec: GameCodec) -> move_pb2.RoomEvent:
+def _room_event(event: Any, codec: Codec) -> move_pb2.RoomEvent | None:
     kind = type(event)
     if kind is GameEvent:
-        return move_pb2.RoomEvent(game=codec.event_to_proto(event.event))
+        message = codec.event_to_proto(event.event)
+        return None if message is None else move_pb2.RoomEvent(game=message)
     if kind is SeatTakenEvent:
         return move_pb2.RoomEvent(seat_taken=move_pb2.SeatTaken(seat=seat_to_proto(event.seat)))
     if kind is SeatLeftEvent:
@@ -124,6 +111,9 @@ def _room_event(event: Any, codec: GameCodec) -> move_pb2.RoomEvent:
     if kind is GameEndedEvent:
         return move_pb2.RoomEvent(game_ended=move_pb2.GameEnded(outcome=outcome_to_proto(event.outcome)))
     raise TypeError(f"no proto for {event!r}")
+
+
+_GAME_EVENTS = "game events"  # the rendered cache's key for where each game event landed in the message
 
 
 def update_to_proto(room: Room, update: Update, viewer: int | None) -> move_pb2.RoomUpdate:
@@ -138,10 +128,17 @@ def update_to_proto(room: Room, update: Update, viewer: int | None) -> move_pb2.
     codec = codec_for(room)
     public = update.rendered.get(None)
     if public is None:
+        events, slots = [], []
+        for index, event in enumerate(update.events_for(None)):
+            rendered = _room_event(event, codec)
+            if rendered is not None:  # (the codec leaves out what the room reports itself)
+                if type(event) is GameEvent:
+                    slots.append((index, len(events)))
+                events.append(rendered)
         public = move_pb2.RoomUpdate(
             room_id=room.room_id,
             version=update.version,
-            events=[_room_event(event, codec) for event in update.events_for(None)],
+            events=events,
             status=STATUS[update.status],
             to_act=update.to_act,
             time=timestamp(update.time),
@@ -149,16 +146,17 @@ def update_to_proto(room: Room, update: Update, viewer: int | None) -> move_pb2.
         if update.clock is not None:
             public.clock.CopyFrom(clock_to_proto(update.clock))
         update.rendered[None] = public
+        update.rendered[_GAME_EVENTS] = slots
         if viewer is None:
             return public
     message = move_pb2.RoomUpdate()
     message.CopyFrom(public)
     message.viewer = viewer
-    for index, event in enumerate(update.events):
-        if type(event) is GameEvent:
-            mine = event.event.for_viewer(viewer)
-            if mine != event.event.for_viewer(None):
-                message.events[index].CopyFrom(_room_event(GameEvent(mine), codec))
+    for index, position in update.rendered[_GAME_EVENTS]:
+        event = update.events[index]
+        mine = event.event.for_viewer(viewer)
+        if mine != event.event.for_viewer(None):
+            message.events[position].CopyFrom(_room_event(GameEvent(mine), codec))
     if viewer in update.legal:
         message.legal_moves.extend(codec.move_to_proto(move) for move in update.legal[viewer])
     update.rendered[viewer] = message

@@ -1,4 +1,5 @@
-"""Soker moves, views and events <-> their proto messages. Card codes pass through; the engine reads the moves."""
+"""Soker moves, views and events <-> their proto messages. Card codes pass through; the engine reads the moves (in the
+text form too, as every game's)."""
 
 from __future__ import annotations
 
@@ -6,18 +7,18 @@ from typing import Any
 
 from engine.core import MalformedMove
 from engine.soker import SOKER, SokerMove, SokerView
+from engine.soker.rules import GameEnded
 from kickoff.v1 import move_pb2, soker_pb2
+from service.grpc.codecs import Codec, register
 
 _WIRE_OF_KIND = {"draw": "draw", "end_turn": "end"}
 
 
-class SokerCodec:
-    game = SOKER
-
+class SokerCodec(Codec):
     def move_from_proto(self, move: move_pb2.Move) -> SokerMove:
         which = move.WhichOneof("game")
         if which != "soker":
-            raise MalformedMove(f"this room plays soker; the move is {'empty' if which is None else 'for ' + which}")
+            return super().move_from_proto(move)
         kind = move.soker.WhichOneof("kind")
         if kind is None:
             raise MalformedMove("a Soker move needs one of play, draw or end_turn")
@@ -28,6 +29,7 @@ class SokerCodec:
         return SOKER.move_from_wire(_WIRE_OF_KIND[kind])
 
     def __init__(self) -> None:
+        super().__init__(SOKER)
         self._move_protos: dict[SokerMove, move_pb2.Move] = {}  # moves repeat: build each one's message once
 
     def move_to_proto(self, move: SokerMove) -> move_pb2.Move:
@@ -60,7 +62,12 @@ class SokerCodec:
             )
         )
 
-    def event_to_proto(self, event: Any) -> move_pb2.GameEvent:
+    def event_to_proto(self, event: Any) -> move_pb2.GameEvent | None:
+        if type(event) is GameEnded:
+            return None  # the room's GameEnded says it, with the outcome
         data = event.to_json()
         kind = data.pop("type")
         return move_pb2.GameEvent(soker=soker_pb2.SokerEvent(**{kind: data}))
+
+
+register(SokerCodec())

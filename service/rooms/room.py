@@ -524,8 +524,7 @@ class Room:
         outcome = state.outcome()
         if outcome is not None:
             self.status = FINISHED
-            events = [e for e in events if not _is_game_end(e.event)]
-            events.append(GameEndedEvent(outcome))
+            events.append(GameEndedEvent(outcome))  # (a game's own end event, if it has one, stays: the codec decides)
         mover = None if by_table or self.seats[seat].kind == SYSTEM else seat
         entry = LogEntry(
             self.room_id, 0, "table" if by_table else "move", seat, move=move.to_wire(), request_id=request_id
@@ -808,7 +807,3 @@ def _kind(move: Any) -> str:
 
 def _copy(record: SeatRecord) -> SeatRecord:
     return SeatRecord(record.seat, record.kind, record.taken, record.name)
-
-
-def _is_game_end(event: Any) -> bool:
-    return event.to_json().get("type") == "game_ended"

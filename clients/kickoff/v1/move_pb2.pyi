@@ -1,5 +1,6 @@
 import datetime
 
+from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.rpc import status_pb2 as _status_pb2
 from kickoff.v1 import common_pb2 as _common_pb2
@@ -14,22 +15,46 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Move(_message.Message):
-    __slots__ = ("soker",)
+    __slots__ = ("soker", "generic")
     SOKER_FIELD_NUMBER: _ClassVar[int]
+    GENERIC_FIELD_NUMBER: _ClassVar[int]
     soker: _soker_pb2.SokerMove
-    def __init__(self, soker: _Optional[_Union[_soker_pb2.SokerMove, _Mapping]] = ...) -> None: ...
+    generic: GenericMove
+    def __init__(self, soker: _Optional[_Union[_soker_pb2.SokerMove, _Mapping]] = ..., generic: _Optional[_Union[GenericMove, _Mapping]] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("soker",)
+    __slots__ = ("soker", "generic")
     SOKER_FIELD_NUMBER: _ClassVar[int]
+    GENERIC_FIELD_NUMBER: _ClassVar[int]
     soker: _soker_pb2.SokerView
-    def __init__(self, soker: _Optional[_Union[_soker_pb2.SokerView, _Mapping]] = ...) -> None: ...
+    generic: GenericView
+    def __init__(self, soker: _Optional[_Union[_soker_pb2.SokerView, _Mapping]] = ..., generic: _Optional[_Union[GenericView, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("soker",)
+    __slots__ = ("soker", "generic")
     SOKER_FIELD_NUMBER: _ClassVar[int]
+    GENERIC_FIELD_NUMBER: _ClassVar[int]
     soker: _soker_pb2.SokerEvent
-    def __init__(self, soker: _Optional[_Union[_soker_pb2.SokerEvent, _Mapping]] = ...) -> None: ...
+    generic: GenericEvent
+    def __init__(self, soker: _Optional[_Union[_soker_pb2.SokerEvent, _Mapping]] = ..., generic: _Optional[_Union[GenericEvent, _Mapping]] = ...) -> None: ...
+
+class GenericMove(_message.Message):
+    __slots__ = ("wire",)
+    WIRE_FIELD_NUMBER: _ClassVar[int]
+    wire: str
+    def __init__(self, wire: _Optional[str] = ...) -> None: ...
+
+class GenericView(_message.Message):
+    __slots__ = ("data",)
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    data: _struct_pb2.Struct
+    def __init__(self, data: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class GenericEvent(_message.Message):
+    __slots__ = ("data",)
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    data: _struct_pb2.Struct
+    def __init__(self, data: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
 
 class RoomEvent(_message.Message):
     __slots__ = ("seat_taken", "seat_left", "game_started", "game", "game_ended")

@@ -1,0 +1,62 @@
+"""How each game's moves, views and events travel as proto messages: one codec per game, found by the game's name.
+
+:class:`Codec` is the form every game has: a move as its text (``Move.generic``, read by ``game.move_from_wire``), a
+view and an event as the JSON objects the game writes (``View.generic``, ``GameEvent.generic``). A game with messages
+of its own in the envelopes (``soker``) registers a codec that subclasses it; its moves are still taken in the text
+form too. Events are redacted by the engine before they get here (``event.for_viewer``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from google.protobuf import struct_pb2
+
+from engine.core import Game, MalformedMove
+from kickoff.v1 import move_pb2
+
+
+class Codec:
+    """The generic form of one game's messages."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.name = game.spec.name
+
+    def move_from_proto(self, move: move_pb2.Move) -> Any:
+        """The engine's move; MalformedMove when it is for another game or unreadable."""
+        which = move.WhichOneof("game")
+        if which == "generic":
+            return self.game.move_from_wire(move.generic.wire)
+        raise MalformedMove(f"this room plays {self.name}; the move is {'empty' if which is None else 'for ' + which}")
+
+    def move_to_proto(self, move: Any) -> move_pb2.Move:
+        return move_pb2.Move(generic=move_pb2.GenericMove(wire=move.to_wire()))
+
+    def view_to_proto(self, view: Any) -> move_pb2.View:
+        data = struct_pb2.Struct()
+        data.update(view.to_json())
+        return move_pb2.View(generic=move_pb2.GenericView(data=data))
+
+    def event_to_proto(self, event: Any) -> move_pb2.GameEvent | None:
+        """The event's message, or None for an event the room itself reports (a game's own "game ended": the room
+        sends its GameEnded with the outcome)."""
+        data = struct_pb2.Struct()
+        data.update(event.to_json())
+        return move_pb2.GameEvent(generic=move_pb2.GenericEvent(data=data))
+
+
+CODECS: dict[str, Codec] = {}
+
+
+def register(codec: Codec) -> None:
+    """Use ``codec`` for its game (a game with messages of its own registers one; tests register their games')."""
+    CODECS[codec.name] = codec
+
+
+def codec_of(game: Game) -> Codec:
+    """The game's codec: its own, or the generic one."""
+    codec = CODECS.get(game.spec.name)
+    if codec is None or codec.game is not game:
+        codec = CODECS[game.spec.name] = Codec(game)
+    return codec
