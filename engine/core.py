@@ -246,18 +246,43 @@ class GameSpec:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended. ``winners`` holds every winning seat (empty: nobody won; a team game names the whole team)."""
+    """How a game ended. ``winners`` holds every winning seat (empty: nobody won; a team game names the whole team)
+    and ``points`` each seat's points. A team game also gives its teams' results: ``winning_teams`` and
+    ``team_points`` (one per team, e.g. goals); a game that does not gets them from its seats' (:meth:`for_teams`)."""
 
     winners: tuple[int, ...]
     reason: str
     points: tuple[int, ...] = field(default=())
+    winning_teams: tuple[int, ...] = field(default=())
+    team_points: tuple[int, ...] = field(default=())
+
+    def for_teams(self, teams: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(winning teams, points per team) for a table whose seat ``s`` plays for team ``teams[s]``: the game's own
+        when it gave them, else the teams of the winning seats and the sum of each team's seats' points."""
+        if self.team_points or self.winning_teams:
+            return self.winning_teams, self.team_points
+        count = max(teams, default=-1) + 1
+        points = [0] * count
+        for seat, scored in enumerate(self.points):
+            points[teams[seat]] += scored
+        return tuple(sorted({teams[seat] for seat in self.winners})), tuple(points)
 
     def to_json(self) -> dict[str, Any]:
-        return {"winners": list(self.winners), "reason": self.reason, "points": list(self.points)}
+        data: dict[str, Any] = {"winners": list(self.winners), "reason": self.reason, "points": list(self.points)}
+        if self.winning_teams or self.team_points:
+            data["winning_teams"] = list(self.winning_teams)
+            data["team_points"] = list(self.team_points)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Outcome:
-        return cls(tuple(data["winners"]), data["reason"], tuple(data["points"]))
+        return cls(
+            tuple(data["winners"]),
+            data["reason"],
+            tuple(data["points"]),
+            tuple(data.get("winning_teams", ())),
+            tuple(data.get("team_points", ())),
+        )
 
 
 class TournamentRules(Protocol):
@@ -418,6 +443,11 @@ class Game(ABC):
         for seat, move in log:
             state.apply(seat, move, by_table=True)
         return state
+
+    def teams(self, seats: int, options: Mapping[str, Any]) -> tuple[int, ...]:
+        """The team each seat plays for at a table of ``seats`` (known before the deal: a waiting room shows it).
+        Every seat is its own team unless a game says otherwise; it agrees with ``GameState.team_of``."""
+        return tuple(range(seats))
 
     def new_bot(self, name: str, seed: int) -> Bot:
         try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from google.protobuf import json_format, struct_pb2, timestamp_pb2
@@ -61,8 +61,16 @@ def options_from(message: struct_pb2.Struct) -> dict[str, Any]:
     return json_format.MessageToDict(message)
 
 
-def outcome_to_proto(outcome: Outcome) -> common_pb2.Outcome:
-    return common_pb2.Outcome(winners=outcome.winners, reason=outcome.reason, points=outcome.points)
+def outcome_to_proto(outcome: Outcome, teams: Sequence[int]) -> common_pb2.Outcome:
+    """The outcome with its teams' results (``teams``: each seat's team)."""
+    winning_teams, team_points = outcome.for_teams(teams)
+    return common_pb2.Outcome(
+        winners=outcome.winners,
+        reason=outcome.reason,
+        points=outcome.points,
+        winning_teams=winning_teams,
+        team_points=team_points,
+    )
 
 
 def clock_to_proto(clock: ClockInfo) -> common_pb2.TurnClock:
@@ -71,7 +79,7 @@ def clock_to_proto(clock: ClockInfo) -> common_pb2.TurnClock:
 
 def seat_to_proto(record: SeatRecord) -> common_pb2.Seat:
     kind = common_pb2.SEAT_KIND_PERSON if record.kind == PERSON else common_pb2.SEAT_KIND_SYSTEM
-    return common_pb2.Seat(seat=record.seat, kind=kind, taken=record.taken, name=record.name)
+    return common_pb2.Seat(seat=record.seat, kind=kind, taken=record.taken, name=record.name, team=record.team)
 
 
 def room_to_proto(room: Room) -> room_pb2.Room:
@@ -91,13 +99,13 @@ def room_to_proto(room: Room) -> room_pb2.Room:
         tournament_game=room.tournament_game or 0,
     )
     if published.outcome is not None:
-        message.outcome.CopyFrom(outcome_to_proto(published.outcome))
+        message.outcome.CopyFrom(outcome_to_proto(published.outcome, room.teams))
     if published.clock is not None:
         message.clock.CopyFrom(clock_to_proto(published.clock))
     return message
 
 
-def _room_event(event: Any, codec: Codec) -> move_pb2.RoomEvent | None:
+def _room_event(event: Any, codec: Codec, teams: Sequence[int]) -> move_pb2.RoomEvent | None:
     kind = type(event)
     if kind is GameEvent:
         message = codec.event_to_proto(event.event)
@@ -109,7 +117,7 @@ def _room_event(event: Any, codec: Codec) -> move_pb2.RoomEvent | None:
     if kind is GameStartedEvent:
         return move_pb2.RoomEvent(game_started=move_pb2.GameStarted(first_seat=event.first_seat))
     if kind is GameEndedEvent:
-        return move_pb2.RoomEvent(game_ended=move_pb2.GameEnded(outcome=outcome_to_proto(event.outcome)))
+        return move_pb2.RoomEvent(game_ended=move_pb2.GameEnded(outcome=outcome_to_proto(event.outcome, teams)))
     raise TypeError(f"no proto for {event!r}")
 
 
@@ -130,7 +138,7 @@ def update_to_proto(room: Room, update: Update, viewer: int | None) -> move_pb2.
     if public is None:
         events, slots = [], []
         for index, event in enumerate(update.events_for(None)):
-            rendered = _room_event(event, codec)
+            rendered = _room_event(event, codec, room.teams)
             if rendered is not None:  # (the codec leaves out what the room reports itself)
                 if type(event) is GameEvent:
                     slots.append((index, len(events)))
@@ -156,7 +164,7 @@ def update_to_proto(room: Room, update: Update, viewer: int | None) -> move_pb2.
         event = update.events[index]
         mine = event.event.for_viewer(viewer)
         if mine != event.event.for_viewer(None):
-            message.events[position].CopyFrom(_room_event(GameEvent(mine), codec))
+            message.events[position].CopyFrom(_room_event(GameEvent(mine), codec, room.teams))
     if viewer in update.legal:
         message.legal_moves.extend(codec.move_to_proto(move) for move in update.legal[viewer])
     update.rendered[viewer] = message

@@ -138,6 +138,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
             mode=MODE_NAME[request.mode],
             seats=request.seats,
             system_players=request.system_players,
+            system_seats=tuple(request.system_seats),
             options=options_from(request.options),
             system_player=request.system_player,
             think_seconds=request.think_seconds if request.HasField("think_seconds") else None,

@@ -64,7 +64,7 @@ def game_to_proto(game: GameInfo) -> tournament_pb2.TournamentGame:
         index=game.index, room_id=game.room_id, first_seat=game.first_seat, status=STATUS[game.status]
     )
     if game.outcome is not None:
-        message.outcome.CopyFrom(outcome_to_proto(game.outcome))
+        message.outcome.CopyFrom(outcome_to_proto(game.outcome, range(len(game.outcome.points))))
     return message
 
 

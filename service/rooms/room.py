@@ -81,6 +81,7 @@ class SeatRecord:
     name: str = ""
     nonce: str = ""  # changes on every join: a token names it, so a given-back seat's old token stops working
     bot: Bot | None = None
+    team: int = 0
 
 
 # Room-level events. Only GameEvent can hold secrets; each is redacted for one viewer before it leaves the room.
@@ -211,6 +212,7 @@ class Room:
         self.system_player = system_player
         self.limits = limits
         self.system_seats = tuple(system_seats)  # the seats system players take
+        self.teams = game.teams(seats, self.options)  # the team each seat plays for
         telemetry = telemetry or Telemetry()
         self._tracer = telemetry.tracer
         self._metrics = telemetry.instruments
@@ -237,6 +239,7 @@ class Room:
     def _reset(self, seats: int) -> None:
         """The room as created: seats free, no game, version 0 (a rebuild replays the log over this)."""
         self._think_random = random.Random(self.seed ^ 0x5EED)
+        teams = self.teams
         self.seats = [
             SeatRecord(
                 s,
@@ -244,9 +247,10 @@ class Room:
                 taken=True,
                 name=f"{self.system_player} bot",
                 bot=self.game.new_bot(self.system_player, self.seed + s),
+                team=teams[s],
             )
             if s in self.system_seats
-            else SeatRecord(s, PERSON)
+            else SeatRecord(s, PERSON, team=teams[s])
             for s in range(seats)
         ]
         self.state: GameState | None = None
@@ -806,4 +810,4 @@ def _kind(move: Any) -> str:
 
 
 def _copy(record: SeatRecord) -> SeatRecord:
-    return SeatRecord(record.seat, record.kind, record.taken, record.name)
+    return SeatRecord(record.seat, record.kind, record.taken, record.name, team=record.team)

@@ -40,26 +40,32 @@ ROOM_MODE_ONLINE: RoomMode
 ROOM_MODE_SOLO: RoomMode
 
 class Seat(_message.Message):
-    __slots__ = ("seat", "kind", "taken", "name")
+    __slots__ = ("seat", "kind", "taken", "name", "team")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TAKEN_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    TEAM_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: SeatKind
     taken: bool
     name: str
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., taken: _Optional[bool] = ..., name: _Optional[str] = ...) -> None: ...
+    team: int
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., taken: _Optional[bool] = ..., name: _Optional[str] = ..., team: _Optional[int] = ...) -> None: ...
 
 class Outcome(_message.Message):
-    __slots__ = ("winners", "reason", "points")
+    __slots__ = ("winners", "reason", "points", "winning_teams", "team_points")
     WINNERS_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
+    WINNING_TEAMS_FIELD_NUMBER: _ClassVar[int]
+    TEAM_POINTS_FIELD_NUMBER: _ClassVar[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
     reason: str
     points: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., points: _Optional[_Iterable[int]] = ...) -> None: ...
+    winning_teams: _containers.RepeatedScalarFieldContainer[int]
+    team_points: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., points: _Optional[_Iterable[int]] = ..., winning_teams: _Optional[_Iterable[int]] = ..., team_points: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class TurnClock(_message.Message):
     __slots__ = ("seat", "deadline", "turn_seconds")
