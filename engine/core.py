@@ -397,15 +397,15 @@ class GameState(ABC):
     def hidden_from(self, viewer: int | None) -> set[str]:
         """The codes of the cards ``viewer`` must not see now (other hands, the deck)."""
 
-    def clock_key(self) -> Any:
-        """A value that changes whenever a new clocked period begins (a turn, a response window).
-
-        An online room restarts the clock of the seats in :meth:`to_act` when it changes. By default every move does.
-        """
+    def clock_key(self, seat: int) -> Any:
+        """A value that changes whenever a new clocked period of ``seat`` begins: its turn, its part in a response
+        window. An online room gives each seat in :meth:`to_act` a clock of its own and restarts it only when this
+        changes, so in a window one responder's move leaves the others' clocks running. By default every move
+        restarts every acting seat's clock."""
         return self.version
 
-    def clock_seconds(self) -> float | None:
-        """How long the seats that must act now have, for an online clock (None: no clock)."""
+    def clock_seconds(self, seat: int) -> float | None:
+        """How long ``seat`` has for its clocked period, for an online clock (None: no clock)."""
         seconds = self.options.get("turn_seconds")
         return float(seconds) if seconds else None
 

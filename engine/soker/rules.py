@@ -484,7 +484,7 @@ class SokerState(GameState):
     def timeout_move(self, seat: int) -> SokerMove:
         return TIMEOUT_MOVE
 
-    def clock_key(self) -> int:
+    def clock_key(self, seat: int) -> int:
         """The turn: drawing does not restart the clock; a new turn (a Yellow's or Red's included) does."""
         return self.turns
 

@@ -77,6 +77,13 @@ def clock_to_proto(clock: ClockInfo) -> common_pb2.TurnClock:
     return common_pb2.TurnClock(seat=clock.seat, deadline=timestamp(clock.deadline), turn_seconds=round(clock.seconds))
 
 
+def add_clocks(message: Any, clocks: Sequence[ClockInfo]) -> None:
+    """Set a message's clocks (one per acting seat with a clock) and its single ``clock``, the first of them."""
+    if clocks:
+        message.clocks.extend(clock_to_proto(clock) for clock in clocks)
+        message.clock.CopyFrom(message.clocks[0])
+
+
 def seat_to_proto(record: SeatRecord) -> common_pb2.Seat:
     kind = common_pb2.SEAT_KIND_PERSON if record.kind == PERSON else common_pb2.SEAT_KIND_SYSTEM
     return common_pb2.Seat(seat=record.seat, kind=kind, taken=record.taken, name=record.name, team=record.team)
@@ -100,8 +107,7 @@ def room_to_proto(room: Room) -> room_pb2.Room:
     )
     if published.outcome is not None:
         message.outcome.CopyFrom(outcome_to_proto(published.outcome, room.teams))
-    if published.clock is not None:
-        message.clock.CopyFrom(clock_to_proto(published.clock))
+    add_clocks(message, published.clocks)
     return message
 
 
@@ -151,8 +157,7 @@ def update_to_proto(room: Room, update: Update, viewer: int | None) -> move_pb2.
             to_act=update.to_act,
             time=timestamp(update.time),
         )
-        if update.clock is not None:
-            public.clock.CopyFrom(clock_to_proto(update.clock))
+        add_clocks(public, update.clocks)
         update.rendered[None] = public
         update.rendered[_GAME_EVENTS] = slots
         if viewer is None:

@@ -22,7 +22,7 @@ from service.grpc.admission import Admission
 from service.grpc.convert import (
     MODE_NAME,
     STATUS_NAME,
-    clock_to_proto,
+    add_clocks,
     codec_for,
     options_from,
     room_to_proto,
@@ -195,8 +195,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
             if room.state is not None:
                 response.view.CopyFrom(codec_for(room).view_to_proto(room.state.view(viewer)))
                 response.to_act.extend(room.state.to_act())
-            if room.clock_info is not None:
-                response.clock.CopyFrom(clock_to_proto(room.clock_info))
+            add_clocks(response, room.published.clocks)
             return response
 
         return await room.read(read)

@@ -112,6 +112,8 @@ class GameEndedEvent:
 
 @dataclass(frozen=True)
 class ClockInfo:
+    """One acting seat's clock: when the table plays for it, and how long its period is."""
+
     seat: int
     deadline: float
     seconds: float
@@ -125,7 +127,7 @@ class Update:
     events: tuple[Any, ...]
     status: str
     to_act: tuple[int, ...]
-    clock: ClockInfo | None
+    clocks: tuple[ClockInfo, ...]  # one per acting seat with a running clock, in to_act's order
     time: float
     legal: dict[int, list[Any]] = field(default_factory=dict)  # the legal moves of each person's seat that must act
     mover: int | None = None  # the seat whose move made this update (None: a join, the table, a system player)
@@ -146,7 +148,7 @@ class Published:
     status: str
     seats: tuple[SeatRecord, ...]
     to_act: tuple[int, ...]
-    clock: ClockInfo | None
+    clocks: tuple[ClockInfo, ...]
     outcome: Outcome | None
 
 
@@ -222,7 +224,7 @@ class Room:
         self._game_attribute = {"kickoff.game": game.spec.name}
         self.updates: list[Update] = []  # read in place by every feed: only ever appended to (see _rebuild)
         self._readers: Readers[Update] = Readers(limits.stream_buffer)
-        self._timers: list[Timer] = []
+        self._timers: dict[int, list[Timer]] = {}  # each acting seat's clock and system player's think time
         self._expiry: Timer | None = None
         self._reset(seats)
         # Each command carries the trace context of whoever asked, so its spans join the caller's trace.
@@ -256,11 +258,12 @@ class Room:
         self.state: GameState | None = None
         self.status = WAITING
         self.version = 0
-        self.clock_info: ClockInfo | None = None
-        self._clock_key: Any = None
+        self.clocks: dict[int, ClockInfo] = {}  # the running clock of each acting seat that has one
+        self._clock_keys: dict[int, Any] = {}  # each acting seat's clocked period (GameState.clock_key)
+        self._legal: dict[int, tuple[int, list[Any]]] = {}  # each acting person's legal moves, and since which version
         self._accepted: dict[tuple[int, str], MoveAnswer] = {}
         self._refused: dict[int, OrderedDict[str, RuleError | ServiceError]] = {}
-        self.published = Published(0, WAITING, tuple(_copy(r) for r in self.seats), (), None, None)
+        self.published = Published(0, WAITING, tuple(_copy(r) for r in self.seats), (), (), None)
 
     def record(self) -> RoomRecord:
         """The room as created, for the store."""
@@ -502,8 +505,14 @@ class Room:
                 raise RoomUnavailable("the game has not started: seats are still free", code="not_started")
             if self.state is None:
                 raise RoomUnavailable("the room closed before its game started", code="room_closed")
-            if expected_version is not None and expected_version != self.version:
-                raise StaleVersion(f"the room is at version {self.version}, not {expected_version}")
+            if expected_version is not None:
+                since = self._legal[seat][0] if seat in self._legal else self.version
+                if not since <= expected_version <= self.version:
+                    raise StaleVersion(
+                        f"the seat's moves changed at version {since}, after version {expected_version}"
+                        if expected_version < since
+                        else f"the room is at version {self.version}, not {expected_version}"
+                    )
             answer = await self._apply(seat, move, by_table=False, request_id=request_id)
         except (StoreUnavailable, StoreRefused):
             raise  # not an answer to remember: the rebuilt room judges a retry afresh
@@ -547,13 +556,12 @@ class Room:
         """Make the next version: re-arm the clock, commit the log entry, then tell every subscriber."""
         self.version += 1
         replay = self._replaying
-        self._arm(_stored_deadline(replay, self.state) if replay else None)
+        self._arm(replay.deadlines if replay else None)
         now = replay.time if replay else self.clock.now()
-        clock = self.clock_info
         entry = replace(
             entry,
             version=self.version,
-            deadlines={seat: clock.deadline for seat in self.state.to_act()} if clock and self.state else {},
+            deadlines={seat: clock.deadline for seat, clock in self.clocks.items()},
             time=now,
         )
         if replay is None:
@@ -566,14 +574,17 @@ class Room:
                 raise
         state = self.state
         to_act = state.to_act() if state is not None else ()
+        clocks = tuple(self.clocks[seat] for seat in to_act if seat in self.clocks)
+        legal = {seat: state.legal_moves(seat) for seat in to_act if self.seats[seat].kind == PERSON}
+        self._note_legal(legal)
         update = Update(
             version=self.version,
             events=tuple(events),
             status=self.status,
             to_act=to_act,
-            clock=self.clock_info,
+            clocks=clocks,
             time=now,
-            legal={seat: state.legal_moves(seat) for seat in to_act if self.seats[seat].kind == PERSON},
+            legal=legal,
             mover=mover,
             request_id=request_id,
         )
@@ -583,7 +594,7 @@ class Room:
             self.status,
             tuple(_copy(r) for r in self.seats) if entry.kind in ("join", "leave") else published.seats,
             to_act,
-            self.clock_info,
+            clocks,
             events[-1].outcome if self.status == FINISHED else None,
         )
         if self.version > len(self.updates):  # (a rebuild replays the updates readers had: those are kept)
@@ -594,6 +605,18 @@ class Room:
         if self.status == FINISHED and replay is None:
             self._tell_finished()
         return update
+
+    def _note_legal(self, legal: dict[int, list[Any]]) -> None:
+        """Keep, for each acting person, since which version its legal moves are what they are now: a move whose
+        expected version is that one or later is not stale (another responder's move in a window changes nothing of
+        this seat's)."""
+        noted = self._legal
+        for seat in [seat for seat in noted if seat not in legal]:
+            del noted[seat]
+        for seat, moves in legal.items():
+            known = noted.get(seat)
+            if known is None or known[1] != moves:
+                noted[seat] = (self.version, moves)
 
     def _tell_finished(self) -> None:
         if self.on_finished is not None and not self._told_finished:
@@ -634,10 +657,11 @@ class Room:
                 raise RuntimeError(f"room {self.room_id}: log version {entry.version} replayed as {self.version}")
 
     def _resume(self) -> None:
-        """After a replay: the clock resumes with the time that was left, system players who must act wake up."""
-        self._clock_key = None
-        deadline = self.clock_info.deadline if self.clock_info else None
-        self._arm(deadline)
+        """After a replay: each clock resumes with the time that was left, system players who must act wake up."""
+        deadlines = {seat: clock.deadline for seat, clock in self.clocks.items()}
+        self._cancel_timers()
+        self.clocks, self._clock_keys = {}, {}
+        self._arm(deadlines)
         self._arm_expiry()
 
     async def _recover(self) -> None:
@@ -687,37 +711,49 @@ class Room:
 
     # -- clocks and system players ---------------------------------------------------------------------------------
 
-    def _arm(self, deadline: float | None = None) -> None:
-        """After a change: restart the clock when a new clocked period began, and wake a system player who must act.
+    def _arm(self, deadlines: Mapping[int, float] | None = None) -> None:
+        """After a change: each acting seat whose clocked period began (``GameState.clock_key``) gets its clock
+        started and, if it is a system player, woken; seats that stopped acting lose theirs; every other acting seat's
+        clock runs on (in a response window, one responder's move leaves the others' time as it was).
 
-        ``deadline`` is a stored deadline (a restored room resumes the time that was left). While replaying a log,
-        no timer is set and no system player woken: that happens once the room is whole again.
+        ``deadlines`` are stored deadlines by seat (-1: any seat, in lines from before clocks were per seat), so that a
+        restored room resumes each clock with the time that was left. While replaying a log, no timer is set and no
+        system player woken: that happens once the room is whole again.
         """
         state = self.state
         if state is None or self.status != PLAYING:
             self._cancel_timers()
-            self.clock_info = None
+            self.clocks, self._clock_keys = {}, {}
             return
         acting = state.to_act()
-        key = (state.clock_key(), acting)
-        if key == self._clock_key:
-            return
-        self._clock_key = key
-        self._cancel_timers()
-        self.clock_info = None
-        seconds = state.clock_seconds() if self.mode == ONLINE else None
-        if seconds:
-            if deadline is None:
-                deadline = self.clock.now() + seconds
-            self.clock_info = ClockInfo(acting[0], deadline, seconds)
-        if self._replaying is not None:
-            return
-        if self.clock_info is not None:
-            for seat in acting:
-                self._timers.append(self.clock.call_at(deadline, lambda s=seat, k=key: self._expired(s, k)))
+        for seat in [seat for seat in self._clock_keys if seat not in acting]:
+            del self._clock_keys[seat]
+            self.clocks.pop(seat, None)
+            self._cancel_timers(seat)
+        online = self.mode == ONLINE
         for seat in acting:
-            if self.seats[seat].kind == SYSTEM:
+            key = state.clock_key(seat)
+            if seat in self._clock_keys and self._clock_keys[seat] == key:
+                continue
+            self._clock_keys[seat] = key
+            self._cancel_timers(seat)
+            self.clocks.pop(seat, None)
+            seconds = state.clock_seconds(seat) if online else None
+            if seconds:
+                deadline = deadlines.get(seat, deadlines.get(-1)) if deadlines else None
+                if deadline is None:
+                    deadline = self.clock.now() + seconds
+                self.clocks[seat] = ClockInfo(seat, deadline, seconds)
+                if self._replaying is None:
+                    timer = self.clock.call_at(deadline, lambda s=seat, k=key: self._expired(s, k))
+                    self._timers.setdefault(seat, []).append(timer)
+            if self._replaying is None and self.seats[seat].kind == SYSTEM:
                 self._wake_bot(seat, key)
+
+    @property
+    def clock_info(self) -> ClockInfo | None:
+        """The first acting seat's running clock (a turn has one; a response window one per responder)."""
+        return next(iter(self.published.clocks), None)
 
     def _arm_expiry(self) -> None:
         """A waiting room (not a tournament's) closes once ``limits.waiting_seconds`` pass with no seat change."""
@@ -734,17 +770,18 @@ class Room:
         if self.status == WAITING:  # (a seat change re-arms the timer; one that fired meanwhile finds a room begun)
             await self._close()
 
-    def _cancel_timers(self) -> None:
-        for timer in self._timers:
-            timer.cancel()
-        self._timers.clear()
+    def _cancel_timers(self, seat: int | None = None) -> None:
+        """Stop ``seat``'s clock and think time (every seat's when None)."""
+        for cancelled in [seat] if seat is not None else list(self._timers):
+            for timer in self._timers.pop(cancelled, ()):
+                timer.cancel()
 
     def _expired(self, seat: int, key: Any) -> None:
         self._enqueue(lambda: self._table_move(seat, key))
 
     async def _table_move(self, seat: int, key: Any) -> None:
-        """The clock ran out: the table plays the engine's default move for the seat (if that turn still stands)."""
-        if self._clock_key != key or self.state is None or seat not in self.state.to_act():
+        """The clock ran out: the table plays the engine's default move for the seat (if that period still stands)."""
+        if self._clock_keys.get(seat) != key or self.state is None or seat not in self.state.to_act():
             return
         with self._span("room.clock_expired", seat):
             self._metrics.clock_expiries.add(1, self._game_attribute)
@@ -772,12 +809,12 @@ class Room:
         if think <= 0:
             enqueue()
         else:
-            self._timers.append(self.clock.call_at(self.clock.now() + think, enqueue))
+            self._timers.setdefault(seat, []).append(self.clock.call_at(self.clock.now() + think, enqueue))
 
     async def _bot_move(self, seat: int, key: Any) -> None:
         """A system player moves through the same path as people, if its turn still stands."""
         state = self.state
-        if self._clock_key != key or state is None or seat not in state.to_act():
+        if self._clock_keys.get(seat) != key or state is None or seat not in state.to_act():
             return
         bot = self.seats[seat].bot
         assert bot is not None
@@ -788,19 +825,14 @@ class Room:
         except NotYourTurn:
             return
         # The same seat may have to act again in the same period (after a draw): wake it again.
-        if self.state is not None and self.status == PLAYING and seat in self.state.to_act():
-            current = (self.state.clock_key(), self.state.to_act())
-            if current == self._clock_key:
-                self._wake_bot(seat, current)
-
-
-def _stored_deadline(entry: LogEntry, state: GameState | None) -> float | None:
-    """The clock deadline a log line stored for the seat that acts after it (a line written before clocks were kept
-    per seat stores one deadline for every acting seat, under -1)."""
-    if not entry.deadlines or state is None or not state.to_act():
-        return None
-    deadlines = entry.deadlines
-    return deadlines.get(state.to_act()[0], deadlines.get(-1))
+        state = self.state
+        if (
+            state is not None
+            and self.status == PLAYING
+            and seat in state.to_act()
+            and self._clock_keys.get(seat) == key
+        ):
+            self._wake_bot(seat, key)
 
 
 def _kind(move: Any) -> str:

@@ -17,8 +17,7 @@ async def crash(directory: RoomDirectory, journal: SqlJournal, tournaments: Tour
     for room in directory._rooms.values():
         if room._task is not None:
             room._task.cancel()
-        for timer in room._timers:
-            timer.cancel()
+        room._cancel_timers()
     if journal._flusher is not None:  # a process that dies commits nothing more
         journal._flusher.cancel()
         await asyncio.gather(journal._flusher, return_exceptions=True)

@@ -95,7 +95,7 @@ class GameEnded(_message.Message):
     def __init__(self, outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ...) -> None: ...
 
 class RoomUpdate(_message.Message):
-    __slots__ = ("room_id", "version", "events", "status", "to_act", "clock", "viewer", "time", "legal_moves")
+    __slots__ = ("room_id", "version", "events", "status", "to_act", "clock", "viewer", "time", "legal_moves", "clocks")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
@@ -105,6 +105,7 @@ class RoomUpdate(_message.Message):
     VIEWER_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
     LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
+    CLOCKS_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     version: int
     events: _containers.RepeatedCompositeFieldContainer[RoomEvent]
@@ -114,7 +115,8 @@ class RoomUpdate(_message.Message):
     viewer: int
     time: _timestamp_pb2.Timestamp
     legal_moves: _containers.RepeatedCompositeFieldContainer[Move]
-    def __init__(self, room_id: _Optional[str] = ..., version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[RoomEvent, _Mapping]]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., to_act: _Optional[_Iterable[int]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., viewer: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ...) -> None: ...
+    clocks: _containers.RepeatedCompositeFieldContainer[_common_pb2.TurnClock]
+    def __init__(self, room_id: _Optional[str] = ..., version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[RoomEvent, _Mapping]]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., to_act: _Optional[_Iterable[int]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., viewer: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., clocks: _Optional[_Iterable[_Union[_common_pb2.TurnClock, _Mapping]]] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
     __slots__ = ("room_id",)
@@ -123,18 +125,20 @@ class GetViewRequest(_message.Message):
     def __init__(self, room_id: _Optional[str] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
-    __slots__ = ("version", "viewer", "view", "to_act", "clock")
+    __slots__ = ("version", "viewer", "view", "to_act", "clock", "clocks")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     VIEWER_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
+    CLOCKS_FIELD_NUMBER: _ClassVar[int]
     version: int
     viewer: int
     view: View
     to_act: _containers.RepeatedScalarFieldContainer[int]
     clock: _common_pb2.TurnClock
-    def __init__(self, version: _Optional[int] = ..., viewer: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ...) -> None: ...
+    clocks: _containers.RepeatedCompositeFieldContainer[_common_pb2.TurnClock]
+    def __init__(self, version: _Optional[int] = ..., viewer: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., clocks: _Optional[_Iterable[_Union[_common_pb2.TurnClock, _Mapping]]] = ...) -> None: ...
 
 class ListLegalMovesRequest(_message.Message):
     __slots__ = ("room_id",)

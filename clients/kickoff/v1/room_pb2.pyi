@@ -13,7 +13,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Room(_message.Message):
-    __slots__ = ("room_id", "game", "mode", "status", "seats", "options", "version", "outcome", "created_at", "clock", "to_act", "tournament_id", "tournament_game")
+    __slots__ = ("room_id", "game", "mode", "status", "seats", "options", "version", "outcome", "created_at", "clock", "to_act", "tournament_id", "tournament_game", "clocks")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
@@ -27,6 +27,7 @@ class Room(_message.Message):
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_GAME_FIELD_NUMBER: _ClassVar[int]
+    CLOCKS_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     game: str
     mode: _common_pb2.RoomMode
@@ -40,7 +41,8 @@ class Room(_message.Message):
     to_act: _containers.RepeatedScalarFieldContainer[int]
     tournament_id: str
     tournament_game: int
-    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., tournament_id: _Optional[str] = ..., tournament_game: _Optional[int] = ...) -> None: ...
+    clocks: _containers.RepeatedCompositeFieldContainer[_common_pb2.TurnClock]
+    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., tournament_id: _Optional[str] = ..., tournament_game: _Optional[int] = ..., clocks: _Optional[_Iterable[_Union[_common_pb2.TurnClock, _Mapping]]] = ...) -> None: ...
 
 class CreateRoomRequest(_message.Message):
     __slots__ = ("game", "mode", "seats", "system_players", "options", "system_player", "think_seconds", "system_seats")

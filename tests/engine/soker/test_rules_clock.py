@@ -57,12 +57,12 @@ def test_a_player_cannot_send_the_tables_timeout() -> None:
 
 def test_the_clock_restarts_with_each_new_turn_but_not_with_a_draw() -> None:
     state = position(["YELLOW-1 BVB-DEF JUV-GKP", "ARS-MID", "RMA-GKP"], top="INT-FRW", deck="LIV-DEF MUN-GKP")
-    assert state.clock_seconds() == 30.0
-    first = state.clock_key()
+    assert state.clock_seconds(0) == 30.0
+    first = state.clock_key(0)
     state.apply(0, SokerMove("draw"))
-    assert state.clock_key() == first  # drawing does not restart the 30 seconds
+    assert state.clock_key(0) == first  # drawing does not restart the 30 seconds
     state.apply(0, SokerMove.play("YELLOW-1"))
-    after_yellow = state.clock_key()
+    after_yellow = state.clock_key(0)
     assert after_yellow != first and state.to_act() == (0,)  # a Yellow gives a new turn: a fresh clock
     state.apply(0, SokerMove.play("BVB-DEF"))
-    assert state.clock_key() not in (first, after_yellow) and state.to_act() == (1,)
+    assert state.clock_key(0) not in (first, after_yellow) and state.to_act() == (1,)
