@@ -12,6 +12,13 @@ GAMES: dict[str, Game] = {SOKER.spec.name: SOKER}
 TOURNAMENTS: dict[str, Callable[[], TournamentRules]] = {SOKER.spec.name: SokerTournament}
 
 
+def register(game: Game, tournament: Callable[[], TournamentRules] | None = None) -> None:
+    """Host ``game`` (and its tournament, if it has one) in this process, beside the games above."""
+    GAMES[game.spec.name] = game
+    if tournament is not None:
+        TOURNAMENTS[game.spec.name] = tournament
+
+
 def get_game(name: str) -> Game:
     """The registered game called ``name``; raises :class:`UnknownGame` otherwise."""
     try:

@@ -11,6 +11,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from service.store.database import upgrade_in_thread
+from tests import relay
+
+pytest_plugins = ["tests.servers"]
 
 # gRPC's C core logs routine connection events (GOAWAY on a server stop) at INFO; keep test output for failures.
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
@@ -53,3 +56,7 @@ async def database_url(empty_database_url: str) -> AsyncIterator[str]:
     """An empty database, migrated to the newest schema."""
     await upgrade_in_thread(empty_database_url)
     yield empty_database_url
+
+
+# Relay, the tests' own game (tests/relay), is hosted beside the product's games in every test process.
+relay.register()

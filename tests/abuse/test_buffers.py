@@ -13,8 +13,8 @@ import grpc
 
 from kickoff.v1 import move_pb2, move_pb2_grpc, room_pb2
 from service.rooms.room import REFUSALS_KEPT, RoomLimits
-from tests.abuse.conftest import Start
 from tests.server.conftest import auth, refusal_info, soker_move
+from tests.servers import Start
 
 # The client's receive window stays at 64 KiB (no BDP probing), so the server's writes block once it is full.
 SMALL_WINDOW = [("grpc.http2.bdp_probe", 0)]

@@ -12,9 +12,9 @@ from kickoff.v1 import room_pb2
 from service.rooms.errors import StoreRefused, StoreUnavailable
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
-from tests.abuse.conftest import Start
 from tests.conftest import empty_database
 from tests.server.conftest import refusal_info, soker_move
+from tests.servers import Start
 
 ROOMS = 30
 

@@ -15,9 +15,9 @@ from service.rooms.room import RoomLimits
 from service.settings import Rate
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.keys import create_key, live_keys, revoke_key
-from tests.abuse.conftest import Start
 from tests.abuse.test_store_failures import retry_delay
 from tests.server.conftest import Harness, refusal_info
+from tests.servers import Start
 
 KEY = "a-front-end-key-of-some-length"
 

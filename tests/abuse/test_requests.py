@@ -14,8 +14,8 @@ import pytest
 from google.protobuf import struct_pb2
 
 from kickoff.v1 import move_pb2, room_pb2, tournament_pb2
-from tests.abuse.conftest import Start
 from tests.server.conftest import auth, refusal_info, soker_move
+from tests.servers import Start
 
 
 def options(values: dict) -> struct_pb2.Struct:

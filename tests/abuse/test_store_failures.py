@@ -23,9 +23,9 @@ from grpc_status import rpc_status
 from kickoff.v1 import common_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
-from tests.abuse.conftest import Start
 from tests.abuse.postgres import PrivateCluster
 from tests.server.conftest import auth, refusal_info
+from tests.servers import Start
 from tests.store.test_crash import free_port
 
 

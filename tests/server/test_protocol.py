@@ -173,7 +173,8 @@ async def test_options_and_rules_in_force(harness: Harness) -> None:
     view = await harness.view(room.room_id, token)
     assert view.clock.turn_seconds == 10 and len(view.view.soker.hand) == 5
     games = await harness.games.ListGames(game_pb2.ListGamesRequest())
-    assert [g.name for g in games.games] == ["soker"] and list(games.games[0].seat_counts) == [2, 3, 4]
+    assert [g.name for g in games.games] == ["soker", "relay"]  # (relay: the tests' own game, hosted by the tests)
+    assert list(games.games[0].seat_counts) == [2, 3, 4]
 
 
 async def test_rooms_list_in_pages_filtered_by_status(harness: Harness) -> None:

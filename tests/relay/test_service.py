@@ -1,0 +1,353 @@
+"""The service hosts a game with response windows, teams and identical cards (Relay, tests/relay) as it hosts Soker:
+over gRPC, REST and SSE, with a clock per responder, system players on any seat, team results, durable rooms that
+come back mid-window with each deadline, and no hidden card reaching anyone."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+
+import grpc
+import pytest
+from google.protobuf import json_format
+
+from kickoff.v1 import common_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from service.store.database import create_engine
+from service.store.journal import SqlJournal
+from tests.engine.conformance import faces_shown, open_faces
+from tests.relay import RELAY
+from tests.server.conftest import Harness, auth, refusal
+from tests.servers import Start
+from tests.store.conftest import crash
+from tests.store.test_crash import free_port
+
+ONLINE, SOLO = common_pb2.ROOM_MODE_ONLINE, common_pb2.ROOM_MODE_SOLO
+
+
+def has(seed: int, seat: int, face: str) -> bool:
+    return any(card.startswith(face) for card in RELAY.new_game(4, None, seed).hands[seat])
+
+
+# A deal where seat 0 can attack and both opponents (1 and 3) can block: every kind of answer is open.
+SEED = next(s for s in itertools.count() if has(s, 0, "ATK") and has(s, 1, "DEF") and has(s, 3, "DEF"))
+
+
+def generic(wire: str) -> move_pb2.Move:
+    return move_pb2.Move(generic=move_pb2.GenericMove(wire=wire))
+
+
+async def relay_room(harness: Harness, *, system_seats: tuple[int, ...] = (), mode: int = ONLINE) -> str:
+    request = room_pb2.CreateRoomRequest(game="relay", mode=mode, seats=4, system_seats=system_seats, think_seconds=0)
+    return (await harness.rooms.CreateRoom(request)).room_id
+
+
+async def seated(harness: Harness, room_id: str) -> dict[int, str]:
+    """Every person's seat taken; returns the tokens by seat."""
+    room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+    people = [seat.seat for seat in room.seats if seat.kind == common_pb2.SEAT_KIND_PERSON]
+    return dict([await harness.join(room_id, seat=seat, name=f"p{seat}") for seat in people])
+
+
+async def send(harness: Harness, room_id: str, token: str, wire: str, expected: int | None = None):
+    return await harness.submit(
+        room_id, token, generic(wire), request_id=f"{wire}-{random.random()}", expected=expected
+    )
+
+
+async def test_seats_carry_their_teams_and_system_players_sit_where_the_creator_says(start: Start) -> None:
+    harness = await start(seeds=itertools.repeat(SEED))
+    room_id = await relay_room(harness, system_seats=(1, 3))  # the people (0, 2) against a team of system players
+    room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+    assert [(s.seat, s.team, s.kind) for s in room.seats] == [
+        (0, 0, common_pb2.SEAT_KIND_PERSON),
+        (1, 1, common_pb2.SEAT_KIND_SYSTEM),
+        (2, 0, common_pb2.SEAT_KIND_PERSON),
+        (3, 1, common_pb2.SEAT_KIND_SYSTEM),
+    ]
+    code, reason = (
+        await refusal(
+            harness.rooms.CreateRoom(
+                room_pb2.CreateRoomRequest(game="relay", mode=ONLINE, seats=4, system_seats=(0, 1, 2, 3))
+            )
+        )
+    )[:2]
+    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "no_person_seat"), "at least one seat is a person's"
+    code, reason = (
+        await refusal(
+            harness.rooms.CreateRoom(
+                room_pb2.CreateRoomRequest(game="relay", mode=ONLINE, seats=4, system_seats=(1, 1))
+            )
+        )
+    )[:2]
+    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "bad_system_seats")
+    tokens = await seated(harness, room_id)
+    while True:  # the people play their first legal move; the system players answer and attack on their own
+        await harness.settle(room_id)
+        view = await harness.view(room_id)
+        if not view.to_act:
+            break
+        for seat in view.to_act:
+            if seat in tokens:
+                legal = await harness.legal(room_id, tokens[seat])
+                try:
+                    await harness.submit(room_id, tokens[seat], legal[0], request_id=f"{seat}-{view.version}")
+                except grpc.aio.AioRpcError as error:
+                    assert error.code() == grpc.StatusCode.FAILED_PRECONDITION  # the window closed meanwhile
+    final = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+    outcome = harness.directory.get(room_id).state.outcome()
+    assert list(final.outcome.team_points) == list(outcome.team_points) and sum(final.outcome.team_points) > 0
+    assert list(final.outcome.winning_teams) == list(outcome.winning_teams)
+    assert {final.seats[s].team for s in final.outcome.winners} == set(final.outcome.winning_teams)
+
+
+@pytest.mark.parametrize("order", [(1, 2, 3), (3, 1, 2), (2, 3, 1)])
+async def test_responders_answer_in_any_order_and_none_makes_another_stale(start: Start, order) -> None:
+    harness = await start(seeds=itertools.repeat(SEED))
+    room_id = await relay_room(harness)
+    tokens = await seated(harness, room_id)
+    opened = await send(harness, room_id, tokens[0], "attack")
+    assert list(opened.update.to_act) == [1, 2, 3], "every other seat answers at once"
+    for seat in order:  # each passes with the version at which the window opened
+        answer = await send(harness, room_id, tokens[seat], "pass", expected=opened.version)
+    final = answer.update
+    assert list(final.to_act) == [1], "once all passed, the attack scored and the turn passed on"
+    scored = [json_format.MessageToDict(e.game.generic.data) for e in final.events if e.HasField("game")]
+    assert {"type": "scored", "seat": -1, "team": 0, "points": [1, 0]} in scored
+
+
+async def test_a_block_closes_the_window_and_makes_the_others_answers_stale(start: Start) -> None:
+    harness = await start(seeds=itertools.repeat(SEED))
+    room_id = await relay_room(harness)
+    tokens = await seated(harness, room_id)
+    opened = await send(harness, room_id, tokens[0], "attack")
+    await send(harness, room_id, tokens[3], "pass", expected=opened.version)
+    blocked = await send(harness, room_id, tokens[1], "block", expected=opened.version)
+    assert list(blocked.update.to_act) == [1]
+    code, reason, _ = await refusal(send(harness, room_id, tokens[2], "pass", expected=opened.version))
+    assert (code, reason) == (grpc.StatusCode.ABORTED, "stale_version"), "seat 2's moves changed: its answer is stale"
+
+
+async def test_each_responder_has_its_own_clock_and_expires_on_its_own(start: Start) -> None:
+    harness = await start(seeds=itertools.repeat(SEED))
+    room_id = await relay_room(harness)
+    tokens = await seated(harness, room_id)
+    start_time = harness.clock.now()
+    opened = await send(harness, room_id, tokens[0], "attack")
+    deadlines = {c.seat: c.deadline.ToNanoseconds() / 1e9 - start_time for c in opened.update.clocks}
+    assert deadlines == {1: 10.0, 2: 5.0, 3: 10.0}, "opponents 10 s, the teammate 5 s, each its own"
+    assert opened.update.clock.seat == 1, "the single clock field is the first acting seat's"
+    harness.clock.advance(3)
+    after_pass = await send(harness, room_id, tokens[3], "pass")
+    assert {c.seat: c.deadline.ToNanoseconds() / 1e9 - start_time for c in after_pass.update.clocks} == {
+        1: 10.0,
+        2: 5.0,
+    }, "one responder's pass restarts nobody's clock"
+    harness.clock.advance(2)  # the teammate's 5 s are up: the table passes for it, and only for it
+    await harness.settle(room_id)
+    room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+    assert list(room.to_act) == [1] and [c.seat for c in room.clocks] == [1]
+    harness.clock.advance(5)  # seat 1's 10 s
+    await harness.settle(room_id)
+    room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+    assert list(room.to_act) == [1] and room.version == opened.version + 3, "a pass, two table passes: seat 1 plays"
+    entries = harness.directory.journal.entries[room_id]
+    assert [(e.kind, e.seat) for e in entries[-2:]] == [("table", 2), ("table", 1)]
+
+
+async def test_a_room_comes_back_mid_window_with_each_deadline(start: Start, database_url: str) -> None:
+    journal = SqlJournal(create_engine(database_url))
+    harness = await start(journal=journal, seeds=itertools.repeat(SEED))
+    room_id = await relay_room(harness)
+    tokens = await seated(harness, room_id)
+    await send(harness, room_id, tokens[0], "attack")
+    harness.clock.advance(1)
+    await send(harness, room_id, tokens[3], "pass")
+    room = harness.directory.get(room_id)
+    before = (room.version, room.state.to_act(), dict(room.clocks), room.state.to_json())
+    await crash(harness.directory, journal)
+
+    journal = SqlJournal(create_engine(database_url))
+    again = await start(journal=journal, seeds=itertools.repeat(SEED))
+    await again.directory.restore(await journal.load())
+    restored = again.directory.get(room_id)
+    assert (restored.version, restored.state.to_act(), dict(restored.clocks), restored.state.to_json()) == before
+    again.clock.advance(harness.clock.now() - again.clock.now() + 4)  # the teammate's clock, started at the attack
+    await restored.settle()
+    assert restored.state.to_act() == (1,), "seat 2's deadline was kept: the table passed for it"
+    await journal.close()
+
+
+def card_faces() -> set[str]:
+    return {"ATK", "DEF", "STAR"}
+
+
+async def play_watched(harness: Harness, index: int) -> None:
+    """One game of people and system players, every update to every viewer checked against what the engine hides
+    from that viewer at that version (counted by face: the deck holds identical cards)."""
+    chooser = random.Random(index)
+    system_seats = tuple(sorted(chooser.sample(range(4), index % 3)))
+    room_id = await relay_room(harness, system_seats=system_seats)
+    tokens = await seated(harness, room_id)
+    heard: dict[int | None, list] = {viewer: [] for viewer in [None, *tokens]}
+
+    async def follow(viewer: int | None) -> None:
+        metadata = auth(tokens[viewer]) if viewer is not None else ()
+        async for update in harness.moves.StreamEvents(
+            move_pb2.StreamEventsRequest(room_id=room_id), metadata=metadata
+        ):
+            heard[viewer].append(update)
+
+    following = [asyncio.create_task(follow(viewer)) for viewer in heard]
+    while True:
+        await harness.settle(room_id)
+        view = await harness.view(room_id)
+        if not view.to_act:
+            break
+        people = [seat for seat in view.to_act if seat in tokens]
+        if not people or chooser.random() < 0.1:
+            harness.clock.advance(30)
+            continue
+        seat = chooser.choice(people)
+        legal = await harness.legal(room_id, tokens[seat])
+        try:
+            await harness.submit(
+                room_id, tokens[seat], chooser.choice(legal), request_id=f"{index}-{view.version}-{seat}"
+            )
+        except grpc.aio.AioRpcError as error:
+            assert error.code() in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ABORTED)
+    await asyncio.gather(*following)
+
+    live = harness.directory.get(room_id)
+    state = RELAY.new_game(4, live.options, live.seed)
+    viewers = list(heard)
+    open_at = {0: {viewer: open_faces(state, viewer) for viewer in viewers}}
+    for entry in harness.directory.journal.entries[room_id]:
+        if entry.kind in ("move", "table"):
+            state.apply(entry.seat, RELAY.move_from_wire(entry.move), by_table=entry.kind == "table")
+        open_at[entry.version] = {viewer: open_faces(state, viewer) for viewer in viewers}
+    for viewer, updates in heard.items():
+        assert [u.version for u in updates] == list(range(1, live.version + 1))
+        for update in updates:
+            shown = faces_shown(json_format.MessageToDict(update), card_faces())
+            allowed = open_at[update.version][viewer] | open_at[update.version - 1][viewer]
+            leaked = {face: n for face, n in shown.items() if n > allowed[face]}
+            assert not leaked, f"game {index}: viewer {viewer} saw {leaked} at version {update.version}"
+
+
+async def test_no_viewer_ever_receives_a_card_hidden_from_it_though_copies_look_alike(start: Start) -> None:
+    harness = await start()
+    for index in range(12):
+        await play_watched(harness, index)
+
+
+async def test_a_whole_game_over_rest_with_the_generic_form_and_sse(start: Start, gateway) -> None:
+    harness = await start(seeds=itertools.repeat(SEED))
+    client = await gateway(harness)
+    created = await client.post(
+        "/v1/rooms", json={"game": "relay", "mode": "ROOM_MODE_SOLO", "seats": 4, "systemSeats": [1, 2, 3]}
+    )
+    assert created.status_code == 201, created.text
+    room_id = created.json()["roomId"]
+    assert [seat.get("team", 0) for seat in created.json()["seats"]] == [0, 1, 0, 1]
+    joined = (await client.post(f"/v1/rooms/{room_id}/seats", json={"name": "ann"})).json()
+    headers = {"Authorization": f"Bearer {joined['seatToken']}"}
+    for turn in range(200):
+        await harness.settle(room_id)
+        view = (await client.get(f"/v1/rooms/{room_id}/view", headers=headers)).json()
+        if not view.get("toAct"):
+            break
+        assert "hand" in view["view"]["generic"]["data"], "the seat sees its own hand"
+        legal = (await client.get(f"/v1/rooms/{room_id}/legal-moves", headers=headers)).json()["moves"]
+        answer = await client.post(
+            f"/v1/rooms/{room_id}/moves",
+            json={"move": legal[0], "requestId": f"m{turn}", "expectedVersion": view["version"]},
+            headers=headers,
+        )
+        assert answer.status_code in (201, 409), answer.text
+    room = (await client.get(f"/v1/rooms/{room_id}")).json()
+    assert room["status"] == "ROOM_STATUS_FINISHED" and "teamPoints" in room["outcome"]
+    stream = await client.get(f"/v1/rooms/{room_id}/events", headers=headers)
+    events = [json.loads(line[6:]) for line in stream.text.splitlines() if line.startswith("data: ")]
+    assert [event["version"] for event in events] == [str(v) for v in range(1, int(room["version"]) + 1)]
+    kinds = {e["game"]["generic"]["data"]["type"] for u in events for e in u.get("events", []) if "game" in e}
+    assert {"attacked", "scored"} <= kinds
+
+
+def start_relay_server(database_url: str, port: int) -> subprocess.Popen:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.relay.serve", "grpc", "--port", str(port), "--database-url", database_url],
+        env={k: v for k, v in os.environ.items() if k != "KICKOFF_TOKEN_SECRET"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    for line in process.stdout:
+        if f":{port}" in line:
+            return process
+    raise AssertionError("the server did not start")
+
+
+async def test_kill_9_mid_window_and_each_responders_clock_comes_back(database_url: str) -> None:
+    port = free_port()
+    server = start_relay_server(database_url, port)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            rooms, moves = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
+            created = await rooms.CreateRoom(
+                room_pb2.CreateRoomRequest(
+                    game="relay", mode=ONLINE, seats=4, options={"response_seconds": 300, "turn_seconds": 300}
+                )
+            )
+            room_id = created.room_id
+            tokens = {}
+            for _ in range(4):
+                joined = await rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room_id))
+                tokens[joined.seat] = joined.seat_token
+            for turn in range(100):  # until a seat attacks: a window opens
+                view = await moves.GetView(move_pb2.GetViewRequest(room_id=room_id))
+                if len(view.to_act) > 1:
+                    break
+                seat = view.to_act[0]
+                legal = await moves.ListLegalMoves(
+                    move_pb2.ListLegalMovesRequest(room_id=room_id), metadata=auth(tokens[seat])
+                )
+                wires = [m.generic.wire for m in legal.moves]
+                wire = "attack" if "attack" in wires else wires[0]
+                await moves.SubmitMove(
+                    move_pb2.SubmitMoveRequest(room_id=room_id, move=generic(wire), request_id=f"t{turn}"),
+                    metadata=auth(tokens[seat]),
+                )
+            responder = view.to_act[-1]
+            await moves.SubmitMove(
+                move_pb2.SubmitMoveRequest(room_id=room_id, move=generic("pass"), request_id="p"),
+                metadata=auth(tokens[responder]),
+            )
+            before = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+            assert len(before.clocks) == len(before.to_act) >= 1
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+
+        server = start_relay_server(database_url, port)
+        async with grpc.aio.insecure_channel(
+            f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)]
+        ) as channel:
+            rooms, moves = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
+            after = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+            assert after.version == before.version and list(after.to_act) == list(before.to_act)
+            assert [(c.seat, c.deadline) for c in after.clocks] == [(c.seat, c.deadline) for c in before.clocks]
+            for seat in after.to_act:  # the same tokens answer, and the window closes
+                await moves.SubmitMove(
+                    move_pb2.SubmitMoveRequest(room_id=room_id, move=generic("pass"), request_id=f"q{seat}"),
+                    metadata=auth(tokens[seat]),
+                )
+            closed = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+            assert len(closed.to_act) == 1 and closed.version == after.version + len(after.to_act)
+    finally:
+        server.kill()
+        server.wait()

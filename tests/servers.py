@@ -1,0 +1,94 @@
+"""Fixtures that start servers in this process on port 0, with a manual clock and fixed seeds: ``start`` (a gRPC server
+with the limits, journal, room limits and seeds a test asks for) and ``gateway`` (the REST gateway in front of one).
+Every suite may use them (tests/conftest.py loads this module as a plugin)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import replace
+
+import grpc
+import httpx
+import pytest
+import uvicorn
+
+from service.gateway import http
+from service.gateway.app import create_app
+from service.grpc.admission import Admission
+from service.grpc.server import create_server, no_limits
+from service.grpc.tokens import SeatTokens
+from service.rooms.clock import ManualClock
+from service.rooms.directory import RoomDirectory
+from service.rooms.room import Journal, RoomLimits
+from service.settings import HttpLimits, LimitSettings
+from service.tournaments.directory import TournamentDirectory
+from tests.server.conftest import Harness
+
+SECRET = b"a test secret of 32 bytes......."
+Start = Callable[..., Awaitable[Harness]]
+
+
+@pytest.fixture
+async def start() -> AsyncIterator[Start]:
+    """Starts servers with the given limits (the rest: none), a journal (default: in memory), room limits and the
+    rooms' seeds (default 1, 2, 3...)."""
+    started: list[Harness] = []
+
+    async def start(
+        journal: Journal | None = None,
+        room_limits: RoomLimits | None = None,
+        seeds: Iterator[int] | None = None,
+        **limits: object,
+    ) -> Harness:
+        clock = ManualClock()
+        seeds = seeds or itertools.count(1)
+        settings: LimitSettings = replace(no_limits(), **limits)  # type: ignore[arg-type]
+        directory = RoomDirectory(
+            clock=clock,
+            journal=journal,
+            seed_source=lambda: next(seeds),
+            default_think_seconds=0,
+            limits=room_limits,
+            max_live_rooms=settings.max_live_rooms or None,
+        )
+        tournaments = TournamentDirectory(directory, max_live=settings.max_live_tournaments or None)
+        server = await create_server(
+            directory, SeatTokens(SECRET), tournaments=tournaments, admission=Admission(settings)
+        )
+        channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
+        harness = Harness(server, clock, directory, channel)
+        started.append(harness)
+        return harness
+
+    yield start
+    for harness in started:
+        await harness.channel.close()
+        await harness.server.stop(0)
+
+
+@pytest.fixture
+async def gateway() -> AsyncIterator[Callable[[Harness], Awaitable[httpx.AsyncClient]]]:
+    """Serves the REST gateway (with its HTTP limits) in front of a started server; returns a client of it."""
+    running: list[tuple[uvicorn.Server, asyncio.Task[None], httpx.AsyncClient]] = []
+
+    async def serve(harness: Harness) -> httpx.AsyncClient:
+        app = create_app(f"127.0.0.1:{harness.server.port}", timeout=5.0)
+        # IPPROTO_TCP, as uvicorn's own sockets: asyncio then sets TCP_NODELAY (see tests/gateway/conftest.py).
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        listener.bind(("127.0.0.1", 0))
+        server = uvicorn.Server(http.config(app, "127.0.0.1", 0, HttpLimits(), loop="none", lifespan="on"))
+        serving = asyncio.create_task(server.serve(sockets=[listener]))
+        while not server.started:
+            await asyncio.sleep(0.01)
+        client = httpx.AsyncClient(base_url=f"http://127.0.0.1:{listener.getsockname()[1]}", timeout=10)
+        running.append((server, serving, client))
+        return client
+
+    yield serve
+    for server, serving, client in running:
+        await client.aclose()
+        server.should_exit = True
+        await serving
