@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 __all__ = [
     "Bot",
+    "Standing",
     "Event",
     "Game",
     "GameOver",
@@ -285,8 +286,21 @@ class Outcome:
         )
 
 
+@dataclass(frozen=True)
+class Standing:
+    """One seat's line in a tournament's table: its place (seats equal on every key share it), points and games won,
+    and the game's own tallies that order the table after those two, in order (Soker: country wins)."""
+
+    place: int
+    seat: int
+    points: int
+    games_won: int
+    tallies: tuple[tuple[str, int], ...] = ()
+
+
 class TournamentRules(Protocol):
-    """A series of games among the same seats: who starts each, and the table of results."""
+    """A series of games among the same seats: who starts each, how a game scores, and the table of results. The
+    service runs any game's tournament through this alone."""
 
     players: int
     games: int
@@ -295,14 +309,18 @@ class TournamentRules(Protocol):
     @property
     def finished(self) -> bool: ...
 
+    def first_seat(self, index: int) -> int:
+        """The seat that starts game ``index`` (0-based)."""
+        ...
+
     def next_options(self) -> dict[str, Any]:
-        """The game options for the next game (e.g. who starts it)."""
+        """The game options for the next game (e.g. who starts it); a tournament's creator may not set these."""
         ...
 
     def record(self, outcome: Outcome) -> None: ...
 
-    def standings(self) -> Sequence[Any]:
-        """The table, best first: lines with place, seat, points, games_won, country_wins."""
+    def standings(self) -> Sequence[Standing]:
+        """The table, best first."""
         ...
 
 

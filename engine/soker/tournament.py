@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import core
 from engine.core import InvalidOptions, Outcome
 from engine.soker.rules import WIN_ONE_COUNTRY
 
@@ -36,14 +37,12 @@ def first_seat(game_index: int, players: int = PLAYERS) -> int:
 
 
 @dataclass(frozen=True)
-class Standing:
-    """One seat's line in the table."""
+class Standing(core.Standing):
+    """One seat's line in the table; its one tally is its country wins."""
 
-    place: int
-    seat: int
-    points: int
-    games_won: int
-    country_wins: int
+    @property
+    def country_wins(self) -> int:
+        return dict(self.tallies).get("country_wins", 0)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -74,7 +73,7 @@ def standings(results: Sequence[Outcome], players: int = PLAYERS) -> list[Standi
     table: list[Standing] = []
     for rank, seat in enumerate(order):
         place = table[-1].place if table and key[table[-1].seat] == key[seat] else rank + 1
-        table.append(Standing(place, seat, points[seat], wins[seat], country[seat]))
+        table.append(Standing(place, seat, points[seat], wins[seat], (("country_wins", country[seat]),)))
     return table
 
 
@@ -93,6 +92,9 @@ class Tournament:
     @property
     def finished(self) -> bool:
         return len(self.results) >= self.games
+
+    def first_seat(self, index: int) -> int:
+        return first_seat(index, self.players)
 
     def next_first_seat(self) -> int:
         if self.finished:

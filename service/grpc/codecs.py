@@ -38,6 +38,9 @@ class Codec:
         data.update(view.to_json())
         return move_pb2.View(generic=move_pb2.GenericView(data=data))
 
+    def fill_standing(self, message: Any, tallies: tuple[tuple[str, int], ...]) -> None:
+        """Set a tournament Standing's fields of the game's own (the generic form has its ``tallies`` only)."""
+
     def event_to_proto(self, event: Any) -> move_pb2.GameEvent | None:
         """The event's message, or None for an event the room itself reports (a game's own "game ended": the room
         sends its GameEnded with the outcome)."""

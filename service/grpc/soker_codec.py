@@ -62,6 +62,9 @@ class SokerCodec(Codec):
             )
         )
 
+    def fill_standing(self, message: Any, tallies: tuple[tuple[str, int], ...]) -> None:
+        message.country_wins = dict(tallies).get("country_wins", 0)
+
     def event_to_proto(self, event: Any) -> move_pb2.GameEvent | None:
         if type(event) is GameEnded:
             return None  # the room's GameEnded says it, with the outcome

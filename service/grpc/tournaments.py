@@ -5,13 +5,15 @@ Like the other servicers it holds no rules: the tournament decides, this module 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import grpc
 
+from engine.registry import get_game
 from kickoff.v1 import common_pb2, tournament_pb2, tournament_pb2_grpc
 from service.grpc.admission import Admission
+from service.grpc.codecs import Codec, codec_of
 from service.grpc.convert import MODE, MODE_NAME, STATUS, options_from, outcome_to_proto, struct, timestamp
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
@@ -42,56 +44,59 @@ TOURNAMENT_STATUS = {
 TOURNAMENT_STATUS_NAME = {value: name for name, value in TOURNAMENT_STATUS.items()}
 
 
-def standings_to_proto(standings: Standings) -> tournament_pb2.Standings:
-    return tournament_pb2.Standings(
-        lines=[
-            tournament_pb2.Standing(
-                place=line.place,
-                seat=line.seat,
-                points=line.points,
-                games_won=line.games_won,
-                country_wins=line.country_wins,
-                name=line.name,
-            )
-            for line in standings.lines
-        ],
-        final=standings.final,
-    )
+def standings_to_proto(standings: Standings, codec: Codec) -> tournament_pb2.Standings:
+    message = tournament_pb2.Standings(final=standings.final)
+    for line in standings.lines:
+        standing = message.lines.add(
+            place=line.place,
+            seat=line.seat,
+            points=line.points,
+            games_won=line.games_won,
+            name=line.name,
+            tallies=[tournament_pb2.Tally(name=name, value=value) for name, value in line.tallies],
+        )
+        codec.fill_standing(standing, line.tallies)
+    return message
 
 
-def game_to_proto(game: GameInfo) -> tournament_pb2.TournamentGame:
+def _codec(game: str) -> Codec:
+    return codec_of(get_game(game))
+
+
+def game_to_proto(game: GameInfo, teams: Sequence[int]) -> tournament_pb2.TournamentGame:
     message = tournament_pb2.TournamentGame(
         index=game.index, room_id=game.room_id, first_seat=game.first_seat, status=STATUS[game.status]
     )
     if game.outcome is not None:
-        message.outcome.CopyFrom(outcome_to_proto(game.outcome, range(len(game.outcome.points))))
+        message.outcome.CopyFrom(outcome_to_proto(game.outcome, teams))
     return message
 
 
 def _seat(record: TournamentSeat) -> common_pb2.Seat:
     kind = common_pb2.SEAT_KIND_PERSON if record.kind == PERSON else common_pb2.SEAT_KIND_SYSTEM
-    return common_pb2.Seat(seat=record.seat, kind=kind, taken=record.taken, name=record.name)
+    return common_pb2.Seat(seat=record.seat, kind=kind, taken=record.taken, name=record.name, team=record.team)
 
 
 def snapshot_to_proto(snapshot: Snapshot) -> tournament_pb2.Tournament:
+    codec, teams = _codec(snapshot.game), [seat.team for seat in snapshot.seats]
     return tournament_pb2.Tournament(
         tournament_id=snapshot.tournament_id,
         game=snapshot.game,
         games=snapshot.games,
         games_played=snapshot.games_played,
         current_room_id=snapshot.current_room_id,
-        standings=standings_to_proto(snapshot.standings),
+        standings=standings_to_proto(snapshot.standings, codec),
         created_at=timestamp(snapshot.created_at),
         status=TOURNAMENT_STATUS[snapshot.status],
         mode=MODE[snapshot.mode],
         seats=[_seat(seat) for seat in snapshot.seats],
-        game_list=[game_to_proto(game) for game in snapshot.game_list],
+        game_list=[game_to_proto(game, teams) for game in snapshot.game_list],
         options=struct(snapshot.options),
         version=snapshot.version,
     )
 
 
-def _event(event: Any) -> tournament_pb2.TournamentEvent:
+def _event(event: Any, codec: Codec, teams: Sequence[int]) -> tournament_pb2.TournamentEvent:
     kind = type(event)
     if kind is SeatJoined:
         return tournament_pb2.TournamentEvent(seat_taken=tournament_pb2.TournamentSeatTaken(seat=_seat(event.seat)))
@@ -99,28 +104,30 @@ def _event(event: Any) -> tournament_pb2.TournamentEvent:
         return tournament_pb2.TournamentEvent(seat_left=tournament_pb2.TournamentSeatLeft(seat=event.seat))
     if kind is GameStarted:
         return tournament_pb2.TournamentEvent(
-            game_started=tournament_pb2.TournamentGameStarted(game=game_to_proto(event.game))
+            game_started=tournament_pb2.TournamentGameStarted(game=game_to_proto(event.game, teams))
         )
     if kind is GameEnded:
         return tournament_pb2.TournamentEvent(
-            game_ended=tournament_pb2.TournamentGameEnded(game=game_to_proto(event.game))
+            game_ended=tournament_pb2.TournamentGameEnded(game=game_to_proto(event.game, teams))
         )
     if kind is StandingsChanged:
         return tournament_pb2.TournamentEvent(
-            standings_changed=tournament_pb2.StandingsChanged(standings=standings_to_proto(event.standings))
+            standings_changed=tournament_pb2.StandingsChanged(standings=standings_to_proto(event.standings, codec))
         )
     if kind is TournamentEnded:
         return tournament_pb2.TournamentEvent(
-            tournament_ended=tournament_pb2.TournamentEnded(standings=standings_to_proto(event.standings))
+            tournament_ended=tournament_pb2.TournamentEnded(standings=standings_to_proto(event.standings, codec))
         )
     raise TypeError(f"no proto for {event!r}")
 
 
 def update_to_proto(update: TournamentUpdate) -> tournament_pb2.TournamentUpdate:
+    snapshot = update.snapshot
+    codec, teams = _codec(snapshot.game), [seat.team for seat in snapshot.seats]
     return tournament_pb2.TournamentUpdate(
-        tournament=snapshot_to_proto(update.snapshot),
+        tournament=snapshot_to_proto(snapshot),
         version=update.version,
-        events=[_event(event) for event in update.events],
+        events=[_event(event, codec, teams) for event in update.events],
         time=timestamp(update.time),
     )
 
@@ -208,7 +215,8 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
 
     @unary
     async def GetStandings(self, request: tournament_pb2.GetStandingsRequest, context: Any) -> tournament_pb2.Standings:
-        return standings_to_proto(self._get(request).current().standings)
+        snapshot = self._get(request).current()
+        return standings_to_proto(snapshot.standings, _codec(snapshot.game))
 
     async def StreamTournament(
         self, request: tournament_pb2.StreamTournamentRequest, context: grpc.aio.ServicerContext

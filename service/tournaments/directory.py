@@ -51,20 +51,23 @@ class TournamentDirectory:
         except UnknownGame as exc:
             raise InvalidRequest(str(exc), code="no_tournament") from None
         options = dict(options or {})
-        if "first_seat" in options:
-            raise InvalidRequest("a tournament sets first_seat itself: it rotates every game", code="invalid_options")
+        own = rules.next_options()
+        if set(options) & set(own):
+            names = ", ".join(sorted(set(options) & set(own)))
+            raise InvalidRequest(f"a tournament sets {names} itself: it rotates game by game", code="invalid_options")
         resolved, system_player = self.rooms.check(
             game=game,
             mode=mode,
             seats=rules.players,
             system_players=system_players,
-            options={**options, **rules.next_options()},
+            options={**options, **own},
             system_player=system_player,
             think_seconds=think_seconds,
             people_optional=True,
             what="tournament",
         )
-        resolved.pop("first_seat", None)
+        for name in own:
+            resolved.pop(name, None)
         if self.max_live is not None and self.live() >= self.max_live:
             raise ResourceExhausted(
                 f"this server holds as many live tournaments as it may ({self.max_live}); try again later",

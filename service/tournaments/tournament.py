@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from engine.core import Outcome, TournamentRules
-from engine.registry import new_tournament
+from engine.registry import get_game, new_tournament
 from service.rooms.directory import RoomDirectory
 from service.rooms.errors import InvalidRequest, RoomUnavailable, SeatTaken, StoreUnavailable, Unauthenticated
 from service.rooms.feed import Feed, Readers
@@ -37,8 +37,6 @@ from service.rooms.room import FINISHED, PERSON, PLAYING, RECOVERY_BACKOFF, SYST
 from service.store.records import TournamentEntry, TournamentRecord
 
 log = logging.getLogger(__name__)
-
-SEATS = 4
 
 
 @dataclass
@@ -48,6 +46,7 @@ class TournamentSeat:
     taken: bool = False
     name: str = ""
     nonce: str = ""  # changes on every join; the seat's token names it
+    team: int = 0
 
 
 @dataclass(frozen=True)
@@ -63,11 +62,13 @@ class GameInfo:
 
 @dataclass(frozen=True)
 class StandingLine:
+    """A seat's line in the standings, with its name: the game's scoring (engine.core.Standing) as told."""
+
     place: int
     seat: int
     points: int
     games_won: int
-    country_wins: int
+    tallies: tuple[tuple[str, int], ...]  # the game's own counts that order the table after points and wins
     name: str
 
 
@@ -179,6 +180,7 @@ class Tournament:
         self.rooms = rooms
         self.journal = journal
         self.system_players = system_players
+        self.teams = get_game(game).teams(rules.players, self.options)  # each seat's team, the same in every game
         self.updates: list[TournamentUpdate] = []  # read in place by every feed: only ever appended to
         self._readers: Readers[TournamentUpdate] = Readers()
         self._reset()
@@ -207,14 +209,14 @@ class Tournament:
         """The tournament as created (a rebuild replays the log over this)."""
         people = self.rules.players - self.system_players
         # System players take the last seats, as in a room: the seat numbers are the same in every game.
-        self.seats = [TournamentSeat(s, PERSON) for s in range(people)]
+        self.seats = [TournamentSeat(s, PERSON, team=self.teams[s]) for s in range(people)]
         self.seats += [
-            TournamentSeat(s, SYSTEM, True, f"{self.system_player} bot") for s in range(people, self.rules.players)
+            TournamentSeat(s, SYSTEM, True, f"{self.system_player} bot", team=self.teams[s])
+            for s in range(people, self.rules.players)
         ]
         self.status = WAITING
         self.version = 0
         self.game_rooms: list[Room] = []  # game i's room, for every game started
-        self._first_seats: list[int] = []
 
     # -- requests --------------------------------------------------------------------------------------------------
 
@@ -269,7 +271,7 @@ class Tournament:
     def standings(self) -> Standings:
         names = {seat.seat: seat.name for seat in self.seats}
         lines = tuple(
-            StandingLine(line.place, line.seat, line.points, line.games_won, line.country_wins, names[line.seat])
+            StandingLine(line.place, line.seat, line.points, line.games_won, line.tallies, names[line.seat])
             for line in self.rules.standings()
         )
         return Standings(lines, self.rules.finished)
@@ -278,7 +280,7 @@ class Tournament:
         # From the log only (not the room's status now), so a replayed update is the one first sent.
         outcome = self.rules.results[index] if index < len(self.rules.results) else None
         status = FINISHED if outcome is not None else PLAYING
-        return GameInfo(index, self.game_rooms[index].room_id, self._first_seats[index], status, outcome)
+        return GameInfo(index, self.game_rooms[index].room_id, self.rules.first_seat(index), status, outcome)
 
     def current(self) -> Snapshot:
         """The tournament as of its last stored update: what every reader is told (never a change still being
@@ -321,7 +323,6 @@ class Tournament:
         if room.tournament_game != index:
             raise RuntimeError(f"tournament {self.tournament_id}: room {room.room_id} is not game {index}")
         self.game_rooms.append(room)
-        self._first_seats.append(room.options["first_seat"])
         self.status = PLAYING
         entry = TournamentEntry("", 0, "game", game_index=index, room_id=room.room_id)
         await self._commit([GameStarted(self.game_info(index))], entry)

@@ -38,6 +38,7 @@ from engine.core import (
     OptionSpec,
     Outcome,
     Rng,
+    Standing,
 )
 
 FACES = ("ATK",) * 6 + ("DEF",) * 6 + ("STAR",)
@@ -370,9 +371,49 @@ class RandomBot:
         return moves[self.rng.below(len(moves))]
 
 
+class RelayTournament:
+    """Three games among the same four seats, each started by the next seat. A seat scores its team's points in each
+    game; the table orders by points, then games won, then the seat's own cards played ("cards", a tally of Relay's
+    own)."""
+
+    def __init__(self) -> None:
+        self.players, self.games = 4, 3
+        self.results: list[Outcome] = []
+
+    @property
+    def finished(self) -> bool:
+        return len(self.results) >= self.games
+
+    def first_seat(self, index: int) -> int:
+        return index % self.players
+
+    def next_options(self) -> dict[str, Any]:
+        return {}
+
+    def record(self, outcome: Outcome) -> None:
+        self.results.append(outcome)
+
+    def standings(self) -> list[Standing]:
+        points, wins, cards = [0] * self.players, [0] * self.players, [0] * self.players
+        for outcome in self.results:
+            _, team_points = outcome.for_teams([seat % 2 for seat in range(self.players)])
+            for seat in range(self.players):
+                points[seat] += team_points[seat % 2]
+                cards[seat] += outcome.points[seat]
+            for seat in outcome.winners:
+                wins[seat] += 1
+        key = {seat: (points[seat], wins[seat], cards[seat]) for seat in range(self.players)}
+        order = sorted(range(self.players), key=lambda seat: (tuple(-v for v in key[seat]), seat))
+        table: list[Standing] = []
+        for rank, seat in enumerate(order):
+            place = table[-1].place if table and key[table[-1].seat] == key[seat] else rank + 1
+            table.append(Standing(place, seat, points[seat], wins[seat], (("cards", cards[seat]),)))
+        return table
+
+
 RELAY = Relay()
 
 
 def register() -> None:
-    """Host Relay (the tests' game) in this process: the engine registry (no codec: the generic form)."""
-    registry.register(RELAY)
+    """Host Relay (the tests' game) and its tournament in this process (no codec: the generic form)."""
+    registry.register(RELAY, tournament=RelayTournament)

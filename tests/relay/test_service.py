@@ -351,3 +351,38 @@ async def test_kill_9_mid_window_and_each_responders_clock_comes_back(database_u
     finally:
         server.kill()
         server.wait()
+
+
+async def test_a_tournament_of_another_game_runs_on_the_same_machinery(start: Start) -> None:
+    """The tournament service knows no game: Relay's tournament (three games, its own tally) runs through it."""
+    from kickoff.v1 import tournament_pb2
+
+    harness = await start()
+    created = await harness.tournaments.CreateTournament(
+        tournament_pb2.CreateTournamentRequest(game="relay", mode=ONLINE, system_players=4, think_seconds=0)
+    )
+    tournament = harness.server.tournaments.get(created.tournament_id)
+    for _ in range(10):
+        for room in tournament.game_rooms:
+            await room.settle()
+        await harness.server.tournaments.settle()
+        if tournament.current().status == "finished":
+            break
+    final = await harness.tournaments.GetTournament(
+        tournament_pb2.GetTournamentRequest(tournament_id=created.tournament_id)
+    )
+    assert final.status == tournament_pb2.TOURNAMENT_STATUS_FINISHED and final.games_played == 3
+    assert [game.first_seat for game in final.game_list] == [0, 1, 2]
+    assert [seat.team for seat in final.seats] == [0, 1, 0, 1]
+    for game in final.game_list:
+        room = harness.directory.get(game.room_id)
+        assert list(game.outcome.team_points) == list(room.state.outcome().team_points)
+    lines = final.standings.lines
+    assert all(line.country_wins == 0 and [t.name for t in line.tallies] == ["cards"] for line in lines)
+    cards = {line.seat: line.tallies[0].value for line in lines}
+    played = {
+        s: sum(harness.directory.get(g.room_id).state.outcome().points[s] for g in final.game_list) for s in cards
+    }
+    assert cards == played, "the game's own tally, as its tournament rules count it"
+    points = [line.points for line in lines]
+    assert points == sorted(points, reverse=True) and lines[0].place == 1

@@ -61,7 +61,8 @@ async def play(tournament: Tournament, nonce: str, chooser: random.Random, moves
 
 def table(tournament: Tournament) -> list[tuple]:
     return [
-        (line.place, line.seat, line.points, line.games_won, line.country_wins) for line in tournament.standings().lines
+        (line.place, line.seat, line.points, line.games_won, dict(line.tallies)["country_wins"])
+        for line in tournament.standings().lines
     ]
 
 

@@ -155,20 +155,30 @@ class Standings(_message.Message):
     def __init__(self, lines: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., final: _Optional[bool] = ...) -> None: ...
 
 class Standing(_message.Message):
-    __slots__ = ("place", "seat", "points", "games_won", "country_wins", "name")
+    __slots__ = ("place", "seat", "points", "games_won", "country_wins", "name", "tallies")
     PLACE_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     GAMES_WON_FIELD_NUMBER: _ClassVar[int]
     COUNTRY_WINS_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    TALLIES_FIELD_NUMBER: _ClassVar[int]
     place: int
     seat: int
     points: int
     games_won: int
     country_wins: int
     name: str
-    def __init__(self, place: _Optional[int] = ..., seat: _Optional[int] = ..., points: _Optional[int] = ..., games_won: _Optional[int] = ..., country_wins: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+    tallies: _containers.RepeatedCompositeFieldContainer[Tally]
+    def __init__(self, place: _Optional[int] = ..., seat: _Optional[int] = ..., points: _Optional[int] = ..., games_won: _Optional[int] = ..., country_wins: _Optional[int] = ..., name: _Optional[str] = ..., tallies: _Optional[_Iterable[_Union[Tally, _Mapping]]] = ...) -> None: ...
+
+class Tally(_message.Message):
+    __slots__ = ("name", "value")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    value: int
+    def __init__(self, name: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
 
 class StreamTournamentRequest(_message.Message):
     __slots__ = ("tournament_id", "after_version")
