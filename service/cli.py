@@ -113,6 +113,14 @@ def _parser() -> argparse.ArgumentParser:
     clocks.add_argument("--rooms", type=int, default=5000)
     clocks.add_argument("--quiet-seconds", type=float, default=10.0)
     clocks.add_argument("--json", action="store_true", help="print one JSON object")
+    history = kinds.add_parser(
+        "history", help="finished games: server memory as they pile up, and start-up time with many in the store"
+    )
+    history.add_argument("--games", type=int, default=2_000, help="finished games to play for the memory figure")
+    history.add_argument(
+        "--stored", default="1000,10000", help="finished rooms in the store for the start-up figure, comma-separated"
+    )
+    history.add_argument("--json", action="store_true", help="print one JSON object")
     bots = kinds.add_parser("bots", help="a system player's win rate against random players")
     bots.add_argument("--game", default="soker", choices=sorted(GAMES))
     bots.add_argument("--games", type=int, default=1_000)
@@ -225,6 +233,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"clocks fired {result['late_p50_ms']} ms late (median), {result['late_max_ms']} ms at most; "
                 f"server peak RSS {result['rss_mb']} MB",
             )
+        elif args.bench == "history":
+            from service.bench_history import bench_history
+
+            stored = [int(count) for count in args.stored.split(",") if count.strip()]
+            if args.games < 8 or not stored or min(stored) < 1:
+                raise ValueError("--games must be at least 8 and --stored positive counts")
+            result = bench_history(args.games, stored)
+            memory = ", ".join(f"{r['games']:,} games {r['rss_mb']} MB" for r in result["memory"])
+            starts = ", ".join(f"{r['finished_rooms']:,} finished rooms {r['startup_s']} s" for r in result["startup"])
+            _report(args, result, f"server RSS: {memory}; start-up: {starts}")
         elif args.bench == "bots":
             from service.bench import bench_bots
 
