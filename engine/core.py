@@ -26,7 +26,6 @@ from typing import Any, Protocol
 
 __all__ = [
     "Bot",
-    "Standing",
     "Event",
     "Game",
     "GameOver",
@@ -41,6 +40,7 @@ __all__ = [
     "Outcome",
     "Rng",
     "RuleError",
+    "Standing",
     "UnknownGame",
     "View",
 ]

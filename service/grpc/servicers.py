@@ -82,8 +82,8 @@ class Seats:
         self.directory = directory
         self.tokens = tokens
 
-    def room(self, request: Any) -> Room:
-        return self.directory.get(_room_id(request))
+    async def room(self, request: Any) -> Room:
+        return await self.directory.find(_room_id(request))
 
     def seat(self, context: grpc.aio.ServicerContext, room: Room, *, required: bool) -> tuple[int, str] | None:
         """The caller's (seat, nonce) in ``room``; None for a spectator when ``required`` is False."""
@@ -147,13 +147,13 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
 
     @unary
     async def GetRoom(self, request: room_pb2.GetRoomRequest, context: Any) -> room_pb2.Room:
-        return room_to_proto(self.seats.room(request))
+        return room_to_proto(await self.seats.room(request))
 
     @unary
     async def ListRooms(self, request: room_pb2.ListRoomsRequest, context: Any) -> room_pb2.ListRoomsResponse:
         if request.status and request.status not in STATUS_NAME:
             raise InvalidRequest(f"unknown status {request.status}", code="bad_status")
-        rooms, following = self.seats.directory.list(
+        rooms, following = await self.seats.directory.list(
             game=request.game,
             status=STATUS_NAME.get(request.status, ""),
             page_size=request.page_size,
@@ -163,7 +163,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
 
     @unary
     async def JoinRoom(self, request: room_pb2.JoinRoomRequest, context: Any) -> room_pb2.JoinRoomResponse:
-        room = self.seats.room(request)
+        room = await self.seats.room(request)
         self.admission.admit(context, "join")
         seat, nonce = await room.join(request.seat if request.HasField("seat") else None, request.name)
         token = self.seats.tokens.issue(room.room_id, seat, nonce)
@@ -171,7 +171,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
 
     @unary
     async def LeaveRoom(self, request: room_pb2.LeaveRoomRequest, context: Any) -> room_pb2.LeaveRoomResponse:
-        room = self.seats.room(request)
+        room = await self.seats.room(request)
         seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
         await room.leave(seat, nonce)
         return room_pb2.LeaveRoomResponse(room=room_to_proto(room))
@@ -184,7 +184,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
 
     @unary
     async def GetView(self, request: move_pb2.GetViewRequest, context: Any) -> move_pb2.GetViewResponse:
-        room = self.seats.room(request)
+        room = await self.seats.room(request)
         claim = self.seats.seat(context, room, required=False)
         viewer = claim[0] if claim else None
 
@@ -204,7 +204,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
     async def ListLegalMoves(
         self, request: move_pb2.ListLegalMovesRequest, context: Any
     ) -> move_pb2.ListLegalMovesResponse:
-        room = self.seats.room(request)
+        room = await self.seats.room(request)
         seat, _ = self.seats.seat(context, room, required=True)  # type: ignore[misc]
         codec = codec_for(room)
 
@@ -216,7 +216,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
 
     @unary
     async def SubmitMove(self, request: move_pb2.SubmitMoveRequest, context: Any) -> move_pb2.SubmitMoveResponse:
-        room = self.seats.room(request)
+        room = await self.seats.room(request)
         seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
         move = codec_for(room).move_from_proto(request.move)
         expected = request.expected_version if request.HasField("expected_version") else None
@@ -228,7 +228,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
     ) -> AsyncIterator[move_pb2.RoomUpdate]:
         try:
             check_request(request)
-            room = self.seats.room(request)
+            room = await self.seats.room(request)
             claim = self.seats.seat(context, room, required=False)
             viewer = claim[0] if claim else None
             with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("events"):
@@ -249,7 +249,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
             check_request(first)
             if first.WhichOneof("kind") != "hello":
                 raise InvalidRequest("the first message of a play stream must be hello", code="hello_first")
-            room = self.seats.room(first.hello)
+            room = await self.seats.room(first.hello)
             seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
             with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("play"):
                 feed = room.subscribe(first.hello.after_version)

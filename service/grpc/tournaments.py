@@ -144,8 +144,8 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         self.seats = seats
         self.admission = admission
 
-    def _get(self, request: Any) -> Tournament:
-        return self.tournaments.get(_tournament_id(request))
+    async def _get(self, request: Any) -> Tournament:
+        return await self.tournaments.find(_tournament_id(request))
 
     @unary
     async def CreateTournament(
@@ -170,7 +170,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     async def GetTournament(
         self, request: tournament_pb2.GetTournamentRequest, context: Any
     ) -> tournament_pb2.Tournament:
-        return snapshot_to_proto(self._get(request).current())
+        return snapshot_to_proto((await self._get(request)).current())
 
     @unary
     async def ListTournaments(
@@ -178,7 +178,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     ) -> tournament_pb2.ListTournamentsResponse:
         if request.status and request.status not in TOURNAMENT_STATUS_NAME:
             raise InvalidRequest(f"unknown status {request.status}", code="bad_status")
-        found, following = self.tournaments.list(
+        found, following = await self.tournaments.list(
             status=TOURNAMENT_STATUS_NAME.get(request.status, ""),
             page_size=request.page_size,
             page_token=request.page_token,
@@ -191,7 +191,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     async def JoinTournament(
         self, request: tournament_pb2.JoinTournamentRequest, context: Any
     ) -> tournament_pb2.JoinTournamentResponse:
-        tournament = self._get(request)
+        tournament = await self._get(request)
         self.admission.admit(context, "join")
         seat, nonce = await tournament.join(request.seat if request.HasField("seat") else None, request.name)
         token = self.seats.tokens.issue(tournament.tournament_id, seat, nonce)
@@ -203,7 +203,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     async def LeaveTournament(
         self, request: tournament_pb2.LeaveTournamentRequest, context: Any
     ) -> tournament_pb2.LeaveTournamentResponse:
-        tournament = self._get(request)
+        tournament = await self._get(request)
         token = bearer_token(context)
         if token is None:
             raise Unauthenticated("this call needs a seat token: send 'authorization: Bearer <token>'")
@@ -215,7 +215,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
 
     @unary
     async def GetStandings(self, request: tournament_pb2.GetStandingsRequest, context: Any) -> tournament_pb2.Standings:
-        snapshot = self._get(request).current()
+        snapshot = (await self._get(request)).current()
         return standings_to_proto(snapshot.standings, _codec(snapshot.game))
 
     async def StreamTournament(
@@ -223,7 +223,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     ) -> AsyncIterator[tournament_pb2.TournamentUpdate]:
         try:
             check_request(request)
-            tournament = self._get(request)
+            tournament = await self._get(request)
             with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("tournament"):
                 async for update in tournament.subscribe(request.after_version):
                     yield update_to_proto(update)

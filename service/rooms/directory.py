@@ -1,12 +1,17 @@
 """The directory of rooms: creates them (checking the request, and the node's cap on live rooms), finds them, lists
-them a page at a time."""
+them a page at a time.
+
+Memory holds every live room and only the most recently used finished ones (``keep_finished``): a finished room is
+read back from the store when someone asks for it (:meth:`RoomDirectory.find`), and listing reads the store, so a
+server's memory and its start-up do not grow with the games it has hosted."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from engine.core import InvalidOptions, UnknownGame
 from engine.registry import get_game
@@ -19,32 +24,14 @@ from service.telemetry import Telemetry
 
 MAX_PAGE = 500
 DEFAULT_PAGE = 50
-T = TypeVar("T")
+KEEP_FINISHED = 256  # finished rooms kept in memory, the most recently used
 
 
-def page(items: Sequence[T], wanted: Callable[[T], bool], page_size: int, page_token: str) -> tuple[list[T], str]:
-    """Newest first: a page of ``items`` (kept in creation order) that are ``wanted``, and the next page's token
-    ('' on the last page). The token is the creation number of the last item given: the next page starts below it, so
-    items created meanwhile neither repeat nor push others off a page."""
+def page_size_of(page_size: int) -> int:
+    """The page size asked for (0: the default), or InvalidRequest."""
     if page_size < 0 or page_size > MAX_PAGE:
         raise InvalidRequest(f"page_size must be 0-{MAX_PAGE}", code="bad_page_size", field="page_size")
-    size = page_size or DEFAULT_PAGE
-    before = len(items)
-    if page_token:
-        try:
-            before = int(page_token)
-        except ValueError:
-            raise InvalidRequest(
-                "page_token is not one this server gave", code="bad_page_token", field="page_token"
-            ) from None
-    found: list[T] = []
-    for number in range(min(before, len(items)) - 1, -1, -1):
-        item = items[number]
-        if wanted(item):
-            if len(found) == size:
-                return found, str(number + 1)
-            found.append(item)
-    return found, ""
+    return page_size or DEFAULT_PAGE
 
 
 def seats_of_system_players(seats: int, count: int, chosen: Sequence[int] = ()) -> tuple[int, ...]:
@@ -79,6 +66,7 @@ class RoomDirectory:
         telemetry: Telemetry | None = None,
         limits: RoomLimits | None = None,
         max_live_rooms: int | None = None,
+        keep_finished: int = KEEP_FINISHED,
     ) -> None:
         self.clock = clock or SystemClock()
         self.telemetry = telemetry or Telemetry()
@@ -88,9 +76,12 @@ class RoomDirectory:
         self.default_think_seconds = default_think_seconds
         self.limits = limits or RoomLimits()
         self.max_live_rooms = max_live_rooms
-        self._rooms: dict[str, Room] = {}
-        self._order: list[Room] = []  # in creation order
+        self.keep_finished = keep_finished
+        self._rooms: dict[str, Room] = {}  # every live room, and the finished ones kept
+        self._recent: OrderedDict[str, None] = OrderedDict()  # the finished rooms kept, least recently used first
+        self._loading: dict[str, asyncio.Task[Room | None]] = {}
         self._live: set[str] = set()  # rooms waiting or playing, outside tournaments
+        self._created = 0.0  # the last creation time given
         self.on_finished: Callable[[Room], None] | None = None  # told when a room's game ends (tournaments listen)
 
     async def create(
@@ -138,13 +129,18 @@ class RoomDirectory:
             system_player=system_player,
             think_seconds=think_seconds if think_seconds is not None else self.default_think_seconds,
             seed=self.seed_source(),
-            created_at=self.clock.now(),
+            created_at=self.creation_time(),
             tournament_id=tournament_id,
             tournament_game=tournament_game,
         )
         await self.journal.create_room(room.record())
         self._add(room)
         return room
+
+    def creation_time(self) -> float:
+        """Now, but after every room and tournament this directory created before (lists are in creation order)."""
+        self._created = max(self.clock.now(), self._created + 1e-6)
+        return self._created
 
     def check(
         self,
@@ -206,24 +202,36 @@ class RoomDirectory:
 
     def _count(self) -> dict[tuple[str, str], int]:
         """Rooms by (game, status), for the kickoff.rooms gauge."""
-        return dict(Counter((room.game.spec.name, room.published.status) for room in self._order))
+        return dict(Counter((room.game.spec.name, room.published.status) for room in self._rooms.values()))
 
     def _finished(self, room: Room) -> None:
         self._live.discard(room.room_id)
+        self._keep(room)
         if self.on_finished is not None:
             self.on_finished(room)
 
     def _add(self, room: Room) -> None:
         self._rooms[room.room_id] = room
-        self._order.append(room)
-        if room.status != FINISHED and not room.tournament_id:
+        if room.status == FINISHED:
+            self._keep(room)
+        elif not room.tournament_id:
             self._live.add(room.room_id)
         room.start()
+
+    def _keep(self, room: Room) -> None:
+        """Keep a finished room among the most recently used; the least recently used beyond them leave memory (the
+        store has them)."""
+        self._recent[room.room_id] = None
+        self._recent.move_to_end(room.room_id)
+        while len(self._recent) > self.keep_finished:
+            gone, _ = self._recent.popitem(last=False)
+            self._rooms.pop(gone).stop()
 
     async def restore(self, stored: list[tuple[RoomRecord, list[LogEntry]]]) -> int:
         """Rebuild the stored rooms (a record and its log each) after a restart; returns how many were unfinished."""
         unfinished = 0
         for record, entries in stored:
+            self._created = max(self._created, record.created_at)
             room = self._room(
                 room_id=record.room_id,
                 game=record.game,
@@ -244,25 +252,54 @@ class RoomDirectory:
         return unfinished
 
     def get(self, room_id: str) -> Room:
+        """A room in memory (every live room is); RoomNotFound otherwise. :meth:`find` also reads the store."""
         try:
             return self._rooms[room_id]
         except KeyError:
             raise RoomNotFound(f"no room {room_id!r}") from None
 
-    def list(
+    async def find(self, room_id: str) -> Room:
+        """A room, from memory or read back from the store (a finished room not kept); RoomNotFound otherwise."""
+        room = self._rooms.get(room_id)
+        if room is not None:
+            if room_id in self._recent:
+                self._recent.move_to_end(room_id)
+            return room
+        loading = self._loading.get(room_id)
+        if loading is None:  # one read for everyone asking at once
+            loading = self._loading[room_id] = asyncio.ensure_future(self._load(room_id))
+            loading.add_done_callback(lambda _: self._loading.pop(room_id, None))
+        room = await asyncio.shield(loading)
+        if room is None:
+            raise RoomNotFound(f"no room {room_id!r}")
+        return room
+
+    async def _load(self, room_id: str) -> Room | None:
+        stored = await self.journal.load_one(room_id)
+        if stored is None:
+            return None
+        if room_id not in self._rooms:
+            await self.restore([stored])
+        return self._rooms[room_id]
+
+    async def list(
         self, *, game: str = "", status: str = "", page_size: int = 0, page_token: str = ""
     ) -> tuple[list[Room], str]:
-        """Rooms newest first, filtered; returns a page and the token for the next one ('' on the last page)."""
-        return page(
-            self._order,
-            lambda room: (not game or room.game.spec.name == game) and (not status or room.published.status == status),
-            page_size,
-            page_token,
-        )
+        """Rooms newest first, filtered, read from the store; returns a page and the token for the next one ('' on
+        the last page). The token is the last room given: rooms created meanwhile neither repeat nor push others off
+        a page."""
+        ids, following = await self.journal.list_rooms(game, status, page_size_of(page_size), page_token)
+        rooms = []
+        for room_id in ids:
+            try:
+                rooms.append(await self.find(room_id))
+            except RoomNotFound:  # (created in the store, but its creation failed here: not a room)
+                continue
+        return rooms, following
 
     def in_tournament(self, tournament_id: str) -> list[Room]:
-        """The rooms of one tournament, by game index."""
-        rooms = [room for room in self._order if room.tournament_id == tournament_id]
+        """The rooms of one tournament in memory, by game index (its live game is always among them)."""
+        rooms = [room for room in self._rooms.values() if room.tournament_id == tournament_id]
         return sorted(rooms, key=lambda room: room.tournament_game or 0)
 
     async def close(self) -> None:

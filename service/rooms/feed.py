@@ -3,22 +3,72 @@ gets the kept updates at once and every later one as it is published, exactly on
 history.
 
 A feed is only a position in the history its owner keeps anyway, so a reader that falls behind costs no memory: it
-reads on from where it was. What a feed does buffer is bounded: the messages of its own that a play stream sends
-(the answers to refused moves) wait in at most ``limit`` places, and one more ends the feed with ResourceExhausted
-(a client that sends and never reads is disconnected, not buffered for).
+reads on from where it was. The owner keeps only the most recent updates in memory (:class:`History`); a reader that
+asks for older ones (resuming from an old version, or fallen that far behind) gets them read back from the store
+(``Readers(read_back=...)``). What a feed does buffer is bounded: the messages of its own that a play stream sends (the
+answers to refused moves) wait in at most ``limit`` places, and one more ends the feed with ResourceExhausted (a client
+that sends and never reads is disconnected, not buffered for).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 from service.rooms.errors import InvalidRequest, ResourceExhausted, StoreUnavailable
 
 T = TypeVar("T")
 STREAM_BUFFER = 64  # a feed's own messages that may wait for its reader
+HISTORY_KEPT = 256  # a room's most recent updates kept in memory (older ones are read back from the store)
+
+
+class Evicted(LookupError):
+    """The update asked for is older than those kept in memory."""
+
+
+class History(Generic[T]):
+    """A versioned history whose update ``v`` is ``history[v - 1]``, keeping at most about ``keep`` recent updates in
+    memory (None: all). ``len()`` counts every update ever appended; asking for one no longer kept raises
+    :class:`Evicted`. Iterating gives the kept ones."""
+
+    def __init__(self, keep: int | None = HISTORY_KEPT) -> None:
+        self.keep = keep
+        self._items: list[T] = []
+        self.first = 0  # the index of the oldest update kept
+
+    def __len__(self) -> int:
+        return self.first + len(self._items)
+
+    def __getitem__(self, index: int) -> T:
+        if index < 0:
+            index += len(self)
+        if index < self.first:
+            raise Evicted(index)
+        return self._items[index - self.first]
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._items)
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
+
+    def append(self, item: T) -> None:
+        items = self._items
+        items.append(item)
+        if self.keep is not None and len(items) >= 2 * self.keep:  # trimmed in halves: amortised O(1) an update
+            dropped = len(items) - self.keep
+            del items[:dropped]
+            self.first += dropped
+
+    def truncate(self, length: int) -> None:
+        """Keep only the first ``length`` updates (the store holds no more)."""
+        if length < self.first:
+            self._items.clear()
+            self.first = length
+        else:
+            del self._items[length - self.first :]
 
 
 class Feed(Generic[T]):
@@ -29,6 +79,7 @@ class Feed(Generic[T]):
         self._history = history
         self._position = position
         self._limit = limit
+        self._older: deque[T] = deque()  # updates read back from the store, before the history's kept ones
         self._own: deque[Any] = deque()
         self._wakeup = asyncio.Event()
         self._ended = ended  # the history is over: nothing more will be published
@@ -59,9 +110,17 @@ class Feed(Generic[T]):
                     "last version seen",
                     code="slow_reader",
                 )
+            if self._older:
+                return self._older.popleft()
             if self._position < len(self._history):
+                try:
+                    update = self._history[self._position]
+                except Evicted:  # older than what is kept: read back from the store, up to the oldest kept
+                    self._older.extend(await self._readers.older(self._position))
+                    self._position += len(self._older)
+                    continue
                 self._position += 1
-                return self._history[self._position - 1]
+                return update
             if self._own:
                 return self._own.popleft()
             if self._stopped or (self._ended and not until_stopped):
@@ -92,11 +151,23 @@ class Feed(Generic[T]):
 
 
 class Readers(Generic[T]):
-    """Everyone following one history whose update ``v`` is kept at index ``v - 1``."""
+    """Everyone following one history whose update ``v`` is kept at index ``v - 1``. ``read_back(start)`` gives the
+    updates from index ``start`` up to the oldest one kept, read back from the store."""
 
-    def __init__(self, limit: int = STREAM_BUFFER) -> None:
+    def __init__(
+        self, limit: int = STREAM_BUFFER, read_back: Callable[[int], Awaitable[list[T]]] | None = None
+    ) -> None:
         self._feeds: set[Feed[T]] = set()
         self.limit = limit
+        self._read_back = read_back
+
+    async def older(self, start: int) -> list[T]:
+        if self._read_back is None:
+            raise Evicted(start)
+        older = await self._read_back(start)
+        if not older:
+            raise Evicted(start)
+        return older
 
     def open(self, history: Sequence[T], version: int, after_version: int, finished: bool) -> Feed[T]:
         """A feed of every update of ``history`` after ``after_version`` (0 to the history's ``version``): the kept

@@ -48,7 +48,7 @@ from service.rooms.errors import (
     StoreUnavailable,
     Unauthenticated,
 )
-from service.rooms.feed import STREAM_BUFFER, Feed, Readers
+from service.rooms.feed import HISTORY_KEPT, STREAM_BUFFER, Evicted, Feed, History, Readers
 from service.store.records import LogEntry, RoomRecord
 from service.telemetry import Telemetry
 
@@ -69,6 +69,7 @@ class RoomLimits:
 
     waiting_seconds: float | None = None  # a waiting room with no seat change for this long closes (None: never)
     stream_buffer: int = STREAM_BUFFER  # a play stream's answers that may wait for its client (see feed.py)
+    history: int | None = HISTORY_KEPT  # recent updates kept in memory; older ones are read back from the store
 
 
 @dataclass
@@ -174,6 +175,14 @@ class Journal(Protocol):
         """The room's log as stored, in version order."""
         ...
 
+    async def load_one(self, room_id: str) -> tuple[RoomRecord, list[LogEntry]] | None:
+        """A room as created, with its log (None: no such room)."""
+        ...
+
+    async def list_rooms(self, game: str, status: str, size: int, after: str) -> tuple[list[str], str]:
+        """A page of room ids, newest first, and the next page's token."""
+        ...
+
 
 class Room:
     """A table of ``seats`` around one game of ``game``; see the module docstring."""
@@ -222,8 +231,8 @@ class Room:
         self._tracing, self._metering = telemetry.tracing, telemetry.metering
         self._attributes = {"kickoff.room_id": room_id, "kickoff.game": game.spec.name}
         self._game_attribute = {"kickoff.game": game.spec.name}
-        self.updates: list[Update] = []  # read in place by every feed: only ever appended to (see _rebuild)
-        self._readers: Readers[Update] = Readers(limits.stream_buffer)
+        self.updates: History[Update] = History(limits.history)  # read in place by every feed (see _rebuild)
+        self._readers: Readers[Update] = Readers(limits.stream_buffer, self._read_back)
         self._timers: dict[int, list[Timer]] = {}  # each acting seat's clock and system player's think time
         self._expiry: Timer | None = None
         self._reset(seats)
@@ -261,7 +270,7 @@ class Room:
         self.clocks: dict[int, ClockInfo] = {}  # the running clock of each acting seat that has one
         self._clock_keys: dict[int, Any] = {}  # each acting seat's clocked period (GameState.clock_key)
         self._legal: dict[int, tuple[int, list[Any]]] = {}  # each acting person's legal moves, and since which version
-        self._accepted: dict[tuple[int, str], MoveAnswer] = {}
+        self._accepted: dict[tuple[int, str], int] = {}  # the version each accepted request id made
         self._refused: dict[int, OrderedDict[str, RuleError | ServiceError]] = {}
         self.published = Published(0, WAITING, tuple(_copy(r) for r in self.seats), (), (), None)
 
@@ -293,6 +302,15 @@ class Room:
                 self._run(), name=f"room {self.room_id}", context=contextvars.Context()
             )
             self._arm_expiry()
+
+    def stop(self) -> None:
+        """Stop at once, without waiting (a finished room leaving memory: it has nothing in hand)."""
+        self._cancel_timers()
+        if self._expiry is not None:
+            self._expiry.cancel()
+        if self._task is not None:
+            self._task.cancel()
+        self._readers.end()
 
     async def close(self) -> None:
         self._cancel_timers()
@@ -492,10 +510,10 @@ class Room:
         self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None
     ) -> MoveAnswer:
         if request_id:
-            answer = self._accepted.get((seat, request_id))
-            if answer is not None:
+            version = self._accepted.get((seat, request_id))
+            if version is not None:
                 trace.get_current_span().set_attribute("kickoff.retried", True)
-                return MoveAnswer(answer.version, answer.update, retried=True)
+                return MoveAnswer(version, await self._update(version), retried=True)
             refused = self._refused.get(seat)
             if refused is not None and request_id in refused:
                 raise refused[request_id]
@@ -524,7 +542,7 @@ class Room:
                     refused.popitem(last=False)
             raise
         if request_id:
-            self._accepted[(seat, request_id)] = answer
+            self._accepted[(seat, request_id)] = answer.version
         return answer
 
     async def _apply(self, seat: int, move: Any, *, by_table: bool, request_id: str = "") -> MoveAnswer:
@@ -650,7 +668,7 @@ class Room:
                         entry.seat, move, by_table=entry.kind == "table", request_id=entry.request_id
                     )
                     if entry.request_id:
-                        self._accepted[(entry.seat, entry.request_id)] = answer
+                        self._accepted[(entry.seat, entry.request_id)] = answer.version
             finally:
                 self._replaying = None
             if self.version != entry.version:
@@ -703,11 +721,45 @@ class Room:
         await self._replay(entries)
         if self.version < heard:  # the store lost updates that were told: readers must start over
             log.error("room %s: the store holds %d updates, %d were told", self.room_id, self.version, heard)
-            del self.updates[self.version :]
+            self.updates.truncate(self.version)
             self._readers.rewritten()
         self._resume()
         if self.status == FINISHED:  # (the change the store held after all ended the game)
             self._tell_finished()
+
+    # -- old updates --------------------------------------------------------------------------------------------------
+
+    async def _update(self, version: int) -> Update:
+        """Update ``version``, from memory or read back from the store."""
+        try:
+            return self.updates[version - 1]
+        except Evicted:
+            return (await self._read_back(version - 1, version))[0]
+
+    async def _read_back(self, start: int, stop: int | None = None) -> list[Update]:
+        """The updates from index ``start`` up to ``stop`` (default: the oldest kept in memory), rebuilt from the
+        store's log by a room replayed aside."""
+        stop = self.updates.first if stop is None else stop
+        entries = [entry for entry in await self.journal.load_room(self.room_id) if entry.version <= stop]
+        aside = Room(
+            room_id=self.room_id,
+            game=self.game,
+            mode=self.mode,
+            seats=len(self.seats),
+            system_seats=self.system_seats,
+            options=self.options,
+            system_player=self.system_player,
+            think_seconds=self.think_seconds,
+            seed=self.seed,
+            clock=self.clock,
+            journal=self.journal,
+            created_at=self.created_at,
+            tournament_id=self.tournament_id,
+            tournament_game=self.tournament_game,
+            limits=replace(self.limits, history=None),
+        )
+        await aside._replay(entries)
+        return [aside.updates[index] for index in range(start, min(stop, len(aside.updates)))]
 
     # -- clocks and system players ---------------------------------------------------------------------------------
 

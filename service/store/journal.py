@@ -31,17 +31,18 @@ from typing import Any
 from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.trace import Link, NonRecordingSpan
-from sqlalchemy import insert, select, update
+from sqlalchemy import and_, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError, InterfaceError, InternalError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from service.rooms.errors import StoreRefused, StoreUnavailable
+from service.rooms.errors import InvalidRequest, StoreRefused, StoreUnavailable
 from service.store.models import LogRow, RoomRow, SeatRow, SettingRow, TournamentLogRow, TournamentRow
 from service.store.records import LogEntry, RoomRecord, TournamentEntry, TournamentRecord
 from service.telemetry import Telemetry
 
 log = logging.getLogger(__name__)
 
+FINISHED = "finished"
 RETRY_SECONDS = 2.0  # how long a group is tried again while the store is away, before its writers hear of it
 BACKOFF = (0.05, 0.5)  # seconds between tries: the first, and the most
 
@@ -320,16 +321,56 @@ class SqlJournal:
     # -- reading back --------------------------------------------------------------------------------------------
 
     async def load(self) -> list[tuple[RoomRecord, list[LogEntry]]]:
-        """Every stored room with its log, oldest room first."""
+        """Every unfinished room with its log, oldest room first (finished ones are loaded when asked for:
+        :meth:`load_one`)."""
+        unfinished = select(RoomRow.room_id).where(RoomRow.status != FINISHED)
         async with self.engine.connect() as connection:
-            rooms = (await connection.execute(select(RoomRow).order_by(RoomRow.created_at))).all()
-            lines = (await connection.execute(select(LogRow).order_by(LogRow.room_id, LogRow.version))).all()
+            rooms = (
+                await connection.execute(select(RoomRow).where(RoomRow.status != FINISHED).order_by(RoomRow.created_at))
+            ).all()
+            lines = (
+                await connection.execute(
+                    select(LogRow).where(LogRow.room_id.in_(unfinished)).order_by(LogRow.room_id, LogRow.version)
+                )
+            ).all()
         by_room: dict[str, list[LogEntry]] = {}
         for line in lines:
             by_room.setdefault(line.room_id, []).append(_entry(line))
         for room in rooms:
             self._stored_status[room.room_id] = room.status
         return [(_room_record(room), by_room.get(room.room_id, [])) for room in rooms]
+
+    async def load_one(self, room_id: str) -> tuple[RoomRecord, list[LogEntry]] | None:
+        """One room with its log, or None when the store has no such room."""
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(select(RoomRow).where(RoomRow.room_id == room_id))).first()
+        if row is None:
+            return None
+        self._stored_status[room_id] = row.status
+        return _room_record(row), await self.load_room(room_id)
+
+    async def list_rooms(self, game: str, status: str, size: int, after: str) -> tuple[list[str], str]:
+        """The ids of ``size`` rooms, newest first, of ``game`` and in ``status`` (when given), older than the room
+        ``after`` (a page token: the last id of the page before); and the next page's token ('' on the last page)."""
+        query = select(RoomRow.room_id)
+        if game:
+            query = query.where(RoomRow.game == game)
+        if status:
+            query = query.where(RoomRow.status == status)
+        return await self._page(query, RoomRow, RoomRow.room_id, size, after)
+
+    async def _page(self, query: Any, table: Any, key: Any, size: int, after: str) -> tuple[list[str], str]:
+        async with self.engine.connect() as connection:
+            if after:
+                anchor = (await connection.execute(select(table.created_at).where(key == after))).scalar()
+                if anchor is None:
+                    raise InvalidRequest(
+                        "page_token is not one this server gave", code="bad_page_token", field="page_token"
+                    )
+                query = query.where(or_(table.created_at < anchor, and_(table.created_at == anchor, key < after)))
+            query = query.order_by(table.created_at.desc(), key.desc()).limit(size + 1)
+            found = list((await connection.execute(query)).scalars())
+        return found[:size], found[size - 1] if len(found) > size else ""
 
     async def load_room(self, room_id: str) -> list[LogEntry]:
         """One room's log as stored, in version order."""
@@ -343,12 +384,20 @@ class SqlJournal:
         return [_entry(line) for line in lines]
 
     async def load_tournaments(self) -> list[tuple[TournamentRecord, list[TournamentEntry]]]:
-        """Every stored tournament with its log, oldest first (load the rooms first: the log names them)."""
+        """Every unfinished tournament with its log, oldest first (load the rooms first: the log names them; finished
+        tournaments are loaded when asked for: :meth:`load_one_tournament`)."""
+        unfinished = select(TournamentRow.tournament_id).where(TournamentRow.status != FINISHED)
         async with self.engine.connect() as connection:
-            rows = (await connection.execute(select(TournamentRow).order_by(TournamentRow.created_at))).all()
+            rows = (
+                await connection.execute(
+                    select(TournamentRow).where(TournamentRow.status != FINISHED).order_by(TournamentRow.created_at)
+                )
+            ).all()
             lines = (
                 await connection.execute(
-                    select(TournamentLogRow).order_by(TournamentLogRow.tournament_id, TournamentLogRow.version)
+                    select(TournamentLogRow)
+                    .where(TournamentLogRow.tournament_id.in_(unfinished))
+                    .order_by(TournamentLogRow.tournament_id, TournamentLogRow.version)
                 )
             ).all()
         by_tournament: dict[str, list[TournamentEntry]] = {}
@@ -357,6 +406,24 @@ class SqlJournal:
         for row in rows:
             self._stored_status[row.tournament_id] = row.status
         return [(_tournament_record(row), by_tournament.get(row.tournament_id, [])) for row in rows]
+
+    async def load_one_tournament(self, tournament_id: str) -> tuple[TournamentRecord, list[TournamentEntry]] | None:
+        """One tournament with its log, or None when the store has no such tournament."""
+        async with self.engine.connect() as connection:
+            row = (
+                await connection.execute(select(TournamentRow).where(TournamentRow.tournament_id == tournament_id))
+            ).first()
+        if row is None:
+            return None
+        self._stored_status[tournament_id] = row.status
+        return _tournament_record(row), await self.load_tournament(tournament_id)
+
+    async def list_tournaments(self, status: str, size: int, after: str) -> tuple[list[str], str]:
+        """As :meth:`list_rooms`, for tournaments."""
+        query = select(TournamentRow.tournament_id)
+        if status:
+            query = query.where(TournamentRow.status == status)
+        return await self._page(query, TournamentRow, TournamentRow.tournament_id, size, after)
 
     async def load_tournament(self, tournament_id: str) -> list[TournamentEntry]:
         """One tournament's log as stored, in version order."""

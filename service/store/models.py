@@ -29,7 +29,7 @@ class RoomRow(Base):
     think_seconds: Mapped[float | None] = mapped_column(Double, nullable=True)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
-    created_at: Mapped[float] = mapped_column(Double)
+    created_at: Mapped[float] = mapped_column(Double, index=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
     tournament_id: Mapped[str | None] = mapped_column(
         String(32), ForeignKey("tournaments.tournament_id", name="fk_rooms_tournament"), nullable=True, index=True
@@ -82,7 +82,7 @@ class TournamentRow(Base):
     system_player: Mapped[str] = mapped_column(String(32))
     think_seconds: Mapped[float | None] = mapped_column(Double, nullable=True)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    created_at: Mapped[float] = mapped_column(Double)
+    created_at: Mapped[float] = mapped_column(Double, index=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
 
 

@@ -4,12 +4,13 @@ them, rebuilds them after a restart, and hears from the room directory when one 
 from __future__ import annotations
 
 import secrets
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
 from engine.core import UnknownGame
 from engine.registry import new_tournament
-from service.rooms.directory import RoomDirectory, page
+from service.rooms.directory import RoomDirectory, page_size_of
 from service.rooms.errors import InvalidRequest, ResourceExhausted, TournamentNotFound
 from service.rooms.room import FINISHED, Room
 from service.store.records import TournamentEntry, TournamentRecord
@@ -26,8 +27,8 @@ class TournamentDirectory:
         self.rooms = rooms
         self.max_live = max_live
         self.journal: TournamentJournal = journal or rooms.journal  # type: ignore[assignment]
-        self._tournaments: dict[str, Tournament] = {}
-        self._order: list[Tournament] = []
+        self._tournaments: dict[str, Tournament] = {}  # every live tournament, and the finished ones kept
+        self._recent: OrderedDict[str, None] = OrderedDict()
         rooms.on_finished = self._room_finished
 
     def _room_finished(self, room: Room) -> None:
@@ -83,7 +84,7 @@ class TournamentDirectory:
             options=resolved,
             system_player=system_player,
             think_seconds=think_seconds if think_seconds is not None else self.rooms.default_think_seconds,
-            created_at=self.rooms.clock.now(),
+            created_at=self.rooms.creation_time(),
         )
         await self.journal.create_tournament(tournament.record())
         self._add(tournament)
@@ -91,11 +92,20 @@ class TournamentDirectory:
         return tournament
 
     def _tournament(self, **fields: Any) -> Tournament:
-        return Tournament(rooms=self.rooms, journal=self.journal, **fields)
+        return Tournament(rooms=self.rooms, journal=self.journal, on_finished=self._keep, **fields)
 
     def _add(self, tournament: Tournament) -> None:
         self._tournaments[tournament.tournament_id] = tournament
-        self._order.append(tournament)
+        if tournament.status == FINISHED:
+            self._keep(tournament)
+
+    def _keep(self, tournament: Tournament) -> None:
+        """Keep a finished tournament among the most recently used; the others leave memory (the store has them)."""
+        self._recent[tournament.tournament_id] = None
+        self._recent.move_to_end(tournament.tournament_id)
+        while len(self._recent) > self.rooms.keep_finished:
+            gone, _ = self._recent.popitem(last=False)
+            self._tournaments.pop(gone)
 
     async def restore(self, stored: list[tuple[TournamentRecord, list[TournamentEntry]]]) -> int:
         """Rebuild the stored tournaments (a row and its log each) once the rooms are rebuilt, then let each move on
@@ -122,22 +132,45 @@ class TournamentDirectory:
 
     def live(self) -> int:
         """How many tournaments are waiting or playing."""
-        return sum(1 for tournament in self._order if tournament.current().status != FINISHED)
+        return sum(1 for tournament in self._tournaments.values() if tournament.current().status != FINISHED)
 
     def get(self, tournament_id: str) -> Tournament:
+        """A tournament in memory (every live one is); TournamentNotFound otherwise. :meth:`find` reads the store."""
         try:
             return self._tournaments[tournament_id]
         except KeyError:
             raise TournamentNotFound(f"no tournament {tournament_id!r}") from None
 
-    def list(self, *, status: str = "", page_size: int = 0, page_token: str = "") -> tuple[list[Tournament], str]:
-        """Tournaments newest first, filtered; a page and the next page's token ('' on the last page)."""
-        return page(self._order, lambda t: not status or t.current().status == status, page_size, page_token)
+    async def find(self, tournament_id: str) -> Tournament:
+        """A tournament, from memory or read back from the store (a finished one not kept)."""
+        tournament = self._tournaments.get(tournament_id)
+        if tournament is not None:
+            if tournament_id in self._recent:
+                self._recent.move_to_end(tournament_id)
+            return tournament
+        stored = await self.journal.load_one_tournament(tournament_id)
+        if stored is None:
+            raise TournamentNotFound(f"no tournament {tournament_id!r}")
+        if tournament_id not in self._tournaments:
+            await self.restore([stored])
+        return self._tournaments[tournament_id]
+
+    async def list(self, *, status: str = "", page_size: int = 0, page_token: str = "") -> tuple[list[Tournament], str]:
+        """Tournaments newest first, filtered, read from the store; a page and the next page's token ('' on the last
+        page)."""
+        ids, following = await self.journal.list_tournaments(status, page_size_of(page_size), page_token)
+        found = []
+        for tournament_id in ids:
+            try:
+                found.append(await self.find(tournament_id))
+            except TournamentNotFound:
+                continue
+        return found, following
 
     async def settle(self) -> None:
-        for tournament in self._order:
+        for tournament in list(self._tournaments.values()):
             await tournament.settle()
 
     async def close(self) -> None:
-        for tournament in self._order:
+        for tournament in list(self._tournaments.values()):
             await tournament.close()

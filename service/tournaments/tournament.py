@@ -24,7 +24,7 @@ import contextlib
 import contextvars
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -168,6 +168,7 @@ class Tournament:
         created_at: float,
         rooms: RoomDirectory,
         journal: TournamentJournal,
+        on_finished: Callable[[Tournament], None] | None = None,
     ) -> None:
         self.tournament_id = tournament_id
         self.game = game
@@ -179,6 +180,7 @@ class Tournament:
         self.created_at = created_at
         self.rooms = rooms
         self.journal = journal
+        self.on_finished = on_finished  # told once the last game's result is stored (not while replaying)
         self.system_players = system_players
         self.teams = get_game(game).teams(rules.players, self.options)  # each seat's team, the same in every game
         self.updates: list[TournamentUpdate] = []  # read in place by every feed: only ever appended to
@@ -359,6 +361,8 @@ class Tournament:
         if self.version > len(self.updates):  # (a rebuild replays the updates readers had: those are kept)
             self.updates.append(TournamentUpdate(self.version, tuple(events), self.snapshot(), now))
             self._readers.publish(last=self.status == FINISHED)
+        if self.status == FINISHED and replay is None and self.on_finished is not None:
+            self.on_finished(self)
 
     # -- moving on -------------------------------------------------------------------------------------------------
 
@@ -435,7 +439,7 @@ class Tournament:
                 elif entry.kind == "leave":
                     await self._free_seat(entry.seat)
                 elif entry.kind == "game":
-                    await self._game_started(self.rooms.get(entry.room_id))
+                    await self._game_started(await self.rooms.find(entry.room_id))
                 elif entry.kind == "result":
                     await self._game_ended(entry.game_index)
                 else:

@@ -11,7 +11,7 @@ from service.tournaments.directory import TournamentDirectory
 
 async def crash(directory: RoomDirectory, journal: SqlJournal, tournaments: TournamentDirectory | None = None) -> None:
     """Drop everything in memory without a goodbye (what is committed stays)."""
-    for tournament in tournaments._order if tournaments else ():
+    for tournament in tournaments._tournaments.values() if tournaments else ():
         for task in [*tournament._advancing, *([tournament._healing] if tournament._healing else [])]:
             task.cancel()
     for room in directory._rooms.values():

@@ -108,7 +108,7 @@ async def test_system_players_resume_after_a_restart(database_url: str) -> None:
         move = chooser.choice(restored.state.legal_moves(0))
         await restored.move(0, nonce, move, "", None)
     # Everything that happened is in the log: a replay from the seed gives the same final state.
-    entries = [e for e in (await journal.load())[0][1] if e.kind in ("move", "table")]
+    entries = [e for e in await journal.load_room(restored.room_id) if e.kind in ("move", "table")]
     game = get_game("soker")
     replayed = game.new_game(4, restored.options, restored.seed)
     for entry in entries:
