@@ -42,6 +42,7 @@ bench: install
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0 \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'
 	$(BIN)/kickoff bench clocks --rooms 5000
+	$(BIN)/kickoff bench history --games 2000 --stored 1000,10000
 
 # The gRPC stubs in clients/ are generated from proto/ and checked in; never edit them by hand.
 stubs: install

@@ -107,8 +107,8 @@ def _started_in(url: str) -> float:
         process.wait(timeout=30)
 
 
-def startup(stored: list[int]) -> list[dict[str, float]]:
-    """Start-up time of a server whose store holds each count of finished rooms (median of three starts)."""
+def startup(stored: list[int], starts: int = 3) -> list[dict[str, float]]:
+    """Start-up time of a server whose store holds each count of finished rooms (the median of ``starts``)."""
     readings = []
     with tempfile.TemporaryDirectory(prefix="kickoff-bench-") as folder:
         url = f"sqlite+aiosqlite:///{folder}/history.db"
@@ -117,8 +117,8 @@ def startup(stored: list[int]) -> list[dict[str, float]]:
         for count in sorted(stored):
             asyncio.run(_fill_more(url, filled, count))
             filled = count
-            times = sorted(_started_in(url) for _ in range(3))
-            readings.append({"finished_rooms": count, "startup_s": round(times[1], 2)})
+            times = sorted(_started_in(url) for _ in range(starts))
+            readings.append({"finished_rooms": count, "startup_s": round(times[len(times) // 2], 2)})
     return readings
 
 
@@ -156,5 +156,5 @@ def _finished_room(game: Any, number: int, now: float) -> tuple[RoomRecord, list
     return record, entries
 
 
-def bench_history(games: int, stored: list[int]) -> dict[str, Any]:
-    return {"memory": memory(games), "startup": startup(stored)}
+def bench_history(games: int, stored: list[int], starts: int = 3) -> dict[str, Any]:
+    return {"memory": memory(games), "startup": startup(stored, starts)}

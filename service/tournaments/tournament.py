@@ -218,7 +218,7 @@ class Tournament:
         ]
         self.status = WAITING
         self.version = 0
-        self.game_rooms: list[Room] = []  # game i's room, for every game started
+        self.game_room_ids: list[str] = []  # game i's room, for every game started (the rooms live in the directory)
 
     # -- requests --------------------------------------------------------------------------------------------------
 
@@ -282,7 +282,7 @@ class Tournament:
         # From the log only (not the room's status now), so a replayed update is the one first sent.
         outcome = self.rules.results[index] if index < len(self.rules.results) else None
         status = FINISHED if outcome is not None else PLAYING
-        return GameInfo(index, self.game_rooms[index].room_id, self.rules.first_seat(index), status, outcome)
+        return GameInfo(index, self.game_room_ids[index], self.rules.first_seat(index), status, outcome)
 
     def current(self) -> Snapshot:
         """The tournament as of its last stored update: what every reader is told (never a change still being
@@ -301,7 +301,7 @@ class Tournament:
             version=self.version,
             games=self.rules.games,
             seats=tuple(replace(seat, nonce="") for seat in self.seats),
-            game_list=tuple(self.game_info(index) for index in range(len(self.game_rooms))),
+            game_list=tuple(self.game_info(index) for index in range(len(self.game_room_ids))),
             standings=self.standings(),
             options=self.options,
             created_at=self.created_at,
@@ -321,16 +321,16 @@ class Tournament:
         await self._commit([SeatLeft(seat)], TournamentEntry("", 0, "leave", seat))
 
     async def _game_started(self, room: Room) -> None:
-        index = len(self.game_rooms)
+        index = len(self.game_room_ids)
         if room.tournament_game != index:
             raise RuntimeError(f"tournament {self.tournament_id}: room {room.room_id} is not game {index}")
-        self.game_rooms.append(room)
+        self.game_room_ids.append(room.room_id)
         self.status = PLAYING
         entry = TournamentEntry("", 0, "game", game_index=index, room_id=room.room_id)
         await self._commit([GameStarted(self.game_info(index))], entry)
 
     async def _game_ended(self, index: int) -> None:
-        room = self.game_rooms[index]
+        room = await self.rooms.find(self.game_room_ids[index])
         outcome = room.state.outcome() if room.state is not None else None
         if outcome is None:
             raise RuntimeError(f"tournament {self.tournament_id}: game {index} has no outcome")
@@ -394,8 +394,8 @@ class Tournament:
             return
         while self.status != FINISHED:
             index = len(self.rules.results)
-            if index < len(self.game_rooms):
-                room = self.game_rooms[index]
+            if index < len(self.game_room_ids):
+                room = await self.rooms.find(self.game_room_ids[index])
                 await self._seat_everyone(room)
                 if room.status != FINISHED:
                     return

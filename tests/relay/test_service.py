@@ -363,8 +363,8 @@ async def test_a_tournament_of_another_game_runs_on_the_same_machinery(start: St
     )
     tournament = harness.server.tournaments.get(created.tournament_id)
     for _ in range(10):
-        for room in tournament.game_rooms:
-            await room.settle()
+        for room_id in tournament.game_room_ids:
+            await harness.directory.get(room_id).settle()
         await harness.server.tournaments.settle()
         if tournament.current().status == "finished":
             break

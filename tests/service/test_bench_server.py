@@ -50,3 +50,13 @@ def test_bench_server_measures_tracing_against_no_tracing_in_one_run() -> None:
     assert figures["off"]["moves_per_s"] > 0 and figures["on"]["moves_per_s"] > 0
     assert figures["rounds"] == 1
     assert figures["cost_percent"] == round((1 - figures["on"]["moves_per_s"] / figures["off"]["moves_per_s"]) * 100, 1)
+
+
+def test_bench_history_reports_memory_as_games_finish_and_startup_with_finished_rooms() -> None:
+    from service.bench_history import bench_history
+
+    figures = bench_history(games=16, stored=[3, 6], starts=1)
+    assert [reading["games"] for reading in figures["memory"]] == [0, 8, 16, 24, 32]
+    assert all(reading["rss_mb"] > 10 for reading in figures["memory"])
+    assert [reading["finished_rooms"] for reading in figures["startup"]] == [3, 6]
+    assert all(0 < reading["startup_s"] < 30 for reading in figures["startup"])

@@ -45,7 +45,7 @@ class Server:
 
 async def play(tournament: Tournament, nonce: str, chooser: random.Random, moves: int | None = None) -> Room:
     """Seat 0 plays the current game (``moves`` of its moves, or to the end); returns the room."""
-    room = tournament.game_rooms[-1]
+    room = rooms_of(tournament)[-1]
     played = 0
     while moves is None or played < moves:
         await room.settle()  # (the status turns finished before the last move is stored: wait for the store)
@@ -57,6 +57,11 @@ async def play(tournament: Tournament, nonce: str, chooser: random.Random, moves
         played += 1
     await room.settle()
     return room
+
+
+def rooms_of(tournament: Tournament) -> list[Room]:
+    """The tournament's games' rooms (every one is in memory in these tests)."""
+    return [tournament.rooms.get(room_id) for room_id in tournament.game_room_ids]
 
 
 def table(tournament: Tournament) -> list[tuple]:
@@ -80,7 +85,7 @@ async def test_a_crash_in_game_five_resumes_at_the_same_game_and_move(database_u
     assert room.tournament_game == 4 and room.status != FINISHED
     before = {
         "version": tournament.version,
-        "games": [r.room_id for r in tournament.game_rooms],
+        "games": tournament.game_room_ids,
         "room_version": room.version,
         "view": room.state.view(0),
         "standings": table(tournament),
@@ -91,9 +96,9 @@ async def test_a_crash_in_game_five_resumes_at_the_same_game_and_move(database_u
 
     server = await Server.start(database_url, clock)
     tournament = server.tournaments.get(tid)
-    room = tournament.game_rooms[-1]
+    room = rooms_of(tournament)[-1]
     assert tournament.version == before["version"] and tournament.status == "playing"
-    assert [r.room_id for r in tournament.game_rooms] == before["games"], "the same game, in the same room"
+    assert tournament.game_room_ids == before["games"], "the same game, in the same room"
     assert room.version == before["room_version"] and room.state.view(0) == before["view"], "at the same move"
     assert table(tournament) == before["standings"], "standings intact"
     assert [(u.version, u.events) for u in tournament.updates] == before["updates"], "the same updates to resume"
@@ -102,12 +107,12 @@ async def test_a_crash_in_game_five_resumes_at_the_same_game_and_move(database_u
     for _ in range(4):
         await play(tournament, nonce, chooser)
         await server.tournaments.settle()
-    assert tournament.status == "finished" and len(tournament.game_rooms) == 8
-    outcomes = [r.state.outcome() for r in tournament.game_rooms]
+    assert tournament.status == "finished" and len(tournament.game_room_ids) == 8
+    outcomes = [r.state.outcome() for r in rooms_of(tournament)]
     assert table(tournament) == [
         (s.place, s.seat, s.points, s.games_won, s.country_wins) for s in engine_standings(outcomes)
     ]
-    assert Counter(r.options["first_seat"] for r in tournament.game_rooms) == {0: 2, 1: 2, 2: 2, 3: 2}
+    assert Counter(r.options["first_seat"] for r in rooms_of(tournament)) == {0: 2, 1: 2, 2: 2, 3: 2}
     await server.crash()
 
     # Finished, it stays finished: the final standings are still there after another restart.
@@ -147,8 +152,8 @@ async def test_a_game_that_ended_just_before_a_crash_is_recorded_and_the_next_on
     server = await Server.start(database_url, clock)
     tournament = server.tournaments.get(tid)
     assert len(tournament.rules.results) == 1 and tournament.rules.results[0] == room.state.outcome()
-    assert len(tournament.game_rooms) == 2 and tournament.game_rooms[1].options["first_seat"] == 1
-    assert tournament.game_rooms[1].status == "playing" and tournament.game_rooms[1].seats[0].nonce == nonce
+    assert len(tournament.game_room_ids) == 2 and rooms_of(tournament)[1].options["first_seat"] == 1
+    assert rooms_of(tournament)[1].status == "playing" and rooms_of(tournament)[1].seats[0].nonce == nonce
     kinds = [[type(event).__name__ for event in update.events] for update in tournament.updates]
     assert kinds[-2:] == [["GameEnded", "StandingsChanged"], ["GameStarted"]]
     await server.crash()
@@ -164,8 +169,8 @@ async def test_a_result_the_store_could_not_take_is_recorded_once_it_can_without
     assert room.status == FINISHED and tournament.current().games_played == 0
     server.journal.lost = False  # the disk has room again
     await server.tournaments.settle()  # the tournament heals by itself: no restart
-    assert tournament.current().games_played == 1 and len(tournament.game_rooms) == 2
-    assert tournament.game_rooms[1].status == "playing" and tournament.game_rooms[1].seats[0].nonce == nonce
+    assert tournament.current().games_played == 1 and len(tournament.game_room_ids) == 2
+    assert rooms_of(tournament)[1].status == "playing" and rooms_of(tournament)[1].seats[0].nonce == nonce
     heard = [(await feed.next()).version for _ in range(tournament.version)]
     assert heard == list(range(1, tournament.version + 1)), "every stored update once, in order"
     stored = await server.journal.load_tournament(tournament.tournament_id)
@@ -183,5 +188,5 @@ async def test_a_tournament_of_system_players_finishes_after_a_restart(database_
     await server.crash()
     server = await Server.start(database_url, clock)
     again = await server.tournaments.find(tournament.tournament_id)
-    assert again.status == "finished" and table(again) == final and len(again.game_rooms) == 8
+    assert again.status == "finished" and table(again) == final and len(again.game_room_ids) == 8
     await server.crash()
