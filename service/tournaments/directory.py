@@ -16,16 +16,24 @@ from service.rooms.room import FINISHED, Room
 from service.store.records import TournamentEntry, TournamentRecord
 from service.tournaments.tournament import Tournament, TournamentJournal
 
+KEEP_FINISHED = 32  # a finished tournament weighs its updates' snapshots: keep fewer than finished rooms
+
 
 class TournamentDirectory:
     """Every tournament of this server; its games live in ``rooms``. ``max_live`` caps the tournaments waiting or
     playing at once."""
 
     def __init__(
-        self, rooms: RoomDirectory, journal: TournamentJournal | None = None, *, max_live: int | None = None
+        self,
+        rooms: RoomDirectory,
+        journal: TournamentJournal | None = None,
+        *,
+        max_live: int | None = None,
+        keep_finished: int = KEEP_FINISHED,
     ) -> None:
         self.rooms = rooms
         self.max_live = max_live
+        self.keep_finished = keep_finished  # finished tournaments kept in memory, the most recently used
         self.journal: TournamentJournal = journal or rooms.journal  # type: ignore[assignment]
         self._tournaments: dict[str, Tournament] = {}  # every live tournament, and the finished ones kept
         self._recent: OrderedDict[str, None] = OrderedDict()
@@ -103,7 +111,7 @@ class TournamentDirectory:
         """Keep a finished tournament among the most recently used; the others leave memory (the store has them)."""
         self._recent[tournament.tournament_id] = None
         self._recent.move_to_end(tournament.tournament_id)
-        while len(self._recent) > self.rooms.keep_finished:
+        while len(self._recent) > self.keep_finished:
             gone, _ = self._recent.popitem(last=False)
             self._tournaments.pop(gone)
 
