@@ -7,11 +7,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-import os
 import random
 import signal
 import subprocess
-import sys
 
 import grpc
 import pytest
@@ -25,7 +23,7 @@ from tests.relay import RELAY
 from tests.server.conftest import Harness, auth, refusal
 from tests.servers import Start
 from tests.store.conftest import crash
-from tests.store.test_crash import free_port
+from tests.store.test_crash import free_port, start_server
 
 ONLINE, SOLO = common_pb2.ROOM_MODE_ONLINE, common_pb2.ROOM_MODE_SOLO
 
@@ -280,17 +278,7 @@ async def test_a_whole_game_over_rest_with_the_generic_form_and_sse(start: Start
 
 
 def start_relay_server(database_url: str, port: int) -> subprocess.Popen:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tests.relay.serve", "grpc", "--port", str(port), "--database-url", database_url],
-        env={k: v for k, v in os.environ.items() if k != "KICKOFF_TOKEN_SECRET"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    for line in process.stdout:
-        if f":{port}" in line:
-            return process
-    raise AssertionError("the server did not start")
+    return start_server(database_url, port, command="tests.relay.serve")
 
 
 async def test_kill_9_mid_window_and_each_responders_clock_comes_back(database_url: str) -> None:

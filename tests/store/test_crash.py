@@ -28,10 +28,11 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(database_url: str, port: int) -> subprocess.Popen:
+def start_server(database_url: str, port: int, command: str = "service.cli") -> subprocess.Popen:
+    """`kickoff grpc` (or ``command``: a module that runs it, e.g. with the tests' game hosted) on ``port``."""
     env = {k: v for k, v in os.environ.items() if k != "KICKOFF_TOKEN_SECRET"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "grpc", "--port", str(port), "--database-url", database_url],
+        [sys.executable, "-m", command, "grpc", "--port", str(port), "--database-url", database_url],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
