@@ -8,7 +8,9 @@ At every step of every game:
 Cards are audited as instances: ``locations()`` and ``hidden_from()`` name each physical card, and a deck that holds
 identical cards names their copies ``FACE#n`` (``SHOOT#07``). Views and events show faces only, never which copy is
 which, so "shows a hidden card" is counted by face: a viewer may see a face at most as many times as it has copies in
-places open to it (after the move, or before it, for the cards the move took out of sight).
+places open to it (after the move, or before it, for the cards the move took out of sight); an event may also show
+the mover's own cards, which a move plays face up (and the rules may shuffle out of sight in the same move: Age of
+Soccer's played card goes to the discard pile before its effect, which may reshuffle that pile into the deck).
 * the state survives a JSON round trip unchanged (the game then continues from the *deserialised* copy, so anything the
   JSON form forgot would change the rest of the game);
 * a replica fed the same moves through their wire form stays identical, and at the end the whole log replayed from the
@@ -18,8 +20,10 @@ places open to it (after the move, or before it, for the cards the move took out
 
 from __future__ import annotations
 
+import functools
 import json
 import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -28,54 +32,62 @@ from engine.core import Game, GameState
 MAX_MOVES = 20_000
 
 
+@functools.cache
 def face(instance: str) -> str:
     """A card's face: its instance id without the copy number."""
     return instance.split("#", 1)[0]
 
 
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
 def faces_shown(data: Any, faces: set[str]) -> Counter[str]:
     """How often each card face appears as a string anywhere in a JSON-able value."""
-    found: Counter[str] = Counter()
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if item in faces:
-                found[item] += 1
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-    return found
+    return Counter(text for text in _STRING.findall(json.dumps(data)) if text in faces)
 
 
-def open_faces(state: GameState, viewer: int | None) -> Counter[str]:
-    """The faces of the copies in places open to ``viewer``, counted."""
+def open_faces(state: GameState, viewer: int | None, every: list[str] | None = None) -> Counter[str]:
+    """The faces of the copies in places open to ``viewer``, counted (``every``: all the instances, if known)."""
     hidden = state.hidden_from(viewer)
-    return Counter(face(card) for cards in state.locations().values() for card in cards if card not in hidden)
+    if every is None:
+        every = [card for cards in state.locations().values() for card in cards]
+    return Counter(face(card) for card in every if card not in hidden)
+
+
+def open_to_all(state: GameState) -> dict[int | None, Counter[str]]:
+    """:func:`open_faces` for every viewer."""
+    every = [card for cards in state.locations().values() for card in cards]
+    return {viewer: open_faces(state, viewer, every) for viewer in [None, *range(state.seats)]}
 
 
 def check_cards(game: Game, state: GameState) -> None:
     places = state.locations()
     every = [card for cards in places.values() for card in cards]
     assert len(every) == game.spec.deck_size, f"{len(every)} cards in play, the deck has {game.spec.deck_size}"
-    duplicated = {card for card in every if every.count(card) > 1}
+    duplicated = {card for card, copies in Counter(every).items() if copies > 1}
     assert not duplicated, f"cards in two places: {sorted(duplicated)}"
 
 
-def check_views(state: GameState, events: list[Any], before: dict[int | None, Counter[str]] | None = None) -> None:
+def check_views(
+    state: GameState,
+    events: list[Any],
+    before: dict[int | None, Counter[str]] | None = None,
+    played: Counter[str] | None = None,
+) -> None:
     """No view or event shows ``viewer`` more copies of a face than are open to it; ``before``: what was open to
-    each viewer before the move (an event may show a card the move then took out of sight, e.g. one played face up
-    and shuffled away)."""
+    each viewer before the move, and ``played``: the mover's own cards before it (an event may show a card the move
+    played face up and then took out of sight)."""
     faces = {face(card) for cards in state.locations().values() for card in cards}
+    now = open_to_all(state)
     for viewer in [None, *range(state.seats)]:
-        allowed = open_faces(state, viewer)
+        allowed = now[viewer]
         shown = faces_shown(state.view(viewer).to_json(), faces)
         leaked = {name: count for name, count in shown.items() if count > allowed[name]}
         assert not leaked, f"viewer {viewer}'s view shows hidden cards {leaked}"
         if before is not None:
             allowed |= before[viewer]
+        if played is not None:
+            allowed += played
         for event in events:
             shown = faces_shown(event.for_viewer(viewer).to_json(), faces)
             leaked = {name: count for name, count in shown.items() if count > allowed[name]}
@@ -89,11 +101,11 @@ def round_trip(game: Game, state: GameState) -> GameState:
     return copy
 
 
-def play_checked(game: Game, seats: int, seed: int) -> GameState:
-    """One random game with every check at every step; returns the finished state."""
+def play_checked(game: Game, seats: int, seed: int, options: dict[str, Any] | None = None) -> GameState:
+    """One random game (with ``options``) with every check at every step; returns the finished state."""
     chooser = random.Random(seed)
-    state = game.new_game(seats, None, seed)
-    replica = game.new_game(seats, None, seed)
+    state = game.new_game(seats, options, seed)
+    replica = game.new_game(seats, options, seed)
     log: list[tuple[int, Any]] = []
     check_cards(game, state)
     check_views(state, [])
@@ -105,16 +117,17 @@ def play_checked(game: Game, seats: int, seed: int) -> GameState:
         # Sometimes the clock runs out instead: the table's move must be accepted too.
         by_table = chooser.random() < 0.05
         move = state.timeout_move(seat) if by_table else chooser.choice(moves)
-        before = {viewer: open_faces(state, viewer) for viewer in [None, *range(seats)]}
+        before = open_to_all(state)
+        played = Counter(face(card) for card in state.hidden_from(None) - state.hidden_from(seat))
         events = state.apply(seat, move, by_table=by_table)
         wire = game.move_from_wire(move.to_wire())
         assert wire == move, f"wire form of {move!r} reads back as {wire!r}"
         replica.apply(seat, wire, by_table=by_table)
         log.append((seat, wire))
         check_cards(game, state)
-        check_views(state, events, before)
+        check_views(state, events, before, played)
         state = round_trip(game, state)
         assert replica.to_json() == state.to_json(), f"seed {seed}: replica diverged at move {len(log)}"
     assert state.outcome() is not None
-    assert game.replay(seats, None, seed, log).to_json() == state.to_json(), f"seed {seed}: replay differs"
+    assert game.replay(seats, options, seed, log).to_json() == state.to_json(), f"seed {seed}: replay differs"
     return state

@@ -1,0 +1,97 @@
+"""Age of Soccer's cards as small integers, with their codes and the tables the rules read.
+
+Player cards ``0..27``: ``team = id >> 2`` (Spartans, Vikings, Parthians, Romans, Zulus, Aztecs, Mongols) and
+``position = id & 3`` (GK, DF, MF, AT). Each team has one card per position. A card's code is ``VIK-DF``.
+
+Action cards ``0..87``, a separate numbering: the 28 team cards (Millionaire Owner, Greedy Agent, Super Shot and
+Super Save, one of each per team: ``OWNER-ROM``, ``AGENT-VIK``, ``SUPERSHOT-ZUL``, ``SUPERSAVE-AZT``) and the 60
+common ones, whose copies are alike (``SHOOT`` x12, ``SAVE`` x10, ``OFFSIDE`` x4, ``COUNTER`` x4, ``EAGLE`` x4,
+``BUS`` x4, ``CUPRUN`` x2, ``SAMBA`` x3, ``BANKRUPT`` x3, ``RED`` x3, ``INJURY`` x3, ``FREE`` x3, ``INSIDER`` x3,
+``WINDOW`` x2). A card's *face* is what players see and name (``SHOOT``); its *instance* (``SHOOT#07``) tells the copies
+apart for the audits only.
+"""
+
+from __future__ import annotations
+
+TEAMS = ("SPA", "VIK", "PAR", "ROM", "ZUL", "AZT", "MON")
+TEAM_NAMES = ("Spartans", "Vikings", "Parthians", "Romans", "Zulus", "Aztecs", "Mongols")
+POSITIONS = ("GK", "DF", "MF", "AT")
+POSITION_NAMES = ("Goalkeeper", "Defender", "Midfielder", "Attacker")
+ATTACK = (0, 1, 2, 3)  # by position (house default)
+DEFENCE = (3, 2, 1, 0)
+BASE = 4  # a team board's attack and defence with nobody on it
+
+PLAYER_CARDS = len(TEAMS) * len(POSITIONS)
+PLAYER_CODES = tuple(f"{TEAMS[card >> 2]}-{POSITIONS[card & 3]}" for card in range(PLAYER_CARDS))
+PLAYER_BY_CODE = {code: card for card, code in enumerate(PLAYER_CODES)}
+
+# Action kinds.
+OWNER, AGENT, SUPERSHOT, SUPERSAVE = "OWNER", "AGENT", "SUPERSHOT", "SUPERSAVE"
+SHOOT, SAVE, OFFSIDE, COUNTER, EAGLE, BUS, CUPRUN = "SHOOT", "SAVE", "OFFSIDE", "COUNTER", "EAGLE", "BUS", "CUPRUN"
+SAMBA, BANKRUPT, RED, INJURY, FREE, INSIDER, WINDOW = "SAMBA", "BANKRUPT", "RED", "INJURY", "FREE", "INSIDER", "WINDOW"
+TEAM_KINDS = (OWNER, AGENT, SUPERSHOT, SUPERSAVE)
+COMMON = (
+    (SHOOT, 12),
+    (SAVE, 10),
+    (OFFSIDE, 4),
+    (COUNTER, 4),
+    (EAGLE, 4),
+    (BUS, 4),
+    (CUPRUN, 2),
+    (SAMBA, 3),
+    (BANKRUPT, 3),
+    (RED, 3),
+    (INJURY, 3),
+    (FREE, 3),
+    (INSIDER, 3),
+    (WINDOW, 2),
+)
+TRAINING = frozenset((OWNER, AGENT, SAMBA, BANKRUPT, RED, INJURY, FREE, INSIDER, WINDOW))
+MATCH = frozenset((SUPERSHOT, SUPERSAVE, SHOOT, SAVE, OFFSIDE, COUNTER, EAGLE, BUS, CUPRUN))
+
+_kinds: list[str] = []
+_teams: list[int] = []
+for _kind in TEAM_KINDS:
+    for _team in range(len(TEAMS)):
+        _kinds.append(_kind)
+        _teams.append(_team)
+for _kind, _copies in COMMON:
+    _kinds.extend([_kind] * _copies)
+    _teams.extend([-1] * _copies)
+
+ACTION_KIND = tuple(_kinds)  # action id -> kind
+ACTION_TEAM = tuple(_teams)  # action id -> team, or -1
+ACTION_CARDS = len(ACTION_KIND)
+ACTION_FACE = tuple(
+    f"{kind}-{TEAMS[team]}" if team >= 0 else kind for kind, team in zip(ACTION_KIND, ACTION_TEAM, strict=True)
+)
+ACTION_INSTANCE = tuple(
+    face if ACTION_TEAM[card] >= 0 else f"{face}#{ACTION_FACE[: card + 1].count(face):02d}"
+    for card, face in enumerate(ACTION_FACE)
+)
+FACES = frozenset(ACTION_FACE)
+IS_TEAM_FACE = {face: ACTION_TEAM[ACTION_FACE.index(face)] >= 0 for face in FACES}
+
+assert PLAYER_CARDS == 28 and ACTION_CARDS == 88
+
+
+def player_team(card: int) -> int:
+    return card >> 2
+
+
+def player_position(card: int) -> int:
+    return card & 3
+
+
+def face_team(face: str) -> int:
+    """The team a team card's face names (``SUPERSHOT-VIK`` -> Vikings), or -1."""
+    _, _, team = face.partition("-")
+    return TEAMS.index(team) if team else -1
+
+
+def face_kind(face: str) -> str:
+    return face.partition("-")[0]
+
+
+def label_player(card: int) -> str:
+    return f"{TEAM_NAMES[card >> 2]} {POSITION_NAMES[card & 3]} ({ATTACK[card & 3]}/{DEFENCE[card & 3]})"

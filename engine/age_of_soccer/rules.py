@@ -1,0 +1,1163 @@
+"""Age of Soccer's rules: the state, the legal moves, applying a move, views, outcome.
+
+The rulebook, with the house defaults for what it leaves open; where both are silent, the choices below are what
+players at a real table would expect (the ones marked *settled here*).
+
+**Set-up.** 2-7 players, each with one of the seven teams (option ``teams``: team codes in seat order, e.g.
+``"VIK,ROM"``; unset: Spartans, Vikings, Parthians... in seat order). Team boards start at attack 4 / defence 4, and
+each team holds its seven shields. Everyone is dealt five action cards; nobody gets a player card. Seat
+``first_seat`` (default 0) plays first; turns go in seat order.
+
+**A turn** is PICK UP, then TRAINING, then MATCH:
+
+* PICK UP: one player card, or two action cards (``pick player`` / ``pick actions``).
+* TRAINING, in any order until ``pass``: one trade a turn (three action cards for a player card, or a player card for an
+  action card; offered only when a card can be drawn for it); training cards, any number; team management: ``board``
+  a player card from the hand onto its vacant position, ``bench`` one back to the hand, as often as wanted. A team's
+  attack and defence are 4 plus its board's cards (GK 0/3, DF 1/2, MF 2/1, AT 3/0). After ``pass``, a player holding
+  more than seven action cards discards down to seven, choosing (player cards do not count).
+* MATCH: ``challenge`` one other player, or ``end`` the turn. A challenge needs attack >= the challenged team's
+  defence. The challenger may play Eagle Eye (+4 attack) or Dazzling Cup Run (the challenge stands whatever the points)
+  with the challenge; the challenged player may answer with Park the Bus (+4 defence); the two alternate, challenged
+  first, until both pass; then the challenge stands or falls. Boosts last for that match. A challenge that falls lets
+  the player challenge another player not yet challenged this turn. One match a turn.
+
+**A match.** The attacker must shoot if able (Shoot, or a Super Shot); after a shot is stopped it may shoot again or
+``stop`` (a draw). A Super Shot or Super Save is *activated* when its player's team board is that team, or a player
+of that team is on its board; otherwise it is a plain Shoot or Save. Every shot opens a *window*: the defender and
+every player outside the match, in seat order from the attacker's left, may answer at once, each with its own clock;
+the answer that counts is the first in that order (an answer waits until everyone before it has passed, and one
+before it takes the window instead - settled here: answers are simultaneous, their order decides). The defender may
+answer with Save (a plain shot only), Super Save (an activated one stops any shot; a plain one, a plain shot), Offside
+or Counter Attack; players outside with Offside or Counter Attack. Counter Attack answers a plain shot only (an
+unactivated Super Shot is one). Save, Super Save and Offside stop the shot. Counter Attack cancels it and makes its
+player the attacker and the former attacker the defender; the new attacker must shoot or the match is a draw. When
+everyone has passed, the shot scores: the attacker takes one of the defender's own shields (a team with none left
+gives none). The first team holding a shield won from every other team (two from each in a three-player game) wins
+at once; won shields are never lost.
+
+**Training cards.** Millionaire Owner: two action cards (three with two active players of its team on the board).
+Greedy Agent: steal one action card (two with the bonus) from another player's hand, chosen blind (the hand is
+shuffled first, so a position says nothing). Samba Fever: from its player round the table, everyone picks up one
+action card. Bankruptcy: another player loses two action cards, chosen blind, to the discard pile. Red Card: another
+player misses a turn (Red Cards stack; a player who misses turns still answers in windows and drafts). Injury: an
+opponent's active player goes to the player discard pile. Free Transfer: steal an opponent's active player into the
+hand. Insider Trading: take an opponent's active player and give it to any player but oneself (into the hand).
+Transfer Window: one player card per player is dealt face up; from its player round the table each takes one (the
+last in draft order get nothing if the deck runs short). Greedy Agent, Bankruptcy, Injury, Free Transfer and Insider
+Trading need a victim with something to take.
+
+**Decks.** A played card goes to its discard pile before its effect. A deck that runs out is replaced by its shuffled
+discard pile when a card must be drawn; with both empty nothing is drawn.
+
+**Clocks** (online rooms): ``turn_seconds`` (60) for the player whose turn it is, all phases; ``response_seconds``
+(15) for each other seat asked (a window, the challenge exchange, a draft, a counter-attacker's shot). At zero the
+table plays ``timeout``: for the player whose turn it is, pick up two action cards if not yet picked, end any match
+as a draw, discard down to seven (the table discards the last cards picked up) and end the turn; for anyone else, a
+pass (a drafter takes the first card; a counter-attacker stops).
+
+**Turn limit** (option ``max_rounds``, off by default): after that many full rounds the game ends and the most shields
+won wins (ties shared).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, NamedTuple
+
+from engine.age_of_soccer import cards as C
+from engine.age_of_soccer.cards import (
+    ACTION_FACE,
+    ACTION_INSTANCE,
+    ACTION_KIND,
+    ACTION_TEAM,
+    ATTACK,
+    BASE,
+    DEFENCE,
+    PLAYER_BY_CODE,
+    PLAYER_CARDS,
+    PLAYER_CODES,
+    TEAMS,
+)
+from engine.core import (
+    Bot,
+    Game,
+    GameOver,
+    GameSpec,
+    GameState,
+    IllegalMove,
+    InvalidOptions,
+    MalformedMove,
+    NotYourTurn,
+    OptionSpec,
+    Outcome,
+    Rng,
+)
+
+HAND_LIMIT = 7
+DEALT = 5
+SHIELDS = 7
+PICKUP, TRAINING, DISCARD, DRAFT, MATCH, CHALLENGE, SHOT, WINDOW, OVER = (
+    "pickup",
+    "training",
+    "discard",
+    "draft",
+    "match",
+    "challenge",
+    "shot",
+    "window",
+    "over",
+)
+WIN_SHIELDS, WIN_ROUNDS = "shields", "rounds"
+
+SPEC = GameSpec(
+    name="age-of-soccer",
+    title="Age of Soccer",
+    seat_counts=(2, 3, 4, 5, 6, 7),
+    deck_size=PLAYER_CARDS + C.ACTION_CARDS,
+    summary="Seven ancient teams build boards of players, train, and challenge each other to matches for shields.",
+    options=(
+        OptionSpec("teams", "", "team codes in seat order, e.g. VIK,ROM (unset: SPA, VIK, PAR... in seat order)"),
+        OptionSpec("first_seat", 0, "the seat that plays first", minimum=0, maximum=6),
+        OptionSpec("turn_seconds", 60, "online clock: seconds for a whole turn (all three phases)", 5, 600),
+        OptionSpec("response_seconds", 15, "online clock: seconds for each answer asked of another seat", 2, 600),
+        OptionSpec("max_rounds", 0, "end after this many full rounds, most shields winning (0: off)", 0, 1000),
+    ),
+)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Moves: small values with a text form. ``args`` are card faces or codes, and seat numbers as text.
+
+
+class AosMove(NamedTuple):
+    """A move: its kind and its arguments (``play AGENT-VIK 2 1``: kind ``play``, args ``AGENT-VIK 2 1``)."""
+
+    kind: str
+    args: tuple[str, ...] = ()
+
+    def to_wire(self) -> str:
+        return " ".join((self.kind, *self.args))
+
+    @classmethod
+    def parse(cls, text: str) -> AosMove:
+        if not isinstance(text, str):
+            raise MalformedMove(f"a move is text, got {type(text).__name__}")
+        words = text.split()
+        if not words or words[0].lower() not in KINDS:
+            raise MalformedMove(f"unknown move (known: {', '.join(sorted(KINDS - {'timeout'}))})")
+        return cls(words[0].lower(), tuple(word.upper() if not word.isdigit() else word for word in words[1:]))
+
+
+KINDS = frozenset(
+    (
+        "pick",
+        "trade",
+        "play",
+        "board",
+        "bench",
+        "pass",
+        "discard",
+        "draft",
+        "challenge",
+        "end",
+        "eagle",
+        "cuprun",
+        "bus",
+        "shoot",
+        "stop",
+        "answer",
+        "timeout",
+    )
+)
+PASS = AosMove("pass")
+END = AosMove("end")
+STOP = AosMove("stop")
+TIMEOUT = AosMove("timeout")
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Events
+
+
+@dataclass(frozen=True)
+class Event:
+    """What happened. ``kind`` names it; ``seat`` who did it; ``cards`` the faces it shows (``private`` faces only to
+    ``seat`` and ``other``: a card drawn, a card stolen); ``target`` a second seat; ``data`` any numbers."""
+
+    kind: str
+    seat: int = -1
+    cards: tuple[str, ...] = ()
+    target: int = -1
+    private: tuple[str, ...] = ()
+    other: int = -1
+    count: int = 0
+    data: tuple[tuple[str, Any], ...] = ()
+
+    def for_viewer(self, viewer: int | None) -> Event:
+        if self.private and viewer != self.seat and (viewer is None or viewer != self.other):
+            return Event(self.kind, self.seat, self.cards, self.target, (), self.other, self.count, self.data)
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.kind}
+        if self.seat >= 0:
+            data["seat"] = self.seat
+        if self.target >= 0:
+            data["target"] = self.target
+        if self.other >= 0:
+            data["other"] = self.other
+        if self.cards:
+            data["cards"] = list(self.cards)
+        if self.private:
+            data["private"] = list(self.private)
+        if self.count:
+            data["count"] = self.count
+        data.update(self.data)
+        return data
+
+    def describe(self) -> str:
+        text = f"{self.kind} seat {self.seat}"
+        if self.target >= 0:
+            text += f" -> seat {self.target}"
+        shown = (*self.cards, *self.private)
+        return text + (f": {' '.join(shown)}" if shown else "")
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Views
+
+
+@dataclass(frozen=True)
+class AosView:
+    data: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return self.data
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# The state
+
+
+class AosState(GameState):
+    """One game. Hands hold player card ids and action card ids; boards hold a player card id per position or -1."""
+
+    def __init__(self) -> None:  # use AgeOfSoccer.new_game or state_from_json
+        self.seats = 0
+        self.options: dict[str, Any] = {}
+        self.version = 0
+        self.teams: list[int] = []
+        self.boards: list[list[int]] = []
+        self.players: list[list[int]] = []  # player cards in each hand
+        self.actions: list[list[int]] = []  # action cards in each hand
+        self.player_deck: list[int] = []
+        self.player_discard: list[int] = []
+        self.action_deck: list[int] = []
+        self.action_discard: list[int] = []
+        self.shields: list[int] = []  # each team's own shields left
+        self.won: list[list[int]] = []  # won[seat][other]: shields seat won from other
+        self.reds: list[list[int]] = []  # Red Cards waiting in front of each seat (each skips one turn)
+        self.active = 0
+        self.turn = 1
+        self.turns_begun = 1  # the opening turn counts
+        self.phase = PICKUP
+        self.after_discard = MATCH  # where a discard phase leads: MATCH (after training) or the next turn
+        self.traded = False
+        self.challenged: list[int] = []  # seats challenged this turn
+        self.challenge: dict[str, Any] = {}  # target, eagles, buses, cuprun, mover, passes
+        self.match: dict[str, Any] = {}  # attacker, defender, shots, counter, boosts
+        self.shot: dict[str, Any] = {}  # card, face, activated
+        self.window: dict[str, Any] = {}  # order, passed, held: {seat: card}
+        self.draft: dict[str, Any] = {}  # cards (face up), order, turn
+        self.asked = 0  # counts each time other seats are asked (windows, exchanges, drafts): their clocks' periods
+        self.result: Outcome | None = None
+        self.rng = Rng(0)
+
+    # -- asking -----------------------------------------------------------------------------------------------------
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.result is not None:
+            return ()
+        phase = self.phase
+        if phase == WINDOW:
+            window = self.window
+            return tuple(s for s in window["order"] if s not in window["passed"] and s not in window["held"])
+        if phase == CHALLENGE:
+            return (self.challenge["mover"],)
+        if phase == SHOT:
+            return (self.match["attacker"],)
+        if phase == DRAFT:
+            return (self.draft["order"][self.draft["turn"]],)
+        return (self.active,)
+
+    def outcome(self) -> Outcome | None:
+        return self.result
+
+    def attack(self, seat: int) -> int:
+        return BASE + sum(ATTACK[card & 3] for card in self.boards[seat] if card >= 0)
+
+    def defence(self, seat: int) -> int:
+        return BASE + sum(DEFENCE[card & 3] for card in self.boards[seat] if card >= 0)
+
+    def activates(self, seat: int, team: int) -> bool:
+        """Whether ``seat`` activates a Super card of ``team``: its own board, or a player of that team on it."""
+        return self.teams[seat] == team or any(card >= 0 and card >> 2 == team for card in self.boards[seat])
+
+    def active_of_team(self, seat: int, team: int) -> int:
+        return sum(1 for card in self.boards[seat] if card >= 0 and card >> 2 == team)
+
+    def faces(self, seat: int) -> list[str]:
+        return [ACTION_FACE[card] for card in self.actions[seat]]
+
+    def _holds(self, seat: int, face: str) -> int:
+        """An action card of ``face`` in ``seat``'s hand (the first), or -1."""
+        for card in self.actions[seat]:
+            if ACTION_FACE[card] == face:
+                return card
+        return -1
+
+    def _kind_cards(self, seat: int, kind: str) -> list[int]:
+        return [card for card in self.actions[seat] if ACTION_KIND[card] == kind]
+
+    def can_draw_player(self) -> bool:
+        return bool(self.player_deck or self.player_discard)
+
+    def can_draw_action(self) -> bool:
+        return bool(self.action_deck or self.action_discard)
+
+    # -- legal moves ------------------------------------------------------------------------------------------------
+
+    def legal_moves(self, seat: int) -> list[AosMove]:
+        if self.result is not None or seat not in self.to_act():
+            return []
+        return LEGAL[self.phase](self, seat)
+
+    def _legal_pickup(self, seat: int) -> list[AosMove]:
+        return [AosMove("pick", ("PLAYER",)), AosMove("pick", ("ACTIONS",))]
+
+    def _legal_training(self, seat: int) -> list[AosMove]:
+        moves: list[AosMove] = [PASS]
+        actions = self.actions[seat]
+        if not self.traded:
+            if len(actions) >= 3 and self.can_draw_player():
+                for three in sorted(set(combinations(sorted(self.faces(seat)), 3))):
+                    moves.append(AosMove("trade", three))
+            if self.can_draw_action():
+                for card in sorted(set(self.players[seat])):
+                    moves.append(AosMove("trade", (PLAYER_CODES[card],)))
+        board = self.boards[seat]
+        for card in sorted(set(self.players[seat])):
+            if board[card & 3] < 0:
+                moves.append(AosMove("board", (PLAYER_CODES[card],)))
+        for card in board:
+            if card >= 0:
+                moves.append(AosMove("bench", (PLAYER_CODES[card],)))
+        others = [s for s in range(self.seats) if s != seat]
+        seen: set[str] = set()
+        for card in actions:
+            face = ACTION_FACE[card]
+            kind = ACTION_KIND[card]
+            if kind not in C.TRAINING or face in seen:
+                continue
+            seen.add(face)
+            if kind in (C.OWNER, C.SAMBA, C.WINDOW):
+                moves.append(AosMove("play", (face,)))
+            elif kind == C.RED:
+                moves.extend(AosMove("play", (face, str(s))) for s in others)
+            elif kind in (C.AGENT, C.BANKRUPT):
+                take = 2 if kind == C.BANKRUPT or self.active_of_team(seat, ACTION_TEAM[card]) >= 2 else 1
+                for s in others:
+                    held = len(self.actions[s])
+                    for positions in combinations(range(1, held + 1), min(take, held)):
+                        moves.append(AosMove("play", (face, str(s), *map(str, positions))))
+            else:  # INJURY, FREE, INSIDER: an opponent's active player
+                for s in others:
+                    for player in self.boards[s]:
+                        if player < 0:
+                            continue
+                        if kind == C.INSIDER:
+                            for r in others:
+                                moves.append(AosMove("play", (face, str(s), PLAYER_CODES[player], str(r))))
+                        else:
+                            moves.append(AosMove("play", (face, str(s), PLAYER_CODES[player])))
+        return moves
+
+    def _legal_discard(self, seat: int) -> list[AosMove]:
+        return [AosMove("discard", (face,)) for face in sorted(set(self.faces(seat)))]
+
+    def _legal_draft(self, seat: int) -> list[AosMove]:
+        return [AosMove("draft", (PLAYER_CODES[card],)) for card in sorted(set(self.draft["cards"]))]
+
+    def _legal_match(self, seat: int) -> list[AosMove]:
+        moves = [END]
+        eagles = len(self._kind_cards(seat, C.EAGLE))
+        cupruns = len(self._kind_cards(seat, C.CUPRUN))
+        attack = self.attack(seat)
+        for target in range(self.seats):
+            if target == seat or target in self.challenged:
+                continue
+            short = self.defence(target) - attack
+            least = max(0, -(-short // 4))  # eagles needed
+            for count in range(least, eagles + 1):
+                moves.append(AosMove("challenge", (str(target), *([C.EAGLE] * count))))
+            if cupruns:
+                moves.append(AosMove("challenge", (str(target), C.CUPRUN)))
+        return moves
+
+    def _legal_challenge(self, seat: int) -> list[AosMove]:
+        moves = [PASS]
+        if seat == self.challenge["target"]:
+            if self._kind_cards(seat, C.BUS):
+                moves.append(AosMove("bus"))
+        else:
+            if self._kind_cards(seat, C.EAGLE):
+                moves.append(AosMove("eagle"))
+            if self._kind_cards(seat, C.CUPRUN) and not self.challenge["cuprun"]:
+                moves.append(AosMove("cuprun"))
+        return moves
+
+    def _legal_shot(self, seat: int) -> list[AosMove]:
+        moves = [AosMove("shoot", (face,)) for face in sorted(set(self._shot_faces(seat)))]
+        if not moves or self.match["shots"] or self.match["counter"]:
+            moves.append(STOP)
+        return moves
+
+    def _shot_faces(self, seat: int) -> list[str]:
+        return [ACTION_FACE[card] for card in self.actions[seat] if ACTION_KIND[card] in (C.SHOOT, C.SUPERSHOT)]
+
+    def _legal_window(self, seat: int) -> list[AosMove]:
+        return [PASS, *(AosMove("answer", (face,)) for face in self._answers(seat))]
+
+    def _answers(self, seat: int) -> list[str]:
+        """The faces ``seat`` may answer the shot in hand with."""
+        activated = self.shot["activated"]
+        defender = seat == self.match["defender"]
+        found: set[str] = set()
+        for card in self.actions[seat]:
+            kind = ACTION_KIND[card]
+            if (
+                kind == C.OFFSIDE
+                or (kind == C.COUNTER and not activated)
+                or (defender and kind == C.SAVE and not activated)
+                or (defender and kind == C.SUPERSAVE and (not activated or self.activates(seat, ACTION_TEAM[card])))
+            ):
+                found.add(ACTION_FACE[card])
+        return sorted(found)
+
+    # -- applying ---------------------------------------------------------------------------------------------------
+
+    def apply(self, seat: int, move: AosMove, *, by_table: bool = False) -> list[Any]:
+        if self.result is not None:
+            raise GameOver("the game is over")
+        if seat not in self.to_act():
+            raise NotYourTurn(f"seat {seat} may not act now")
+        if type(move) is not AosMove:
+            raise MalformedMove(f"not an Age of Soccer move: {move!r}")
+        if move.kind == "timeout":
+            if not by_table:
+                raise IllegalMove("only the table plays 'timeout', when the clock runs out", code="table_only")
+            events: list[Any] = []
+            self._timeout(seat, events)
+        else:
+            if move not in self.legal_moves(seat):
+                raise IllegalMove(f"'{move.kind}' is not one of the moves allowed now", code="not_allowed")
+            events = []
+            APPLY[move.kind](self, seat, move.args, events)
+        self.version += 1
+        return events
+
+    # Phase 1
+
+    def _pick(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        if args[0] == "PLAYER":
+            self._draw_players(seat, 1, events, "pick")
+        else:
+            self._draw_actions(seat, 2, events, "pick")
+        self.phase = TRAINING
+
+    # Phase 2
+
+    def _trade(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        self.traded = True
+        if len(args) == 3:
+            given = [self._take_action(seat, face) for face in args]
+            self.action_discard.extend(given)
+            events.append(Event("traded", seat, tuple(args)))
+            self._draw_players(seat, 1, events, "trade")
+        else:
+            card = PLAYER_BY_CODE[args[0]]
+            self.players[seat].remove(card)
+            self.player_discard.append(card)
+            events.append(Event("traded", seat, (args[0],)))
+            self._draw_actions(seat, 1, events, "trade")
+
+    def _board(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        card = PLAYER_BY_CODE[args[0]]
+        self.players[seat].remove(card)
+        self.boards[seat][card & 3] = card
+        events.append(Event("boarded", seat, (args[0],), data=self._points(seat)))
+
+    def _bench(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        card = PLAYER_BY_CODE[args[0]]
+        self.boards[seat][card & 3] = -1
+        self.players[seat].append(card)
+        events.append(Event("benched", seat, (args[0],), data=self._points(seat)))
+
+    def _points(self, seat: int) -> tuple[tuple[str, Any], ...]:
+        return (("attack", self.attack(seat)), ("defence", self.defence(seat)))
+
+    def _pass(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        phase = self.phase
+        if phase == TRAINING:
+            events.append(Event("trained", seat))
+            self._limit_hand(MATCH, events)
+        elif phase == CHALLENGE:
+            self._exchange_pass(seat, events)
+        else:  # WINDOW
+            self._window_pass(seat, events)
+
+    def _play(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        face = args[0]
+        card = self._take_action(seat, face)
+        kind = ACTION_KIND[card]
+        if kind != C.RED:  # a played card goes to the discard pile before its effect (a Red Card waits: see below)
+            self.action_discard.append(card)
+        if kind == C.OWNER:
+            bonus = self.active_of_team(seat, ACTION_TEAM[card]) >= 2
+            events.append(Event("played", seat, (face,)))
+            self._draw_actions(seat, 3 if bonus else 2, events, "owner")
+        elif kind == C.SAMBA:
+            events.append(Event("played", seat, (face,)))
+            for other in self._round_from(seat):
+                self._draw_actions(other, 1, events, "samba")
+        elif kind == C.RED:
+            target = int(args[1])
+            self.reds[target].append(card)  # it waits in front of its target until the turn it costs
+            events.append(Event("played", seat, (face,), target))
+        elif kind in (C.AGENT, C.BANKRUPT):
+            target = int(args[1])
+            victim = self.actions[target]
+            self.rng.shuffle(victim)  # blind: the positions chosen say nothing
+            taken = [victim[int(position) - 1] for position in args[2:]]
+            for lost in taken:
+                victim.remove(lost)
+            faces = tuple(ACTION_FACE[lost] for lost in taken)
+            if kind == C.AGENT:
+                self.actions[seat].extend(taken)
+                events.append(Event("played", seat, (face,), target, private=faces, other=target, count=len(taken)))
+            else:
+                self.action_discard.extend(taken)
+                events.append(Event("played", seat, (face, *faces), target, count=len(taken)))
+        elif kind == C.WINDOW:
+            events.append(Event("played", seat, (face,)))
+            self._open_draft(seat, events)
+        else:  # INJURY, FREE, INSIDER
+            target = int(args[1])
+            player = PLAYER_BY_CODE[args[2]]
+            self.boards[target][player & 3] = -1
+            if kind == C.INJURY:
+                self.player_discard.append(player)
+                events.append(Event("played", seat, (face, args[2]), target, data=self._points(target)))
+            elif kind == C.FREE:
+                self.players[seat].append(player)
+                events.append(Event("played", seat, (face, args[2]), target, data=self._points(target)))
+            else:
+                to = int(args[3])
+                self.players[to].append(player)
+                events.append(Event("played", seat, (face, args[2]), target, other=to, data=self._points(target)))
+
+    def _round_from(self, seat: int) -> list[int]:
+        return [(seat + i) % self.seats for i in range(self.seats)]
+
+    def _open_draft(self, seat: int, events: list[Any]) -> None:
+        dealt: list[int] = []
+        for _ in range(self.seats):
+            card = self._draw_player_card(events)
+            if card < 0:
+                break
+            dealt.append(card)
+        if not dealt:
+            return
+        self.draft = {"cards": dealt, "order": self._round_from(seat)[: len(dealt)], "turn": 0}
+        self.phase = DRAFT
+        self.asked += 1
+        events.append(Event("dealt", seat, tuple(PLAYER_CODES[card] for card in dealt)))
+
+    def _draft(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        card = PLAYER_BY_CODE[args[0]]
+        draft = self.draft
+        draft["cards"].remove(card)
+        self.players[seat].append(card)
+        events.append(Event("drafted", seat, (args[0],)))
+        draft["turn"] += 1
+        self.asked += 1
+        if draft["turn"] >= len(draft["order"]):
+            self.draft = {}
+            self.phase = TRAINING
+
+    def _discard(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        card = self._take_action(seat, args[0])
+        self.action_discard.append(card)
+        events.append(Event("discarded", seat, (args[0],)))
+        if len(self.actions[seat]) <= HAND_LIMIT:
+            self._after_limit(events)
+
+    def _limit_hand(self, then: str, events: list[Any]) -> None:
+        """The hand limit, then ``then`` (MATCH after training, or the next turn)."""
+        self.after_discard = then
+        if len(self.actions[self.active]) > HAND_LIMIT:
+            self.phase = DISCARD
+        else:
+            self._after_limit(events)
+
+    def _after_limit(self, events: list[Any]) -> None:
+        if self.after_discard == MATCH:
+            self.phase = MATCH
+        else:
+            self._next_turn(events)
+
+    # Phase 3
+
+    def _challenge(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        target = int(args[0])
+        boosts = [self._take_action(seat, face) for face in args[1:]]
+        self.action_discard.extend(boosts)
+        self.challenged.append(target)
+        self.challenge = {
+            "target": target,
+            "eagles": sum(1 for card in boosts if ACTION_KIND[card] == C.EAGLE),
+            "buses": 0,
+            "cuprun": any(ACTION_KIND[card] == C.CUPRUN for card in boosts),
+            "mover": target,
+            "passes": 0,
+        }
+        self.phase = CHALLENGE
+        self.asked += 1
+        events.append(Event("challenged", seat, tuple(args[1:]), target))
+
+    def _boost(self, seat: int, kind: str, events: list[Any]) -> None:
+        card = self._kind_cards(seat, kind)[0]
+        self.actions[seat].remove(card)
+        self.action_discard.append(card)
+        challenge = self.challenge
+        key = {C.EAGLE: "eagles", C.BUS: "buses"}.get(kind)
+        if key:
+            challenge[key] += 1
+        else:
+            challenge["cuprun"] = True
+        challenge["passes"] = 0
+        events.append(Event("boosted", seat, (ACTION_FACE[card],), challenge["target"]))
+        self._exchange_next(seat)
+
+    def _eagle(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        self._boost(seat, C.EAGLE, events)
+
+    def _cuprun(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        self._boost(seat, C.CUPRUN, events)
+
+    def _bus(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        self._boost(seat, C.BUS, events)
+
+    def _exchange_next(self, seat: int) -> None:
+        challenge = self.challenge
+        challenge["mover"] = self.active if seat == challenge["target"] else challenge["target"]
+        self.asked += 1
+
+    def _exchange_pass(self, seat: int, events: list[Any]) -> None:
+        challenge = self.challenge
+        challenge["passes"] += 1
+        if challenge["passes"] < 2:
+            self._exchange_next(seat)
+            return
+        target = challenge["target"]
+        attack = self.attack(self.active) + 4 * challenge["eagles"]
+        defence = self.defence(target) + 4 * challenge["buses"]
+        stands = challenge["cuprun"] or attack >= defence
+        events.append(
+            Event(
+                "challenge_stands" if stands else "challenge_falls",
+                self.active,
+                target=target,
+                data=(("attack", attack), ("defence", defence)),
+            )
+        )
+        self.challenge = {}
+        if stands:
+            self.match = {"attacker": self.active, "defender": target, "shots": 0, "counter": False}
+            self.phase = SHOT
+            self._shot_or_draw(events)
+        else:
+            self.phase = MATCH
+
+    def _shot_or_draw(self, events: list[Any]) -> None:
+        """The attacker shoots, unless it has nothing to shoot with: then the match is a draw."""
+        if not self._shot_faces(self.match["attacker"]):
+            self._end_match(None, events)
+
+    def _shoot(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        face = args[0]
+        card = self._take_action(seat, face)
+        self.action_discard.append(card)
+        activated = ACTION_KIND[card] == C.SUPERSHOT and self.activates(seat, ACTION_TEAM[card])
+        match = self.match
+        match["shots"] += 1
+        match["counter"] = False
+        self.shot = {"face": face, "activated": activated}
+        defender = match["defender"]
+        outside = [s for s in self._round_from(seat) if s not in (seat, defender)]
+        self.window = {"order": [defender, *outside], "passed": set(), "held": {}}
+        self.phase = WINDOW
+        self.asked += 1
+        events.append(Event("shot", seat, (face,), defender, data=(("activated", activated),)))
+
+    def _stop(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        events.append(Event("stopped_shooting", seat))
+        self._end_match(None, events)
+
+    def _answer(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        self.window["held"][seat] = self._holds(seat, args[0])
+        events.append(Event("answered", seat))  # which card, only once it counts
+        self._settle_window(events)
+
+    def _window_pass(self, seat: int, events: list[Any]) -> None:
+        self.window["passed"].add(seat)
+        events.append(Event("passed", seat))
+        self._settle_window(events)
+
+    def _settle_window(self, events: list[Any]) -> None:
+        """The first seat in order that has not passed decides: its answer counts, or it is still to answer. When
+        everyone has passed, the shot scores."""
+        window = self.window
+        for seat in window["order"]:
+            if seat in window["passed"]:
+                continue
+            card = window["held"].get(seat)
+            if card is None:
+                return
+            self._resolve(seat, card, events)
+            return
+        attacker, defender = self.match["attacker"], self.match["defender"]
+        events.append(Event("scored", attacker, target=defender))
+        self._end_match(attacker, events)
+
+    def _resolve(self, seat: int, card: int, events: list[Any]) -> None:
+        self.actions[seat].remove(card)
+        self.action_discard.append(card)
+        face = ACTION_FACE[card]
+        self.window = {}
+        self.shot = {}
+        match = self.match
+        if ACTION_KIND[card] == C.COUNTER:
+            events.append(Event("countered", seat, (face,), match["attacker"]))
+            match["defender"] = match["attacker"]
+            match["attacker"] = seat
+            match["counter"] = True
+        else:
+            events.append(Event("stopped", seat, (face,), match["attacker"]))
+        self.phase = SHOT
+        self.asked += 1
+        self._shot_or_draw(events)
+
+    def _end_match(self, winner: int | None, events: list[Any]) -> None:
+        match = self.match
+        if winner is not None:
+            loser = match["defender"]
+            if self.shields[loser] > 0:
+                self.shields[loser] -= 1
+                self.won[winner][loser] += 1
+                events.append(Event("shield", winner, (TEAMS[self.teams[loser]],), loser))
+                if self._won_all(winner):
+                    self._finish((winner,), WIN_SHIELDS, events)
+                    return
+        else:
+            events.append(Event("draw", match["attacker"], target=match["defender"]))
+        self.match = {}
+        self._limit_hand("next", events)
+
+    def _won_all(self, seat: int) -> bool:
+        needed = 2 if self.seats == 3 else 1
+        return all(self.won[seat][other] >= needed for other in range(self.seats) if other != seat)
+
+    def _end(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
+        events.append(Event("ended_turn", seat))
+        self._limit_hand("next", events)
+
+    # Turns
+
+    def _next_turn(self, events: list[Any]) -> None:
+        seat = self.active
+        while True:
+            seat = (seat + 1) % self.seats
+            self.turns_begun += 1
+            limit = self.options["max_rounds"]
+            if limit and self.turns_begun > limit * self.seats:
+                self._finish_by_rounds(events)
+                return
+            if self.reds[seat]:
+                self.action_discard.append(self.reds[seat].pop())
+                events.append(Event("missed_turn", seat))
+                continue
+            break
+        self.active = seat
+        self.turn += 1
+        self.phase = PICKUP
+        self.traded = False
+        self.challenged = []
+        events.append(Event("turn_began", seat))
+
+    def _finish_by_rounds(self, events: list[Any]) -> None:
+        totals = [sum(row) for row in self.won]
+        best = max(totals)
+        self._finish(tuple(s for s in range(self.seats) if totals[s] == best), WIN_ROUNDS, events)
+
+    def _finish(self, winners: tuple[int, ...], reason: str, events: list[Any]) -> None:
+        self.phase = OVER
+        self.match, self.window, self.shot, self.challenge, self.draft = {}, {}, {}, {}, {}
+        self.result = Outcome(winners, reason, tuple(sum(row) for row in self.won))
+        events.append(Event("game_ended", data=(("winners", list(winners)), ("reason", reason))))
+
+    # The table
+
+    def timeout_move(self, seat: int) -> AosMove:
+        return TIMEOUT
+
+    def _timeout(self, seat: int, events: list[Any]) -> None:
+        phase = self.phase
+        if phase == WINDOW:
+            self._window_pass(seat, events)
+            return
+        if phase == DRAFT:
+            self._draft(seat, (PLAYER_CODES[self.draft["cards"][0]],), events)
+            return
+        if seat != self.active:
+            if phase == CHALLENGE:
+                self._exchange_pass(seat, events)
+            else:  # a counter-attacker who does not shoot: a draw
+                self._stop(seat, (), events)
+            return
+        # The player whose turn it is: pick up, end any match drawn, discard down to seven, end the turn.
+        events.append(Event("timed_out", seat))
+        if phase == PICKUP:
+            self._draw_actions(seat, 2, events, "pick")
+        if self.match:
+            events.append(Event("draw", self.match["attacker"], target=self.match["defender"]))
+        self.match, self.challenge, self.shot, self.window = {}, {}, {}, {}
+        hand = self.actions[seat]
+        while len(hand) > HAND_LIMIT:
+            card = hand.pop()  # the last picked up
+            self.action_discard.append(card)
+            events.append(Event("discarded", seat, (ACTION_FACE[card],)))
+        self._next_turn(events)
+
+    # Cards
+
+    def _take_action(self, seat: int, face: str) -> int:
+        card = self._holds(seat, face)
+        if card < 0:
+            raise IllegalMove("a card named is not in your hand", code="card_not_in_hand", cards=(face,))
+        self.actions[seat].remove(card)
+        return card
+
+    def _draw_action_card(self, events: list[Any]) -> int:
+        if not self.action_deck and self.action_discard:
+            self.action_deck, self.action_discard = self.action_discard, []
+            self.rng.shuffle(self.action_deck)
+            events.append(Event("reshuffled", count=len(self.action_deck), data=(("deck", "actions"),)))
+        return self.action_deck.pop() if self.action_deck else -1
+
+    def _draw_player_card(self, events: list[Any]) -> int:
+        if not self.player_deck and self.player_discard:
+            self.player_deck, self.player_discard = self.player_discard, []
+            self.rng.shuffle(self.player_deck)
+            events.append(Event("reshuffled", count=len(self.player_deck), data=(("deck", "players"),)))
+        return self.player_deck.pop() if self.player_deck else -1
+
+    def _draw_actions(self, seat: int, count: int, events: list[Any], cause: str) -> None:
+        drawn = []
+        for _ in range(count):
+            card = self._draw_action_card(events)
+            if card < 0:
+                break
+            drawn.append(card)
+        self.actions[seat].extend(drawn)
+        faces = tuple(ACTION_FACE[card] for card in drawn)
+        data = (("cause", cause), ("deck", "actions"))
+        events.append(Event("drew", seat, private=faces, count=len(drawn), data=data))
+
+    def _draw_players(self, seat: int, count: int, events: list[Any], cause: str) -> None:
+        drawn = []
+        for _ in range(count):
+            card = self._draw_player_card(events)
+            if card < 0:
+                break
+            drawn.append(card)
+        self.players[seat].extend(drawn)
+        codes = tuple(PLAYER_CODES[card] for card in drawn)
+        data = (("cause", cause), ("deck", "players"))
+        events.append(Event("drew", seat, private=codes, count=len(drawn), data=data))
+
+    # -- seeing -----------------------------------------------------------------------------------------------------
+
+    def view(self, viewer: int | None) -> AosView:
+        if viewer is not None and not 0 <= viewer < self.seats:
+            raise ValueError(f"no seat {viewer} at a table of {self.seats}")
+        seats = []
+        for seat in range(self.seats):
+            seats.append(
+                {
+                    "seat": seat,
+                    "team": TEAMS[self.teams[seat]],
+                    "board": [PLAYER_CODES[card] if card >= 0 else "" for card in self.boards[seat]],
+                    "attack": self.attack(seat),
+                    "defence": self.defence(seat),
+                    "shields": self.shields[seat],
+                    "won": list(self.won[seat]),
+                    "players_held": len(self.players[seat]),
+                    "actions_held": len(self.actions[seat]),
+                    "red_cards": len(self.reds[seat]),
+                }
+            )
+        data: dict[str, Any] = {
+            "viewer": viewer,
+            "seats": seats,
+            "active": self.active,
+            "phase": self.phase,
+            "turn": self.turn,
+            "traded": self.traded,
+            "challenged": list(self.challenged),
+            "player_deck": len(self.player_deck),
+            "action_deck": len(self.action_deck),
+            "player_discard": [PLAYER_CODES[card] for card in self.player_discard],
+            "action_discard": [ACTION_FACE[card] for card in self.action_discard],
+        }
+        if self.challenge:
+            data["challenge"] = {k: v for k, v in self.challenge.items() if k != "passes"}
+        if self.match:
+            data["match"] = dict(self.match)
+        if self.shot:  # (the card itself lies on top of the action discard pile)
+            face = self.shot["face"]
+            data["shot"] = {"super": C.face_kind(face) == C.SUPERSHOT, "activated": self.shot["activated"]}
+        if self.window:
+            window = self.window
+            data["window"] = {
+                "order": list(window["order"]),
+                "passed": sorted(window["passed"]),
+                "answered": sorted(window["held"]),
+            }
+        if self.draft:
+            data["draft"] = {
+                "cards": [PLAYER_CODES[card] for card in self.draft["cards"]],
+                "order": list(self.draft["order"]),
+                "turn": self.draft["turn"],
+            }
+        if viewer is not None:
+            data["hand"] = {
+                "players": sorted(PLAYER_CODES[card] for card in self.players[viewer]),
+                "actions": sorted(self.faces(viewer)),
+            }
+        if self.result is not None:
+            data["outcome"] = self.result.to_json()
+        return AosView(data)
+
+    def locations(self) -> dict[str, list[str]]:
+        places = {
+            "player_deck": [PLAYER_CODES[card] for card in self.player_deck],
+            "player_discard": [PLAYER_CODES[card] for card in self.player_discard],
+            "action_deck": [ACTION_INSTANCE[card] for card in self.action_deck],
+            "action_discard": [ACTION_INSTANCE[card] for card in self.action_discard],
+        }
+        if self.draft:
+            places["draft"] = [PLAYER_CODES[card] for card in self.draft["cards"]]
+        for seat in range(self.seats):
+            places[f"board:{seat}"] = [PLAYER_CODES[card] for card in self.boards[seat] if card >= 0]
+            places[f"players:{seat}"] = [PLAYER_CODES[card] for card in self.players[seat]]
+            places[f"actions:{seat}"] = [ACTION_INSTANCE[card] for card in self.actions[seat]]
+            places[f"reds:{seat}"] = [ACTION_INSTANCE[card] for card in self.reds[seat]]
+        return places
+
+    def hidden_from(self, viewer: int | None) -> set[str]:
+        hidden = {PLAYER_CODES[card] for card in self.player_deck}
+        hidden.update(ACTION_INSTANCE[card] for card in self.action_deck)
+        for seat in range(self.seats):
+            if seat != viewer:
+                hidden.update(PLAYER_CODES[card] for card in self.players[seat])
+                hidden.update(ACTION_INSTANCE[card] for card in self.actions[seat])
+        return hidden
+
+    def clock_key(self, seat: int) -> Any:
+        return ("turn", self.turn) if seat == self.active else ("asked", self.asked)
+
+    def clock_seconds(self, seat: int) -> float | None:
+        return float(self.options["turn_seconds" if seat == self.active else "response_seconds"])
+
+    # -- serialising ------------------------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        window = self.window
+        return {
+            "game": SPEC.name,
+            "seats": self.seats,
+            "options": dict(self.options),
+            "version": self.version,
+            "teams": list(self.teams),
+            "boards": [list(board) for board in self.boards],
+            "players": [list(hand) for hand in self.players],
+            "actions": [list(hand) for hand in self.actions],
+            "player_deck": list(self.player_deck),
+            "player_discard": list(self.player_discard),
+            "action_deck": list(self.action_deck),
+            "action_discard": list(self.action_discard),
+            "shields": list(self.shields),
+            "won": [list(row) for row in self.won],
+            "reds": [list(reds) for reds in self.reds],
+            "active": self.active,
+            "turn": self.turn,
+            "turns_begun": self.turns_begun,
+            "phase": self.phase,
+            "after_discard": self.after_discard,
+            "traded": self.traded,
+            "challenged": list(self.challenged),
+            "challenge": dict(self.challenge),
+            "match": dict(self.match),
+            "shot": dict(self.shot),
+            "window": {
+                "order": list(window["order"]),
+                "passed": sorted(window["passed"]),
+                "held": {str(seat): card for seat, card in window["held"].items()},
+            }
+            if window
+            else {},
+            "draft": dict(self.draft, cards=list(self.draft["cards"]), order=list(self.draft["order"]))
+            if self.draft
+            else {},
+            "asked": self.asked,
+            "result": self.result.to_json() if self.result else None,
+            "rng": self.rng.to_json(),
+        }
+
+    def __repr__(self) -> str:
+        return f"<AosState seats={self.seats} turn={self.turn} active={self.active} phase={self.phase}>"
+
+
+LEGAL: dict[str, Callable[[AosState, int], list[AosMove]]] = {
+    PICKUP: AosState._legal_pickup,
+    TRAINING: AosState._legal_training,
+    DISCARD: AosState._legal_discard,
+    DRAFT: AosState._legal_draft,
+    MATCH: AosState._legal_match,
+    CHALLENGE: AosState._legal_challenge,
+    SHOT: AosState._legal_shot,
+    WINDOW: AosState._legal_window,
+}
+APPLY: dict[str, Callable[[AosState, int, tuple[str, ...], list[Any]], None]] = {
+    "pick": AosState._pick,
+    "trade": AosState._trade,
+    "board": AosState._board,
+    "bench": AosState._bench,
+    "pass": AosState._pass,
+    "play": AosState._play,
+    "draft": AosState._draft,
+    "discard": AosState._discard,
+    "challenge": AosState._challenge,
+    "end": AosState._end,
+    "eagle": AosState._eagle,
+    "cuprun": AosState._cuprun,
+    "bus": AosState._bus,
+    "shoot": AosState._shoot,
+    "stop": AosState._stop,
+    "answer": AosState._answer,
+}
+
+
+class AgeOfSoccer(Game):
+    """The Age of Soccer rule set; its system players are given to it (engine/age_of_soccer/__init__.py)."""
+
+    spec = SPEC
+
+    def __init__(self, bots: Mapping[str, Callable[[int], Bot]] | None = None) -> None:
+        self.bots = dict(bots or {})
+
+    def new_game(self, seats: int, options: Mapping[str, Any] | None, seed: int) -> AosState:
+        resolved = SPEC.resolve(seats, options)
+        if resolved["first_seat"] >= seats:
+            raise InvalidOptions(f"option 'first_seat' must be below the number of seats ({seats})")
+        teams = _teams(resolved["teams"], seats)
+        state = AosState()
+        state.seats = seats
+        state.options = resolved
+        state.teams = teams
+        state.rng = rng = Rng(seed)
+        state.player_deck = list(range(PLAYER_CARDS))
+        rng.shuffle(state.player_deck)
+        state.action_deck = list(range(C.ACTION_CARDS))
+        rng.shuffle(state.action_deck)
+        state.boards = [[-1, -1, -1, -1] for _ in range(seats)]
+        state.players = [[] for _ in range(seats)]
+        state.actions = [[state.action_deck.pop() for _ in range(DEALT)] for _ in range(seats)]
+        state.shields = [SHIELDS] * seats
+        state.won = [[0] * seats for _ in range(seats)]
+        state.reds = [[] for _ in range(seats)]
+        state.active = resolved["first_seat"]
+        return state
+
+    def state_from_json(self, data: Mapping[str, Any]) -> AosState:
+        state = AosState()
+        try:
+            for name in (
+                "seats",
+                "version",
+                "active",
+                "turn",
+                "turns_begun",
+                "phase",
+                "after_discard",
+                "traded",
+                "asked",
+            ):
+                setattr(state, name, data[name])
+            state.options = dict(data["options"])
+            state.teams = list(data["teams"])
+            state.boards = [list(board) for board in data["boards"]]
+            state.players = [list(hand) for hand in data["players"]]
+            state.actions = [list(hand) for hand in data["actions"]]
+            state.player_deck, state.player_discard = list(data["player_deck"]), list(data["player_discard"])
+            state.action_deck, state.action_discard = list(data["action_deck"]), list(data["action_discard"])
+            state.shields = list(data["shields"])
+            state.won = [list(row) for row in data["won"]]
+            state.reds = [list(reds) for reds in data["reds"]]
+            state.challenged = list(data["challenged"])
+            state.challenge, state.match, state.shot = dict(data["challenge"]), dict(data["match"]), dict(data["shot"])
+            window = data["window"]
+            state.window = (
+                {
+                    "order": list(window["order"]),
+                    "passed": set(window["passed"]),
+                    "held": {int(seat): card for seat, card in window["held"].items()},
+                }
+                if window
+                else {}
+            )
+            draft = data["draft"]
+            state.draft = (
+                {"cards": list(draft["cards"]), "order": list(draft["order"]), "turn": draft["turn"]} if draft else {}
+            )
+            state.result = Outcome.from_json(data["result"]) if data["result"] else None
+            state.rng = Rng.from_json(data["rng"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not an Age of Soccer state: {exc}") from exc
+        return state
+
+    def move_from_wire(self, text: str) -> AosMove:
+        return AosMove.parse(text)
+
+
+def _teams(text: str, seats: int) -> list[int]:
+    if not text:
+        return list(range(seats))
+    codes = [code.strip().upper() for code in text.split(",")]
+    if len(codes) != seats or any(code not in TEAMS for code in codes) or len(set(codes)) != seats:
+        raise InvalidOptions(f"option 'teams' must name {seats} different teams of {', '.join(TEAMS)}")
+    return [TEAMS.index(code) for code in codes]
