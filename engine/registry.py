@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.age_of_soccer import AGE_OF_SOCCER
 from engine.core import Game, TournamentRules, UnknownGame
 from engine.soker import SOKER
 from engine.soker.tournament import Tournament as SokerTournament
 
-GAMES: dict[str, Game] = {SOKER.spec.name: SOKER}
+GAMES: dict[str, Game] = {SOKER.spec.name: SOKER, AGE_OF_SOCCER.spec.name: AGE_OF_SOCCER}
 TOURNAMENTS: dict[str, Callable[[], TournamentRules]] = {SOKER.spec.name: SokerTournament}
 
 

@@ -11,35 +11,46 @@ from engine.registry import get_game
 
 @dataclass(frozen=True)
 class EngineFigures:
-    """Games and moves per second of the median round (robust to other load on a shared machine), mean moves overall."""
+    """Games and moves per second of the median round (robust to other load on a shared machine), mean moves overall;
+    with a baseline game, the same for it, from rounds alternating with this game's, and the ratio of the medians."""
 
     games: int
     moves: int
     round_rates: tuple[tuple[float, float], ...]  # (games/s, moves/s) of each round
+    baseline: EngineFigures | None = None
+    baseline_game: str = ""
 
-    def to_json(self) -> dict[str, float]:
+    def to_json(self) -> dict[str, object]:
         games_per_s, moves_per_s = sorted(self.round_rates, key=lambda rates: rates[1])[len(self.round_rates) // 2]
-        return {
+        figures: dict[str, object] = {
             "games_per_s": round(games_per_s, 1),
             "moves_per_s": round(moves_per_s, 1),
             "mean_moves": round(self.moves / self.games, 2),
         }
+        if self.baseline is not None:
+            base = self.baseline.to_json()
+            figures["baseline"] = {"game": self.baseline_game, **base}
+            figures["ratio"] = round(moves_per_s / float(base["moves_per_s"]), 3)  # type: ignore[arg-type]
+        return figures
 
 
-def bench_engine(game_name: str, games: int, seats: int = 4, seed: int = 0, rounds: int = 5) -> EngineFigures:
-    """Play ``games`` games between random bots in this process, in ``rounds`` rounds; every applied move counts."""
-    game = get_game(game_name)
-    choosers = [game.new_bot("random", seed * 16 + seat).choose for seat in range(seats)]
-    rounds = max(1, min(rounds, games))
-    seeds = iter(range(seed, seed + games))
-    total_moves = 0
-    rates = []
-    for round_index in range(rounds):
-        round_games = games // rounds + (round_index < games % rounds)
+class _Player:
+    """Random games of one game, a round at a time, from consecutive seeds."""
+
+    def __init__(self, game_name: str, seats: int, seed: int) -> None:
+        self.game = get_game(game_name)
+        self.seats = seats
+        self.choosers = [self.game.new_bot("random", seed * 16 + seat).choose for seat in range(seats)]
+        self.next_seed = seed
+        self.moves = 0
+        self.rates: list[tuple[float, float]] = []
+
+    def round(self, games: int) -> None:
+        new_game, seats, choosers = self.game.new_game, self.seats, self.choosers
         moves = 0
         start = time.perf_counter()
-        for _ in range(round_games):
-            state = game.new_game(seats, None, next(seeds))
+        for seed in range(self.next_seed, self.next_seed + games):
+            state = new_game(seats, None, seed)
             apply = state.apply
             to_act = state.to_act
             while acting := to_act():
@@ -47,9 +58,27 @@ def bench_engine(game_name: str, games: int, seats: int = 4, seed: int = 0, roun
                 apply(seat, choosers[seat](state, seat))
                 moves += 1
         elapsed = time.perf_counter() - start
-        rates.append((round_games / elapsed, moves / elapsed))
-        total_moves += moves
-    return EngineFigures(games, total_moves, tuple(rates))
+        self.next_seed += games
+        self.rates.append((games / elapsed, moves / elapsed))
+        self.moves += moves
+
+
+def bench_engine(
+    game_name: str, games: int, seats: int = 4, seed: int = 0, rounds: int = 5, baseline: str = ""
+) -> EngineFigures:
+    """Play ``games`` games between random bots in this process, in ``rounds`` rounds; every applied move counts.
+    With ``baseline`` (another game's name), a round of it (the same number of games) follows each round, so that both
+    games see the same machine."""
+    player = _Player(game_name, seats, seed)
+    base = _Player(baseline, seats, seed) if baseline else None
+    rounds = max(1, min(rounds, games))
+    for round_index in range(rounds):
+        round_games = games // rounds + (round_index < games % rounds)
+        player.round(round_games)
+        if base is not None:
+            base.round(round_games)
+    base_figures = EngineFigures(games, base.moves, tuple(base.rates)) if base is not None else None
+    return EngineFigures(games, player.moves, tuple(player.rates), base_figures, baseline)
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,9 @@ def _parser() -> argparse.ArgumentParser:
     engine.add_argument("--seats", type=int, default=4)
     engine.add_argument("--seed", type=int, default=0)
     engine.add_argument("--rounds", type=int, default=5, help="report the median of this many rounds")
+    engine.add_argument(
+        "--baseline", default="", choices=["", *sorted(GAMES)], help="alternate rounds with this game; report the ratio"
+    )
     engine.add_argument("--json", action="store_true", help="print one JSON object")
     server = kinds.add_parser("server", help="rooms playing whole games against a server in another process")
     server.add_argument("--rooms", type=int, default=200)
@@ -160,14 +163,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             if args.games < 1:
                 raise ValueError("--games must be at least 1")
-            figures = bench_engine(args.game, args.games, args.seats, args.seed, args.rounds).to_json()
-            _report(
-                args,
-                figures,
+            figures = bench_engine(args.game, args.games, args.seats, args.seed, args.rounds, args.baseline).to_json()
+            text = (
                 f"{args.game}: {args.games} random {args.seats}-seat games (median of {args.rounds} rounds): "
                 f"{figures['games_per_s']:,.0f} games/s, {figures['moves_per_s']:,.0f} moves/s, "
-                f"{figures['mean_moves']:.1f} moves per game",
+                f"{figures['mean_moves']:.1f} moves per game"
             )
+            if args.baseline:
+                base = figures["baseline"]
+                text += (
+                    f"; {args.baseline} in alternating rounds: {base['moves_per_s']:,.0f} moves/s "
+                    f"({base['mean_moves']:.1f} moves per game); ratio {figures['ratio']:.2f}"
+                )
+            _report(args, figures, text)
         elif args.bench == "server":
             from service.bench_server import bench_server
 

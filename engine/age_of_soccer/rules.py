@@ -64,6 +64,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any, NamedTuple
 
@@ -273,6 +274,7 @@ class AosState(GameState):
         self.window: dict[str, Any] = {}  # order, passed, held: {seat: card}
         self.draft: dict[str, Any] = {}  # cards (face up), order, turn
         self.asked = 0  # counts each time other seats are asked (windows, exchanges, drafts): their clocks' periods
+        self._legal: tuple[int, int, list[AosMove]] = (-1, -1, [])  # (version, seat, moves): the last asked
         self.result: Outcome | None = None
         self.rng = Rng(0)
 
@@ -333,7 +335,17 @@ class AosState(GameState):
     def legal_moves(self, seat: int) -> list[AosMove]:
         if self.result is not None or seat not in self.to_act():
             return []
-        return LEGAL[self.phase](self, seat)
+        return list(self._legal_now(seat))
+
+    def _legal_now(self, seat: int) -> list[AosMove]:
+        """The legal moves of ``seat`` (which acts now), computed once per position: a chooser asks, then apply
+        checks. Callers must not change the list."""
+        cached = self._legal
+        if cached[0] == self.version and cached[1] == seat:
+            return cached[2]
+        moves = LEGAL[self.phase](self, seat)
+        self._legal = (self.version, seat, moves)
+        return moves
 
     def _legal_pickup(self, seat: int) -> list[AosMove]:
         return [AosMove("pick", ("PLAYER",)), AosMove("pick", ("ACTIONS",))]
@@ -343,8 +355,7 @@ class AosState(GameState):
         actions = self.actions[seat]
         if not self.traded:
             if len(actions) >= 3 and self.can_draw_player():
-                for three in sorted(set(combinations(sorted(self.faces(seat)), 3))):
-                    moves.append(AosMove("trade", three))
+                moves.extend(_trades(tuple(sorted(self.faces(seat)))))
             if self.can_draw_action():
                 for card in sorted(set(self.players[seat])):
                     moves.append(AosMove("trade", (PLAYER_CODES[card],)))
@@ -370,19 +381,12 @@ class AosState(GameState):
             elif kind in (C.AGENT, C.BANKRUPT):
                 take = 2 if kind == C.BANKRUPT or self.active_of_team(seat, ACTION_TEAM[card]) >= 2 else 1
                 for s in others:
-                    held = len(self.actions[s])
-                    for positions in combinations(range(1, held + 1), min(take, held)):
-                        moves.append(AosMove("play", (face, str(s), *map(str, positions))))
+                    moves.extend(_blind(face, s, len(self.actions[s]), take))
             else:  # INJURY, FREE, INSIDER: an opponent's active player
                 for s in others:
                     for player in self.boards[s]:
-                        if player < 0:
-                            continue
-                        if kind == C.INSIDER:
-                            for r in others:
-                                moves.append(AosMove("play", (face, str(s), PLAYER_CODES[player], str(r))))
-                        else:
-                            moves.append(AosMove("play", (face, str(s), PLAYER_CODES[player])))
+                        if player >= 0:
+                            moves.extend(_targeted(face, s, player, kind == C.INSIDER, seat, self.seats))
         return moves
 
     def _legal_discard(self, seat: int) -> list[AosMove]:
@@ -462,7 +466,7 @@ class AosState(GameState):
             events: list[Any] = []
             self._timeout(seat, events)
         else:
-            if move not in self.legal_moves(seat):
+            if move not in self._legal_now(seat):
                 raise IllegalMove(f"'{move.kind}' is not one of the moves allowed now", code="not_allowed")
             events = []
             APPLY[move.kind](self, seat, move.args, events)
@@ -668,6 +672,7 @@ class AosState(GameState):
 
     def _exchange_pass(self, seat: int, events: list[Any]) -> None:
         challenge = self.challenge
+        events.append(Event("passed", seat))
         challenge["passes"] += 1
         if challenge["passes"] < 2:
             self._exchange_next(seat)
@@ -931,13 +936,14 @@ class AosState(GameState):
             "player_deck": len(self.player_deck),
             "action_deck": len(self.action_deck),
             "player_discard": [PLAYER_CODES[card] for card in self.player_discard],
-            "action_discard": [ACTION_FACE[card] for card in self.action_discard],
+            "action_discard_top": ACTION_FACE[self.action_discard[-1]] if self.action_discard else "",
+            "action_discard_size": len(self.action_discard),
         }
         if self.challenge:
             data["challenge"] = {k: v for k, v in self.challenge.items() if k != "passes"}
         if self.match:
             data["match"] = dict(self.match)
-        if self.shot:  # (the card itself lies on top of the action discard pile)
+        if self.shot:  # (the card itself is action_discard_top)
             face = self.shot["face"]
             data["shot"] = {"super": C.face_kind(face) == C.SUPERSHOT, "activated": self.shot["activated"]}
         if self.window:
@@ -1152,6 +1158,31 @@ class AgeOfSoccer(Game):
 
     def move_from_wire(self, text: str) -> AosMove:
         return AosMove.parse(text)
+
+
+@lru_cache(maxsize=8192)
+def _trades(faces: tuple[str, ...]) -> tuple[AosMove, ...]:
+    """Each different three of a sorted hand's action faces, as a trade (hands repeat: computed once per hand)."""
+    return tuple(AosMove("trade", three) for three in sorted(set(combinations(faces, 3))))
+
+
+@cache
+def _blind(face: str, victim: int, held: int, take: int) -> tuple[AosMove, ...]:
+    """Playing ``face`` on ``victim`` holding ``held`` action cards, taking ``take`` of them by position."""
+    return tuple(
+        AosMove("play", (face, str(victim), *map(str, positions)))
+        for positions in combinations(range(1, held + 1), min(take, held))
+    )
+
+
+@cache
+def _targeted(face: str, victim: int, player: int, gift: bool, mover: int, seats: int) -> tuple[AosMove, ...]:
+    """Playing ``face`` on ``victim``'s active ``player``; a gift (Insider Trading) names a recipient, anyone but the
+    mover."""
+    code = PLAYER_CODES[player]
+    if not gift:
+        return (AosMove("play", (face, str(victim), code)),)
+    return tuple(AosMove("play", (face, str(victim), code, str(r))) for r in range(seats) if r != mover)
 
 
 def _teams(text: str, seats: int) -> list[int]:

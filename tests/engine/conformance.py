@@ -43,7 +43,10 @@ _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 def faces_shown(data: Any, faces: set[str]) -> Counter[str]:
     """How often each card face appears as a string anywhere in a JSON-able value."""
-    return Counter(text for text in _STRING.findall(json.dumps(data)) if text in faces)
+    text = json.dumps(data)
+    # Between the quotes: every other piece of the text split at quotes, unless a string holds an escaped quote.
+    every = Counter(_STRING.findall(text) if '\\"' in text else text.split('"')[1::2])
+    return Counter({text: count for text, count in every.items() if text in faces})
 
 
 def open_faces(state: GameState, viewer: int | None, every: list[str] | None = None) -> Counter[str]:
@@ -73,10 +76,10 @@ def check_views(
     events: list[Any],
     before: dict[int | None, Counter[str]] | None = None,
     played: Counter[str] | None = None,
-) -> None:
+) -> dict[int | None, Counter[str]]:
     """No view or event shows ``viewer`` more copies of a face than are open to it; ``before``: what was open to
     each viewer before the move, and ``played``: the mover's own cards before it (an event may show a card the move
-    played face up and then took out of sight)."""
+    played face up and then took out of sight). Returns what is open to each viewer now (the next move's ``before``)."""
     faces = {face(card) for cards in state.locations().values() for card in cards}
     now = open_to_all(state)
     for viewer in [None, *range(state.seats)]:
@@ -92,6 +95,7 @@ def check_views(
             shown = faces_shown(event.for_viewer(viewer).to_json(), faces)
             leaked = {name: count for name, count in shown.items() if count > allowed[name]}
             assert not leaked, f"viewer {viewer} can see hidden cards {leaked} in {event.to_json()['type']}"
+    return now
 
 
 def round_trip(game: Game, state: GameState) -> GameState:
@@ -108,7 +112,7 @@ def play_checked(game: Game, seats: int, seed: int, options: dict[str, Any] | No
     replica = game.new_game(seats, options, seed)
     log: list[tuple[int, Any]] = []
     check_cards(game, state)
-    check_views(state, [])
+    before = check_views(state, [])
     while acting := state.to_act():
         assert len(log) < MAX_MOVES, f"seed {seed}: no end after {MAX_MOVES} moves"
         seat = chooser.choice(acting)
@@ -117,15 +121,14 @@ def play_checked(game: Game, seats: int, seed: int, options: dict[str, Any] | No
         # Sometimes the clock runs out instead: the table's move must be accepted too.
         by_table = chooser.random() < 0.05
         move = state.timeout_move(seat) if by_table else chooser.choice(moves)
-        before = open_to_all(state)
-        played = Counter(face(card) for card in state.hidden_from(None) - state.hidden_from(seat))
+        played = before[seat] - before[None]  # the mover's own cards: open to it, not to everyone
         events = state.apply(seat, move, by_table=by_table)
         wire = game.move_from_wire(move.to_wire())
         assert wire == move, f"wire form of {move!r} reads back as {wire!r}"
         replica.apply(seat, wire, by_table=by_table)
         log.append((seat, wire))
         check_cards(game, state)
-        check_views(state, events, before, played)
+        before = check_views(state, events, before, played)
         state = round_trip(game, state)
         assert replica.to_json() == state.to_json(), f"seed {seed}: replica diverged at move {len(log)}"
     assert state.outcome() is not None
