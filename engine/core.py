@@ -96,6 +96,12 @@ class InvalidOptions(RuleError):
     code = "invalid_options"
 
 
+class ChoiceTaken(InvalidOptions):
+    """A choice made on taking a seat (a team) that another seat already made."""
+
+    code = "choice_taken"
+
+
 class UnknownGame(RuleError):
     """No game of that name is registered."""
 
@@ -216,6 +222,7 @@ class GameSpec:
     options: tuple[OptionSpec, ...] = ()
     deck_size: int = 0
     summary: str = ""
+    seat_choice: str = ""  # what a person may choose on taking a seat, for people ("": nothing; see Game.with_choices)
 
     @property
     def min_seats(self) -> int:
@@ -461,6 +468,15 @@ class Game(ABC):
         for seat, move in log:
             state.apply(seat, move, by_table=True)
         return state
+
+    def with_choices(self, seats: int, options: Mapping[str, Any] | None, choices: Mapping[int, str]) -> dict[str, Any]:
+        """The options for a game whose people made ``choices`` on taking their seats (seat -> choice, as
+        ``spec.seat_choice`` describes; some seats may not have chosen). A room checks each choice with it when a
+        seat is taken, and deals with what it returns. Raises :class:`InvalidOptions` for a choice the game does not
+        offer and :class:`ChoiceTaken` for one another seat made. A game without choices takes none."""
+        if choices:
+            raise InvalidOptions(f"{self.spec.title} offers nothing to choose on taking a seat")
+        return dict(options or {})
 
     def teams(self, seats: int, options: Mapping[str, Any]) -> tuple[int, ...]:
         """The team each seat plays for at a table of ``seats`` (known before the deal: a waiting room shows it).

@@ -51,7 +51,9 @@ Trading need a victim with something to take.
 discard pile when a card must be drawn; with both empty nothing is drawn.
 
 **Clocks** (online rooms): ``turn_seconds`` (60) for the player whose turn it is, all phases; ``response_seconds``
-(15) for each other seat asked (a window, the challenge exchange, a draft, a counter-attacker's shot). At zero the
+(15) for each other seat asked (a window, the challenge exchange, a draft, a counter-attacker's shot), afresh each
+time it is asked. The turn clock is the whole turn's: it pauses while other seats are asked and resumes with the time
+that was left when play comes back (settled here: the others' thinking is not the player's). At zero the
 table plays ``timeout``: for the player whose turn it is, pick up two action cards if not yet picked, end any match
 as a draw, discard down to seven (the table discards the last cards picked up) and end the turn; for anyone else, a
 pass (a drafter takes the first card; a counter-attacker stops).
@@ -84,6 +86,7 @@ from engine.age_of_soccer.cards import (
 )
 from engine.core import (
     Bot,
+    ChoiceTaken,
     Game,
     GameOver,
     GameSpec,
@@ -119,6 +122,7 @@ SPEC = GameSpec(
     seat_counts=(2, 3, 4, 5, 6, 7),
     deck_size=PLAYER_CARDS + C.ACTION_CARDS,
     summary="Seven ancient teams build boards of players, train, and challenge each other to matches for shields.",
+    seat_choice="a team: " + ", ".join(f"{code} ({name})" for code, name in zip(TEAMS, C.TEAM_NAMES, strict=True)),
     options=(
         OptionSpec("teams", "", "team codes in seat order, e.g. VIK,ROM (unset: SPA, VIK, PAR... in seat order)"),
         OptionSpec("first_seat", 0, "the seat that plays first", minimum=0, maximum=6),
@@ -1158,6 +1162,29 @@ class AgeOfSoccer(Game):
 
     def move_from_wire(self, text: str) -> AosMove:
         return AosMove.parse(text)
+
+    def with_choices(self, seats: int, options: Mapping[str, Any] | None, choices: Mapping[int, str]) -> dict[str, Any]:
+        """Teams chosen on taking a seat: each a different team; the seats that did not choose get the teams left, in
+        seat order. A room whose creator set ``teams`` takes a choice only if it is that seat's team."""
+        resolved = SPEC.resolve(seats, options)
+        given = _teams(resolved["teams"], seats) if resolved["teams"] else None
+        chosen: dict[int, int] = {}
+        for seat, choice in sorted(choices.items()):
+            code = choice.strip().upper()
+            if code not in TEAMS:
+                raise InvalidOptions(f"no team {choice!r}: choose one of {', '.join(TEAMS)}")
+            team = TEAMS.index(code)
+            if given is not None and given[seat] != team:
+                raise InvalidOptions(f"the room's creator set the teams: seat {seat} plays {TEAMS[given[seat]]}")
+            taken = next((other for other, held in chosen.items() if held == team), None)
+            if taken is not None:
+                raise ChoiceTaken(f"seat {taken} plays {code}: choose another team")
+            chosen[seat] = team
+        if given is not None:
+            return dict(options or {})
+        left = iter(team for team in range(len(TEAMS)) if team not in chosen.values())
+        teams = [chosen[seat] if seat in chosen else next(left) for seat in range(seats)]
+        return {**(options or {}), "teams": ",".join(TEAMS[team] for team in teams)}
 
 
 @lru_cache(maxsize=8192)

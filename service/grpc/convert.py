@@ -9,7 +9,7 @@ from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
 from engine.core import Game, InvalidOptions, Outcome
 from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
-from service.grpc import soker_codec  # noqa: F401 (registers Soker's codec)
+from service.grpc import age_of_soccer_codec, soker_codec  # noqa: F401 (register the games' own codecs)
 from service.grpc.codecs import Codec, codec_of
 from service.rooms.errors import InvalidRequest
 from service.rooms.room import (
@@ -86,7 +86,9 @@ def add_clocks(message: Any, clocks: Sequence[ClockInfo]) -> None:
 
 def seat_to_proto(record: SeatRecord) -> common_pb2.Seat:
     kind = common_pb2.SEAT_KIND_PERSON if record.kind == PERSON else common_pb2.SEAT_KIND_SYSTEM
-    return common_pb2.Seat(seat=record.seat, kind=kind, taken=record.taken, name=record.name, team=record.team)
+    return common_pb2.Seat(
+        seat=record.seat, kind=kind, taken=record.taken, name=record.name, team=record.team, choice=record.choice
+    )
 
 
 def room_to_proto(room: Room) -> room_pb2.Room:

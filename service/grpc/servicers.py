@@ -106,7 +106,11 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         return game_pb2.ListGamesResponse(
             games=[
                 game_pb2.GameInfo(
-                    name=g.spec.name, title=g.spec.title, seat_counts=g.spec.seat_counts, summary=g.spec.summary
+                    name=g.spec.name,
+                    title=g.spec.title,
+                    seat_counts=g.spec.seat_counts,
+                    summary=g.spec.summary,
+                    seat_choice=g.spec.seat_choice,
                 )
                 for g in GAMES.values()
             ]
@@ -165,7 +169,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
     async def JoinRoom(self, request: room_pb2.JoinRoomRequest, context: Any) -> room_pb2.JoinRoomResponse:
         room = await self.seats.room(request)
         self.admission.admit(context, "join")
-        seat, nonce = await room.join(request.seat if request.HasField("seat") else None, request.name)
+        seat, nonce = await room.join(request.seat if request.HasField("seat") else None, request.name, request.choice)
         token = self.seats.tokens.issue(room.room_id, seat, nonce)
         return room_pb2.JoinRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
 

@@ -36,7 +36,7 @@ from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.trace import Status, StatusCode
 
-from engine.core import Bot, Game, GameState, NotYourTurn, Outcome, RuleError
+from engine.core import Bot, ChoiceTaken, Game, GameState, InvalidOptions, NotYourTurn, Outcome, RuleError
 from service.rooms.clock import Clock, Timer
 from service.rooms.errors import (
     InvalidRequest,
@@ -83,6 +83,7 @@ class SeatRecord:
     nonce: str = ""  # changes on every join: a token names it, so a given-back seat's old token stops working
     bot: Bot | None = None
     team: int = 0
+    choice: str = ""  # what the person chose on taking the seat (GameSpec.seat_choice), as the game understood it
 
 
 # Room-level events. Only GameEvent can hold secrets; each is redacted for one viewer before it leaves the room.
@@ -269,6 +270,7 @@ class Room:
         self.version = 0
         self.clocks: dict[int, ClockInfo] = {}  # the running clock of each acting seat that has one
         self._clock_keys: dict[int, Any] = {}  # each acting seat's clocked period (GameState.clock_key)
+        self._paused: dict[int, tuple[Any, float]] = {}  # a seat's period left unfinished: (its key, seconds left)
         self._legal: dict[int, tuple[int, list[Any]]] = {}  # each acting person's legal moves, and since which version
         self._accepted: dict[tuple[int, str], int] = {}  # the version each accepted request id made
         self._refused: dict[int, OrderedDict[str, RuleError | ServiceError]] = {}
@@ -378,9 +380,10 @@ class Room:
 
     # -- requests ---------------------------------------------------------------------------------------------------
 
-    async def join(self, seat: int | None, name: str) -> tuple[int, str]:
-        """Take a person's seat; returns it with its nonce (for the token). The last person's join starts the game."""
-        return await self._call(lambda: self._join(seat, name))
+    async def join(self, seat: int | None, name: str, choice: str = "") -> tuple[int, str]:
+        """Take a person's seat, with what the person chooses for it where the game offers a choice (a team);
+        returns the seat with its nonce (for the token). The last person's join starts the game."""
+        return await self._call(lambda: self._join(seat, name, choice))
 
     async def seat_person(self, seat: int, name: str, nonce: str) -> None:
         """Seat a person chosen elsewhere (a tournament seats its players in each of its rooms, with the nonce of
@@ -423,7 +426,7 @@ class Room:
 
     # -- what happens inside the loop ---------------------------------------------------------------------------------
 
-    async def _join(self, seat: int | None, name: str) -> tuple[int, str]:
+    async def _join(self, seat: int | None, name: str, choice: str = "") -> tuple[int, str]:
         if self.tournament_id:
             raise RoomUnavailable(
                 f"this room is a game of tournament {self.tournament_id}: join the tournament, whose seat token "
@@ -445,20 +448,37 @@ class Room:
             raise SeatTaken(f"seat {seat} belongs to a system player")
         elif self.seats[seat].taken:
             raise SeatTaken(f"seat {seat} is taken")
+        if choice:
+            self._check_choice(seat, choice)
         nonce = secrets.token_hex(8)
-        await self._take_seat(seat, name or f"player {seat}", nonce)
+        await self._take_seat(seat, name or f"player {seat}", nonce, choice)
         return seat, nonce
 
-    async def _take_seat(self, seat: int, name: str, nonce: str) -> None:
+    def _choices(self) -> dict[int, str]:
+        return {record.seat: record.choice for record in self.seats if record.choice}
+
+    def _check_choice(self, seat: int, choice: str) -> None:
+        """Refuses a choice the game does not take (InvalidRequest) or one another seat made (SeatTaken)."""
+        try:
+            self.game.with_choices(len(self.seats), self.options, {**self._choices(), seat: choice})
+        except ChoiceTaken as error:
+            raise SeatTaken(str(error), code="choice_taken") from None
+        except InvalidOptions as error:
+            raise InvalidRequest(str(error), field="choice", code="bad_choice") from None
+
+    async def _take_seat(self, seat: int, name: str, nonce: str, choice: str = "") -> None:
         record = self.seats[seat]
-        record.taken, record.name, record.nonce = True, name, nonce
+        record.taken, record.name, record.nonce, record.choice = True, name, nonce, choice
         events: list[Any] = [SeatTakenEvent(_copy(record))]
         if all(r.taken for r in self.seats):
             events.append(self._start_game())
-        await self._commit(events, LogEntry(self.room_id, 0, "join", seat, name=name, nonce=nonce))
+        entry = LogEntry(self.room_id, 0, "join", seat, name=name, nonce=nonce, choice=choice)
+        await self._commit(events, entry)
 
     def _start_game(self) -> GameStartedEvent:
-        self.state = self.game.new_game(len(self.seats), self.options, self.seed)
+        choices = self._choices()
+        options = self.game.with_choices(len(self.seats), self.options, choices) if choices else self.options
+        self.state = self.game.new_game(len(self.seats), options, self.seed)
         self.status = PLAYING
         return GameStartedEvent(self.state.to_act()[0])
 
@@ -486,7 +506,7 @@ class Room:
 
     async def _free_seat(self, seat: int) -> None:
         record = self.seats[seat]
-        record.taken, record.name, record.nonce = False, "", ""
+        record.taken, record.name, record.nonce, record.choice = False, "", "", ""
         await self._commit([SeatLeftEvent(seat)], LogEntry(self.room_id, 0, "leave", seat))
 
     async def _close(self) -> None:
@@ -655,7 +675,7 @@ class Room:
             self._replaying = entry
             try:
                 if entry.kind == "join":
-                    await self._take_seat(entry.seat, entry.name, entry.nonce)
+                    await self._take_seat(entry.seat, entry.name, entry.nonce, entry.choice)
                 elif entry.kind == "leave":
                     await self._free_seat(entry.seat)
                 elif entry.kind == "start":
@@ -766,7 +786,10 @@ class Room:
     def _arm(self, deadlines: Mapping[int, float] | None = None) -> None:
         """After a change: each acting seat whose clocked period began (``GameState.clock_key``) gets its clock
         started and, if it is a system player, woken; seats that stopped acting lose theirs; every other acting seat's
-        clock runs on (in a response window, one responder's move leaves the others' time as it was).
+        clock runs on (in a response window, one responder's move leaves the others' time as it was). A seat that
+        stops acting in the middle of a period (Age of Soccer's player whose turn it is, while others answer a shot)
+        has its clock paused: when it acts again in the same period, the clock resumes with the time that was left.
+        The log's times and deadlines say it all, so a replay pauses and resumes the same way.
 
         ``deadlines`` are stored deadlines by seat (-1: any seat, in lines from before clocks were per seat), so that a
         restored room resumes each clock with the time that was left. While replaying a log, no timer is set and no
@@ -778,9 +801,12 @@ class Room:
             self.clocks, self._clock_keys = {}, {}
             return
         acting = state.to_act()
+        now = self._replaying.time if self._replaying is not None else self.clock.now()
         for seat in [seat for seat in self._clock_keys if seat not in acting]:
-            del self._clock_keys[seat]
-            self.clocks.pop(seat, None)
+            key = self._clock_keys.pop(seat)
+            paused = self.clocks.pop(seat, None)
+            if paused is not None:
+                self._paused[seat] = (key, max(0.0, paused.deadline - now))
             self._cancel_timers(seat)
         online = self.mode == ONLINE
         for seat in acting:
@@ -790,11 +816,12 @@ class Room:
             self._clock_keys[seat] = key
             self._cancel_timers(seat)
             self.clocks.pop(seat, None)
+            paused_key, left = self._paused.pop(seat, (None, 0.0))
             seconds = state.clock_seconds(seat) if online else None
             if seconds:
                 deadline = deadlines.get(seat, deadlines.get(-1)) if deadlines else None
                 if deadline is None:
-                    deadline = self.clock.now() + seconds
+                    deadline = now + (left if paused_key == key else seconds)
                 self.clocks[seat] = ClockInfo(seat, deadline, seconds)
                 if self._replaying is None:
                     timer = self.clock.call_at(deadline, lambda s=seat, k=key: self._expired(s, k))
@@ -894,4 +921,4 @@ def _kind(move: Any) -> str:
 
 
 def _copy(record: SeatRecord) -> SeatRecord:
-    return SeatRecord(record.seat, record.kind, record.taken, record.name, team=record.team)
+    return SeatRecord(record.seat, record.kind, record.taken, record.name, team=record.team, choice=record.choice)

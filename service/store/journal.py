@@ -137,6 +137,7 @@ class SqlJournal:
             "request_id": entry.request_id,
             "name": entry.name,
             "nonce": entry.nonce,
+            "choice": entry.choice,
             "deadline": min(entry.deadlines.values()) if entry.deadlines else None,
             "deadlines": {str(seat): deadline for seat, deadline in entry.deadlines.items()} or None,
             "created_at": entry.time,
@@ -504,6 +505,7 @@ def _entry(line: Any) -> LogEntry:
         request_id=line.request_id,
         name=line.name,
         nonce=line.nonce,
+        choice=line.choice,
         deadlines=deadlines,
         time=line.created_at,
     )

@@ -65,6 +65,7 @@ class LogRow(Base):
     request_id: Mapped[str] = mapped_column(String(128), default="")
     name: Mapped[str] = mapped_column(String(64), default="")  # a join's name
     nonce: Mapped[str] = mapped_column(String(32), default="")  # a join's seat nonce (names the seat's token)
+    choice: Mapped[str] = mapped_column(String(16), default="", server_default="")  # a join's choice (a team)
     deadline: Mapped[float | None] = mapped_column(Double, nullable=True)
     deadlines: Mapped[dict[str, float] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[float] = mapped_column(Double)

@@ -43,6 +43,7 @@ class LogEntry:
     request_id: str = ""
     name: str = ""
     nonce: str = ""
+    choice: str = ""  # a join's choice for the seat (a team), as the person gave it
     deadlines: Mapping[int, float] = field(default_factory=dict)  # each acting seat's clock deadline after the update
     time: float = 0.0
 

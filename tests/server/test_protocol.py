@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import grpc
 import pytest
+from google.protobuf import json_format
 
 from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
 from tests.server.conftest import Harness, auth, refusal, refusal_info, soker_move
@@ -173,7 +174,12 @@ async def test_options_and_rules_in_force(harness: Harness) -> None:
     view = await harness.view(room.room_id, token)
     assert view.clock.turn_seconds == 10 and len(view.view.soker.hand) == 5
     games = await harness.games.ListGames(game_pb2.ListGamesRequest())
-    assert [g.name for g in games.games] == ["soker", "relay"]  # (relay: the tests' own game, hosted by the tests)
+    # (relay: the tests' own game, hosted by the tests)
+    assert [g.name for g in games.games] == ["soker", "age-of-soccer", "relay"]
+    rules = await harness.games.GetRules(game_pb2.GetRulesRequest(game="age-of-soccer"))
+    values = {o.name: json_format.MessageToDict(o.value) for o in rules.options}
+    assert values == {"teams": "", "first_seat": 0, "turn_seconds": 60, "response_seconds": 15, "max_rounds": 0}
+    assert rules.deck_size == 28 + 88 and list(rules.seat_counts) == [2, 3, 4, 5, 6, 7]
     assert list(games.games[0].seat_counts) == [2, 3, 4]
 
 

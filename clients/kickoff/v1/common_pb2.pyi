@@ -40,18 +40,20 @@ ROOM_MODE_ONLINE: RoomMode
 ROOM_MODE_SOLO: RoomMode
 
 class Seat(_message.Message):
-    __slots__ = ("seat", "kind", "taken", "name", "team")
+    __slots__ = ("seat", "kind", "taken", "name", "team", "choice")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TAKEN_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     TEAM_FIELD_NUMBER: _ClassVar[int]
+    CHOICE_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: SeatKind
     taken: bool
     name: str
     team: int
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., taken: _Optional[bool] = ..., name: _Optional[str] = ..., team: _Optional[int] = ...) -> None: ...
+    choice: str
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., taken: _Optional[bool] = ..., name: _Optional[str] = ..., team: _Optional[int] = ..., choice: _Optional[str] = ...) -> None: ...
 
 class Outcome(_message.Message):
     __slots__ = ("winners", "reason", "points", "winning_teams", "team_points")

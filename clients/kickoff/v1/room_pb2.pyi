@@ -91,14 +91,16 @@ class ListRoomsResponse(_message.Message):
     def __init__(self, rooms: _Optional[_Iterable[_Union[Room, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class JoinRoomRequest(_message.Message):
-    __slots__ = ("room_id", "seat", "name")
+    __slots__ = ("room_id", "seat", "name", "choice")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    CHOICE_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     seat: int
     name: str
-    def __init__(self, room_id: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+    choice: str
+    def __init__(self, room_id: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ..., choice: _Optional[str] = ...) -> None: ...
 
 class JoinRoomResponse(_message.Message):
     __slots__ = ("room", "seat", "seat_token")

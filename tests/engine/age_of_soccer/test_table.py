@@ -7,7 +7,7 @@ import pytest
 
 from engine.age_of_soccer import AGE_OF_SOCCER
 from engine.age_of_soccer.rules import TIMEOUT, AosMove
-from engine.core import IllegalMove, InvalidOptions
+from engine.core import ChoiceTaken, IllegalMove, InvalidOptions
 from tests.engine.age_of_soccer.position import faces, kinds, play, players, position
 
 
@@ -169,3 +169,17 @@ def test_a_move_from_text_is_read_case_blind_and_bad_text_is_refused() -> None:
     assert AGE_OF_SOCCER.move_from_wire("play agent-vik 2 1") == AosMove("play", ("AGENT-VIK", "2", "1"))
     with pytest.raises(Exception, match="unknown move"):
         AGE_OF_SOCCER.move_from_wire("dance")
+
+
+def test_teams_chosen_on_taking_seats_fill_the_rest_in_seat_order() -> None:
+    options = AGE_OF_SOCCER.with_choices(4, None, {1: "mon", 3: "SPA"})
+    assert options["teams"] == "VIK,MON,PAR,SPA", "seats 0 and 2 get the first teams left"
+    assert AGE_OF_SOCCER.with_choices(4, None, {})["teams"] == "SPA,VIK,PAR,ROM"
+    with pytest.raises(ChoiceTaken, match="seat 1 plays MON"):
+        AGE_OF_SOCCER.with_choices(4, None, {1: "MON", 2: "MON"})
+    with pytest.raises(InvalidOptions, match="no team 'XYZ'"):
+        AGE_OF_SOCCER.with_choices(4, None, {0: "XYZ"})
+    fixed = {"teams": "ROM,VIK"}
+    assert AGE_OF_SOCCER.with_choices(2, fixed, {0: "ROM"}) == fixed
+    with pytest.raises(InvalidOptions, match="the room's creator set the teams: seat 1 plays VIK"):
+        AGE_OF_SOCCER.with_choices(2, fixed, {1: "ZUL"})
