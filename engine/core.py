@@ -410,6 +410,10 @@ class GameState(ABC):
     def outcome(self) -> Outcome | None:
         """How the game ended, or None while it goes on."""
 
+    def describe(self) -> str:
+        """One line about the table as everyone sees it, for people (``kickoff play`` starts with it)."""
+        return ""
+
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
         """The whole state (RNG included) as plain JSON-able data; ``game.state_from_json`` reads it back."""

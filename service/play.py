@@ -18,8 +18,7 @@ def play_game(game_name: str, seats: int, seed: int, bot_names: Sequence[str], o
     out.write(f"{game.spec.title}: {seats} seats, seed {seed}\n")
     for seat, name in enumerate(bot_names):
         out.write(f"  seat {seat}: {name} bot\n")
-    opening = state.view(None).to_json()
-    out.write(f"  top card: {opening['top']}   deck: {opening['deck_size']} cards\n\n")
+    out.write(f"  {state.describe()}\n\n")
     moves = 0
     while acting := state.to_act():
         seat = acting[0]

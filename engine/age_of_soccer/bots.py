@@ -227,7 +227,7 @@ class _Table:
             return {C.SAVE: 10.0, C.SUPERSAVE: 9.0, C.OFFSIDE: 8.0}[kind]
         # From outside: only against the one to fear.
         winning = sum(1 for s in range(self.seats) if s != attacker and self.view["seats"][attacker]["won"][s])
-        fear = attacker == self.leader() or winning >= self.seats - 2
+        fear = (attacker == self.leader() and self.totals[attacker] > 0) or winning >= self.seats - 2
         if not fear:
             return -1.0
         if kind == C.COUNTER:

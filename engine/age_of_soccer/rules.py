@@ -36,6 +36,10 @@ everyone has passed, the shot scores: the attacker takes one of the defender's o
 gives none). The first team holding a shield won from every other team (two from each in a three-player game) wins
 at once; won shields are never lost.
 
+**Nobody can win any more** (settled here): when a shield taken leaves no seat able to win (each needs a shield from
+a team that has none left), the game ends and the most shields won wins, ties shared (reason ``blocked``); without
+this a game could go on for ever.
+
 **Training cards.** Millionaire Owner: two action cards (three with two active players of its team on the board).
 Greedy Agent: steal one action card (two with the bonus) from another player's hand, chosen blind (the hand is
 shuffled first, so a position says nothing). Samba Fever: from its player round the table, everyone picks up one
@@ -114,7 +118,7 @@ PICKUP, TRAINING, DISCARD, DRAFT, MATCH, CHALLENGE, SHOT, WINDOW, OVER = (
     "window",
     "over",
 )
-WIN_SHIELDS, WIN_ROUNDS = "shields", "rounds"
+WIN_SHIELDS, WIN_ROUNDS, WIN_BLOCKED = "shields", "rounds", "blocked"
 
 SPEC = GameSpec(
     name="age-of-soccer",
@@ -303,10 +307,12 @@ class AosState(GameState):
         return self.result
 
     def attack(self, seat: int) -> int:
-        return BASE + sum(ATTACK[card & 3] for card in self.boards[seat] if card >= 0)
+        a, b, c, d = self.boards[seat]
+        return BASE + _ATTACK_OF[a] + _ATTACK_OF[b] + _ATTACK_OF[c] + _ATTACK_OF[d]
 
     def defence(self, seat: int) -> int:
-        return BASE + sum(DEFENCE[card & 3] for card in self.boards[seat] if card >= 0)
+        a, b, c, d = self.boards[seat]
+        return BASE + _DEFENCE_OF[a] + _DEFENCE_OF[b] + _DEFENCE_OF[c] + _DEFENCE_OF[d]
 
     def activates(self, seat: int, team: int) -> bool:
         """Whether ``seat`` activates a Super card of ``team``: its own board, or a player of that team on it."""
@@ -357,31 +363,29 @@ class AosState(GameState):
     def _legal_training(self, seat: int) -> list[AosMove]:
         moves: list[AosMove] = [PASS]
         actions = self.actions[seat]
+        held = sorted(set(self.players[seat]))
         if not self.traded:
-            if len(actions) >= 3 and self.can_draw_player():
-                moves.extend(_trades(tuple(sorted(self.faces(seat)))))
-            if self.can_draw_action():
-                for card in sorted(set(self.players[seat])):
-                    moves.append(AosMove("trade", (PLAYER_CODES[card],)))
+            if len(actions) >= 3 and (self.player_deck or self.player_discard):
+                moves.extend(_trades(tuple(sorted([ACTION_FACE[card] for card in actions]))))
+            if self.action_deck or self.action_discard:
+                moves.extend([_TRADE_PLAYER[card] for card in held])
         board = self.boards[seat]
-        for card in sorted(set(self.players[seat])):
-            if board[card & 3] < 0:
-                moves.append(AosMove("board", (PLAYER_CODES[card],)))
-        for card in board:
-            if card >= 0:
-                moves.append(AosMove("bench", (PLAYER_CODES[card],)))
-        others = [s for s in range(self.seats) if s != seat]
+        moves.extend([_BOARD[card] for card in held if board[card & 3] < 0])
+        moves.extend([_BENCH[card] for card in board if card >= 0])
+        others = _OTHERS[self.seats][seat]
         seen: set[str] = set()
         for card in actions:
-            face = ACTION_FACE[card]
             kind = ACTION_KIND[card]
-            if kind not in C.TRAINING or face in seen:
+            if kind not in C.TRAINING:
+                continue
+            face = ACTION_FACE[card]
+            if face in seen:
                 continue
             seen.add(face)
             if kind in (C.OWNER, C.SAMBA, C.WINDOW):
-                moves.append(AosMove("play", (face,)))
+                moves.append(_PLAY_ALONE[face])
             elif kind == C.RED:
-                moves.extend(AosMove("play", (face, str(s))) for s in others)
+                moves.extend(_red(face, seat, self.seats))
             elif kind in (C.AGENT, C.BANKRUPT):
                 take = 2 if kind == C.BANKRUPT or self.active_of_team(seat, ACTION_TEAM[card]) >= 2 else 1
                 for s in others:
@@ -781,10 +785,25 @@ class AosState(GameState):
                 if self._won_all(winner):
                     self._finish((winner,), WIN_SHIELDS, events)
                     return
+                if not any(self._can_still_win(seat) for seat in range(self.seats)):
+                    self._finish(self._most_shields(), WIN_BLOCKED, events)
+                    return
         else:
             events.append(Event("draw", match["attacker"], target=match["defender"]))
         self.match = {}
         self._limit_hand("next", events)
+
+    def _can_still_win(self, seat: int) -> bool:
+        """Whether the shields ``seat`` still needs are still there to be won (a team's own shields left)."""
+        needed = 2 if self.seats == 3 else 1
+        return all(
+            needed - self.won[seat][other] <= self.shields[other] for other in range(self.seats) if other != seat
+        )
+
+    def _most_shields(self) -> tuple[int, ...]:
+        totals = [sum(row) for row in self.won]
+        best = max(totals)
+        return tuple(seat for seat in range(self.seats) if totals[seat] == best)
 
     def _won_all(self, seat: int) -> bool:
         needed = 2 if self.seats == 3 else 1
@@ -818,9 +837,7 @@ class AosState(GameState):
         events.append(Event("turn_began", seat))
 
     def _finish_by_rounds(self, events: list[Any]) -> None:
-        totals = [sum(row) for row in self.won]
-        best = max(totals)
-        self._finish(tuple(s for s in range(self.seats) if totals[s] == best), WIN_ROUNDS, events)
+        self._finish(self._most_shields(), WIN_ROUNDS, events)
 
     def _finish(self, winners: tuple[int, ...], reason: str, events: list[Any]) -> None:
         self.phase = OVER
@@ -909,6 +926,10 @@ class AosState(GameState):
         events.append(Event("drew", seat, private=codes, count=len(drawn), data=data))
 
     # -- seeing -----------------------------------------------------------------------------------------------------
+
+    def describe(self) -> str:
+        teams = " ".join(f"{seat}:{TEAMS[team]}" for seat, team in enumerate(self.teams))
+        return f"teams: {teams}   decks: {len(self.player_deck)} player cards, {len(self.action_deck)} action cards"
 
     def view(self, viewer: int | None) -> AosView:
         if viewer is not None and not 0 <= viewer < self.seats:
@@ -1185,6 +1206,23 @@ class AgeOfSoccer(Game):
         left = iter(team for team in range(len(TEAMS)) if team not in chosen.values())
         teams = [chosen[seat] if seat in chosen else next(left) for seat in range(seats)]
         return {**(options or {}), "teams": ",".join(TEAMS[team] for team in teams)}
+
+
+# A board position's points by the card on it; a vacant position (-1) reads the last entry, 0.
+_ATTACK_OF = (*(ATTACK[card & 3] for card in range(PLAYER_CARDS)), 0)
+_DEFENCE_OF = (*(DEFENCE[card & 3] for card in range(PLAYER_CARDS)), 0)
+
+# Moves built once: they repeat in every position.
+_TRADE_PLAYER = tuple(AosMove("trade", (code,)) for code in PLAYER_CODES)
+_BOARD = tuple(AosMove("board", (code,)) for code in PLAYER_CODES)
+_BENCH = tuple(AosMove("bench", (code,)) for code in PLAYER_CODES)
+_PLAY_ALONE = {face: AosMove("play", (face,)) for face in C.FACES}
+_OTHERS = {n: tuple(tuple(s for s in range(n) if s != seat) for seat in range(n)) for n in SPEC.seat_counts}
+
+
+@cache
+def _red(face: str, mover: int, seats: int) -> tuple[AosMove, ...]:
+    return tuple(AosMove("play", (face, str(s))) for s in range(seats) if s != mover)
 
 
 @lru_cache(maxsize=8192)

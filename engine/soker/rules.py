@@ -629,6 +629,9 @@ class SokerState(GameState):
 
     # -- seeing -----------------------------------------------------------------------------------------------------
 
+    def describe(self) -> str:
+        return f"top card: {CODES[self.discard[-1]]}   deck: {len(self.deck)} cards"
+
     def view(self, viewer: int | None) -> SokerView:
         if viewer is not None and not 0 <= viewer < self.seats:
             raise ValueError(f"no seat {viewer} at a table of {self.seats}")

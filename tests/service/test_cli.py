@@ -35,6 +35,18 @@ def test_bench_engine_json_has_the_documented_keys(capsys: pytest.CaptureFixture
     assert figures["mean_moves"] > 10 and figures["moves_per_s"] > figures["games_per_s"] > 0
 
 
+def test_bench_engine_with_a_baseline_alternates_rounds_and_reports_the_ratio(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["bench", "engine", "--game", "age-of-soccer", "--games", "6", "--rounds", "3", "--baseline", "soker"]
+    assert main([*args, "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert set(figures) == {"games_per_s", "moves_per_s", "mean_moves", "baseline", "ratio"}
+    assert figures["baseline"]["game"] == "soker" and figures["baseline"]["mean_moves"] > 10
+    assert figures["ratio"] == pytest.approx(figures["moves_per_s"] / figures["baseline"]["moves_per_s"], rel=0.01)
+    assert main(args) == 0 and "ratio" in capsys.readouterr().out
+
+
 def test_bench_bots_reports_a_win_rate(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "bots", "--games", "8", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
@@ -59,3 +71,13 @@ def test_db_upgrade_builds_the_schema_of_an_empty_database(tmp_path, capsys: pyt
         name for (name,) in sqlite3.connect(tmp_path / "new" / "kickoff.db").execute("select name from sqlite_master")
     }
     assert {"rooms", "room_log", "server_settings"} <= tables
+
+
+def test_play_prints_an_age_of_soccer_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["play", "--game", "age-of-soccer", "--seed", "3", "--seats", "3", "--bots", "heuristic,random,random"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "teams: 0:SPA 1:VIK 2:PAR   decks: 28 player cards, 73 action cards" in out
+    assert "Game over after" in out and "<- winner" in out

@@ -215,3 +215,36 @@ def test_the_turn_limit_ends_the_game_and_the_most_shields_win_ties_shared() -> 
     assert (
         kinds(events)[-1] == "game_ended" and state.outcome().winners == (0, 1) and state.outcome().reason == "rounds"
     )
+
+
+def test_when_nobody_can_win_any_more_the_game_ends_and_the_most_shields_win() -> None:
+    state = position(3, hands={0: "SHOOT"}, phase="match")
+    state.shields = [7, 0, 1]  # the Vikings (seat 1) have no shield left: seat 2 can no longer win
+    state.won = [[0, 2, 0], [3, 0, 1], [1, 1, 0]]
+    standing_match(state, target=2)
+    play(state, 0, "shoot SHOOT")
+    play(state, 1, "pass")
+    events = play(state, 2, "pass")  # seat 2's last shield: now seats 0 and 1 cannot get their second from it
+    assert kinds(events)[-1] == "game_ended" and state.outcome().reason == "blocked"
+    assert state.outcome().winners == (1,), "four shields, against three and two"
+
+
+def test_an_unactivated_super_save_is_a_plain_save() -> None:
+    state = position(hands={0: "SUPERSHOT-SPA", 1: "SUPERSAVE-MON"}, phase="match")
+    standing_match(state)
+    play(state, 0, "shoot SUPERSHOT-SPA")  # activated (seat 0 plays the Spartans)
+    assert AosMove("answer", ("SUPERSAVE-MON",)) not in state.legal_moves(1), "no Mongol on the Vikings' side"
+    state = position(hands={0: "SHOOT", 1: "SUPERSAVE-MON"}, phase="match")
+    standing_match(state)
+    play(state, 0, "shoot SHOOT")
+    assert AosMove("answer", ("SUPERSAVE-MON",)) in state.legal_moves(1), "as a plain Save against a plain Shoot"
+
+
+def test_counter_attack_answers_an_unactivated_super_shot_and_a_super_shot_is_the_new_attackers_shot() -> None:
+    state = position(hands={0: "SUPERSHOT-MON", 1: "COUNTER SUPERSHOT-VIK"}, phase="match")
+    standing_match(state)
+    play(state, 0, "shoot SUPERSHOT-MON")  # the Spartans cannot activate the Mongols' Super Shot: a plain shot
+    events = play(state, 1, "answer COUNTER")
+    assert kinds(events)[-1] == "countered" and state.to_act() == (1,)
+    play(state, 1, "shoot SUPERSHOT-VIK")  # the Vikings' own: activated
+    assert state.shot["activated"] and AosMove("answer", ("SAVE",)) not in state.legal_moves(0)
