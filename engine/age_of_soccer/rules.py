@@ -467,7 +467,7 @@ class AosState(GameState):
         if seat not in self.to_act():
             raise NotYourTurn(f"seat {seat} may not act now")
         if type(move) is not AosMove:
-            raise MalformedMove(f"not an Age of Soccer move: {move!r}")
+            raise MalformedMove(f"not an Age of Soccer move: a {type(move).__name__}")
         if move.kind == "timeout":
             if not by_table:
                 raise IllegalMove("only the table plays 'timeout', when the clock runs out", code="table_only")

@@ -183,6 +183,44 @@ async def test_a_room_comes_back_mid_window_with_every_clock_and_the_paused_turn
     await journal.close()
 
 
+async def test_a_solo_game_over_the_play_stream_to_its_end(start: Start) -> None:
+    harness = await start(seeds=itertools.repeat(SEED))
+    request = room_pb2.CreateRoomRequest(game="age-of-soccer", mode=SOLO, seats=3, system_seats=(1, 2), think_seconds=0)
+    request.options.update({"max_rounds": 3})
+    room_id = (await harness.rooms.CreateRoom(request)).room_id
+    _, token = await harness.join(room_id, seat=0)
+    outgoing: asyncio.Queue = asyncio.Queue()
+    outgoing.put_nowait(move_pb2.PlayRequest(hello=move_pb2.PlayHello(room_id=room_id)))
+
+    async def requests():
+        while (message := await outgoing.get()) is not None:
+            yield message
+
+    chooser = random.Random(9)
+    last, answered, kinds = 0, 0, set()
+    async for response in harness.moves.Play(requests(), metadata=auth(token)):
+        if response.HasField("result"):
+            # In a window the system players answer at once too: a move may come after the window closed.
+            accepted = response.result.accepted
+            assert accepted or response.result.error.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
+            answered += accepted
+        if not response.HasField("update"):
+            continue
+        update = response.update
+        assert update.version == last + 1 and not update.HasField("clock"), "in order; a solo game has no clock"
+        last = update.version
+        kinds |= {e.game.age_of_soccer.kind for e in update.events if e.HasField("game")}
+        if update.status == common_pb2.ROOM_STATUS_FINISHED:
+            outgoing.put_nowait(None)
+        elif 0 in update.to_act:
+            move = chooser.choice(list(update.legal_moves))
+            assert move.WhichOneof("game") == "age_of_soccer", "legal moves come in the game's own messages"
+            outgoing.put_nowait(move_pb2.PlayRequest(move=move_pb2.SubmitMoveRequest(move=move, request_id=f"r{last}")))
+    room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+    assert room.status == common_pb2.ROOM_STATUS_FINISHED and answered > 10 and room.version == last
+    assert {"turn_began", "drew", "trained", "challenged"} <= kinds
+
+
 def every_face() -> set[str]:
     return set(ACTION_FACE) | {code for code in AGE_OF_SOCCER.new_game(7, None, 0).locations()["player_deck"]}
 
