@@ -4,7 +4,6 @@ come back mid-window with each deadline, and no hidden card reaching anyone."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import json
 import random
@@ -18,12 +17,12 @@ from google.protobuf import json_format
 from kickoff.v1 import common_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
-from tests.engine.conformance import faces_shown, open_faces
 from tests.relay import RELAY
 from tests.server.conftest import Harness, auth, refusal
 from tests.servers import Start
 from tests.store.conftest import crash
 from tests.store.test_crash import free_port, start_server
+from tests.watch import check_no_leak, play_listened
 
 ONLINE, SOLO = common_pb2.ROOM_MODE_ONLINE, common_pb2.ROOM_MODE_SOLO
 
@@ -181,61 +180,14 @@ async def test_a_room_comes_back_mid_window_with_each_deadline(start: Start, dat
     await journal.close()
 
 
-def card_faces() -> set[str]:
-    return {"ATK", "DEF", "STAR"}
-
-
 async def play_watched(harness: Harness, index: int) -> None:
-    """One game of people and system players, every update to every viewer checked against what the engine hides
-    from that viewer at that version (counted by face: the deck holds identical cards)."""
+    """One game of people and system players, every update to every viewer checked (tests/watch.py)."""
     chooser = random.Random(index)
     system_seats = tuple(sorted(chooser.sample(range(4), index % 3)))
     room_id = await relay_room(harness, system_seats=system_seats)
     tokens = await seated(harness, room_id)
-    heard: dict[int | None, list] = {viewer: [] for viewer in [None, *tokens]}
-
-    async def follow(viewer: int | None) -> None:
-        metadata = auth(tokens[viewer]) if viewer is not None else ()
-        async for update in harness.moves.StreamEvents(
-            move_pb2.StreamEventsRequest(room_id=room_id), metadata=metadata
-        ):
-            heard[viewer].append(update)
-
-    following = [asyncio.create_task(follow(viewer)) for viewer in heard]
-    while True:
-        await harness.settle(room_id)
-        view = await harness.view(room_id)
-        if not view.to_act:
-            break
-        people = [seat for seat in view.to_act if seat in tokens]
-        if not people or chooser.random() < 0.1:
-            harness.clock.advance(30)
-            continue
-        seat = chooser.choice(people)
-        legal = await harness.legal(room_id, tokens[seat])
-        try:
-            await harness.submit(
-                room_id, tokens[seat], chooser.choice(legal), request_id=f"{index}-{view.version}-{seat}"
-            )
-        except grpc.aio.AioRpcError as error:
-            assert error.code() in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ABORTED)
-    await asyncio.gather(*following)
-
-    live = harness.directory.get(room_id)
-    state = RELAY.new_game(4, live.options, live.seed)
-    viewers = list(heard)
-    open_at = {0: {viewer: open_faces(state, viewer) for viewer in viewers}}
-    for entry in harness.directory.journal.entries[room_id]:
-        if entry.kind in ("move", "table"):
-            state.apply(entry.seat, RELAY.move_from_wire(entry.move), by_table=entry.kind == "table")
-        open_at[entry.version] = {viewer: open_faces(state, viewer) for viewer in viewers}
-    for viewer, updates in heard.items():
-        assert [u.version for u in updates] == list(range(1, live.version + 1))
-        for update in updates:
-            shown = faces_shown(json_format.MessageToDict(update), card_faces())
-            allowed = open_at[update.version][viewer] | open_at[update.version - 1][viewer]
-            leaked = {face: n for face, n in shown.items() if n > allowed[face]}
-            assert not leaked, f"game {index}: viewer {viewer} saw {leaked} at version {update.version}"
+    heard = await play_listened(harness, room_id, tokens, chooser)
+    check_no_leak(harness, room_id, RELAY, heard, {"ATK", "DEF", "STAR"})
 
 
 async def test_no_viewer_ever_receives_a_card_hidden_from_it_though_copies_look_alike(start: Start) -> None:

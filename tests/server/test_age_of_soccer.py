@@ -11,18 +11,17 @@ import random
 import signal
 
 import grpc
-from google.protobuf import json_format
 
 from engine.age_of_soccer import AGE_OF_SOCCER
-from engine.age_of_soccer.cards import ACTION_FACE
+from engine.age_of_soccer.cards import ACTION_FACE, PLAYER_CODES
 from kickoff.v1 import common_pb2, game_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
-from tests.engine.conformance import faces_shown, open_faces
 from tests.server.conftest import Harness, auth, refusal
 from tests.servers import Start
 from tests.store.conftest import crash
 from tests.store.test_crash import free_port, start_server
+from tests.watch import check_no_leak, play_listened
 
 ONLINE, SOLO = common_pb2.ROOM_MODE_ONLINE, common_pb2.ROOM_MODE_SOLO
 TEAMS = "VIK,ROM,ZUL,MON"
@@ -221,63 +220,14 @@ async def test_a_solo_game_over_the_play_stream_to_its_end(start: Start) -> None
     assert {"turn_began", "drew", "trained", "challenged"} <= kinds
 
 
-def every_face() -> set[str]:
-    return set(ACTION_FACE) | {code for code in AGE_OF_SOCCER.new_game(7, None, 0).locations()["player_deck"]}
-
-
 async def play_watched(harness: Harness, index: int) -> None:
-    """One online game of people, random moves and the clock, every update to every viewer checked against what
-    the engine hides from that viewer at that version (by face: identical action cards look alike)."""
-    chooser = random.Random(index)
+    """One online game of people at 3-5 seats, every update to every viewer checked (tests/watch.py)."""
     seats = 3 + index % 3
     room_id = await aos_room(harness, seats=seats, max_rounds=2)
     tokens = await seated(harness, room_id, seats)
-    heard: dict[int | None, list] = {viewer: [] for viewer in [None, *tokens]}
-
-    async def follow(viewer: int | None) -> None:
-        metadata = auth(tokens[viewer]) if viewer is not None else ()
-        request = move_pb2.StreamEventsRequest(room_id=room_id)
-        async for update in harness.moves.StreamEvents(request, metadata=metadata):
-            heard[viewer].append(update)
-
-    following = [asyncio.create_task(follow(viewer)) for viewer in heard]
-    while True:
-        await harness.settle(room_id)
-        view = await harness.view(room_id)
-        if not view.to_act:
-            break
-        if chooser.random() < 0.05:
-            harness.clock.advance(60)
-            continue
-        seat = chooser.choice(view.to_act)
-        legal = await harness.legal(room_id, tokens[seat])
-        try:
-            await harness.submit(room_id, tokens[seat], chooser.choice(legal), request_id=f"{index}-{view.version}")
-        except grpc.aio.AioRpcError as error:
-            assert error.code() in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ABORTED)
-    await asyncio.gather(*following)
-
-    live = harness.directory.get(room_id)
-    state = AGE_OF_SOCCER.new_game(seats, live.state.options, live.seed)
-    faces = every_face()
-    open_at = {0: {viewer: open_faces(state, viewer) for viewer in heard}}
-    for entry in harness.directory.journal.entries[room_id]:
-        if entry.kind in ("move", "table"):
-            state.apply(entry.seat, AGE_OF_SOCCER.move_from_wire(entry.move), by_table=entry.kind == "table")
-        open_at[entry.version] = {viewer: open_faces(state, viewer) for viewer in heard}
-    assert state.to_json() == live.state.to_json(), "the log replays to the same game"
-    for viewer, updates in heard.items():
-        assert [u.version for u in updates] == list(range(1, live.version + 1))
-        for update in updates:
-            data = json_format.MessageToDict(update)
-            named = set(faces_shown(data.pop("legalMoves", []), faces))  # a seat's moves name its cards, often
-            assert named <= {face for face, n in open_at[update.version][viewer].items() if n}, "moves name only"
-            shown = faces_shown(data, faces)
-            allowed = open_at[update.version][viewer] | open_at[update.version - 1][viewer]
-            if viewer is not None:  # the mover's own cards, shown as they are played
-                allowed += open_at[update.version - 1][viewer] - open_at[update.version - 1][None]
-            leaked = {face: n for face, n in shown.items() if n > allowed[face]}
-            assert not leaked, f"game {index}: viewer {viewer} saw {leaked} at version {update.version}"
+    heard = await play_listened(harness, room_id, tokens, random.Random(index), clock_odds=0.05)
+    faces = set(ACTION_FACE) | set(PLAYER_CODES)
+    check_no_leak(harness, room_id, AGE_OF_SOCCER, heard, faces)
 
 
 async def test_no_viewer_ever_receives_a_card_hidden_from_it(start: Start) -> None:
