@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.age_of_soccer import AGE_OF_SOCCER
+from engine.carta import CARTA
 from engine.core import Game, TournamentRules, UnknownGame
 from engine.soker import SOKER
 from engine.soker.tournament import Tournament as SokerTournament
 
-GAMES: dict[str, Game] = {SOKER.spec.name: SOKER, AGE_OF_SOCCER.spec.name: AGE_OF_SOCCER}
+GAMES: dict[str, Game] = {game.spec.name: game for game in (SOKER, AGE_OF_SOCCER, CARTA)}
 TOURNAMENTS: dict[str, Callable[[], TournamentRules]] = {SOKER.spec.name: SokerTournament}
 
 

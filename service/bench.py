@@ -88,9 +88,11 @@ class BotFigures:
     games: int
     wins: int
     draws: int
+    by_seats: tuple[tuple[int, int, int], ...] = ()  # (seats, games, wins) for each table size played
+    teams: bool = False  # whether the bot played as a whole team (a team game)
 
-    def to_json(self) -> dict[str, float | str | int]:
-        return {
+    def to_json(self) -> dict[str, object]:
+        figures: dict[str, object] = {
             "bot": self.bot,
             "opponent": self.opponent,
             "games": self.games,
@@ -98,21 +100,44 @@ class BotFigures:
             "win_rate": round(self.wins / self.games, 4),
             "no_winner": self.draws,
         }
+        if len(self.by_seats) > 1:
+            figures["by_seats"] = {
+                str(seats): round(wins / played, 4) for seats, played, wins in self.by_seats if played
+            }
+        return figures
 
 
 def bench_bots(
-    game_name: str, games: int, bot: str = "heuristic", opponent: str = "random", seats: int = 4, seed: int = 0
+    game_name: str,
+    games: int,
+    bot: str = "heuristic",
+    opponent: str = "random",
+    seats: int | tuple[int, ...] = 4,
+    seed: int = 0,
 ) -> BotFigures:
-    """``bot`` against ``seats - 1`` copies of ``opponent`` over seeded games; ``bot`` sits in every seat in turn."""
+    """``bot`` against ``opponent`` over seeded games, the table sizes taken in turn. In a game of single seats the bot
+    takes one seat and sits in every seat in turn; in a team game it plays a whole team (every seat of it) and the
+    teams take turns; a game it did not win (a draw included) counts as lost."""
     game = get_game(game_name)
+    counts = (seats,) if isinstance(seats, int) else tuple(seats)
     wins = draws = 0
+    tally = {count: [0, 0] for count in counts}
+    team_game = False
     for index in range(games):
-        hero = index % seats
-        bots = [game.new_bot(bot if seat == hero else opponent, (seed + index) * 16 + seat) for seat in range(seats)]
-        state = game.new_game(seats, None, seed + index)
-        play_out(state, bots)
+        size = counts[index % len(counts)]
+        teams = game.teams(size, game.spec.resolve(size, None))
+        sides = sorted(set(teams))
+        team_game = team_game or len(sides) < size
+        hero = sides[(index // len(counts)) % len(sides)]
+        players = [bot if teams[seat] == hero else opponent for seat in range(size)]
+        state = game.new_game(size, None, seed + index)
+        play_out(state, [game.new_bot(name, (seed + index) * 16 + seat) for seat, name in enumerate(players)])
         outcome = state.outcome()
         assert outcome is not None
-        wins += hero in outcome.winners
+        won = hero in (outcome.winning_teams if len(sides) < size else outcome.winners)
+        wins += won
         draws += not outcome.winners
-    return BotFigures(bot, opponent, games, wins, draws)
+        tally[size][0] += 1
+        tally[size][1] += won
+    by_seats = tuple((count, played, won) for count, (played, won) in tally.items())
+    return BotFigures(bot, opponent, games, wins, draws, by_seats, team_game)

@@ -129,7 +129,9 @@ def _parser() -> argparse.ArgumentParser:
     bots.add_argument("--games", type=int, default=1_000)
     bots.add_argument("--bot", default="heuristic")
     bots.add_argument("--opponent", default="random")
-    bots.add_argument("--seats", type=int, default=4)
+    bots.add_argument(
+        "--seats", default="4", help="table size, or sizes taken in turn (e.g. 2,4); a team game's bot plays a team"
+    )
     bots.add_argument("--seed", type=int, default=0)
     bots.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -256,13 +258,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             if args.games < 1:
                 raise ValueError("--games must be at least 1")
-            result = bench_bots(args.game, args.games, args.bot, args.opponent, args.seats, args.seed).to_json()
-            _report(
-                args,
-                result,
-                f"{args.game}: {args.bot} bot against {args.seats - 1} {args.opponent} bots over {args.games} "
-                f"seeded games: won {result['wins']} ({result['win_rate']:.1%}; chance is {1 / args.seats:.0%})",
-            )
+            counts = tuple(int(part) for part in args.seats.split(","))
+            figures = bench_bots(args.game, args.games, args.bot, args.opponent, counts, args.seed)
+            result = figures.to_json()
+            if figures.teams:
+                text = (
+                    f"{args.game}: a team of {args.bot} bots against a team of {args.opponent} bots over "
+                    f"{args.games} seeded games at {'/'.join(map(str, counts))} seats: won {result['wins']} "
+                    f"({result['win_rate']:.1%}; a draw counts as not won)"
+                )
+            else:
+                chance = sum(1 / count for count in counts) / len(counts)
+                text = (
+                    f"{args.game}: {args.bot} bot against {args.opponent} bots over {args.games} seeded games at "
+                    f"{'/'.join(map(str, counts))} seats: won {result['wins']} ({result['win_rate']:.1%}; "
+                    f"chance is {chance:.0%})"
+                )
+            if "by_seats" in result:
+                text += "; by seats: " + ", ".join(f"{k}: {v:.1%}" for k, v in result["by_seats"].items())
+            _report(args, result, text)
     except (RuleError, ValueError) as exc:
         print(f"kickoff: {exc}", file=sys.stderr)
         return 2

@@ -14,7 +14,11 @@ GAMES_PER_CHUNK = 250
 CHUNKS = 8  # 2,000 games per game, spread across test workers
 # Options per game and seed. Age of Soccer's random play can go on for thousands of moves at seven seats: its turn
 # limit (2-6 full rounds) ends every game, and some still end by shields.
-OPTIONS: dict[str, Callable[[int], dict[str, Any]]] = {"age-of-soccer": lambda seed: {"max_rounds": 2 + seed % 5}}
+# Carta Fútbol Club runs with extra time and penalties on and off.
+OPTIONS: dict[str, Callable[[int], dict[str, Any]]] = {
+    "age-of-soccer": lambda seed: {"max_rounds": 2 + seed % 5},
+    "carta-futbol-club": lambda seed: {"extra_time": seed % 4 < 2, "penalties": seed % 2 == 0},
+}
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))

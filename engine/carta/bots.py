@@ -1,0 +1,160 @@
+"""Carta Fútbol Club's system players. They see what a person in their seat sees: ``state.view(seat)`` and the legal
+moves, nothing more.
+
+* :class:`RandomBot` picks uniformly among the legal moves (the benchmark's and the conformance suite's player).
+* :class:`HeuristicBot` plays to win: it counts the plays to the shot and shoots with its best card once it may;
+  attacks with cards hard to beat (a Cañito when the shot is one play away), keeps its Shots and Jokers for shooting;
+  defends with the cheapest card that wins the ball, keeps Super Defensa for a Cañito or for a play near the shot,
+  tackles for a foul only while a foul restarts the count; answers an Off-side with its Siga-siga; and lays face down
+  the card it needs least.
+
+Measured by ``kickoff bench bots --game carta-futbol-club`` (see the README for the figure).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.carta import cards as C
+from engine.carta.rules import CartaMove, CartaState
+from engine.core import Rng
+
+# How much a card is worth keeping (the card laid face down is the one worth least).
+_KEEP = {C.SS: 30, C.JOKER: 40, C.SUPER: 35, C.CANITO: 25, C.OFFSIDE: 12, C.SIGA: 10, C.PI: 0, C.DT: 0}
+
+
+def _kind(face: str) -> str:
+    return face.split("-")[1]
+
+
+def _value(face: str) -> int:
+    parts = face.split("-")
+    return int(parts[2]) if len(parts) > 2 else 0
+
+
+def _keep(face: str) -> int:
+    kind = _kind(face)
+    return _KEEP.get(kind, 0) + _value(face) * (2 if kind == C.SS else 1)
+
+
+class RandomBot:
+    """Chooses uniformly among the legal moves. Seeded: the same seed and positions give the same choices."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = Rng(seed)
+
+    def choose(self, state: CartaState, seat: int) -> CartaMove:
+        moves = state.legal_moves(seat)
+        return moves[self._rng.below(len(moves))]
+
+
+class HeuristicBot:
+    """Picks by the rules of thumb above, from its seat's view and its legal moves."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, state: CartaState, seat: int) -> CartaMove:
+        moves = state.legal_moves(seat)
+        if len(moves) == 1:
+            return moves[0]
+        view = state.view(seat).to_json()
+        phase = view["phase"]
+        if phase in ("toss", "choice", "deck"):
+            return next((m for m in moves if m.args == ("kickoff",)), moves[0])
+        if phase == "siga":
+            return next((m for m in moves if m.kind == "play"), moves[0])
+        pending = view.get("pending")
+        if phase == "shootout":
+            return self._kick(moves) if pending is None else self._keep_goal(moves, pending)
+        if pending is None:
+            return self._attack(moves, view)
+        return self._defend(moves, view, pending)
+
+    # Attacking
+
+    def _attack(self, moves: list[CartaMove], view: dict[str, Any]) -> CartaMove:
+        shots = [m for m in moves if _action(m) == C.SHOT]
+        if shots:
+            return max(shots, key=lambda m: _value(m.args[0]))
+        count = view["count"]
+        canitos = [m for m in moves if m.kind == "play" and _kind(m.args[0]) == C.CANITO]
+        if canitos and count == 2:
+            return canitos[0]
+        plays = [m for m in moves if m.kind == "play" and _action(m) in (C.PASS, C.DRIBBLE)]
+        plays = [m for m in plays if _kind(m.args[0]) != C.JOKER]  # Jokers are kept for the shot
+        if plays:
+            return max(plays, key=lambda m: (_value(m.args[0]), _action(m) == C.DRIBBLE))
+        if canitos:
+            return canitos[0]
+        jokers = [m for m in moves if m.kind == "play" and _action(m) in (C.PASS, C.DRIBBLE)]
+        if jokers and count >= 1:
+            return max(jokers, key=lambda m: _action(m) == C.DRIBBLE)
+        return _least(moves)
+
+    def _kick(self, moves: list[CartaMove]) -> CartaMove:
+        shots = [m for m in moves if m.kind == "play"]
+        return max(shots, key=lambda m: _value(m.args[0])) if shots else _least(moves)
+
+    # Defending
+
+    def _defend(self, moves: list[CartaMove], view: dict[str, Any], pending: dict[str, Any]) -> CartaMove:
+        action, value = pending["action"], pending["value"]
+        count = view["count"]
+        plays = [m for m in moves if m.kind == "play"]
+        supers = [m for m in plays if _kind(m.args[0]) == C.SUPER]
+        if action == C.SHOT:
+            return self._keep_goal(moves, pending)
+        if action == "canito":
+            return supers[0] if supers else _least(moves)
+        if action == "down":
+            skills = [m for m in plays if _kind(m.args[0]) in (C.PI, C.DT)]
+            return min(skills, key=lambda m: _value(m.args[0])) if skills else _least(moves)
+        kind = C.PI if action == C.PASS else C.DT
+        cards = [m for m in plays if _kind(m.args[0]) == kind]
+        winning = [m for m in cards if _value(m.args[0]) > value or (kind == C.PI and _value(m.args[0]) == value)]
+        if winning:
+            return min(winning, key=lambda m: _value(m.args[0]))
+        if kind == C.DT and count + 1 <= 2:
+            foul = [m for m in cards if _value(m.args[0]) == value]
+            if foul:
+                return foul[0]  # a foul on plays 1-2 sends the attack back to play one
+        danger = count + 1 >= 3
+        if supers and danger:
+            return supers[0]
+        offside = [m for m in plays if _kind(m.args[0]) == C.OFFSIDE]
+        if offside:
+            return offside[0]
+        jokers = [m for m in plays if _kind(m.args[0]) == C.JOKER]
+        if jokers and danger:
+            return max(jokers, key=lambda m: _value(m.args[0]) if _value(m.args[0]) >= value else -1)
+        return _least(moves)
+
+    def _keep_goal(self, moves: list[CartaMove], pending: dict[str, Any]) -> CartaMove:
+        value = pending["value"]
+        saves = [m for m in moves if m.kind == "play"]
+        better = [m for m in saves if _value(m.args[0]) > value]
+        if better:
+            return min(better, key=lambda m: _value(m.args[0]))
+        level = [m for m in saves if _value(m.args[0]) == value]
+        if level:
+            return level[0]  # the shooter's Luck card: an even chance
+        return _least(moves)  # a Save that cannot stop it is lost for nothing
+
+
+def _action(move: CartaMove) -> str:
+    if move.kind != "play":
+        return ""
+    if len(move.args) > 1:
+        return move.args[1]
+    kind = _kind(move.args[0])
+    return {C.PI: C.PASS, C.DT: C.DRIBBLE, C.SS: C.SHOT}.get(kind, kind.lower())
+
+
+def _least(moves: list[CartaMove]) -> CartaMove:
+    """The face-down move that gives up the card worth least (or the first move when nothing may go face down)."""
+    downs = [m for m in moves if m.kind == "down"]
+    return min(downs, key=lambda m: _keep(m.args[0])) if downs else moves[0]
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
