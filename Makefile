@@ -35,6 +35,8 @@ bench: install
 	$(BIN)/kickoff bench bots --game soker --games 1000
 	$(BIN)/kickoff bench engine --game age-of-soccer --games 2000 --baseline soker
 	$(BIN)/kickoff bench bots --game age-of-soccer --games 1000
+	$(BIN)/kickoff bench engine --game carta-futbol-club --games 2000 --baseline soker
+	$(BIN)/kickoff bench bots --game carta-futbol-club --games 1000 --seats 2,4
 	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0 --database-url memory
 	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport unary --bots 0 --database-url memory
 	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport rest --bots 0 --database-url memory

@@ -51,7 +51,9 @@ decides it. In both cases that player continues; after a penalty play restarts a
 player to the taker's left (*settled here*: the keeper's seat of a shootout).
 
 **Hands and halves.** A hand ends when the turn comes to a player with no cards: every card still held goes face down
-to the common pile, out of play, and the next hand is dealt. Within a half the ball, the play count, a card waiting
+to the common pile, out of play, and the next hand is dealt. A play's cards leave the table the same way: a card
+played face down joins that hidden pile, a card played face up stays known to everyone (the view counts both) -
+*settled here*, since everyone saw it. Within a half the ball, the play count, a card waiting
 for its answer (an Off-side waiting for its Siga-siga too) and the turn carry over into the next hand. Six hands,
 three per half. At half time the table is cleared, the Skill decks are reshuffled whole, the Special decks continue
 from where they stand, and the second half's starter has the ball. A match level after six hands ends drawn, unless:
@@ -232,6 +234,7 @@ class CartaState(GameState):
         self.luck_known = [0, 0]  # how many of a Luck deck's bottom cards everyone saw go there
         self.hands: list[list[int]] = []
         self.pile: list[int] = []  # the common face-down pile: out of play
+        self.played: list[int] = []  # cards played face up, out of play: everyone saw them
         self.table: list[int] = []  # the cards of the play being decided, in the order laid
         self.down: list[bool] = []  # for each card on the table: laid face down
         self.extra = [0, 0]  # which teammate gets the team's extra card this hand (an index into its seats)
@@ -471,7 +474,8 @@ class CartaState(GameState):
                 self._goal(shooter, seat, events)
 
     def _clear_table(self) -> None:
-        self.pile.extend(self.table)
+        for card, down in zip(self.table, self.down, strict=True):
+            (self.pile if down else self.played).append(card)
         self.table, self.down = [], []
         self.pending = {}
 
@@ -671,6 +675,7 @@ class CartaState(GameState):
         colour = self.colours[team]
         mine = set(C.deck_cards(colour, layout))
         self.pile = [card for card in self.pile if card not in mine]
+        self.played = [card for card in self.played if card not in mine]
         deck[:] = sorted(mine)
         self.rng.shuffle(deck)
 
@@ -724,6 +729,7 @@ class CartaState(GameState):
             for seat in seats:
                 self.hands[seat] = [card for card in self.hands[seat] if card not in mine]
             self.pile = [card for card in self.pile if card not in mine]
+            self.played = [card for card in self.played if card not in mine]
             self.skill[team] = []
             deck = sorted(mine)
             self.rng.shuffle(deck)
@@ -812,6 +818,7 @@ class CartaState(GameState):
             },
             "luck_bottom": [[FACE[card] for card in self.luck[team][: self.luck_known[team]]] for team in (0, 1)],
             "pile": len(self.pile),
+            "played": len(self.played),
         }
         if self.pending:
             pending = self.pending
@@ -836,6 +843,7 @@ class CartaState(GameState):
     def locations(self) -> dict[str, list[str]]:
         places: dict[str, list[str]] = {"pile": [INSTANCE[card] for card in self.pile]}
         places["table"] = [INSTANCE[card] for card in self.table]
+        places["played"] = [INSTANCE[card] for card in self.played]
         for team in (0, 1):
             places[f"skill:{team}"] = [INSTANCE[card] for card in self.skill[team]]
             places[f"special:{team}"] = [INSTANCE[card] for card in self.special[team]]
@@ -880,6 +888,7 @@ class CartaState(GameState):
             "luck_known": list(self.luck_known),
             "hands": [list(hand) for hand in self.hands],
             "pile": list(self.pile),
+            "played": list(self.played),
             "table": list(self.table),
             "down": list(self.down),
             "extra": list(self.extra),
@@ -987,7 +996,7 @@ class CartaFutbolClub(Game):
             state.colours = list(data["colours"])
             for name in ("skill", "special", "luck", "hands"):
                 setattr(state, name, [list(part) for part in data[name]])
-            for name in ("luck_known", "pile", "table", "down", "extra", "goals", "kicks", "scored"):
+            for name in ("luck_known", "pile", "played", "table", "down", "extra", "goals", "kicks", "scored"):
                 setattr(state, name, list(data[name]))
             state.pending = dict(data["pending"])
             state.result = Outcome.from_json(data["result"]) if data["result"] else None

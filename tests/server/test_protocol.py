@@ -175,12 +175,16 @@ async def test_options_and_rules_in_force(harness: Harness) -> None:
     assert view.clock.turn_seconds == 10 and len(view.view.soker.hand) == 5
     games = await harness.games.ListGames(game_pb2.ListGamesRequest())
     # (relay: the tests' own game, hosted by the tests)
-    assert [g.name for g in games.games] == ["soker", "age-of-soccer", "relay"]
+    assert [g.name for g in games.games] == ["soker", "age-of-soccer", "carta-futbol-club", "relay"]
     rules = await harness.games.GetRules(game_pb2.GetRulesRequest(game="age-of-soccer"))
     values = {o.name: json_format.MessageToDict(o.value) for o in rules.options}
     assert values == {"teams": "", "first_seat": 0, "turn_seconds": 60, "response_seconds": 15, "max_rounds": 0}
     assert rules.deck_size == 28 + 88 and list(rules.seat_counts) == [2, 3, 4, 5, 6, 7]
     assert list(games.games[0].seat_counts) == [2, 3, 4]
+    rules = await harness.games.GetRules(game_pb2.GetRulesRequest(game="carta-futbol-club"))
+    values = {o.name: json_format.MessageToDict(o.value) for o in rules.options}
+    assert values == {"extra_time": False, "penalties": False, "turn_seconds": 30}
+    assert rules.deck_size == 120 and list(rules.seat_counts) == [2, 4, 6]
 
 
 async def test_rooms_list_in_pages_filtered_by_status(harness: Harness) -> None:

@@ -26,12 +26,13 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from google.rpc import status_pb2 as google_dot_rpc_dot_status__pb2
 from kickoff.v1 import age_of_soccer_pb2 as kickoff_dot_v1_dot_age__of__soccer__pb2
+from kickoff.v1 import carta_pb2 as kickoff_dot_v1_dot_carta__pb2
 from kickoff.v1 import common_pb2 as kickoff_dot_v1_dot_common__pb2
 from kickoff.v1 import limits_pb2 as kickoff_dot_v1_dot_limits__pb2
 from kickoff.v1 import soker_pb2 as kickoff_dot_v1_dot_soker__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/move.proto\x12\nkickoff.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x1ekickoff/v1/age_of_soccer.proto\x1a\x17kickoff/v1/common.proto\x1a\x17kickoff/v1/limits.proto\x1a\x16kickoff/v1/soker.proto\"\x98\x01\n\x04Move\x12&\n\x05soker\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SokerMoveH\x00\x12\x34\n\rage_of_soccer\x18\x02 \x01(\x0b\x32\x1b.kickoff.v1.AgeOfSoccerMoveH\x00\x12*\n\x07generic\x18\x0f \x01(\x0b\x32\x17.kickoff.v1.GenericMoveH\x00\x42\x06\n\x04game\"\x98\x01\n\x04View\x12&\n\x05soker\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SokerViewH\x00\x12\x34\n\rage_of_soccer\x18\x02 \x01(\x0b\x32\x1b.kickoff.v1.AgeOfSoccerViewH\x00\x12*\n\x07generic\x18\x0f \x01(\x0b\x32\x17.kickoff.v1.GenericViewH\x00\x42\x06\n\x04game\"\xa0\x01\n\tGameEvent\x12\'\n\x05soker\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.SokerEventH\x00\x12\x35\n\rage_of_soccer\x18\x02 \x01(\x0b\x32\x1c.kickoff.v1.AgeOfSoccerEventH\x00\x12+\n\x07generic\x18\x0f \x01(\x0b\x32\x18.kickoff.v1.GenericEventH\x00\x42\x06\n\x04game\"$\n\x0bGenericMove\x12\x15\n\x04wire\x18\x01 \x01(\tB\x07\xaa\xbb\x18\x03\x08\x80\x02\"4\n\x0bGenericView\x12%\n\x04\x64\x61ta\x18\x01 \x01(\x0b\x32\x17.google.protobuf.Struct\"5\n\x0cGenericEvent\x12%\n\x04\x64\x61ta\x18\x01 \x01(\x0b\x32\x17.google.protobuf.Struct\"\xf0\x01\n\tRoomEvent\x12+\n\nseat_taken\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SeatTakenH\x00\x12)\n\tseat_left\x18\x02 \x01(\x0b\x32\x14.kickoff.v1.SeatLeftH\x00\x12/\n\x0cgame_started\x18\x03 \x01(\x0b\x32\x17.kickoff.v1.GameStartedH\x00\x12%\n\x04game\x18\x04 \x01(\x0b\x32\x15.kickoff.v1.GameEventH\x00\x12+\n\ngame_ended\x18\x05 \x01(\x0b\x32\x15.kickoff.v1.GameEndedH\x00\x42\x06\n\x04kind\"+\n\tSeatTaken\x12\x1e\n\x04seat\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Seat\"\x18\n\x08SeatLeft\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"!\n\x0bGameStarted\x12\x12\n\nfirst_seat\x18\x01 \x01(\x05\"1\n\tGameEnded\x12$\n\x07outcome\x18\x01 \x01(\x0b\x32\x13.kickoff.v1.Outcome\"\xcb\x02\n\nRoomUpdate\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12%\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x15.kickoff.v1.RoomEvent\x12&\n\x06status\x18\x04 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\x0e\n\x06to_act\x18\x05 \x03(\x05\x12$\n\x05\x63lock\x18\x06 \x01(\x0b\x32\x15.kickoff.v1.TurnClock\x12\x13\n\x06viewer\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12(\n\x04time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12%\n\x0blegal_moves\x18\t \x03(\x0b\x32\x10.kickoff.v1.Move\x12%\n\x06\x63locks\x18\n \x03(\x0b\x32\x15.kickoff.v1.TurnClockB\t\n\x07_viewer\"+\n\x0eGetViewRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"\xbf\x01\n\x0fGetViewResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x13\n\x06viewer\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x1e\n\x04view\x18\x03 \x01(\x0b\x32\x10.kickoff.v1.View\x12\x0e\n\x06to_act\x18\x04 \x03(\x05\x12$\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x15.kickoff.v1.TurnClock\x12%\n\x06\x63locks\x18\x06 \x03(\x0b\x32\x15.kickoff.v1.TurnClockB\t\n\x07_viewer\"2\n\x15ListLegalMovesRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"J\n\x16ListLegalMovesResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x05moves\x18\x02 \x03(\x0b\x32\x10.kickoff.v1.Move\"\xa0\x01\n\x11SubmitMoveRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x1e\n\x04move\x18\x02 \x01(\x0b\x32\x10.kickoff.v1.Move\x12\x1c\n\nrequest_id\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x03H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"M\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12&\n\x06update\x18\x02 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdate\"G\n\x13StreamEventsRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x15\n\rafter_version\x18\x02 \x01(\x03\"l\n\x0bPlayRequest\x12&\n\x05hello\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.PlayHelloH\x00\x12-\n\x04move\x18\x02 \x01(\x0b\x32\x1d.kickoff.v1.SubmitMoveRequestH\x00\x42\x06\n\x04kind\"=\n\tPlayHello\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x15\n\rafter_version\x18\x02 \x01(\x03\"^\n\x0cPlayResponse\x12&\n\x06update\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdate\x12&\n\x06result\x18\x02 \x01(\x0b\x32\x16.kickoff.v1.MoveResult\"f\n\nMoveResult\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x08\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12!\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x12.google.rpc.Status2\x81\x03\n\x0bMoveService\x12\x42\n\x07GetView\x12\x1a.kickoff.v1.GetViewRequest\x1a\x1b.kickoff.v1.GetViewResponse\x12W\n\x0eListLegalMoves\x12!.kickoff.v1.ListLegalMovesRequest\x1a\".kickoff.v1.ListLegalMovesResponse\x12K\n\nSubmitMove\x12\x1d.kickoff.v1.SubmitMoveRequest\x1a\x1e.kickoff.v1.SubmitMoveResponse\x12I\n\x0cStreamEvents\x12\x1f.kickoff.v1.StreamEventsRequest\x1a\x16.kickoff.v1.RoomUpdate0\x01\x12=\n\x04Play\x12\x17.kickoff.v1.PlayRequest\x1a\x18.kickoff.v1.PlayResponse(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/move.proto\x12\nkickoff.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x1ekickoff/v1/age_of_soccer.proto\x1a\x16kickoff/v1/carta.proto\x1a\x17kickoff/v1/common.proto\x1a\x17kickoff/v1/limits.proto\x1a\x16kickoff/v1/soker.proto\"\xc0\x01\n\x04Move\x12&\n\x05soker\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SokerMoveH\x00\x12\x34\n\rage_of_soccer\x18\x02 \x01(\x0b\x32\x1b.kickoff.v1.AgeOfSoccerMoveH\x00\x12&\n\x05\x63\x61rta\x18\x03 \x01(\x0b\x32\x15.kickoff.v1.CartaMoveH\x00\x12*\n\x07generic\x18\x0f \x01(\x0b\x32\x17.kickoff.v1.GenericMoveH\x00\x42\x06\n\x04game\"\xc0\x01\n\x04View\x12&\n\x05soker\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SokerViewH\x00\x12\x34\n\rage_of_soccer\x18\x02 \x01(\x0b\x32\x1b.kickoff.v1.AgeOfSoccerViewH\x00\x12&\n\x05\x63\x61rta\x18\x03 \x01(\x0b\x32\x15.kickoff.v1.CartaViewH\x00\x12*\n\x07generic\x18\x0f \x01(\x0b\x32\x17.kickoff.v1.GenericViewH\x00\x42\x06\n\x04game\"\xc9\x01\n\tGameEvent\x12\'\n\x05soker\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.SokerEventH\x00\x12\x35\n\rage_of_soccer\x18\x02 \x01(\x0b\x32\x1c.kickoff.v1.AgeOfSoccerEventH\x00\x12\'\n\x05\x63\x61rta\x18\x03 \x01(\x0b\x32\x16.kickoff.v1.CartaEventH\x00\x12+\n\x07generic\x18\x0f \x01(\x0b\x32\x18.kickoff.v1.GenericEventH\x00\x42\x06\n\x04game\"$\n\x0bGenericMove\x12\x15\n\x04wire\x18\x01 \x01(\tB\x07\xaa\xbb\x18\x03\x08\x80\x02\"4\n\x0bGenericView\x12%\n\x04\x64\x61ta\x18\x01 \x01(\x0b\x32\x17.google.protobuf.Struct\"5\n\x0cGenericEvent\x12%\n\x04\x64\x61ta\x18\x01 \x01(\x0b\x32\x17.google.protobuf.Struct\"\xf0\x01\n\tRoomEvent\x12+\n\nseat_taken\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SeatTakenH\x00\x12)\n\tseat_left\x18\x02 \x01(\x0b\x32\x14.kickoff.v1.SeatLeftH\x00\x12/\n\x0cgame_started\x18\x03 \x01(\x0b\x32\x17.kickoff.v1.GameStartedH\x00\x12%\n\x04game\x18\x04 \x01(\x0b\x32\x15.kickoff.v1.GameEventH\x00\x12+\n\ngame_ended\x18\x05 \x01(\x0b\x32\x15.kickoff.v1.GameEndedH\x00\x42\x06\n\x04kind\"+\n\tSeatTaken\x12\x1e\n\x04seat\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Seat\"\x18\n\x08SeatLeft\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"!\n\x0bGameStarted\x12\x12\n\nfirst_seat\x18\x01 \x01(\x05\"1\n\tGameEnded\x12$\n\x07outcome\x18\x01 \x01(\x0b\x32\x13.kickoff.v1.Outcome\"\xcb\x02\n\nRoomUpdate\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12%\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x15.kickoff.v1.RoomEvent\x12&\n\x06status\x18\x04 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\x0e\n\x06to_act\x18\x05 \x03(\x05\x12$\n\x05\x63lock\x18\x06 \x01(\x0b\x32\x15.kickoff.v1.TurnClock\x12\x13\n\x06viewer\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12(\n\x04time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12%\n\x0blegal_moves\x18\t \x03(\x0b\x32\x10.kickoff.v1.Move\x12%\n\x06\x63locks\x18\n \x03(\x0b\x32\x15.kickoff.v1.TurnClockB\t\n\x07_viewer\"+\n\x0eGetViewRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"\xbf\x01\n\x0fGetViewResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x13\n\x06viewer\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x1e\n\x04view\x18\x03 \x01(\x0b\x32\x10.kickoff.v1.View\x12\x0e\n\x06to_act\x18\x04 \x03(\x05\x12$\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x15.kickoff.v1.TurnClock\x12%\n\x06\x63locks\x18\x06 \x03(\x0b\x32\x15.kickoff.v1.TurnClockB\t\n\x07_viewer\"2\n\x15ListLegalMovesRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"J\n\x16ListLegalMovesResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x05moves\x18\x02 \x03(\x0b\x32\x10.kickoff.v1.Move\"\xa0\x01\n\x11SubmitMoveRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x1e\n\x04move\x18\x02 \x01(\x0b\x32\x10.kickoff.v1.Move\x12\x1c\n\nrequest_id\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x03H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"M\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12&\n\x06update\x18\x02 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdate\"G\n\x13StreamEventsRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x15\n\rafter_version\x18\x02 \x01(\x03\"l\n\x0bPlayRequest\x12&\n\x05hello\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.PlayHelloH\x00\x12-\n\x04move\x18\x02 \x01(\x0b\x32\x1d.kickoff.v1.SubmitMoveRequestH\x00\x42\x06\n\x04kind\"=\n\tPlayHello\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x15\n\rafter_version\x18\x02 \x01(\x03\"^\n\x0cPlayResponse\x12&\n\x06update\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdate\x12&\n\x06result\x18\x02 \x01(\x0b\x32\x16.kickoff.v1.MoveResult\"f\n\nMoveResult\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x08\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12!\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x12.google.rpc.Status2\x81\x03\n\x0bMoveService\x12\x42\n\x07GetView\x12\x1a.kickoff.v1.GetViewRequest\x1a\x1b.kickoff.v1.GetViewResponse\x12W\n\x0eListLegalMoves\x12!.kickoff.v1.ListLegalMovesRequest\x1a\".kickoff.v1.ListLegalMovesResponse\x12K\n\nSubmitMove\x12\x1d.kickoff.v1.SubmitMoveRequest\x1a\x1e.kickoff.v1.SubmitMoveResponse\x12I\n\x0cStreamEvents\x12\x1f.kickoff.v1.StreamEventsRequest\x1a\x16.kickoff.v1.RoomUpdate0\x01\x12=\n\x04Play\x12\x17.kickoff.v1.PlayRequest\x1a\x18.kickoff.v1.PlayResponse(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -52,52 +53,52 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_STREAMEVENTSREQUEST'].fields_by_name['room_id']._serialized_options = b'\252\273\030\004\010 \030\001'
   _globals['_PLAYHELLO'].fields_by_name['room_id']._loaded_options = None
   _globals['_PLAYHELLO'].fields_by_name['room_id']._serialized_options = b'\252\273\030\004\010 \030\001'
-  _globals['_MOVE']._serialized_start=232
-  _globals['_MOVE']._serialized_end=384
-  _globals['_VIEW']._serialized_start=387
-  _globals['_VIEW']._serialized_end=539
-  _globals['_GAMEEVENT']._serialized_start=542
-  _globals['_GAMEEVENT']._serialized_end=702
-  _globals['_GENERICMOVE']._serialized_start=704
-  _globals['_GENERICMOVE']._serialized_end=740
-  _globals['_GENERICVIEW']._serialized_start=742
-  _globals['_GENERICVIEW']._serialized_end=794
-  _globals['_GENERICEVENT']._serialized_start=796
-  _globals['_GENERICEVENT']._serialized_end=849
-  _globals['_ROOMEVENT']._serialized_start=852
-  _globals['_ROOMEVENT']._serialized_end=1092
-  _globals['_SEATTAKEN']._serialized_start=1094
-  _globals['_SEATTAKEN']._serialized_end=1137
-  _globals['_SEATLEFT']._serialized_start=1139
-  _globals['_SEATLEFT']._serialized_end=1163
-  _globals['_GAMESTARTED']._serialized_start=1165
-  _globals['_GAMESTARTED']._serialized_end=1198
-  _globals['_GAMEENDED']._serialized_start=1200
-  _globals['_GAMEENDED']._serialized_end=1249
-  _globals['_ROOMUPDATE']._serialized_start=1252
-  _globals['_ROOMUPDATE']._serialized_end=1583
-  _globals['_GETVIEWREQUEST']._serialized_start=1585
-  _globals['_GETVIEWREQUEST']._serialized_end=1628
-  _globals['_GETVIEWRESPONSE']._serialized_start=1631
-  _globals['_GETVIEWRESPONSE']._serialized_end=1822
-  _globals['_LISTLEGALMOVESREQUEST']._serialized_start=1824
-  _globals['_LISTLEGALMOVESREQUEST']._serialized_end=1874
-  _globals['_LISTLEGALMOVESRESPONSE']._serialized_start=1876
-  _globals['_LISTLEGALMOVESRESPONSE']._serialized_end=1950
-  _globals['_SUBMITMOVEREQUEST']._serialized_start=1953
-  _globals['_SUBMITMOVEREQUEST']._serialized_end=2113
-  _globals['_SUBMITMOVERESPONSE']._serialized_start=2115
-  _globals['_SUBMITMOVERESPONSE']._serialized_end=2192
-  _globals['_STREAMEVENTSREQUEST']._serialized_start=2194
-  _globals['_STREAMEVENTSREQUEST']._serialized_end=2265
-  _globals['_PLAYREQUEST']._serialized_start=2267
-  _globals['_PLAYREQUEST']._serialized_end=2375
-  _globals['_PLAYHELLO']._serialized_start=2377
-  _globals['_PLAYHELLO']._serialized_end=2438
-  _globals['_PLAYRESPONSE']._serialized_start=2440
-  _globals['_PLAYRESPONSE']._serialized_end=2534
-  _globals['_MOVERESULT']._serialized_start=2536
-  _globals['_MOVERESULT']._serialized_end=2638
-  _globals['_MOVESERVICE']._serialized_start=2641
-  _globals['_MOVESERVICE']._serialized_end=3026
+  _globals['_MOVE']._serialized_start=256
+  _globals['_MOVE']._serialized_end=448
+  _globals['_VIEW']._serialized_start=451
+  _globals['_VIEW']._serialized_end=643
+  _globals['_GAMEEVENT']._serialized_start=646
+  _globals['_GAMEEVENT']._serialized_end=847
+  _globals['_GENERICMOVE']._serialized_start=849
+  _globals['_GENERICMOVE']._serialized_end=885
+  _globals['_GENERICVIEW']._serialized_start=887
+  _globals['_GENERICVIEW']._serialized_end=939
+  _globals['_GENERICEVENT']._serialized_start=941
+  _globals['_GENERICEVENT']._serialized_end=994
+  _globals['_ROOMEVENT']._serialized_start=997
+  _globals['_ROOMEVENT']._serialized_end=1237
+  _globals['_SEATTAKEN']._serialized_start=1239
+  _globals['_SEATTAKEN']._serialized_end=1282
+  _globals['_SEATLEFT']._serialized_start=1284
+  _globals['_SEATLEFT']._serialized_end=1308
+  _globals['_GAMESTARTED']._serialized_start=1310
+  _globals['_GAMESTARTED']._serialized_end=1343
+  _globals['_GAMEENDED']._serialized_start=1345
+  _globals['_GAMEENDED']._serialized_end=1394
+  _globals['_ROOMUPDATE']._serialized_start=1397
+  _globals['_ROOMUPDATE']._serialized_end=1728
+  _globals['_GETVIEWREQUEST']._serialized_start=1730
+  _globals['_GETVIEWREQUEST']._serialized_end=1773
+  _globals['_GETVIEWRESPONSE']._serialized_start=1776
+  _globals['_GETVIEWRESPONSE']._serialized_end=1967
+  _globals['_LISTLEGALMOVESREQUEST']._serialized_start=1969
+  _globals['_LISTLEGALMOVESREQUEST']._serialized_end=2019
+  _globals['_LISTLEGALMOVESRESPONSE']._serialized_start=2021
+  _globals['_LISTLEGALMOVESRESPONSE']._serialized_end=2095
+  _globals['_SUBMITMOVEREQUEST']._serialized_start=2098
+  _globals['_SUBMITMOVEREQUEST']._serialized_end=2258
+  _globals['_SUBMITMOVERESPONSE']._serialized_start=2260
+  _globals['_SUBMITMOVERESPONSE']._serialized_end=2337
+  _globals['_STREAMEVENTSREQUEST']._serialized_start=2339
+  _globals['_STREAMEVENTSREQUEST']._serialized_end=2410
+  _globals['_PLAYREQUEST']._serialized_start=2412
+  _globals['_PLAYREQUEST']._serialized_end=2520
+  _globals['_PLAYHELLO']._serialized_start=2522
+  _globals['_PLAYHELLO']._serialized_end=2583
+  _globals['_PLAYRESPONSE']._serialized_start=2585
+  _globals['_PLAYRESPONSE']._serialized_end=2679
+  _globals['_MOVERESULT']._serialized_start=2681
+  _globals['_MOVERESULT']._serialized_end=2783
+  _globals['_MOVESERVICE']._serialized_start=2786
+  _globals['_MOVESERVICE']._serialized_end=3171
 # @@protoc_insertion_point(module_scope)

@@ -4,6 +4,7 @@ from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.rpc import status_pb2 as _status_pb2
 from kickoff.v1 import age_of_soccer_pb2 as _age_of_soccer_pb2
+from kickoff.v1 import carta_pb2 as _carta_pb2
 from kickoff.v1 import common_pb2 as _common_pb2
 from kickoff.v1 import limits_pb2 as _limits_pb2
 from kickoff.v1 import soker_pb2 as _soker_pb2
@@ -16,34 +17,40 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Move(_message.Message):
-    __slots__ = ("soker", "age_of_soccer", "generic")
+    __slots__ = ("soker", "age_of_soccer", "carta", "generic")
     SOKER_FIELD_NUMBER: _ClassVar[int]
     AGE_OF_SOCCER_FIELD_NUMBER: _ClassVar[int]
+    CARTA_FIELD_NUMBER: _ClassVar[int]
     GENERIC_FIELD_NUMBER: _ClassVar[int]
     soker: _soker_pb2.SokerMove
     age_of_soccer: _age_of_soccer_pb2.AgeOfSoccerMove
+    carta: _carta_pb2.CartaMove
     generic: GenericMove
-    def __init__(self, soker: _Optional[_Union[_soker_pb2.SokerMove, _Mapping]] = ..., age_of_soccer: _Optional[_Union[_age_of_soccer_pb2.AgeOfSoccerMove, _Mapping]] = ..., generic: _Optional[_Union[GenericMove, _Mapping]] = ...) -> None: ...
+    def __init__(self, soker: _Optional[_Union[_soker_pb2.SokerMove, _Mapping]] = ..., age_of_soccer: _Optional[_Union[_age_of_soccer_pb2.AgeOfSoccerMove, _Mapping]] = ..., carta: _Optional[_Union[_carta_pb2.CartaMove, _Mapping]] = ..., generic: _Optional[_Union[GenericMove, _Mapping]] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("soker", "age_of_soccer", "generic")
+    __slots__ = ("soker", "age_of_soccer", "carta", "generic")
     SOKER_FIELD_NUMBER: _ClassVar[int]
     AGE_OF_SOCCER_FIELD_NUMBER: _ClassVar[int]
+    CARTA_FIELD_NUMBER: _ClassVar[int]
     GENERIC_FIELD_NUMBER: _ClassVar[int]
     soker: _soker_pb2.SokerView
     age_of_soccer: _age_of_soccer_pb2.AgeOfSoccerView
+    carta: _carta_pb2.CartaView
     generic: GenericView
-    def __init__(self, soker: _Optional[_Union[_soker_pb2.SokerView, _Mapping]] = ..., age_of_soccer: _Optional[_Union[_age_of_soccer_pb2.AgeOfSoccerView, _Mapping]] = ..., generic: _Optional[_Union[GenericView, _Mapping]] = ...) -> None: ...
+    def __init__(self, soker: _Optional[_Union[_soker_pb2.SokerView, _Mapping]] = ..., age_of_soccer: _Optional[_Union[_age_of_soccer_pb2.AgeOfSoccerView, _Mapping]] = ..., carta: _Optional[_Union[_carta_pb2.CartaView, _Mapping]] = ..., generic: _Optional[_Union[GenericView, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("soker", "age_of_soccer", "generic")
+    __slots__ = ("soker", "age_of_soccer", "carta", "generic")
     SOKER_FIELD_NUMBER: _ClassVar[int]
     AGE_OF_SOCCER_FIELD_NUMBER: _ClassVar[int]
+    CARTA_FIELD_NUMBER: _ClassVar[int]
     GENERIC_FIELD_NUMBER: _ClassVar[int]
     soker: _soker_pb2.SokerEvent
     age_of_soccer: _age_of_soccer_pb2.AgeOfSoccerEvent
+    carta: _carta_pb2.CartaEvent
     generic: GenericEvent
-    def __init__(self, soker: _Optional[_Union[_soker_pb2.SokerEvent, _Mapping]] = ..., age_of_soccer: _Optional[_Union[_age_of_soccer_pb2.AgeOfSoccerEvent, _Mapping]] = ..., generic: _Optional[_Union[GenericEvent, _Mapping]] = ...) -> None: ...
+    def __init__(self, soker: _Optional[_Union[_soker_pb2.SokerEvent, _Mapping]] = ..., age_of_soccer: _Optional[_Union[_age_of_soccer_pb2.AgeOfSoccerEvent, _Mapping]] = ..., carta: _Optional[_Union[_carta_pb2.CartaEvent, _Mapping]] = ..., generic: _Optional[_Union[GenericEvent, _Mapping]] = ...) -> None: ...
 
 class GenericMove(_message.Message):
     __slots__ = ("wire",)

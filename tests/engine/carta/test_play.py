@@ -81,7 +81,9 @@ def test_face_down_against_face_down_adds_a_play_and_so_does_a_paso() -> None:
     play(state, 0, "play PI-3")
     play(state, 1, "down DT-2")
     assert state.count == 2, "a paso against a pass: the play stands"
-    assert state.view(None).to_json()["pile"] == 4 and "DT-1" not in str(state.view(0).to_json())
+    seen = state.view(None).to_json()
+    assert (seen["pile"], seen["played"]) == (3, 1), "the face-down cards hidden, the pass played face up known"
+    assert "DT-1" not in str(state.view(0).to_json())
 
 
 def test_a_paso_against_a_shot_on_goal_is_a_goal() -> None:
