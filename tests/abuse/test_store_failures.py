@@ -24,9 +24,9 @@ from kickoff.v1 import common_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_g
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from tests.abuse.postgres import PrivateCluster
+from tests.processes import free_port
 from tests.server.conftest import auth, refusal_info
 from tests.servers import Start
-from tests.store.test_crash import free_port
 
 
 def retry_delay(error: grpc.aio.AioRpcError) -> float | None:

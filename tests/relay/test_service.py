@@ -7,8 +7,6 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import signal
-import subprocess
 
 import grpc
 import pytest
@@ -17,11 +15,11 @@ from google.protobuf import json_format
 from kickoff.v1 import common_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
+from tests.processes import ServerProcess
 from tests.relay import RELAY
 from tests.server.conftest import Harness, auth, refusal
 from tests.servers import Start
 from tests.store.conftest import crash
-from tests.store.test_crash import free_port, start_server
 from tests.watch import check_no_leak, play_listened
 
 ONLINE, SOLO = common_pb2.ROOM_MODE_ONLINE, common_pb2.ROOM_MODE_SOLO
@@ -229,15 +227,9 @@ async def test_a_whole_game_over_rest_with_the_generic_form_and_sse(start: Start
     assert {"attacked", "scored"} <= kinds
 
 
-def start_relay_server(database_url: str, port: int) -> subprocess.Popen:
-    return start_server(database_url, port, command="tests.relay.serve")
-
-
 async def test_kill_9_mid_window_and_each_responders_clock_comes_back(database_url: str) -> None:
-    port = free_port()
-    server = start_relay_server(database_url, port)
-    try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+    with ServerProcess(database_url, command="tests.relay.serve") as server:
+        async with server.channel() as channel:
             rooms, moves = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
             created = await rooms.CreateRoom(
                 room_pb2.CreateRoomRequest(
@@ -270,13 +262,9 @@ async def test_kill_9_mid_window_and_each_responders_clock_comes_back(database_u
             )
             before = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
             assert len(before.clocks) == len(before.to_act) >= 1
-        server.send_signal(signal.SIGKILL)
-        server.wait()
-
-        server = start_relay_server(database_url, port)
-        async with grpc.aio.insecure_channel(
-            f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)]
-        ) as channel:
+        server.kill9()
+        server.restart()
+        async with server.channel() as channel:
             rooms, moves = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
             after = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
             assert after.version == before.version and list(after.to_act) == list(before.to_act)
@@ -288,9 +276,6 @@ async def test_kill_9_mid_window_and_each_responders_clock_comes_back(database_u
                 )
             closed = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
             assert len(closed.to_act) == 1 and closed.version == after.version + len(after.to_act)
-    finally:
-        server.kill()
-        server.wait()
 
 
 async def test_a_tournament_of_another_game_runs_on_the_same_machinery(start: Start) -> None:

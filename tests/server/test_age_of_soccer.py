@@ -8,7 +8,6 @@ import asyncio
 import itertools
 import json
 import random
-import signal
 
 import grpc
 
@@ -17,10 +16,10 @@ from engine.age_of_soccer.cards import ACTION_FACE, PLAYER_CODES
 from kickoff.v1 import common_pb2, game_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
+from tests.processes import ServerProcess
 from tests.server.conftest import Harness, auth, refusal
 from tests.servers import Start
 from tests.store.conftest import crash
-from tests.store.test_crash import free_port, start_server
 from tests.watch import check_no_leak, play_listened
 
 ONLINE, SOLO = common_pb2.ROOM_MODE_ONLINE, common_pb2.ROOM_MODE_SOLO
@@ -293,11 +292,9 @@ async def test_a_whole_game_over_rest_with_its_own_messages_and_sse(start: Start
 
 
 async def test_kill_9_mid_window_and_every_responder_answers_after_the_restart(database_url: str) -> None:
-    port = free_port()
-    server = start_server(database_url, port)
     preference = ("shoot", "challenge", "pick", "pass", "discard", "draft", "end")
-    try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+    with ServerProcess(database_url) as server:
+        async with server.channel() as channel:
             rooms, moves = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
             created = await rooms.CreateRoom(
                 room_pb2.CreateRoomRequest(
@@ -330,13 +327,9 @@ async def test_kill_9_mid_window_and_every_responder_answers_after_the_restart(d
             )
             before = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
             assert len(before.clocks) == len(before.to_act) >= 2
-        server.send_signal(signal.SIGKILL)
-        server.wait()
-
-        server = start_server(database_url, port)
-        async with grpc.aio.insecure_channel(
-            f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)]
-        ) as channel:
+        server.kill9()
+        server.restart()
+        async with server.channel() as channel:
             rooms, moves = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
             after = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
             assert after.version == before.version and list(after.to_act) == list(before.to_act)
@@ -350,6 +343,3 @@ async def test_kill_9_mid_window_and_every_responder_answers_after_the_restart(d
             assert len(closed.to_act) == 1 and closed.version > after.version
             won = [sum(seat.won) for seat in closed.view.age_of_soccer.seats]
             assert sum(won) == 1, "one shield taken"
-    finally:
-        server.kill()
-        server.wait()

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import json
 import random
-import signal
 
 import grpc
 
 from engine.carta import CARTA
 from engine.carta import cards as C
 from kickoff.v1 import carta_pb2, common_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from tests.processes import ServerProcess
 from tests.server.conftest import Harness, auth, refusal
 from tests.servers import Start
-from tests.store.test_crash import free_port, start_server
 from tests.watch import check_no_leak, play_listened
 
 ONLINE, SOLO = common_pb2.ROOM_MODE_ONLINE, common_pb2.ROOM_MODE_SOLO
@@ -204,11 +203,9 @@ async def test_a_message_for_another_game_or_a_card_not_held_is_refused(start: S
 
 
 async def test_kill_9_mid_hand_and_the_match_goes_on_after_the_restart(database_url: str) -> None:
-    port = free_port()
-    server = start_server(database_url, port)
     chooser = random.Random(11)
-    try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+    with ServerProcess(database_url) as server:
+        async with server.channel() as channel:
             rooms, moves = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
             request = room_pb2.CreateRoomRequest(game=GAME, mode=ONLINE, seats=4)
             request.options.update({"turn_seconds": 600})
@@ -238,13 +235,9 @@ async def test_kill_9_mid_hand_and_the_match_goes_on_after_the_restart(database_
                 for seat, token in tokens.items()
             }
             assert views[0].view.carta.hand == 1 and views[0].view.carta.HasField("pending")
-        server.send_signal(signal.SIGKILL)
-        server.wait()
-
-        server = start_server(database_url, port)
-        async with grpc.aio.insecure_channel(
-            f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)]
-        ) as channel:
+        server.kill9()
+        server.restart()
+        async with server.channel() as channel:
             rooms, moves = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
             after = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
             assert after.version == before.version and list(after.to_act) == list(before.to_act)
@@ -261,6 +254,3 @@ async def test_kill_9_mid_hand_and_the_match_goes_on_after_the_restart(database_
                 metadata=auth(tokens[seat]),
             )
             assert answered.update.version == after.version + 1, "the same token answers the card waiting"
-    finally:
-        server.kill()
-        server.wait()

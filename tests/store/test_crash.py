@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import signal
-import socket
-import subprocess
-import sys
 
 import grpc
 from sqlalchemy import select
@@ -18,30 +14,9 @@ from kickoff.v1 import common_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_g
 from service.grpc.soker_codec import SokerCodec
 from service.store.database import create_engine
 from service.store.models import LogRow, RoomRow
+from tests.processes import free_port, start_server
 
 ROOMS = 20
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_server(database_url: str, port: int, command: str = "service.cli") -> subprocess.Popen:
-    """`kickoff grpc` (or ``command``: a module that runs it, e.g. with the tests' game hosted) on ``port``."""
-    env = {k: v for k, v in os.environ.items() if k != "KICKOFF_TOKEN_SECRET"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", command, "grpc", "--port", str(port), "--database-url", database_url],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    for line in process.stdout:
-        if f":{port}" in line:
-            return process
-    raise AssertionError("the server did not start")
 
 
 def auth(token: str) -> tuple[tuple[str, str], ...]:

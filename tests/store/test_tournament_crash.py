@@ -4,7 +4,6 @@ way, the tournament goes on by itself from where it stood, and its final standin
 from __future__ import annotations
 
 import asyncio
-import signal
 from dataclasses import dataclass
 
 import grpc
@@ -14,7 +13,8 @@ from sqlalchemy import select
 from kickoff.v1 import common_pb2, move_pb2, move_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from service.store.database import create_engine
 from service.store.models import RoomRow
-from tests.store.test_crash import auth, free_port, start_server
+from tests.processes import ServerProcess
+from tests.store.test_crash import auth
 from tests.tournament_checks import check_against_the_rooms, tournament_updates
 
 
@@ -77,11 +77,8 @@ async def next_room(tournaments: tournament_pb2_grpc.TournamentServiceStub, tid:
 
 
 async def test_kill_9_in_game_five_and_the_tournament_goes_on(database_url: str) -> None:
-    port = free_port()
-    target = f"127.0.0.1:{port}"
-    server = start_server(database_url, port)
-    try:
-        async with grpc.aio.insecure_channel(target) as channel:
+    with ServerProcess(database_url) as server:
+        async with server.channel() as channel:
             stub = stubs(channel)
             # One person against three system players, no clock: game 5 waits for the person, so the crash lands
             # in the middle of it for sure.
@@ -107,8 +104,7 @@ async def test_kill_9_in_game_five_and_the_tournament_goes_on(database_url: str)
                     break
             heard = await updates_so_far(stub, tid)
             room_heard = [json_format.MessageToDict(u) for u in await room_updates_so_far(stub, room_id)]
-            server.send_signal(signal.SIGKILL)  # in the middle of game 5: no goodbye
-            server.wait()
+            server.kill9()  # in the middle of game 5: no goodbye
         kinds = [next(iter(event)) for update in heard for event in update["events"]]
         assert kinds.count("gameEnded") == index and kinds.count("gameStarted") == index + 1
         engine = create_engine(database_url)
@@ -117,8 +113,8 @@ async def test_kill_9_in_game_five_and_the_tournament_goes_on(database_url: str)
         await engine.dispose()
         assert status == "playing", f"the server died in the middle of game {index + 1}"
 
-        server = start_server(database_url, port)
-        async with grpc.aio.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) as channel:
+        server.restart()
+        async with server.channel() as channel:
             stub = stubs(channel)
             assert await updates_so_far(stub, tid) == heard, "the same tournament, said the same way"
             again = [json_format.MessageToDict(u) for u in await room_updates_so_far(stub, room_id)]
@@ -130,9 +126,6 @@ async def test_kill_9_in_game_five_and_the_tournament_goes_on(database_url: str)
                 await play(stub.moves, await next_room(stub.tournaments, tid, later, 0), token)
             await tournament_updates(stub, tid)  # until the end
             await check_against_the_rooms(stub, tid)
-    finally:
-        server.kill()
-        server.wait()
 
 
 async def updates_so_far(stub: Stubs, tid: str) -> list[dict]:
