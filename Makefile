@@ -3,11 +3,14 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# Tools from the npm registry (package.json, pinned in package-lock.json): buf for the contracts.
+TOOLS  := node_modules/.installed
+BUF    := node_modules/.bin/buf
 PYTEST_WORKERS ?= 2
 
-.PHONY: install run test lint format bench clean stubs check-stubs
+.PHONY: install run test lint format bench clean stubs check-stubs check-contracts release-contracts
 
-install: $(STAMP)
+install: $(STAMP) $(TOOLS)
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,11 +18,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
+$(TOOLS): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $(TOOLS)
+
 run: install
 	$(BIN)/kickoff serve
 
 # The store suites run on SQLite and on a throwaway PostgreSQL 15 that scripts/with-postgres starts and removes.
-test: install check-stubs
+test: install check-stubs check-contracts
 	scripts/with-postgres $(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 lint: install
@@ -57,5 +64,15 @@ check-stubs: install
 	if diff -r clients/kickoff $$tmp/kickoff >/dev/null; then rm -rf $$tmp; echo "clients/ matches proto/"; \
 	else diff -r -q clients/kickoff $$tmp/kickoff; rm -rf $$tmp; echo "clients/ is stale: run 'make stubs'"; exit 1; fi
 
+# proto/ compiles on its own (google/rpc/status.proto is vendored), passes buf's STANDARD lint rules, and breaks
+# nothing of the last release's contract (release/kickoff-v1.binpb, made by `make release-contracts`).
+check-contracts: $(TOOLS)
+	$(BUF) lint
+	$(BUF) breaking --against release/kickoff-v1.binpb
+	@echo "proto/ lints clean and keeps the last release's contract"
+
+release-contracts: $(TOOLS)
+	$(BUF) build --exclude-source-info -o release/kickoff-v1.binpb
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) node_modules build *.egg-info .pytest_cache .ruff_cache

@@ -47,12 +47,12 @@ async def _finish_tournaments(target: str, count: int) -> None:
         request = tournament_pb2.CreateTournamentRequest(
             game="soker", mode=common_pb2.ROOM_MODE_ONLINE, system_players=4, think_seconds=0
         )
-        created = [await stub.CreateTournament(request) for _ in range(count)]
+        created = [(await stub.CreateTournament(request)).tournament for _ in range(count)]
 
         async def until_over(tournament_id: str) -> None:
             call = stub.StreamTournament(tournament_pb2.StreamTournamentRequest(tournament_id=tournament_id))
-            async for update in call:
-                if update.tournament.status == tournament_pb2.TOURNAMENT_STATUS_FINISHED:
+            async for response in call:
+                if response.update.tournament.status == tournament_pb2.TOURNAMENT_STATUS_FINISHED:
                     break
             call.cancel()
 

@@ -208,7 +208,8 @@ async def _unary_seat(
     events = moves.StreamEvents(move_pb2.StreamEventsRequest(room_id=room_id), metadata=_auth(token))
     counter = 0
     try:
-        async for update in events:
+        async for response in events:
+            update = response.update
             if update.status == common_pb2.ROOM_STATUS_FINISHED:
                 break
             # Only the newest update counts: skip ones already superseded in the stream's buffer.
@@ -356,11 +357,13 @@ async def _play_rooms(
     """Whole games, one after another, in one room slot until the time is up."""
     rooms = room_pb2_grpc.RoomServiceStub(channel)
     while time.monotonic() < stop_at:
-        room = await rooms.CreateRoom(
-            room_pb2.CreateRoomRequest(
-                game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=SEATS, system_players=bots, think_seconds=0
+        room = (
+            await rooms.CreateRoom(
+                room_pb2.CreateRoomRequest(
+                    game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=SEATS, system_players=bots, think_seconds=0
+                )
             )
-        )
+        ).room
         joined = [await rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id)) for _ in range(SEATS - bots)]
         players = [
             asyncio.create_task(seat_player(moves, room.room_id, j.seat, j.seat_token, rng, stats)) for j in joined
@@ -441,7 +444,7 @@ async def _clocks(target: str, rooms: int, quiet_seconds: float, server: ServerP
     async def online_room(turn_seconds: int) -> room_pb2.JoinRoomResponse:
         request = room_pb2.CreateRoomRequest(game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, system_players=1)
         request.options.update({"turn_seconds": turn_seconds})
-        room = await room_stub.CreateRoom(request)
+        room = (await room_stub.CreateRoom(request)).room
         return await room_stub.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id))
 
     # 1. The idle rooms: each waits for its person, whose (long) clock runs. Measure the server while nothing happens.
@@ -462,7 +465,8 @@ async def _clocks(target: str, rooms: int, quiet_seconds: float, server: ServerP
             move_pb2.StreamEventsRequest(room_id=joined.room.room_id, after_version=joined.room.version),
             metadata=_auth(joined.seat_token),
         )
-        async for update in stream:
+        async for response in stream:
+            update = response.update
             if any(e.game.soker.WhichOneof("kind") == "turn_ended" for e in update.events):
                 lateness.append(update.time.ToNanoseconds() / 1e9 - deadline)
                 break

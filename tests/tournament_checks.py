@@ -17,18 +17,20 @@ async def tournament_updates(stubs: Any, tournament_id: str, after: int = 0) -> 
     call = stubs.tournaments.StreamTournament(
         tournament_pb2.StreamTournamentRequest(tournament_id=tournament_id, after_version=after)
     )
-    return [json_format.MessageToDict(update) async for update in call]
+    return [json_format.MessageToDict(response.update) async for response in call]
 
 
 async def room_updates(stubs: Any, room_id: str, after: int = 0) -> list[dict]:
     """A finished room's updates as a spectator sees them."""
     call = stubs.moves.StreamEvents(move_pb2.StreamEventsRequest(room_id=room_id, after_version=after))
-    return [json_format.MessageToDict(update) async for update in call]
+    return [json_format.MessageToDict(response.update) async for response in call]
 
 
 async def check_against_the_rooms(stubs: Any, tournament_id: str) -> list[dict]:
     """The tournament's standings equal those recomputed from its eight rooms' own events; returns the games."""
-    tournament = await stubs.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tournament_id))
+    tournament = (
+        await stubs.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tournament_id))
+    ).tournament
     assert tournament.status == tournament_pb2.TOURNAMENT_STATUS_FINISHED
     assert tournament.games_played == 8 and len(tournament.game_list) == 8 and not tournament.current_room_id
     games = [game_from_updates(await room_updates(stubs, game.room_id)) for game in tournament.game_list]
@@ -36,7 +38,9 @@ async def check_against_the_rooms(stubs: Any, tournament_id: str) -> list[dict]:
     assert [game.first_seat for game in tournament.game_list] == [game["first_seat"] for game in games]
     for game, listed in zip(games, tournament.game_list, strict=True):
         assert list(listed.outcome.points) == game["points"]
-    standings = await stubs.tournaments.GetStandings(tournament_pb2.GetStandingsRequest(tournament_id=tournament_id))
+    standings = (
+        await stubs.tournaments.GetStandings(tournament_pb2.GetStandingsRequest(tournament_id=tournament_id))
+    ).standings
     assert standings.final
     assert standings_lines(json_format.MessageToDict(standings)) == table(games)
     return games

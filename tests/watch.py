@@ -30,10 +30,10 @@ async def play_listened(
 
     async def follow(viewer: int | None) -> None:
         metadata = auth(tokens[viewer]) if viewer is not None else ()
-        async for update in harness.moves.StreamEvents(
+        async for response in harness.moves.StreamEvents(
             move_pb2.StreamEventsRequest(room_id=room_id), metadata=metadata
         ):
-            heard[viewer].append(update)
+            heard[viewer].append(response.update)
 
     following = [asyncio.create_task(follow(viewer)) for viewer in heard]
     while True:

@@ -1,8 +1,9 @@
 """The REST gateway: a Litestar app that serves web and mobile clients by calling the gRPC server's stubs.
 
 It holds no game rules and imports nothing from engine/ or service/rooms/: request bodies are the proto3 JSON mapping
-of the gRPC request messages, responses the mapping of the replies, live events the same redacted RoomUpdate messages
-as server-sent events. The seat token travels as ``Authorization: Bearer ...`` and is passed on as gRPC metadata,
+of the gRPC request messages, responses the mapping of the replies (a resource itself where the gRPC reply only wraps
+one: a Room, a Tournament, a RuleSet, Standings), live events the same redacted RoomUpdate messages as server-sent
+events. The seat token travels as ``Authorization: Bearer ...`` and is passed on as gRPC metadata,
 with the caller's API key (``X-API-Key``) and address (``x-forwarded-for``: the server counts rates and streams per
 caller, and trusts this gateway to name it). Every call carries a deadline; refusals become RFC 9457 problem details
 through the one table in problems.py. Request bodies are bounded (413), and the gRPC channel's message sizes match
@@ -149,7 +150,7 @@ async def list_games(state: State) -> dict[str, Any]:
 )
 async def get_rules(game: FromPath[str], state: State) -> dict[str, Any]:
     up = _upstream(state)
-    return _to_json(await up.games.GetRules(game_pb2.GetRulesRequest(game=game), timeout=up.timeout))
+    return _to_json((await up.games.GetRules(game_pb2.GetRulesRequest(game=game), timeout=up.timeout)).rules)
 
 
 @post(
@@ -169,7 +170,7 @@ async def get_rules(game: FromPath[str], state: State) -> dict[str, Any]:
 async def create_room(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
     up = _upstream(state)
     message = await _body(request, room_pb2.CreateRoomRequest())
-    return _to_json(await up.rooms.CreateRoom(message, metadata=_metadata(request), timeout=up.timeout))
+    return _to_json((await up.rooms.CreateRoom(message, metadata=_metadata(request), timeout=up.timeout)).room)
 
 
 @get(
@@ -204,7 +205,7 @@ async def list_rooms(
 )
 async def get_room(room_id: FromPath[str], state: State) -> dict[str, Any]:
     up = _upstream(state)
-    return _to_json(await up.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id), timeout=up.timeout))
+    return _to_json((await up.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id), timeout=up.timeout)).room)
 
 
 @post(
@@ -333,7 +334,8 @@ async def stream_events(room_id: FromPath[str], request: Request[Any, Any, Any],
 async def create_tournament(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
     up = _upstream(state)
     message = await _body(request, tournament_pb2.CreateTournamentRequest())
-    return _to_json(await up.tournaments.CreateTournament(message, metadata=_metadata(request), timeout=up.timeout))
+    created = await up.tournaments.CreateTournament(message, metadata=_metadata(request), timeout=up.timeout)
+    return _to_json(created.tournament)
 
 
 @get(
@@ -366,7 +368,7 @@ async def list_tournaments(
 async def get_tournament(tournament_id: FromPath[str], state: State) -> dict[str, Any]:
     up = _upstream(state)
     request = tournament_pb2.GetTournamentRequest(tournament_id=tournament_id)
-    return _to_json(await up.tournaments.GetTournament(request, timeout=up.timeout))
+    return _to_json((await up.tournaments.GetTournament(request, timeout=up.timeout)).tournament)
 
 
 @post(
@@ -426,7 +428,7 @@ async def leave_tournament(
 async def get_standings(tournament_id: FromPath[str], state: State) -> dict[str, Any]:
     up = _upstream(state)
     request = tournament_pb2.GetStandingsRequest(tournament_id=tournament_id)
-    return _to_json(await up.tournaments.GetStandings(request, timeout=up.timeout))
+    return _to_json((await up.tournaments.GetStandings(request, timeout=up.timeout)).standings)
 
 
 @get(
@@ -477,9 +479,10 @@ async def _event_stream(call: Any, heartbeat: float) -> ServerSentEvent:
                 if not done:
                     yield ServerSentEventMessage(comment="heartbeat", data=None)  # a comment only: no event
                     continue
-                update = pending.result()
-                if update is grpc.aio.EOF:
+                response = pending.result()
+                if response is grpc.aio.EOF:
                     return
+                update = response.update
                 yield ServerSentEventMessage(
                     data=json.dumps(json_format.MessageToDict(update), separators=(",", ":")),
                     event="update",

@@ -19,7 +19,7 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 from opentelemetry.instrumentation.grpc import aio_server_interceptor
 
 from kickoff.v1 import (
@@ -129,6 +129,26 @@ class KickoffServer:
         await self.directory.close()
 
 
+REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
+
+
+def _enable_reflection(server: grpc.aio.Server) -> None:
+    """Server reflection as both grpc.reflection.v1 (what current grpcurl, Postman and buf curl ask first) and
+    v1alpha (older clients). grpcio-reflection implements only v1alpha; v1's messages are the same on the wire (the
+    same fields and numbers, only the package differs), so v1 is the same servicer under the v1 service name."""
+    names = (*SERVICES, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME)
+    servicer = reflection.aio.ReflectionServicer((*names, REFLECTION_V1))
+    reflection_pb2_grpc.add_ServerReflectionServicer_to_server(servicer, server)
+    v1 = grpc.stream_stream_rpc_method_handler(
+        servicer.ServerReflectionInfo,
+        request_deserializer=reflection_pb2.ServerReflectionRequest.FromString,
+        response_serializer=reflection_pb2.ServerReflectionResponse.SerializeToString,
+    )
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler(REFLECTION_V1, {"ServerReflectionInfo": v1}),)
+    )
+
+
 async def create_server(
     directory: RoomDirectory,
     tokens: SeatTokens,
@@ -161,9 +181,7 @@ async def create_server(
     _register(move_pb2_grpc.add_MoveServiceServicer_to_server, MoveServicer(seats, admission), server)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    reflection.enable_server_reflection(
-        (*SERVICES, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME), server
-    )
+    _enable_reflection(server)
     bound = server.add_insecure_port(f"{host}:{port}")
     if not bound:
         raise OSError(f"cannot listen on {host}:{port}")

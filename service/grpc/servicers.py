@@ -117,14 +117,14 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         )
 
     @unary
-    async def GetRules(self, request: game_pb2.GetRulesRequest, context: Any) -> game_pb2.RuleSet:
+    async def GetRules(self, request: game_pb2.GetRulesRequest, context: Any) -> game_pb2.GetRulesResponse:
         if not request.game:
             raise InvalidRequest("game is required", code="missing_game")
         try:
             game = get_game(request.game)
         except UnknownGame as exc:
             raise RoomNotFound(str(exc), code="unknown_game") from None
-        return rules_to_proto(game, options_from(request.options))
+        return game_pb2.GetRulesResponse(rules=rules_to_proto(game, options_from(request.options)))
 
 
 class RoomServicer(room_pb2_grpc.RoomServiceServicer):
@@ -133,7 +133,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         self.admission = admission
 
     @unary
-    async def CreateRoom(self, request: room_pb2.CreateRoomRequest, context: Any) -> room_pb2.Room:
+    async def CreateRoom(self, request: room_pb2.CreateRoomRequest, context: Any) -> room_pb2.CreateRoomResponse:
         self.admission.admit(context, "create")
         if request.mode not in MODE_NAME:
             raise InvalidRequest("mode must be ROOM_MODE_ONLINE or ROOM_MODE_SOLO", code="bad_mode")
@@ -147,11 +147,11 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
             system_player=request.system_player,
             think_seconds=request.think_seconds if request.HasField("think_seconds") else None,
         )
-        return room_to_proto(room)
+        return room_pb2.CreateRoomResponse(room=room_to_proto(room))
 
     @unary
-    async def GetRoom(self, request: room_pb2.GetRoomRequest, context: Any) -> room_pb2.Room:
-        return room_to_proto(await self.seats.room(request))
+    async def GetRoom(self, request: room_pb2.GetRoomRequest, context: Any) -> room_pb2.GetRoomResponse:
+        return room_pb2.GetRoomResponse(room=room_to_proto(await self.seats.room(request)))
 
     @unary
     async def ListRooms(self, request: room_pb2.ListRoomsRequest, context: Any) -> room_pb2.ListRoomsResponse:
@@ -229,7 +229,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
 
     async def StreamEvents(
         self, request: move_pb2.StreamEventsRequest, context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[move_pb2.RoomUpdate]:
+    ) -> AsyncIterator[move_pb2.StreamEventsResponse]:
         try:
             check_request(request)
             room = await self.seats.room(request)
@@ -237,7 +237,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
             viewer = claim[0] if claim else None
             with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("events"):
                 async for update in room.subscribe(request.after_version):
-                    yield update_to_proto(room, update, viewer)
+                    yield move_pb2.StreamEventsResponse(update=update_to_proto(room, update, viewer))
         except KickoffError as error:
             await abort(context, error)
 

@@ -150,7 +150,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     @unary
     async def CreateTournament(
         self, request: tournament_pb2.CreateTournamentRequest, context: Any
-    ) -> tournament_pb2.Tournament:
+    ) -> tournament_pb2.CreateTournamentResponse:
         self.admission.admit(context, "create")
         if request.mode not in MODE_NAME:
             raise InvalidRequest("mode must be ROOM_MODE_ONLINE or ROOM_MODE_SOLO", code="bad_mode")
@@ -164,13 +164,13 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             system_player=request.system_player,
             think_seconds=request.think_seconds if request.HasField("think_seconds") else None,
         )
-        return snapshot_to_proto(tournament.current())
+        return tournament_pb2.CreateTournamentResponse(tournament=snapshot_to_proto(tournament.current()))
 
     @unary
     async def GetTournament(
         self, request: tournament_pb2.GetTournamentRequest, context: Any
-    ) -> tournament_pb2.Tournament:
-        return snapshot_to_proto((await self._get(request)).current())
+    ) -> tournament_pb2.GetTournamentResponse:
+        return tournament_pb2.GetTournamentResponse(tournament=snapshot_to_proto((await self._get(request)).current()))
 
     @unary
     async def ListTournaments(
@@ -214,18 +214,22 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         return tournament_pb2.LeaveTournamentResponse(tournament=snapshot_to_proto(tournament.current()))
 
     @unary
-    async def GetStandings(self, request: tournament_pb2.GetStandingsRequest, context: Any) -> tournament_pb2.Standings:
+    async def GetStandings(
+        self, request: tournament_pb2.GetStandingsRequest, context: Any
+    ) -> tournament_pb2.GetStandingsResponse:
         snapshot = (await self._get(request)).current()
-        return standings_to_proto(snapshot.standings, _codec(snapshot.game))
+        return tournament_pb2.GetStandingsResponse(
+            standings=standings_to_proto(snapshot.standings, _codec(snapshot.game))
+        )
 
     async def StreamTournament(
         self, request: tournament_pb2.StreamTournamentRequest, context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[tournament_pb2.TournamentUpdate]:
+    ) -> AsyncIterator[tournament_pb2.StreamTournamentResponse]:
         try:
             check_request(request)
             tournament = await self._get(request)
             with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("tournament"):
                 async for update in tournament.subscribe(request.after_version):
-                    yield update_to_proto(update)
+                    yield tournament_pb2.StreamTournamentResponse(update=update_to_proto(update))
         except KickoffError as error:
             await abort(context, error)

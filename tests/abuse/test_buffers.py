@@ -67,7 +67,7 @@ async def test_one_seats_refusals_never_evict_another_seats_answer(start: Start)
         )
     again = await harness.submit(room_id, tokens[first], draw, request_id="mine")
     assert again.version == accepted.version, "the retry answers as the first time"
-    room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+    room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
     assert room.version == accepted.version, "and nothing was applied a second time"
     # A seat's own refusals: the last REFUSALS_KEPT answer as before; older ones are judged again.
     _, info, _ = await refusal_info(harness.submit(room_id, tokens[other], soker_move("draw"), request_id="spam-1099"))

@@ -78,7 +78,7 @@ async def test_an_api_key_is_required_for_creating_when_the_operator_says_so(sta
     assert (code, info.reason) == (grpc.StatusCode.UNAUTHENTICATED, "api_key_required") and "x-api-key" in message
     code, info, _ = await refusal_info(harness.rooms.CreateRoom(room_request(), metadata=caller(key="not-a-key")))
     assert (code, info.reason) == (grpc.StatusCode.UNAUTHENTICATED, "bad_api_key")
-    room = await harness.rooms.CreateRoom(room_request(), metadata=caller(key=KEY))
+    room = (await harness.rooms.CreateRoom(room_request(), metadata=caller(key=KEY))).room
     await harness.rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id))  # joining needs no key
 
     key_id, stored_key = await create_key(engine, "web front-end")
@@ -103,15 +103,15 @@ async def test_live_rooms_are_capped_and_a_waiting_room_nobody_completes_closes(
     events = harness.moves.StreamEvents(move_pb2.StreamEventsRequest(room_id=rooms[1]))
     harness.clock.advance(599)
     await asyncio.gather(*(harness.settle(room_id) for room_id in rooms))
-    assert (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=rooms[0]))).status == (
+    assert (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=rooms[0]))).room.status == (
         common_pb2.ROOM_STATUS_WAITING
     )
     harness.clock.advance(2)  # ten minutes without a seat change
     await asyncio.gather(*(harness.settle(room_id) for room_id in rooms))
     for room_id in rooms:
-        room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+        room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
         assert room.status == common_pb2.ROOM_STATUS_FINISHED and room.outcome.reason == "expired"
-    heard = [update async for update in events]
+    heard = [response.update async for response in events]
     assert heard[-1].events[-1].game_ended.outcome.reason == "expired", "followers hear it, then the stream ends"
     code, info, _ = await refusal_info(harness.rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=rooms[2])))
     assert (code, info.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "room_closed")
@@ -123,7 +123,7 @@ async def first_update(harness: Harness, room_id: str, address: str) -> tuple[ob
     the server refused it: RESOURCE_EXHAUSTED)."""
     stream = harness.moves.StreamEvents(move_pb2.StreamEventsRequest(room_id=room_id), metadata=caller(address))
     try:
-        return stream, (await stream.read()).version
+        return stream, (await stream.read()).update.version
     except grpc.aio.AioRpcError as refused:
         assert refused.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, refused
         return stream, -1

@@ -70,7 +70,7 @@ async def test_every_bad_field_is_refused_naming_it_and_nothing_reaches_the_room
     for request, field in move_cases:
         code, info, message = await refusal_info(harness.moves.SubmitMove(request, metadata=auth(token)))
         assert code == grpc.StatusCode.INVALID_ARGUMENT and info.metadata["field"] == field, message
-    room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+    room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
     assert room.version == 1 and [seat.name for seat in room.seats] == ["ann", ""], "nothing reached the room"
 
 
@@ -79,7 +79,7 @@ async def test_names_are_normalised_and_kept_as_text(start: Start) -> None:
     room_id = (await harness.create(seats=3)).room_id
     await harness.join(room_id, name="  Ａｎｎ\u3000 \u00a0Lee  ")  # fullwidth letters, ideographic and no-break spaces
     await harness.join(room_id, name="<b>bo</b> 🎲")  # markup is text: the renderer escapes it, the server keeps it
-    room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+    room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
     assert [seat.name for seat in room.seats[:2]] == ["Ann Lee", "<b>bo</b> 🎲"]
 
 
@@ -166,9 +166,11 @@ async def test_rest_last_event_id_out_of_range_is_a_problem_not_a_bare_500(start
         assert (
             answer.headers["content-type"] == "application/problem+json" and answer.json()["field"] == "Last-Event-ID"
         )
-    tournament = await harness.tournaments.CreateTournament(
-        tournament_pb2.CreateTournamentRequest(game="soker", mode=2, system_players=3)
-    )
+    tournament = (
+        await harness.tournaments.CreateTournament(
+            tournament_pb2.CreateTournamentRequest(game="soker", mode=2, system_players=3)
+        )
+    ).tournament
     answer = await client.get(
         f"/v1/tournaments/{tournament.tournament_id}/events", headers={"Last-Event-ID": "9223372036854775808"}
     )

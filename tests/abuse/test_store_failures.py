@@ -69,8 +69,8 @@ async def play_out(moves, room_id: str, token: str, first_id: int) -> int:
 
 
 async def follow(call, into: list[int]) -> None:
-    async for update in call:
-        into.append(update.version)
+    async for response in call:
+        into.append(response.update.version)
 
 
 async def test_postgresql_stopped_and_started_mid_game_the_room_goes_on_by_itself(start: Start) -> None:
@@ -96,7 +96,7 @@ async def test_postgresql_stopped_and_started_mid_game_the_room_goes_on_by_itsel
         cluster.stop()
         code, info, message = await refusal_info(harness.submit(room_id, token, legal[0], request_id="during"))
         assert code == grpc.StatusCode.UNAVAILABLE and info.reason == "store_unavailable", message
-        shown = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+        shown = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
         assert shown.version == stored_version, "GetRoom shows only what the store holds"
         code, info, _ = await refusal_info(harness.view(room_id, token))
         assert code == grpc.StatusCode.UNAVAILABLE, "while the store is away the room says so, retriably"
@@ -107,7 +107,7 @@ async def test_postgresql_stopped_and_started_mid_game_the_room_goes_on_by_itsel
         )
         assert answer.version == stored_version + 1, "the move is played once, after the store came back"
         await play_out(harness.moves, room_id, token, 0)
-        final = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+        final = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
         assert final.status == common_pb2.ROOM_STATUS_FINISHED
         await asyncio.wait_for(following, 10)  # the spectator's stream ends with the game
         assert heard == list(range(1, final.version + 1)), "every update once, in order, across the outage"
@@ -151,11 +151,13 @@ async def test_a_full_disk_under_sqlite_refuses_moves_retriably_and_the_same_pro
                 break
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
             rooms, moves = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
-            created = await rooms.CreateRoom(
-                room_pb2.CreateRoomRequest(
-                    game="soker", mode=common_pb2.ROOM_MODE_SOLO, seats=4, system_players=3, think_seconds=0
+            created = (
+                await rooms.CreateRoom(
+                    room_pb2.CreateRoomRequest(
+                        game="soker", mode=common_pb2.ROOM_MODE_SOLO, seats=4, system_players=3, think_seconds=0
+                    )
                 )
-            )
+            ).room
             room_id = created.room_id
             token = (await rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room_id, name="ann"))).seat_token
             heard: list[int] = []
@@ -193,7 +195,7 @@ async def test_a_full_disk_under_sqlite_refuses_moves_retriably_and_the_same_pro
                     assert error.code() == grpc.StatusCode.UNAVAILABLE, error
                     assert retry_delay(error) is not None
                     refusals += 1
-                shown = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+                shown = (await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
                 assert shown.version == version, "GetRoom shows only what the store holds"
             assert refusals == 3, "no move was stored while the disk was full"
             filler.unlink()  # room on the disk again
@@ -212,7 +214,7 @@ async def test_a_full_disk_under_sqlite_refuses_moves_retriably_and_the_same_pro
                     await asyncio.sleep(retry_delay(error) / 10)  # a client backs off as told (shortened here)
             assert answer.version == version + 1
             await play_out(moves, room_id, token, 0)
-            final = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+            final = (await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
             assert final.status == common_pb2.ROOM_STATUS_FINISHED
             await asyncio.wait_for(following, 10)
             assert heard == list(range(1, final.version + 1)), "every update once, in order, across the full disk"

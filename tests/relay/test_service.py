@@ -39,12 +39,12 @@ def generic(wire: str) -> move_pb2.Move:
 
 async def relay_room(harness: Harness, *, system_seats: tuple[int, ...] = (), mode: int = ONLINE) -> str:
     request = room_pb2.CreateRoomRequest(game="relay", mode=mode, seats=4, system_seats=system_seats, think_seconds=0)
-    return (await harness.rooms.CreateRoom(request)).room_id
+    return (await harness.rooms.CreateRoom(request)).room.room_id
 
 
 async def seated(harness: Harness, room_id: str) -> dict[int, str]:
     """Every person's seat taken; returns the tokens by seat."""
-    room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+    room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
     people = [seat.seat for seat in room.seats if seat.kind == common_pb2.SEAT_KIND_PERSON]
     return dict([await harness.join(room_id, seat=seat, name=f"p{seat}") for seat in people])
 
@@ -58,7 +58,7 @@ async def send(harness: Harness, room_id: str, token: str, wire: str, expected: 
 async def test_seats_carry_their_teams_and_system_players_sit_where_the_creator_says(start: Start) -> None:
     harness = await start(seeds=itertools.repeat(SEED))
     room_id = await relay_room(harness, system_seats=(1, 3))  # the people (0, 2) against a team of system players
-    room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+    room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
     assert [(s.seat, s.team, s.kind) for s in room.seats] == [
         (0, 0, common_pb2.SEAT_KIND_PERSON),
         (1, 1, common_pb2.SEAT_KIND_SYSTEM),
@@ -94,7 +94,7 @@ async def test_seats_carry_their_teams_and_system_players_sit_where_the_creator_
                     await harness.submit(room_id, tokens[seat], legal[0], request_id=f"{seat}-{view.version}")
                 except grpc.aio.AioRpcError as error:
                     assert error.code() == grpc.StatusCode.FAILED_PRECONDITION  # the window closed meanwhile
-    final = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+    final = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
     outcome = harness.directory.get(room_id).state.outcome()
     assert list(final.outcome.team_points) == list(outcome.team_points) and sum(final.outcome.team_points) > 0
     assert list(final.outcome.winning_teams) == list(outcome.winning_teams)
@@ -145,11 +145,11 @@ async def test_each_responder_has_its_own_clock_and_expires_on_its_own(start: St
     }, "one responder's pass restarts nobody's clock"
     harness.clock.advance(2)  # the teammate's 5 s are up: the table passes for it, and only for it
     await harness.settle(room_id)
-    room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+    room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
     assert list(room.to_act) == [1] and [c.seat for c in room.clocks] == [1]
     harness.clock.advance(5)  # seat 1's 10 s
     await harness.settle(room_id)
-    room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+    room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
     assert list(room.to_act) == [1] and room.version == opened.version + 3, "a pass, two table passes: seat 1 plays"
     entries = harness.directory.journal.entries[room_id]
     assert [(e.kind, e.seat) for e in entries[-2:]] == [("table", 2), ("table", 1)]
@@ -231,11 +231,13 @@ async def test_kill_9_mid_window_and_each_responders_clock_comes_back(database_u
     with ServerProcess(database_url, command="tests.relay.serve") as server:
         async with server.channel() as channel:
             rooms, moves = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
-            created = await rooms.CreateRoom(
-                room_pb2.CreateRoomRequest(
-                    game="relay", mode=ONLINE, seats=4, options={"response_seconds": 300, "turn_seconds": 300}
+            created = (
+                await rooms.CreateRoom(
+                    room_pb2.CreateRoomRequest(
+                        game="relay", mode=ONLINE, seats=4, options={"response_seconds": 300, "turn_seconds": 300}
+                    )
                 )
-            )
+            ).room
             room_id = created.room_id
             tokens = {}
             for _ in range(4):
@@ -260,13 +262,13 @@ async def test_kill_9_mid_window_and_each_responders_clock_comes_back(database_u
                 move_pb2.SubmitMoveRequest(room_id=room_id, move=generic("pass"), request_id="p"),
                 metadata=auth(tokens[responder]),
             )
-            before = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+            before = (await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
             assert len(before.clocks) == len(before.to_act) >= 1
         server.kill9()
         server.restart()
         async with server.channel() as channel:
             rooms, moves = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
-            after = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+            after = (await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
             assert after.version == before.version and list(after.to_act) == list(before.to_act)
             assert [(c.seat, c.deadline) for c in after.clocks] == [(c.seat, c.deadline) for c in before.clocks]
             for seat in after.to_act:  # the same tokens answer, and the window closes
@@ -274,7 +276,7 @@ async def test_kill_9_mid_window_and_each_responders_clock_comes_back(database_u
                     move_pb2.SubmitMoveRequest(room_id=room_id, move=generic("pass"), request_id=f"q{seat}"),
                     metadata=auth(tokens[seat]),
                 )
-            closed = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+            closed = (await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
             assert len(closed.to_act) == 1 and closed.version == after.version + len(after.to_act)
 
 
@@ -283,9 +285,11 @@ async def test_a_tournament_of_another_game_runs_on_the_same_machinery(start: St
     from kickoff.v1 import tournament_pb2
 
     harness = await start()
-    created = await harness.tournaments.CreateTournament(
-        tournament_pb2.CreateTournamentRequest(game="relay", mode=ONLINE, system_players=4, think_seconds=0)
-    )
+    created = (
+        await harness.tournaments.CreateTournament(
+            tournament_pb2.CreateTournamentRequest(game="relay", mode=ONLINE, system_players=4, think_seconds=0)
+        )
+    ).tournament
     tournament = harness.server.tournaments.get(created.tournament_id)
     for _ in range(10):
         for room_id in tournament.game_room_ids:
@@ -293,9 +297,11 @@ async def test_a_tournament_of_another_game_runs_on_the_same_machinery(start: St
         await harness.server.tournaments.settle()
         if tournament.current().status == "finished":
             break
-    final = await harness.tournaments.GetTournament(
-        tournament_pb2.GetTournamentRequest(tournament_id=created.tournament_id)
-    )
+    final = (
+        await harness.tournaments.GetTournament(
+            tournament_pb2.GetTournamentRequest(tournament_id=created.tournament_id)
+        )
+    ).tournament
     assert final.status == tournament_pb2.TOURNAMENT_STATUS_FINISHED and final.games_played == 3
     assert [game.first_seat for game in final.game_list] == [0, 1, 2]
     assert [seat.team for seat in final.seats] == [0, 1, 0, 1]

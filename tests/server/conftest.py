@@ -68,7 +68,7 @@ class Harness:
         if options:
             request.options.CopyFrom(struct_pb2.Struct())
             request.options.update(options)
-        return await self.rooms.CreateRoom(request)
+        return (await self.rooms.CreateRoom(request)).room
 
     async def join(self, room_id: str, seat: int | None = None, name: str = "") -> tuple[int, str]:
         request = room_pb2.JoinRoomRequest(room_id=room_id, name=name)

@@ -42,7 +42,7 @@ async def aos_room(harness: Harness, *, seats: int = 4, mode: int = ONLINE, **op
     request = room_pb2.CreateRoomRequest(game="age-of-soccer", mode=mode, seats=seats, think_seconds=0)
     if options:
         request.options.update(options)
-    return (await harness.rooms.CreateRoom(request)).room_id
+    return (await harness.rooms.CreateRoom(request)).room.room_id
 
 
 async def seated(harness: Harness, room_id: str, seats: int = 4) -> dict[int, str]:
@@ -68,7 +68,7 @@ class Table:
 
     async def room(self) -> room_pb2.Room:
         await self.harness.settle(self.room_id)
-        return await self.harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=self.room_id))
+        return (await self.harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=self.room_id))).room
 
 
 def game_events(update, kind: str) -> list:
@@ -135,7 +135,8 @@ async def test_a_window_where_two_seats_answer_each_on_its_own_clock_and_the_tur
     assert list(room.to_act) == [1] and scored.phase == "pickup", "the shot scored; seat 1's turn"
     stream = harness.moves.StreamEvents(move_pb2.StreamEventsRequest(room_id=room_id, after_version=room.version - 2))
     updates = []
-    async for update in stream:
+    async for response in stream:
+        update = response.update
         updates.append(update)
         if update.version == room.version:
             break
@@ -185,7 +186,7 @@ async def test_a_solo_game_over_the_play_stream_to_its_end(start: Start) -> None
     harness = await start(seeds=itertools.repeat(SEED))
     request = room_pb2.CreateRoomRequest(game="age-of-soccer", mode=SOLO, seats=3, system_seats=(1, 2), think_seconds=0)
     request.options.update({"max_rounds": 3})
-    room_id = (await harness.rooms.CreateRoom(request)).room_id
+    room_id = (await harness.rooms.CreateRoom(request)).room.room_id
     _, token = await harness.join(room_id, seat=0)
     outgoing: asyncio.Queue = asyncio.Queue()
     outgoing.put_nowait(move_pb2.PlayRequest(hello=move_pb2.PlayHello(room_id=room_id)))
@@ -214,7 +215,7 @@ async def test_a_solo_game_over_the_play_stream_to_its_end(start: Start) -> None
             move = chooser.choice(list(update.legal_moves))
             assert move.WhichOneof("game") == "age_of_soccer", "legal moves come in the game's own messages"
             outgoing.put_nowait(move_pb2.PlayRequest(move=move_pb2.SubmitMoveRequest(move=move, request_id=f"r{last}")))
-    room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+    room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
     assert room.status == common_pb2.ROOM_STATUS_FINISHED and answered > 10 and room.version == last
     assert {"turn_began", "drew", "trained", "challenged"} <= kinds
 
@@ -296,11 +297,16 @@ async def test_kill_9_mid_window_and_every_responder_answers_after_the_restart(d
     with ServerProcess(database_url) as server:
         async with server.channel() as channel:
             rooms, moves = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
-            created = await rooms.CreateRoom(
-                room_pb2.CreateRoomRequest(
-                    game="age-of-soccer", mode=ONLINE, seats=4, options={"response_seconds": 300, "turn_seconds": 600}
+            created = (
+                await rooms.CreateRoom(
+                    room_pb2.CreateRoomRequest(
+                        game="age-of-soccer",
+                        mode=ONLINE,
+                        seats=4,
+                        options={"response_seconds": 300, "turn_seconds": 600},
+                    )
                 )
-            )
+            ).room
             room_id = created.room_id
             tokens = {}
             for _ in range(4):
@@ -325,13 +331,13 @@ async def test_kill_9_mid_window_and_every_responder_answers_after_the_restart(d
                 move_pb2.SubmitMoveRequest(room_id=room_id, move=text("pass"), request_id="p"),
                 metadata=auth(tokens[responder]),
             )
-            before = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+            before = (await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
             assert len(before.clocks) == len(before.to_act) >= 2
         server.kill9()
         server.restart()
         async with server.channel() as channel:
             rooms, moves = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
-            after = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+            after = (await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
             assert after.version == before.version and list(after.to_act) == list(before.to_act)
             assert [(c.seat, c.deadline) for c in after.clocks] == [(c.seat, c.deadline) for c in before.clocks]
             for seat in after.to_act:  # the same tokens answer, and the window closes: the shot scores

@@ -32,7 +32,7 @@ async def carta_room(
     request = room_pb2.CreateRoomRequest(game=GAME, mode=mode, seats=seats, system_seats=system_seats, think_seconds=0)
     if options:
         request.options.update(options)
-    return (await harness.rooms.CreateRoom(request)).room_id
+    return (await harness.rooms.CreateRoom(request)).room.room_id
 
 
 async def people(harness: Harness, room_id: str, seats: list[int]) -> dict[int, str]:
@@ -55,12 +55,12 @@ async def test_people_and_system_players_on_any_seats_at_2_4_and_6_and_no_viewer
     for seats, bots, options in ((2, (1,), both), (4, (0, 3), both), (6, (1, 2, 5), both), (4, (), {})):
         room_id = await carta_room(harness, seats, system_seats=bots, **options)
         tokens = await people(harness, room_id, [seat for seat in range(seats) if seat not in bots])
-        room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+        room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
         assert [seat.kind == common_pb2.SEAT_KIND_SYSTEM for seat in room.seats] == [s in bots for s in range(seats)]
         assert [seat.team for seat in room.seats] == [seat % 2 for seat in range(seats)], "two teams alternately"
         heard = await play_listened(harness, room_id, tokens, random.Random(seats + len(bots)), clock_odds=0.05)
         check_no_leak(harness, room_id, CARTA, heard, set(C.FACE))
-        room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+        room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
         outcome, goals = room.outcome, list(room.outcome.team_points)
         assert room.status == FINISHED and len(goals) == 2
         if outcome.reason == "draw":
@@ -83,7 +83,7 @@ async def test_the_clock_gives_each_card_30_seconds_and_plays_the_lowest_skill_c
 
     async def room() -> room_pb2.Room:
         await harness.settle(room_id)
-        return await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+        return (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
 
     def clocks(room: room_pb2.Room) -> list[tuple[int, float, int]]:
         return [(c.seat, round(c.deadline.ToNanoseconds() / 1e9 - t0, 3), c.turn_seconds) for c in room.clocks]
@@ -209,7 +209,7 @@ async def test_kill_9_mid_hand_and_the_match_goes_on_after_the_restart(database_
             rooms, moves = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
             request = room_pb2.CreateRoomRequest(game=GAME, mode=ONLINE, seats=4)
             request.options.update({"turn_seconds": 600})
-            room_id = (await rooms.CreateRoom(request)).room_id
+            room_id = (await rooms.CreateRoom(request)).room.room_id
             tokens = {}
             for seat in range(4):
                 joined = await rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room_id, seat=seat))
@@ -229,7 +229,7 @@ async def test_kill_9_mid_hand_and_the_match_goes_on_after_the_restart(database_
                     ),
                     metadata=auth(tokens[seat]),
                 )
-            before = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+            before = (await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
             views = {
                 seat: await moves.GetView(move_pb2.GetViewRequest(room_id=room_id), metadata=auth(token))
                 for seat, token in tokens.items()
@@ -239,7 +239,7 @@ async def test_kill_9_mid_hand_and_the_match_goes_on_after_the_restart(database_
         server.restart()
         async with server.channel() as channel:
             rooms, moves = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
-            after = await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+            after = (await rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
             assert after.version == before.version and list(after.to_act) == list(before.to_act)
             assert [(c.seat, c.deadline) for c in after.clocks] == [(c.seat, c.deadline) for c in before.clocks]
             for seat, token in tokens.items():  # every hand, the card waiting and the score as they were

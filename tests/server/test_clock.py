@@ -7,7 +7,7 @@ from tests.server.conftest import Harness, auth, soker_move
 
 
 async def next_update(stream) -> move_pb2.RoomUpdate:
-    return await stream.read()
+    return (await stream.read()).update
 
 
 async def test_at_zero_the_table_draws_and_ends_the_turn(harness: Harness) -> None:

@@ -13,7 +13,8 @@ from tests.server.conftest import Harness, auth
 
 async def collect(stream, until_version: int | None = None) -> list[move_pb2.RoomUpdate]:
     updates = []
-    async for update in stream:
+    async for response in stream:
+        update = response.update
         updates.append(update)
         if until_version is not None and update.version >= until_version:
             break
@@ -31,7 +32,7 @@ async def test_one_person_plays_a_whole_game_against_three_system_players(harnes
     while True:
         await harness.settle(room.room_id)
         view = await harness.view(room.room_id, token)
-        current = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room.room_id))
+        current = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room.room_id))).room
         if current.status == common_pb2.ROOM_STATUS_FINISHED:
             break
         assert list(view.to_act) == [0], "the system players move at once: it must be the person's turn"
@@ -63,7 +64,7 @@ async def test_four_people_play_a_game_and_every_seat_sees_every_version(harness
         seat = view.to_act[0]
         legal = await harness.legal(room.room_id, tokens[seat])
         await harness.submit(room.room_id, tokens[seat], chooser.choice(legal), expected=view.version)
-    final = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room.room_id))
+    final = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room.room_id))).room
     assert final.status == common_pb2.ROOM_STATUS_FINISHED
     seen = await asyncio.gather(*(collect(s) for s in [*streams, spectator]))
     for seat, updates in enumerate(seen):

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import grpc
+from google.protobuf import descriptor_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -49,6 +50,24 @@ def test_the_server_process_serves_health_and_reflection_and_stops_on_sigterm(tm
             answers = reflection.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
             names = {service.name for answer in answers for service in answer.list_services_response.service}
             assert {"kickoff.v1.GameService", "kickoff.v1.RoomService", "kickoff.v1.MoveService"} <= names
+            # grpc.reflection.v1, what current grpcurl asks first: the same messages under the v1 service name.
+            v1 = channel.stream_stream(
+                "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+                request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+                response_deserializer=reflection_pb2.ServerReflectionResponse.FromString,
+            )
+            asked = [
+                reflection_pb2.ServerReflectionRequest(list_services=""),
+                reflection_pb2.ServerReflectionRequest(file_containing_symbol="kickoff.v1.MoveService"),
+            ]
+            listed, described = list(v1(iter(asked), timeout=5))
+            v1_names = {service.name for service in listed.list_services_response.service}
+            assert names | {"grpc.reflection.v1.ServerReflection"} == v1_names
+            files = [
+                descriptor_pb2.FileDescriptorProto.FromString(raw)
+                for raw in described.file_descriptor_response.file_descriptor_proto
+            ]
+            assert "kickoff/v1/move.proto" in {f.name for f in files}
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=15) == 0
         assert "stopping" in process.stdout.read()

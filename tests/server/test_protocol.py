@@ -30,14 +30,14 @@ async def test_a_stream_resumes_from_the_last_version_seen_without_gap_or_duplic
     room_id, tokens = await two_seat_game(harness)
     first = harness.moves.StreamEvents(move_pb2.StreamEventsRequest(room_id=room_id), metadata=auth(tokens[0]))
     await play_some(harness, room_id, tokens, 4)
-    seen = [await first.read() for _ in range(3)]
+    seen = [(await first.read()).update for _ in range(3)]
     first.cancel()  # the connection drops after version 3
     await play_some(harness, room_id, tokens, 5)
     resumed = harness.moves.StreamEvents(
         move_pb2.StreamEventsRequest(room_id=room_id, after_version=seen[-1].version), metadata=auth(tokens[0])
     )
     current = (await harness.view(room_id)).version
-    rest = [await resumed.read() for _ in range(current - seen[-1].version)]
+    rest = [(await resumed.read()).update for _ in range(current - seen[-1].version)]
     resumed.cancel()
     assert [u.version for u in seen + rest] == list(range(1, current + 1))
     assert all(u.viewer == 0 for u in seen + rest)
@@ -165,7 +165,7 @@ async def test_a_taken_seat_is_already_taken_and_a_full_room_refuses(harness: Ha
 
 
 async def test_options_and_rules_in_force(harness: Harness) -> None:
-    rules = await harness.games.GetRules(game_pb2.GetRulesRequest(game="soker"))
+    rules = (await harness.games.GetRules(game_pb2.GetRulesRequest(game="soker"))).rules
     values = {o.name: o.value.number_value for o in rules.options}
     assert values == {"hand_size": 7, "first_seat": 0, "turn_seconds": 30} and rules.deck_size == 58
     room = await harness.create(seats=2, options={"turn_seconds": 10, "hand_size": 5})
@@ -176,12 +176,12 @@ async def test_options_and_rules_in_force(harness: Harness) -> None:
     games = await harness.games.ListGames(game_pb2.ListGamesRequest())
     # (relay: the tests' own game, hosted by the tests)
     assert [g.name for g in games.games] == ["soker", "age-of-soccer", "carta-futbol-club", "relay"]
-    rules = await harness.games.GetRules(game_pb2.GetRulesRequest(game="age-of-soccer"))
+    rules = (await harness.games.GetRules(game_pb2.GetRulesRequest(game="age-of-soccer"))).rules
     values = {o.name: json_format.MessageToDict(o.value) for o in rules.options}
     assert values == {"teams": "", "first_seat": 0, "turn_seconds": 60, "response_seconds": 15, "max_rounds": 0}
     assert rules.deck_size == 28 + 88 and list(rules.seat_counts) == [2, 3, 4, 5, 6, 7]
     assert list(games.games[0].seat_counts) == [2, 3, 4]
-    rules = await harness.games.GetRules(game_pb2.GetRulesRequest(game="carta-futbol-club"))
+    rules = (await harness.games.GetRules(game_pb2.GetRulesRequest(game="carta-futbol-club"))).rules
     values = {o.name: json_format.MessageToDict(o.value) for o in rules.options}
     assert values == {"extra_time": False, "penalties": False, "turn_seconds": 30}
     assert rules.deck_size == 120 and list(rules.seat_counts) == [2, 4, 6]

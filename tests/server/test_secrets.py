@@ -34,8 +34,8 @@ def card_codes(message) -> set[str]:
 
 
 async def drain(stream, into: list) -> None:
-    async for update in stream:
-        into.append(update)
+    async for response in stream:
+        into.append(response.update)
 
 
 async def play_one(harness: Harness, index: int) -> None:

@@ -25,7 +25,7 @@ async def create(
     if options:
         request.options.CopyFrom(struct_pb2.Struct())
         request.options.update(options)
-    return await harness.tournaments.CreateTournament(request)
+    return (await harness.tournaments.CreateTournament(request)).tournament
 
 
 async def test_four_system_players_play_a_whole_tournament(harness: Harness) -> None:
@@ -62,10 +62,12 @@ async def test_a_person_plays_every_game_with_one_tournament_token(harness: Harn
     played_rooms = []
     for index in range(8):
         await harness.server.tournaments.settle()
-        tournament = await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
+        tournament = (
+            await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
+        ).tournament
         assert tournament.games_played == index and len(tournament.game_list) == index + 1
         room_id = tournament.current_room_id
-        room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+        room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
         assert room.tournament_id == tid and room.tournament_game == index
         assert room.seats[0].name == "ann" and room.status == common_pb2.ROOM_STATUS_PLAYING
         assert room.options["first_seat"] == index % 4
@@ -84,7 +86,7 @@ async def test_a_person_plays_every_game_with_one_tournament_token(harness: Harn
     games = await check_against_the_rooms(harness, tid)
     assert sum(game["points"][0] for game in games) > 0, "the person scored"
     # The final standings stay a value anyone can fetch afterwards.
-    again = await harness.tournaments.GetStandings(tournament_pb2.GetStandingsRequest(tournament_id=tid))
+    again = (await harness.tournaments.GetStandings(tournament_pb2.GetStandingsRequest(tournament_id=tid))).standings
     assert again.final and again.lines[0].name
 
 
@@ -93,7 +95,9 @@ async def test_the_next_game_starts_when_the_clock_ends_a_game_nobody_plays(harn
     created = await create(harness, system_players=3, options={"hand_size": 2})
     tid = created.tournament_id
     await harness.tournaments.JoinTournament(tournament_pb2.JoinTournamentRequest(tournament_id=tid))
-    first_room = await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
+    first_room = (
+        await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
+    ).tournament
     room_id = first_room.current_room_id
     for _ in range(500):
         await harness.settle(room_id)
@@ -105,7 +109,9 @@ async def test_the_next_game_starts_when_the_clock_ends_a_game_nobody_plays(harn
     else:
         pytest.fail("the game did not end")
     await harness.server.tournaments.settle()
-    tournament = await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
+    tournament = (
+        await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
+    ).tournament
     assert tournament.games_played >= 1 and tournament.current_room_id not in ("", room_id)
     assert tournament.game_list[1].first_seat == 1
 
@@ -249,8 +255,8 @@ async def test_constructed_ties_reach_clients_with_shared_places(
     tournament = harness.server.tournaments.get(created.tournament_id)
     for winners, reason, points in results:
         tournament.rules.record(Outcome(winners, reason, points))
-    standings = await harness.tournaments.GetStandings(
-        tournament_pb2.GetStandingsRequest(tournament_id=created.tournament_id)
-    )
+    standings = (
+        await harness.tournaments.GetStandings(tournament_pb2.GetStandingsRequest(tournament_id=created.tournament_id))
+    ).standings
     assert [(line.place, line.seat) for line in standings.lines] == expected
     assert not standings.final

@@ -66,11 +66,13 @@ async def test_kill_9_mid_game_loses_no_acknowledged_move(database_url: str) -> 
         async with grpc.aio.insecure_channel(target) as channel:
             room_stub, move_stub = room_pb2_grpc.RoomServiceStub(channel), move_pb2_grpc.MoveServiceStub(channel)
             for _ in range(ROOMS):
-                room = await room_stub.CreateRoom(
-                    room_pb2.CreateRoomRequest(
-                        game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=3, system_players=1, think_seconds=0
+                room = (
+                    await room_stub.CreateRoom(
+                        room_pb2.CreateRoomRequest(
+                            game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=3, system_players=1, think_seconds=0
+                        )
                     )
-                )
+                ).room
                 joined = [await room_stub.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id)) for _ in range(2)]
                 rooms[room.room_id] = {j.seat: j.seat_token for j in joined}
             players = [
@@ -141,7 +143,7 @@ async def test_kill_9_mid_game_loses_no_acknowledged_move(database_url: str) -> 
                 *(player(move_stub, r, t, more, random.Random(100 + i), "b") for i, (r, t) in enumerate(rooms.items()))
             )
             for room_id in rooms:
-                final = await room_stub.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))
+                final = (await room_stub.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
                 assert final.status == common_pb2.ROOM_STATUS_FINISHED, room_id
     finally:
         if server.poll() is None:

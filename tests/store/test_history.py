@@ -78,7 +78,7 @@ async def test_finished_rooms_leave_memory_and_come_back_when_asked_for(start: S
     kept = [room_id for room_id, room in harness.directory._rooms.items() if room.status == "finished"]
     assert len(kept) == 2, "only the two most recently finished stay in memory"
     oldest = finished[0]
-    shown = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=oldest.room_id))
+    shown = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=oldest.room_id))).room
     assert shown.version == oldest.version and list(shown.outcome.points) == list(oldest.state.outcome().points)
     listed, token = [], ""
     while True:  # every room, newest first, a page of two at a time, from the store
@@ -95,6 +95,6 @@ async def test_finished_rooms_leave_memory_and_come_back_when_asked_for(start: S
     assert await again.directory.restore(await journal.load()) == 0 and not again.directory._rooms, (
         "a restart loads no finished room"
     )
-    shown = await again.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=oldest.room_id))
+    shown = (await again.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=oldest.room_id))).room
     assert shown.version == oldest.version and shown.status == common_pb2.ROOM_STATUS_FINISHED
     await journal.close()

@@ -67,8 +67,8 @@ async def next_room(tournaments: tournament_pb2_grpc.TournamentServiceStub, tid:
     """The room of game ``index``, from the tournament's updates after version ``after``."""
     feed = tournaments.StreamTournament(tournament_pb2.StreamTournamentRequest(tournament_id=tid, after_version=after))
     try:
-        async for update in feed:
-            for event in update.events:
+        async for response in feed:
+            for event in response.update.events:
                 if event.HasField("game_started") and event.game_started.game.index == index:
                     return event.game_started.game.room_id
     finally:
@@ -82,11 +82,13 @@ async def test_kill_9_in_game_five_and_the_tournament_goes_on(database_url: str)
             stub = stubs(channel)
             # One person against three system players, no clock: game 5 waits for the person, so the crash lands
             # in the middle of it for sure.
-            created = await stub.tournaments.CreateTournament(
-                tournament_pb2.CreateTournamentRequest(
-                    game="soker", mode=common_pb2.ROOM_MODE_SOLO, system_players=3, think_seconds=0
+            created = (
+                await stub.tournaments.CreateTournament(
+                    tournament_pb2.CreateTournamentRequest(
+                        game="soker", mode=common_pb2.ROOM_MODE_SOLO, system_players=3, think_seconds=0
+                    )
                 )
-            )
+            ).tournament
             tid = created.tournament_id
             joined = await stub.tournaments.JoinTournament(
                 tournament_pb2.JoinTournamentRequest(tournament_id=tid, name="ann")
@@ -119,7 +121,9 @@ async def test_kill_9_in_game_five_and_the_tournament_goes_on(database_url: str)
             assert await updates_so_far(stub, tid) == heard, "the same tournament, said the same way"
             again = [json_format.MessageToDict(u) for u in await room_updates_so_far(stub, room_id)]
             assert again[: len(room_heard)] == room_heard, "the same game, at the same move"
-            tournament = await stub.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
+            tournament = (
+                await stub.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
+            ).tournament
             assert tournament.current_room_id == room_id and tournament.games_played == index
             await play(stub.moves, room_id, token)  # the tournament token still plays
             for later in range(index + 1, 8):
@@ -130,10 +134,13 @@ async def test_kill_9_in_game_five_and_the_tournament_goes_on(database_url: str)
 
 async def updates_so_far(stub: Stubs, tid: str) -> list[dict]:
     """The tournament's updates up to its version now."""
-    version = (await stub.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))).version
+    version = (
+        await stub.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
+    ).tournament.version
     feed = stub.tournaments.StreamTournament(tournament_pb2.StreamTournamentRequest(tournament_id=tid))
     heard = []
-    async for update in feed:
+    async for response in feed:
+        update = response.update
         heard.append(json_format.MessageToDict(update))
         if update.version == version:
             break
@@ -146,7 +153,8 @@ async def room_updates_so_far(stub: Stubs, room_id: str) -> list[move_pb2.RoomUp
     version = (await stub.moves.GetView(move_pb2.GetViewRequest(room_id=room_id))).version
     call = stub.moves.StreamEvents(move_pb2.StreamEventsRequest(room_id=room_id))
     seen = []
-    async for update in call:
+    async for response in call:
+        update = response.update
         seen.append(update)
         if update.version == version:
             break

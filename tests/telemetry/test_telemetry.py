@@ -96,9 +96,11 @@ async def test_a_move_over_rest_is_one_trace_from_the_http_request_to_the_databa
 
 async def test_a_clock_expiry_is_a_trace_of_its_own(stack: Stack) -> None:
     rooms = room_pb2_grpc.RoomServiceStub(stack.channel)
-    room = await rooms.CreateRoom(
-        room_pb2.CreateRoomRequest(game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, system_players=0)
-    )
+    room = (
+        await rooms.CreateRoom(
+            room_pb2.CreateRoomRequest(game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, system_players=0)
+        )
+    ).room
     for _ in range(2):
         await rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id))
     stack.grpc.spans.clear()
@@ -167,9 +169,11 @@ async def test_metrics_move_when_a_game_is_played(stack: Stack) -> None:
     assert http, "the gateway's HTTP metrics (Litestar's plugin)"
     # A clock that runs out is counted.
     rooms_stub = room_pb2_grpc.RoomServiceStub(stack.channel)
-    online = await rooms_stub.CreateRoom(
-        room_pb2.CreateRoomRequest(game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, system_players=1)
-    )
+    online = (
+        await rooms_stub.CreateRoom(
+            room_pb2.CreateRoomRequest(game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, system_players=1)
+        )
+    ).room
     await rooms_stub.JoinRoom(room_pb2.JoinRoomRequest(room_id=online.room_id))
     await stack.server.directory.get(online.room_id).settle()
     stack.clock.advance(30)
@@ -240,9 +244,11 @@ async def test_no_telemetry_or_log_line_holds_a_card(stack: Stack) -> None:
                 f"/v1/rooms/{room_id}/moves", json={"move": chooser.choice(legal)}, headers=bearer(token)
             )
     rooms = room_pb2_grpc.RoomServiceStub(stack.channel)
-    online = await rooms.CreateRoom(
-        room_pb2.CreateRoomRequest(game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=3, system_players=2)
-    )
+    online = (
+        await rooms.CreateRoom(
+            room_pb2.CreateRoomRequest(game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=3, system_players=2)
+        )
+    ).room
     await rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=online.room_id))
     for _ in range(200):  # the person is away: the clock plays for them until the game ends
         room = stack.server.directory.get(online.room_id)

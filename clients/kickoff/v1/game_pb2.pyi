@@ -40,6 +40,12 @@ class GetRulesRequest(_message.Message):
     options: _struct_pb2.Struct
     def __init__(self, game: _Optional[str] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
 
+class GetRulesResponse(_message.Message):
+    __slots__ = ("rules",)
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    rules: RuleSet
+    def __init__(self, rules: _Optional[_Union[RuleSet, _Mapping]] = ...) -> None: ...
+
 class RuleOption(_message.Message):
     __slots__ = ("name", "value", "default_value", "description", "minimum", "maximum")
     NAME_FIELD_NUMBER: _ClassVar[int]

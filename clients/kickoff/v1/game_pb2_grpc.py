@@ -43,7 +43,7 @@ class GameServiceStub:
         self.GetRules = channel.unary_unary(
                 '/kickoff.v1.GameService/GetRules',
                 request_serializer=kickoff_dot_v1_dot_game__pb2.GetRulesRequest.SerializeToString,
-                response_deserializer=kickoff_dot_v1_dot_game__pb2.RuleSet.FromString,
+                response_deserializer=kickoff_dot_v1_dot_game__pb2.GetRulesResponse.FromString,
                 _registered_method=True)
 
 
@@ -76,7 +76,7 @@ def add_GameServiceServicer_to_server(servicer, server):
             'GetRules': grpc.unary_unary_rpc_method_handler(
                     servicer.GetRules,
                     request_deserializer=kickoff_dot_v1_dot_game__pb2.GetRulesRequest.FromString,
-                    response_serializer=kickoff_dot_v1_dot_game__pb2.RuleSet.SerializeToString,
+                    response_serializer=kickoff_dot_v1_dot_game__pb2.GetRulesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -133,7 +133,7 @@ class GameService:
             target,
             '/kickoff.v1.GameService/GetRules',
             kickoff_dot_v1_dot_game__pb2.GetRulesRequest.SerializeToString,
-            kickoff_dot_v1_dot_game__pb2.RuleSet.FromString,
+            kickoff_dot_v1_dot_game__pb2.GetRulesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -196,6 +196,12 @@ class StreamEventsRequest(_message.Message):
     after_version: int
     def __init__(self, room_id: _Optional[str] = ..., after_version: _Optional[int] = ...) -> None: ...
 
+class StreamEventsResponse(_message.Message):
+    __slots__ = ("update",)
+    UPDATE_FIELD_NUMBER: _ClassVar[int]
+    update: RoomUpdate
+    def __init__(self, update: _Optional[_Union[RoomUpdate, _Mapping]] = ...) -> None: ...
+
 class PlayRequest(_message.Message):
     __slots__ = ("hello", "move")
     HELLO_FIELD_NUMBER: _ClassVar[int]

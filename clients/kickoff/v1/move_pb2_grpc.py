@@ -54,7 +54,7 @@ class MoveServiceStub:
         self.StreamEvents = channel.unary_stream(
                 '/kickoff.v1.MoveService/StreamEvents',
                 request_serializer=kickoff_dot_v1_dot_move__pb2.StreamEventsRequest.SerializeToString,
-                response_deserializer=kickoff_dot_v1_dot_move__pb2.RoomUpdate.FromString,
+                response_deserializer=kickoff_dot_v1_dot_move__pb2.StreamEventsResponse.FromString,
                 _registered_method=True)
         self.Play = channel.stream_stream(
                 '/kickoff.v1.MoveService/Play',
@@ -127,7 +127,7 @@ def add_MoveServiceServicer_to_server(servicer, server):
             'StreamEvents': grpc.unary_stream_rpc_method_handler(
                     servicer.StreamEvents,
                     request_deserializer=kickoff_dot_v1_dot_move__pb2.StreamEventsRequest.FromString,
-                    response_serializer=kickoff_dot_v1_dot_move__pb2.RoomUpdate.SerializeToString,
+                    response_serializer=kickoff_dot_v1_dot_move__pb2.StreamEventsResponse.SerializeToString,
             ),
             'Play': grpc.stream_stream_rpc_method_handler(
                     servicer.Play,
@@ -244,7 +244,7 @@ class MoveService:
             target,
             '/kickoff.v1.MoveService/StreamEvents',
             kickoff_dot_v1_dot_move__pb2.StreamEventsRequest.SerializeToString,
-            kickoff_dot_v1_dot_move__pb2.RoomUpdate.FromString,
+            kickoff_dot_v1_dot_move__pb2.StreamEventsResponse.FromString,
             options,
             channel_credentials,
             insecure,

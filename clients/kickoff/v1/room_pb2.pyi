@@ -64,11 +64,23 @@ class CreateRoomRequest(_message.Message):
     system_seats: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., seats: _Optional[int] = ..., system_players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., system_seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
+class CreateRoomResponse(_message.Message):
+    __slots__ = ("room",)
+    ROOM_FIELD_NUMBER: _ClassVar[int]
+    room: Room
+    def __init__(self, room: _Optional[_Union[Room, _Mapping]] = ...) -> None: ...
+
 class GetRoomRequest(_message.Message):
     __slots__ = ("room_id",)
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     def __init__(self, room_id: _Optional[str] = ...) -> None: ...
+
+class GetRoomResponse(_message.Message):
+    __slots__ = ("room",)
+    ROOM_FIELD_NUMBER: _ClassVar[int]
+    room: Room
+    def __init__(self, room: _Optional[_Union[Room, _Mapping]] = ...) -> None: ...
 
 class ListRoomsRequest(_message.Message):
     __slots__ = ("game", "status", "page_size", "page_token")

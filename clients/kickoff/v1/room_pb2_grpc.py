@@ -40,12 +40,12 @@ class RoomServiceStub:
         self.CreateRoom = channel.unary_unary(
                 '/kickoff.v1.RoomService/CreateRoom',
                 request_serializer=kickoff_dot_v1_dot_room__pb2.CreateRoomRequest.SerializeToString,
-                response_deserializer=kickoff_dot_v1_dot_room__pb2.Room.FromString,
+                response_deserializer=kickoff_dot_v1_dot_room__pb2.CreateRoomResponse.FromString,
                 _registered_method=True)
         self.GetRoom = channel.unary_unary(
                 '/kickoff.v1.RoomService/GetRoom',
                 request_serializer=kickoff_dot_v1_dot_room__pb2.GetRoomRequest.SerializeToString,
-                response_deserializer=kickoff_dot_v1_dot_room__pb2.Room.FromString,
+                response_deserializer=kickoff_dot_v1_dot_room__pb2.GetRoomResponse.FromString,
                 _registered_method=True)
         self.ListRooms = channel.unary_unary(
                 '/kickoff.v1.RoomService/ListRooms',
@@ -115,12 +115,12 @@ def add_RoomServiceServicer_to_server(servicer, server):
             'CreateRoom': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateRoom,
                     request_deserializer=kickoff_dot_v1_dot_room__pb2.CreateRoomRequest.FromString,
-                    response_serializer=kickoff_dot_v1_dot_room__pb2.Room.SerializeToString,
+                    response_serializer=kickoff_dot_v1_dot_room__pb2.CreateRoomResponse.SerializeToString,
             ),
             'GetRoom': grpc.unary_unary_rpc_method_handler(
                     servicer.GetRoom,
                     request_deserializer=kickoff_dot_v1_dot_room__pb2.GetRoomRequest.FromString,
-                    response_serializer=kickoff_dot_v1_dot_room__pb2.Room.SerializeToString,
+                    response_serializer=kickoff_dot_v1_dot_room__pb2.GetRoomResponse.SerializeToString,
             ),
             'ListRooms': grpc.unary_unary_rpc_method_handler(
                     servicer.ListRooms,
@@ -167,7 +167,7 @@ class RoomService:
             target,
             '/kickoff.v1.RoomService/CreateRoom',
             kickoff_dot_v1_dot_room__pb2.CreateRoomRequest.SerializeToString,
-            kickoff_dot_v1_dot_room__pb2.Room.FromString,
+            kickoff_dot_v1_dot_room__pb2.CreateRoomResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -194,7 +194,7 @@ class RoomService:
             target,
             '/kickoff.v1.RoomService/GetRoom',
             kickoff_dot_v1_dot_room__pb2.GetRoomRequest.SerializeToString,
-            kickoff_dot_v1_dot_room__pb2.Room.FromString,
+            kickoff_dot_v1_dot_room__pb2.GetRoomResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -40,6 +40,12 @@ class CreateTournamentRequest(_message.Message):
     think_seconds: float
     def __init__(self, game: _Optional[str] = ..., system_players: _Optional[int] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ...) -> None: ...
 
+class CreateTournamentResponse(_message.Message):
+    __slots__ = ("tournament",)
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    tournament: Tournament
+    def __init__(self, tournament: _Optional[_Union[Tournament, _Mapping]] = ...) -> None: ...
+
 class TournamentGame(_message.Message):
     __slots__ = ("index", "room_id", "first_seat", "status", "outcome")
     INDEX_FIELD_NUMBER: _ClassVar[int]
@@ -89,6 +95,12 @@ class GetTournamentRequest(_message.Message):
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
+
+class GetTournamentResponse(_message.Message):
+    __slots__ = ("tournament",)
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    tournament: Tournament
+    def __init__(self, tournament: _Optional[_Union[Tournament, _Mapping]] = ...) -> None: ...
 
 class ListTournamentsRequest(_message.Message):
     __slots__ = ("status", "page_size", "page_token")
@@ -146,6 +158,12 @@ class GetStandingsRequest(_message.Message):
     tournament_id: str
     def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
 
+class GetStandingsResponse(_message.Message):
+    __slots__ = ("standings",)
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
+    standings: Standings
+    def __init__(self, standings: _Optional[_Union[Standings, _Mapping]] = ...) -> None: ...
+
 class Standings(_message.Message):
     __slots__ = ("lines", "final")
     LINES_FIELD_NUMBER: _ClassVar[int]
@@ -187,6 +205,12 @@ class StreamTournamentRequest(_message.Message):
     tournament_id: str
     after_version: int
     def __init__(self, tournament_id: _Optional[str] = ..., after_version: _Optional[int] = ...) -> None: ...
+
+class StreamTournamentResponse(_message.Message):
+    __slots__ = ("update",)
+    UPDATE_FIELD_NUMBER: _ClassVar[int]
+    update: TournamentUpdate
+    def __init__(self, update: _Optional[_Union[TournamentUpdate, _Mapping]] = ...) -> None: ...
 
 class TournamentSeatTaken(_message.Message):
     __slots__ = ("seat",)

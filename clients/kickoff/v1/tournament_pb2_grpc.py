@@ -41,12 +41,12 @@ class TournamentServiceStub:
         self.CreateTournament = channel.unary_unary(
                 '/kickoff.v1.TournamentService/CreateTournament',
                 request_serializer=kickoff_dot_v1_dot_tournament__pb2.CreateTournamentRequest.SerializeToString,
-                response_deserializer=kickoff_dot_v1_dot_tournament__pb2.Tournament.FromString,
+                response_deserializer=kickoff_dot_v1_dot_tournament__pb2.CreateTournamentResponse.FromString,
                 _registered_method=True)
         self.GetTournament = channel.unary_unary(
                 '/kickoff.v1.TournamentService/GetTournament',
                 request_serializer=kickoff_dot_v1_dot_tournament__pb2.GetTournamentRequest.SerializeToString,
-                response_deserializer=kickoff_dot_v1_dot_tournament__pb2.Tournament.FromString,
+                response_deserializer=kickoff_dot_v1_dot_tournament__pb2.GetTournamentResponse.FromString,
                 _registered_method=True)
         self.ListTournaments = channel.unary_unary(
                 '/kickoff.v1.TournamentService/ListTournaments',
@@ -66,12 +66,12 @@ class TournamentServiceStub:
         self.GetStandings = channel.unary_unary(
                 '/kickoff.v1.TournamentService/GetStandings',
                 request_serializer=kickoff_dot_v1_dot_tournament__pb2.GetStandingsRequest.SerializeToString,
-                response_deserializer=kickoff_dot_v1_dot_tournament__pb2.Standings.FromString,
+                response_deserializer=kickoff_dot_v1_dot_tournament__pb2.GetStandingsResponse.FromString,
                 _registered_method=True)
         self.StreamTournament = channel.unary_stream(
                 '/kickoff.v1.TournamentService/StreamTournament',
                 request_serializer=kickoff_dot_v1_dot_tournament__pb2.StreamTournamentRequest.SerializeToString,
-                response_deserializer=kickoff_dot_v1_dot_tournament__pb2.TournamentUpdate.FromString,
+                response_deserializer=kickoff_dot_v1_dot_tournament__pb2.StreamTournamentResponse.FromString,
                 _registered_method=True)
 
 
@@ -140,12 +140,12 @@ def add_TournamentServiceServicer_to_server(servicer, server):
             'CreateTournament': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateTournament,
                     request_deserializer=kickoff_dot_v1_dot_tournament__pb2.CreateTournamentRequest.FromString,
-                    response_serializer=kickoff_dot_v1_dot_tournament__pb2.Tournament.SerializeToString,
+                    response_serializer=kickoff_dot_v1_dot_tournament__pb2.CreateTournamentResponse.SerializeToString,
             ),
             'GetTournament': grpc.unary_unary_rpc_method_handler(
                     servicer.GetTournament,
                     request_deserializer=kickoff_dot_v1_dot_tournament__pb2.GetTournamentRequest.FromString,
-                    response_serializer=kickoff_dot_v1_dot_tournament__pb2.Tournament.SerializeToString,
+                    response_serializer=kickoff_dot_v1_dot_tournament__pb2.GetTournamentResponse.SerializeToString,
             ),
             'ListTournaments': grpc.unary_unary_rpc_method_handler(
                     servicer.ListTournaments,
@@ -165,12 +165,12 @@ def add_TournamentServiceServicer_to_server(servicer, server):
             'GetStandings': grpc.unary_unary_rpc_method_handler(
                     servicer.GetStandings,
                     request_deserializer=kickoff_dot_v1_dot_tournament__pb2.GetStandingsRequest.FromString,
-                    response_serializer=kickoff_dot_v1_dot_tournament__pb2.Standings.SerializeToString,
+                    response_serializer=kickoff_dot_v1_dot_tournament__pb2.GetStandingsResponse.SerializeToString,
             ),
             'StreamTournament': grpc.unary_stream_rpc_method_handler(
                     servicer.StreamTournament,
                     request_deserializer=kickoff_dot_v1_dot_tournament__pb2.StreamTournamentRequest.FromString,
-                    response_serializer=kickoff_dot_v1_dot_tournament__pb2.TournamentUpdate.SerializeToString,
+                    response_serializer=kickoff_dot_v1_dot_tournament__pb2.StreamTournamentResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -203,7 +203,7 @@ class TournamentService:
             target,
             '/kickoff.v1.TournamentService/CreateTournament',
             kickoff_dot_v1_dot_tournament__pb2.CreateTournamentRequest.SerializeToString,
-            kickoff_dot_v1_dot_tournament__pb2.Tournament.FromString,
+            kickoff_dot_v1_dot_tournament__pb2.CreateTournamentResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -230,7 +230,7 @@ class TournamentService:
             target,
             '/kickoff.v1.TournamentService/GetTournament',
             kickoff_dot_v1_dot_tournament__pb2.GetTournamentRequest.SerializeToString,
-            kickoff_dot_v1_dot_tournament__pb2.Tournament.FromString,
+            kickoff_dot_v1_dot_tournament__pb2.GetTournamentResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -338,7 +338,7 @@ class TournamentService:
             target,
             '/kickoff.v1.TournamentService/GetStandings',
             kickoff_dot_v1_dot_tournament__pb2.GetStandingsRequest.SerializeToString,
-            kickoff_dot_v1_dot_tournament__pb2.Standings.FromString,
+            kickoff_dot_v1_dot_tournament__pb2.GetStandingsResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -365,7 +365,7 @@ class TournamentService:
             target,
             '/kickoff.v1.TournamentService/StreamTournament',
             kickoff_dot_v1_dot_tournament__pb2.StreamTournamentRequest.SerializeToString,
-            kickoff_dot_v1_dot_tournament__pb2.TournamentUpdate.FromString,
+            kickoff_dot_v1_dot_tournament__pb2.StreamTournamentResponse.FromString,
             options,
             channel_credentials,
             insecure,
