@@ -63,6 +63,14 @@ def _parser() -> argparse.ArgumentParser:
         "(default $KICKOFF_HTTP_MAX_CONNECTIONS_PER_CLIENT or 64)",
     )
     gateway.add_argument(
+        "--cors-origin",
+        action="append",
+        default=None,
+        metavar="ORIGIN",
+        help="a page origin (scheme://host[:port]) that may call the gateway from a browser, repeatable; '*' lets any "
+        "page read what a spectator may read (default $KICKOFF_CORS_ORIGINS, comma-separated, or none)",
+    )
+    gateway.add_argument(
         "--discard-spans",
         action="store_true",
         help="benchmarks: trace every call through the SDK, then drop the spans (overrides OTEL_TRACES_EXPORTER)",
@@ -293,9 +301,11 @@ def _report(args: argparse.Namespace, figures: dict, text: str) -> None:
 
 def _run_gateway(args: argparse.Namespace) -> int:
     import dataclasses
+    import os
 
     from service.gateway import http
     from service.gateway.app import create_app
+    from service.gateway.cors import CorsPolicy
     from service.settings import HttpLimits
     from service.telemetry import from_environment
 
@@ -306,7 +316,18 @@ def _run_gateway(args: argparse.Namespace) -> int:
     }
     limits = dataclasses.replace(HttpLimits(), **{k: v for k, v in given.items() if v is not None})
     telemetry = from_environment("kickoff-gateway", discard_spans=args.discard_spans)
-    app = create_app(args.grpc_target, timeout=args.timeout, telemetry=telemetry, max_body_bytes=limits.max_body_bytes)
+    try:
+        cors = CorsPolicy.parse(args.cors_origin or [os.environ.get("KICKOFF_CORS_ORIGINS", "")])
+    except ValueError as error:
+        print(f"kickoff gateway: {error}", file=sys.stderr)
+        return 2
+    app = create_app(
+        args.grpc_target,
+        timeout=args.timeout,
+        telemetry=telemetry,
+        max_body_bytes=limits.max_body_bytes,
+        cors=cors,
+    )
     print(
         f"kickoff REST gateway on http://{args.host}:{args.port} (OpenAPI at /schema) -> gRPC {args.grpc_target}",
         flush=True,

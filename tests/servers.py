@@ -9,6 +9,7 @@ import itertools
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import replace
+from typing import Any
 
 import grpc
 import httpx
@@ -74,8 +75,8 @@ async def gateway() -> AsyncIterator[Callable[[Harness], Awaitable[httpx.AsyncCl
     """Serves the REST gateway (with its HTTP limits) in front of a started server; returns a client of it."""
     running: list[tuple[uvicorn.Server, asyncio.Task[None], httpx.AsyncClient]] = []
 
-    async def serve(harness: Harness) -> httpx.AsyncClient:
-        app = create_app(f"127.0.0.1:{harness.server.port}", timeout=5.0)
+    async def serve(harness: Harness, **options: Any) -> httpx.AsyncClient:
+        app = create_app(f"127.0.0.1:{harness.server.port}", timeout=5.0, **options)
         # IPPROTO_TCP, as uvicorn's own sockets: asyncio then sets TCP_NODELAY (see tests/gateway/conftest.py).
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         listener.bind(("127.0.0.1", 0))

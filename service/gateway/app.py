@@ -25,6 +25,7 @@ from google.protobuf.message import Message
 from litestar import Litestar, Request, delete, get, post
 from litestar.datastructures import State
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
+from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin
 from litestar.params import FromPath, FromQuery
@@ -45,6 +46,7 @@ from kickoff.v1 import (
     tournament_pb2,
     tournament_pb2_grpc,
 )
+from service.gateway.cors import CorsMiddleware, CorsPolicy
 from service.gateway.openapi import operation
 from service.gateway.problems import BadRequest, body_too_large, rpc_error_to_problem
 from service.telemetry import Telemetry, traced_call
@@ -531,12 +533,14 @@ def create_app(
     heartbeat: float = HEARTBEAT_SECONDS,
     telemetry: Telemetry | None = None,
     max_body_bytes: int = MAX_BODY_BYTES,
+    cors: CorsPolicy | None = None,
 ) -> Litestar:
     """The gateway app, calling the gRPC server at ``grpc_target`` with a ``timeout`` deadline per call; a request
     body over ``max_body_bytes`` is refused with 413.
 
     With ``telemetry`` on, each request gets Litestar's own OpenTelemetry span and HTTP metrics, and each gRPC call a
-    client span whose context travels to the server in the call's metadata."""
+    client span whose context travels to the server in the call's metadata. ``cors`` says which pages on other
+    origins may call it (cors.py; none by default)."""
     telemetry = telemetry or Telemetry()
 
     async def connect(app: Litestar) -> None:
@@ -588,6 +592,7 @@ def create_app(
             stream_tournament,
         ],
         on_startup=[connect],
+        middleware=[DefineMiddleware(CorsMiddleware, policy=cors)] if cors is not None and cors.enabled else [],
         before_request=_name_span if telemetry.tracing else None,
         on_shutdown=[disconnect],
         plugins=[
