@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from litestar import Litestar, Request, delete, get, post
+from litestar import Litestar, Request, Response, delete, get, post
 from litestar.datastructures import State
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.middleware import DefineMiddleware
@@ -53,6 +53,7 @@ from service.telemetry import Telemetry, traced_call
 
 M = TypeVar("M", bound=Message)
 HEARTBEAT_SECONDS = 15.0
+RETRY_MILLISECONDS = 3000  # how long an EventSource waits before it reconnects
 MAX_BODY_BYTES = 64 * 1024  # a request body (the largest a client has reason to send is under 2 KB)
 MAX_VERSION = 2**63 - 1  # versions are int64
 # The server takes requests of at most 64 KiB and answers with at most 4 MiB (service/grpc/server.py).
@@ -308,15 +309,43 @@ async def submit_move(room_id: FromPath[str], request: Request[Any, Any, Any], s
         example={"version": "6", "events": [{"game": {"soker": {"turnBegan": {"seat": 1}}}}]},
     ),
     summary="The room's updates as server-sent events, resumable with Last-Event-ID",
+    description="As the seat of the `Authorization` token, or of a stream ticket in `?ticket=` (POST "
+    "/v1/rooms/{room_id}/stream-tickets: for a browser's EventSource, which cannot send headers), or a spectator's. "
+    "The answer starts at once; an `end` event says the room's updates are over (the game ended) and the stream "
+    "closes. Reconnecting after that answers 204 No Content, which tells an EventSource to stop.",
     tags=["play"],
 )
-async def stream_events(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> ServerSentEvent:
+async def stream_events(
+    room_id: FromPath[str], request: Request[Any, Any, Any], state: State, ticket: FromQuery[str] = ""
+) -> ServerSentEvent | Response[None]:
     up = _upstream(state)
     after = _last_version(request)
     call = (up.stream_moves or up.moves).StreamEvents(
-        move_pb2.StreamEventsRequest(room_id=room_id, after_version=after), metadata=_metadata(request)
+        move_pb2.StreamEventsRequest(room_id=room_id, after_version=after, ticket=ticket), metadata=_metadata(request)
     )
     return await _event_stream(call, up.heartbeat)
+
+
+@post(
+    "/v1/rooms/{room_id:str}/stream-tickets",
+    operation_id="CreateStreamTicket",
+    operation_class=operation(
+        move_pb2.CreateStreamTicketResponse,
+        status="201",
+        example={"ticket": "cm9vbToxOmFi...Q.mX0c...", "expireTime": "2026-12-01T12:01:00Z"},
+    ),
+    summary="A short-lived ticket that opens this room's event stream as the caller's seat",
+    description="For a browser's EventSource, which cannot send the seat token as a header: "
+    "`new EventSource('/v1/rooms/ROOM/events?ticket=' + ticket)`. A ticket opens this room's streams only, never "
+    "moves, for a minute; a stream it opened goes on after that. Ask for a new one to reconnect later.",
+    tags=["play"],
+)
+async def create_stream_ticket(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
+    up = _upstream(state)
+    reply = await up.moves.CreateStreamTicket(
+        move_pb2.CreateStreamTicketRequest(room_id=room_id), metadata=_metadata(request), timeout=up.timeout
+    )
+    return _to_json(reply)
 
 
 @post(
@@ -446,7 +475,7 @@ async def get_standings(tournament_id: FromPath[str], state: State) -> dict[str,
 )
 async def stream_tournament(
     tournament_id: FromPath[str], request: Request[Any, Any, Any], state: State
-) -> ServerSentEvent:
+) -> ServerSentEvent | Response[None]:
     up = _upstream(state)
     call = (up.stream_tournaments or up.tournaments).StreamTournament(
         tournament_pb2.StreamTournamentRequest(tournament_id=tournament_id, after_version=_last_version(request)),
@@ -463,18 +492,29 @@ def _last_version(request: Request[Any, Any, Any]) -> int:
     return int(last)
 
 
-async def _event_stream(call: Any, heartbeat: float) -> ServerSentEvent:
+async def _event_stream(call: Any, heartbeat: float) -> ServerSentEvent | Response[None]:
     """A gRPC server stream of versioned updates as server-sent events (``id`` is the version), with a comment line
-    after ``heartbeat`` seconds of silence so proxies keep the connection open."""
+    after ``heartbeat`` seconds of silence so proxies keep the connection open.
+
+    The answer's head and a first line (the reconnection delay) go out at once, even when nothing is newer than the
+    version asked for. When the server's stream ends (the room or tournament is over), an ``end`` event says so and
+    the answer closes; a request with nothing left to send answers 204 No Content, which stops an EventSource from
+    reconnecting for ever."""
     # Wait for the stream's start (or its refusal) so that errors answer as problem details, not as a broken stream.
     await call.wait_for_connection()
     first = asyncio.ensure_future(call.read())
     done, _ = await asyncio.wait({first}, timeout=0.05)
     if done and first.exception() is not None:
         raise first.exception()  # type: ignore[misc]
+    if done and first.result() is grpc.aio.EOF:
+        return Response(content=None, status_code=204)
 
     async def events() -> AsyncIterator[ServerSentEventMessage]:
         pending: asyncio.Future[Any] = first
+        last = None
+        yield ServerSentEventMessage(
+            comment="open", data=None, retry=RETRY_MILLISECONDS
+        )  # the head and a line, at once
         try:
             while True:
                 done, _ = await asyncio.wait({pending}, timeout=heartbeat)
@@ -483,8 +523,12 @@ async def _event_stream(call: Any, heartbeat: float) -> ServerSentEvent:
                     continue
                 response = pending.result()
                 if response is grpc.aio.EOF:
+                    yield ServerSentEventMessage(
+                        data=json.dumps({"version": str(last)} if last is not None else {}), event="end"
+                    )
                     return
                 update = response.update
+                last = update.version
                 yield ServerSentEventMessage(
                     data=json.dumps(json_format.MessageToDict(update), separators=(",", ":")),
                     event="update",
@@ -583,6 +627,7 @@ def create_app(
             list_legal_moves,
             submit_move,
             stream_events,
+            create_stream_ticket,
             create_tournament,
             list_tournaments,
             get_tournament,

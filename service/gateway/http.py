@@ -191,6 +191,9 @@ def config(app: Any, host: str, port: int, limits: HttpLimits, **extra: Any) -> 
         "limit_concurrency": limits.limit_concurrency,
         "timeout_keep_alive": limits.keep_alive_timeout,
         "log_level": "warning",
+        # No access log: an event stream's query string may carry a stream ticket. Requests are traced instead
+        # (Litestar's OpenTelemetry plugin), and the event streams are left out of the traces.
+        "access_log": False,
         "timeout_graceful_shutdown": 5,  # event streams never end by themselves: close them after 5 s
     }
     return uvicorn.Config(app, **(arguments | extra))

@@ -158,7 +158,11 @@ def operation(
             title=f"{response.__name__}Event",
             description=f"a server-sent event whose data is a {response.__name__} in the proto3 JSON mapping",
             properties={
-                "event": Schema(type=OpenAPIType.STRING, enum=["update"]),
+                "event": Schema(
+                    type=OpenAPIType.STRING,
+                    enum=["update", "end"],
+                    description="update: data is the message; end: the updates are over (data: the last version)",
+                ),
                 "id": Schema(type=OpenAPIType.STRING, description="the room version"),
                 "data": Schema(
                     type=OpenAPIType.STRING, content_media_type="application/json", content_schema=response_schema

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
+from google.protobuf import timestamp_pb2
 
 from engine.core import UnknownGame
 from engine.registry import GAMES, get_game
@@ -31,7 +32,7 @@ from service.grpc.convert import (
 )
 from service.grpc.errors import KickoffError, abort, to_status
 from service.grpc.limits import check_request
-from service.grpc.tokens import SeatTokens
+from service.grpc.tokens import TICKET_SECONDS, SeatClaim, SeatTokens
 from service.rooms.directory import RoomDirectory
 from service.rooms.errors import InvalidRequest, PermissionDenied, RoomNotFound, Unauthenticated
 from service.rooms.feed import Feed
@@ -98,6 +99,19 @@ class Seats:
             raise PermissionDenied("this seat token is for another room's seat")
         room.check_seat(claim.seat, claim.nonce)
         return claim.seat, claim.nonce
+
+    def ticket(self, room: Room, seat: int, nonce: str) -> tuple[str, int]:
+        """A stream ticket for the seat in ``room``, and when it expires (Unix seconds, the rooms' clock)."""
+        expires = int(self.directory.clock.now()) + TICKET_SECONDS
+        return self.tokens.issue_ticket(SeatClaim(room.room_id, seat, nonce), expires), expires
+
+    def ticket_seat(self, ticket: str, room: Room) -> int:
+        """The seat a stream ticket opens ``room``'s streams for."""
+        claim = self.tokens.verify_ticket(ticket, self.directory.clock.now())
+        if claim.room_id != room.room_id:
+            raise PermissionDenied("this stream ticket is for another room")
+        room.check_seat(claim.seat, claim.nonce)
+        return claim.seat
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
@@ -233,13 +247,30 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
         try:
             check_request(request)
             room = await self.seats.room(request)
-            claim = self.seats.seat(context, room, required=False)
-            viewer = claim[0] if claim else None
+            if request.ticket:
+                if bearer_token(context) is not None:
+                    raise InvalidRequest("send a stream ticket or a seat token, not both", code="ticket_and_token")
+                viewer: int | None = self.seats.ticket_seat(request.ticket, room)
+            else:
+                claim = self.seats.seat(context, room, required=False)
+                viewer = claim[0] if claim else None
             with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("events"):
+                # Accepted: say so now, not with the first update (which may be a long way off), so that a client
+                # (the gateway's event stream) can answer at once.
+                await context.send_initial_metadata(())
                 async for update in room.subscribe(request.after_version):
                     yield move_pb2.StreamEventsResponse(update=update_to_proto(room, update, viewer))
         except KickoffError as error:
             await abort(context, error)
+
+    @unary
+    async def CreateStreamTicket(
+        self, request: move_pb2.CreateStreamTicketRequest, context: Any
+    ) -> move_pb2.CreateStreamTicketResponse:
+        room = await self.seats.room(request)
+        seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
+        ticket, expires = self.seats.ticket(room, seat, nonce)
+        return move_pb2.CreateStreamTicketResponse(ticket=ticket, expire_time=timestamp_pb2.Timestamp(seconds=expires))
 
     async def Play(
         self, request_iterator: AsyncIterator[move_pb2.PlayRequest], context: grpc.aio.ServicerContext

@@ -229,6 +229,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             check_request(request)
             tournament = await self._get(request)
             with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("tournament"):
+                await context.send_initial_metadata(())  # accepted: say so now, not with the first update
                 async for update in tournament.subscribe(request.after_version):
                     yield tournament_pb2.StreamTournamentResponse(update=update_to_proto(update))
         except KickoffError as error:

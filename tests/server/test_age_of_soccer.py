@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import random
 
 import grpc
@@ -19,6 +18,7 @@ from service.store.journal import SqlJournal
 from tests.processes import ServerProcess
 from tests.server.conftest import Harness, auth, refusal
 from tests.servers import Start
+from tests.sse import sse_updates
 from tests.store.conftest import crash
 from tests.watch import check_no_leak, play_listened
 
@@ -286,7 +286,7 @@ async def test_a_whole_game_over_rest_with_its_own_messages_and_sse(start: Start
     room = (await client.get(f"/v1/rooms/{room_id}")).json()
     assert room["status"] == "ROOM_STATUS_FINISHED" and room["outcome"]["reason"] in ("rounds", "shields")
     stream = await client.get(f"/v1/rooms/{room_id}/events", headers=headers)
-    events = [json.loads(line[6:]) for line in stream.text.splitlines() if line.startswith("data: ")]
+    events = sse_updates(stream.text)
     assert [event["version"] for event in events] == [str(v) for v in range(1, int(room["version"]) + 1)]
     kinds = {e["game"]["ageOfSoccer"]["kind"] for u in events for e in u.get("events", []) if "game" in e}
     assert {"turn_began", "drew", "trained"} <= kinds

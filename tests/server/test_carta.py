@@ -4,7 +4,6 @@ messages and server-sent events, and kill -9 mid-hand."""
 
 from __future__ import annotations
 
-import json
 import random
 
 import grpc
@@ -15,6 +14,7 @@ from kickoff.v1 import carta_pb2, common_pb2, move_pb2, move_pb2_grpc, room_pb2,
 from tests.processes import ServerProcess
 from tests.server.conftest import Harness, auth, refusal
 from tests.servers import Start
+from tests.sse import sse_updates
 from tests.watch import check_no_leak, play_listened
 
 ONLINE, SOLO = common_pb2.ROOM_MODE_ONLINE, common_pb2.ROOM_MODE_SOLO
@@ -177,7 +177,7 @@ async def test_a_whole_match_over_rest_with_its_own_messages_and_sse(start: Star
     assert room["status"] == "ROOM_STATUS_FINISHED" and room["outcome"]["reason"] in ("goals", "draw")
     assert len(room["outcome"]["teamPoints"]) == 2
     stream = await client.get(f"/v1/rooms/{room_id}/events", headers=headers)
-    events = [json.loads(line[6:]) for line in stream.text.splitlines() if line.startswith("data: ")]
+    events = sse_updates(stream.text)
     assert [event["version"] for event in events] == [str(v) for v in range(1, int(room["version"]) + 1)]
     kinds = {e["game"]["carta"]["kind"] for u in events for e in u.get("events", []) if "game" in e}
     assert {"toss", "chose", "kick_off", "dealt", "played", "hand_ended", "half_time"} <= kinds

@@ -189,12 +189,28 @@ class SubmitMoveResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., update: _Optional[_Union[RoomUpdate, _Mapping]] = ...) -> None: ...
 
 class StreamEventsRequest(_message.Message):
-    __slots__ = ("room_id", "after_version")
+    __slots__ = ("room_id", "after_version", "ticket")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TICKET_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     after_version: int
-    def __init__(self, room_id: _Optional[str] = ..., after_version: _Optional[int] = ...) -> None: ...
+    ticket: str
+    def __init__(self, room_id: _Optional[str] = ..., after_version: _Optional[int] = ..., ticket: _Optional[str] = ...) -> None: ...
+
+class CreateStreamTicketRequest(_message.Message):
+    __slots__ = ("room_id",)
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    def __init__(self, room_id: _Optional[str] = ...) -> None: ...
+
+class CreateStreamTicketResponse(_message.Message):
+    __slots__ = ("ticket", "expire_time")
+    TICKET_FIELD_NUMBER: _ClassVar[int]
+    EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    ticket: str
+    expire_time: _timestamp_pb2.Timestamp
+    def __init__(self, ticket: _Optional[str] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class StreamEventsResponse(_message.Message):
     __slots__ = ("update",)

@@ -56,6 +56,11 @@ class MoveServiceStub:
                 request_serializer=kickoff_dot_v1_dot_move__pb2.StreamEventsRequest.SerializeToString,
                 response_deserializer=kickoff_dot_v1_dot_move__pb2.StreamEventsResponse.FromString,
                 _registered_method=True)
+        self.CreateStreamTicket = channel.unary_unary(
+                '/kickoff.v1.MoveService/CreateStreamTicket',
+                request_serializer=kickoff_dot_v1_dot_move__pb2.CreateStreamTicketRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_move__pb2.CreateStreamTicketResponse.FromString,
+                _registered_method=True)
         self.Play = channel.stream_stream(
                 '/kickoff.v1.MoveService/Play',
                 request_serializer=kickoff_dot_v1_dot_move__pb2.PlayRequest.SerializeToString,
@@ -97,6 +102,16 @@ class MoveServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateStreamTicket(self, request, context):
+        """Mints a stream ticket for the caller's seat (its seat token required): for a client that cannot send headers, such
+        as a browser's EventSource, a ticket in StreamEventsRequest.ticket opens this room's StreamEvents as that seat.
+        A ticket opens streams of this room only, never moves, and only until it expires (a minute); a stream it opened
+        goes on after that.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Play(self, request_iterator, context):
         """The real-time path: one stream per seat; moves go in, the seat's updates and the answers to its moves come out.
         A client that sends moves and does not read their answers is cut off with RESOURCE_EXHAUSTED (slow_reader):
@@ -128,6 +143,11 @@ def add_MoveServiceServicer_to_server(servicer, server):
                     servicer.StreamEvents,
                     request_deserializer=kickoff_dot_v1_dot_move__pb2.StreamEventsRequest.FromString,
                     response_serializer=kickoff_dot_v1_dot_move__pb2.StreamEventsResponse.SerializeToString,
+            ),
+            'CreateStreamTicket': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateStreamTicket,
+                    request_deserializer=kickoff_dot_v1_dot_move__pb2.CreateStreamTicketRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_move__pb2.CreateStreamTicketResponse.SerializeToString,
             ),
             'Play': grpc.stream_stream_rpc_method_handler(
                     servicer.Play,
@@ -245,6 +265,33 @@ class MoveService:
             '/kickoff.v1.MoveService/StreamEvents',
             kickoff_dot_v1_dot_move__pb2.StreamEventsRequest.SerializeToString,
             kickoff_dot_v1_dot_move__pb2.StreamEventsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateStreamTicket(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.MoveService/CreateStreamTicket',
+            kickoff_dot_v1_dot_move__pb2.CreateStreamTicketRequest.SerializeToString,
+            kickoff_dot_v1_dot_move__pb2.CreateStreamTicketResponse.FromString,
             options,
             channel_credentials,
             insecure,
