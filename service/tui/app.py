@@ -8,8 +8,9 @@ engine or the server.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -380,6 +381,7 @@ class TableScreen(Screen[None]):
         Binding("l", "leave", "Lobby", show=False),
         Binding("m", "focus('#moves')", "Moves"),
         Binding("e", "focus('#feed')", "Events"),
+        Binding("r", "reconnect", "Reconnect"),
     ]
 
     def __init__(self, room_id: str, ticket: Ticket | None) -> None:
@@ -414,10 +416,11 @@ class TableScreen(Screen[None]):
         return self.status == common_pb2.ROOM_STATUS_FINISHED
 
     @property
-    def ready(self) -> bool:
-        """Nothing in flight: the view is as new as the last update, and the seat's moves (if any) are offered."""
+    def settled(self) -> bool:
+        """Nothing in flight: the stream has begun, the view drawn is as new as the last update, no move is waiting
+        for its answer."""
         fresh = self.snapshot is not None and self.snapshot.version >= self.version and not self._view_busy
-        return fresh and not self.pending and (self.finished or bool(self.legal) or self.viewer is None)
+        return self.version > 0 and fresh and not self.pending
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -442,11 +445,25 @@ class TableScreen(Screen[None]):
         self.query_one("#moves", OptionList).border_title = "Your moves" if self.viewer is not None else "Moves"
         self.query_one("#feed", Log).border_title = "Events"
         self.query_one("#outcome", Static).display = False
-        if self.viewer is None:
+        if self.viewer is None:  # the board takes the width until the outcome is shown
             self.query_one("#hand", Static).update("spectator: no hand")
             self.query_one("#moves", OptionList).display = False
+            self.query_one("#table-side").display = False
         self._ticker = self.set_interval(0.5, self._draw_turn)
-        self.run_worker(self._follow(), group="stream", exclusive=True)
+        self.run_worker(self._follow(0), group="stream", exclusive=True)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "reconnect":  # shown only once the room's stream broke off before the end
+            return self.stream_over and not self.finished
+        return True
+
+    def action_reconnect(self) -> None:
+        """Follow the room again from the last version seen (after the stream broke off)."""
+        if self.stream_over and not self.finished:
+            self.stream_over = False
+            self.refresh_bindings()
+            self._notice("Reconnecting...")
+            self.run_worker(self._follow(self.version), group="stream", exclusive=True)
 
     def _subtitle(self) -> str:
         seat = f"seat {self.viewer}" if self.viewer is not None else "spectator"
@@ -456,25 +473,30 @@ class TableScreen(Screen[None]):
 
     # -- following the room -------------------------------------------------------------------------------------------
 
-    async def _follow(self) -> None:
+    async def _follow(self, after_version: int) -> None:
+        """Read the room's stream (from after ``after_version``) until the game ends or the stream breaks off."""
+        self.stream = None
         try:
             self.room = await self.client.get_room(self.room_id)
             for seat in self.room.seats:
                 self.book.take(seat)
             self.sub_title = self._subtitle()
             if self.ticket is not None:
-                self.stream = await self.client.play(self.room_id, self.ticket.token)
+                self.stream = await self.client.play(self.room_id, self.ticket.token, after_version)
             else:
-                self.stream = await self.client.watch(self.room_id)
+                self.stream = await self.client.watch(self.room_id, after_version)
+            if after_version:
+                self._notice("")
             self._want_view()
             async for item in self.stream:
                 await self._apply(item)
                 if self.finished and self.outcome is not None:
                     break
         except CallFailed as failed:
-            self._notice(f"The room's stream ended: {failed.refusal}", refusal=True)
+            self._notice(f"The room's stream broke off: {failed.refusal}. r: reconnect", refusal=True)
         finally:
             self.stream_over = True
+            self.refresh_bindings()
             if self.stream is not None:
                 await self.stream.close()
 
@@ -485,7 +507,10 @@ class TableScreen(Screen[None]):
             self._notice(f"Refused: {item.refusal}", refusal=True)
         update = item.update
         if update is not None:
-            self._offset = max(self._offset or float("-inf"), _seconds(update.time) - time.monotonic())
+            # An update is made before it is sent: its time less the local clock on arrival is at most the server's
+            # lead on the local clock, and the largest such difference seen is the best estimate of it.
+            lead = _seconds(update.time) - self.app.monotonic()  # type: ignore[attr-defined]
+            self._offset = lead if self._offset is None else max(self._offset, lead)
             self.version = update.version
             self.status = update.status
             self.to_act = tuple(update.to_act)
@@ -497,10 +522,10 @@ class TableScreen(Screen[None]):
                 if event.WhichOneof("kind") == "game_ended":
                     self.outcome = event.game_ended.outcome
                     self.book.winners = frozenset(self.outcome.winners)
-            if item.accepted and item.accepted == self.pending:
-                self.pending = ""
-                self._notice("")
             self._want_view()
+        if item.accepted and item.accepted == self.pending:
+            self.pending = ""
+            self._notice("")  # the refusal shown before, if any, is over
         self._draw_moves()
         self._draw_turn()
         if self.finished:
@@ -564,31 +589,39 @@ class TableScreen(Screen[None]):
             moves.clear_options()
             moves.border_subtitle = "sent..." if self.pending else ""
             return
-        moves.set_options(Text(move_label(move)) for move in self.legal)
+        labels = [move_label(move) for move in self.legal]
+        if labels != [str(option.prompt) for option in moves.options]:  # (else the highlight stays where it was)
+            moves.set_options(Text(label) for label in labels)
+            if labels:
+                moves.highlighted = 0
         moves.border_subtitle = f"{len(self.legal)} legal" if self.legal else "not your turn"
-        if self.legal:
-            moves.highlighted = 0
-            if not isinstance(self.focused, Input):
-                moves.focus()
+        if self.legal and not isinstance(self.focused, Input):
+            moves.focus()
 
     @on(OptionList.OptionSelected, "#moves")
     def _move_chosen(self, event: OptionList.OptionSelected) -> None:
         if 0 <= event.option_index < len(self.legal) and not self.pending:
-            self.run_worker(self.submit(self.legal[event.option_index]), group="moves")
+            self.submit(self.legal[event.option_index])
 
-    async def submit(self, move: move_pb2.Move, *, expected_version: int | None = None) -> None:
-        """Send a move for the seat on its play stream (expecting the version last seen, unless told another); its
-        answer comes back on the stream."""
-        if self.stream is None or self.ticket is None:
-            self._notice("A spectator cannot move.", refusal=True)
-            return
+    def submit(self, move: move_pb2.Move, *, expected_version: int | None = None) -> str:
+        """Send a move for the seat on its play stream, expecting the version last seen (unless told another); the
+        answer comes back on the stream. Returns the move's request id ("" when there is no stream to send it on)."""
+        if self.stream is None or self.ticket is None or self.stream_over:
+            self._notice("No move can be sent: " + ("you are watching." if self.ticket is None else "reconnect (r)."))
+            return ""
         request_id = new_request_id()
-        self.pending = request_id
+        self.pending = request_id  # at once: a second Enter sends nothing until the answer
         self._draw_moves()
+        expected = self.version if expected_version is None else expected_version
+        self.run_worker(self._send(self.stream, move, request_id, expected), group="moves")
+        return request_id
+
+    async def _send(self, stream: RoomStream, move: move_pb2.Move, request_id: str, expected: int) -> None:
         try:
-            await self.stream.send(move, request_id, self.version if expected_version is None else expected_version)
+            await stream.send(move, request_id, expected)
         except CallFailed as failed:
-            self.pending = ""
+            if self.pending == request_id:
+                self.pending = ""
             self._notice(f"Refused: {failed.refusal}", refusal=True)
             self._draw_moves()
 
@@ -598,7 +631,7 @@ class TableScreen(Screen[None]):
         """The clock's remaining seconds, by the server's time estimated from its updates' times."""
         if self._offset is None:
             return float(clock.turn_seconds)
-        return max(0.0, _seconds(clock.deadline) - (time.monotonic() + self._offset))
+        return max(0.0, _seconds(clock.deadline) - (self.app.monotonic() + self._offset))  # type: ignore[attr-defined]
 
     def turn_text(self) -> str:
         if self.finished:
@@ -624,8 +657,8 @@ class TableScreen(Screen[None]):
         self.query_one("#turn", Static).update(Text(self.turn_text()))
 
     def _notice(self, text: str, *, refusal: bool = False) -> None:
-        if refusal:
-            self.refusal_text = text
+        """Show a line under the turn: a refusal (kept in ``refusal_text`` until the next notice) or news."""
+        self.refusal_text = text if refusal else ""
         notice = self.query_one("#notice", Static)
         notice.set_class(refusal and bool(text), "refusal")
         notice.update(Text(text))
@@ -638,14 +671,19 @@ class TableScreen(Screen[None]):
         panel.border_title = "Final whistle"
         panel.display = True
         self.query_one("#moves", OptionList).display = False
+        self.query_one("#table-side").display = True
 
     def outcome_text(self) -> str:
         return str(self.query_one("#outcome", Static).content)
 
     async def action_leave(self) -> None:
+        """Back to the lobby; a seat taken in a room still waiting for players is given back."""
         if self.stream is not None:
             await self.stream.close()
         self.workers.cancel_group(self, "stream")
+        if self.ticket is not None and self.status == common_pb2.ROOM_STATUS_WAITING:
+            with contextlib.suppress(CallFailed):  # (the game began meanwhile: the seat stays, as it must)
+                await self.client.leave_room(self.room_id, self.ticket.token)
         self.app.pop_screen()
 
 
@@ -680,6 +718,7 @@ class KickoffApp(App[None]):
     .field Input:focus { background: $primary 40%; }
     #create-hint { color: $text-muted; height: auto; max-height: 4; }
     #dialog-buttons { height: auto; align-horizontal: right; }
+    #table { height: 2fr; }
     #board { width: 1fr; }
     #seats, #state, #hand { border: round $primary; height: auto; padding: 0 1; }
     #table-side { width: 30; }
@@ -689,7 +728,7 @@ class KickoffApp(App[None]):
     #turn { height: 1; padding: 0 1; text-style: bold; }
     #notice { height: auto; max-height: 2; padding: 0 1; }
     #notice.refusal { color: $error; }
-    #feed { height: 7; border: round $primary; }
+    #feed { height: 1fr; min-height: 5; border: round $primary; }
     """
 
     def __init__(
@@ -701,8 +740,11 @@ class KickoffApp(App[None]):
         watch: bool = False,
         api_key: str = "",
         timeout: float = 10.0,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``monotonic``: the local clock the turn clocks count down by (tests pass one they move by hand)."""
         super().__init__()
+        self.monotonic = monotonic
         self.target = target
         self.player_name = name
         self.start_room = room

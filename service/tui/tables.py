@@ -102,15 +102,17 @@ def _fields(message: Message) -> dict[str, Any]:
 
 
 def kind_label(kind: str, member: Message) -> str:
-    """A move's text from its message: the kind, then its fields (text and lists bare, numbers as key=value, true
-    flags by name); e.g. "play JUV-GKP", "draw", "play B-JOKER-10 shot"."""
+    """A move's text from its message: the kind, then its fields (text and cards bare, numbers as key=value, true
+    flags by name); e.g. "play JUV-GKP", "draw", "play B-JOKER-10 shot", "play AGENT-VIK target=2 positions=2,1"."""
     words = [kind.replace("_", " ")]
     for key, value in _fields(member).items():
         if isinstance(value, bool):
             if value:
                 words.append(key.replace("_", " "))
-        elif isinstance(value, str | list):
-            words.append(compact(value) if isinstance(value, list) else value)
+        elif isinstance(value, str):
+            words.append(value)
+        elif isinstance(value, list) and all(isinstance(item, str) for item in value):
+            words.append(" ".join(value))
         else:
             words.append(f"{key}={compact(value)}")
     return shorten(" ".join(words))
@@ -133,7 +135,7 @@ class TableRenderer:
 
     def state_lines(self, view: Any, book: SeatBook) -> list[str]:
         data = _fields(view.data) if view is not None else {}
-        return [shorten(f"{key}: {compact(value)}", 200) for key, value in data.items() if key != "hand"]
+        return [shorten(f"{key}: {compact(data[key])}", 200) for key in sorted(data) if key != "hand"]
 
     def hand_text(self, view: Any) -> str:
         data = _fields(view.data) if view is not None else {}
@@ -145,7 +147,7 @@ class TableRenderer:
         data = _fields(event.data)
         kind = data.pop("type", "event")
         seat = data.pop("seat", None)
-        who = book.name(int(seat)) if isinstance(seat, int | float) else ""
+        who = book.name(int(seat) if isinstance(seat, int | float) and seat >= 0 else None) if seat is not None else ""
         rest = " ".join(f"{key}={compact(value)}" for key, value in data.items())
         return " ".join(part for part in (who, kind.replace("_", " "), rest) if part)
 
@@ -249,12 +251,6 @@ class SokerTable(TableRenderer):
         if kind == "turn_ended":
             return f"{book.name(body.seat)} ended the turn" + (" (the clock ran out)" if body.by_table else "")
         return kind or "event"
-
-    def move_label(self, member: Any) -> str:
-        kind = member.WhichOneof("kind")
-        if kind == "play":
-            return shorten("play " + " ".join(member.play.cards))
-        return super().move_label(member)
 
 
 AOS_POSITIONS = ("GK", "DF", "MF", "AT")
