@@ -9,10 +9,23 @@ from collections.abc import Callable
 from textual.pilot import Pilot
 from textual.widgets import Log, OptionList, Static
 
+from kickoff.v1 import room_pb2
 from service.tui.app import CreateRoomScreen, KickoffApp, LobbyScreen, TableScreen
+from service.tui.client import KickoffClient
+from tests.server.conftest import Harness
 
 SIZE = (100, 32)
 PAUSES = 1000  # how many pilot pauses a wait may take before it fails (each at least one tick of the event loop)
+
+
+async def rooms(harness: Harness, room_id: str = "") -> list[room_pb2.Room]:
+    """The server's rooms (or the one room) as RoomService reports them, read through the client's own module, so the
+    tests too read every RPC response in one place."""
+    client = KickoffClient(f"127.0.0.1:{harness.server.port}")
+    try:
+        return [await client.get_room(room_id)] if room_id else await client.list_rooms()
+    finally:
+        await client.close()
 
 
 async def until(pilot: Pilot, condition: Callable[[], bool], what: str) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Footer, Input
 
-from kickoff.v1 import common_pb2, room_pb2
+from kickoff.v1 import common_pb2
 from service.tui.app import KickoffApp
-from tests.tui.conftest import SIZE, at_table, create_room, lobby, play_to_end, shown, until
+from tests.tui.conftest import SIZE, at_table, create_room, lobby, play_to_end, rooms, shown, until
 
 GAMES = [
     # game, seats, what is typed into the options field, what the table shows of the game, cards before the first move
@@ -28,7 +28,7 @@ async def test_a_solo_room_made_in_the_lobby_is_played_to_its_end_with_the_keys(
         await create_room(pilot, game, seats=seats, options=options)
         screen = await at_table(pilot)
 
-        room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=screen.room_id))
+        [room] = await rooms(harness, screen.room_id)
         assert room.game == game and room.mode == common_pb2.ROOM_MODE_SOLO and len(room.seats) == seats
         assert sum(seat.kind == common_pb2.SEAT_KIND_SYSTEM for seat in room.seats) == seats - 1
         if options:
@@ -44,7 +44,7 @@ async def test_a_solo_room_made_in_the_lobby_is_played_to_its_end_with_the_keys(
         moves = await play_to_end(pilot, seed=7)
         assert moves > 0
 
-        room = await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=screen.room_id))
+        [room] = await rooms(harness, screen.room_id)
         assert room.status == common_pb2.ROOM_STATUS_FINISHED
         outcome = shown(app, "#outcome")
         winners = next(line for line in outcome.splitlines() if line.startswith("Winners:"))
@@ -79,7 +79,7 @@ async def test_the_form_fills_in_the_system_players_and_refuses_bad_options(star
         assert "name=value" in shown(app, "#create-hint"), "the form says what is wrong and stays"
         await pilot.press("escape")
         await lobby(pilot)
-        assert not (await harness.rooms.ListRooms(room_pb2.ListRoomsRequest())).rooms
+        assert not await rooms(harness)
 
 
 async def test_the_lobby_and_a_table_fit_an_80x24_terminal_with_their_keys_in_the_footer(start) -> None:

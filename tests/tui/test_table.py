@@ -6,7 +6,7 @@ import random
 
 from textual.widgets import OptionList
 
-from kickoff.v1 import common_pb2, move_pb2, room_pb2
+from kickoff.v1 import common_pb2, move_pb2
 from service.grpc.server import create_server
 from service.grpc.tokens import SeatTokens
 from service.tui.app import KickoffApp
@@ -19,6 +19,7 @@ from tests.tui.conftest import (
     lobby,
     my_turn,
     play_move,
+    rooms,
     shown,
     until,
     visible_text,
@@ -165,7 +166,7 @@ async def test_leaving_a_room_that_waits_for_players_gives_the_seat_back(start) 
         await create_room(pilot, "soker", seats=2, online=True)
         screen = await at_table(pilot, turn=False)
         room_id = screen.room_id
-        assert (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).seats[0].taken
+        assert (await rooms(harness, room_id))[0].seats[0].taken
         await pilot.press("escape")
         back = await lobby(pilot)
         await until(pilot, lambda: room_id in back.rooms and not back.rooms[room_id].seats[0].taken, "the seat free")
