@@ -245,9 +245,9 @@ class LobbyScreen(Screen[None]):
         table = self.query_one("#rooms", DataTable)
         table.add_columns("Room", "Game", "Mode", "Status", "Seats", "Players")
         table.focus()
-        self.action_refresh()
 
     def on_screen_resume(self) -> None:
+        """Shown (first, or back from a table): list the games and rooms afresh."""
         self.action_refresh()
 
     def say(self, text: str) -> None:
