@@ -1,4 +1,4 @@
-"""The `kickoff` command: `kickoff play`, `kickoff bench engine`, `kickoff bench bots`."""
+"""The `kickoff` command: `kickoff play`, `kickoff client`, `kickoff bench engine`, `kickoff bench bots`..."""
 
 from __future__ import annotations
 
@@ -80,6 +80,15 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--grpc-port", type=int, default=50051)
     serve.add_argument("--http-port", type=int, default=8080)
 
+    client = commands.add_parser("client", help="play or watch in the terminal: a full-screen client of a gRPC server")
+    client.add_argument("--target", default="127.0.0.1:50051", help="the gRPC server, host:port")
+    client.add_argument("--room", default=None, help="a room's id: join it at once (or watch it, with --watch)")
+    client.add_argument("--name", default="", help="the name shown at the table")
+    client.add_argument("--watch", action="store_true", help="with --room: watch it as a spectator instead of joining")
+    client.add_argument(
+        "--api-key", default=None, help="for servers that require one to create rooms (default $KICKOFF_API_KEY)"
+    )
+
     db = commands.add_parser("db", help="the database")
     db_commands = db.add_subparsers(dest="db", required=True)
     db_upgrade = db_commands.add_parser("upgrade", help="apply the migrations (from an empty database too)")
@@ -156,6 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve_both(args)
         if args.command == "keys":
             return _keys(args)
+        if args.command == "client":
+            return _run_client(args)
         if args.command == "db":
             from service.settings import StoreSettings
             from service.store.database import upgrade
@@ -297,6 +308,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _report(args: argparse.Namespace, figures: dict, text: str) -> None:
     """A benchmark's figures: one JSON object with --json, else one line for people."""
     print(json.dumps(figures) if args.json else text)
+
+
+def _run_client(args: argparse.Namespace) -> int:
+    import os
+
+    from service.tui.app import run
+
+    if args.watch and not args.room:
+        raise ValueError("--watch needs --room")
+    api_key = args.api_key if args.api_key is not None else os.environ.get("KICKOFF_API_KEY", "")
+    return run(args.target, name=args.name, room=args.room, watch=args.watch, api_key=api_key)
 
 
 def _run_gateway(args: argparse.Namespace) -> int:

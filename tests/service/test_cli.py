@@ -81,3 +81,22 @@ def test_play_prints_an_age_of_soccer_game(capsys: pytest.CaptureFixture[str]) -
     out = capsys.readouterr().out
     assert "teams: 0:SPA 1:VIK 2:PAR   decks: 28 player cards, 73 action cards" in out
     assert "Game over after" in out and "<- winner" in out
+
+
+def test_client_runs_the_terminal_client_with_its_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    import service.tui.app
+
+    runs: list[tuple[str, dict]] = []
+    monkeypatch.setattr(service.tui.app, "run", lambda target, **options: runs.append((target, options)) or 0)
+    monkeypatch.setenv("KICKOFF_API_KEY", "from-the-environment")
+    assert main(["client", "--target", "example:50051", "--room", "r1", "--name", "Ana"]) == 0
+    assert main(["client", "--room", "r1", "--watch", "--api-key", "k"]) == 0
+    assert runs == [
+        ("example:50051", {"name": "Ana", "room": "r1", "watch": False, "api_key": "from-the-environment"}),
+        ("127.0.0.1:50051", {"name": "", "room": "r1", "watch": True, "api_key": "k"}),
+    ]
+
+
+def test_client_refuses_to_watch_without_a_room(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["client", "--watch"]) == 2
+    assert "--watch needs --room" in capsys.readouterr().err

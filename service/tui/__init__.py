@@ -1,0 +1,1 @@
+"""`kickoff client`: a terminal client of a kickoff server (Textual), built on the generated stubs only."""
