@@ -138,7 +138,7 @@ class RoomStream:
                     yield _play_item(response)
             else:
                 async for message in self._call:
-                    yield PlayItem(update=_update_of(message))
+                    yield PlayItem(update=message.update)
         except grpc.aio.AioRpcError as error:
             if self._closed and error.code() == grpc.StatusCode.CANCELLED:
                 return
@@ -180,18 +180,6 @@ def _play_item(response: move_pb2.PlayResponse) -> PlayItem:
     if result.accepted:
         return PlayItem(update=update, accepted=result.request_id)
     return PlayItem(update=update, refusal=refusal_from_status(result.error, result.request_id))
-
-
-def _room_of(response: Any) -> room_pb2.Room:
-    """The room a CreateRoom or GetRoom response carries: the response itself while the contract returns a bare
-    ``Room``; its ``room`` field once it returns a ``CreateRoomResponse`` / ``GetRoomResponse``."""
-    return response.room if "room" in response.DESCRIPTOR.fields_by_name else response
-
-
-def _update_of(message: Any) -> move_pb2.RoomUpdate:
-    """The update a StreamEvents message carries: the message itself while the contract streams bare ``RoomUpdate``
-    s; its ``update`` field once it streams messages that hold one."""
-    return message.update if "update" in message.DESCRIPTOR.fields_by_name else message
 
 
 def options_struct(options: Mapping[str, Any]) -> struct_pb2.Struct:
@@ -240,7 +228,7 @@ class KickoffClient:
         return sorted(response.rooms, key=lambda room: order.get(room.status, 2))
 
     async def get_room(self, room_id: str) -> room_pb2.Room:
-        return _room_of(await self._unary(self._rooms.GetRoom, room_pb2.GetRoomRequest(room_id=room_id)))
+        return (await self._unary(self._rooms.GetRoom, room_pb2.GetRoomRequest(room_id=room_id))).room
 
     async def create_room(
         self,
@@ -263,7 +251,7 @@ class KickoffClient:
         if think_seconds is not None:
             request.think_seconds = think_seconds
         metadata = (("x-api-key", self._api_key),) if self._api_key else ()
-        return _room_of(await self._unary(self._rooms.CreateRoom, request, metadata))
+        return (await self._unary(self._rooms.CreateRoom, request, metadata)).room
 
     async def join_room(self, room_id: str, *, name: str = "", choice: str = "", seat: int | None = None) -> Ticket:
         request = room_pb2.JoinRoomRequest(room_id=room_id, name=name, choice=choice)

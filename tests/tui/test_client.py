@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from kickoff.v1 import common_pb2, move_pb2, room_pb2
-from service.tui.client import CallFailed, KickoffClient, _room_of, _update_of
+from kickoff.v1 import common_pb2, move_pb2
+from service.tui.client import CallFailed, KickoffClient
 from tests.server.conftest import soker_move
 
 
@@ -82,15 +82,6 @@ async def _take(stream, count: int):
         taken += 1
         if taken == count:
             return
-
-
-def test_the_response_readers_take_the_bare_and_the_wrapped_shapes() -> None:
-    room = room_pb2.Room(room_id="r1")
-    assert _room_of(room) is room
-    assert _room_of(room_pb2.JoinRoomResponse(room=room)) == room  # a response that holds a `room`
-    update = move_pb2.RoomUpdate(version=3)
-    assert _update_of(update) is update
-    assert _update_of(move_pb2.SubmitMoveResponse(update=update)) == update  # a message that holds an `update`
 
 
 def test_the_client_imports_nothing_from_the_engine_or_the_server() -> None:
