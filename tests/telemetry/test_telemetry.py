@@ -298,3 +298,25 @@ def test_the_environment_chooses_the_exporters() -> None:
             assert next(iter(bad.values())) in str(error) or "PROTOCOL" in str(error)
         else:
             raise AssertionError(f"{bad} was accepted")
+
+
+async def test_no_telemetry_or_log_line_holds_a_seat_token_or_a_stream_ticket(stack: Stack) -> None:
+    """A seat token in headers, a stream ticket in a query string, a forged ticket refused: none of them anywhere an
+    operator looks (the gateway keeps no access log and traces no event stream)."""
+    room_id, token = await solo_room(stack, seats=2)
+    minted = await stack.http.post(f"/v1/rooms/{room_id}/stream-tickets", headers=bearer(token))
+    assert minted.status_code == 201, minted.text
+    ticket = minted.json()["ticket"]
+    async with stack.http.stream("GET", f"/v1/rooms/{room_id}/events?ticket={ticket}") as stream:
+        async for line in stream.aiter_lines():
+            if line.startswith("event: update"):
+                break
+    forged = ticket[:-4] + ("AAAA" if not ticket.endswith("AAAA") else "BBBB")
+    refused = await stack.http.get(f"/v1/rooms/{room_id}/events", params={"ticket": forged})
+    assert refused.status_code == 401
+    legal = (await stack.http.get(f"/v1/rooms/{room_id}/legal-moves", headers=bearer(token))).json()["moves"]
+    await stack.http.post(f"/v1/rooms/{room_id}/moves", json={"move": legal[0]}, headers=bearer(token))
+    texts = "\n".join(telemetry_text(stack))
+    assert "room.move" in texts, "the run was traced"
+    for secret in (token, ticket, forged, *token.split("."), *ticket.split(".")):
+        assert secret not in texts
