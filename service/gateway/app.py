@@ -100,10 +100,19 @@ async def _body(request: Request[Any, Any, Any], message: M) -> M:
     return message
 
 
+_METADATA_VALUE = re.compile(r"[ -~]*")  # what gRPC carries in a text metadata value: printable ASCII
+
+
 def _metadata(request: Request[Any, Any, Any]) -> tuple[tuple[str, str], ...]:
-    """What the gRPC call carries of the request: the seat token, the API key, and the client's address."""
+    """What the gRPC call carries of the request: the seat token, the API key, and the client's address.
+
+    A header gRPC cannot carry (a tab, a byte past ASCII) is refused here: the call would fail before it left."""
     headers = request.headers
     metadata = [(name, headers[name]) for name in ("authorization", "x-api-key") if name in headers]
+    for name, value in metadata:
+        if not _METADATA_VALUE.fullmatch(value):
+            header = "Authorization" if name == "authorization" else "X-API-Key"
+            raise BadRequest(f"the {header} header must be printable ASCII", field=header)
     if request.client is not None:
         metadata.append(("x-forwarded-for", request.client.host))
     return tuple(metadata)

@@ -186,6 +186,18 @@ async def test_the_openapi_document_names_every_operation(client: AsyncTestClien
     assert ui.status_code == 200 and "html" in ui.headers["content-type"]
 
 
+async def test_a_header_grpc_cannot_carry_is_a_bad_request(client: AsyncTestClient) -> None:
+    room_id, _ = await solo_room(client, seats=2)
+    for name, value in (
+        ("Authorization", b"Bearer\tx"),
+        ("Authorization", "Bearer é".encode("latin-1")),
+        ("X-API-Key", "clé".encode("latin-1")),
+    ):
+        response = await client.get(f"/v1/rooms/{room_id}/legal-moves", headers={name: value})
+        assert response.status_code == 400, response.text
+        assert (response.json()["reason"], response.json()["field"]) == ("bad_request", name)
+
+
 async def test_a_body_that_is_not_json_is_a_bad_request(client: AsyncTestClient) -> None:
     response = await client.post(
         "/v1/rooms", content=b"\xff\xfe not json", headers={"content-type": "application/json"}
