@@ -47,7 +47,7 @@ from kickoff.v1 import (
     tournament_pb2_grpc,
 )
 from service.gateway.cors import CorsMiddleware, CorsPolicy
-from service.gateway.openapi import operation
+from service.gateway.openapi import add_components, operation
 from service.gateway.problems import BadRequest, body_too_large, rpc_error_to_problem
 from service.telemetry import Telemetry, traced_call
 
@@ -579,6 +579,20 @@ def _telemetry_plugins(telemetry: Telemetry) -> list[Any]:
     return [OpenTelemetryPlugin(config)]
 
 
+DESCRIPTION = """HTTP/JSON for web and mobile clients: bodies and replies are the proto3 JSON mapping of the kickoff.v1
+messages, each one schema in `components.schemas` named after its message.
+
+- A field left out of a reply holds its zero value (0, false, "", [], {}, the enum's first name): each such field's
+  `default` says which. A field with no default (a message, an optional number) is unset when left out.
+- 64-bit integers (versions, bounds) travel as decimal strings (`type: string, format: int64`), as the proto3 JSON
+  mapping writes them: a JavaScript number is exact only up to 2^53. Requests may send them as strings or numbers.
+- Enums travel by name (`ROOM_MODE_SOLO`); unknown fields in a request are refused.
+- Every refusal is RFC 9457 problem details (`ProblemDetails`, `application/problem+json`), with a machine-readable
+  `reason`.
+- The event streams are server-sent events: `update` events (data: a RoomUpdate or TournamentUpdate, id: its
+  version; resume with Last-Event-ID), then one `end` event when the updates are over."""
+
+
 def create_app(
     grpc_target: str,
     *,
@@ -623,7 +637,7 @@ def create_app(
         if up.stream_channel is not None and up.stream_channel is not up.channel:
             await up.stream_channel.close()
 
-    return Litestar(
+    app = Litestar(
         route_handlers=[
             list_games,
             get_rules,
@@ -665,8 +679,10 @@ def create_app(
         openapi_config=OpenAPIConfig(
             title="kickoff REST gateway",
             version="1.0.0",
-            description="HTTP/JSON for web and mobile clients: the proto3 JSON mapping of the kickoff.v1 messages.",
+            description=DESCRIPTION,
             path="/schema",
             render_plugins=[ScalarRenderPlugin()],
         ),
     )
+    add_components(app)
+    return app
