@@ -17,7 +17,7 @@ import json
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import grpc
 from google.protobuf import json_format
@@ -28,7 +28,8 @@ from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin
-from litestar.params import FromPath, FromQuery
+from litestar.openapi.spec import Components
+from litestar.params import FromPath, FromQuery, QueryParameter
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
@@ -47,11 +48,16 @@ from kickoff.v1 import (
     tournament_pb2_grpc,
 )
 from service.gateway.cors import CorsMiddleware, CorsPolicy
-from service.gateway.openapi import add_components, operation
+from service.gateway.openapi import CREATOR, SEAT, SEAT_OR_SPECTATOR, SECURITY_SCHEMES, add_components, operation
 from service.gateway.problems import BadRequest, body_too_large, rpc_error_to_problem
 from service.telemetry import Telemetry, traced_call
 
 M = TypeVar("M", bound=Message)
+TICKET = (
+    "A stream ticket (POST /v1/rooms/{room_id}/stream-tickets) that opens the stream as its seat, for a browser's "
+    "EventSource, which cannot send the Authorization header. Send a ticket or a seat token, not both; with neither "
+    "the events are a spectator's."
+)
 HEARTBEAT_SECONDS = 15.0
 RETRY_MILLISECONDS = 3000  # how long an EventSource waits before it reconnects
 MAX_BODY_BYTES = 64 * 1024  # a request body (the largest a client has reason to send is under 2 KB)
@@ -177,6 +183,7 @@ async def get_rules(game: FromPath[str], state: State) -> dict[str, Any]:
     summary="Create a room",
     description='Body: CreateRoomRequest, e.g. {"game": "soker", "mode": "ROOM_MODE_SOLO", "seats": 4, '
     '"systemPlayers": 3}.',
+    security=CREATOR,
     tags=["rooms"],
 )
 async def create_room(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -243,6 +250,7 @@ async def join_room(room_id: FromPath[str], request: Request[Any, Any, Any], sta
     operation_class=operation(room_pb2.LeaveRoomResponse, example={"room": {"roomId": "3f2a9c1d4e5b6a70"}}),
     summary="Give the caller's seat back (while the room waits)",
     status_code=200,
+    security=SEAT,
     tags=["seats"],
 )
 async def leave_room(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -261,6 +269,7 @@ async def leave_room(room_id: FromPath[str], request: Request[Any, Any, Any], st
         example={"version": "5", "viewer": 0, "view": {"soker": {"hand": ["JUV-GKP"], "topCard": "INT-FRW"}}},
     ),
     summary="What the caller's seat sees",
+    security=SEAT_OR_SPECTATOR,
     tags=["play"],
 )
 async def get_view(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -278,6 +287,7 @@ async def get_view(room_id: FromPath[str], request: Request[Any, Any, Any], stat
         move_pb2.ListLegalMovesResponse, example={"version": "5", "moves": [{"soker": {"draw": {}}}]}
     ),
     summary="The caller's legal moves",
+    security=SEAT,
     tags=["play"],
 )
 async def list_legal_moves(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -300,6 +310,7 @@ async def list_legal_moves(room_id: FromPath[str], request: Request[Any, Any, An
     summary="Submit a move for the caller's seat",
     description='Body: {"move": {"soker": {"play": {"cards": ["JUV-GKP"]}}}, "requestId": "1", '
     '"expectedVersion": "7"}.',
+    security=SEAT,
     tags=["play"],
 )
 async def submit_move(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -322,10 +333,14 @@ async def submit_move(room_id: FromPath[str], request: Request[Any, Any, Any], s
     "/v1/rooms/{room_id}/stream-tickets: for a browser's EventSource, which cannot send headers), or a spectator's. "
     "The answer starts at once; an `end` event says the room's updates are over (the game ended) and the stream "
     "closes. Reconnecting after that answers 204 No Content, which tells an EventSource to stop.",
+    security=SEAT_OR_SPECTATOR,
     tags=["play"],
 )
 async def stream_events(
-    room_id: FromPath[str], request: Request[Any, Any, Any], state: State, ticket: FromQuery[str] = ""
+    room_id: FromPath[str],
+    request: Request[Any, Any, Any],
+    state: State,
+    ticket: Annotated[str, QueryParameter(description=TICKET)] = "",
 ) -> ServerSentEvent | Response[None]:
     up = _upstream(state)
     after = _last_version(request)
@@ -347,6 +362,7 @@ async def stream_events(
     description="For a browser's EventSource, which cannot send the seat token as a header: "
     "`new EventSource('/v1/rooms/ROOM/events?ticket=' + ticket)`. A ticket opens this room's streams only, never "
     "moves, for a minute; a stream it opened goes on after that. Ask for a new one to reconnect later.",
+    security=SEAT,
     tags=["play"],
 )
 async def create_stream_ticket(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -369,6 +385,7 @@ async def create_stream_ticket(room_id: FromPath[str], request: Request[Any, Any
     summary="Create a Soker tournament of four seats",
     description='Body: CreateTournamentRequest, e.g. {"game": "soker", "mode": "ROOM_MODE_ONLINE", '
     '"systemPlayers": 2}. People then join it; with every seat taken the first of its eight games starts.',
+    security=CREATOR,
     tags=["tournaments"],
 )
 async def create_tournament(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -441,6 +458,7 @@ async def join_tournament(
     ),
     summary="Give the caller's tournament seat back (while the tournament waits)",
     status_code=200,
+    security=SEAT,
     tags=["tournaments"],
 )
 async def leave_tournament(
@@ -587,6 +605,8 @@ messages, each one schema in `components.schemas` named after its message.
 - 64-bit integers (versions, bounds) travel as decimal strings (`type: string, format: int64`), as the proto3 JSON
   mapping writes them: a JavaScript number is exact only up to 2^53. Requests may send them as strings or numbers.
 - Enums travel by name (`ROOM_MODE_SOLO`); unknown fields in a request are refused.
+- The seat token from joining a room or tournament is the bearer token (`bearerAuth`); creating rooms and tournaments
+  takes an API key (`apiKey`, `X-API-Key`) where the server requires one.
 - Every refusal is RFC 9457 problem details (`ProblemDetails`, `application/problem+json`), with a machine-readable
   `reason`.
 - The event streams are server-sent events: `update` events (data: a RoomUpdate or TournamentUpdate, id: its
@@ -682,6 +702,7 @@ def create_app(
             description=DESCRIPTION,
             path="/schema",
             render_plugins=[ScalarRenderPlugin()],
+            components=Components(security_schemes=SECURITY_SCHEMES),
         ),
     )
     add_components(app)

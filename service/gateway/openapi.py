@@ -14,7 +14,8 @@ refusal of every operation is the one ``ProblemDetails`` schema (RFC 9457). The 
 ``update`` whose data is the message (``RoomUpdateEvent``, ``TournamentUpdateEvent``), and the ``end``.
 
 Litestar fills ``components.schemas`` from its own registry when it builds the document (empty here: the handlers
-return plain dicts), so :func:`add_components` puts these schemas in afterwards.
+return plain dicts), so :func:`add_components` puts these schemas in afterwards; :data:`SECURITY_SCHEMES` go through
+``OpenAPIConfig`` as usual.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from litestar.openapi.spec import (
     Reference,
     RequestBody,
     Schema,
+    SecurityRequirement,
+    SecurityScheme,
 )
 
 from kickoff.v1 import limits_pb2
@@ -45,6 +48,26 @@ INT64 = (
     "a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only "
     "up to 2^53); requests may send it as a string or a number"
 )
+
+SECURITY_SCHEMES: dict[str, SecurityScheme | Reference] = {
+    "bearerAuth": SecurityScheme(
+        type="http",
+        scheme="bearer",
+        description="The seat token from joining a room or tournament (the `seatToken` of JoinRoom or JoinTournament), "
+        "as `Authorization: Bearer <token>`. A tournament seat's token plays every game of the tournament.",
+    ),
+    "apiKey": SecurityScheme(
+        type="apiKey",
+        name="X-API-Key",
+        security_scheme_in="header",
+        description="An API key (`kickoff keys`), for creating rooms and tournaments where the server requires one; "
+        "a caller that sends one is counted (rates, streams) as that key's holder.",
+    ),
+}
+# What each kind of route takes: the seat token (required or optional), or an API key where the server asks for one.
+SEAT: list[SecurityRequirement] = [{"bearerAuth": []}]
+SEAT_OR_SPECTATOR: list[SecurityRequirement] = [{}, {"bearerAuth": []}]
+CREATOR: list[SecurityRequirement] = [{}, {"apiKey": []}]
 
 _INT64 = {
     FieldDescriptor.TYPE_INT64,

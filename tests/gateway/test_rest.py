@@ -225,6 +225,28 @@ async def test_the_openapi_document_names_each_message_once_and_says_what_a_miss
     assert schemas["RoomMode"]["enum"][0] == "ROOM_MODE_UNSPECIFIED"
 
 
+async def test_the_openapi_document_says_which_routes_take_a_token_or_a_key(client: AsyncTestClient) -> None:
+    document = (await client.get("/schema/openapi.json")).json()
+    schemes = document["components"]["securitySchemes"]
+    assert schemes["bearerAuth"]["type"] == "http" and schemes["bearerAuth"]["scheme"] == "bearer"
+    assert "seat token" in schemes["bearerAuth"]["description"]
+    assert (schemes["apiKey"]["type"], schemes["apiKey"]["in"], schemes["apiKey"]["name"]) == (
+        "apiKey",
+        "header",
+        "X-API-Key",
+    )
+    security = {op["operationId"]: op.get("security") for path in document["paths"].values() for op in path.values()}
+    seat, optional, key = [{"bearerAuth": []}], [{}, {"bearerAuth": []}], [{}, {"apiKey": []}]
+    for operation in ("SubmitMove", "ListLegalMoves", "LeaveRoom", "CreateStreamTicket", "LeaveTournament"):
+        assert security[operation] == seat, operation
+    assert security["GetView"] == security["StreamEvents"] == optional
+    assert security["CreateRoom"] == security["CreateTournament"] == key
+    assert security["ListGames"] is None and security["GetRoom"] is None
+    events = document["paths"]["/v1/rooms/{room_id}/events"]["get"]
+    ticket = next(p for p in events["parameters"] if p["name"] == "ticket")
+    assert ticket["in"] == "query" and "stream-tickets" in ticket["description"]
+
+
 async def test_the_event_streams_describe_each_event_with_its_message(client: AsyncTestClient) -> None:
     document = (await client.get("/schema/openapi.json")).json()
     schemas = document["components"]["schemas"]
