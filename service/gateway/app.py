@@ -17,7 +17,7 @@ import json
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import grpc
 from google.protobuf import json_format
@@ -28,7 +28,8 @@ from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin
-from litestar.params import FromPath, FromQuery
+from litestar.openapi.spec import Components
+from litestar.params import FromPath, FromQuery, QueryParameter
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
@@ -47,11 +48,16 @@ from kickoff.v1 import (
     tournament_pb2_grpc,
 )
 from service.gateway.cors import CorsMiddleware, CorsPolicy
-from service.gateway.openapi import operation
+from service.gateway.openapi import CREATOR, SEAT, SEAT_OR_SPECTATOR, SECURITY_SCHEMES, add_components, operation
 from service.gateway.problems import BadRequest, body_too_large, rpc_error_to_problem
 from service.telemetry import Telemetry, traced_call
 
 M = TypeVar("M", bound=Message)
+TICKET = (
+    "A stream ticket (POST /v1/rooms/{room_id}/stream-tickets) that opens the stream as its seat, for a browser's "
+    "EventSource, which cannot send the Authorization header. Send a ticket or a seat token, not both; with neither "
+    "the events are a spectator's."
+)
 HEARTBEAT_SECONDS = 15.0
 RETRY_MILLISECONDS = 3000  # how long an EventSource waits before it reconnects
 MAX_BODY_BYTES = 64 * 1024  # a request body (the largest a client has reason to send is under 2 KB)
@@ -100,10 +106,19 @@ async def _body(request: Request[Any, Any, Any], message: M) -> M:
     return message
 
 
+_METADATA_VALUE = re.compile(r"[ -~]*")  # what gRPC carries in a text metadata value: printable ASCII
+
+
 def _metadata(request: Request[Any, Any, Any]) -> tuple[tuple[str, str], ...]:
-    """What the gRPC call carries of the request: the seat token, the API key, and the client's address."""
+    """What the gRPC call carries of the request: the seat token, the API key, and the client's address.
+
+    A header gRPC cannot carry (a tab, a byte past ASCII) is refused here: the call would fail before it left."""
     headers = request.headers
     metadata = [(name, headers[name]) for name in ("authorization", "x-api-key") if name in headers]
+    for name, value in metadata:
+        if not _METADATA_VALUE.fullmatch(value):
+            header = "Authorization" if name == "authorization" else "X-API-Key"
+            raise BadRequest(f"the {header} header must be printable ASCII", field=header)
     if request.client is not None:
         metadata.append(("x-forwarded-for", request.client.host))
     return tuple(metadata)
@@ -168,6 +183,7 @@ async def get_rules(game: FromPath[str], state: State) -> dict[str, Any]:
     summary="Create a room",
     description='Body: CreateRoomRequest, e.g. {"game": "soker", "mode": "ROOM_MODE_SOLO", "seats": 4, '
     '"systemPlayers": 3}.',
+    security=CREATOR,
     tags=["rooms"],
 )
 async def create_room(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -234,6 +250,7 @@ async def join_room(room_id: FromPath[str], request: Request[Any, Any, Any], sta
     operation_class=operation(room_pb2.LeaveRoomResponse, example={"room": {"roomId": "3f2a9c1d4e5b6a70"}}),
     summary="Give the caller's seat back (while the room waits)",
     status_code=200,
+    security=SEAT,
     tags=["seats"],
 )
 async def leave_room(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -252,6 +269,7 @@ async def leave_room(room_id: FromPath[str], request: Request[Any, Any, Any], st
         example={"version": "5", "viewer": 0, "view": {"soker": {"hand": ["JUV-GKP"], "topCard": "INT-FRW"}}},
     ),
     summary="What the caller's seat sees",
+    security=SEAT_OR_SPECTATOR,
     tags=["play"],
 )
 async def get_view(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -269,6 +287,7 @@ async def get_view(room_id: FromPath[str], request: Request[Any, Any, Any], stat
         move_pb2.ListLegalMovesResponse, example={"version": "5", "moves": [{"soker": {"draw": {}}}]}
     ),
     summary="The caller's legal moves",
+    security=SEAT,
     tags=["play"],
 )
 async def list_legal_moves(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -291,6 +310,7 @@ async def list_legal_moves(room_id: FromPath[str], request: Request[Any, Any, An
     summary="Submit a move for the caller's seat",
     description='Body: {"move": {"soker": {"play": {"cards": ["JUV-GKP"]}}}, "requestId": "1", '
     '"expectedVersion": "7"}.',
+    security=SEAT,
     tags=["play"],
 )
 async def submit_move(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -313,10 +333,14 @@ async def submit_move(room_id: FromPath[str], request: Request[Any, Any, Any], s
     "/v1/rooms/{room_id}/stream-tickets: for a browser's EventSource, which cannot send headers), or a spectator's. "
     "The answer starts at once; an `end` event says the room's updates are over (the game ended) and the stream "
     "closes. Reconnecting after that answers 204 No Content, which tells an EventSource to stop.",
+    security=SEAT_OR_SPECTATOR,
     tags=["play"],
 )
 async def stream_events(
-    room_id: FromPath[str], request: Request[Any, Any, Any], state: State, ticket: FromQuery[str] = ""
+    room_id: FromPath[str],
+    request: Request[Any, Any, Any],
+    state: State,
+    ticket: Annotated[str, QueryParameter(description=TICKET)] = "",
 ) -> ServerSentEvent | Response[None]:
     up = _upstream(state)
     after = _last_version(request)
@@ -338,6 +362,7 @@ async def stream_events(
     description="For a browser's EventSource, which cannot send the seat token as a header: "
     "`new EventSource('/v1/rooms/ROOM/events?ticket=' + ticket)`. A ticket opens this room's streams only, never "
     "moves, for a minute; a stream it opened goes on after that. Ask for a new one to reconnect later.",
+    security=SEAT,
     tags=["play"],
 )
 async def create_stream_ticket(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -360,6 +385,7 @@ async def create_stream_ticket(room_id: FromPath[str], request: Request[Any, Any
     summary="Create a Soker tournament of four seats",
     description='Body: CreateTournamentRequest, e.g. {"game": "soker", "mode": "ROOM_MODE_ONLINE", '
     '"systemPlayers": 2}. People then join it; with every seat taken the first of its eight games starts.',
+    security=CREATOR,
     tags=["tournaments"],
 )
 async def create_tournament(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -432,6 +458,7 @@ async def join_tournament(
     ),
     summary="Give the caller's tournament seat back (while the tournament waits)",
     status_code=200,
+    security=SEAT,
     tags=["tournaments"],
 )
 async def leave_tournament(
@@ -570,6 +597,22 @@ def _telemetry_plugins(telemetry: Telemetry) -> list[Any]:
     return [OpenTelemetryPlugin(config)]
 
 
+DESCRIPTION = """HTTP/JSON for web and mobile clients: bodies and replies are the proto3 JSON mapping of the kickoff.v1
+messages, each one schema in `components.schemas` named after its message.
+
+- A field left out of a reply holds its zero value (0, false, "", [], {}, the enum's first name): each such field's
+  `default` says which. A field with no default (a message, an optional number) is unset when left out.
+- 64-bit integers (versions, bounds) travel as decimal strings (`type: string, format: int64`), as the proto3 JSON
+  mapping writes them: a JavaScript number is exact only up to 2^53. Requests may send them as strings or numbers.
+- Enums travel by name (`ROOM_MODE_SOLO`); unknown fields in a request are refused.
+- The seat token from joining a room or tournament is the bearer token (`bearerAuth`); creating rooms and tournaments
+  takes an API key (`apiKey`, `X-API-Key`) where the server requires one.
+- Every refusal is RFC 9457 problem details (`ProblemDetails`, `application/problem+json`), with a machine-readable
+  `reason`.
+- The event streams are server-sent events: `update` events (data: a RoomUpdate or TournamentUpdate, id: its
+  version; resume with Last-Event-ID), then one `end` event when the updates are over."""
+
+
 def create_app(
     grpc_target: str,
     *,
@@ -614,7 +657,7 @@ def create_app(
         if up.stream_channel is not None and up.stream_channel is not up.channel:
             await up.stream_channel.close()
 
-    return Litestar(
+    app = Litestar(
         route_handlers=[
             list_games,
             get_rules,
@@ -656,8 +699,11 @@ def create_app(
         openapi_config=OpenAPIConfig(
             title="kickoff REST gateway",
             version="1.0.0",
-            description="HTTP/JSON for web and mobile clients: the proto3 JSON mapping of the kickoff.v1 messages.",
+            description=DESCRIPTION,
             path="/schema",
             render_plugins=[ScalarRenderPlugin()],
+            components=Components(security_schemes=SECURITY_SCHEMES),
         ),
     )
+    add_components(app)
+    return app

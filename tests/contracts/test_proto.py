@@ -89,11 +89,19 @@ def test_the_openapi_document_carries_the_same_bounds() -> None:
     from service.gateway.app import create_app
 
     schema = create_app("127.0.0.1:1").openapi_schema.to_schema()
-    join = schema["paths"]["/v1/rooms/{room_id}/seats"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+
+    def body(path: str) -> dict:
+        return schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]
+
+    def named(reference: dict) -> dict:  # each message is one schema in components, referenced by name
+        return schema["components"]["schemas"][reference["$ref"].removeprefix("#/components/schemas/")]
+
+    join = named(body("/v1/rooms/{room_id}/seats"))
     assert join["properties"]["name"]["maxLength"] == 32
-    move = schema["paths"]["/v1/rooms/{room_id}/moves"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    move = named(body("/v1/rooms/{room_id}/moves"))
     assert move["properties"]["requestId"]["maxLength"] == 64
-    cards = move["properties"]["move"]["properties"]["soker"]["properties"]["play"]["properties"]["cards"]
+    play = named(named(named(move["properties"]["move"])["properties"]["soker"])["properties"]["play"])
+    cards = play["properties"]["cards"]
     assert cards["maxItems"] == 16 and cards["items"]["maxLength"] == 16
-    room = schema["paths"]["/v1/rooms"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    room = named(body("/v1/rooms"))
     assert room["properties"]["options"]["maxProperties"] == 16

@@ -165,6 +165,13 @@ async def test_the_gateway_answers_503_while_the_game_server_is_down_and_recover
         await revived.stop(0)
 
 
+def resolve(document: dict, schema: dict) -> dict:
+    """A schema with its ``$ref`` followed into components.schemas."""
+    while "$ref" in schema:
+        schema = document["components"]["schemas"][schema["$ref"].removeprefix("#/components/schemas/")]
+    return schema
+
+
 async def test_the_openapi_document_names_every_operation(client: AsyncTestClient) -> None:
     document = (await client.get("/schema/openapi.json")).json()
     assert document["openapi"].startswith("3.1")
@@ -173,17 +180,101 @@ async def test_the_openapi_document_names_every_operation(client: AsyncTestClien
     assert all(op.get("summary") for path in document["paths"].values() for op in path.values())
     create = document["paths"]["/v1/rooms"]["post"]
     body = create["requestBody"]["content"]["application/json"]
-    assert body["schema"]["title"] == "CreateRoomRequest" and body["example"]["game"] == "soker"
-    assert body["schema"]["additionalProperties"] is False and "systemPlayers" in body["schema"]["properties"]
-    assert create["responses"]["201"]["content"]["application/json"]["schema"]["title"] == "Room"
-    assert create["responses"]["4XX"]["content"]["application/problem+json"]["schema"]["title"] == "ProblemDetails"
+    assert body["schema"] == {"$ref": "#/components/schemas/CreateRoomRequest"} and body["example"]["game"] == "soker"
+    request = resolve(document, body["schema"])
+    assert request["title"] == "CreateRoomRequest" and request["additionalProperties"] is False
+    assert "systemPlayers" in request["properties"]
+    assert create["responses"]["201"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Room"}
     for path in document["paths"].values():
         for op in path.values():
             media = [m for r in op["responses"].values() for m in r.get("content", {}).values()]
             request = op.get("requestBody", {}).get("content", {}).values()
             assert any("example" in m for m in [*media, *request]), f"{op['operationId']} has no example"
+            for code in ("4XX", "5XX"):  # one shared schema for every refusal
+                problem = op["responses"][code]["content"]["application/problem+json"]["schema"]
+                assert problem == {"$ref": "#/components/schemas/ProblemDetails"}, op["operationId"]
     ui = await client.get("/schema")
     assert ui.status_code == 200 and "html" in ui.headers["content-type"]
+
+
+async def test_the_openapi_document_names_each_message_once_and_says_what_a_missing_field_means(
+    client: AsyncTestClient,
+) -> None:
+    document = (await client.get("/schema/openapi.json")).json()
+    schemas = document["components"]["schemas"]
+    assert {"Room", "RoomUpdate", "CreateRoomRequest", "ProblemDetails", "Tournament", "Standings"} <= set(schemas)
+    assert '"properties"' not in json.dumps(document["paths"]), "no message schema is inlined in an operation"
+    room = schemas["Room"]
+    assert room["properties"]["seats"] == {
+        "items": {"$ref": "#/components/schemas/Seat"},
+        "type": "array",
+        "default": [],
+    }
+    assert room["properties"]["outcome"] == {"$ref": "#/components/schemas/Outcome"}, "a message: no default"
+    assert room["properties"]["mode"] == {
+        "allOf": [{"$ref": "#/components/schemas/RoomMode"}],
+        "default": "ROOM_MODE_UNSPECIFIED",
+    }
+    assert room["properties"]["roomId"]["default"] == "" and room["properties"]["tournamentGame"]["default"] == 0
+    version = room["properties"]["version"]
+    assert (version["type"], version["format"], version["default"]) == ("string", "int64", "0")
+    assert "64-bit" in version["description"]
+    submit = schemas["SubmitMoveRequest"]["properties"]
+    assert "default" not in submit["expectedVersion"], "an optional field: missing means unset"
+    assert schemas["Seat"]["properties"]["taken"]["default"] is False
+    assert schemas["RoomMode"]["enum"][0] == "ROOM_MODE_UNSPECIFIED"
+
+
+async def test_the_openapi_document_says_which_routes_take_a_token_or_a_key(client: AsyncTestClient) -> None:
+    document = (await client.get("/schema/openapi.json")).json()
+    schemes = document["components"]["securitySchemes"]
+    assert schemes["bearerAuth"]["type"] == "http" and schemes["bearerAuth"]["scheme"] == "bearer"
+    assert "seat token" in schemes["bearerAuth"]["description"]
+    assert (schemes["apiKey"]["type"], schemes["apiKey"]["in"], schemes["apiKey"]["name"]) == (
+        "apiKey",
+        "header",
+        "X-API-Key",
+    )
+    security = {op["operationId"]: op.get("security") for path in document["paths"].values() for op in path.values()}
+    seat, optional, key = [{"bearerAuth": []}], [{}, {"bearerAuth": []}], [{}, {"apiKey": []}]
+    for operation in ("SubmitMove", "ListLegalMoves", "LeaveRoom", "CreateStreamTicket", "LeaveTournament"):
+        assert security[operation] == seat, operation
+    assert security["GetView"] == security["StreamEvents"] == optional
+    assert security["CreateRoom"] == security["CreateTournament"] == key
+    assert security["ListGames"] is None and security["GetRoom"] is None
+    events = document["paths"]["/v1/rooms/{room_id}/events"]["get"]
+    ticket = next(p for p in events["parameters"] if p["name"] == "ticket")
+    assert ticket["in"] == "query" and "stream-tickets" in ticket["description"]
+
+
+async def test_the_event_streams_describe_each_event_with_its_message(client: AsyncTestClient) -> None:
+    document = (await client.get("/schema/openapi.json")).json()
+    schemas = document["components"]["schemas"]
+    for path, message in (
+        ("/v1/rooms/{room_id}/events", "RoomUpdate"),
+        ("/v1/tournaments/{tournament_id}/events", "TournamentUpdate"),
+    ):
+        responses = document["paths"][path]["get"]["responses"]
+        stream = responses["200"]["content"]["text/event-stream"]
+        events = [resolve(document, s) for s in stream["schema"]["oneOf"]]
+        assert [e["properties"]["event"]["const"] for e in events] == ["update", "end"]
+        assert events[0]["properties"]["data"] == {"$ref": f"#/components/schemas/{message}"}
+        assert events[0]["properties"]["id"]["format"] == "int64"
+        assert events[1]["properties"]["data"] == {"$ref": "#/components/schemas/StreamEnd"}
+        assert stream["example"]["event"] == "update" and "204" in responses
+    assert schemas["StreamEnd"]["properties"]["version"]["format"] == "int64"
+
+
+async def test_a_header_grpc_cannot_carry_is_a_bad_request(client: AsyncTestClient) -> None:
+    room_id, _ = await solo_room(client, seats=2)
+    for name, value in (
+        ("Authorization", b"Bearer\tx"),
+        ("Authorization", "Bearer é".encode("latin-1")),
+        ("X-API-Key", "clé".encode("latin-1")),
+    ):
+        response = await client.get(f"/v1/rooms/{room_id}/legal-moves", headers={name: value})
+        assert response.status_code == 400, response.text
+        assert (response.json()["reason"], response.json()["field"]) == ("bad_request", name)
 
 
 async def test_a_body_that_is_not_json_is_a_bad_request(client: AsyncTestClient) -> None:
