@@ -43,13 +43,14 @@ def open_to_spectators(harness: Harness, room_id: str) -> tuple[set[str], dict[i
 
 def check_spectator_page(
     harness: Harness, room_id: str, renders: list[dict[str, Any]], feed: list[tuple[int, str]]
-) -> int:
-    """Fails if the spectator's page showed a card face hidden from spectators; returns how many drawings it checked.
+) -> tuple[int, int]:
+    """Fails if the spectator's page showed a card face hidden from spectators; returns how many drawings it checked
+    and how many cards (open ones) they showed.
 
     ``renders``: the table's text at each drawing with the view's version it showed; ``feed``: every event line with
     the version of its update."""
     faces, open_at = open_to_spectators(harness, room_id)
-    checked = 0
+    checked = cards = 0
     for render in renders:
         version = int(render["viewVersion"])
         if version < 0:
@@ -58,6 +59,7 @@ def check_spectator_page(
         leaked = {name: count for name, count in shown.items() if count > open_at[version][name]}
         assert not leaked, f"room {room_id}: the spectator's table at version {version} showed hidden cards {leaked}"
         checked += 1
+        cards += shown.total()
     lines: dict[int, list[str]] = defaultdict(list)
     for version, text in feed:
         lines[version].append(text)
@@ -66,4 +68,4 @@ def check_spectator_page(
         shown = faces_in("\n".join(texts), faces)
         leaked = {name: count for name, count in shown.items() if count > allowed[name]}
         assert not leaked, f"room {room_id}: the spectator's events of version {version} showed hidden cards {leaked}"
-    return checked
+    return checked, cards

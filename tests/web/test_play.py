@@ -137,6 +137,6 @@ async def test_a_person_plays_a_solo_room_to_its_end_by_clicking_while_a_spectat
         assert (artifacts / f"{name}.png").stat().st_size > 0
 
     renders = await watcher.evaluate("window.__renders")
-    checked = check_spectator_page(harness, room_id, renders, await feed_lines(watcher))
-    assert checked > 0, "the spectator's table was drawn"
+    checked, cards = check_spectator_page(harness, room_id, renders, await feed_lines(watcher))
+    assert checked > 0 and cards > 0, "the spectator's table was drawn, with the cards open to all"
     assert time.monotonic() - began < 60, "a game in the browser takes well under a minute"

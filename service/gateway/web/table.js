@@ -79,6 +79,14 @@ export function roomTable(root, roomId, { watch = false } = {}) {
 
   const ctx = () => ({ book: s.book, viewer: s.viewer, toAct: s.toAct });
 
+  /** What is wrong with the connection, by what it concerns ("stream", "view", "moves"...); "" when it is fine. */
+  const notices = new Map();
+  function notice(kind, text = "") {
+    if (text) notices.set(kind, text);
+    else notices.delete(kind);
+    connection.textContent = [...notices.values()].join(" ");
+  }
+
   /** Tells listeners (tests, embedding pages) that the page shows a new version. */
   function rendered() {
     Object.assign(room.dataset, {
@@ -328,8 +336,10 @@ export function roomTable(root, roomId, { watch = false } = {}) {
         }
         drawAll();
       } while (s.viewAgain && !s.stopped);
+      notice("view");
     } catch (error) {
-      connection.textContent = `The view could not be loaded: ${error.text || error.message}`;
+      notice("view", `The view could not be loaded (${error.text || error.message}); trying again…`);
+      later(2000, refreshView);
     } finally {
       s.viewBusy = false;
     }
@@ -360,8 +370,9 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       const answer = await api.legalMoves(roomId, token);
       const version = Number(answer.version || 0);
       if (version >= s.movesVersion) setMoves(answer.moves || [], version);
+      notice("moves");
     } catch (error) {
-      connection.textContent = `The legal moves could not be loaded: ${error.text || error.message}`;
+      notice("moves", `The legal moves could not be loaded: ${error.text || error.message}`);
       s.busy = false;
     }
     drawMoves();
@@ -371,13 +382,25 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   // -- the stream --------------------------------------------------------------------------------------------------
   async function openStream() {
     if (s.stopped || s.ended) return;
-    const ticket = token ? (await api.ticket(roomId, token)).ticket : "";
+    let ticket = "";
+    if (token) {
+      try {
+        ticket = (await api.ticket(roomId, token)).ticket;
+      } catch (error) {
+        if (error instanceof Problem && (error.status === 401 || error.status === 403)) {
+          s.ended = true; // this tab's seat token is no good here: retrying will not help
+          notice("stream", `Your seat's token was refused (${error.text}); you can still watch the room.`);
+          return;
+        }
+        throw error;
+      }
+    }
     if (s.stopped) return;
     const source = new EventSource(api.roomEvents(roomId, s.version, ticket));
     s.source = source;
     source.addEventListener("open", () => {
       s.retries = 0;
-      connection.textContent = "";
+      notice("stream");
     });
     source.addEventListener("update", (message) => onUpdate(JSON.parse(message.data)));
     source.addEventListener("end", () => {
@@ -389,7 +412,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       // Still CONNECTING: the browser retries by itself (with Last-Event-ID). CLOSED: a refusal (an expired ticket)
       // or 204 (nothing left): ask again with a new ticket, from the last version seen.
       if (source.readyState === EventSource.CLOSED) reconnectLater();
-      else connection.textContent = "Connection lost; reconnecting…";
+      else notice("stream", "Connection lost; reconnecting…");
     });
   }
 
@@ -407,7 +430,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     if (s.stopped || s.ended) return;
     const delay = Math.min(10000, 500 * 2 ** s.retries);
     s.retries += 1;
-    connection.textContent = `Connection lost; reconnecting in ${Math.ceil(delay / 1000)} s…`;
+    notice("stream", `Connection lost; reconnecting in ${Math.ceil(delay / 1000)} s…`);
     later(delay, async () => {
       try {
         const answer = await api.room(roomId);
@@ -426,14 +449,14 @@ export function roomTable(root, roomId, { watch = false } = {}) {
 
   /** The updates are over: the outcome is shown (from the room if the stream did not bring it). */
   async function finished() {
-    connection.textContent = "";
+    notice("stream");
     if (!s.outcome) {
       try {
         const answer = await api.room(roomId);
         applyRoom(answer);
         s.outcome = answer.outcome || null;
       } catch (error) {
-        connection.textContent = `The outcome could not be loaded: ${error.text || error.message}`;
+        notice("outcome", `The outcome could not be loaded: ${error.text || error.message}`);
       }
     }
     s.status = s.status || "finished";
@@ -462,7 +485,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       await openStream();
     } catch (error) {
       const problem = error instanceof Problem ? error : new Problem(0, { detail: String(error) });
-      connection.textContent = `This room cannot be shown: ${problem.text}`;
+      notice("stream", `This room cannot be shown: ${problem.text}`);
       if (problem.status !== 404) reconnectLater();
     }
   }
