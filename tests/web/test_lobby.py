@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import httpx
 
 from tests.servers import Start
-from tests.web.browser import Pages, expect, require_browser
+from tests.web.browser import Pages, expect, require_browser, screenshot
 
 require_browser()
 
 
-async def test_two_people_play_an_online_room_made_and_joined_in_the_lobby(start: Start, gateway, pages: Pages) -> None:
+async def test_two_people_play_an_online_room_made_and_joined_in_the_lobby(
+    start: Start, gateway, pages: Pages, artifacts: Path
+) -> None:
     harness = await start()
     client: httpx.AsyncClient = await gateway(harness)
     base = str(client.base_url)
@@ -41,6 +44,7 @@ async def test_two_people_play_an_online_room_made_and_joined_in_the_lobby(start
     await bo.get_by_test_id("name").fill("Bo")
     row = bo.get_by_test_id("room-row").filter(has_text=room_id)
     await expect(row).to_contain_text("1 free seat")
+    await screenshot(bo, artifacts, "lobby")
     await row.get_by_test_id("join").click()
     await expect(bo.get_by_test_id("room")).to_have_attribute("data-viewer", "1")
     await expect(bo.get_by_test_id("turn")).to_have_text("Waiting for Ana.")

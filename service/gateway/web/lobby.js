@@ -31,8 +31,8 @@ export function lobby(root) {
   const mode = h(
     "select",
     { testid: "create-mode", name: "mode", onchange: () => seatsChosen() },
-    h("option", { value: "solo" }, "Solo: you against system players, no clock"),
-    h("option", { value: "online" }, "Online: people (and system players), with the turn clock"),
+    h("option", { value: "solo" }, "Solo: you and system players"),
+    h("option", { value: "online" }, "Online: people, with the clock"),
   );
   const system = h("input", { testid: "create-system", name: "system", type: "number", min: 0, value: 0 });
   const kind = h(

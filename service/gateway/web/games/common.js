@@ -67,7 +67,8 @@ export function eventWords(event, phrases, book, used = []) {
   const shown = [cards.join(" "), privateCards.length ? `[${privateCards.join(" ")}]` : ""].filter(Boolean).join(" ");
   const fields = {};
   for (const [key, value] of Object.entries(event)) {
-    fields[key] = Array.isArray(value) && value.every((item) => typeof item === "number") ? score(value) : compact(value);
+    if (Array.isArray(value) && value.every((item) => typeof item === "number")) fields[key] = score(value);
+    else fields[key] = typeof value === "string" ? value.replace(/_/g, " ") : compact(value);
   }
   Object.assign(fields, {
     who: seat === undefined ? "the table" : book.name(seat),
