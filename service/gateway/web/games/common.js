@@ -85,6 +85,7 @@ export function eventWords(event, phrases, book, used = []) {
   } else {
     text = `${fields.who} ${words(kind)}${shown ? ` ${shown}` : ""}${fields.target ? ` -> ${fields.target}` : ""}`;
   }
+  if (event.other === target) skip.add("other"); // a Greedy Agent's victim: named already
   const extra = Object.entries(event)
     .filter(([key]) => !skip.has(key))
     .map(([key, value]) => `${words(key)} ${key === "other" ? book.name(value) : compact(value)}`);
