@@ -8,7 +8,10 @@ TOOLS  := node_modules/.installed
 BUF    := node_modules/.bin/buf
 PYTEST_WORKERS ?= 2
 
-.PHONY: install run test lint format bench clean stubs check-stubs check-contracts release-contracts
+# The browser tests (tests/web) drive Debian's Chromium; they skip without it, except under CI=true.
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: install run test lint format bench clean stubs check-stubs check-contracts release-contracts browser
 
 install: $(STAMP) $(TOOLS)
 
@@ -24,6 +27,11 @@ $(TOOLS): package.json package-lock.json
 
 run: install
 	$(BIN)/kickoff serve
+
+# Debian's Chromium for the browser tests (as root; Playwright's own browser downloads are not used).
+browser:
+	@test -x $(CHROMIUM) || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+	@$(CHROMIUM) --version
 
 # The store suites run on SQLite and on a throwaway PostgreSQL 15 that scripts/with-postgres starts and removes.
 test: install check-stubs check-contracts

@@ -17,13 +17,14 @@ import json
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from litestar import Litestar, Request, Response, delete, get, post
-from litestar.datastructures import State
+from litestar.datastructures import CacheControlHeader, State
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
@@ -33,6 +34,7 @@ from litestar.params import FromPath, FromQuery, QueryParameter
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
+from litestar.static_files import create_static_files_router
 from opentelemetry import trace
 from opentelemetry.instrumentation.grpc import aio_client_interceptors
 
@@ -62,6 +64,16 @@ HEARTBEAT_SECONDS = 15.0
 RETRY_MILLISECONDS = 3000  # how long an EventSource waits before it reconnects
 MAX_BODY_BYTES = 64 * 1024  # a request body (the largest a client has reason to send is under 2 KB)
 MAX_VERSION = 2**63 - 1  # versions are int64
+# The browser front-end (service/gateway/web/): plain HTML, CSS and JavaScript modules served as they are, at /play.
+WEB_DIRECTORY = Path(__file__).parent / "web"
+WEB_PATH = "/play"
+# The page loads nothing from anywhere else and talks to this gateway only.
+WEB_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 # The server takes requests of at most 64 KiB and answers with at most 4 MiB (service/grpc/server.py).
 CHANNEL_OPTIONS = [
     ("grpc.max_send_message_length", 64 * 1024),
@@ -580,6 +592,25 @@ def _name_span(request: Request[Any, Any, Any]) -> None:
         span.set_attribute("http.route", route)
 
 
+def _web_headers(response: Response[Any]) -> Response[Any]:
+    response.headers.update(WEB_HEADERS)
+    return response
+
+
+def web_router() -> Any:
+    """The browser front-end at /play: the page and its modules, as static files (no build step); the page holds no
+    game rules and calls the routes above like any other client. Revalidated on every load, so a new release's files
+    are used at once."""
+    return create_static_files_router(
+        path=WEB_PATH,
+        directories=[WEB_DIRECTORY],
+        html_mode=True,
+        name="web",
+        cache_control=CacheControlHeader(no_cache=True),
+        after_request=_web_headers,
+    )
+
+
 def _telemetry_plugins(telemetry: Telemetry) -> list[Any]:
     if not telemetry.enabled:
         return []
@@ -621,9 +652,10 @@ def create_app(
     telemetry: Telemetry | None = None,
     max_body_bytes: int = MAX_BODY_BYTES,
     cors: CorsPolicy | None = None,
+    web: bool = True,
 ) -> Litestar:
     """The gateway app, calling the gRPC server at ``grpc_target`` with a ``timeout`` deadline per call; a request
-    body over ``max_body_bytes`` is refused with 413.
+    body over ``max_body_bytes`` is refused with 413. With ``web`` it also serves the browser front-end at /play.
 
     With ``telemetry`` on, each request gets Litestar's own OpenTelemetry span and HTTP metrics, and each gRPC call a
     client span whose context travels to the server in the call's metadata. ``cors`` says which pages on other
@@ -678,6 +710,7 @@ def create_app(
             leave_tournament,
             get_standings,
             stream_tournament,
+            *([web_router()] if web else []),
         ],
         on_startup=[connect],
         middleware=[DefineMiddleware(CorsMiddleware, policy=cors)] if cors is not None and cors.enabled else [],

@@ -1,0 +1,27 @@
+// kickoff in a browser: one page, three views chosen by the address's fragment -
+//   #room=ID          the room's table, as this tab's seat if it holds one, else as a spectator
+//   #room=ID&watch    the room's table as a spectator
+//   #tournament=ID    a tournament's standings, live
+//   anything else     the lobby
+// The page holds no game rules: it draws the views and legal moves the server sends, and the server judges every move.
+
+import { lobby } from "./lobby.js";
+import { roomTable } from "./table.js";
+import { tournamentView } from "./tournament.js";
+
+const main = document.getElementById("app");
+let shown = null;
+
+function route() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  shown?.stop();
+  main.replaceChildren();
+  document.title = "kickoff";
+  if (params.get("room")) shown = roomTable(main, params.get("room"), { watch: params.has("watch") });
+  else if (params.get("tournament")) shown = tournamentView(main, params.get("tournament"));
+  else shown = lobby(main);
+  main.focus?.();
+}
+
+window.addEventListener("hashchange", route);
+route();

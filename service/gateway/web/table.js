@@ -1,0 +1,504 @@
+// A room's table, for a seat (its token in this tab's sessionStorage) or a spectator: the seats, the game's public
+// state, the seat's hand, whose turn it is with the turn clock, the events, the legal moves as buttons, refusals and
+// the outcome. Updates come from the room's event stream (a stream ticket opens a seat's own); the view is asked for
+// after each update. What is drawn of a game is its table module's (games/); this file knows no game.
+
+import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
+import { SeatBook } from "./book.js";
+import { fill, h, plural } from "./dom.js";
+import { moveLabel, pick, tableFor } from "./games/index.js";
+
+const MAX_FEED = 2000; // event lines kept on the page
+
+export function roomTable(root, roomId, { watch = false } = {}) {
+  const held = watch ? null : seatTokens.get(roomId);
+  const token = held?.token || null;
+  const s = {
+    viewer: held ? held.seat : null,
+    book: new SeatBook([], held ? held.seat : null),
+    game: "",
+    version: 0, // the last update shown
+    known: 0, // the newest version known to exist (a view or the room may be ahead of the stream)
+    status: "",
+    toAct: [],
+    clocks: [], // [{seat, left (seconds at `at`), total}]
+    clockAt: 0,
+    view: null,
+    viewVersion: -1,
+    viewBusy: false,
+    viewAgain: false,
+    moves: [],
+    movesVersion: -1,
+    movesSerial: 0,
+    busy: false,
+    requests: 0,
+    outcome: null,
+    source: null,
+    ended: false,
+    stopped: false,
+    retries: 0,
+    timers: new Set(),
+  };
+
+  // -- the page ----------------------------------------------------------------------------------------------------
+  const title = h("h1", { testid: "room-title" }, "Room ", h("code", {}, roomId));
+  const role = h("p", { class: "role", testid: "role" });
+  const connection = h("p", { class: "connection", testid: "connection", role: "status" });
+  const turn = h("p", { class: "turn", testid: "turn", role: "status" }, "Loading…");
+  const clock = h("div", { class: "clock", testid: "clock", "aria-label": "Turn clock" });
+  const seats = h("ul", { class: "seats", testid: "seats", "aria-label": "Seats" });
+  const state = h("div", { class: "game-state", testid: "game-state" });
+  const hand = h("div", { class: "hand", testid: "hand" });
+  const refusal = h("p", { class: "refusal", testid: "refusal", role: "alert", hidden: true });
+  const moves = h("ul", { class: "moves", testid: "moves", "aria-label": "Your legal moves" });
+  const outcome = h("section", { class: "outcome", testid: "outcome", "aria-label": "Outcome", hidden: true });
+  const feed = h("ol", { class: "feed", testid: "feed", "aria-label": "Events" });
+  const seatOnly = (node) => (token ? node : null);
+  const room = h(
+    "div",
+    { class: "room", testid: "room", data: { room: roomId, viewer: s.viewer ?? "", status: "", version: 0 } },
+    h(
+      "section",
+      { class: "table", testid: "table", "aria-label": "Table" },
+      h("header", { class: "table-head" }, title, role, h("a", { href: "#", class: "back" }, "Back to the lobby"), connection),
+      h("div", { class: "turn-bar" }, turn, clock),
+      outcome,
+      h("div", { class: "table-grid" },
+        h("section", { class: "panel", "aria-labelledby": "seats-h" }, h("h2", { id: "seats-h" }, "Seats"), seats),
+        h("section", { class: "panel", "aria-labelledby": "state-h" }, h("h2", { id: "state-h" }, "On the table"), state),
+      ),
+      seatOnly(h("section", { class: "panel", "aria-labelledby": "hand-h" }, h("h2", { id: "hand-h" }, "Your hand"), hand)),
+      seatOnly(
+        h("section", { class: "panel", "aria-labelledby": "moves-h" }, h("h2", { id: "moves-h" }, "Your moves"), refusal, moves),
+      ),
+    ),
+    h("aside", { class: "events panel", testid: "events", "aria-labelledby": "events-h" }, h("h2", { id: "events-h" }, "Events"), feed),
+  );
+  root.append(room);
+  role.textContent = token ? `You play seat ${s.viewer}.` : "You are watching as a spectator.";
+
+  const ctx = () => ({ book: s.book, viewer: s.viewer, toAct: s.toAct });
+
+  /** What is wrong with the connection, by what it concerns ("stream", "view", "moves"...); "" when it is fine. */
+  const notices = new Map();
+  function notice(kind, text = "") {
+    if (text) notices.set(kind, text);
+    else notices.delete(kind);
+    connection.textContent = [...notices.values()].join(" ");
+  }
+
+  /** Tells listeners (tests, embedding pages) that the page shows a new version. */
+  function rendered() {
+    Object.assign(room.dataset, {
+      version: s.version,
+      viewVersion: s.viewVersion,
+      status: s.status,
+      movesSerial: s.movesSerial,
+      movesVersion: s.movesVersion,
+    });
+    room.dispatchEvent(
+      new CustomEvent("kickoff:render", {
+        bubbles: true,
+        detail: { room: roomId, version: s.version, viewVersion: s.viewVersion, status: s.status },
+      }),
+    );
+  }
+
+  // -- drawing -----------------------------------------------------------------------------------------------------
+  function drawSeats() {
+    const [table, body] = pick(s.view);
+    const count = Math.max(s.book.count, body?.handSizes?.length || 0, body?.seats?.length || 0);
+    const winners = new Set(s.outcome?.winners || []);
+    fill(
+      seats,
+      Array.from({ length: count }, (_, seat) => {
+        const acting = s.toAct.includes(seat);
+        const info = table && body ? table.seatInfo(body, seat, ctx()) : "";
+        return h(
+          "li",
+          { class: `seat${acting ? " acting" : ""}${seat === s.viewer ? " mine" : ""}`, testid: "seat", data: { seat } },
+          h("span", { class: "seat-marker", "aria-hidden": "true" }, acting ? "▶" : ""),
+          h("span", { class: "seat-name" }, `${seat}. ${s.book.title(seat)}`),
+          s.book.hasTeams ? h("span", { class: "seat-team" }, `team ${s.book.team(seat)}`) : null,
+          acting ? h("span", { class: "seat-acting" }, "to act") : null,
+          winners.has(seat) ? h("strong", { class: "seat-winner" }, "winner") : null,
+          info ? h("span", { class: "seat-info" }, info) : null,
+        );
+      }),
+    );
+  }
+
+  function drawView() {
+    const [table, body] = pick(s.view);
+    room.dataset.game = table ? table.member : "";
+    if (!table) {
+      fill(state, h("p", {}, s.status === "waiting" ? "The game starts when every seat is taken." : "Nothing on the table yet."));
+      fill(hand);
+    } else {
+      fill(state, table.state(body, ctx()));
+      const groups = table.hand(body, ctx()).filter((group) => group.cards.length || group.label);
+      fill(
+        hand,
+        groups.length
+          ? groups.map((group) =>
+              h(
+                "div",
+                { class: "hand-group" },
+                group.label ? h("h3", {}, group.label) : null,
+                h(
+                  "ul",
+                  { class: "cards", testid: "hand-cards", "aria-label": group.label || "Your cards" },
+                  group.cards.map((card) => h("li", { class: `card ${table.cardClass?.(card) || ""}`.trim() }, card)),
+                ),
+              ),
+            )
+          : h("p", { class: "empty" }, "No cards."),
+      );
+    }
+    drawSeats();
+  }
+
+  function drawTurn() {
+    if (s.status === "finished") turn.textContent = "Game over.";
+    else if (s.status === "waiting") {
+      const free = [...s.book.seats.values()].filter((seat) => !seat.taken).length;
+      turn.textContent = `Waiting for players: ${plural(free, "free seat")}.`;
+    } else if (!s.toAct.length) turn.textContent = "…";
+    else if (s.viewer !== null && s.toAct.includes(s.viewer)) {
+      const others = s.toAct.filter((seat) => seat !== s.viewer);
+      turn.textContent = others.length ? `Your move (with ${s.book.names(others)}).` : "Your turn.";
+    } else turn.textContent = `Waiting for ${s.book.names(s.toAct)}.`;
+    room.classList.toggle("my-turn", s.viewer !== null && s.toAct.includes(s.viewer) && s.status === "playing");
+  }
+
+  function drawMoves() {
+    if (!token) return;
+    const list = s.status === "playing" ? s.moves : [];
+    fill(
+      moves,
+      list.length
+        ? list.map((move, index) =>
+            h(
+              "li",
+              {},
+              h(
+                "button",
+                { type: "button", class: "move", testid: "move", data: { index }, disabled: s.busy, onclick: () => play(move) },
+                moveLabel(move, ctx()),
+              ),
+            ),
+          )
+        : h("li", { class: "empty" }, s.status === "finished" ? "The game is over." : "Nothing to do now."),
+    );
+  }
+
+  function tickClock() {
+    if (!s.clocks.length || s.status !== "playing") {
+      fill(clock);
+      return;
+    }
+    const elapsed = (performance.now() - s.clockAt) / 1000;
+    fill(
+      clock,
+      s.clocks.map((entry) => {
+        const left = Math.max(0, Math.ceil(entry.left - elapsed));
+        const bar = h("span", { class: "clock-bar" });
+        bar.style.width = `${entry.total ? Math.min(100, (100 * Math.max(0, entry.left - elapsed)) / entry.total) : 0}%`;
+        return h(
+          "p",
+          { class: `clock-line${left <= 5 ? " low" : ""}`, testid: "clock-line", data: { seat: entry.seat, left } },
+          h("span", {}, `${entry.seat === s.viewer ? "Your clock" : s.book.name(entry.seat)}: ${left} s`),
+          h("span", { class: "clock-track", "aria-hidden": "true" }, bar),
+        );
+      }),
+    );
+  }
+
+  function drawOutcome() {
+    const o = s.outcome;
+    if (!o) {
+      outcome.hidden = true;
+      return;
+    }
+    outcome.hidden = false;
+    const winners = o.winners || [];
+    if (o.reason === "expired") {
+      fill(outcome, h("h2", {}, "The room closed unplayed (nobody joined in time)."));
+      return;
+    }
+    const headline =
+      s.viewer === null ? "Game over." : winners.includes(s.viewer) ? "You won!" : winners.length ? "You lost." : "Nobody won.";
+    const named = (seat) => `${s.book.title(seat)} (seat ${seat})`;
+    fill(
+      outcome,
+      h("h2", { testid: "outcome-headline" }, headline),
+      h("p", { testid: "outcome-winners" }, `Winners: ${winners.map(named).join(", ") || "nobody"}`),
+      h("p", { testid: "outcome-reason" }, `Reason: ${(o.reason || "-").replace(/_/g, " ")}`),
+      (o.points || []).length
+        ? h(
+            "ul",
+            { class: "points", testid: "outcome-points", "aria-label": "Points" },
+            o.points.map((points, seat) => h("li", { data: { seat } }, `${named(seat)}: ${plural(points ?? 0, "point")}`)),
+          )
+        : null,
+      s.book.hasTeams && (o.teamPoints || []).length
+        ? h(
+            "p",
+            { testid: "outcome-teams" },
+            `Teams: ${o.teamPoints.map((points, team) => `team ${team} ${points ?? 0}`).join(", ")}` +
+              (o.winningTeams?.length ? `; winning team ${o.winningTeams.join(", ")}` : ""),
+          )
+        : null,
+    );
+  }
+
+  function drawAll() {
+    drawTurn();
+    drawView();
+    drawMoves();
+    drawOutcome();
+    tickClock();
+    rendered();
+  }
+
+  // -- events ------------------------------------------------------------------------------------------------------
+  function eventText(event) {
+    if (event.seatTaken) {
+      const seat = event.seatTaken.seat || {};
+      s.book.take(seat);
+      return `${seat.name || `seat ${seat.seat ?? 0}`} took seat ${seat.seat ?? 0}`;
+    }
+    if (event.seatLeft) return `seat ${event.seatLeft.seat ?? 0} is free again`;
+    if (event.gameStarted) return `the game begins: ${s.book.name(event.gameStarted.firstSeat ?? 0)} first`;
+    if (event.gameEnded) {
+      s.outcome = event.gameEnded.outcome || {};
+      return `game over (${(s.outcome.reason || "-").replace(/_/g, " ")}): won by ${s.book.names(s.outcome.winners)}`;
+    }
+    if (event.game) {
+      const [table, body] = pick(event.game);
+      return table ? table.eventText(body, ctx()) : "(empty event)";
+    }
+    return Object.keys(event)[0] || "(empty event)";
+  }
+
+  function onUpdate(update) {
+    const version = Number(update.version || 0);
+    if (version <= s.version) return; // seen already (a reconnection resends nothing, but be sure)
+    s.version = version;
+    s.known = Math.max(s.known, version);
+    s.status = statusName(update.status);
+    s.toAct = update.toAct || [];
+    const clocks = update.clocks?.length ? update.clocks : update.clock ? [update.clock] : [];
+    const now = Date.parse(update.time || "") || 0;
+    // Counted down from the deadline as the server saw it when it made the update, so the page's own clock may differ.
+    s.clocks = clocks.map((entry) => ({
+      seat: entry.seat ?? 0,
+      left: Math.max(0, (Date.parse(entry.deadline) - now) / 1000),
+      total: entry.turnSeconds || 0,
+    }));
+    s.clockAt = performance.now();
+    for (const event of update.events || []) {
+      feed.append(h("li", { data: { version } }, eventText(event)));
+    }
+    while (feed.children.length > MAX_FEED) feed.firstElementChild.remove();
+    feed.lastElementChild?.scrollIntoView?.({ block: "nearest" });
+    if (token && version >= s.known) setMoves(update.legalMoves || [], version);
+    drawAll();
+    refreshView();
+  }
+
+  function setMoves(list, version) {
+    s.moves = list;
+    s.movesVersion = version;
+    s.movesSerial += 1;
+    s.busy = false;
+  }
+
+  async function refreshView() {
+    if (s.viewBusy) {
+      s.viewAgain = true;
+      return;
+    }
+    s.viewBusy = true;
+    try {
+      do {
+        s.viewAgain = false;
+        const answer = await api.view(roomId, token);
+        if (s.stopped) return;
+        const version = Number(answer.version || 0);
+        if (version < s.viewVersion) continue;
+        s.viewVersion = version;
+        s.view = answer.view || {};
+        s.known = Math.max(s.known, version);
+        if (version > s.version) s.toAct = answer.toAct || []; // the stream is behind: its update is coming
+        if (token && version > s.movesVersion && s.moves.length && version > s.version) {
+          s.moves = []; // listed for an older version: the next update brings this one's
+        }
+        drawAll();
+      } while (s.viewAgain && !s.stopped);
+      notice("view");
+    } catch (error) {
+      notice("view", `The view could not be loaded (${error.text || error.message}); trying again…`);
+      later(2000, refreshView);
+    } finally {
+      s.viewBusy = false;
+    }
+  }
+
+  // -- moves -------------------------------------------------------------------------------------------------------
+  async function play(move) {
+    if (s.busy || !token) return;
+    s.busy = true;
+    const version = s.movesVersion;
+    moves.querySelectorAll("button").forEach((button) => (button.disabled = true));
+    refusal.hidden = true;
+    s.requests += 1;
+    const requestId = `web-${s.viewer}-${version}-${s.requests}-${Math.random().toString(36).slice(2, 8)}`;
+    try {
+      await api.submit(roomId, token, { move, requestId, expectedVersion: String(version) });
+      // Accepted: the update it caused comes on the stream, with the next legal moves.
+    } catch (error) {
+      const problem = error instanceof Problem ? error : new Problem(0, { detail: String(error) });
+      refusal.textContent = `Refused: ${problem.text}`;
+      refusal.hidden = false;
+      await reloadMoves();
+    }
+  }
+
+  async function reloadMoves() {
+    try {
+      const answer = await api.legalMoves(roomId, token);
+      const version = Number(answer.version || 0);
+      if (version >= s.movesVersion) setMoves(answer.moves || [], version);
+      notice("moves");
+    } catch (error) {
+      notice("moves", `The legal moves could not be loaded: ${error.text || error.message}`);
+      s.busy = false;
+    }
+    drawMoves();
+    rendered();
+  }
+
+  // -- the stream --------------------------------------------------------------------------------------------------
+  async function openStream() {
+    if (s.stopped || s.ended) return;
+    let ticket = "";
+    if (token) {
+      try {
+        ticket = (await api.ticket(roomId, token)).ticket;
+      } catch (error) {
+        if (error instanceof Problem && (error.status === 401 || error.status === 403)) {
+          s.ended = true; // this tab's seat token is no good here: retrying will not help
+          notice("stream", `Your seat's token was refused (${error.text}); you can still watch the room.`);
+          return;
+        }
+        throw error;
+      }
+    }
+    if (s.stopped) return;
+    const source = new EventSource(api.roomEvents(roomId, s.version, ticket));
+    s.source = source;
+    source.addEventListener("open", () => {
+      s.retries = 0;
+      notice("stream");
+    });
+    source.addEventListener("update", (message) => onUpdate(JSON.parse(message.data)));
+    source.addEventListener("end", () => {
+      source.close();
+      s.ended = true;
+      finished();
+    });
+    source.addEventListener("error", () => {
+      // Still CONNECTING: the browser retries by itself (with Last-Event-ID). CLOSED: a refusal (an expired ticket)
+      // or 204 (nothing left): ask again with a new ticket, from the last version seen.
+      if (source.readyState === EventSource.CLOSED) reconnectLater();
+      else notice("stream", "Connection lost; reconnecting…");
+    });
+  }
+
+  function later(ms, action) {
+    const timer = setTimeout(() => {
+      s.timers.delete(timer);
+      action();
+    }, ms);
+    s.timers.add(timer);
+  }
+
+  function reconnectLater() {
+    s.source?.close();
+    s.source = null;
+    if (s.stopped || s.ended) return;
+    const delay = Math.min(10000, 500 * 2 ** s.retries);
+    s.retries += 1;
+    notice("stream", `Connection lost; reconnecting in ${Math.ceil(delay / 1000)} s…`);
+    later(delay, async () => {
+      try {
+        const answer = await api.room(roomId);
+        applyRoom(answer);
+        if (statusName(answer.status) === "finished" && Number(answer.version || 0) <= s.version) {
+          s.ended = true; // every update is here: nothing to resume
+          finished();
+          return;
+        }
+      } catch {
+        // the server is away: try again later
+      }
+      openStream().catch(reconnectLater);
+    });
+  }
+
+  /** The updates are over: the outcome is shown (from the room if the stream did not bring it). */
+  async function finished() {
+    notice("stream");
+    if (!s.outcome) {
+      try {
+        const answer = await api.room(roomId);
+        applyRoom(answer);
+        s.outcome = answer.outcome || null;
+      } catch (error) {
+        notice("outcome", `The outcome could not be loaded: ${error.text || error.message}`);
+      }
+    }
+    s.status = s.status || "finished";
+    drawAll();
+  }
+
+  function applyRoom(answer) {
+    (answer.seats || []).forEach((seat) => s.book.take(seat));
+    s.known = Math.max(s.known, Number(answer.version || 0));
+    s.game = answer.game || s.game;
+  }
+
+  async function start() {
+    try {
+      const [answer, games] = await Promise.all([api.room(roomId), hostedGames().catch(() => new Map())]);
+      applyRoom(answer);
+      const info = games.get(answer.game);
+      fill(title, info?.title || answer.game, " ", h("small", {}, "room ", h("code", {}, roomId)));
+      document.title = `${info?.title || answer.game} - kickoff`;
+      s.status = statusName(answer.status);
+      const mode = answer.mode === "ROOM_MODE_SOLO" ? "solo" : "online";
+      role.textContent = token
+        ? `You play seat ${s.viewer} (${mode}).`
+        : `You are watching as a spectator (${mode}).`;
+      drawAll();
+      await openStream();
+    } catch (error) {
+      const problem = error instanceof Problem ? error : new Problem(0, { detail: String(error) });
+      notice("stream", `This room cannot be shown: ${problem.text}`);
+      if (problem.status !== 404) reconnectLater();
+    }
+  }
+
+  const ticking = setInterval(tickClock, 250);
+  start();
+
+  return {
+    stop() {
+      s.stopped = true;
+      s.source?.close();
+      clearInterval(ticking);
+      s.timers.forEach(clearTimeout);
+    },
+  };
+}

@@ -1,0 +1,87 @@
+"""Headless Chromium through Playwright for the browser tests: Debian's Chromium (Playwright cannot download its own
+browsers here), launched with the flags that keep it from calling out. The tests skip without it, except under
+CI=true, where a missing browser fails them."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+try:
+    from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
+except ImportError:  # the tests skip (or, under CI, fail) below
+    Browser = BrowserContext = Page = async_playwright = expect = None  # type: ignore[assignment,misc]
+
+CHROMIUM = os.environ.get("KICKOFF_TEST_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ON_CI = os.environ.get("CI") == "true"
+
+
+def missing() -> str:
+    """Why the browser tests cannot run here ("" when they can)."""
+    if async_playwright is None:
+        return "playwright is not installed (pip install -e '.[dev]')"
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return ""
+
+
+def require_browser() -> None:
+    """Skips the calling test module when there is no browser, except under CI=true (the tests then fail)."""
+    reason = missing()
+    if reason and not ON_CI:
+        pytest.skip(reason, allow_module_level=True)
+
+
+def artifacts_dir(tmp_path: Path) -> Path:
+    """Where screenshots go: $KICKOFF_TEST_ARTIFACTS if set (kept after the run), else the test's tmp_path."""
+    folder = Path(os.environ["KICKOFF_TEST_ARTIFACTS"]) if os.environ.get("KICKOFF_TEST_ARTIFACTS") else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+async def screenshot(page: Page, folder: Path, name: str) -> Path:
+    path = folder / f"{name}.png"
+    await page.screenshot(path=str(path), full_page=True)
+    assert path.exists() and path.stat().st_size > 0, f"{path} is empty"
+    return path
+
+
+# Collects what the page draws after each update (tests/web/leaks.py checks it): the table's text with the view's
+# version it shows. The page announces each drawing with a `kickoff:render` event.
+RECORD_RENDERS = """
+window.__renders = [];
+document.addEventListener("kickoff:render", (event) => {
+  const table = document.querySelector('[data-testid="table"]');
+  window.__renders.push({ ...event.detail, text: table ? table.innerText : "" });
+});
+"""
+
+
+class Pages:
+    """New pages in fresh contexts (each its own sessionStorage), with every uncaught error they raise recorded."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.errors: list[str] = []
+
+    async def new(self, *, record: bool = False, width: int = 1280, height: int = 900) -> Page:
+        context: BrowserContext = await self.browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(20_000)
+        page = await context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        if record:
+            await page.add_init_script(RECORD_RENDERS)
+        return page

@@ -1,0 +1,86 @@
+"""The lobby and a table between two people: an online room made with the form, joined from the list by a second
+page, the turn clock counting down from the update's deadline, a refusal shown while the table goes on, and the table
+playing for a seat whose clock ran out."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import httpx
+
+from tests.servers import Start
+from tests.web.browser import Pages, expect, require_browser, screenshot
+
+require_browser()
+
+
+async def test_two_people_play_an_online_room_made_and_joined_in_the_lobby(
+    start: Start, gateway, pages: Pages, artifacts: Path
+) -> None:
+    harness = await start()
+    client: httpx.AsyncClient = await gateway(harness)
+    base = str(client.base_url)
+    hosted = [info["title"] for info in (await client.get("/v1/games")).json()["games"]]
+
+    ana = await pages.new()
+    await ana.goto(f"{base}/play")
+    await expect(ana.get_by_test_id("game").locator("strong")).to_have_text(hosted)
+    await ana.get_by_test_id("name").fill("Ana")
+    await ana.get_by_test_id("create-game").select_option("soker")
+    await ana.get_by_test_id("create-seats").select_option("2")
+    await ana.get_by_test_id("create-mode").select_option("online")
+    await ana.get_by_test_id("create-system").fill("0")
+    await ana.get_by_test_id("create-think").fill("0")
+    await ana.get_by_test_id("create-submit").click()
+    await expect(ana.get_by_test_id("turn")).to_have_text("Waiting for players: 1 free seat.")
+    room_id = await ana.get_by_test_id("room").get_attribute("data-room")
+    held = json.loads(await ana.evaluate(f"sessionStorage.getItem('kickoff:seat:{room_id}')"))
+    assert held["seat"] == 0 and held["token"], "the seat token is kept for this room"
+
+    bo = await pages.new()
+    await bo.goto(f"{base}/play")
+    await bo.get_by_test_id("name").fill("Bo")
+    row = bo.get_by_test_id("room-row").filter(has_text=room_id)
+    await expect(row).to_contain_text("1 free seat")
+    await screenshot(bo, artifacts, "lobby")
+    await row.get_by_test_id("join").click()
+    await expect(bo.get_by_test_id("room")).to_have_attribute("data-viewer", "1")
+    await expect(bo.get_by_test_id("turn")).to_have_text("Waiting for Ana.")
+    await expect(ana.get_by_test_id("turn")).to_have_text("Your turn.")
+    await expect(ana.get_by_test_id("seats")).to_contain_text("Bo")
+
+    # The clock counts down from the deadline the update gave (30 s a turn; the test's clock stands still).
+    clock = ana.get_by_test_id("clock-line")
+    await expect(clock).to_have_attribute("data-seat", "0")
+    await expect(clock).to_have_text(re.compile(r"^Your clock: (30|29|28|27) s$"))
+    await expect(bo.get_by_test_id("clock-line")).to_have_text(re.compile(r"^Ana: \d+ s$"))
+
+    # A refusal is shown and the table goes on: the move is sent for a version long gone.
+    async def stale(route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        await route.continue_(post_data=json.dumps({**body, "expectedVersion": "0"}))
+
+    await ana.route("**/moves", stale)
+    version = (await client.get(f"/v1/rooms/{room_id}")).json()["version"]
+    serial = int(await ana.get_by_test_id("room").get_attribute("data-moves-serial"))
+    await ana.get_by_test_id("move").first.click()
+    await expect(ana.get_by_test_id("refusal")).to_contain_text("stale_version")
+    await ana.wait_for_function(
+        "serial => Number(document.querySelector('[data-testid=room]').dataset.movesSerial) > serial", arg=serial
+    )
+    assert (await client.get(f"/v1/rooms/{room_id}")).json()["version"] == version, "nothing was played"
+    await ana.unroute("**/moves")
+
+    await ana.get_by_test_id("move").filter(has_text="Draw a card").click()
+    await expect(ana.get_by_test_id("feed")).to_contain_text("you drew")
+    await expect(bo.get_by_test_id("feed")).to_contain_text("Ana drew a card")
+    await expect(ana.get_by_test_id("move").filter(has_text="End the turn")).to_be_enabled()
+
+    # Ana's clock runs out: the table ends her turn, and it is Bo's.
+    harness.clock.advance(31)
+    await expect(bo.get_by_test_id("feed")).to_contain_text("Ana ended the turn (the clock ran out)")
+    await expect(bo.get_by_test_id("turn")).to_have_text("Your turn.")
+    await expect(ana.get_by_test_id("turn")).to_have_text("Waiting for Bo.")
+    await expect(ana.get_by_test_id("moves")).to_have_text("Nothing to do now.")
