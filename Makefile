@@ -13,7 +13,7 @@ CHROMIUM := /usr/bin/chromium
 
 .PHONY: install run test lint format bench clean stubs check-stubs check-contracts release-contracts browser
 
-install: $(STAMP) $(TOOLS)
+install: $(STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
