@@ -107,6 +107,22 @@ class ServerProcess(_Child):
             self._scratch.cleanup()
 
 
+class BaselineProcess(ServerProcess):
+    """The bare fan-out server (service/bench_baseline.py) in a child process on a free port."""
+
+    def __init__(self, update_bytes: int, moves_per_game: int = 47) -> None:  # not ServerProcess.__init__: no store
+        self.port = _free_port()
+        self._scratch = None
+        self.database_url = "none"
+        command = [sys.executable, "-m", "service.bench_baseline", "--port", str(self.port)]
+        command += ["--update-bytes", str(update_bytes), "--moves-per-game", str(moves_per_game)]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.process.stdout.readline() if self.process.stdout else ""
+        if f":{self.port}" not in line:
+            self.process.kill()
+            raise RuntimeError(f"the baseline server did not start: {line!r}")
+
+
 class GatewayProcess(_Child):
     """`kickoff gateway` in a child process on a free port, in front of ``grpc_target``."""
 
@@ -140,6 +156,13 @@ class Stats:
     moves: int = 0
     games: int = 0
     latencies: list[float] = field(default_factory=list)
+    plain_updates: int = 0  # updates to a seat that does not act (no legal moves), and their bytes
+    plain_bytes: int = 0
+
+    def saw(self, update: move_pb2.RoomUpdate) -> None:
+        if not update.legal_moves:
+            self.plain_updates += 1
+            self.plain_bytes += update.ByteSize()
 
     def figures(self, seconds: float, rss_mb: float) -> dict[str, float]:
         ordered = sorted(self.latencies) or [0.0]
@@ -148,6 +171,7 @@ class Stats:
             return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 2)
 
         return {
+            "update_bytes": round(self.plain_bytes / max(1, self.plain_updates)),
             "moves_per_s": round(self.moves / seconds, 1),
             "p50_ms": percentile(0.50),
             "p99_ms": percentile(0.99),
@@ -190,6 +214,7 @@ async def _stream_seat(
     async for response in moves.Play(requests(), metadata=_auth(token)):
         if response.HasField("update"):
             latest = response.update
+            stats.saw(latest)
             if latest.status == common_pb2.ROOM_STATUS_FINISHED and not closed:
                 closed = True
                 outgoing.put_nowait(None)
@@ -210,6 +235,7 @@ async def _unary_seat(
     try:
         async for response in events:
             update = response.update
+            stats.saw(update)
             if update.status == common_pb2.ROOM_STATUS_FINISHED:
                 break
             # Only the newest update counts: skip ones already superseded in the stream's buffer.
@@ -416,6 +442,13 @@ def bench_server(
     if not 0 <= bots < SEATS:
         raise ValueError(f"--bots must be 0-{SEATS - 1}: at least one seat is a scripted client")
     server = ServerProcess(database_url, tracing=tracing)
+    return _measure(server, rooms, seconds, transport, bots, seed, tracing)
+
+
+def _measure(
+    server: ServerProcess, rooms: int, seconds: float, transport: str, bots: int, seed: int, tracing: bool = False
+) -> dict[str, float]:
+    """The load against a started server (stopped after); its figures."""
     gateway = GatewayProcess(server.target, tracing=tracing) if transport == "rest" else None
     try:
         cpu = [server.cpu_seconds(), gateway.cpu_seconds() if gateway else 0.0]
@@ -433,6 +466,35 @@ def bench_server(
     figures["server_cpu_us_per_move"] = round(cpu[0] / max(1, stats.moves) * 1e6)
     if gateway is not None:
         figures["gateway_cpu_us_per_move"] = round(cpu[1] / max(1, stats.moves) * 1e6)
+    return figures
+
+
+def bench_against_baseline(
+    rooms: int, seconds: float, transport: str = "stream", seed: int = 0, database_url: str = "", rounds: int = 3
+) -> dict[str, Any]:
+    """kickoff and the bare fan-out server (bench_baseline.py) under the same load from the same client code, in
+    alternating rounds; the medians of each and their ratios. The bare server's updates are as large as kickoff's
+    were in the first round (a seat's update without legal moves, measured by the clients)."""
+    if transport not in ("stream", "unary"):
+        raise ValueError("--baseline compares the stream or unary transport (REST's goal is a ratio to unary)")
+    runs: dict[str, list[dict[str, float]]] = {"kickoff": [], "baseline": []}
+    update_bytes = 0
+    for index in range(max(1, rounds)):
+        runs["kickoff"].append(_measure(ServerProcess(database_url), rooms, seconds, transport, 0, seed + index))
+        update_bytes = update_bytes or int(runs["kickoff"][0]["update_bytes"])
+        runs["baseline"].append(_measure(BaselineProcess(update_bytes), rooms, seconds, transport, 0, seed + index))
+
+    def median(side: str, key: str) -> float:
+        values = sorted(run[key] for run in runs[side])
+        return values[len(values) // 2]
+
+    keys = ("moves_per_s", "server_cpu_us_per_move", "p50_ms", "p99_ms", "update_bytes")
+    figures: dict[str, Any] = {side: {key: median(side, key) for key in keys} for side in runs}
+    figures["rounds"] = runs
+    figures["moves_per_s_ratio"] = round(median("kickoff", "moves_per_s") / median("baseline", "moves_per_s"), 3)
+    figures["cpu_per_move_ratio"] = round(
+        median("kickoff", "server_cpu_us_per_move") / median("baseline", "server_cpu_us_per_move"), 3
+    )
     return figures
 
 

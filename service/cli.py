@@ -126,7 +126,16 @@ def _parser() -> argparse.ArgumentParser:
         "--tracing", action="store_true", help="run tracing off, then on (spans made and dropped): tracing's cost"
     )
     server.add_argument(
-        "--rounds", type=int, default=1, help="with --tracing: alternate off and on this many times, report medians"
+        "--rounds",
+        type=int,
+        default=1,
+        help="with --tracing or --baseline: alternate the two this many times, report medians",
+    )
+    server.add_argument(
+        "--baseline",
+        action="store_true",
+        help="also run a bare grpc.aio fan-out server (no rules, store or telemetry) under the same load, in "
+        "alternating rounds; report both and their ratios (stream or unary)",
     )
     server.add_argument("--json", action="store_true", help="print one JSON object")
     clocks = kinds.add_parser("clocks", help="idle online rooms with running clocks: server CPU and clock accuracy")
@@ -202,6 +211,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             if args.rooms < 1 or args.seconds <= 0:
                 raise ValueError("--rooms and --seconds must be positive")
+            if args.baseline:
+                from service.bench_server import bench_against_baseline
+
+                if args.tracing or args.bots:
+                    raise ValueError("--baseline compares kickoff without tracing or system players")
+                figures = bench_against_baseline(
+                    args.rooms, args.seconds, args.transport, args.seed, args.database_url, args.rounds
+                )
+                ours, bare = figures["kickoff"], figures["baseline"]
+                _report(
+                    args,
+                    figures,
+                    f"server ({args.database_url or 'fresh SQLite file'}), {args.rooms} rooms, {args.transport}, "
+                    f"median of {args.rounds} alternating rounds: kickoff {ours['moves_per_s']:,.0f} moves/s, "
+                    f"{ours['server_cpu_us_per_move']:,.0f} µs server CPU a move, p99 {ours['p99_ms']} ms; "
+                    f"bare fan-out {bare['moves_per_s']:,.0f} moves/s, {bare['server_cpu_us_per_move']:,.0f} µs, "
+                    f"p99 {bare['p99_ms']} ms (updates of {ours['update_bytes']} / {bare['update_bytes']} bytes); "
+                    f"ratios: moves/s {figures['moves_per_s_ratio']:.2f}, "
+                    f"CPU a move {figures['cpu_per_move_ratio']:.2f}",
+                )
+                return 0
             if args.tracing:
                 if args.rounds < 1:
                     raise ValueError("--rounds must be positive")

@@ -10,7 +10,7 @@ from service.bench_server import bench_server
 @pytest.mark.parametrize("transport", ["stream", "unary", "rest"])
 def test_bench_server_reports_moves_latency_games_and_memory(transport: str) -> None:
     figures = bench_server(rooms=3, seconds=1.5, transport=transport, bots=1)
-    expected = {"moves_per_s", "p50_ms", "p99_ms", "games", "rss_mb", "server_cpu_us_per_move"}
+    expected = {"moves_per_s", "p50_ms", "p99_ms", "games", "rss_mb", "server_cpu_us_per_move", "update_bytes"}
     assert set(figures) == expected | ({"gateway_cpu_us_per_move"} if transport == "rest" else set())
     assert figures["server_cpu_us_per_move"] > 0
     assert figures["moves_per_s"] > 0 and 0 < figures["p50_ms"] <= figures["p99_ms"]
@@ -50,6 +50,21 @@ def test_bench_server_measures_tracing_against_no_tracing_in_one_run() -> None:
     assert figures["off"]["moves_per_s"] > 0 and figures["on"]["moves_per_s"] > 0
     assert figures["rounds"] == 1
     assert figures["cost_percent"] == round((1 - figures["on"]["moves_per_s"] / figures["off"]["moves_per_s"]) * 100, 1)
+
+
+@pytest.mark.parametrize("transport", ["stream", "unary"])
+def test_bench_server_measures_kickoff_against_a_bare_fan_out_server_in_one_run(transport: str) -> None:
+    from service.bench_server import bench_against_baseline
+
+    figures = bench_against_baseline(rooms=3, seconds=1.5, transport=transport, database_url="memory", rounds=1)
+    ours, bare = figures["kickoff"], figures["baseline"]
+    assert ours["moves_per_s"] > 0 and bare["moves_per_s"] > 0
+    assert ours["server_cpu_us_per_move"] > 0 and bare["server_cpu_us_per_move"] > 0
+    assert abs(bare["update_bytes"] - ours["update_bytes"]) <= 0.05 * ours["update_bytes"], "updates of one size"
+    assert figures["moves_per_s_ratio"] == round(ours["moves_per_s"] / bare["moves_per_s"], 3)
+    assert figures["cpu_per_move_ratio"] == round(ours["server_cpu_us_per_move"] / bare["server_cpu_us_per_move"], 3)
+    with pytest.raises(ValueError, match="unary"):
+        bench_against_baseline(rooms=1, seconds=1, transport="rest")
 
 
 def test_bench_history_reports_memory_as_games_finish_and_startup_with_finished_rooms() -> None:
