@@ -147,6 +147,31 @@ class GatewayProcess(_Child):
         raise RuntimeError("the gateway did not start")
 
 
+class Pacer:
+    """Open-loop pacing of one room slot (``--rate``): the game's k-th move is due at its start + k * ``interval``,
+    whether or not the earlier moves were answered, and its latency counts from when it was due, so the time a move
+    waits behind a slow server is not hidden. Without a rate (``interval`` 0) a move is due when it is sent."""
+
+    def __init__(self, interval: float = 0.0, offset: float = 0.0) -> None:
+        self.interval, self.offset = interval, offset
+        self.base, self.count = 0.0, 0
+
+    def restart(self) -> None:
+        """A new game in the slot: its first move is due ``offset`` from now."""
+        self.base, self.count = time.perf_counter() + self.offset, 0
+
+    async def wait_turn(self) -> float:
+        """Waits until the slot's next move is due (at once when it is late or unpaced); returns when it was due."""
+        now = time.perf_counter()
+        if not self.interval:
+            return now
+        due = self.base + self.count * self.interval
+        self.count += 1
+        if due > now:
+            await asyncio.sleep(due - now)
+        return due
+
+
 def _auth(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
 
@@ -181,7 +206,13 @@ class Stats:
 
 
 async def _stream_seat(
-    moves: move_pb2_grpc.MoveServiceStub, room_id: str, seat: int, token: str, rng: random.Random, stats: Stats
+    moves: move_pb2_grpc.MoveServiceStub,
+    room_id: str,
+    seat: int,
+    token: str,
+    rng: random.Random,
+    stats: Stats,
+    pacer: Pacer,
 ) -> None:
     """One scripted seat on the play stream: a move whenever an update says it may act and no move is in flight."""
     outgoing: asyncio.Queue[move_pb2.PlayRequest | None] = asyncio.Queue()
@@ -192,24 +223,28 @@ async def _stream_seat(
             yield message
 
     latest: move_pb2.RoomUpdate | None = None
+    sending: list[asyncio.Future[None]] = []
     sent_at = 0.0
     pending = False
     closed = False
     counter = 0
 
+    async def send(request: move_pb2.PlayRequest) -> None:
+        nonlocal sent_at
+        sent_at = await pacer.wait_turn()
+        outgoing.put_nowait(request)
+
     def maybe_move() -> None:
-        nonlocal pending, sent_at, counter
+        nonlocal pending, counter
         if pending or closed or latest is None or not latest.legal_moves:
             return
         counter += 1
         move = latest.legal_moves[int(rng.random() * len(latest.legal_moves))]
         pending = True
-        sent_at = time.perf_counter()
-        outgoing.put_nowait(
-            move_pb2.PlayRequest(
-                move=move_pb2.SubmitMoveRequest(move=move, request_id=str(counter), expected_version=latest.version)
-            )
-        )
+        request = move_pb2.SubmitMoveRequest(move=move, request_id=str(counter), expected_version=latest.version)
+        sending.append(asyncio.ensure_future(send(move_pb2.PlayRequest(move=request))))
+        if len(sending) > 8:
+            del sending[:-1]
 
     async for response in moves.Play(requests(), metadata=_auth(token)):
         if response.HasField("update"):
@@ -224,10 +259,18 @@ async def _stream_seat(
                 stats.latencies.append(time.perf_counter() - sent_at)
                 stats.moves += 1
         maybe_move()
+    for task in sending:
+        task.cancel()
 
 
 async def _unary_seat(
-    moves: move_pb2_grpc.MoveServiceStub, room_id: str, seat: int, token: str, rng: random.Random, stats: Stats
+    moves: move_pb2_grpc.MoveServiceStub,
+    room_id: str,
+    seat: int,
+    token: str,
+    rng: random.Random,
+    stats: Stats,
+    pacer: Pacer,
 ) -> None:
     """One scripted seat with unary moves, following the room on its event stream."""
     events = moves.StreamEvents(move_pb2.StreamEventsRequest(room_id=room_id), metadata=_auth(token))
@@ -243,7 +286,7 @@ async def _unary_seat(
                 continue
             counter += 1
             move = update.legal_moves[int(rng.random() * len(update.legal_moves))]
-            sent = time.perf_counter()
+            sent = await pacer.wait_turn()
             try:
                 await moves.SubmitMove(
                     move_pb2.SubmitMoveRequest(
@@ -307,7 +350,7 @@ class _Http:
 
 
 async def _rest_seat(
-    address: tuple[str, int], room_id: str, seat: int, token: str, rng: random.Random, stats: Stats
+    address: tuple[str, int], room_id: str, seat: int, token: str, rng: random.Random, stats: Stats, pacer: Pacer
 ) -> None:
     """One scripted seat over the REST gateway: updates by server-sent events, moves by POST."""
     auth = f"Authorization: Bearer {token}\r\n"
@@ -339,7 +382,7 @@ async def _rest_seat(
                         "expectedVersion": update["version"],
                     }
                 ).encode()
-                sent = time.perf_counter()
+                sent = await pacer.wait_turn()
                 try:
                     moves.send("POST", f"/v1/rooms/{room_id}/moves", auth, body)
                     status, answer = await moves.response()
@@ -368,17 +411,27 @@ async def _room_loop(
     stats: Stats,
     stop_at: float,
     gateway: tuple[str, int] | None = None,
+    pacer: Pacer | None = None,
 ) -> None:
+    pacer = pacer or Pacer()
     if transport == "rest":
         assert gateway is not None
-        await _play_rooms(channel, gateway, _rest_seat, bots, rng, stats, stop_at)
+        await _play_rooms(channel, gateway, _rest_seat, bots, rng, stats, stop_at, pacer)
     else:
         seat_player = _stream_seat if transport == "stream" else _unary_seat
-        await _play_rooms(channel, move_pb2_grpc.MoveServiceStub(channel), seat_player, bots, rng, stats, stop_at)
+        moves = move_pb2_grpc.MoveServiceStub(channel)
+        await _play_rooms(channel, moves, seat_player, bots, rng, stats, stop_at, pacer)
 
 
 async def _play_rooms(
-    channel: grpc.aio.Channel, moves: Any, seat_player: Any, bots: int, rng: random.Random, stats: Stats, stop_at: float
+    channel: grpc.aio.Channel,
+    moves: Any,
+    seat_player: Any,
+    bots: int,
+    rng: random.Random,
+    stats: Stats,
+    stop_at: float,
+    pacer: Pacer,
 ) -> None:
     """Whole games, one after another, in one room slot until the time is up."""
     rooms = room_pb2_grpc.RoomServiceStub(channel)
@@ -391,8 +444,10 @@ async def _play_rooms(
             )
         ).room
         joined = [await rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id)) for _ in range(SEATS - bots)]
+        pacer.restart()
         players = [
-            asyncio.create_task(seat_player(moves, room.room_id, j.seat, j.seat_token, rng, stats)) for j in joined
+            asyncio.create_task(seat_player(moves, room.room_id, j.seat, j.seat_token, rng, stats, pacer))
+            for j in joined
         ]
         _, unfinished = await asyncio.wait(players, timeout=max(0.0, stop_at - time.monotonic()))
         for player in unfinished:  # time is up: the game in progress is abandoned
@@ -406,16 +461,28 @@ async def _play_rooms(
 
 
 async def _drive(
-    target: str, rooms: int, seconds: float, transport: str, bots: int, seed: int, gateway: str = ""
+    target: str, rooms: int, seconds: float, transport: str, bots: int, seed: int, gateway: str = "", rate: float = 0
 ) -> tuple[Stats, float]:
+    """The load: closed-loop (each seat moves as soon as it may), or open-loop at ``rate`` moves/s over the rooms."""
     stats = Stats()
+    interval = rooms / rate if rate else 0.0
+    pacers = [Pacer(interval, random.Random(seed - i).uniform(0, interval)) for i in range(rooms)]
     channels = [grpc.aio.insecure_channel(target) for _ in range(max(1, rooms // 50))]
     address = (httpx.URL(gateway).host, httpx.URL(gateway).port or 80) if gateway else None
     start = time.monotonic()
     stop_at = start + seconds
     await asyncio.gather(
         *(
-            _room_loop(channels[i % len(channels)], transport, bots, random.Random(seed + i), stats, stop_at, address)
+            _room_loop(
+                channels[i % len(channels)],
+                transport,
+                bots,
+                random.Random(seed + i),
+                stats,
+                stop_at,
+                address,
+                pacers[i],
+            )
             for i in range(rooms)
         )
     )
@@ -434,26 +501,37 @@ def bench_server(
     database_url: str = "",
     *,
     tracing: bool = False,
+    rate: float = 0,
 ) -> dict[str, float]:
     """Run the load for ``seconds``; ``database_url`` '' is a fresh SQLite file, 'memory' keeps nothing. With
-    ``tracing`` the server (and gateway) trace every call and drop the spans."""
+    ``tracing`` the server (and gateway) trace every call and drop the spans. With ``rate``, the load is open-loop:
+    that many moves a second over the rooms, each latency counted from when its move was due."""
     if transport not in ("stream", "unary", "rest"):
         raise ValueError("--transport is stream, unary or rest")
     if not 0 <= bots < SEATS:
         raise ValueError(f"--bots must be 0-{SEATS - 1}: at least one seat is a scripted client")
+    if rate < 0:
+        raise ValueError("--rate must be positive (or 0: closed-loop)")
     server = ServerProcess(database_url, tracing=tracing)
-    return _measure(server, rooms, seconds, transport, bots, seed, tracing)
+    return _measure(server, rooms, seconds, transport, bots, seed, tracing, rate)
 
 
 def _measure(
-    server: ServerProcess, rooms: int, seconds: float, transport: str, bots: int, seed: int, tracing: bool = False
+    server: ServerProcess,
+    rooms: int,
+    seconds: float,
+    transport: str,
+    bots: int,
+    seed: int,
+    tracing: bool = False,
+    rate: float = 0,
 ) -> dict[str, float]:
     """The load against a started server (stopped after); its figures."""
     gateway = GatewayProcess(server.target, tracing=tracing) if transport == "rest" else None
     try:
         cpu = [server.cpu_seconds(), gateway.cpu_seconds() if gateway else 0.0]
         stats, elapsed = asyncio.run(
-            _drive(server.target, rooms, seconds, transport, bots, seed, gateway.url if gateway else "")
+            _drive(server.target, rooms, seconds, transport, bots, seed, gateway.url if gateway else "", rate)
         )
         cpu = [server.cpu_seconds() - cpu[0], (gateway.cpu_seconds() - cpu[1]) if gateway else 0.0]
         rss = server.peak_rss_mb()

@@ -132,6 +132,13 @@ def _parser() -> argparse.ArgumentParser:
         help="with --tracing or --baseline: alternate the two this many times, report medians",
     )
     server.add_argument(
+        "--rate",
+        type=float,
+        default=0,
+        help="open-loop: this many moves a second over the rooms, each sent when due whether or not earlier ones "
+        "were answered, latency counted from when it was due (default 0: each seat moves as soon as it may)",
+    )
+    server.add_argument(
         "--baseline",
         action="store_true",
         help="also run a bare grpc.aio fan-out server (no rules, store or telemetry) under the same load, in "
@@ -270,13 +277,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{cpu_text}",
                 )
                 return 0
-            result = bench_server(args.rooms, args.seconds, args.transport, args.bots, args.seed, args.database_url)
+            result = bench_server(
+                args.rooms, args.seconds, args.transport, args.bots, args.seed, args.database_url, rate=args.rate
+            )
             _report(
                 args,
                 result,
                 f"server ({args.database_url or 'fresh SQLite file'}), {args.rooms} rooms, {args.transport}, "
-                f"{args.bots} system players a room: "
-                f"{result['moves_per_s']:,.0f} moves/s, p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
+                f"{args.bots} system players a room"
+                + (f", open-loop at {args.rate:,.0f} moves/s" if args.rate else "")
+                + f": {result['moves_per_s']:,.0f} moves/s, p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
                 f"{result['games']} games, server peak RSS {result['rss_mb']} MB",
             )
         elif args.bench == "clocks":

@@ -17,6 +17,14 @@ def test_bench_server_reports_moves_latency_games_and_memory(transport: str) -> 
     assert figures["rss_mb"] > 10
 
 
+def test_bench_server_open_loop_sends_moves_at_the_rate_asked() -> None:
+    figures = bench_server(rooms=4, seconds=3, transport="stream", database_url="memory", rate=20)
+    assert 10 <= figures["moves_per_s"] <= 21, "about 20 moves a second, no more (room set-up takes some of it)"
+    assert 0 < figures["p50_ms"] <= figures["p99_ms"]
+    with pytest.raises(ValueError, match="rate"):
+        bench_server(rooms=1, seconds=1, rate=-1)
+
+
 def test_bench_server_refuses_a_room_of_only_system_players() -> None:
     with pytest.raises(ValueError, match="bots"):
         bench_server(rooms=1, seconds=1, bots=4)
