@@ -132,15 +132,21 @@ def _room_event(event: Any, codec: Codec, teams: Sequence[int]) -> move_pb2.Room
 _GAME_EVENTS = "game events"  # the rendered cache's key for where each game event landed in the message
 
 
-def update_to_proto(room: Room, update: Update, viewer: int | None) -> move_pb2.RoomUpdate:
-    """The update as ``viewer`` may see it, built once per viewer and kept with the update.
+def update_to_proto(
+    room: Room, update: Update, viewer: int | None, into: move_pb2.RoomUpdate | None = None
+) -> move_pb2.RoomUpdate:
+    """The update as ``viewer`` may see it, built once per viewer and kept with the update; or, with ``into`` (the
+    field of the message a stream is about to send), written there and not kept, which spares a copy.
 
     The spectator's rendering is built first; a seat's copies it and replaces only the events the seat sees
     differently (its own draws) and adds its legal moves, so four seats cost little more than one.
     """
     cached = update.rendered.get(viewer)
     if cached is not None:
-        return cached
+        if into is None:
+            return cached
+        into.CopyFrom(cached)
+        return into
     codec = codec_for(room)
     public = update.rendered.get(None)
     if public is None:
@@ -149,7 +155,7 @@ def update_to_proto(room: Room, update: Update, viewer: int | None) -> move_pb2.
             rendered = _room_event(event, codec, room.teams)
             if rendered is not None:  # (the codec leaves out what the room reports itself)
                 if type(event) is GameEvent:
-                    slots.append((index, len(events)))
+                    slots.append((index, len(events), event.event))  # where it landed, and how a spectator sees it
                 events.append(rendered)
         public = move_pb2.RoomUpdate(
             room_id=room.room_id,
@@ -162,19 +168,21 @@ def update_to_proto(room: Room, update: Update, viewer: int | None) -> move_pb2.
         add_clocks(public, update.clocks)
         update.rendered[None] = public
         update.rendered[_GAME_EVENTS] = slots
-        if viewer is None:
+        if viewer is None and into is None:
             return public
-    message = move_pb2.RoomUpdate()
+    message = into if into is not None else move_pb2.RoomUpdate()
     message.CopyFrom(public)
+    if viewer is None:
+        return message
     message.viewer = viewer
-    for index, position in update.rendered[_GAME_EVENTS]:
-        event = update.events[index]
-        mine = event.event.for_viewer(viewer)
-        if mine != event.event.for_viewer(None):
+    for index, position, public_event in update.rendered[_GAME_EVENTS]:
+        mine = update.events[index].event.for_viewer(viewer)
+        if mine is not public_event and mine != public_event:
             message.events[position].CopyFrom(_room_event(GameEvent(mine), codec, room.teams))
     if viewer in update.legal:
         message.legal_moves.extend(codec.move_to_proto(move) for move in update.legal[viewer])
-    update.rendered[viewer] = message
+    if into is None:
+        update.rendered[viewer] = message
     return message
 
 

@@ -292,7 +292,8 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 try:
                     while (item := await feed.next(until_stopped=True)) is not None:
                         if type(item) is Update:
-                            response = move_pb2.PlayResponse(update=update_to_proto(room, item, seat))
+                            response = move_pb2.PlayResponse()
+                            update_to_proto(room, item, seat, into=response.update)
                             if item.mover == seat and item.request_id:  # the answer rides on the update it made
                                 response.result.request_id = item.request_id
                                 response.result.accepted = True
