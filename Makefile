@@ -52,12 +52,7 @@ bench: install
 	$(BIN)/kickoff bench bots --game age-of-soccer --games 1000
 	$(BIN)/kickoff bench engine --game carta-futbol-club --games 2000 --baseline soker
 	$(BIN)/kickoff bench bots --game carta-futbol-club --games 1000 --seats 2,4
-	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0 --database-url memory
-	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport unary --bots 0 --database-url memory
-	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport rest --bots 0 --database-url memory
-	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0
-	$(BIN)/kickoff bench server --rooms 200 --seconds 10 --transport stream --bots 0 --tracing --rounds 5
-	$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport rest --bots 0 --tracing --rounds 3
+	$(BIN)/kickoff bench goals --rooms 200 --seconds 15 --rounds 3 --readme README.md
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0 \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'
 	$(BIN)/kickoff bench clocks --rooms 5000

@@ -145,6 +145,14 @@ def _parser() -> argparse.ArgumentParser:
         "alternating rounds; report both and their ratios (stream or unary)",
     )
     server.add_argument("--json", action="store_true", help="print one JSON object")
+    goals = kinds.add_parser(
+        "goals", help="every per-move goal of the server as a ratio inside one run: the figures and pass/fail"
+    )
+    goals.add_argument("--rooms", type=int, default=200)
+    goals.add_argument("--seconds", type=float, default=15.0)
+    goals.add_argument("--rounds", type=int, default=3)
+    goals.add_argument("--json", action="store_true", help="print one JSON object")
+    goals.add_argument("--readme", default="", help="also write the table into this file, between its markers")
     clocks = kinds.add_parser("clocks", help="idle online rooms with running clocks: server CPU and clock accuracy")
     clocks.add_argument("--rooms", type=int, default=5000)
     clocks.add_argument("--quiet-seconds", type=float, default=10.0)
@@ -289,6 +297,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 + f": {result['moves_per_s']:,.0f} moves/s, p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
                 f"{result['games']} games, server peak RSS {result['rss_mb']} MB",
             )
+        elif args.bench == "goals":
+            from service.bench_goals import bench_goals, table, write_into
+
+            if args.rooms < 1 or args.seconds <= 0 or args.rounds < 1:
+                raise ValueError("--rooms, --seconds and --rounds must be positive")
+            result = bench_goals(args.rooms, args.seconds, args.rounds)
+            _report(args, result, table(result))
+            if args.readme:
+                write_into(args.readme, table(result))
         elif args.bench == "clocks":
             from service.bench_server import bench_clocks
 

@@ -83,3 +83,30 @@ def test_bench_history_reports_memory_as_games_finish_and_startup_with_finished_
     assert all(reading["rss_mb"] > 10 for reading in figures["memory"])
     assert [reading["finished_rooms"] for reading in figures["startup"]] == [3, 6]
     assert all(0 < reading["startup_s"] < 30 for reading in figures["startup"])
+
+
+def test_bench_goals_measures_every_goal_as_a_ratio_inside_one_run() -> None:
+    from service.bench_goals import Goal, bench_goals, table
+
+    figures = bench_goals(rooms=2, seconds=0.8, rounds=1)
+    names = [goal["goal"] for goal in figures["goals"]]
+    assert len(names) == 9 and figures["of"] == 9
+    assert any("bare fan-out" in name for name in names) and any("SQLite" in name for name in names)
+    assert any("open-loop" in name for name in names) and sum("tracing" in name for name in names) == 2
+    assert all(goal["figure"] == goal["figure"] and goal["detail"] for goal in figures["goals"])  # numbers, no NaN
+    assert figures["met"] == sum(goal["met"] for goal in figures["goals"])
+    text = table(figures)
+    assert text.count("\n| ") == 9 and f"{figures['met']} of 9 goals met" in text
+    assert Goal("x", 1.4, 1.5, True, "").met and not Goal("x", 0.6, 0.67, False, "").met
+
+
+def test_the_goals_table_is_written_between_the_readme_markers(tmp_path) -> None:
+    from service.bench_goals import BEGIN, END, write_into
+
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# x\n{BEGIN}\nold table\n{END}\nafter\n")
+    write_into(str(readme), "| new |")
+    assert readme.read_text() == f"# x\n{BEGIN}\n| new |\n{END}\nafter\n"
+    (tmp_path / "plain.md").write_text("no markers")
+    with pytest.raises(ValueError, match="block"):
+        write_into(str(tmp_path / "plain.md"), "| new |")

@@ -1,0 +1,208 @@
+"""`kickoff bench goals`: every per-move goal of the server, each a ratio inside one run, with its figure and pass/fail.
+
+Each comparison alternates its two sides round after round under the same load from the same client code and takes
+the medians, so a slow spell of the shared machine hits both alike:
+
+* stream, memory store, against the bare fan-out server (bench_baseline.py): server CPU a move <= 1.5x, moves/s
+  >= 0.67x;
+* unary moves, memory store, against the bare server's unary form: moves/s >= 0.67x;
+* stream on the default SQLite store against the memory store: moves/s >= 0.5x;
+* REST against unary moves (memory store): moves/s >= 0.4x;
+* open-loop latency at half the capacity measured above: stream p99 < 25 ms, REST p99 < 40 ms;
+* tracing, the stream on the memory store: with the deploy guide's sampler (parent-based, 10%) the server's CPU a move
+  rises < 5%; with every move traced, < 25%.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from service.bench_server import BaselineProcess, ServerProcess, _measure
+
+SAMPLED = {"OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": "0.1"}
+
+
+@dataclass(frozen=True)
+class Goal:
+    name: str
+    figure: float
+    limit: float
+    at_most: bool  # the figure must be <= limit (else >=)
+    detail: str
+
+    @property
+    def met(self) -> bool:
+        return self.figure <= self.limit if self.at_most else self.figure >= self.limit
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "goal": self.name,
+            "figure": self.figure,
+            "limit": ("<= " if self.at_most else ">= ") + str(self.limit),
+            "met": self.met,
+            "detail": self.detail,
+        }
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
+
+
+def _alternate(sides: dict[str, Callable[[int], dict[str, float]]], rounds: int) -> dict[str, dict[str, float]]:
+    """Each side once per round, in turn; the median of each figure per side."""
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name in sides}
+    for index in range(rounds):
+        for name, run in sides.items():
+            runs[name].append(run(index))
+    return {name: {key: _median([r[key] for r in results]) for key in results[0]} for name, results in runs.items()}
+
+
+def bench_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: int = 0) -> dict[str, Any]:
+    goals: list[Goal] = []
+
+    def kickoff(transport: str, database_url: str = "memory", env: dict[str, str] | None = None, rate: float = 0):
+        def run(index: int) -> dict[str, float]:
+            server = ServerProcess(database_url, tracing=env is not None, env=env or {})
+            return _measure(server, rooms, seconds, transport, 0, seed + index, tracing=False, rate=rate)
+
+        return run
+
+    update_bytes: list[int] = []
+
+    def bare(transport: str) -> Callable[[int], dict[str, float]]:
+        def run(index: int) -> dict[str, float]:
+            server = BaselineProcess(update_bytes[0] if update_bytes else 110)
+            return _measure(server, rooms, seconds, transport, 0, seed + index)
+
+        return run
+
+    def measured_first(run: Callable[[int], dict[str, float]]) -> Callable[[int], dict[str, float]]:
+        def wrapped(index: int) -> dict[str, float]:
+            figures = run(index)
+            if not update_bytes:
+                update_bytes.append(int(figures["update_bytes"]))
+            return figures
+
+        return wrapped
+
+    stream = _alternate({"kickoff": measured_first(kickoff("stream")), "bare": bare("stream")}, rounds)
+    ours, floor = stream["kickoff"], stream["bare"]
+    goals.append(
+        Goal(
+            "stream: server CPU a move / bare fan-out",
+            round(ours["server_cpu_us_per_move"] / floor["server_cpu_us_per_move"], 2),
+            1.5,
+            True,
+            f"{ours['server_cpu_us_per_move']:.0f} / {floor['server_cpu_us_per_move']:.0f} µs",
+        )
+    )
+    goals.append(
+        Goal(
+            "stream: moves/s / bare fan-out",
+            round(ours["moves_per_s"] / floor["moves_per_s"], 2),
+            0.67,
+            False,
+            f"{ours['moves_per_s']:,.0f} / {floor['moves_per_s']:,.0f} moves/s",
+        )
+    )
+    unary = _alternate({"kickoff": kickoff("unary"), "bare": bare("unary")}, rounds)
+    goals.append(
+        Goal(
+            "unary: moves/s / bare unary fan-out",
+            round(unary["kickoff"]["moves_per_s"] / unary["bare"]["moves_per_s"], 2),
+            0.67,
+            False,
+            f"{unary['kickoff']['moves_per_s']:,.0f} / {unary['bare']['moves_per_s']:,.0f} moves/s",
+        )
+    )
+    sqlite = _alternate({"sqlite": kickoff("stream", database_url=""), "memory": kickoff("stream")}, rounds)
+    goals.append(
+        Goal(
+            "stream: SQLite store / memory store, moves/s",
+            round(sqlite["sqlite"]["moves_per_s"] / sqlite["memory"]["moves_per_s"], 2),
+            0.5,
+            False,
+            f"{sqlite['sqlite']['moves_per_s']:,.0f} / {sqlite['memory']['moves_per_s']:,.0f} moves/s",
+        )
+    )
+    rest = _alternate({"rest": kickoff("rest"), "unary": kickoff("unary")}, rounds)
+    goals.append(
+        Goal(
+            "REST / unary, moves/s",
+            round(rest["rest"]["moves_per_s"] / rest["unary"]["moves_per_s"], 2),
+            0.4,
+            False,
+            f"{rest['rest']['moves_per_s']:,.0f} / {rest['unary']['moves_per_s']:,.0f} moves/s",
+        )
+    )
+    for transport, capacity, limit in (
+        ("stream", ours["moves_per_s"], 25.0),
+        ("rest", rest["rest"]["moves_per_s"], 40.0),
+    ):
+        rate = round(capacity / 2)
+        loaded = _alternate({"open": kickoff(transport, rate=rate)}, rounds)["open"]
+        goals.append(
+            Goal(
+                f"{transport}: p99 latency at half capacity (open-loop), ms",
+                loaded["p99_ms"],
+                limit,
+                True,
+                f"{rate:,} moves/s asked, {loaded['moves_per_s']:,.0f} made; p50 {loaded['p50_ms']} ms",
+            )
+        )
+    tracing = _alternate(
+        {"off": kickoff("stream"), "sampled": kickoff("stream", env=SAMPLED), "all": kickoff("stream", env={})},
+        rounds,
+    )
+    off = tracing["off"]["server_cpu_us_per_move"]
+    for side, name, limit in (("sampled", "parent-based 10%", 5.0), ("all", "every move", 25.0)):
+        cpu = tracing[side]["server_cpu_us_per_move"]
+        goals.append(
+            Goal(
+                f"tracing ({name}): server CPU a move, % more",
+                round((cpu / off - 1) * 100, 1),
+                limit,
+                True,
+                f"{off:.0f} -> {cpu:.0f} µs",
+            )
+        )
+    return {
+        "rooms": rooms,
+        "seconds": seconds,
+        "rounds": rounds,
+        "cpu_count": os.cpu_count(),
+        "goals": [goal.to_json() for goal in goals],
+        "met": sum(goal.met for goal in goals),
+        "of": len(goals),
+    }
+
+
+BEGIN, END = "<!-- kickoff bench goals: begin -->", "<!-- kickoff bench goals: end -->"
+
+
+def write_into(path: str, text: str) -> None:
+    """Replace what stands between the two markers in ``path`` (the README) with ``text``."""
+    with open(path, encoding="utf-8") as file:
+        content = file.read()
+    start, end = content.find(BEGIN), content.find(END)
+    if start < 0 or end < start:
+        raise ValueError(f"{path} has no '{BEGIN}' ... '{END}' block")
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(content[: start + len(BEGIN)] + "\n" + text + "\n" + content[end:])
+
+
+def table(figures: dict[str, Any]) -> str:
+    """The goals as a Markdown table (the README's benchmark section quotes it)."""
+    lines = ["| goal | figure | limit | met | measured |", "|---|---|---|---|---|"]
+    for goal in figures["goals"]:
+        met = "yes" if goal["met"] else "**no**"
+        lines.append(f"| {goal['goal']} | {goal['figure']} | {goal['limit']} | {met} | {goal['detail']} |")
+    lines.append(
+        f"\n{figures['met']} of {figures['of']} goals met: {figures['rooms']} rooms, {figures['seconds']:g} s a run, "
+        f"medians of {figures['rounds']} alternating rounds, {figures['cpu_count']} cores."
+    )
+    return "\n".join(lines)
