@@ -382,6 +382,7 @@ def _run_gateway(args: argparse.Namespace) -> int:
     import dataclasses
     import os
 
+    from service import collector
     from service.gateway import http
     from service.gateway.app import create_app
     from service.gateway.cors import CorsPolicy
@@ -411,6 +412,7 @@ def _run_gateway(args: argparse.Namespace) -> int:
         f"kickoff REST gateway on http://{args.host}:{args.port} (OpenAPI at /schema) -> gRPC {args.grpc_target}",
         flush=True,
     )
+    collector.settle()  # (what start-up made stays for good: see service/collector.py)
     http.serve(app, args.host, args.port, limits)
     telemetry.shutdown()  # export what is still buffered
     return 0

@@ -45,9 +45,8 @@ def codec_for(room: Room) -> Codec:
 
 
 def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
-    stamp = timestamp_pb2.Timestamp()
-    stamp.FromNanoseconds(round(seconds * 1e9))
-    return stamp
+    nanos = round(seconds * 1e9)
+    return timestamp_pb2.Timestamp(seconds=nanos // 1_000_000_000, nanos=nanos % 1_000_000_000)
 
 
 def struct(values: Mapping[str, Any]) -> struct_pb2.Struct:
@@ -113,11 +112,33 @@ def room_to_proto(room: Room) -> room_pb2.Room:
     return message
 
 
+# A game's events repeat from room to room and turn to turn (seat 2's turn began; seat 1 drew a card it alone sees):
+# each one's message is built once and copied into every update that carries it. Keys are (codec, type, event), since
+# equal tuples of different event types compare equal; an event that cannot be a key is built every time.
+_GAME_EVENTS_KEPT = 8192
+_game_events: dict[tuple[str, type, Any], move_pb2.RoomEvent | None] = {}
+
+
+def _game_event(event: Any, codec: Codec) -> move_pb2.RoomEvent | None:
+    key = (codec.name, type(event), event)
+    try:
+        return _game_events[key]
+    except KeyError:
+        pass
+    except TypeError:  # (not hashable)
+        message = codec.event_to_proto(event)
+        return None if message is None else move_pb2.RoomEvent(game=message)
+    if len(_game_events) >= _GAME_EVENTS_KEPT:
+        _game_events.clear()
+    message = codec.event_to_proto(event)
+    built = _game_events[key] = None if message is None else move_pb2.RoomEvent(game=message)
+    return built
+
+
 def _room_event(event: Any, codec: Codec, teams: Sequence[int]) -> move_pb2.RoomEvent | None:
     kind = type(event)
     if kind is GameEvent:
-        message = codec.event_to_proto(event.event)
-        return None if message is None else move_pb2.RoomEvent(game=message)
+        return _game_event(event.event, codec)
     if kind is SeatTakenEvent:
         return move_pb2.RoomEvent(seat_taken=move_pb2.SeatTaken(seat=seat_to_proto(event.seat)))
     if kind is SeatLeftEvent:

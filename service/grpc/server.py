@@ -32,6 +32,7 @@ from kickoff.v1 import (
     tournament_pb2,
     tournament_pb2_grpc,
 )
+from service import collector
 from service.grpc.admission import Admission
 from service.grpc.limits import tolerant
 from service.grpc.servicers import GameServicer, MoveServicer, RoomServicer, Seats
@@ -226,6 +227,7 @@ async def serve(
         tournaments=tournaments,
         admission=admission,
     )
+    collector.settle()  # (what start-up made stays for good: see service/collector.py)
     log.info("kickoff gRPC server listening on %s:%d", settings.host, running.port)
     print(f"kickoff gRPC server on {settings.host}:{running.port} (health and reflection on)", flush=True)
     stopping = asyncio.Event()

@@ -206,6 +206,7 @@ class RoomDirectory:
 
     def _finished(self, room: Room) -> None:
         self._live.discard(room.room_id)
+        room.forget_updates()
         self._keep(room)
         if self.on_finished is not None:
             self.on_finished(room)
@@ -213,6 +214,7 @@ class RoomDirectory:
     def _add(self, room: Room) -> None:
         self._rooms[room.room_id] = room
         if room.status == FINISHED:
+            room.forget_updates()
             self._keep(room)
         elif not room.tournament_id:
             self._live.add(room.room_id)

@@ -62,6 +62,13 @@ class History(Generic[T]):
             del items[:dropped]
             self.first += dropped
 
+    def emptied(self) -> History[T]:
+        """A history as long as this one that keeps none of its updates in memory (each is read back from the store
+        when asked). Readers of this one read on in it: it lives as long as they do."""
+        empty: History[T] = History(self.keep)
+        empty.first = len(self)
+        return empty
+
     def truncate(self, length: int) -> None:
         """Keep only the first ``length`` updates (the store holds no more)."""
         if length < self.first:

@@ -410,6 +410,13 @@ class Room:
         """Run ``reader`` in the room's turn, so it sees only committed changes (never a move still being written)."""
         return await self._call(reader)
 
+    def forget_updates(self) -> None:
+        """Keep none of a finished room's updates in memory: a room kept after its game (to answer reads) then costs
+        little memory, and the garbage collector does not walk its history again and again (each walk is a pause of
+        every room). The feeds already open read on to the end; a later reader gets them read back from the store."""
+        if self.status == FINISHED:
+            self.updates = self.updates.emptied()
+
     def check_seat(self, seat: int, nonce: str) -> None:
         """Raises Unauthenticated unless ``nonce`` is the current one of a person's ``seat``."""
         if not 0 <= seat < len(self.seats):
@@ -472,8 +479,7 @@ class Room:
         events: list[Any] = [SeatTakenEvent(_copy(record))]
         if all(r.taken for r in self.seats):
             events.append(self._start_game())
-        entry = LogEntry(self.room_id, 0, "join", seat, name=name, nonce=nonce, choice=choice)
-        await self._commit(events, entry)
+        await self._commit(events, "join", seat, name=name, nonce=nonce, choice=choice)
 
     def _start_game(self) -> GameStartedEvent:
         choices = self._choices()
@@ -496,7 +502,7 @@ class Room:
         if any(r.kind == PERSON for r in self.seats):
             raise InvalidRequest("a room with people's seats starts when they are all taken")
         if self.status == WAITING:
-            await self._commit([self._start_game()], LogEntry(self.room_id, 0, "start", -1))
+            await self._commit([self._start_game()], "start", -1)
 
     async def _leave(self, seat: int, nonce: str) -> None:
         self.check_seat(seat, nonce)
@@ -507,12 +513,12 @@ class Room:
     async def _free_seat(self, seat: int) -> None:
         record = self.seats[seat]
         record.taken, record.name, record.nonce, record.choice = False, "", "", ""
-        await self._commit([SeatLeftEvent(seat)], LogEntry(self.room_id, 0, "leave", seat))
+        await self._commit([SeatLeftEvent(seat)], "leave", seat)
 
     async def _close(self) -> None:
         """A waiting room that nobody completed in time ends unplayed (its outcome's reason: expired)."""
         self.status = FINISHED
-        await self._commit([GameEndedEvent(Outcome((), EXPIRED, ()))], LogEntry(self.room_id, 0, "close", -1))
+        await self._commit([GameEndedEvent(Outcome((), EXPIRED, ()))], "close", -1)
 
     async def _move(
         self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None
@@ -577,10 +583,7 @@ class Room:
             self.status = FINISHED
             events.append(GameEndedEvent(outcome))  # (a game's own end event, if it has one, stays: the codec decides)
         mover = None if by_table or self.seats[seat].kind == SYSTEM else seat
-        entry = LogEntry(
-            self.room_id, 0, "table" if by_table else "move", seat, move=move.to_wire(), request_id=request_id
-        )
-        update = await self._commit(events, entry, mover, request_id)
+        update = await self._commit(events, "table" if by_table else "move", seat, mover, request_id, move=move)
         if self._replaying is None and self._tracing:
             trace.get_current_span().set_attribute("kickoff.version", update.version)
         if self._replaying is None and self._metering:
@@ -589,20 +592,38 @@ class Room:
         return MoveAnswer(update.version, update)
 
     async def _commit(
-        self, events: list[Any], entry: LogEntry, mover: int | None = None, request_id: str = ""
+        self,
+        events: list[Any],
+        kind: str,
+        seat: int,
+        mover: int | None = None,
+        request_id: str = "",
+        *,
+        move: Any = None,
+        name: str = "",
+        nonce: str = "",
+        choice: str = "",
     ) -> Update:
-        """Make the next version: re-arm the clock, commit the log entry, then tell every subscriber."""
+        """Make the next version: re-arm the clock, commit its log entry (of ``kind``, by ``seat``; the other
+        arguments are the entry's too), then tell every subscriber."""
         self.version += 1
         replay = self._replaying
         self._arm(replay.deadlines if replay else None)
         now = replay.time if replay else self.clock.now()
-        entry = replace(
-            entry,
-            version=self.version,
-            deadlines={seat: clock.deadline for seat, clock in self.clocks.items()},
-            time=now,
-        )
         if replay is None:
+            entry = LogEntry(
+                self.room_id,
+                self.version,
+                kind,
+                seat,
+                move=None if move is None else move.to_wire(),
+                request_id=request_id,
+                name=name,
+                nonce=nonce,
+                choice=choice,
+                deadlines={seat: clock.deadline for seat, clock in self.clocks.items()},
+                time=now,
+            )
             try:
                 await self.journal.append(entry, self.status)
             except BaseException:
@@ -630,7 +651,7 @@ class Room:
         self.published = Published(
             self.version,
             self.status,
-            tuple(_copy(r) for r in self.seats) if entry.kind in ("join", "leave") else published.seats,
+            tuple(_copy(r) for r in self.seats) if kind in ("join", "leave") else published.seats,
             to_act,
             clocks,
             events[-1].outcome if self.status == FINISHED else None,
@@ -638,7 +659,7 @@ class Room:
         if self.version > len(self.updates):  # (a rebuild replays the updates readers had: those are kept)
             self.updates.append(update)
             self._readers.publish(last=self.status == FINISHED)
-        if entry.kind in ("join", "leave"):
+        if kind in ("join", "leave"):
             self._arm_expiry()
         if self.status == FINISHED and replay is None:
             self._tell_finished()
@@ -916,6 +937,9 @@ class Room:
 
 def _kind(move: Any) -> str:
     """A move's kind (its wire form's first word: play, draw, end, timeout), never its cards."""
+    kind = getattr(move, "kind", None)
+    if type(kind) is str:  # (every game's move has its kind first)
+        return kind
     to_wire = getattr(move, "to_wire", None)
     return to_wire().split(" ", 1)[0] if to_wire is not None else "malformed"
 
