@@ -153,21 +153,16 @@ def _room_event(event: Any, codec: Codec, teams: Sequence[int]) -> move_pb2.Room
 _GAME_EVENTS = "game events"  # the rendered cache's key for where each game event landed in the message
 
 
-def update_to_proto(
-    room: Room, update: Update, viewer: int | None, into: move_pb2.RoomUpdate | None = None
-) -> move_pb2.RoomUpdate:
-    """The update as ``viewer`` may see it, built once per viewer and kept with the update; or, with ``into`` (the
-    field of the message a stream is about to send), written there and not kept, which spares a copy.
+def update_to_proto(room: Room, update: Update, viewer: int | None) -> move_pb2.RoomUpdate:
+    """The update as ``viewer`` may see it, built once per viewer and kept with the update (the streams send it as
+    bytes instead: see update_bytes).
 
     The spectator's rendering is built first; a seat's copies it and replaces only the events the seat sees
     differently (its own draws) and adds its legal moves, so four seats cost little more than one.
     """
     cached = update.rendered.get(viewer)
     if cached is not None:
-        if into is None:
-            return cached
-        into.CopyFrom(cached)
-        return into
+        return cached
     codec = codec_for(room)
     public = update.rendered.get(None)
     if public is None:
@@ -189,12 +184,10 @@ def update_to_proto(
         add_clocks(public, update.clocks)
         update.rendered[None] = public
         update.rendered[_GAME_EVENTS] = slots
-        if viewer is None and into is None:
+        if viewer is None:
             return public
-    message = into if into is not None else move_pb2.RoomUpdate()
+    message = move_pb2.RoomUpdate()
     message.CopyFrom(public)
-    if viewer is None:
-        return message
     message.viewer = viewer
     for index, position, public_event in update.rendered[_GAME_EVENTS]:
         mine = update.events[index].event.for_viewer(viewer)
@@ -202,8 +195,7 @@ def update_to_proto(
             message.events[position].CopyFrom(_room_event(GameEvent(mine), codec, room.teams))
     if viewer in update.legal:
         message.legal_moves.extend(codec.move_to_proto(move) for move in update.legal[viewer])
-    if into is None:
-        update.rendered[viewer] = message
+    update.rendered[viewer] = message
     return message
 
 
@@ -232,3 +224,127 @@ def _value(value: Any) -> struct_pb2.Value:
     holder = struct_pb2.Struct()
     holder.update({"value": value})
     return holder.fields["value"]
+
+
+# -- updates as bytes, for the streams ---------------------------------------------------------------------------------
+#
+# A stream sends each update to every seat, and the seats' messages differ only in a few fields: the viewer, the legal
+# moves of a seat that must act, and an event that one seat sees unredacted (its own draw). Protobuf parses a message
+# written as consecutive pieces as the message with all their fields (repeated fields in the order the pieces give
+# them), so an update is serialised once in pieces: the fields every viewer shares, and each event on its own; a
+# seat's message is those pieces joined with its own. Events and legal moves repeat from update to update and room to
+# room, so their pieces are kept (_game_event's cache, _legal_move_bytes').
+
+_PIECES = "pieces"  # the rendered cache's key for an update's shared pieces
+_STREAM_UPDATE_TAG = bytes([move_pb2.PlayResponse.DESCRIPTOR.fields_by_name["update"].number << 3 | 2])
+assert move_pb2.StreamEventsResponse.DESCRIPTOR.fields_by_name["update"].number == 1  # (the same tag serves both)
+_VIEWER_PIECES = tuple(move_pb2.RoomUpdate(viewer=seat).SerializeToString() for seat in range(16))
+_LEGAL_MOVES_KEPT = 8192
+_legal_moves: dict[tuple[str, type, Any], bytes] = {}
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _event_piece(event: move_pb2.RoomEvent) -> bytes:
+    return move_pb2.RoomUpdate(events=[event]).SerializeToString()
+
+
+_game_event_pieces: dict[tuple[str, type, Any], bytes] = {}
+
+
+def _game_event_piece(event: Any, codec: Codec) -> bytes:
+    """A game event's piece (b'' for one the codec leaves out), kept like its message (see _game_event)."""
+    key = (codec.name, type(event), event)
+    try:
+        return _game_event_pieces[key]
+    except KeyError:
+        pass
+    except TypeError:  # (not hashable)
+        message = _game_event(event, codec)
+        return b"" if message is None else _event_piece(message)
+    if len(_game_event_pieces) >= _GAME_EVENTS_KEPT:
+        _game_event_pieces.clear()
+    message = _game_event(event, codec)
+    piece = _game_event_pieces[key] = b"" if message is None else _event_piece(message)
+    return piece
+
+
+def _legal_move_piece(move: Any, codec: Codec) -> bytes:
+    key = (codec.name, type(move), move)
+    try:
+        return _legal_moves[key]
+    except KeyError:
+        pass
+    except TypeError:  # (not hashable)
+        return move_pb2.RoomUpdate(legal_moves=[codec.move_to_proto(move)]).SerializeToString()
+    if len(_legal_moves) >= _LEGAL_MOVES_KEPT:
+        _legal_moves.clear()
+    piece = _legal_moves[key] = move_pb2.RoomUpdate(legal_moves=[codec.move_to_proto(move)]).SerializeToString()
+    return piece
+
+
+def _pieces(room: Room, update: Update, codec: Codec) -> tuple[bytes, list[bytes], list[tuple[int, int, Any]]]:
+    """An update's shared pieces: its fields but the events, each event as a spectator sees it, and where each game
+    event is (its index in the update, its position among the pieces, how a spectator sees it)."""
+    head = move_pb2.RoomUpdate(
+        room_id=room.room_id,
+        version=update.version,
+        status=STATUS[update.status],
+        to_act=update.to_act,
+        time=timestamp(update.time),
+    )
+    add_clocks(head, update.clocks)
+    events: list[bytes] = []
+    slots: list[tuple[int, int, Any]] = []
+    for index, event in enumerate(update.events):
+        if type(event) is GameEvent:
+            public = event.event.for_viewer(None)
+            piece = _game_event_piece(public, codec)
+            if piece:
+                slots.append((index, len(events), public))
+                events.append(piece)
+        else:
+            message = _room_event(event, codec, room.teams)
+            if message is not None:
+                events.append(_event_piece(message))
+    return head.SerializeToString(), events, slots
+
+
+def update_bytes(room: Room, update: Update, viewer: int | None) -> bytes:
+    """The update as ``viewer`` may see it, serialised: it parses as update_to_proto(room, update, viewer)."""
+    codec = codec_for(room)
+    pieces = update.rendered.get(_PIECES)
+    if pieces is None:
+        pieces = update.rendered[_PIECES] = _pieces(room, update, codec)
+    head, events, slots = pieces
+    if viewer is None:
+        return head + b"".join(events)
+    mine = events
+    for index, position, public in slots:
+        own = update.events[index].event.for_viewer(viewer)
+        if own is not public and own != public:
+            if mine is events:
+                mine = list(events)
+            mine[position] = _game_event_piece(own, codec)
+    legal = update.legal.get(viewer)
+    tail = b"".join([_legal_move_piece(move, codec) for move in legal]) if legal else b""
+    return b"".join((head, *mine, _VIEWER_PIECES[viewer] if viewer < 16 else _viewer_piece(viewer), tail))
+
+
+def _viewer_piece(viewer: int) -> bytes:
+    return move_pb2.RoomUpdate(viewer=viewer).SerializeToString()
+
+
+def stream_message(update: bytes, result: move_pb2.MoveResult | None = None) -> bytes:
+    """A PlayResponse (or, without ``result``, a StreamEventsResponse) carrying the serialised ``update``."""
+    message = _STREAM_UPDATE_TAG + _varint(len(update)) + update
+    if result is not None:
+        message += move_pb2.PlayResponse(result=result).SerializeToString()
+    return message

@@ -70,7 +70,8 @@ def no_limits() -> LimitSettings:
 class _Registrar:
     """Takes the handlers a generated ``add_*Servicer_to_server`` registers and hands them on with request decoders
     that never raise: bytes that are not the request message reach the servicer as ``limits.Malformed`` and are
-    refused with INVALID_ARGUMENT (grpc would answer UNKNOWN and log a traceback for each)."""
+    refused with INVALID_ARGUMENT (grpc would answer UNKNOWN and log a traceback for each); and with response encoders
+    that pass on a message the servicer serialised itself."""
 
     def __init__(self, server: grpc.aio.Server) -> None:
         self._server = server
@@ -88,7 +89,19 @@ def _tolerant(handler: Any) -> Any:
     decode = handler.request_deserializer
     message = getattr(decode, "__self__", None)
     name = message.DESCRIPTOR.name if message is not None else "request"
-    return handler._replace(request_deserializer=tolerant(decode, name))
+    return handler._replace(
+        request_deserializer=tolerant(decode, name), response_serializer=_serialized(handler.response_serializer)
+    )
+
+
+def _serialized(serialize: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
+    """The handler's response serializer, which also takes a message already serialised (bytes: the streams send
+    updates serialised once for every seat, see convert.update_bytes)."""
+
+    def serialized(message: Any) -> bytes:
+        return message if type(message) is bytes else serialize(message)
+
+    return serialized
 
 
 def _register(add: Callable[[Any, Any], None], servicer: Any, server: grpc.aio.Server) -> None:

@@ -28,6 +28,8 @@ from service.grpc.convert import (
     options_from,
     room_to_proto,
     rules_to_proto,
+    stream_message,
+    update_bytes,
     update_to_proto,
 )
 from service.grpc.errors import KickoffError, abort, to_status
@@ -243,7 +245,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
 
     async def StreamEvents(
         self, request: move_pb2.StreamEventsRequest, context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[move_pb2.StreamEventsResponse]:
+    ) -> AsyncIterator[move_pb2.StreamEventsResponse | bytes]:
         try:
             check_request(request)
             room = await self.seats.room(request)
@@ -259,7 +261,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 # (the gateway's event stream) can answer at once.
                 await context.send_initial_metadata(())
                 async for update in room.subscribe(request.after_version):
-                    yield move_pb2.StreamEventsResponse(update=update_to_proto(room, update, viewer))
+                    yield stream_message(update_bytes(room, update, viewer))  # (a StreamEventsResponse)
         except KickoffError as error:
             await abort(context, error)
 
@@ -274,7 +276,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
 
     async def Play(
         self, request_iterator: AsyncIterator[move_pb2.PlayRequest], context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[move_pb2.PlayResponse]:
+    ) -> AsyncIterator[move_pb2.PlayResponse | bytes]:
         """Updates from the room's feed and answers of the stream's own, until the client stops sending; a client
         that does not read its answers is cut off with RESOURCE_EXHAUSTED (see feed.py)."""
         try:
@@ -292,13 +294,12 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 try:
                     while (item := await feed.next(until_stopped=True)) is not None:
                         if type(item) is Update:
-                            response = move_pb2.PlayResponse()
-                            update_to_proto(room, item, seat, into=response.update)
+                            result = None
                             if item.mover == seat and item.request_id:  # the answer rides on the update it made
-                                response.result.request_id = item.request_id
-                                response.result.accepted = True
-                                response.result.version = item.version
-                            yield response
+                                result = move_pb2.MoveResult(
+                                    request_id=item.request_id, accepted=True, version=item.version
+                                )
+                            yield stream_message(update_bytes(room, item, seat), result)  # (a PlayResponse)
                         else:
                             yield move_pb2.PlayResponse(result=item)
                 finally:

@@ -895,7 +895,7 @@ class Room:
         attributes = {**self._attributes, "kickoff.seat": seat}
         if move is not None:
             attributes["kickoff.move.kind"] = _kind(move)
-        return self._tracer.start_as_current_span(name, attributes=attributes, **options)
+        return _SpanScope(self._tracer.start_span(name, attributes=attributes), **options)
 
     def _wake_bot(self, seat: int, key: Any) -> None:
         think = self.think_seconds
@@ -933,6 +933,33 @@ class Room:
             and self._clock_keys.get(seat) == key
         ):
             self._wake_bot(seat, key)
+
+
+class _SpanScope:
+    """A span, current while a block runs and ended after it: what ``Tracer.start_as_current_span`` does (an error
+    that escapes is recorded on the span and sets its status, unless told not to), without its two generator-based
+    context managers, at a fraction of their cost (every move opens one)."""
+
+    __slots__ = ("_span", "_token", "_record_exception", "_set_status_on_exception")
+
+    def __init__(self, span: Any, *, record_exception: bool = True, set_status_on_exception: bool = True) -> None:
+        self._span = span
+        self._record_exception = record_exception
+        self._set_status_on_exception = set_status_on_exception
+
+    def __enter__(self) -> Any:
+        self._token = otel_context.attach(trace.set_span_in_context(self._span))
+        return self._span
+
+    def __exit__(self, kind: Any, error: BaseException | None, traceback: Any) -> None:
+        otel_context.detach(self._token)
+        span = self._span
+        if isinstance(error, Exception) and span.is_recording():  # (not cancellation: it is no error)
+            if self._record_exception:
+                span.record_exception(error)
+            if self._set_status_on_exception:
+                span.set_status(Status(StatusCode.ERROR, f"{type(error).__name__}: {error}"))
+        span.end()
 
 
 def _kind(move: Any) -> str:
