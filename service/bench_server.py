@@ -215,7 +215,7 @@ class Stats:
 async def _stream_seat(
     moves: move_pb2_grpc.MoveServiceStub,
     room_id: str,
-    seat: int,
+    after: int,
     token: str,
     rng: random.Random,
     stats: Stats,
@@ -223,7 +223,7 @@ async def _stream_seat(
 ) -> None:
     """One scripted seat on the play stream: a move whenever an update says it may act and no move is in flight."""
     outgoing: asyncio.Queue[move_pb2.PlayRequest | None] = asyncio.Queue()
-    outgoing.put_nowait(move_pb2.PlayRequest(hello=move_pb2.PlayHello(room_id=room_id)))
+    outgoing.put_nowait(move_pb2.PlayRequest(hello=move_pb2.PlayHello(room_id=room_id, after_version=after)))
 
     async def requests() -> Any:
         while (message := await outgoing.get()) is not None:
@@ -272,14 +272,16 @@ async def _stream_seat(
 async def _unary_seat(
     moves: move_pb2_grpc.MoveServiceStub,
     room_id: str,
-    seat: int,
+    after: int,
     token: str,
     rng: random.Random,
     stats: Stats,
     pacer: Pacer,
 ) -> None:
     """One scripted seat with unary moves, following the room on its event stream."""
-    events = moves.StreamEvents(move_pb2.StreamEventsRequest(room_id=room_id), metadata=_auth(token))
+    events = moves.StreamEvents(
+        move_pb2.StreamEventsRequest(room_id=room_id, after_version=after), metadata=_auth(token)
+    )
     counter = 0
     try:
         async for response in events:
@@ -355,13 +357,13 @@ class _Http:
 
 
 async def _rest_seat(
-    address: tuple[str, int], room_id: str, seat: int, token: str, rng: random.Random, stats: Stats, pacer: Pacer
+    address: tuple[str, int], room_id: str, after: int, token: str, rng: random.Random, stats: Stats, pacer: Pacer
 ) -> None:
     """One scripted seat over the REST gateway: updates by server-sent events, moves by POST."""
     auth = f"Authorization: Bearer {token}\r\n"
     events, moves = await _Http.open(*address), await _Http.open(*address)
     try:
-        events.send("GET", f"/v1/rooms/{room_id}/events", auth + "Accept: text/event-stream\r\n")
+        events.send("GET", f"/v1/rooms/{room_id}/events?after_version={after}", auth + "Accept: text/event-stream\r\n")
         status, _ = await events.head()
         if status != 200:
             raise RuntimeError(f"the event stream answered {status}")
@@ -451,8 +453,11 @@ async def _play_rooms(
         ).room
         joined = [await rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id)) for _ in range(SEATS - bots)]
         pacer.restart()
+        # Each seat's stream starts with the update of the last join, which started the game (as a client that knows
+        # the room's version from its join asks): the joins before it are not sent again to every seat.
+        after = joined[-1].room.version - 1 if joined else 0
         players = [
-            asyncio.create_task(seat_player(moves, room.room_id, j.seat, j.seat_token, rng, stats, pacer))
+            asyncio.create_task(seat_player(moves, room.room_id, after, j.seat_token, rng, stats, pacer))
             for j in joined
         ]
         _, unfinished = await asyncio.wait(players, timeout=max(0.0, stop_at - time.monotonic()))

@@ -243,7 +243,19 @@ _LEGAL_MOVES_KEPT = 8192
 _legal_moves: dict[tuple[str, type, Any], bytes] = {}
 
 
+def _set_time(stamp: timestamp_pb2.Timestamp, seconds: float) -> None:
+    """Set a message's Timestamp field in place (as timestamp() builds one)."""
+    nanos = round(seconds * 1e9)
+    stamp.seconds, stamp.nanos = divmod(nanos, 1_000_000_000)
+
+
 def _varint(value: int) -> bytes:
+    if value < len(_SHORT_VARINTS):
+        return _SHORT_VARINTS[value]
+    return _encode_varint(value)
+
+
+def _encode_varint(value: int) -> bytes:
     out = bytearray()
     while value > 0x7F:
         out.append(value & 0x7F | 0x80)
@@ -294,13 +306,14 @@ def _pieces(room: Room, update: Update, codec: Codec) -> tuple[bytes, list[bytes
     """An update's shared pieces: its fields but the events, each event as a spectator sees it, and where each game
     event is (its index in the update, its position among the pieces, how a spectator sees it)."""
     head = move_pb2.RoomUpdate(
-        room_id=room.room_id,
-        version=update.version,
-        status=STATUS[update.status],
-        to_act=update.to_act,
-        time=timestamp(update.time),
+        room_id=room.room_id, version=update.version, status=STATUS[update.status], to_act=update.to_act
     )
-    add_clocks(head, update.clocks)
+    _set_time(head.time, update.time)
+    if update.clocks:
+        for clock in update.clocks:
+            into = head.clocks.add(seat=clock.seat, turn_seconds=round(clock.seconds))
+            _set_time(into.deadline, clock.deadline)
+        head.clock.CopyFrom(head.clocks[0])
     events: list[bytes] = []
     slots: list[tuple[int, int, Any]] = []
     for index, event in enumerate(update.events):
@@ -340,6 +353,9 @@ def update_bytes(room: Room, update: Update, viewer: int | None) -> bytes:
 
 def _viewer_piece(viewer: int) -> bytes:
     return move_pb2.RoomUpdate(viewer=viewer).SerializeToString()
+
+
+_SHORT_VARINTS = tuple(_encode_varint(length) for length in range(4096))  # (most updates' lengths)
 
 
 def stream_message(update: bytes, result: move_pb2.MoveResult | None = None) -> bytes:

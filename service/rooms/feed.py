@@ -87,7 +87,7 @@ class Feed(Generic[T]):
         self._position = position
         self._limit = limit
         self._older: deque[T] = deque()  # updates read back from the store, before the history's kept ones
-        self._own: deque[Any] = deque()
+        self._own: deque[tuple[int, Any]] = deque()  # the feed's own messages, each with the history's length then
         self._wakeup = asyncio.Event()
         self._ended = ended  # the history is over: nothing more will be published
         self._stopped = False
@@ -105,9 +105,10 @@ class Feed(Generic[T]):
             self.close()
 
     async def next(self, *, until_stopped: bool = False) -> Any:
-        """The next update (then the feed's own messages, in the order sent), waiting for one; None once the history
-        has ended and all of it was read (or, with ``until_stopped``, once :meth:`stop` was called and everything
-        before it was read). Raises ResourceExhausted once more own messages waited than the feed may hold."""
+        """The next update or message of the feed's own, in the order they were published and sent, waiting for one;
+        None once the history has ended and all of it was read (or, with ``until_stopped``, once :meth:`stop` was
+        called and everything before it was read). Raises ResourceExhausted once more own messages waited than the
+        feed may hold."""
         while True:
             if self._rewritten:
                 raise StoreUnavailable("the history was read back from the store: reconnect with the last version seen")
@@ -119,6 +120,9 @@ class Feed(Generic[T]):
                 )
             if self._older:
                 return self._older.popleft()
+            own = self._own
+            if own and own[0][0] <= self._position:  # sent once the updates before it were published: its turn
+                return own.popleft()[1]
             if self._position < len(self._history):
                 try:
                     update = self._history[self._position]
@@ -128,8 +132,8 @@ class Feed(Generic[T]):
                     continue
                 self._position += 1
                 return update
-            if self._own:
-                return self._own.popleft()
+            if own:
+                return own.popleft()[1]
             if self._stopped or (self._ended and not until_stopped):
                 return None
             self._wakeup.clear()
@@ -141,7 +145,7 @@ class Feed(Generic[T]):
             self._overflowed = True
             self._own.clear()
         else:
-            self._own.append(message)
+            self._own.append((len(self._history), message))  # (read after the updates published before it)
         self._wakeup.set()
 
     def stop(self) -> None:

@@ -18,15 +18,15 @@ from service.rooms.room import FINISHED, Update
 
 
 async def played_room(game: str, seats: int, seed: int):
-    """A room of ``seats`` where seat 0 is a person moving at random and the others are system players, played to the
-    end; with every update it made (read from a feed: a finished room keeps none in memory)."""
+    """An online room (clocks running) of ``seats``, seat 0 a person moving at random and the others system players,
+    played to the end; with every update it made (read from a feed: a finished room keeps none in memory)."""
     seeds = itertools.count(seed)
     directory = RoomDirectory(
         clock=ManualClock(),
         seed_source=lambda: next(seeds),
         default_think_seconds=0,
     )
-    room = await directory.create(game=game, mode="solo", seats=seats, system_players=seats - 1)
+    room = await directory.create(game=game, mode="online", seats=seats, system_players=seats - 1)
     feed = room.subscribe(0)
     seat, nonce = await room.join(0, "person")
     chooser = random.Random(seed)
@@ -49,7 +49,7 @@ def fresh(update: Update) -> Update:
 @pytest.mark.parametrize("game", sorted(GAMES))
 async def test_every_viewer_parses_the_update_it_may_see(game: str) -> None:
     spec = GAMES[game].spec
-    checked = drawn = legal = 0
+    checked = drawn = legal = clocks = 0
     for seats, seed in zip(spec.seat_counts, itertools.count(7)):
         room, updates = await played_room(game, seats, seed)
         for update in updates:
@@ -61,9 +61,10 @@ async def test_every_viewer_parses_the_update_it_may_see(game: str) -> None:
                 assert got == expected, (game, update.version, viewer)
                 checked += 1
                 legal += bool(expected.legal_moves)
+                clocks += len(expected.clocks)
             public = update_to_proto(room, whole, None)
             drawn += any(update_to_proto(room, whole, v).events != public.events for v in range(seats))
-    assert checked > 100 and legal > 10  # (a run that checked little proves little)
+    assert checked > 100 and legal > 10 and clocks > 10  # (a run that checked little proves little)
     assert drawn > 0  # some events differed between seats: the seat's own piece was used
 
 

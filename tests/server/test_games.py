@@ -145,3 +145,31 @@ async def test_the_play_stream_answers_a_refused_move_and_a_retried_one(harness:
     assert not retried.HasField("update") and retried.result.accepted and retried.result.version == 5
     outgoing.put_nowait(None)
     call.cancel()
+
+
+async def test_moves_sent_back_to_back_are_answered_in_order_before_the_stream_ends(harness: Harness) -> None:
+    """Answers come in the order the moves came, those the stream refuses itself (a malformed move) among the updates
+    the others made, and a client that stops sending gets every answer before the stream ends."""
+    room = await harness.create(seats=2)
+    _, first = await harness.join(room.room_id)
+    await harness.join(room.room_id)
+
+    def move(request_id: str, move: move_pb2.Move) -> move_pb2.PlayRequest:
+        return move_pb2.PlayRequest(move=move_pb2.SubmitMoveRequest(move=move, request_id=request_id))
+
+    async def requests():
+        yield move_pb2.PlayRequest(hello=move_pb2.PlayHello(room_id=room.room_id, after_version=2))
+        yield move("a", move_pb2.Move(soker={"draw": {}}))
+        yield move("b", move_pb2.Move())  # no game's move: the stream refuses it itself
+        yield move("c", move_pb2.Move(soker={"end_turn": {}}))
+        yield move("d", move_pb2.Move(soker={"draw": {}}))  # seat 1's turn now: the room refuses it
+
+    answers = [response async for response in harness.moves.Play(requests(), metadata=auth(first))]
+    assert [(a.result.request_id, a.result.accepted, a.update.version) for a in answers] == [
+        ("a", True, 3),
+        ("b", False, 0),
+        ("c", True, 4),
+        ("d", False, 0),
+    ]
+    assert answers[1].result.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert answers[3].result.error.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
