@@ -12,6 +12,7 @@ server); each notes when the table ended its turn, by the server's clock, agains
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import random
@@ -28,6 +29,7 @@ import grpc
 import httpx
 
 from kickoff.v1 import common_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from service import collector
 
 SEATS = 4
 
@@ -474,7 +476,22 @@ async def _play_rooms(
 async def _drive(
     target: str, rooms: int, seconds: float, transport: str, bots: int, seed: int, gateway: str = "", rate: float = 0
 ) -> tuple[Stats, float]:
-    """The load: closed-loop (each seat moves as soon as it may), or open-loop at ``rate`` moves/s over the rooms."""
+    """The load: closed-loop (each seat moves as soon as it may), or open-loop at ``rate`` moves/s over the rooms.
+
+    The load generator's garbage collector is set like the server's (service/collector.py) for the run: its pauses
+    would otherwise be counted in the latencies it measures."""
+    thresholds = gc.get_threshold()
+    collector.settle()
+    try:
+        return await _load(target, rooms, seconds, transport, bots, seed, gateway, rate)
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+
+
+async def _load(
+    target: str, rooms: int, seconds: float, transport: str, bots: int, seed: int, gateway: str, rate: float
+) -> tuple[Stats, float]:
     # The first fifth of the run (at most 3 s) is its start: every room is being made and joined at once, and the
     # moves then due would measure that crowd, not the load. Its moves count; their latencies do not.
     stats = Stats(warm_until=time.perf_counter() + min(3.0, seconds / 5))

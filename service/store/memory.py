@@ -3,16 +3,42 @@ calls as the SQL journal, committed at once."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from service.rooms.errors import InvalidRequest
 from service.store.records import LogEntry, RoomRecord, TournamentEntry, TournamentRecord
 
+Row = tuple[Any, ...]  # a log entry as plain values (see MemoryJournal)
+
+
+def _row(entry: LogEntry) -> Row:
+    return (
+        entry.version,
+        entry.kind,
+        entry.seat,
+        entry.move,
+        entry.request_id,
+        entry.name,
+        entry.nonce,
+        entry.choice,
+        tuple(entry.deadlines.items()),
+        entry.time,
+    )
+
+
+def _entry(room_id: str, row: Row) -> LogEntry:
+    version, kind, seat, move, request_id, name, nonce, choice, deadlines, time = row
+    return LogEntry(room_id, version, kind, seat, move, request_id, name, nonce, choice, dict(deadlines), time)
+
 
 class MemoryJournal:
-    """Rooms, tournaments and their logs in dicts (in creation order)."""
+    """Rooms, tournaments and their logs in dicts (in creation order). A room's log is kept as rows of plain values,
+    tuples the garbage collector stops walking after it has seen them once (a log of objects and dicts grew every
+    full collection's pause for as long as the process ran); :meth:`log` gives the entries."""
 
     def __init__(self) -> None:
         self.rooms: dict[str, RoomRecord] = {}
-        self.entries: dict[str, list[LogEntry]] = {}
+        self.entries: dict[str, list[Row]] = {}
         self.statuses: dict[str, str] = {}
         self.tournaments: dict[str, TournamentRecord] = {}
         self.tournament_entries: dict[str, list[TournamentEntry]] = {}
@@ -23,16 +49,20 @@ class MemoryJournal:
         self.entries[record.room_id] = []
         self.statuses[record.room_id] = record.status
 
+    def log(self, room_id: str) -> list[LogEntry]:
+        """The room's log, in version order."""
+        return [_entry(room_id, row) for row in self.entries.get(room_id, ())]
+
     async def append(self, entry: LogEntry, status: str) -> None:
-        self.entries.setdefault(entry.room_id, []).append(entry)
+        self.entries.setdefault(entry.room_id, []).append(_row(entry))
         self.statuses[entry.room_id] = status
 
     async def load_room(self, room_id: str) -> list[LogEntry]:
-        return list(self.entries.get(room_id, ()))
+        return self.log(room_id)
 
     async def load_one(self, room_id: str) -> tuple[RoomRecord, list[LogEntry]] | None:
         record = self.rooms.get(room_id)
-        return None if record is None else (record, list(self.entries[room_id]))
+        return None if record is None else (record, self.log(room_id))
 
     async def list_rooms(self, game: str, status: str, size: int, after: str) -> tuple[list[str], str]:
         ids = [

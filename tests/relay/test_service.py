@@ -151,7 +151,7 @@ async def test_each_responder_has_its_own_clock_and_expires_on_its_own(start: St
     await harness.settle(room_id)
     room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
     assert list(room.to_act) == [1] and room.version == opened.version + 3, "a pass, two table passes: seat 1 plays"
-    entries = harness.directory.journal.entries[room_id]
+    entries = harness.directory.journal.log(room_id)
     assert [(e.kind, e.seat) for e in entries[-2:]] == [("table", 2), ("table", 1)]
 
 

@@ -128,7 +128,7 @@ async def test_a_window_where_two_seats_answer_each_on_its_own_clock_and_the_tur
     await table.play(2, "pass", expected=second.version)
     harness.clock.advance(15)  # seats 1 and 3 let their clocks run out: the table passes for each
     room = await table.room()
-    entries = harness.directory.journal.entries[room_id]
+    entries = harness.directory.journal.log(room_id)
     assert sorted((e.kind, e.seat) for e in entries[-2:]) == [("table", 1), ("table", 3)]
     scored = (await harness.view(room_id)).view.age_of_soccer
     assert list(scored.seats[0].won) == [0, 1, 0, 0] and scored.seats[1].shields == 6

@@ -210,7 +210,7 @@ async def test_a_room_whose_store_is_away_answers_unavailable_then_heals_by_itse
     assert room.published.version == 3, "readers are shown only what the store holds"
     journal.away = False
     await room.settle()  # the room has rebuilt itself from the store once this returns
-    assert room.version == 3 and [e.version for e in journal.entries[room.room_id]] == [1, 2, 3]
+    assert room.version == 3 and [e.version for e in journal.log(room.room_id)] == [1, 2, 3]
     seat = room.state.to_act()[0]
     answer = await room.move(seat, nonces[seat], room.state.legal_moves(seat)[0], "lost", None)
     assert answer.version == 4 and not answer.retried, "the lost move was not applied: its retry is judged afresh"
