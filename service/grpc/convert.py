@@ -150,55 +150,6 @@ def _room_event(event: Any, codec: Codec, teams: Sequence[int]) -> move_pb2.Room
     raise TypeError(f"no proto for {event!r}")
 
 
-_GAME_EVENTS = "game events"  # the rendered cache's key for where each game event landed in the message
-
-
-def update_to_proto(room: Room, update: Update, viewer: int | None) -> move_pb2.RoomUpdate:
-    """The update as ``viewer`` may see it, built once per viewer and kept with the update (the streams send it as
-    bytes instead: see update_bytes).
-
-    The spectator's rendering is built first; a seat's copies it and replaces only the events the seat sees
-    differently (its own draws) and adds its legal moves, so four seats cost little more than one.
-    """
-    cached = update.rendered.get(viewer)
-    if cached is not None:
-        return cached
-    codec = codec_for(room)
-    public = update.rendered.get(None)
-    if public is None:
-        events, slots = [], []
-        for index, event in enumerate(update.events_for(None)):
-            rendered = _room_event(event, codec, room.teams)
-            if rendered is not None:  # (the codec leaves out what the room reports itself)
-                if type(event) is GameEvent:
-                    slots.append((index, len(events), event.event))  # where it landed, and how a spectator sees it
-                events.append(rendered)
-        public = move_pb2.RoomUpdate(
-            room_id=room.room_id,
-            version=update.version,
-            events=events,
-            status=STATUS[update.status],
-            to_act=update.to_act,
-            time=timestamp(update.time),
-        )
-        add_clocks(public, update.clocks)
-        update.rendered[None] = public
-        update.rendered[_GAME_EVENTS] = slots
-        if viewer is None:
-            return public
-    message = move_pb2.RoomUpdate()
-    message.CopyFrom(public)
-    message.viewer = viewer
-    for index, position, public_event in update.rendered[_GAME_EVENTS]:
-        mine = update.events[index].event.for_viewer(viewer)
-        if mine is not public_event and mine != public_event:
-            message.events[position].CopyFrom(_room_event(GameEvent(mine), codec, room.teams))
-    if viewer in update.legal:
-        message.legal_moves.extend(codec.move_to_proto(move) for move in update.legal[viewer])
-    update.rendered[viewer] = message
-    return message
-
-
 def rules_to_proto(game: Game, options: Mapping[str, Any]) -> game_pb2.RuleSet:
     spec = game.spec
     try:
@@ -233,7 +184,7 @@ def _value(value: Any) -> struct_pb2.Value:
 # written as consecutive pieces as the message with all their fields (repeated fields in the order the pieces give
 # them), so an update is serialised once in pieces: the fields every viewer shares, and each event on its own; a
 # seat's message is those pieces joined with its own. Events and legal moves repeat from update to update and room to
-# room, so their pieces are kept (_game_event's cache, _legal_move_bytes').
+# room, so their pieces are kept (_game_event_piece, _legal_move_piece).
 
 _PIECES = "pieces"  # the rendered cache's key for an update's shared pieces
 _STREAM_UPDATE_TAG = bytes([move_pb2.PlayResponse.DESCRIPTOR.fields_by_name["update"].number << 3 | 2])
@@ -331,7 +282,8 @@ def _pieces(room: Room, update: Update, codec: Codec) -> tuple[bytes, list[bytes
 
 
 def update_bytes(room: Room, update: Update, viewer: int | None) -> bytes:
-    """The update as ``viewer`` may see it, serialised: it parses as update_to_proto(room, update, viewer)."""
+    """The update as ``viewer`` may see it (a seat, or None for a spectator), serialised: a RoomUpdate with the room's
+    events redacted for the viewer (Update.events_for), and a seat's number and its legal moves when it must act."""
     codec = codec_for(room)
     pieces = update.rendered.get(_PIECES)
     if pieces is None:
@@ -364,3 +316,13 @@ def stream_message(update: bytes, result: move_pb2.MoveResult | None = None) -> 
     if result is not None:
         message += move_pb2.PlayResponse(result=result).SerializeToString()
     return message
+
+
+_SUBMIT_UPDATE_TAG = bytes([move_pb2.SubmitMoveResponse.DESCRIPTOR.fields_by_name["update"].number << 3 | 2])
+
+
+def submit_answer(version: int, update: bytes) -> bytes:
+    """A SubmitMoveResponse: the version after the move and the serialised ``update`` (the mover's)."""
+    return move_pb2.SubmitMoveResponse(version=version).SerializeToString() + (
+        _SUBMIT_UPDATE_TAG + _varint(len(update)) + update
+    )

@@ -29,8 +29,8 @@ from service.grpc.convert import (
     room_to_proto,
     rules_to_proto,
     stream_message,
+    submit_answer,
     update_bytes,
-    update_to_proto,
 )
 from service.grpc.errors import KickoffError, abort, to_status
 from service.grpc.limits import check_request
@@ -235,13 +235,14 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
         return await room.read(read)
 
     @unary
-    async def SubmitMove(self, request: move_pb2.SubmitMoveRequest, context: Any) -> move_pb2.SubmitMoveResponse:
+    async def SubmitMove(self, request: move_pb2.SubmitMoveRequest, context: Any) -> bytes:
+        """Answers a SubmitMoveResponse, serialised here (its update from the pieces the streams send)."""
         room = await self.seats.room(request)
         seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
         move = codec_for(room).move_from_proto(request.move)
         expected = request.expected_version if request.HasField("expected_version") else None
         answer = await room.move(seat, nonce, move, request.request_id, expected)
-        return move_pb2.SubmitMoveResponse(version=answer.version, update=update_to_proto(room, answer.update, seat))
+        return submit_answer(answer.version, update_bytes(room, answer.update, seat))
 
     async def StreamEvents(
         self, request: move_pb2.StreamEventsRequest, context: grpc.aio.ServicerContext

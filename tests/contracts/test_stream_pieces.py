@@ -1,6 +1,7 @@
-"""The streams send each update serialised in shared pieces (convert.update_bytes): what a seat parses must be exactly
-the update as that seat may see it (update_to_proto), for every update of every game, every seat and a spectator:
-its own draws, the legal moves of a seat that must act, the answer riding on the mover's update."""
+"""The streams and SubmitMove send each update serialised in shared pieces (convert.update_bytes): what a seat parses
+must be exactly the update as that seat may see it, built here as one message from the room's events redacted for it,
+for every update of every game, every seat and a spectator: its own draws, the legal moves of a seat that must act,
+the clocks, the answer riding on the mover's update."""
 
 from __future__ import annotations
 
@@ -11,7 +12,16 @@ import pytest
 
 from engine.registry import GAMES
 from kickoff.v1 import move_pb2
-from service.grpc.convert import stream_message, update_bytes, update_to_proto
+from service.grpc.convert import (
+    STATUS,
+    _room_event,
+    add_clocks,
+    codec_for,
+    stream_message,
+    submit_answer,
+    timestamp,
+    update_bytes,
+)
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import FINISHED, Update
@@ -41,6 +51,25 @@ async def played_room(game: str, seats: int, seed: int):
     return room, updates
 
 
+def update_to_proto(room, update: Update, viewer: int | None) -> move_pb2.RoomUpdate:
+    """The update as ``viewer`` may see it, built as one message straight from the room's events redacted for it."""
+    codec = codec_for(room)
+    rendered = [_room_event(event, codec, room.teams) for event in update.events_for(viewer)]
+    message = move_pb2.RoomUpdate(
+        room_id=room.room_id,
+        version=update.version,
+        events=[event for event in rendered if event is not None],
+        status=STATUS[update.status],
+        to_act=update.to_act,
+        time=timestamp(update.time),
+    )
+    add_clocks(message, update.clocks)
+    if viewer is not None:
+        message.viewer = viewer
+        message.legal_moves.extend(codec.move_to_proto(move) for move in update.legal.get(viewer, ()))
+    return message
+
+
 def fresh(update: Update) -> Update:
     """The update with nothing rendered yet (each path builds its own)."""
     return Update(**{**update.__dict__, "rendered": {}})
@@ -68,7 +97,7 @@ async def test_every_viewer_parses_the_update_it_may_see(game: str) -> None:
     assert drawn > 0  # some events differed between seats: the seat's own piece was used
 
 
-async def test_the_answer_rides_on_the_movers_update() -> None:
+async def test_the_answer_rides_on_the_movers_update_and_a_unary_move_answers_with_it() -> None:
     room, updates = await played_room("soker", 2, 3)
     update = next(u for u in updates if u.mover == 0 and u.request_id)
     result = move_pb2.MoveResult(request_id=update.request_id, accepted=True, version=update.version)
@@ -77,3 +106,5 @@ async def test_the_answer_rides_on_the_movers_update() -> None:
     assert message.update == update_to_proto(room, fresh(update), 0)
     events = move_pb2.StreamEventsResponse.FromString(stream_message(update_bytes(room, update, None)))
     assert events.update == update_to_proto(room, fresh(update), None)
+    answer = move_pb2.SubmitMoveResponse.FromString(submit_answer(update.version, update_bytes(room, update, 0)))
+    assert answer.version == update.version and answer.update == update_to_proto(room, fresh(update), 0)
