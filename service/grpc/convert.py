@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
@@ -30,6 +31,7 @@ from service.rooms.room import (
     Update,
 )
 
+T = TypeVar("T")
 STATUS = {
     WAITING: common_pb2.ROOM_STATUS_WAITING,
     PLAYING: common_pb2.ROOM_STATUS_PLAYING,
@@ -45,8 +47,14 @@ def codec_for(room: Room) -> Codec:
 
 
 def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
-    nanos = round(seconds * 1e9)
-    return timestamp_pb2.Timestamp(seconds=nanos // 1_000_000_000, nanos=nanos % 1_000_000_000)
+    stamp = timestamp_pb2.Timestamp()
+    set_time(stamp, seconds)
+    return stamp
+
+
+def set_time(stamp: timestamp_pb2.Timestamp, seconds: float) -> None:
+    """Set a Timestamp (a message's field, in place) to ``seconds`` since the epoch."""
+    stamp.seconds, stamp.nanos = divmod(round(seconds * 1e9), 1_000_000_000)
 
 
 def struct(values: Mapping[str, Any]) -> struct_pb2.Struct:
@@ -112,27 +120,28 @@ def room_to_proto(room: Room) -> room_pb2.Room:
     return message
 
 
-# A game's events repeat from room to room and turn to turn (seat 2's turn began; seat 1 drew a card it alone sees):
-# each one's message is built once and copied into every update that carries it. Keys are (codec, type, event), since
-# equal tuples of different event types compare equal; an event that cannot be a key is built every time.
-_GAME_EVENTS_KEPT = 8192
-_game_events: dict[tuple[str, type, Any], move_pb2.RoomEvent | None] = {}
+KEPT = 8192  # built messages and pieces kept for the values that repeat (see _kept)
 
 
+def _kept(build: Callable[[Any, Codec], T]) -> Callable[[Any, Codec], T]:
+    """``build(value, codec)``, kept for values that repeat from room to room and turn to turn (seat 2's turn began;
+    seat 1 drew a card it alone sees; a legal draw), the least recently used dropped past KEPT. Equal tuples of
+    different types (two kinds of events) are kept apart; a value that cannot be a key is built every time."""
+    cached = functools.lru_cache(maxsize=KEPT, typed=True)(build)
+
+    def kept(value: Any, codec: Codec) -> T:
+        try:
+            return cached(value, codec)
+        except TypeError:  # (not hashable)
+            return build(value, codec)
+
+    return kept
+
+
+@_kept
 def _game_event(event: Any, codec: Codec) -> move_pb2.RoomEvent | None:
-    key = (codec.name, type(event), event)
-    try:
-        return _game_events[key]
-    except KeyError:
-        pass
-    except TypeError:  # (not hashable)
-        message = codec.event_to_proto(event)
-        return None if message is None else move_pb2.RoomEvent(game=message)
-    if len(_game_events) >= _GAME_EVENTS_KEPT:
-        _game_events.clear()
     message = codec.event_to_proto(event)
-    built = _game_events[key] = None if message is None else move_pb2.RoomEvent(game=message)
-    return built
+    return None if message is None else move_pb2.RoomEvent(game=message)
 
 
 def _room_event(event: Any, codec: Codec, teams: Sequence[int]) -> move_pb2.RoomEvent | None:
@@ -189,15 +198,6 @@ def _value(value: Any) -> struct_pb2.Value:
 _PIECES = "pieces"  # the rendered cache's key for an update's shared pieces
 _STREAM_UPDATE_TAG = bytes([move_pb2.PlayResponse.DESCRIPTOR.fields_by_name["update"].number << 3 | 2])
 assert move_pb2.StreamEventsResponse.DESCRIPTOR.fields_by_name["update"].number == 1  # (the same tag serves both)
-_VIEWER_PIECES = tuple(move_pb2.RoomUpdate(viewer=seat).SerializeToString() for seat in range(16))
-_LEGAL_MOVES_KEPT = 8192
-_legal_moves: dict[tuple[str, type, Any], bytes] = {}
-
-
-def _set_time(stamp: timestamp_pb2.Timestamp, seconds: float) -> None:
-    """Set a message's Timestamp field in place (as timestamp() builds one)."""
-    nanos = round(seconds * 1e9)
-    stamp.seconds, stamp.nanos = divmod(nanos, 1_000_000_000)
 
 
 def _varint(value: int) -> bytes:
@@ -219,38 +219,21 @@ def _event_piece(event: move_pb2.RoomEvent) -> bytes:
     return move_pb2.RoomUpdate(events=[event]).SerializeToString()
 
 
-_game_event_pieces: dict[tuple[str, type, Any], bytes] = {}
-
-
+@_kept
 def _game_event_piece(event: Any, codec: Codec) -> bytes:
-    """A game event's piece (b'' for one the codec leaves out), kept like its message (see _game_event)."""
-    key = (codec.name, type(event), event)
-    try:
-        return _game_event_pieces[key]
-    except KeyError:
-        pass
-    except TypeError:  # (not hashable)
-        message = _game_event(event, codec)
-        return b"" if message is None else _event_piece(message)
-    if len(_game_event_pieces) >= _GAME_EVENTS_KEPT:
-        _game_event_pieces.clear()
+    """A game event's piece (b'' for one the codec leaves out)."""
     message = _game_event(event, codec)
-    piece = _game_event_pieces[key] = b"" if message is None else _event_piece(message)
-    return piece
+    return b"" if message is None else _event_piece(message)
 
 
+@_kept
 def _legal_move_piece(move: Any, codec: Codec) -> bytes:
-    key = (codec.name, type(move), move)
-    try:
-        return _legal_moves[key]
-    except KeyError:
-        pass
-    except TypeError:  # (not hashable)
-        return move_pb2.RoomUpdate(legal_moves=[codec.move_to_proto(move)]).SerializeToString()
-    if len(_legal_moves) >= _LEGAL_MOVES_KEPT:
-        _legal_moves.clear()
-    piece = _legal_moves[key] = move_pb2.RoomUpdate(legal_moves=[codec.move_to_proto(move)]).SerializeToString()
-    return piece
+    return move_pb2.RoomUpdate(legal_moves=[codec.move_to_proto(move)]).SerializeToString()
+
+
+@functools.lru_cache(maxsize=64)
+def _viewer_piece(viewer: int) -> bytes:
+    return move_pb2.RoomUpdate(viewer=viewer).SerializeToString()
 
 
 def _pieces(room: Room, update: Update, codec: Codec) -> tuple[bytes, list[bytes], list[tuple[int, int, Any]]]:
@@ -259,11 +242,11 @@ def _pieces(room: Room, update: Update, codec: Codec) -> tuple[bytes, list[bytes
     head = move_pb2.RoomUpdate(
         room_id=room.room_id, version=update.version, status=STATUS[update.status], to_act=update.to_act
     )
-    _set_time(head.time, update.time)
+    set_time(head.time, update.time)
     if update.clocks:
         for clock in update.clocks:
             into = head.clocks.add(seat=clock.seat, turn_seconds=round(clock.seconds))
-            _set_time(into.deadline, clock.deadline)
+            set_time(into.deadline, clock.deadline)
         head.clock.CopyFrom(head.clocks[0])
     events: list[bytes] = []
     slots: list[tuple[int, int, Any]] = []
@@ -300,11 +283,7 @@ def update_bytes(room: Room, update: Update, viewer: int | None) -> bytes:
             mine[position] = _game_event_piece(own, codec)
     legal = update.legal.get(viewer)
     tail = b"".join([_legal_move_piece(move, codec) for move in legal]) if legal else b""
-    return b"".join((head, *mine, _VIEWER_PIECES[viewer] if viewer < 16 else _viewer_piece(viewer), tail))
-
-
-def _viewer_piece(viewer: int) -> bytes:
-    return move_pb2.RoomUpdate(viewer=viewer).SerializeToString()
+    return b"".join((head, *mine, _viewer_piece(viewer), tail))
 
 
 _SHORT_VARINTS = tuple(_encode_varint(length) for length in range(4096))  # (most updates' lengths)
