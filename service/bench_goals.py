@@ -47,6 +47,12 @@ class Goal:
         }
 
 
+def _throughput(name: str, ours: dict[str, float], theirs: dict[str, float], limit: float) -> Goal:
+    """The goal that one side's moves/s be at least ``limit`` times the other's."""
+    detail = f"{ours['moves_per_s']:,.0f} / {theirs['moves_per_s']:,.0f} moves/s"
+    return Goal(name, round(ours["moves_per_s"] / theirs["moves_per_s"], 2), limit, False, detail)
+
+
 def _median(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[len(ordered) // 2]
@@ -100,45 +106,13 @@ def bench_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: 
             f"{ours['server_cpu_us_per_move']:.0f} / {floor['server_cpu_us_per_move']:.0f} µs",
         )
     )
-    goals.append(
-        Goal(
-            "stream: moves/s / bare fan-out",
-            round(ours["moves_per_s"] / floor["moves_per_s"], 2),
-            0.67,
-            False,
-            f"{ours['moves_per_s']:,.0f} / {floor['moves_per_s']:,.0f} moves/s",
-        )
-    )
+    goals.append(_throughput("stream: moves/s / bare fan-out", ours, floor, 0.67))
     unary = _alternate({"kickoff": kickoff("unary"), "bare": bare("unary")}, rounds)
-    goals.append(
-        Goal(
-            "unary: moves/s / bare unary fan-out",
-            round(unary["kickoff"]["moves_per_s"] / unary["bare"]["moves_per_s"], 2),
-            0.67,
-            False,
-            f"{unary['kickoff']['moves_per_s']:,.0f} / {unary['bare']['moves_per_s']:,.0f} moves/s",
-        )
-    )
+    goals.append(_throughput("unary: moves/s / bare unary fan-out", unary["kickoff"], unary["bare"], 0.67))
     sqlite = _alternate({"sqlite": kickoff("stream", database_url=""), "memory": kickoff("stream")}, rounds)
-    goals.append(
-        Goal(
-            "stream: SQLite store / memory store, moves/s",
-            round(sqlite["sqlite"]["moves_per_s"] / sqlite["memory"]["moves_per_s"], 2),
-            0.5,
-            False,
-            f"{sqlite['sqlite']['moves_per_s']:,.0f} / {sqlite['memory']['moves_per_s']:,.0f} moves/s",
-        )
-    )
+    goals.append(_throughput("stream: SQLite store / memory store, moves/s", sqlite["sqlite"], sqlite["memory"], 0.5))
     rest = _alternate({"rest": kickoff("rest"), "unary": kickoff("unary")}, rounds)
-    goals.append(
-        Goal(
-            "REST / unary, moves/s",
-            round(rest["rest"]["moves_per_s"] / rest["unary"]["moves_per_s"], 2),
-            0.4,
-            False,
-            f"{rest['rest']['moves_per_s']:,.0f} / {rest['unary']['moves_per_s']:,.0f} moves/s",
-        )
-    )
+    goals.append(_throughput("REST / unary, moves/s", rest["rest"], rest["unary"], 0.4))
     for transport, capacity, limit in (
         ("stream", ours["moves_per_s"], 25.0),
         ("rest", rest["rest"]["moves_per_s"], 40.0),
