@@ -32,6 +32,30 @@ def _parser() -> argparse.ArgumentParser:
         "--database-url", default=None, help="the store (default $KICKOFF_DATABASE_URL or SQLite under ./var/)"
     )
     grpc_server.add_argument(
+        "--node-id",
+        default=None,
+        help="on PostgreSQL, this node's name in the cluster: stable across restarts, unique among the nodes "
+        "(default $KICKOFF_NODE_ID or the host name)",
+    )
+    grpc_server.add_argument(
+        "--advertise-address",
+        default=None,
+        help="host:port the other nodes reach this one at (default $KICKOFF_ADVERTISE_ADDRESS or host name:port)",
+    )
+    grpc_server.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=None,
+        help="how long a node's rooms stay its own after its last renewal (default $KICKOFF_LEASE_SECONDS or 10)",
+    )
+    grpc_server.add_argument(
+        "--renew-seconds",
+        type=float,
+        default=None,
+        help="how often a node renews its leases and looks for rooms of dead nodes (default $KICKOFF_RENEW_SECONDS "
+        "or 3)",
+    )
+    grpc_server.add_argument(
         "--discard-spans",
         action="store_true",
         help="benchmarks: trace every call through the SDK, then drop the spans (overrides OTEL_TRACES_EXPORTER)",
@@ -459,7 +483,7 @@ def _run_grpc(args: argparse.Namespace) -> int:
     import logging
 
     from service.grpc.server import serve
-    from service.settings import GrpcSettings, LimitSettings, StoreSettings
+    from service.settings import GrpcSettings, LimitSettings, NodeSettings, StoreSettings
     from service.store.database import upgrade
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -469,7 +493,22 @@ def _run_grpc(args: argparse.Namespace) -> int:
     limits = LimitSettings()  # a bad KICKOFF_* limit stops the start here, naming the variable
     if store.database_url != "memory":
         upgrade(store.database_url)  # the server applies the migrations on start
-    asyncio.run(serve(dataclasses.replace(settings, **overrides), store, limits, discard_spans=args.discard_spans))
+    node_flags = {
+        "node_id": args.node_id,
+        "advertise_address": args.advertise_address,
+        "lease_seconds": args.lease_seconds,
+        "renew_seconds": args.renew_seconds,
+    }
+    cluster = NodeSettings(**{k: v for k, v in node_flags.items() if v is not None})  # (checked here: a bad one stops)
+    asyncio.run(
+        serve(
+            dataclasses.replace(settings, **overrides),
+            store,
+            limits,
+            discard_spans=args.discard_spans,
+            cluster=cluster,
+        )
+    )
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from dataclasses import dataclass, field
 
 
@@ -36,6 +37,42 @@ class GrpcSettings:
     token_secret: bytes = field(default_factory=_secret_from_env, repr=False)
     # KICKOFF_GRACE_SECONDS: how long a stopping server lets calls in flight finish.
     grace_seconds: float = field(default_factory=lambda: float(os.environ.get("KICKOFF_GRACE_SECONDS", "5")))
+
+
+@dataclass(frozen=True)
+class NodeSettings:
+    """This node's part in a cluster: several `kickoff grpc` processes on one PostgreSQL, each owning some rooms
+    through leases (service/cluster). On SQLite (one node) none of it is used."""
+
+    # KICKOFF_NODE_ID: this node's name, the same across its restarts and different from every other node's (a
+    # StatefulSet's pod name); default the host name.
+    node_id: str = field(default_factory=lambda: _env("KICKOFF_NODE_ID", socket.gethostname())[:64])
+    # KICKOFF_ADVERTISE_ADDRESS: host:port where the other nodes reach this one; default the host name and the port.
+    advertise_address: str = field(default_factory=lambda: _env("KICKOFF_ADVERTISE_ADDRESS", ""))
+    # KICKOFF_LEASE_SECONDS: how long a node's leases outlive its last renewal: a dead node's rooms are claimed by
+    # the others this long after it stopped renewing.
+    lease_seconds: float = field(default_factory=lambda: _number("KICKOFF_LEASE_SECONDS", "10"))
+    # KICKOFF_RENEW_SECONDS: how often a node renews its leases (one statement for all of them) and looks for rooms
+    # whose node died; under the lease, so that a renewal or two may fail without losing the rooms.
+    renew_seconds: float = field(default_factory=lambda: _number("KICKOFF_RENEW_SECONDS", "3"))
+
+    def __post_init__(self) -> None:
+        if not self.node_id or len(self.node_id) > 64:
+            raise ValueError("KICKOFF_NODE_ID (--node-id) must be 1-64 characters")
+        if not 0 < self.renew_seconds < self.lease_seconds:
+            raise ValueError(
+                f"KICKOFF_RENEW_SECONDS ({self.renew_seconds:g}) must be above 0 and below KICKOFF_LEASE_SECONDS "
+                f"({self.lease_seconds:g}): a node renews its leases several times a lease"
+            )
+
+    def address(self, host: str, port: int) -> str:
+        """Where other nodes reach this one: the advertised address, else this host's name (or the address it
+        listens on, when that names one host) and ``port``."""
+        if self.advertise_address:
+            return self.advertise_address
+        if host in ("0.0.0.0", "::", "[::]", ""):
+            host = socket.gethostname()
+        return f"{host}:{port}"
 
 
 @dataclass(frozen=True)

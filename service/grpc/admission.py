@@ -129,11 +129,17 @@ class Admission:
             if key_id is None:
                 raise Unauthenticated("the API key is not valid", code="bad_api_key")
             return Caller(f"key:{key_id}", key_id)
+        return Caller(f"ip:{_client(self.address(context, metadata))}")
+
+    def address(self, context: Any, metadata: dict[str, Any] | None = None) -> str:
+        """The caller's address: the peer's, or the one a trusted proxy (the gateway, another node) names."""
+        if metadata is None:
+            metadata = dict(context.invocation_metadata() or ())
         address = peer_address(context.peer() or "")
         forwarded = metadata.get(FORWARDED_HEADER)
         if forwarded and self._trusted(address):
             address = forwarded.split(",")[0].strip()
-        return Caller(f"ip:{_client(address)}")
+        return address
 
     def _trusted(self, address: str) -> bool:
         try:

@@ -18,6 +18,7 @@ from service.rooms.errors import (
     InvalidRequest,
     PermissionDenied,
     ResourceExhausted,
+    RoomMoved,
     RoomNotFound,
     RoomUnavailable,
     SeatTaken,
@@ -47,6 +48,7 @@ STATUS_OF: dict[type[Exception], grpc.StatusCode] = {
     SeatTaken: grpc.StatusCode.ALREADY_EXISTS,
     RoomUnavailable: grpc.StatusCode.FAILED_PRECONDITION,
     StoreUnavailable: grpc.StatusCode.UNAVAILABLE,
+    RoomMoved: grpc.StatusCode.UNAVAILABLE,
     StoreRefused: grpc.StatusCode.INVALID_ARGUMENT,
     ResourceExhausted: grpc.StatusCode.RESOURCE_EXHAUSTED,
 }

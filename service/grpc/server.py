@@ -33,14 +33,17 @@ from kickoff.v1 import (
     tournament_pb2_grpc,
 )
 from service import collector
+from service.cluster.leases import Claimed
+from service.cluster.node import Node
 from service.grpc.admission import Admission
+from service.grpc.forward import Forwarder
 from service.grpc.limits import tolerant
 from service.grpc.servicers import GameServicer, MoveServicer, RoomServicer, Seats
 from service.grpc.tokens import SeatTokens
 from service.grpc.tournaments import TournamentServicer
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import RoomLimits
-from service.settings import GrpcSettings, LimitSettings, Rate, StoreSettings
+from service.settings import GrpcSettings, LimitSettings, NodeSettings, Rate, StoreSettings
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from service.store.keys import live_keys
@@ -127,6 +130,7 @@ class KickoffServer:
         tournaments: TournamentDirectory,
         health: health_aio.HealthServicer,
         admission: Admission,
+        forwarder: Forwarder | None = None,
     ):
         self.server = server
         self.port = port
@@ -134,13 +138,39 @@ class KickoffServer:
         self.tournaments = tournaments
         self.health = health
         self.admission = admission
+        self.forwarder = forwarder
+        self.node = directory.node
 
     async def stop(self, grace: float | None = None) -> None:
-        """Stop gracefully: report NOT_SERVING, let calls in flight finish within ``grace``, close the rooms."""
+        """Stop gracefully: report NOT_SERVING, let calls in flight finish within ``grace``, close the rooms. A node
+        of a cluster first hands its rooms over (:meth:`drain`)."""
         await self.health.enter_graceful_shutdown()
+        if self.node is not None:
+            await self.drain()
         await self.server.stop(grace)
         await self.tournaments.close()
         await self.directory.close()
+        if self.forwarder is not None:
+            await self.forwarder.close()
+
+    async def drain(self) -> None:
+        """Hand every live room and tournament over to the other nodes: each finishes what it has in hand (stored
+        before it is answered), refuses what comes after with a retriable UNAVAILABLE and tells its streams to come
+        back; then the leases are given back, for the other nodes to claim at once, and this node leaves."""
+        assert self.node is not None
+        tournaments = await self.tournaments.hand_over()
+        rooms = await self.directory.hand_over()
+        given = 0
+        try:
+            given = await self.node.drain()
+            await self.node.leave()
+        except Exception as error:  # the store is away: the leases run out by themselves
+            log.warning(
+                "could not give the leases back (%s); they expire in %g s",
+                type(error).__name__,
+                self.node.settings.lease_seconds,
+            )
+        log.info("drained: %d rooms and %d tournaments handed over, %d leases given back", rooms, tournaments, given)
 
 
 REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
@@ -182,9 +212,10 @@ async def create_server(
         else []
     )
     server = grpc.aio.server(interceptors=interceptors, options=SERVER_OPTIONS)
-    seats = Seats(directory, tokens)
     tournaments = tournaments or TournamentDirectory(directory)
     admission = admission or Admission(no_limits())
+    forwarder = Forwarder(directory.node, admission.address) if directory.node is not None else None
+    seats = Seats(directory, tokens, forwarder)
     _register(
         tournament_pb2_grpc.add_TournamentServiceServicer_to_server,
         TournamentServicer(tournaments, seats, admission),
@@ -203,33 +234,55 @@ async def create_server(
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
     for name in SERVICES:
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return KickoffServer(server, bound, directory, tournaments, health, admission)
+    return KickoffServer(server, bound, directory, tournaments, health, admission, forwarder)
 
 
 async def serve(
-    settings: GrpcSettings, store: StoreSettings, limits: LimitSettings, *, discard_spans: bool = False
+    settings: GrpcSettings,
+    store: StoreSettings,
+    limits: LimitSettings,
+    *,
+    discard_spans: bool = False,
+    cluster: NodeSettings | None = None,
 ) -> None:
-    """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully."""
+    """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully.
+
+    On PostgreSQL the server is a node of a cluster (``cluster``: its id, address and lease): instead of restoring
+    every room, it claims its share of the rooms nobody alive owns, and keeps claiming them as nodes die."""
     journal: SqlJournal | None = None
+    node: Node | None = None
     telemetry = from_environment("kickoff-grpc", discard_spans=discard_spans)
     if store.database_url != "memory":
-        journal = SqlJournal(create_engine(store.database_url), telemetry, retry_seconds=store.retry_seconds)
+        engine = create_engine(store.database_url)
+        journal = SqlJournal(engine, telemetry, retry_seconds=store.retry_seconds)
+        if engine.dialect.name == "postgresql":
+            cluster = cluster or NodeSettings()
+            node = Node.for_engine(engine, cluster, cluster.address(settings.host, settings.port))
+            journal.node_id = node.node_id
+            await node.join()
     directory = RoomDirectory(
         journal=journal,
         telemetry=telemetry,
         limits=RoomLimits(waiting_seconds=limits.waiting_room_seconds or None, stream_buffer=limits.stream_buffer),
         max_live_rooms=limits.max_live_rooms or None,
+        node=node,
     )
     secret = settings.token_secret or (await journal.token_secret() if journal else secrets.token_bytes(32))
     admission = Admission(limits)
     refreshing: asyncio.Task[None] | None = None
     # The tournaments listen for finished games, so they exist before the rooms come back.
     tournaments = TournamentDirectory(directory, max_live=limits.max_live_tournaments or None)
-    if journal is not None:
+    if node is not None:
+        _wire(node, directory, tournaments)
+        claimed = await node.sweep()
+        log.info("node %s claimed %d rooms and tournaments nobody alive owned", node.node_id, claimed)
+        node.start()
+    elif journal is not None:
         unfinished = await directory.restore(await journal.load())
         log.info("restored %d unfinished rooms", unfinished)
         unfinished = await tournaments.restore(await journal.load_tournaments())
         log.info("restored %d unfinished tournaments", unfinished)
+    if journal is not None:
         refreshing = asyncio.get_running_loop().create_task(_refresh_keys(admission, journal), name="api keys")
     _describe(limits)
     running = await create_server(
@@ -255,6 +308,28 @@ async def serve(
     if journal is not None:
         await journal.close()
     telemetry.shutdown()
+
+
+def _wire(node: Node, rooms: RoomDirectory, tournaments: TournamentDirectory) -> None:
+    """What the node claims is rebuilt in the directories; what it loses leaves them."""
+
+    async def adopt(claimed: list[Claimed]) -> None:
+        # Tournaments first: each rebuilds its live game (claimed with it) as it replays its log.
+        for lease in sorted(claimed, key=lambda lease: lease.kind != "tournament"):
+            try:
+                if lease.kind == "tournament":
+                    await tournaments.find(lease.target_id)
+                elif not lease.tournament_id:
+                    await rooms.find(lease.target_id)
+            except Exception:  # (the next call for it loads it; the lease is held)
+                log.exception("could not rebuild %s %s", lease.kind, lease.target_id)
+
+    def lose(keys: list[tuple[str, str]]) -> None:
+        tournaments.lose(keys)
+        rooms.lose(keys)
+
+    node.adopt = adopt
+    node.lose = lose
 
 
 async def _refresh_keys(admission: Admission, journal: SqlJournal) -> None:

@@ -19,6 +19,7 @@ from google.protobuf import timestamp_pb2
 from engine.core import UnknownGame
 from engine.registry import GAMES, get_game
 from kickoff.v1 import game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from service.cluster.node import Elsewhere
 from service.grpc.admission import Admission
 from service.grpc.convert import (
     MODE_NAME,
@@ -33,6 +34,7 @@ from service.grpc.convert import (
     update_bytes,
 )
 from service.grpc.errors import KickoffError, abort, to_status
+from service.grpc.forward import Forwarder
 from service.grpc.limits import check_request
 from service.grpc.tokens import TICKET_SECONDS, SeatClaim, SeatTokens
 from service.rooms.directory import RoomDirectory
@@ -45,13 +47,18 @@ log = logging.getLogger(__name__)
 
 
 def unary(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitable[Response]]:
-    """Check the request against its bounds, then run the method; turn the typed errors it raises into statuses."""
+    """Check the request against its bounds, then run the method; turn the typed errors it raises into statuses. A
+    call for a room or tournament another node of the cluster owns is forwarded there (service/grpc/forward.py)."""
+    name = method.__name__
 
     @functools.wraps(method)
     async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Response:
         try:
             check_request(request)
-            return await method(self, request, context)
+            try:
+                return await method(self, request, context)
+            except Elsewhere as elsewhere:
+                return await self.seats.forwarder.unary(f"/{self.SERVICE}/{name}", request, context, elsewhere)
         except KickoffError as error:
             await abort(context, error)
         except Exception:  # a bug or a failing store: log it whole, tell the client no internals
@@ -81,9 +88,10 @@ def _room_id(request: Any) -> str:
 class Seats:
     """Finds rooms and the seat a caller's token names."""
 
-    def __init__(self, directory: RoomDirectory, tokens: SeatTokens) -> None:
+    def __init__(self, directory: RoomDirectory, tokens: SeatTokens, forwarder: Forwarder | None = None) -> None:
         self.directory = directory
         self.tokens = tokens
+        self.forwarder = forwarder  # a node of a cluster: calls for rooms other nodes own go there
 
     async def room(self, request: Any) -> Room:
         return await self.directory.find(_room_id(request))
@@ -143,7 +151,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         return game_pb2.GetRulesResponse(rules=rules_to_proto(game, options_from(request.options)))
 
 
+ROOM_SERVICE = room_pb2.DESCRIPTOR.services_by_name["RoomService"].full_name
+MOVE_SERVICE = move_pb2.DESCRIPTOR.services_by_name["MoveService"].full_name
+
+
 class RoomServicer(room_pb2_grpc.RoomServiceServicer):
+    SERVICE = ROOM_SERVICE
+
     def __init__(self, seats: Seats, admission: Admission) -> None:
         self.seats = seats
         self.admission = admission
@@ -173,13 +187,24 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
     async def ListRooms(self, request: room_pb2.ListRoomsRequest, context: Any) -> room_pb2.ListRoomsResponse:
         if request.status and request.status not in STATUS_NAME:
             raise InvalidRequest(f"unknown status {request.status}", code="bad_status")
-        rooms, following = await self.seats.directory.list(
+        found, following = await self.seats.directory.list(
             game=request.game,
             status=STATUS_NAME.get(request.status, ""),
             page_size=request.page_size,
             page_token=request.page_token,
         )
-        return room_pb2.ListRoomsResponse(rooms=[room_to_proto(r) for r in rooms], next_page_token=following)
+        rooms = await asyncio.gather(*(self._summary(room, context) for room in found))
+        return room_pb2.ListRoomsResponse(rooms=[r for r in rooms if r is not None], next_page_token=following)
+
+    async def _summary(self, room: Room | Elsewhere, context: Any) -> room_pb2.Room | None:
+        """A room of a page: this node's, or asked of the node that owns it (None: that node did not answer)."""
+        if isinstance(room, Room):
+            return room_to_proto(room)
+        assert self.seats.forwarder is not None
+        answer = await self.seats.forwarder.fetch(
+            f"/{ROOM_SERVICE}/GetRoom", room_pb2.GetRoomRequest(room_id=room.target_id), context, room
+        )
+        return None if answer is None else room_pb2.GetRoomResponse.FromString(answer).room
 
     @unary
     async def JoinRoom(self, request: room_pb2.JoinRoomRequest, context: Any) -> room_pb2.JoinRoomResponse:
@@ -198,6 +223,8 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
 
 
 class MoveServicer(move_pb2_grpc.MoveServiceServicer):
+    SERVICE = MOVE_SERVICE
+
     def __init__(self, seats: Seats, admission: Admission) -> None:
         self.seats = seats
         self.admission = admission
@@ -249,7 +276,14 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
     ) -> AsyncIterator[move_pb2.StreamEventsResponse | bytes]:
         try:
             check_request(request)
-            room = await self.seats.room(request)
+            try:
+                room = await self.seats.room(request)
+            except Elsewhere as elsewhere:
+                assert self.seats.forwarder is not None
+                path = f"/{MOVE_SERVICE}/StreamEvents"
+                async for message in self.seats.forwarder.server_stream(path, request, context, elsewhere):
+                    yield message
+                return
             if request.ticket:
                 if bearer_token(context) is not None:
                     raise InvalidRequest("send a stream ticket or a seat token, not both", code="ticket_and_token")
@@ -287,7 +321,16 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
             check_request(first)
             if first.WhichOneof("kind") != "hello":
                 raise InvalidRequest("the first message of a play stream must be hello", code="hello_first")
-            room = await self.seats.room(first.hello)
+            try:
+                room = await self.seats.room(first.hello)
+            except Elsewhere as elsewhere:
+                assert self.seats.forwarder is not None
+                forwarder = self.seats.forwarder
+                async for message in forwarder.bidi(
+                    f"/{MOVE_SERVICE}/Play", first, request_iterator, context, elsewhere
+                ):
+                    yield message
+                return
             seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
             with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("play"):
                 feed = room.subscribe(first.hello.after_version)

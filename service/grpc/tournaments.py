@@ -5,6 +5,7 @@ Like the other servicers it holds no rules: the tournament decides, this module 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -12,6 +13,7 @@ import grpc
 
 from engine.registry import get_game
 from kickoff.v1 import common_pb2, tournament_pb2, tournament_pb2_grpc
+from service.cluster.node import Elsewhere
 from service.grpc.admission import Admission
 from service.grpc.codecs import Codec, codec_of
 from service.grpc.convert import MODE, MODE_NAME, STATUS, options_from, outcome_to_proto, struct, timestamp
@@ -139,6 +141,8 @@ def _tournament_id(request: Any) -> str:
 
 
 class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
+    SERVICE = tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].full_name
+
     def __init__(self, tournaments: TournamentDirectory, seats: Seats, admission: Admission) -> None:
         self.tournaments = tournaments
         self.seats = seats
@@ -183,9 +187,19 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             page_size=request.page_size,
             page_token=request.page_token,
         )
+        tournaments = await asyncio.gather(*(self._summary(t, context) for t in found))
         return tournament_pb2.ListTournamentsResponse(
-            tournaments=[snapshot_to_proto(t.current()) for t in found], next_page_token=following
+            tournaments=[t for t in tournaments if t is not None], next_page_token=following
         )
+
+    async def _summary(self, tournament: Tournament | Elsewhere, context: Any) -> tournament_pb2.Tournament | None:
+        """A tournament of a page: this node's, or asked of the node that owns it (None: it did not answer)."""
+        if isinstance(tournament, Tournament):
+            return snapshot_to_proto(tournament.current())
+        assert self.seats.forwarder is not None
+        request = tournament_pb2.GetTournamentRequest(tournament_id=tournament.target_id)
+        answer = await self.seats.forwarder.fetch(f"/{self.SERVICE}/GetTournament", request, context, tournament)
+        return None if answer is None else tournament_pb2.GetTournamentResponse.FromString(answer).tournament
 
     @unary
     async def JoinTournament(
@@ -227,7 +241,14 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     ) -> AsyncIterator[tournament_pb2.StreamTournamentResponse]:
         try:
             check_request(request)
-            tournament = await self._get(request)
+            try:
+                tournament = await self._get(request)
+            except Elsewhere as elsewhere:
+                assert self.seats.forwarder is not None
+                path = f"/{self.SERVICE}/StreamTournament"
+                async for message in self.seats.forwarder.server_stream(path, request, context, elsewhere):
+                    yield message
+                return
             with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("tournament"):
                 await context.send_initial_metadata(())  # accepted: say so now, not with the first update
                 async for update in tournament.subscribe(request.after_version):

@@ -3,7 +3,11 @@ them a page at a time.
 
 Memory holds every live room and only the most recently used finished ones (``keep_finished``): a finished room is
 read back from the store when someone asks for it (:meth:`RoomDirectory.find`), and listing reads the store, so a
-server's memory and its start-up do not grow with the games it has hosted."""
+server's memory and its start-up do not grow with the games it has hosted.
+
+On a node of a cluster (``node``), memory holds the live rooms this node owns: :meth:`RoomDirectory.find` asks the
+node who owns any other (it raises Elsewhere for a room another node owns; a room nobody alive owns is claimed and
+rebuilt here), and a room that moves away (handed over, or claimed by another node) leaves memory."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from typing import Any
 
 from engine.core import InvalidOptions, UnknownGame
 from engine.registry import get_game
+from service.cluster.node import Elsewhere, Key, Node
 from service.rooms.clock import Clock, SystemClock
 from service.rooms.errors import InvalidRequest, ResourceExhausted, RoomNotFound
 from service.rooms.room import FINISHED, ONLINE, SOLO, Journal, Room, RoomLimits
@@ -67,7 +72,9 @@ class RoomDirectory:
         limits: RoomLimits | None = None,
         max_live_rooms: int | None = None,
         keep_finished: int = KEEP_FINISHED,
+        node: Node | None = None,
     ) -> None:
+        self.node = node  # a node of a cluster: rooms are owned by leases (see the module docstring)
         self.clock = clock or SystemClock()
         self.telemetry = telemetry or Telemetry()
         self.telemetry.instruments.observe_rooms(self._count)
@@ -120,6 +127,7 @@ class RoomDirectory:
                 retry_after=30.0,
             )
         room = self._room(
+            epoch=1 if self.node is not None else 0,  # (the lease the store makes with the room)
             room_id=secrets.token_hex(8),
             game=game,
             mode=mode,
@@ -134,6 +142,8 @@ class RoomDirectory:
             tournament_game=tournament_game,
         )
         await self.journal.create_room(room.record())
+        if self.node is not None:
+            self.node.hold("room", room.room_id, room.epoch)
         self._add(room)
         return room
 
@@ -195,6 +205,7 @@ class RoomDirectory:
             clock=self.clock,
             journal=self.journal,
             on_finished=self._finished,
+            on_moved=self._moved,
             telemetry=self.telemetry,
             limits=self.limits,
             **fields,
@@ -205,6 +216,8 @@ class RoomDirectory:
         return dict(Counter((room.game.spec.name, room.published.status) for room in self._rooms.values()))
 
     def _finished(self, room: Room) -> None:
+        if self.node is not None:  # (its lease went with its last line)
+            self.node.forget("room", room.room_id)
         self._live.discard(room.room_id)
         room.forget_updates()
         self._keep(room)
@@ -229,12 +242,39 @@ class RoomDirectory:
             gone, _ = self._recent.popitem(last=False)
             self._rooms.pop(gone).stop()
 
-    async def restore(self, stored: list[tuple[RoomRecord, list[LogEntry]]]) -> int:
-        """Rebuild the stored rooms (a record and its log each) after a restart; returns how many were unfinished."""
+    def _moved(self, room: Room) -> None:
+        """``room`` stopped here: another node owns it now."""
+        if self._rooms.get(room.room_id) is room:
+            del self._rooms[room.room_id]
+            self._live.discard(room.room_id)
+            self._recent.pop(room.room_id, None)
+        if self.node is not None and self.node.holds("room", room.room_id, room.epoch):
+            self.node.forget("room", room.room_id)
+
+    def lose(self, keys: list[Key]) -> None:
+        """The node found these leases taken by other nodes: their rooms stop here."""
+        for kind, room_id in keys:
+            room = self._rooms.get(room_id)
+            if kind == "room" and room is not None and room.status != FINISHED:
+                room.lost()
+
+    async def hand_over(self) -> int:
+        """Stop every live room so that other nodes can take them on (this node drains); returns how many."""
+        live = [room for room in self._rooms.values() if room.status != FINISHED]
+        await asyncio.gather(*(room.hand_over() for room in live))
+        for room in live:
+            self._rooms.pop(room.room_id, None)
+            self._live.discard(room.room_id)
+        return len(live)
+
+    async def restore(self, stored: list[tuple[RoomRecord, list[LogEntry]]], epoch: int = 0) -> int:
+        """Rebuild the stored rooms (a record and its log each) after a restart, or on a node that claimed them under
+        lease ``epoch``; returns how many were unfinished."""
         unfinished = 0
         for record, entries in stored:
             self._created = max(self._created, record.created_at)
             room = self._room(
+                epoch=epoch,
                 room_id=record.room_id,
                 game=record.game,
                 mode=record.mode,
@@ -261,40 +301,55 @@ class RoomDirectory:
             raise RoomNotFound(f"no room {room_id!r}") from None
 
     async def find(self, room_id: str) -> Room:
-        """A room, from memory or read back from the store (a finished room not kept); RoomNotFound otherwise."""
+        """A room, from memory or read back from the store (a finished room not kept); RoomNotFound otherwise. On a
+        node of a cluster, raises Elsewhere for a live room another node owns (and claims one nobody alive owns)."""
         room = self._rooms.get(room_id)
-        if room is not None:
+        node = self.node
+        if room is not None and (node is None or room.status == FINISHED or node.holds("room", room_id, room.epoch)):
             if room_id in self._recent:
                 self._recent.move_to_end(room_id)
             return room
+        epoch = 0
+        if node is not None:
+            held = await node.resolve("room", room_id)  # (raises Elsewhere; may claim and rebuild the room)
+            room = self._rooms.get(room_id)
+            if room is not None and (held is None or room.epoch == held):
+                return room
+            epoch = held or 0
         loading = self._loading.get(room_id)
         if loading is None:  # one read for everyone asking at once
-            loading = self._loading[room_id] = asyncio.ensure_future(self._load(room_id))
+            loading = self._loading[room_id] = asyncio.ensure_future(self._load(room_id, epoch))
             loading.add_done_callback(lambda _: self._loading.pop(room_id, None))
         room = await asyncio.shield(loading)
         if room is None:
             raise RoomNotFound(f"no room {room_id!r}")
         return room
 
-    async def _load(self, room_id: str) -> Room | None:
+    async def _load(self, room_id: str, epoch: int = 0) -> Room | None:
         stored = await self.journal.load_one(room_id)
         if stored is None:
             return None
-        if room_id not in self._rooms:
-            await self.restore([stored])
+        here = self._rooms.get(room_id)
+        if here is None or (self.node is not None and here.status != FINISHED and here.epoch != epoch):
+            if here is not None:  # an older lease's room: it stopped, or stops now
+                here.stop()
+                self._rooms.pop(room_id, None)
+            await self.restore([stored], epoch)
         return self._rooms[room_id]
 
     async def list(
         self, *, game: str = "", status: str = "", page_size: int = 0, page_token: str = ""
-    ) -> tuple[list[Room], str]:
+    ) -> tuple[list[Room | Elsewhere], str]:
         """Rooms newest first, filtered, read from the store; returns a page and the token for the next one ('' on
         the last page). The token is the last room given: rooms created meanwhile neither repeat nor push others off
-        a page."""
+        a page. On a node of a cluster, a room another node owns is in the page as Elsewhere (ask that node)."""
         ids, following = await self.journal.list_rooms(game, status, page_size_of(page_size), page_token)
-        rooms = []
+        rooms: list[Room | Elsewhere] = []
         for room_id in ids:
             try:
                 rooms.append(await self.find(room_id))
+            except Elsewhere as elsewhere:
+                rooms.append(elsewhere)
             except RoomNotFound:  # (created in the store, but its creation failed here: not a room)
                 continue
         return rooms, following

@@ -74,6 +74,14 @@ class StoreUnavailable(ServiceError):
     retry_after = 1.0
 
 
+class RoomMoved(ServiceError):
+    """Another node of the cluster owns this room (or tournament) now, or is about to: the same request, sent again,
+    reaches it (any node routes it there)."""
+
+    code = "room_moved"
+    retry_after = 0.5
+
+
 class StoreRefused(ServiceError):
     """The store refused this request's data (while it accepted everything else committed with it)."""
 

@@ -93,6 +93,7 @@ class Feed(Generic[T]):
         self._stopped = False
         self._overflowed = False
         self._rewritten = False  # the history was cut back under the reader (see Readers.rewritten)
+        self._failure: Exception | None = None  # raised once everything published was read (see Readers.fail)
 
     def __aiter__(self) -> AsyncIterator[T]:
         return self._iterate()
@@ -134,6 +135,8 @@ class Feed(Generic[T]):
                 return update
             if own:
                 return own.popleft()[1]
+            if self._failure is not None:
+                raise self._failure
             if self._stopped or (self._ended and not until_stopped):
                 return None
             self._wakeup.clear()
@@ -200,6 +203,14 @@ class Readers(Generic[T]):
     def end(self) -> None:
         """The history is over for every reader (the game ended, or the server stops)."""
         self.publish(last=True)
+
+    def fail(self, error: Exception) -> None:
+        """The history goes on elsewhere (the room moved to another node): every reader reads what was published
+        here, then gets ``error`` (a client comes back with the last version it saw)."""
+        for feed in self._feeds:
+            feed._failure = error
+            feed._wake(True)
+        self._feeds.clear()
 
     def rewritten(self) -> None:
         """The history was cut back to fewer updates than readers may have had (a store that lost what it had

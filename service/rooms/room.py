@@ -40,6 +40,7 @@ from engine.core import Bot, ChoiceTaken, Game, GameState, InvalidOptions, NotYo
 from service.rooms.clock import Clock, Timer
 from service.rooms.errors import (
     InvalidRequest,
+    RoomMoved,
     RoomUnavailable,
     SeatTaken,
     ServiceError,
@@ -208,8 +209,15 @@ class Room:
         on_finished: Callable[[Room], None] | None = None,
         telemetry: Telemetry | None = None,
         limits: RoomLimits = RoomLimits(),
+        epoch: int = 0,
+        on_moved: Callable[[Room], None] | None = None,
     ) -> None:
         self.room_id = room_id
+        # The lease epoch this node holds the room under (a cluster's node; 0: a single node). Every log line carries
+        # it; the store refuses a line once another node has claimed the room (RoomMoved): the room then stops here,
+        # and ``on_moved`` is told.
+        self.epoch = epoch
+        self.on_moved = on_moved
         self.tournament_id = tournament_id  # the tournament this room's game belongs to ('' for none)
         self.tournament_game = tournament_game  # the game's index in it
         self.on_finished = on_finished  # told once the game ends (not while a restarted server replays the log)
@@ -247,6 +255,8 @@ class Room:
         self._recovered = asyncio.Event()  # set whenever the room is not recovering
         self._recovered.set()
         self._told_finished = False
+        self._moved: RoomMoved | None = None  # another node owns the room now: it does nothing more here
+        self._abandoned = False
 
     def _reset(self, seats: int) -> None:
         """The room as created: seats free, no game, version 0 (a rebuild replays the log over this)."""
@@ -352,6 +362,9 @@ class Room:
                 if token is not None:
                     otel_context.detach(token)
                 self._busy = False
+            if self._moved is not None:
+                self._abandon()
+                return
             if self._ahead:
                 await self._recover()
 
@@ -359,6 +372,8 @@ class Room:
         return StoreUnavailable("this room's store is unavailable; the room resumes by itself once it is back")
 
     async def _call(self, command: Callable[[], Any]) -> Any:
+        if self._moved is not None:
+            raise self._moved
         if self._recovering:
             raise self._unavailable()
         future = asyncio.get_running_loop().create_future()
@@ -623,9 +638,13 @@ class Room:
                 choice=choice,
                 deadlines={seat: clock.deadline for seat, clock in self.clocks.items()},
                 time=now,
+                epoch=self.epoch,
             )
             try:
                 await self.journal.append(entry, self.status)
+            except RoomMoved as moved:  # another node claimed the room: nothing of this is stored, nobody heard
+                self._moved = moved
+                raise
             except BaseException:
                 # The change is applied here but the store did not confirm it (it may or may not hold it): the loop
                 # rebuilds the room from the store before anything else. Nobody heard of the change.
@@ -748,11 +767,58 @@ class Room:
         self._refuse_queued()  # anything queued while rebuilding was judged against what may be an older room
         log.info("room %s: rebuilt from the store at version %d", self.room_id, self.version)
 
-    def _refuse_queued(self) -> None:
+    def _refuse_queued(self, error: ServiceError | None = None) -> None:
         while not self._queue.empty():
             _, future, _ = self._queue.get_nowait()
             if future is not None and not future.done():
-                future.set_exception(self._unavailable())
+                future.set_exception(error or self._unavailable())
+
+    # -- leaving this node --------------------------------------------------------------------------------------------
+
+    async def hand_over(self) -> None:
+        """Stop here so another node can take the room on (this node drains): requests from now on, and those queued,
+        are refused with RoomMoved (nothing of them happened: the client sends them again, to the new owner); the one
+        in hand is finished and stored first; then the room's readers are told to come back (RoomMoved, retriable)."""
+        if self._moved is not None:
+            return
+        self._moved = RoomMoved("this room is moving to another node; reconnect with the last version seen")
+        self._abandoned = True  # (the directory lets it go itself)
+        self._stop_timers()
+        self._refuse_queued(self._moved)
+        if self._task is not None and not self._task.done():
+            done = asyncio.get_running_loop().create_future()
+            self._queue.put_nowait((lambda: None, done, None))  # after the command in hand
+            with contextlib.suppress(Exception):
+                await done
+            self._task.cancel()
+        self._readers.fail(self._moved)
+
+    def _abandon(self) -> None:
+        """The store refused a line: another node owns the room now. Stop, refuse what is queued, tell the readers to
+        come back (they reach the new owner) and the directory to forget the room."""
+        if self._abandoned:
+            return
+        self._abandoned = True
+        moved = self._moved or RoomMoved("this room moved to another node; reconnect with the last version seen")
+        log.warning("room %s: another node took the room over (epoch %d was this node's)", self.room_id, self.epoch)
+        self._stop_timers()
+        self._refuse_queued(moved)
+        self._readers.fail(moved)
+        if self.on_moved is not None:
+            self.on_moved(self)
+
+    def _stop_timers(self) -> None:
+        self._cancel_timers()
+        if self._expiry is not None:
+            self._expiry.cancel()
+
+    def lost(self) -> None:
+        """The node found its lease taken by another node (its renewals came too late): stop as :meth:`_abandon`."""
+        if self._moved is None:
+            self._moved = RoomMoved("this room moved to another node; reconnect with the last version seen")
+            if self._task is not None and not self._busy:
+                self._task.cancel()
+            self._abandon()
 
     async def _rebuild(self, entries: list[LogEntry]) -> None:
         """Replay the stored log over a fresh room. The updates readers had are kept as they are (the store holds

@@ -16,6 +16,13 @@ for longer than that. So:
 
 A writer that gets an error does not know whether its write is stored (StoreUnavailable) or knows it is not
 (StoreRefused); either way it reads its log back (:meth:`SqlJournal.load_room`) before it goes on.
+
+On a node of a cluster (``node_id``: several nodes on one PostgreSQL, see service/cluster), every line is fenced: it
+is written only while the room's (or tournament's) lease names this node with the line's epoch, checked in the same
+transaction under a share lock of the lease row, so a claim by another node waits for the commit and every later line
+of this node is refused. A fenced-out writer gets RoomMoved (nothing of it is stored); the others of its group are
+stored as if nothing happened. A room created here gets its lease (epoch 1) in the transaction that stores it, and a
+finished room or tournament gives its lease up in the transaction of its last line.
 """
 
 from __future__ import annotations
@@ -31,12 +38,12 @@ from typing import Any
 from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.trace import Link, NonRecordingSpan
-from sqlalchemy import and_, insert, or_, select, update
-from sqlalchemy.exc import DBAPIError, InterfaceError, InternalError, OperationalError
+from sqlalchemy import and_, delete, insert, or_, select, tuple_, update
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, InternalError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from service.rooms.errors import InvalidRequest, StoreRefused, StoreUnavailable
-from service.store.models import LogRow, RoomRow, SeatRow, SettingRow, TournamentLogRow, TournamentRow
+from service.rooms.errors import InvalidRequest, RoomMoved, StoreRefused, StoreUnavailable
+from service.store.models import LeaseRow, LogRow, RoomRow, SeatRow, SettingRow, TournamentLogRow, TournamentRow
 from service.store.records import LogEntry, RoomRecord, TournamentEntry, TournamentRecord
 from service.telemetry import Telemetry
 
@@ -73,16 +80,27 @@ class _Write:
     def owner(self) -> str:
         return self.row["tournament_id"] if self.kind.startswith("tournament") else self.row["room_id"]
 
+    @property
+    def lease(self) -> tuple[str, str]:
+        """The lease that fences this write: (kind, id) of its room or tournament."""
+        return ("tournament" if self.kind.startswith("tournament") else "room", self.owner)
+
 
 class SqlJournal:
     """Commits rooms and log lines to the database behind ``engine``, many lines per transaction (see the module
     docstring for what happens when the store fails)."""
 
     def __init__(
-        self, engine: AsyncEngine, telemetry: Telemetry | None = None, *, retry_seconds: float = RETRY_SECONDS
+        self,
+        engine: AsyncEngine,
+        telemetry: Telemetry | None = None,
+        *,
+        retry_seconds: float = RETRY_SECONDS,
+        node_id: str = "",
     ) -> None:
         self.engine = engine
         self.retry_seconds = retry_seconds
+        self.node_id = node_id  # set: a node of a cluster, whose every line is fenced by its lease (module docstring)
         telemetry = telemetry or Telemetry()
         self._tracer = telemetry.tracer
         self._commit_duration = telemetry.instruments.commit_duration
@@ -141,6 +159,7 @@ class SqlJournal:
             "deadline": min(entry.deadlines.values()) if entry.deadlines else None,
             "deadlines": {str(seat): deadline for seat, deadline in entry.deadlines.items()} or None,
             "created_at": entry.time,
+            "epoch": entry.epoch,
         }
         change = None
         if entry.kind in ("join", "leave"):
@@ -172,6 +191,7 @@ class SqlJournal:
             "game_index": entry.game_index,
             "room_id": entry.room_id,
             "created_at": entry.time,
+            "epoch": entry.epoch,
         }
         await self._submit(_Write("tournament_line", row, status=status))
 
@@ -223,8 +243,9 @@ class SqlJournal:
         uncertain = False  # a failed try may have committed
         while True:
             try:
-                if not (uncertain and await self._holds(writes[0])):
-                    await self._write(writes)
+                lost = await self._held_back(writes) if uncertain else None
+                if lost is None:
+                    lost = await self._write(writes)
                 break
             except Exception as error:
                 if not transient(error):
@@ -251,6 +272,9 @@ class SqlJournal:
             log.warning("the store is back")
         self._down = False
         self.commits += 1
+        if lost:
+            self._settle(lost, RoomMoved("another node owns this room now; try again (the call is routed there)"))
+            writes = [write for write in writes if write not in lost]
         for write in writes:
             self._stored_status[write.owner] = write.status
             self.lines += write.kind == "line"
@@ -264,6 +288,15 @@ class SqlJournal:
                     write.future.set_result(None)
                 else:
                     write.future.set_exception(error)
+
+    async def _held_back(self, writes: list[_Write]) -> list[_Write] | None:
+        """After a try that may have committed: None when the store holds none of ``writes`` (the group was not
+        committed: write it again), else the writes it does not hold (the group was committed without them: fenced
+        out)."""
+        held = [await self._holds(write) for write in writes]
+        if not any(held):
+            return None
+        return [write for write, stored in zip(writes, held, strict=True) if not stored]
 
     async def _holds(self, write: _Write) -> bool:
         """Whether the store holds ``write`` (and so the whole group that was committed with it)."""
@@ -281,38 +314,88 @@ class SqlJournal:
         async with self.engine.connect() as connection:
             return (await connection.execute(query)).first() is not None
 
-    async def _write(self, writes: list[_Write]) -> None:
+    async def _write(self, writes: list[_Write]) -> list[_Write]:
+        """Commit ``writes`` in one transaction; returns those its fence kept out (a node of a cluster only)."""
+        async with self.engine.begin() as connection:
+            lost = await self._fence(connection, writes) if self.node_id else []
+            if lost:
+                writes = [write for write in writes if write not in lost]
+            await self._insert(connection, writes)
+        return lost
+
+    async def _fence(self, connection: Any, writes: list[_Write]) -> list[_Write]:
+        """The lines of ``writes`` whose lease no longer names this node with the line's epoch. The leases checked
+        are share-locked until the commit: a node claiming one waits for it, and then reads these lines."""
+        lines = [write for write in writes if write.kind in ("line", "tournament_line")]
+        if not lines:
+            return []
+        rows = await connection.execute(
+            select(LeaseRow.kind, LeaseRow.target_id, LeaseRow.epoch)
+            .where(
+                LeaseRow.node_id == self.node_id,
+                tuple_(LeaseRow.kind, LeaseRow.target_id).in_({w.lease for w in lines}),
+            )
+            .with_for_update(read=True)
+        )
+        epochs = {(kind, target): epoch for kind, target, epoch in rows}
+        return [write for write in lines if epochs.get(write.lease) != write.row["epoch"]]
+
+    async def _insert(self, connection: Any, writes: list[_Write]) -> None:
         by_kind: dict[str, list[_Write]] = {"room": [], "line": [], "tournament": [], "tournament_line": []}
         for write in writes:
             by_kind[write.kind].append(write)
         statuses = [w for w in by_kind["line"] if w.status != self._stored_status.get(w.owner)]
         tournament_statuses = [w for w in by_kind["tournament_line"] if w.status != self._stored_status.get(w.owner)]
-        async with self.engine.begin() as connection:
-            if by_kind["tournament"]:  # before their rooms, which name them
-                await connection.execute(insert(TournamentRow), [w.row for w in by_kind["tournament"]])
-            if by_kind["room"]:
-                await connection.execute(insert(RoomRow), [w.row for w in by_kind["room"]])
-                await connection.execute(insert(SeatRow), [seat for w in by_kind["room"] for seat in w.seats])
-            for write in by_kind["line"]:
-                if write.seat_change is not None:
-                    change = write.seat_change
-                    await connection.execute(
-                        update(SeatRow)
-                        .where(SeatRow.room_id == change["room_id"], SeatRow.seat == change["seat"])
-                        .values(taken=change["taken"], name=change["name"])
-                    )
-            if by_kind["line"]:
-                await connection.execute(insert(LogRow), [w.row for w in by_kind["line"]])
-            for write in statuses:
+        if by_kind["tournament"]:  # before their rooms, which name them
+            await connection.execute(insert(TournamentRow), [w.row for w in by_kind["tournament"]])
+        if by_kind["room"]:
+            await connection.execute(insert(RoomRow), [w.row for w in by_kind["room"]])
+            await connection.execute(insert(SeatRow), [seat for w in by_kind["room"] for seat in w.seats])
+        for write in by_kind["line"]:
+            if write.seat_change is not None:
+                change = write.seat_change
                 await connection.execute(
-                    update(RoomRow).where(RoomRow.room_id == write.owner).values(status=write.status)
+                    update(SeatRow)
+                    .where(SeatRow.room_id == change["room_id"], SeatRow.seat == change["seat"])
+                    .values(taken=change["taken"], name=change["name"])
                 )
-            if by_kind["tournament_line"]:
-                await connection.execute(insert(TournamentLogRow), [w.row for w in by_kind["tournament_line"]])
-            for write in tournament_statuses:
-                await connection.execute(
-                    update(TournamentRow).where(TournamentRow.tournament_id == write.owner).values(status=write.status)
+        if by_kind["line"]:
+            await connection.execute(insert(LogRow), [w.row for w in by_kind["line"]])
+        for write in statuses:
+            await connection.execute(update(RoomRow).where(RoomRow.room_id == write.owner).values(status=write.status))
+        if by_kind["tournament_line"]:
+            await connection.execute(insert(TournamentLogRow), [w.row for w in by_kind["tournament_line"]])
+        for write in tournament_statuses:
+            await connection.execute(
+                update(TournamentRow).where(TournamentRow.tournament_id == write.owner).values(status=write.status)
+            )
+        if self.node_id:
+            await self._lease_changes(connection, by_kind)
+
+    async def _lease_changes(self, connection: Any, by_kind: dict[str, list[_Write]]) -> None:
+        """A node of a cluster: the leases of what it created (its own, epoch 1), and those of what finished (gone)."""
+        made = [
+            {"kind": "tournament", "target_id": w.owner, "tournament_id": "", "node_id": self.node_id}
+            for w in by_kind["tournament"]
+        ] + [
+            {
+                "kind": "room",
+                "target_id": w.owner,
+                "tournament_id": w.row["tournament_id"] or "",
+                "node_id": self.node_id,
+            }
+            for w in by_kind["room"]
+        ]
+        if made:
+            now = time.time()
+            await connection.execute(insert(LeaseRow), [{**lease, "epoch": 1, "claimed_at": now} for lease in made])
+        ended = {w.lease for w in by_kind["line"] + by_kind["tournament_line"] if w.status == FINISHED}
+        if ended:
+            await connection.execute(
+                delete(LeaseRow).where(
+                    LeaseRow.node_id == self.node_id, tuple_(LeaseRow.kind, LeaseRow.target_id).in_(ended)
                 )
+            )
 
     async def close(self) -> None:
         if self._flusher is not None:
@@ -446,14 +529,21 @@ class SqlJournal:
         return [_tournament_entry(line) for line in lines]
 
     async def token_secret(self) -> bytes:
-        """The seat-token secret, made once and kept, so tokens stay valid across restarts."""
-        async with self.engine.begin() as connection:
-            row = (await connection.execute(select(SettingRow.value).where(SettingRow.key == "token_secret"))).first()
-            if row is not None:
-                return bytes.fromhex(row.value)
-            secret = secrets.token_bytes(32)
-            await connection.execute(insert(SettingRow).values(key="token_secret", value=secret.hex()))
-            return secret
+        """The seat-token secret, made once and kept, so tokens stay valid across restarts. Nodes starting together
+        agree on one: the first insert wins, and the others read the winner's."""
+        query = select(SettingRow.value).where(SettingRow.key == "token_secret")
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(query)).first()
+        if row is not None:
+            return bytes.fromhex(row.value)
+        try:
+            async with self.engine.begin() as connection:
+                secret = secrets.token_bytes(32)
+                await connection.execute(insert(SettingRow).values(key="token_secret", value=secret.hex()))
+                return secret
+        except IntegrityError:  # another node made it first
+            async with self.engine.connect() as connection:
+                return bytes.fromhex((await connection.execute(query)).scalar_one())
 
 
 def _room_record(row: Any) -> RoomRecord:
@@ -508,6 +598,7 @@ def _entry(line: Any) -> LogEntry:
         choice=line.choice,
         deadlines=deadlines,
         time=line.created_at,
+        epoch=line.epoch,
     )
 
 
@@ -522,6 +613,7 @@ def _tournament_entry(line: Any) -> TournamentEntry:
         game_index=line.game_index,
         room_id=line.room_id,
         time=line.created_at,
+        epoch=line.epoch,
     )
 
 

@@ -69,6 +69,8 @@ class LogRow(Base):
     deadline: Mapped[float | None] = mapped_column(Double, nullable=True)
     deadlines: Mapped[dict[str, float] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[float] = mapped_column(Double)
+    # the lease epoch of the node that wrote the line (0: a single node, no leases); never decreases along a log
+    epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class TournamentRow(Base):
@@ -102,6 +104,7 @@ class TournamentLogRow(Base):
     game_index: Mapped[int] = mapped_column(Integer)
     room_id: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[float] = mapped_column(Double)
+    epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # as in the room log
 
 
 class SettingRow(Base):
@@ -124,3 +127,34 @@ class ApiKeyRow(Base):
     key_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[float] = mapped_column(Double)
     revoked_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+
+
+class NodeRow(Base):
+    """A server node of a cluster on one PostgreSQL (service/cluster): where other nodes reach it, and until when it
+    is alive. A node renews its own row only; every lease it holds lives as long as this row (a room's lease expires
+    with its owner's). ``incarnation`` changes on every start, so a node restarted under the same id knows its rows
+    from its predecessor's; ``expires_at`` is the database's clock (seconds since the epoch), never a node's."""
+
+    __tablename__ = "nodes"
+
+    node_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    address: Mapped[str] = mapped_column(String(255))
+    incarnation: Mapped[str] = mapped_column(String(32))
+    expires_at: Mapped[float] = mapped_column(Double)
+    started_at: Mapped[float] = mapped_column(Double)
+
+
+class LeaseRow(Base):
+    """Who owns a live room or tournament: its node and the lease's epoch, which every claim raises. Every line the
+    owner writes carries the epoch, and is written only while this row still names the writer with that epoch (the
+    fence). ``node_id`` '' is a lease given back (a node that drained): any live node may claim it at once. The row
+    goes when the room or tournament finishes."""
+
+    __tablename__ = "leases"
+
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)  # room, tournament
+    target_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    node_id: Mapped[str] = mapped_column(String(64), index=True)
+    epoch: Mapped[int] = mapped_column(Integer)
+    tournament_id: Mapped[str] = mapped_column(String(32), default="", server_default="")  # a tournament's game
+    claimed_at: Mapped[float] = mapped_column(Double)

@@ -46,6 +46,7 @@ class LogEntry:
     choice: str = ""  # a join's choice for the seat (a team), as the person gave it
     deadlines: Mapping[int, float] = field(default_factory=dict)  # each acting seat's clock deadline after the update
     time: float = 0.0
+    epoch: int = 0  # the writer's lease epoch (0: a single node without leases)
 
 
 @dataclass(frozen=True)
@@ -76,3 +77,4 @@ class TournamentEntry:
     game_index: int = -1
     room_id: str = ""
     time: float = 0.0
+    epoch: int = 0  # the writer's lease epoch, as in a room's log

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.core import UnknownGame
 from engine.registry import new_tournament
+from service.cluster.node import Elsewhere, Key
 from service.rooms.directory import RoomDirectory, page_size_of
 from service.rooms.errors import InvalidRequest, ResourceExhausted, TournamentNotFound
 from service.rooms.room import FINISHED, Room
@@ -32,6 +33,7 @@ class TournamentDirectory:
         keep_finished: int = KEEP_FINISHED,
     ) -> None:
         self.rooms = rooms
+        self.node = rooms.node  # a node of a cluster: tournaments are owned by leases, as rooms are
         self.max_live = max_live
         self.keep_finished = keep_finished  # finished tournaments kept in memory, the most recently used
         self.journal: TournamentJournal = journal or rooms.journal  # type: ignore[assignment]
@@ -84,6 +86,7 @@ class TournamentDirectory:
                 retry_after=30.0,
             )
         tournament = self._tournament(
+            epoch=1 if self.node is not None else 0,  # (the lease the store makes with the tournament)
             tournament_id=secrets.token_hex(8),
             game=game,
             rules=rules,
@@ -95,12 +98,37 @@ class TournamentDirectory:
             created_at=self.rooms.creation_time(),
         )
         await self.journal.create_tournament(tournament.record())
+        if self.node is not None:
+            self.node.hold("tournament", tournament.tournament_id, tournament.epoch)
         self._add(tournament)
         await tournament.advance()  # four system players need nobody: the first game starts now
         return tournament
 
     def _tournament(self, **fields: Any) -> Tournament:
-        return Tournament(rooms=self.rooms, journal=self.journal, on_finished=self._keep, **fields)
+        return Tournament(
+            rooms=self.rooms, journal=self.journal, on_finished=self._keep, on_moved=self._moved, **fields
+        )
+
+    def _moved(self, tournament: Tournament) -> None:
+        """``tournament`` stopped here: another node owns it now."""
+        if self._tournaments.get(tournament.tournament_id) is tournament:
+            del self._tournaments[tournament.tournament_id]
+        if self.node is not None and self.node.holds("tournament", tournament.tournament_id, tournament.epoch):
+            self.node.forget("tournament", tournament.tournament_id)
+
+    def lose(self, keys: list[Key]) -> None:
+        """The node found these leases taken by other nodes: their tournaments stop here."""
+        for kind, tournament_id in keys:
+            tournament = self._tournaments.get(tournament_id)
+            if kind == "tournament" and tournament is not None:
+                tournament.lost()
+
+    async def hand_over(self) -> int:
+        """Stop every live tournament so that other nodes can take them on (this node drains); returns how many."""
+        live = [t for t in self._tournaments.values() if t.status != FINISHED]
+        for tournament in live:
+            await tournament.hand_over()
+        return len(live)
 
     def _add(self, tournament: Tournament) -> None:
         self._tournaments[tournament.tournament_id] = tournament
@@ -109,18 +137,22 @@ class TournamentDirectory:
 
     def _keep(self, tournament: Tournament) -> None:
         """Keep a finished tournament among the most recently used; the others leave memory (the store has them)."""
+        if self.node is not None:  # (its lease went with its last line)
+            self.node.forget("tournament", tournament.tournament_id)
         self._recent[tournament.tournament_id] = None
         self._recent.move_to_end(tournament.tournament_id)
         while len(self._recent) > self.keep_finished:
             gone, _ = self._recent.popitem(last=False)
             self._tournaments.pop(gone)
 
-    async def restore(self, stored: list[tuple[TournamentRecord, list[TournamentEntry]]]) -> int:
-        """Rebuild the stored tournaments (a row and its log each) once the rooms are rebuilt, then let each move on
-        from where it stood; returns how many are unfinished."""
+    async def restore(self, stored: list[tuple[TournamentRecord, list[TournamentEntry]]], epoch: int = 0) -> int:
+        """Rebuild the stored tournaments (a row and its log each) once the rooms are rebuilt (or on a node that
+        claimed them under lease ``epoch``), then let each move on from where it stood; returns how many are
+        unfinished."""
         restored = []
         for row, entries in stored:
             tournament = self._tournament(
+                epoch=epoch,
                 tournament_id=row.tournament_id,
                 game=row.game,
                 rules=new_tournament(row.game),
@@ -150,27 +182,43 @@ class TournamentDirectory:
             raise TournamentNotFound(f"no tournament {tournament_id!r}") from None
 
     async def find(self, tournament_id: str) -> Tournament:
-        """A tournament, from memory or read back from the store (a finished one not kept)."""
+        """A tournament, from memory or read back from the store (a finished one not kept). On a node of a cluster,
+        raises Elsewhere for a live tournament another node owns (and claims one nobody alive owns)."""
         tournament = self._tournaments.get(tournament_id)
-        if tournament is not None:
+        node = self.node
+        if tournament is not None and (
+            node is None or tournament.status == FINISHED or node.holds("tournament", tournament_id, tournament.epoch)
+        ):
             if tournament_id in self._recent:
                 self._recent.move_to_end(tournament_id)
             return tournament
+        epoch = 0
+        if node is not None:
+            held = await node.resolve("tournament", tournament_id)  # (raises Elsewhere; may claim and rebuild it)
+            tournament = self._tournaments.get(tournament_id)
+            if tournament is not None and (held is None or tournament.epoch == held):
+                return tournament
+            epoch = held or 0
         stored = await self.journal.load_one_tournament(tournament_id)
         if stored is None:
             raise TournamentNotFound(f"no tournament {tournament_id!r}")
-        if tournament_id not in self._tournaments:
-            await self.restore([stored])
+        here = self._tournaments.get(tournament_id)
+        if here is None or (node is not None and here.status != FINISHED and here.epoch != epoch):
+            await self.restore([stored], epoch)
         return self._tournaments[tournament_id]
 
-    async def list(self, *, status: str = "", page_size: int = 0, page_token: str = "") -> tuple[list[Tournament], str]:
+    async def list(
+        self, *, status: str = "", page_size: int = 0, page_token: str = ""
+    ) -> tuple[list[Tournament | Elsewhere], str]:
         """Tournaments newest first, filtered, read from the store; a page and the next page's token ('' on the last
-        page)."""
+        page). On a node of a cluster, a tournament another node owns is in the page as Elsewhere."""
         ids, following = await self.journal.list_tournaments(status, page_size_of(page_size), page_token)
-        found = []
+        found: list[Tournament | Elsewhere] = []
         for tournament_id in ids:
             try:
                 found.append(await self.find(tournament_id))
+            except Elsewhere as elsewhere:
+                found.append(elsewhere)
             except TournamentNotFound:
                 continue
         return found, following

@@ -31,7 +31,14 @@ from typing import Any, Protocol
 from engine.core import Outcome, TournamentRules
 from engine.registry import get_game, new_tournament
 from service.rooms.directory import RoomDirectory
-from service.rooms.errors import InvalidRequest, RoomUnavailable, SeatTaken, StoreUnavailable, Unauthenticated
+from service.rooms.errors import (
+    InvalidRequest,
+    RoomMoved,
+    RoomUnavailable,
+    SeatTaken,
+    StoreUnavailable,
+    Unauthenticated,
+)
 from service.rooms.feed import Feed, Readers
 from service.rooms.room import FINISHED, PERSON, PLAYING, RECOVERY_BACKOFF, SYSTEM, WAITING, Room
 from service.store.records import TournamentEntry, TournamentRecord
@@ -169,8 +176,13 @@ class Tournament:
         rooms: RoomDirectory,
         journal: TournamentJournal,
         on_finished: Callable[[Tournament], None] | None = None,
+        epoch: int = 0,
+        on_moved: Callable[[Tournament], None] | None = None,
     ) -> None:
         self.tournament_id = tournament_id
+        self.epoch = epoch  # the lease epoch this node holds the tournament under (0: a single node), as a room's
+        self.on_moved = on_moved  # told when another node took the tournament over (the store refused a line)
+        self._moved: RoomMoved | None = None
         self.game = game
         self.rules = rules
         self.mode = mode
@@ -253,6 +265,8 @@ class Tournament:
             await self._free_seat(seat)
 
     def _check_store(self) -> None:
+        if self._moved is not None:
+            raise self._moved
         if self._ahead:
             raise StoreUnavailable("this tournament's store is unavailable; it resumes by itself once it is back")
 
@@ -349,10 +363,13 @@ class Tournament:
         self.version += 1
         replay = self._replaying
         now = replay.time if replay else self.rooms.clock.now()
-        entry = replace(entry, tournament_id=self.tournament_id, version=self.version, time=now)
+        entry = replace(entry, tournament_id=self.tournament_id, version=self.version, time=now, epoch=self.epoch)
         if replay is None:
             try:
                 await self.journal.append_tournament(entry, self.status)
+            except RoomMoved as moved:  # another node claimed the tournament: it goes on there
+                self._stop_here(moved)
+                raise
             except BaseException:
                 # Heard by nobody, and perhaps not stored: the tournament reads its log back before anything else.
                 self._ahead = True
@@ -368,6 +385,8 @@ class Tournament:
 
     def room_finished(self, room: Room) -> None:
         """A room of this tournament finished its game (called from the room's loop): move on, outside that loop."""
+        if self._moved is not None:
+            return
         task = asyncio.get_running_loop().create_task(
             self._advance_locked(), name=f"tournament {self.tournament_id}", context=contextvars.Context()
         )
@@ -378,6 +397,8 @@ class Tournament:
         try:
             async with self._lock:
                 await self._advance()
+        except RoomMoved:  # (the tournament, or its game, went on to another node)
+            return
         except Exception as error:  # a store (its own or a room's) is away: heal, then move on from the store
             log.warning("tournament %s: could not move on (%s)", self.tournament_id, type(error).__name__)
             self._heal()
@@ -388,7 +409,7 @@ class Tournament:
             await self._advance()
 
     async def _advance(self) -> None:
-        if self._ahead:
+        if self._ahead or self._moved is not None:
             return
         if self.status == WAITING and not all(seat.taken for seat in self.seats):
             return
@@ -480,6 +501,32 @@ class Tournament:
         await self.restore(entries)
         self._ahead = False
         log.info("tournament %s: rebuilt from the store at version %d", self.tournament_id, self.version)
+
+    # -- leaving this node ------------------------------------------------------------------------------------------
+
+    async def hand_over(self) -> None:
+        """Stop here so another node can take the tournament on (this node drains): what is being written is
+        finished first, then readers are told to come back."""
+        async with self._lock:
+            self._stop_here(
+                RoomMoved("this tournament is moving to another node; reconnect with the last version seen")
+            )
+
+    def lost(self) -> None:
+        """The node found the lease taken by another node."""
+        self._stop_here(RoomMoved("this tournament moved to another node; reconnect with the last version seen"))
+
+    def _stop_here(self, moved: RoomMoved) -> None:
+        if self._moved is not None:
+            return
+        self._moved = moved
+        current = asyncio.current_task()
+        for task in [*self._advancing, *([self._healing] if self._healing else [])]:
+            if task is not current:
+                task.cancel()
+        self._readers.fail(moved)
+        if self.on_moved is not None:
+            self.on_moved(self)
 
     async def settle(self) -> None:
         """Wait until every move-on that a finished game started, and any healing, has run (tests)."""

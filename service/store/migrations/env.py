@@ -23,6 +23,10 @@ def _run(connection: Connection) -> None:
         connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
     context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            # Several nodes starting at once each apply the migrations on start: one at a time, and those after the
+            # first find the schema current (the lock is held until this transaction commits).
+            connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7221001)")
         context.run_migrations()
         if sqlite:
             broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()

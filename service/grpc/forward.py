@@ -1,0 +1,177 @@
+"""Routing in a cluster: a call for a room or tournament another node owns is forwarded there, whole.
+
+Why forward rather than send the client away (an address in ErrorInfo and a Locate call): every node is then a
+complete entry point, so clients, the REST gateway and a plain Kubernetes Service (or any TCP load balancer) need to
+know nothing of nodes or ownership, nodes need not be reachable from outside the cluster, and a room that moves
+while a client is connected costs that client one retriable UNAVAILABLE, never a new address to learn. The price is
+one extra hop inside the cluster for the calls that land on a node that does not own their room (on average
+(n-1)/n of them with n nodes behind a balancer that knows nothing of rooms); the figures are in the README.
+
+A forwarded call carries the caller's metadata (its seat token, API key, request ids), the address the first node
+saw it from in ``x-forwarded-for`` (the owner counts the caller's rates and streams by it, trusting its peer nodes as
+proxies: KICKOFF_TRUSTED_PROXIES), and ``kickoff-forwarded-by``: a node that gets a forwarded call for a room it does
+not own either (the room moved meanwhile) answers UNAVAILABLE rather than forwarding again, so a call never loops.
+The owner's answer, status and details (google.rpc.Status in ``grpc-status-details-bin``) go back unchanged; an
+owner that cannot be reached (it died) is answered with a retriable UNAVAILABLE (``room_moved``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any, NoReturn
+
+import grpc
+
+from service.cluster.node import Elsewhere, Node
+from service.grpc.errors import abort
+from service.rooms.errors import RoomMoved
+
+log = logging.getLogger(__name__)
+
+FORWARDED_BY = "kickoff-forwarded-by"
+CALLER = "x-forwarded-for"
+# metadata a forwarded call does not carry on: grpc's own, and what the forwarding node sets itself
+_DROPPED = {"user-agent", ":authority", "content-type", "te", FORWARDED_BY, CALLER}
+_PASSED_TRAILERS = {"grpc-status-details-bin", "retry-after"}
+CHANNEL_OPTIONS = (
+    ("grpc.max_receive_message_length", 4 * 1024 * 1024),
+    ("grpc.keepalive_time_ms", 10_000),  # notice a dead owner on an open stream within seconds
+    ("grpc.keepalive_timeout_ms", 5_000),
+    ("grpc.keepalive_permit_without_calls", 0),
+)
+
+
+def _bytes(message: Any) -> bytes:
+    return message if type(message) is bytes else message.SerializeToString()
+
+
+def forwarded(context: grpc.aio.ServicerContext) -> bool:
+    """Whether this call was forwarded by another node."""
+    return any(key == FORWARDED_BY for key, _ in context.invocation_metadata() or ())
+
+
+class Forwarder:
+    """Channels to the other nodes (one per address, kept) and the forwarding of each kind of call."""
+
+    def __init__(self, node: Node, caller: Any) -> None:
+        self.node = node
+        self._caller = caller  # context -> the caller's address (admission's view of it)
+        self._channels: dict[str, grpc.aio.Channel] = {}
+        self.forwarded = 0  # calls forwarded (figures)
+
+    def _channel(self, address: str) -> grpc.aio.Channel:
+        channel = self._channels.get(address)
+        if channel is None:
+            channel = self._channels[address] = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+        return channel
+
+    def _metadata(self, context: grpc.aio.ServicerContext) -> list[tuple[str, str | bytes]]:
+        metadata = [
+            (key, value)
+            for key, value in context.invocation_metadata() or ()
+            if key not in _DROPPED and not key.startswith("grpc-")
+        ]
+        metadata.append((CALLER, self._caller(context)))
+        metadata.append((FORWARDED_BY, self.node.node_id))
+        return metadata
+
+    async def _refuse(self, context: grpc.aio.ServicerContext, elsewhere: Elsewhere) -> None:
+        """A call forwarded here already is not forwarded again."""
+        if forwarded(context):
+            self.node.moved("room", elsewhere.target_id)
+            self.node.moved("tournament", elsewhere.target_id)
+            await abort(context, RoomMoved("the room is moving between nodes; try again"))
+
+    async def _fail(
+        self, context: grpc.aio.ServicerContext, error: grpc.aio.AioRpcError, elsewhere: Elsewhere
+    ) -> NoReturn:
+        """Hand the owner's status back; an owner out of reach is a retriable UNAVAILABLE."""
+        trailers = error.trailing_metadata() or ()
+        passed = [(key, value) for key, value in trailers if key in _PASSED_TRAILERS]
+        if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED) and not passed:
+            self.node.moved("room", elsewhere.target_id)
+            self.node.moved("tournament", elsewhere.target_id)
+            log.info("node %s at %s did not answer (%s)", elsewhere.node_id, elsewhere.address, error.code().name)
+            await abort(context, RoomMoved("the node that owns this room does not answer; try again shortly"))
+        await context.abort(error.code(), error.details() or "", passed)
+        raise AssertionError("unreachable")  # (abort raises)
+
+    async def unary(self, path: str, request: Any, context: grpc.aio.ServicerContext, elsewhere: Elsewhere) -> bytes:
+        await self._refuse(context, elsewhere)
+        self.forwarded += 1
+        call = self._channel(elsewhere.address).unary_unary(path, request_serializer=_bytes)
+        try:
+            return await call(request, metadata=self._metadata(context), timeout=context.time_remaining())
+        except grpc.aio.AioRpcError as error:
+            await self._fail(context, error, elsewhere)
+
+    async def fetch(
+        self, path: str, request: Any, context: grpc.aio.ServicerContext, elsewhere: Elsewhere
+    ) -> bytes | None:
+        """One answer from the owner, for a listing that gathers rooms from several nodes; None when the owner does
+        not answer (the listing goes on without that room)."""
+        call = self._channel(elsewhere.address).unary_unary(path, request_serializer=_bytes)
+        try:
+            return await call(request, metadata=self._metadata(context), timeout=context.time_remaining())
+        except grpc.aio.AioRpcError as error:
+            log.info("node %s did not answer for %s (%s)", elsewhere.node_id, elsewhere.target_id, error.code().name)
+            return None
+
+    async def server_stream(
+        self, path: str, request: Any, context: grpc.aio.ServicerContext, elsewhere: Elsewhere
+    ) -> AsyncIterator[bytes]:
+        await self._refuse(context, elsewhere)
+        self.forwarded += 1
+        call = self._channel(elsewhere.address).unary_stream(path, request_serializer=_bytes)(
+            request, metadata=self._metadata(context), timeout=context.time_remaining()
+        )
+        try:
+            await call.initial_metadata()
+            await context.send_initial_metadata(())
+            async for message in call:
+                yield message
+        except grpc.aio.AioRpcError as error:
+            await self._fail(context, error, elsewhere)
+        finally:
+            call.cancel()
+
+    async def bidi(
+        self,
+        path: str,
+        first: Any,
+        requests: AsyncIterator[Any],
+        context: grpc.aio.ServicerContext,
+        elsewhere: Elsewhere,
+    ) -> AsyncIterator[bytes]:
+        """A stream whose ``first`` message was read here (it named the room); the rest are passed on as they
+        come."""
+        await self._refuse(context, elsewhere)
+        self.forwarded += 1
+        call = self._channel(elsewhere.address).stream_stream(path, request_serializer=_bytes)(
+            metadata=self._metadata(context), timeout=context.time_remaining()
+        )
+
+        async def pump() -> None:
+            await call.write(first)
+            async for message in requests:
+                await call.write(message)
+            await call.done_writing()
+
+        pumping = asyncio.create_task(pump())
+        try:
+            async for message in call:
+                yield message
+        except grpc.aio.AioRpcError as error:
+            await self._fail(context, error, elsewhere)
+        finally:
+            pumping.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await pumping
+            call.cancel()
+
+    async def close(self) -> None:
+        for channel in self._channels.values():
+            await channel.close()

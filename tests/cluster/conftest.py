@@ -1,0 +1,136 @@
+"""Nodes of a cluster in this process, on one fresh PostgreSQL database: each a gRPC server on port 0 with its own
+directories, journal and lease node. Their lease loops do not run: a test renews, sweeps and "kills" nodes itself
+(a node is dead once its row has expired: :meth:`Cluster.expire`), so nothing waits on a real lease to run out."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import grpc
+import pytest
+from sqlalchemy import text
+
+from kickoff.v1 import move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc, tournament_pb2_grpc
+from service.cluster.leases import NOW
+from service.cluster.node import Node
+from service.grpc.server import KickoffServer, _wire, create_server
+from service.grpc.tokens import SeatTokens
+from service.rooms.clock import ManualClock
+from service.rooms.directory import RoomDirectory
+from service.settings import NodeSettings
+from service.store.database import create_engine, upgrade_in_thread
+from service.store.journal import SqlJournal
+from service.store.records import LogEntry
+from service.tournaments.directory import TournamentDirectory
+from tests.conftest import empty_database
+
+SECRET = b"a test secret of 32 bytes......."
+
+
+def auth(token: str) -> tuple[tuple[str, str], ...]:
+    return (("authorization", f"Bearer {token}"),)
+
+
+@dataclass
+class Member:
+    """One node: its server, directories, journal and lease node, and a channel to it."""
+
+    node: Node
+    server: KickoffServer
+    rooms: RoomDirectory
+    tournaments: TournamentDirectory
+    journal: SqlJournal
+    channel: grpc.aio.Channel
+
+    @property
+    def room_stub(self) -> room_pb2_grpc.RoomServiceStub:
+        return room_pb2_grpc.RoomServiceStub(self.channel)
+
+    @property
+    def move_stub(self) -> move_pb2_grpc.MoveServiceStub:
+        return move_pb2_grpc.MoveServiceStub(self.channel)
+
+    @property
+    def tournament_stub(self) -> tournament_pb2_grpc.TournamentServiceStub:
+        return tournament_pb2_grpc.TournamentServiceStub(self.channel)
+
+
+@dataclass
+class Cluster:
+    url: str
+    clock: ManualClock = field(default_factory=ManualClock)
+    members: dict[str, Member] = field(default_factory=dict)
+    _seeds: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+    async def start(self, node_id: str, lease_seconds: float = 30.0) -> Member:
+        engine = create_engine(self.url)
+        journal = SqlJournal(engine, node_id=node_id)
+        settings = NodeSettings(node_id=node_id, lease_seconds=lease_seconds, renew_seconds=lease_seconds / 4)
+        node = Node.for_engine(engine, settings, "")
+        rooms = RoomDirectory(
+            clock=self.clock, journal=journal, seed_source=lambda: next(self._seeds), default_think_seconds=0, node=node
+        )
+        tournaments = TournamentDirectory(rooms)
+        server = await create_server(rooms, SeatTokens(SECRET), tournaments=tournaments)
+        node.address = node.table.address = f"127.0.0.1:{server.port}"  # (known once the port is bound)
+        try:
+            await node.join()
+        except BaseException:
+            await server.server.stop(0)
+            await journal.close()
+            raise
+        _wire(node, rooms, tournaments)
+        await node.sweep()
+        member = Member(node, server, rooms, tournaments, journal, grpc.aio.insecure_channel(node.address))
+        self.members[f"{node_id}#{len(self.members)}"] = member
+        return member
+
+    async def start_again(self, node_id: str, lease_seconds: float = 30.0) -> Member:
+        """Another process under a node id used before (the one before it died, or is still running)."""
+        return await self.start(node_id, lease_seconds)
+
+    async def expire(self, node_id: str) -> None:
+        """The node's lease has run out (it died, or stalled): the others may claim its rooms."""
+        member = next(iter(self.members.values()))
+        async with member.journal.engine.begin() as connection:
+            await connection.execute(text(f"UPDATE nodes SET expires_at = {NOW} - 0.001 WHERE node_id = :id"), {"id": node_id})
+
+    async def log(self, room_id: str) -> list[LogEntry]:
+        return await next(iter(self.members.values())).journal.load_room(room_id)
+
+    async def close(self) -> None:
+        for member in self.members.values():
+            await member.channel.close()
+            await member.server.server.stop(0)
+            await member.tournaments.close()
+            await member.rooms.close()
+            if member.server.forwarder is not None:
+                await member.server.forwarder.close()
+            await member.journal.close()
+
+
+@pytest.fixture
+async def cluster(tmp_path) -> AsyncIterator[Cluster]:
+    url = await empty_database("postgresql", tmp_path)
+    await upgrade_in_thread(url)
+    running = Cluster(url)
+    yield running
+    await running.close()
+
+
+async def create_room(member: Member, seats: int = 4, system_players: int = 3) -> room_pb2.Room:
+    request = room_pb2.CreateRoomRequest(
+        game="soker", mode=1, seats=seats, system_players=system_players, think_seconds=0
+    )
+    return (await member.room_stub.CreateRoom(request)).room
+
+
+async def play_turn(member: Member, room_id: str, token: str, request_id: str) -> move_pb2.SubmitMoveResponse:
+    """The person's first legal move, through ``member``."""
+    legal = await member.move_stub.ListLegalMoves(move_pb2.ListLegalMovesRequest(room_id=room_id), metadata=auth(token))
+    request = move_pb2.SubmitMoveRequest(
+        room_id=room_id, move=legal.moves[0], request_id=request_id, expected_version=legal.version
+    )
+    return await member.move_stub.SubmitMove(request, metadata=auth(token))
