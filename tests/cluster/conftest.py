@@ -95,7 +95,9 @@ class Cluster:
         """The node's lease has run out (it died, or stalled): the others may claim its rooms."""
         member = next(iter(self.members.values()))
         async with member.journal.engine.begin() as connection:
-            await connection.execute(text(f"UPDATE nodes SET expires_at = {NOW} - 0.001 WHERE node_id = :id"), {"id": node_id})
+            await connection.execute(
+                text(f"UPDATE nodes SET expires_at = {NOW} - 0.001 WHERE node_id = :id"), {"id": node_id}
+            )
 
     async def log(self, room_id: str) -> list[LogEntry]:
         return await next(iter(self.members.values())).journal.load_room(room_id)
