@@ -1,15 +1,18 @@
 """Asks a gRPC server's health service once: the container image's HEALTHCHECK and a shell's quick look.
 
-    python -m service.probe --target 127.0.0.1:50051 [--service NAME] [--timeout 2]
+    python -m service.probe [--target 127.0.0.1:50051] [--service NAME] [--timeout 2]
 
 Exit status 0 when the server answers SERVING for the service ("" by default: the server as a whole), else 1 with one
 line on stderr saying why (NOT_SERVING while it drains, an unknown service, no answer in time, no server there).
-Only the standard library, grpcio and grpcio-health-checking: it starts quickly and imports nothing of the server.
+The target defaults to this host's gRPC port, 127.0.0.1:$KICKOFF_GRPC_PORT (50051 when unset), where `kickoff grpc`
+listens. Only the standard library, grpcio and grpcio-health-checking: it starts quickly and imports nothing of the
+server.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -37,7 +40,10 @@ def check(target: str, service: str = "", timeout: float = 2.0) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m service.probe", description=__doc__.splitlines()[0])
-    parser.add_argument("--target", default="127.0.0.1:50051", help="the gRPC server, host:port")
+    port = os.environ.get("KICKOFF_GRPC_PORT") or "50051"
+    parser.add_argument(
+        "--target", default=f"127.0.0.1:{port}", help="the gRPC server, host:port (default %(default)s)"
+    )
     parser.add_argument("--service", default="", help='the service to ask about (default "": the whole server)')
     parser.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for the answer")
     args = parser.parse_args(argv)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import sys
 from collections.abc import AsyncIterator
@@ -20,7 +21,7 @@ NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
 class Health:
     def __init__(self, server: grpc.aio.Server, servicer: health_aio.HealthServicer, port: int) -> None:
-        self.server, self.servicer, self.target = server, servicer, f"127.0.0.1:{port}"
+        self.server, self.servicer, self.port, self.target = server, servicer, port, f"127.0.0.1:{port}"
 
 
 @pytest.fixture
@@ -36,10 +37,18 @@ async def health() -> AsyncIterator[Health]:
     await server.stop(0)
 
 
-async def run(*args: str) -> tuple[int, str]:
-    """``python -m service.probe ARGS`` as the HEALTHCHECK runs it: its exit status and its stderr."""
+async def run(*args: str, port: int | None = None) -> tuple[int, str]:
+    """``python -m service.probe ARGS`` as the HEALTHCHECK runs it (KICKOFF_GRPC_PORT set to ``port`` if given): its
+    exit status and its stderr."""
+    env = {**os.environ, "KICKOFF_GRPC_PORT": str(port)} if port is not None else None
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "service.probe", *args, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+        sys.executable,
+        "-m",
+        "service.probe",
+        *args,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=env,
     )
     _, err = await asyncio.wait_for(process.communicate(), timeout=30)
     assert process.returncode is not None
@@ -53,8 +62,9 @@ async def in_thread(*args: str) -> int:
 
 async def test_the_command_exits_0_while_serving_and_1_once_draining(health: Health) -> None:
     assert await run("--target", health.target) == (0, "")
+    assert await run(port=health.port) == (0, ""), "without --target: 127.0.0.1 at $KICKOFF_GRPC_PORT, as in the image"
     await health.servicer.enter_graceful_shutdown()  # what the server does on SIGTERM
-    code, err = await run("--target", health.target, "--timeout", "2")
+    code, err = await run("--timeout", "2", port=health.port)
     assert code == 1
     assert err.count("\n") == 1 and "NOT_SERVING" in err, err
 
