@@ -23,6 +23,7 @@ from typing import Annotated, Any, TypeVar
 import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from litestar import Litestar, Request, Response, delete, get, post
 from litestar.datastructures import CacheControlHeader, State
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
@@ -51,7 +52,7 @@ from kickoff.v1 import (
 )
 from service.gateway.cors import CorsMiddleware, CorsPolicy
 from service.gateway.openapi import CREATOR, SEAT, SEAT_OR_SPECTATOR, SECURITY_SCHEMES, add_components, operation
-from service.gateway.problems import BadRequest, body_too_large, rpc_error_to_problem
+from service.gateway.problems import BadRequest, body_too_large, problem, rpc_error_to_problem
 from service.telemetry import Telemetry, traced_call
 
 M = TypeVar("M", bound=Message)
@@ -64,6 +65,7 @@ HEARTBEAT_SECONDS = 15.0
 RETRY_MILLISECONDS = 3000  # how long an EventSource waits before it reconnects
 MAX_BODY_BYTES = 64 * 1024  # a request body (the largest a client has reason to send is under 2 KB)
 MAX_VERSION = 2**63 - 1  # versions are int64
+READY_TIMEOUT = 2.0  # seconds /readyz waits for the gRPC server's health check (at most the gateway's deadline)
 # The browser front-end (service/gateway/web/): plain HTML, CSS and JavaScript modules served as they are, at /play.
 WEB_DIRECTORY = Path(__file__).parent / "web"
 WEB_PATH = "/play"
@@ -99,6 +101,7 @@ class Upstream:
     stream_channel: grpc.aio.Channel | None = None
     stream_moves: move_pb2_grpc.MoveServiceStub | None = None
     stream_tournaments: tournament_pb2_grpc.TournamentServiceStub | None = None
+    health: health_pb2_grpc.HealthStub | None = None  # the server's grpc.health.v1 service, for /readyz
 
 
 def _to_json(message: Message) -> dict[str, Any]:
@@ -523,6 +526,30 @@ async def stream_tournament(
     return await _event_stream(call, up.heartbeat)
 
 
+@get("/healthz", include_in_schema=False, cache_control=CacheControlHeader(no_store=True))
+async def healthz() -> dict[str, str]:
+    """Liveness: the gateway's process answers HTTP. It asks nothing of the gRPC server, so a server that is away
+    (or draining) never gets the gateways restarted."""
+    return {"status": "ok"}
+
+
+@get("/readyz", include_in_schema=False, cache_control=CacheControlHeader(no_store=True))
+async def readyz(state: State) -> dict[str, str]:
+    """Readiness: the gRPC server behind the gateway answers its health check SERVING ("": the server as a whole);
+    else 503 problem details, so a load balancer stops sending requests here while no node can take them."""
+    up = _upstream(state)
+    stub = up.health or health_pb2_grpc.HealthStub(up.channel)
+    try:
+        reply = await stub.Check(health_pb2.HealthCheckRequest(), timeout=min(up.timeout, READY_TIMEOUT))
+    except grpc.aio.AioRpcError as error:
+        detail = f"the game server did not answer its health check: {error.code().name}"
+        raise problem(503, detail, "not_ready") from None
+    if reply.status != health_pb2.HealthCheckResponse.SERVING:
+        status = health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)
+        raise problem(503, f"the game server reports {status}", "not_ready")
+    return {"status": "ok"}
+
+
 def _last_version(request: Request[Any, Any, Any]) -> int:
     """Where an event stream resumes: the Last-Event-ID header (an EventSource reconnecting) or ?after_version=."""
     last = request.headers.get("last-event-id") or request.query_params.get("after_version") or "0"
@@ -618,12 +645,13 @@ def _telemetry_plugins(telemetry: Telemetry) -> list[Any]:
 
     # One span per request: the ASGI layer's extra spans for each receive and send cost more than they tell. Event
     # streams get none, as their gRPC calls get none: they last as long as the client stays, and wrapping each event
-    # they send would tax every move.
+    # they send would tax every move. The probes (/healthz, /readyz) get none either: a span every few seconds from
+    # each kubelet would say nothing.
     config = OpenTelemetryConfig(
         tracer_provider=telemetry.tracer_provider,
         meter_provider=telemetry.meter_provider,
         exclude_spans=["receive", "send"],
-        exclude=[r"^/v1/rooms/[^/]+/events$", r"^/v1/tournaments/[^/]+/events$"],
+        exclude=[r"^/v1/rooms/[^/]+/events$", r"^/v1/tournaments/[^/]+/events$", r"^/healthz$", r"^/readyz$"],
     )
     return [OpenTelemetryPlugin(config)]
 
@@ -681,6 +709,7 @@ def create_app(
             streams,
             move_pb2_grpc.MoveServiceStub(streams),
             tournament_pb2_grpc.TournamentServiceStub(streams),
+            health_pb2_grpc.HealthStub(channel),
         )
 
     async def disconnect(app: Litestar) -> None:
@@ -710,6 +739,8 @@ def create_app(
             leave_tournament,
             get_standings,
             stream_tournament,
+            healthz,
+            readyz,
             *([web_router()] if web else []),
         ],
         on_startup=[connect],
