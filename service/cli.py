@@ -64,7 +64,12 @@ def _parser() -> argparse.ArgumentParser:
     gateway = commands.add_parser("gateway", help="run the REST gateway (Litestar) in front of a gRPC server")
     gateway.add_argument("--host", default="127.0.0.1")
     gateway.add_argument("--port", type=int, default=8080)
-    gateway.add_argument("--grpc-target", default="127.0.0.1:50051", help="the gRPC server, host:port")
+    gateway.add_argument(
+        "--grpc-target",
+        default="127.0.0.1:50051",
+        help="the gRPC server, host:port; several nodes: dns:///name:port (an address per node) or a comma-separated "
+        "list of IP:port, called in turn",
+    )
     gateway.add_argument("--timeout", type=float, default=5.0, help="the deadline of each gRPC call, seconds")
     gateway.add_argument(
         "--max-header-bytes",

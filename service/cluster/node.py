@@ -26,6 +26,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -73,7 +74,7 @@ class Node:
         self.adopt: Callable[[list[Claimed]], Awaitable[None]] | None = None
         self.lose: Callable[[list[Key]], None] | None = None
         self._owners: dict[Key, tuple[Owner, float]] = {}  # other nodes' leases seen lately, until when believed
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
         self._renewed = 0.0  # monotonic time the last successful renewal started
         self._inherited = False
 
@@ -122,8 +123,15 @@ class Node:
         )
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._forever(), name=f"node {self.node_id}")
+        """Renew and sweep from now on, each in a task of its own: a long sweep (many rooms to rebuild) must never
+        hold a renewal back."""
+        if not self._tasks:
+            loop = asyncio.get_running_loop()
+            renew, sweep = self.settings.renew_seconds, self.settings.renew_seconds
+            self._tasks = [
+                loop.create_task(self._every(renew, self.renew, "renew"), name=f"node {self.node_id} renewing"),
+                loop.create_task(self._every(sweep, self.sweep, "sweep"), name=f"node {self.node_id} sweeping"),
+            ]
 
     async def sweep(self) -> int:
         """Claim this node's share of the orphaned leases and rebuild what they own; returns how many it claimed
@@ -138,18 +146,24 @@ class Node:
         await self._adopt(claimed)
         return len(claimed)
 
-    async def _forever(self) -> None:
+    async def _every(self, seconds: float, step: Callable[[], Awaitable[Any]], what: str) -> None:
         while True:
-            await asyncio.sleep(self.settings.renew_seconds)
+            await asyncio.sleep(seconds)
             try:
-                await self.tick()
+                await step()
             except asyncio.CancelledError:
                 raise
-            except Exception as error:  # the store is away: the next tick tries again (the lease may run out)
-                log.warning("node %s: could not renew or sweep: %s", self.node_id, type(error).__name__)
+            except Exception as error:  # the store is away: the next try may do (the lease may run out meanwhile)
+                log.warning("node %s: could not %s: %s", self.node_id, what, type(error).__name__)
 
     async def tick(self) -> None:
-        """One renewal, and one sweep."""
+        """One renewal, then one sweep (tests; a running node does each in a task of its own)."""
+        await self.renew()
+        await self.sweep()
+
+    async def renew(self) -> None:
+        """Push this node's expiry one lease ahead. A renewal later than the lease (the node or its store stalled)
+        lets go of the leases other nodes claimed meanwhile."""
         started = time.monotonic()
         late = started - self._renewed > self.settings.lease_seconds
         if not await self.table.renew():
@@ -159,26 +173,28 @@ class Node:
             return
         self.stats.renewals += 1
         self._renewed = started
-        if late:  # the lease may have run out meanwhile: keep only what the store says is still ours
+        if late:  # the lease may have run out meanwhile: keep only what the store says is still this node's
             self.stats.late_renewals += 1
+            before = dict(self.held)  # (what is claimed or created while the store is asked is this node's)
             still = await self.table.held()
-            self._let_go([key for key, epoch in self.held.items() if still.get(key) != epoch])
-        await self.sweep()
+            self._let_go(
+                [key for key, epoch in before.items() if still.get(key) != epoch and self.held.get(key) == epoch]
+            )
 
     async def drain(self) -> int:
         """Stop claiming and give every lease back (the caller has stopped the rooms' writes first); returns how many
         leases were given back."""
         self.draining = True
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
         given = await self.table.give_back()
         self.held.clear()
         return given
 
     async def leave(self) -> None:
         """This node's row expires now (after :meth:`drain`, or at a stop without rooms)."""
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
         await self.table.leave()
 
     # -- what a call needs -----------------------------------------------------------------------------------------

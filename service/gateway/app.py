@@ -82,7 +82,18 @@ CHANNEL_OPTIONS = [
     ("grpc.max_receive_message_length", 4 * 1024 * 1024),
     ("grpc.initial_reconnect_backoff_ms", 100),  # come back quickly when the server returns
     ("grpc.max_reconnect_backoff_ms", 1000),
+    # Several nodes behind one target (a DNS name with an address per node, or a list of addresses): each call goes
+    # to the next node that is up, and a node that goes away is left out until it is back. Any node serves any room.
+    ("grpc.lb_policy_name", "round_robin"),
 ]
+
+
+def upstream_target(target: str) -> str:
+    """The gRPC target for ``--grpc-target``: as given (host:port, dns:///name:port...), or a comma-separated list
+    of IP addresses with ports (the nodes of a cluster), which grpc reads with the ipv4: or ipv6: scheme."""
+    if "," not in target:
+        return target
+    return ("ipv6:" if target.startswith("[") else "ipv4:") + target
 
 
 @dataclass
@@ -696,8 +707,9 @@ def create_app(
             if telemetry.tracing
             else None
         )
-        channel = grpc.aio.insecure_channel(grpc_target, options=CHANNEL_OPTIONS, interceptors=interceptors)
-        streams = grpc.aio.insecure_channel(grpc_target, options=CHANNEL_OPTIONS) if interceptors else channel
+        target = upstream_target(grpc_target)
+        channel = grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS, interceptors=interceptors)
+        streams = grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS) if interceptors else channel
         app.state.upstream = Upstream(
             channel,
             game_pb2_grpc.GameServiceStub(channel),

@@ -26,7 +26,10 @@ HTTP_STATUS: dict[grpc.StatusCode, int] = {
     grpc.StatusCode.ABORTED: 409,
     grpc.StatusCode.FAILED_PRECONDITION: 409,  # the move or request conflicts with the room as it stands
     grpc.StatusCode.RESOURCE_EXHAUSTED: 429,  # the caller's rate or streams; see SERVER_REASONS for the others
-    grpc.StatusCode.CANCELLED: 499,
+    # The gateway cancels a call only when its HTTP client has gone (no answer is sent then): a call it hears
+    # cancelled was cancelled by the server, which grpc does to the calls that reach a server as it stops (grpc/grpc
+    # issue 41785): the server is unavailable, and the same request may be sent again.
+    grpc.StatusCode.CANCELLED: 503,
     grpc.StatusCode.UNIMPLEMENTED: 501,
     grpc.StatusCode.UNAVAILABLE: 503,
     grpc.StatusCode.DEADLINE_EXCEEDED: 504,
@@ -44,7 +47,6 @@ TITLE: dict[int, str] = {
     409: "Conflict with the room's state",
     413: "Request body too large",
     429: "Too many requests",
-    499: "Request cancelled",
     500: "Internal error",
     501: "Not implemented",
     503: "Game server unavailable",
@@ -102,9 +104,10 @@ def rpc_error_to_problem(error: grpc.aio.AioRpcError) -> ProblemDetailsException
     detail = error.details() or code.name
     info, retry_after = _details(error)
     if info is None:
-        if code == grpc.StatusCode.UNAVAILABLE:
+        if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
             detail = "the game server cannot be reached; try again shortly"
             retry_after = 1.0
+            code = grpc.StatusCode.UNAVAILABLE
         elif code == grpc.StatusCode.RESOURCE_EXHAUSTED:  # grpc's own: a message over the size limit
             return problem(413, "the request is larger than the server takes", "too_large")
         return problem(status, detail, code.name.lower(), retry_after=retry_after)

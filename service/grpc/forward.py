@@ -44,6 +44,13 @@ CHANNEL_OPTIONS = (
 )
 
 
+class _Stopped(Exception):
+    """This node stopped relaying (it drains)."""
+
+
+STOPPING = RoomMoved("this node is stopping; reconnect (to any node) with the last version seen")
+
+
 def _bytes(message: Any) -> bytes:
     return message if type(message) is bytes else message.SerializeToString()
 
@@ -60,6 +67,8 @@ class Forwarder:
         self.node = node
         self._caller = caller  # context -> the caller's address (admission's view of it)
         self._channels: dict[str, grpc.aio.Channel] = {}
+        self._streams: set[Any] = set()  # the streams being relayed now
+        self._stopping = False
         self.forwarded = 0  # calls forwarded (figures)
 
     def _channel(self, address: str) -> grpc.aio.Channel:
@@ -91,12 +100,15 @@ class Forwarder:
         """Hand the owner's status back; an owner out of reach is a retriable UNAVAILABLE."""
         trailers = error.trailing_metadata() or ()
         passed = [(key, value) for key, value in trailers if key in _PASSED_TRAILERS]
-        if error.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED) and not passed:
+        # (CANCELLED: this node did not cancel the call, so the owner did: grpc cancels the calls that reach a server
+        # as it stops, grpc/grpc issue 41785. For the caller it is the owner being unavailable.)
+        away = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED)
+        if error.code() in away and not passed:
             self.node.moved("room", elsewhere.target_id)
             self.node.moved("tournament", elsewhere.target_id)
             log.info("node %s at %s did not answer (%s)", elsewhere.node_id, elsewhere.address, error.code().name)
             await abort(context, RoomMoved("the node that owns this room does not answer; try again shortly"))
-        await context.abort(error.code(), error.details() or "", passed)
+        await context.abort(error.code(), error.details() or "", tuple(passed))
         raise AssertionError("unreachable")  # (abort raises)
 
     async def unary(self, path: str, request: Any, context: grpc.aio.ServicerContext, elsewhere: Elsewhere) -> bytes:
@@ -131,11 +143,38 @@ class Forwarder:
         try:
             await call.initial_metadata()
             await context.send_initial_metadata(())
-            async for message in call:
+            async for message in self._relay(call):
                 yield message
+            return
         except grpc.aio.AioRpcError as error:
-            await self._fail(context, error, elsewhere)
+            failed: grpc.aio.AioRpcError | None = error
+        except _Stopped:
+            failed = None
         finally:
+            call.cancel()
+        await (self._fail(context, failed, elsewhere) if failed is not None else abort(context, STOPPING))
+
+    async def _relay(self, call: Any) -> AsyncIterator[bytes]:
+        """The owner's messages, until its stream ends, or this node stops (:meth:`stop_streams`: _Stopped)."""
+        self._streams.add(call)
+        try:
+            if self._stopping:  # (a stream that began after the others were stopped)
+                call.cancel()
+                raise _Stopped()
+            while (message := await call.read()) is not grpc.aio.EOF:
+                yield message
+        except asyncio.CancelledError:
+            if not self._stopping:
+                raise
+            raise _Stopped() from None
+        finally:
+            self._streams.discard(call)
+
+    def stop_streams(self) -> None:
+        """This node stops (it drains): every stream it relays ends with a retriable UNAVAILABLE, so that its client
+        comes back through another node, rather than being cut when the server stops."""
+        self._stopping = True
+        for call in list(self._streams):
             call.cancel()
 
     async def bidi(
@@ -162,15 +201,19 @@ class Forwarder:
 
         pumping = asyncio.create_task(pump())
         try:
-            async for message in call:
+            async for message in self._relay(call):
                 yield message
+            return
         except grpc.aio.AioRpcError as error:
-            await self._fail(context, error, elsewhere)
+            failed: grpc.aio.AioRpcError | None = error
+        except _Stopped:
+            failed = None
         finally:
             pumping.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await pumping
             call.cancel()
+        await (self._fail(context, failed, elsewhere) if failed is not None else abort(context, STOPPING))
 
     async def close(self) -> None:
         for channel in self._channels.values():

@@ -10,9 +10,11 @@ gateway carries every client's event stream on one connection; each caller's str
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import signal
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -76,14 +78,15 @@ class _Registrar:
     refused with INVALID_ARGUMENT (grpc would answer UNKNOWN and log a traceback for each); and with response encoders
     that pass on a message the servicer serialised itself."""
 
-    def __init__(self, server: grpc.aio.Server) -> None:
+    def __init__(self, server: grpc.aio.Server, calls: Calls) -> None:
         self._server = server
+        self._calls = calls
 
     def add_generic_rpc_handlers(self, handlers: Any) -> None:
         """Ignored: the same handlers arrive through add_registered_method_handlers."""
 
     def add_registered_method_handlers(self, service: str, handlers: Mapping[str, Any]) -> None:
-        wrapped = {name: _tolerant(handler) for name, handler in handlers.items()}
+        wrapped = {name: self._calls.counted(_tolerant(handler)) for name, handler in handlers.items()}
         self._server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, wrapped),))
         self._server.add_registered_method_handlers(service, wrapped)
 
@@ -97,6 +100,61 @@ def _tolerant(handler: Any) -> Any:
     )
 
 
+class Calls:
+    """The calls being handled now. A stopping server waits for them (up to its grace) before the process ends:
+    grpc's stop can return while a handler that began as it stopped is still running, and the end of the process
+    would cancel it (its client would hear CANCELLED, where it should hear the handler's answer)."""
+
+    def __init__(self) -> None:
+        self.running = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def counted(self, handler: Any) -> Any:
+        if handler.unary_unary is not None:
+            return handler._replace(unary_unary=self._unary(handler.unary_unary))
+        if handler.stream_unary is not None:
+            return handler._replace(stream_unary=self._unary(handler.stream_unary))
+        if handler.unary_stream is not None:
+            return handler._replace(unary_stream=self._stream(handler.unary_stream))
+        return handler._replace(stream_stream=self._stream(handler.stream_stream))
+
+    def _begin(self) -> None:
+        self.running += 1
+        self._idle.clear()
+
+    def _end(self) -> None:
+        self.running -= 1
+        if not self.running:
+            self._idle.set()
+
+    def _unary(self, behavior: Callable[..., Any]) -> Callable[..., Any]:
+        async def counted(request: Any, context: Any) -> Any:
+            self._begin()
+            try:
+                return await behavior(request, context)
+            finally:
+                self._end()
+
+        return counted
+
+    def _stream(self, behavior: Callable[..., Any]) -> Callable[..., Any]:
+        async def counted(request: Any, context: Any) -> Any:
+            self._begin()
+            try:
+                async for message in behavior(request, context):
+                    yield message
+            finally:
+                self._end()
+
+        return counted
+
+    async def settled(self, seconds: float) -> None:
+        """Until no call is being handled, or ``seconds`` have passed."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), seconds)
+
+
 def _serialized(serialize: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
     """The handler's response serializer, which also takes a message already serialised (bytes: the streams send
     updates serialised once for every seat, see convert.update_bytes)."""
@@ -107,8 +165,8 @@ def _serialized(serialize: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
     return serialized
 
 
-def _register(add: Callable[[Any, Any], None], servicer: Any, server: grpc.aio.Server) -> None:
-    add(servicer, _Registrar(server))
+def _register(add: Callable[[Any, Any], None], servicer: Any, server: grpc.aio.Server, calls: Calls) -> None:
+    add(servicer, _Registrar(server, calls))
 
 
 SERVICES = (
@@ -131,7 +189,9 @@ class KickoffServer:
         health: health_aio.HealthServicer,
         admission: Admission,
         forwarder: Forwarder | None = None,
+        calls: Calls | None = None,
     ):
+        self.calls = calls or Calls()
         self.server = server
         self.port = port
         self.directory = directory
@@ -147,7 +207,9 @@ class KickoffServer:
         await self.health.enter_graceful_shutdown()
         if self.node is not None:
             await self.drain()
+        started = time.monotonic()
         await self.server.stop(grace)
+        await self.calls.settled(max(0.0, (grace or 0.0) - (time.monotonic() - started)))
         await self.tournaments.close()
         await self.directory.close()
         if self.forwarder is not None:
@@ -158,8 +220,11 @@ class KickoffServer:
         before it is answered), refuses what comes after with a retriable UNAVAILABLE and tells its streams to come
         back; then the leases are given back, for the other nodes to claim at once, and this node leaves."""
         assert self.node is not None
+        self.node.draining = True  # nothing more is claimed here: a call for a room nobody owns waits for another node
         tournaments = await self.tournaments.hand_over()
         rooms = await self.directory.hand_over()
+        if self.forwarder is not None:
+            self.forwarder.stop_streams()
         given = 0
         try:
             given = await self.node.drain()
@@ -216,14 +281,16 @@ async def create_server(
     admission = admission or Admission(no_limits())
     forwarder = Forwarder(directory.node, admission.address) if directory.node is not None else None
     seats = Seats(directory, tokens, forwarder)
+    calls = Calls()
     _register(
         tournament_pb2_grpc.add_TournamentServiceServicer_to_server,
         TournamentServicer(tournaments, seats, admission),
         server,
+        calls,
     )
-    _register(game_pb2_grpc.add_GameServiceServicer_to_server, GameServicer(), server)
-    _register(room_pb2_grpc.add_RoomServiceServicer_to_server, RoomServicer(seats, admission), server)
-    _register(move_pb2_grpc.add_MoveServiceServicer_to_server, MoveServicer(seats, admission), server)
+    _register(game_pb2_grpc.add_GameServiceServicer_to_server, GameServicer(), server, calls)
+    _register(room_pb2_grpc.add_RoomServiceServicer_to_server, RoomServicer(seats, admission), server, calls)
+    _register(move_pb2_grpc.add_MoveServiceServicer_to_server, MoveServicer(seats, admission), server, calls)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     _enable_reflection(server)
@@ -234,7 +301,7 @@ async def create_server(
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
     for name in SERVICES:
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return KickoffServer(server, bound, directory, tournaments, health, admission, forwarder)
+    return KickoffServer(server, bound, directory, tournaments, health, admission, forwarder, calls)
 
 
 async def serve(
@@ -300,6 +367,7 @@ async def serve(
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
+
     await stopping.wait()
     print("kickoff gRPC server stopping", flush=True)
     if refreshing is not None:

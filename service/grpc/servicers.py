@@ -61,6 +61,8 @@ def unary(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitable
                 return await self.seats.forwarder.unary(f"/{self.SERVICE}/{name}", request, context, elsewhere)
         except KickoffError as error:
             await abort(context, error)
+        except grpc.aio.AbortError:  # (a forwarded call's status, already set)
+            raise
         except Exception:  # a bug or a failing store: log it whole, tell the client no internals
             log.exception("%s failed", method.__name__)
             await context.abort(grpc.StatusCode.INTERNAL, "internal error: the server logged it")

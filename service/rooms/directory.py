@@ -260,12 +260,14 @@ class RoomDirectory:
 
     async def hand_over(self) -> int:
         """Stop every live room so that other nodes can take them on (this node drains); returns how many."""
-        live = [room for room in self._rooms.values() if room.status != FINISHED]
-        await asyncio.gather(*(room.hand_over() for room in live))
-        for room in live:
-            self._rooms.pop(room.room_id, None)
-            self._live.discard(room.room_id)
-        return len(live)
+        handed = 0
+        while live := [room for room in self._rooms.values() if room.status != FINISHED]:  # (and any loaded meanwhile)
+            await asyncio.gather(*(room.hand_over() for room in live))
+            for room in live:
+                self._rooms.pop(room.room_id, None)
+                self._live.discard(room.room_id)
+            handed += len(live)
+        return handed
 
     async def restore(self, stored: list[tuple[RoomRecord, list[LogEntry]]], epoch: int = 0) -> int:
         """Rebuild the stored rooms (a record and its log each) after a restart, or on a node that claimed them under

@@ -363,6 +363,7 @@ class Room:
                     otel_context.detach(token)
                 self._busy = False
             if self._moved is not None:
+                self._refuse_queued(self._moved)  # (a hand-over's marker among them)
                 self._abandon()
                 return
             if self._ahead:

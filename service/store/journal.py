@@ -233,7 +233,11 @@ class SqlJournal:
                 },
                 record_exception=False,  # a database error's text is for the log, with its values hidden
             ):
-                await self._commit(writes)
+                try:
+                    await self._commit(writes)
+                except Exception:  # a bug: its writers hear of it (they read their logs back), the journal goes on
+                    log.exception("the journal could not commit a group of %d writes", len(writes))
+                    self._settle(writes, StoreUnavailable("the store could not take this change; try again"))
             self._commit_duration.record(time.perf_counter() - started)
 
     async def _commit(self, writes: list[_Write]) -> None:

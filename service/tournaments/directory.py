@@ -125,10 +125,13 @@ class TournamentDirectory:
 
     async def hand_over(self) -> int:
         """Stop every live tournament so that other nodes can take them on (this node drains); returns how many."""
-        live = [t for t in self._tournaments.values() if t.status != FINISHED]
-        for tournament in live:
-            await tournament.hand_over()
-        return len(live)
+        handed = 0
+        while live := [t for t in self._tournaments.values() if t.status != FINISHED]:  # (and any loaded meanwhile)
+            for tournament in live:
+                await tournament.hand_over()
+                self._tournaments.pop(tournament.tournament_id, None)
+            handed += len(live)
+        return handed
 
     def _add(self, tournament: Tournament) -> None:
         self._tournaments[tournament.tournament_id] = tournament
