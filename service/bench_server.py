@@ -72,7 +72,9 @@ class _Child:
 class ServerProcess(_Child):
     """`kickoff grpc` in a child process on a free port."""
 
-    def __init__(self, database_url: str = "", *, tracing: bool = False, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, database_url: str = "", *, tracing: bool = False, env: dict[str, str] | None = None, node_id: str = ""
+    ) -> None:
         self.port = _free_port()
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         if not database_url:  # a fresh SQLite file
@@ -81,7 +83,8 @@ class ServerProcess(_Child):
         self.database_url = database_url
         self.process = subprocess.Popen(
             [sys.executable, "-m", "service.cli", "grpc", "--port", str(self.port), "--database-url", database_url]
-            + (["--discard-spans"] if tracing else []),
+            + (["--discard-spans"] if tracing else [])
+            + (["--node-id", node_id, "--advertise-address", f"127.0.0.1:{self.port}"] if node_id else []),
             env={**os.environ, **UNLIMITED, **(env or {})},
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -422,15 +425,16 @@ async def _room_loop(
     stop_at: float,
     gateway: tuple[str, int] | None = None,
     pacer: Pacer | None = None,
+    creators: list[grpc.aio.Channel] | None = None,
 ) -> None:
     pacer = pacer or Pacer()
     if transport == "rest":
         assert gateway is not None
-        await _play_rooms(channel, gateway, _rest_seat, bots, rng, stats, stop_at, pacer)
+        await _play_rooms(channel, gateway, _rest_seat, bots, rng, stats, stop_at, pacer, creators)
     else:
         seat_player = _stream_seat if transport == "stream" else _unary_seat
         moves = move_pb2_grpc.MoveServiceStub(channel)
-        await _play_rooms(channel, moves, seat_player, bots, rng, stats, stop_at, pacer)
+        await _play_rooms(channel, moves, seat_player, bots, rng, stats, stop_at, pacer, creators)
 
 
 async def _play_rooms(
@@ -442,12 +446,16 @@ async def _play_rooms(
     stats: Stats,
     stop_at: float,
     pacer: Pacer,
+    creators: list[grpc.aio.Channel] | None = None,
 ) -> None:
-    """Whole games, one after another, in one room slot until the time is up."""
+    """Whole games, one after another, in one room slot until the time is up. With ``creators`` (the nodes of a
+    cluster), each room is created through one of them chosen at random, so it is owned there, and played through
+    ``channel``: as behind a balancer that knows nothing of rooms."""
     rooms = room_pb2_grpc.RoomServiceStub(channel)
     while time.monotonic() < stop_at:
+        creator = room_pb2_grpc.RoomServiceStub(rng.choice(creators)) if creators else rooms
         room = (
-            await rooms.CreateRoom(
+            await creator.CreateRoom(
                 room_pb2.CreateRoomRequest(
                     game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=SEATS, system_players=bots, think_seconds=0
                 )
@@ -474,7 +482,16 @@ async def _play_rooms(
 
 
 async def _drive(
-    target: str, rooms: int, seconds: float, transport: str, bots: int, seed: int, gateway: str = "", rate: float = 0
+    target: str,
+    rooms: int,
+    seconds: float,
+    transport: str,
+    bots: int,
+    seed: int,
+    gateway: str = "",
+    rate: float = 0,
+    *,
+    local: bool = False,
 ) -> tuple[Stats, float]:
     """The load: closed-loop (each seat moves as soon as it may), or open-loop at ``rate`` moves/s over the rooms.
 
@@ -483,21 +500,35 @@ async def _drive(
     thresholds = gc.get_threshold()
     collector.settle()
     try:
-        return await _load(target, rooms, seconds, transport, bots, seed, gateway, rate)
+        return await _load(target, rooms, seconds, transport, bots, seed, gateway, rate, local=local)
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
 
 
 async def _load(
-    target: str, rooms: int, seconds: float, transport: str, bots: int, seed: int, gateway: str, rate: float
+    target: str,
+    rooms: int,
+    seconds: float,
+    transport: str,
+    bots: int,
+    seed: int,
+    gateway: str,
+    rate: float,
+    *,
+    local: bool = False,
 ) -> tuple[Stats, float]:
+    """The load against ``target``: one server, or the nodes of a cluster (comma-separated): each room created on a
+    node chosen at random (see _play_rooms), or with ``local`` on the node it is played through."""
     # The first fifth of the run (at most 3 s) is its start: every room is being made and joined at once, and the
     # moves then due would measure that crowd, not the load. Its moves count; their latencies do not.
     stats = Stats(warm_until=time.perf_counter() + min(3.0, seconds / 5))
     interval = rooms / rate if rate else 0.0
     pacers = [Pacer(interval, random.Random(seed - i).uniform(0, interval)) for i in range(rooms)]
-    channels = [grpc.aio.insecure_channel(target) for _ in range(max(1, rooms // 50))]
+    targets = target.split(",")
+    per_target = max(1, rooms // 50 // len(targets))
+    channels = [grpc.aio.insecure_channel(node) for _ in range(per_target) for node in targets]
+    creators = [grpc.aio.insecure_channel(node) for node in targets] if len(targets) > 1 and not local else None
     address = (httpx.URL(gateway).host, httpx.URL(gateway).port or 80) if gateway else None
     start = time.monotonic()
     stop_at = start + seconds
@@ -512,12 +543,13 @@ async def _load(
                 stop_at,
                 address,
                 pacers[i],
+                creators,
             )
             for i in range(rooms)
         )
     )
     elapsed = max(seconds, time.monotonic() - start)
-    for channel in channels:
+    for channel in [*channels, *(creators or [])]:
         await channel.close()
     return stats, elapsed
 

@@ -182,6 +182,22 @@ def _parser() -> argparse.ArgumentParser:
     goals.add_argument("--rounds", type=int, default=3)
     goals.add_argument("--json", action="store_true", help="print one JSON object")
     goals.add_argument("--readme", default="", help="also write the table into this file, between its markers")
+    cluster = kinds.add_parser(
+        "cluster",
+        help="moves/s of 1, 2, 3... nodes on one PostgreSQL, alternating rounds: what leases and routing cost",
+    )
+    cluster.add_argument(
+        "--database-url", required=True, help="a PostgreSQL database: each run makes its own beside it"
+    )
+    cluster.add_argument("--nodes", default="1,2,3", help="the node counts to compare, comma-separated")
+    cluster.add_argument("--rooms", type=int, default=200)
+    cluster.add_argument("--seconds", type=float, default=15.0)
+    cluster.add_argument("--rounds", type=int, default=3)
+    cluster.add_argument("--seed", type=int, default=0)
+    cluster.add_argument(
+        "--local", action="store_true", help="play each room through the node that owns it (no forwarding)"
+    )
+    cluster.add_argument("--json", action="store_true", help="print one JSON object")
     clocks = kinds.add_parser("clocks", help="idle online rooms with running clocks: server CPU and clock accuracy")
     clocks.add_argument("--rooms", type=int, default=5000)
     clocks.add_argument("--quiet-seconds", type=float, default=10.0)
@@ -335,6 +351,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             _report(args, result, table(result))
             if args.readme:
                 write_into(args.readme, table(result))
+        elif args.bench == "cluster":
+            from service.bench_cluster import bench_cluster
+
+            counts = [int(part) for part in args.nodes.split(",") if part.strip()]
+            figures = bench_cluster(
+                args.database_url, counts, args.rooms, args.seconds, args.rounds, args.seed, local=args.local
+            )
+            if args.json:
+                print(json.dumps(figures))
+            else:
+                print(
+                    f"{args.rooms} rooms of 4 scripted seats on play streams, {args.seconds:g} s a run, medians of "
+                    f"{args.rounds} alternating rounds; "
+                    + ("each room played on the node that owns it" if args.local else "rooms owned by a node at random")
+                )
+                for count in counts:
+                    line = figures[f"nodes_{count}"]
+                    print(
+                        f"  {count} node{'s' if count > 1 else ' '}: {line['moves_per_s']:>8,.1f} moves/s "
+                        f"({line['moves_per_s_ratio']:.2f}x one node), {line['server_cpu_us_per_move']:>4} µs of "
+                        f"node CPU and {line['store_cpu_us_per_move']:>3} µs of PostgreSQL CPU a move, "
+                        f"p50 {line['p50_ms']} ms, p99 {line['p99_ms']} ms"
+                    )
         elif args.bench == "clocks":
             from service.bench_server import bench_clocks
 
@@ -496,15 +535,15 @@ def _run_grpc(args: argparse.Namespace) -> int:
     overrides = {k: v for k, v in {"host": args.host, "port": args.port}.items() if v is not None}
     store = StoreSettings(database_url=args.database_url) if args.database_url else StoreSettings()
     limits = LimitSettings()  # a bad KICKOFF_* limit stops the start here, naming the variable
-    if store.database_url != "memory":
-        upgrade(store.database_url)  # the server applies the migrations on start
     node_flags = {
         "node_id": args.node_id,
         "advertise_address": args.advertise_address,
         "lease_seconds": args.lease_seconds,
         "renew_seconds": args.renew_seconds,
     }
-    cluster = NodeSettings(**{k: v for k, v in node_flags.items() if v is not None})  # (checked here: a bad one stops)
+    cluster = NodeSettings(**{k: v for k, v in node_flags.items() if v is not None})  # (so are the node's settings)
+    if store.database_url != "memory":
+        upgrade(store.database_url)  # the server applies the migrations on start
     asyncio.run(
         serve(
             dataclasses.replace(settings, **overrides),

@@ -46,7 +46,7 @@ class NodeSettings:
 
     # KICKOFF_NODE_ID: this node's name, the same across its restarts and different from every other node's (a
     # StatefulSet's pod name); default the host name.
-    node_id: str = field(default_factory=lambda: _env("KICKOFF_NODE_ID", socket.gethostname())[:64])
+    node_id: str = field(default_factory=lambda: _env("KICKOFF_NODE_ID", socket.gethostname()[:64]))
     # KICKOFF_ADVERTISE_ADDRESS: host:port where the other nodes reach this one; default the host name and the port.
     advertise_address: str = field(default_factory=lambda: _env("KICKOFF_ADVERTISE_ADDRESS", ""))
     # KICKOFF_LEASE_SECONDS: how long a node's leases outlive its last renewal: a dead node's rooms are claimed by

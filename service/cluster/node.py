@@ -2,7 +2,7 @@
 tournaments through leases (service/cluster/leases.py) and serving every call (a call for a room another node owns
 is forwarded there: service/grpc/forward.py).
 
-What a node does about its leases, all in one task:
+What a node does about its leases, each in a task of its own (so that a long sweep never holds a renewal back):
 
 - every ``renew_seconds`` it pushes its own row's expiry one lease ahead: one statement, however many rooms it owns;
 - when a renewal comes later than the lease (the node or its store was stalled), it reads back which leases it still
@@ -25,7 +25,6 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -50,15 +49,6 @@ class Elsewhere(Exception):
         self.target_id = target_id  # the room or tournament asked for
 
 
-@dataclass
-class NodeStats:
-    renewals: int = 0
-    claims: int = 0  # leases claimed (rooms and tournaments)
-    late_renewals: int = 0
-    lost: int = 0  # leases found taken by another node
-    claimed_at: list[float] = field(default_factory=list)  # monotonic times of claims (tests, figures)
-
-
 class Node:
     """See the module docstring. ``adopt`` rebuilds what a claim brought (the server wires it to the directories);
     ``lose`` lets go of what another node took."""
@@ -70,10 +60,10 @@ class Node:
         self.node_id = settings.node_id
         self.held: dict[Key, int] = {}  # the leases this node holds, with their epochs
         self.draining = False
-        self.stats = NodeStats()
         self.adopt: Callable[[list[Claimed]], Awaitable[None]] | None = None
         self.lose: Callable[[list[Key]], None] | None = None
         self._owners: dict[Key, tuple[Owner, float]] = {}  # other nodes' leases seen lately, until when believed
+        self._claiming: dict[Key, asyncio.Future[None]] = {}  # claims under way for callers
         self._tasks: list[asyncio.Task[None]] = []
         self._renewed = 0.0  # monotonic time the last successful renewal started
         self._inherited = False
@@ -171,10 +161,8 @@ class Node:
             self._let_go(list(self.held))
             await self.join()
             return
-        self.stats.renewals += 1
         self._renewed = started
         if late:  # the lease may have run out meanwhile: keep only what the store says is still this node's
-            self.stats.late_renewals += 1
             before = dict(self.held)  # (what is claimed or created while the store is asked is this node's)
             still = await self.table.held()
             self._let_go(
@@ -233,19 +221,26 @@ class Node:
             return self.held[key]
         if self.draining:
             raise RoomMoved("this node is handing its rooms over; try again")
-        # Nobody alive owns it: claim it now (a tournament's game comes with its tournament).
+        # Nobody alive owns it: claim it now (a tournament's game comes with its tournament). A lease that names this
+        # node but that it does not know of (a claim whose caller went away half-way) is taken back the same way.
         claim = ("tournament", owner.tournament_id) if kind == "room" and owner.tournament_id else key
-        claimed = await self.table.claim(*claim)
-        await self._adopt(claimed)
+        mine = owner.alive and owner.node_id == self.node_id
+        claiming = self._claiming.get(claim)
+        if claiming is None:  # one claim for every caller asking at once; it runs to its end even if they leave
+            claiming = self._claiming[claim] = asyncio.ensure_future(self._claim(claim, mine))
+            claiming.add_done_callback(lambda _: self._claiming.pop(claim, None))
+        await asyncio.shield(claiming)
         if key in self.held:
             return self.held[key]
         raise RoomMoved("another node is taking this room over; try again")
 
+    async def _claim(self, claim: Key, mine: bool) -> None:
+        claimed = await (self.table.reclaim(*claim) if mine else self.table.claim(*claim))
+        await self._adopt(claimed)
+
     async def _adopt(self, claimed: list[Claimed]) -> None:
         if not claimed:
             return
-        self.stats.claims += len(claimed)
-        self.stats.claimed_at.append(time.monotonic())
         for lease in claimed:
             self.held[(lease.kind, lease.target_id)] = lease.epoch
             self._owners.pop((lease.kind, lease.target_id), None)
@@ -261,7 +256,6 @@ class Node:
     def _let_go(self, keys: list[Key]) -> None:
         if not keys:
             return
-        self.stats.lost += len(keys)
         for key in keys:
             self.held.pop(key, None)
         log.warning("node %s: %d leases were claimed by other nodes", self.node_id, len(keys))

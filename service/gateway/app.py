@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -56,6 +57,7 @@ from service.gateway.problems import BadRequest, body_too_large, problem, rpc_er
 from service.telemetry import Telemetry, traced_call
 
 M = TypeVar("M", bound=Message)
+log = logging.getLogger(__name__)
 TICKET = (
     "A stream ticket (POST /v1/rooms/{room_id}/stream-tickets) that opens the stream as its seat, for a browser's "
     "EventSource, which cannot send the Authorization header. Send a ticket or a seat token, not both; with neither "
@@ -598,7 +600,14 @@ async def _event_stream(call: Any, heartbeat: float) -> ServerSentEvent | Respon
                 if not done:
                     yield ServerSentEventMessage(comment="heartbeat", data=None)  # a comment only: no event
                     continue
-                response = pending.result()
+                try:
+                    response = pending.result()
+                except grpc.aio.AioRpcError as error:
+                    # The stream broke after it began (its room moved to another node, a node stopped): the answer
+                    # ends without an `end` event, and the client comes back with the last event's id, as an
+                    # EventSource does by itself.
+                    log.info("an event stream ended early: %s", error.code().name)
+                    return
                 if response is grpc.aio.EOF:
                     yield ServerSentEventMessage(
                         data=json.dumps({"version": str(last)} if last is not None else {}), event="end"

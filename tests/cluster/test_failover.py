@@ -49,11 +49,11 @@ def auth(token: str) -> tuple[tuple[str, str], ...]:
 
 
 def raced_write(error: grpc.aio.AioRpcError) -> bool:
-    """grpcio's client reports INTERNAL, in place of the status the server sent, when the client's write crosses the
-    server's end of the stream (the write fails in the core: "Failed execute_batch ... SendMessageOperation"). The
-    server said UNAVAILABLE (it moved the room); the client cannot know more than that the stream ended: it comes
-    back, as after UNAVAILABLE."""
-    return error.code() == grpc.StatusCode.INTERNAL and "SendMessageOperation" in (error.debug_error_string() or "")
+    """grpcio's client reports INTERNAL ("Internal error from Core"), in place of the status the server sent, when
+    one of the client's own operations on a stream (a write, its half-close) crosses the server's end of the stream:
+    the operation fails in the core ('Failed "execute_batch"'). The server said UNAVAILABLE (it moved the room); the
+    client knows only that the stream ended, and comes back, as after UNAVAILABLE."""
+    return error.code() == grpc.StatusCode.INTERNAL and 'Failed "execute_batch"' in (error.debug_error_string() or "")
 
 
 def retry_delay(tries: int) -> float:
@@ -256,7 +256,9 @@ async def play_stream(player: Player, channels: list[grpc.aio.Channel], start: i
                             outbox.put_nowait(move_pb2.PlayRequest(move=pending))
         except grpc.aio.AioRpcError as error:
             if not player.retriable(error, node):
-                player.errors.append(f"play stream: {error.code().name}: {error.details()}")
+                player.errors.append(
+                    f"play stream: {error.code().name}: {error.details()} ({error.debug_error_string()})"
+                )
                 return
         finally:
             outbox.put_nowait(None)
@@ -498,7 +500,9 @@ async def test_a_killed_node_and_a_drained_node_lose_nothing(tmp_path: Path) -> 
         await until(lambda: progress.acks >= drain_at, f"move {drain_at}")
         nodes[drained].process.send_signal(signal.SIGTERM)
         drained_at = time.monotonic()
-        await asyncio.wait_for(playing, timeout=240)
+        done, _ = await asyncio.wait([playing], timeout=240)
+        stuck = [(kind, p.room_id, p.last, p.reconnects, p.errors) for kind, p, _ in players if not p.finished]
+        assert done and not stuck and watcher.finished, f"unfinished after 240 s: {stuck}, tournament {watcher.last}"
         assert nodes[drained].process.wait(timeout=30) == 0  # drained and stopped by itself
 
         everyone = [player for _, player, _ in players]

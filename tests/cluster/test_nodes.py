@@ -12,6 +12,8 @@ from sqlalchemy import text
 
 from kickoff.v1 import move_pb2, room_pb2, tournament_pb2
 from service.cluster.leases import NodeIdInUse
+from service.store.database import create_engine
+from service.store.journal import SqlJournal
 from tests.cluster.conftest import Cluster, auth, create_room, play_turn
 from tests.server.conftest import refusal
 
@@ -171,3 +173,28 @@ async def test_leases_of_a_dead_node_are_split_among_the_survivors_in_one_sweep(
     for room_id in made:  # each rebuilt where it was claimed, and served from there
         owner = b if room_id in held_b else c
         assert owner.rooms.get(room_id).epoch == 2
+
+
+async def test_nodes_starting_together_agree_on_one_token_secret(cluster: Cluster) -> None:
+    journals = [SqlJournal(create_engine(cluster.url)) for _ in range(4)]
+    try:
+        secrets = await asyncio.gather(*(journal.token_secret() for journal in journals))
+    finally:
+        for journal in journals:
+            await journal.close()
+    assert len(set(secrets)) == 1 and len(secrets[0]) == 32
+
+
+async def test_a_lease_a_node_lost_track_of_is_taken_back_on_the_next_call(cluster: Cluster) -> None:
+    # A claim whose caller went away between the store's answer and the node's note of it leaves a lease that names
+    # the node while the node does not know it holds it: the next call for the room takes it back (a new epoch).
+    a = await cluster.start("a")
+    room = await create_room(a)
+    joined = await a.room_stub.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id, name="ann"))
+    a.node.held.clear()
+    a.rooms._rooms.pop(room.room_id).stop()
+    answer = await play_turn(a, room.room_id, joined.seat_token, "after")
+    assert a.node.held == {("room", room.room_id): 2}
+    log = await cluster.log(room.room_id)
+    assert log[-1].request_id == "after" and epochs_in_order(log) and log[-1].epoch == 2
+    assert answer.version == log[-1].version

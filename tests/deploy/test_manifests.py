@@ -151,7 +151,7 @@ def test_the_gateway_runs_twice_probes_its_health_routes_and_calls_the_grpc_serv
     assert gateway["spec"]["replicas"] == 2
     (container,) = gateway["spec"]["template"]["spec"]["containers"]
     assert container["args"][0] == "gateway"
-    assert "--grpc-target=kickoff-grpc.$(POD_NAMESPACE).svc.cluster.local:50051" in container["args"]
+    assert "--grpc-target=dns:///kickoff-grpc.$(POD_NAMESPACE).svc.cluster.local:50051" in container["args"]
     assert "--host=0.0.0.0" in container["args"] and "--port=8080" in container["args"]
     assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
     assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}

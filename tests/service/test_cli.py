@@ -100,3 +100,16 @@ def test_client_runs_the_terminal_client_with_its_options(monkeypatch: pytest.Mo
 def test_client_refuses_to_watch_without_a_room(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["client", "--watch"]) == 2
     assert "--watch needs --room" in capsys.readouterr().err
+
+
+def test_grpc_refuses_a_renew_interval_that_is_not_under_the_lease(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["grpc", "--database-url", "memory", "--lease-seconds", "2", "--renew-seconds", "3"]) == 2
+    assert "KICKOFF_RENEW_SECONDS (3) must be above 0 and below KICKOFF_LEASE_SECONDS (2)" in capsys.readouterr().err
+
+
+def test_grpc_refuses_a_node_id_from_the_environment_that_is_too_long(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("KICKOFF_NODE_ID", "n" * 65)
+    assert main(["grpc", "--database-url", "memory"]) == 2
+    assert "KICKOFF_NODE_ID (--node-id) must be 1-64 characters" in capsys.readouterr().err

@@ -1,0 +1,116 @@
+"""`kickoff bench cluster`: what leases and routing cost, as moves a second of 1, 2 and 3 nodes on one PostgreSQL.
+
+Each run starts the nodes (`kickoff grpc --node-id ...`) on a fresh database of the PostgreSQL named, and drives the
+same closed-loop load as `kickoff bench server` (scripted seats on play streams). Each room is created through a node
+chosen at random and played through the node its slot's channel goes to, as behind a balancer that knows nothing of
+rooms: with n nodes, (n - 1) / n of the calls are forwarded to their room's owner. Rounds alternate the node counts;
+the figures are medians. With --local, each room is played through the node that owns it instead: what the leases
+cost without forwarding. On a machine of two cores, the nodes and the load share the same cores: the figures say what
+leases and forwarding cost, not how a cluster of machines scales.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from typing import Any
+
+from service.bench_server import ServerProcess, _drive
+
+LEASE = {"KICKOFF_LEASE_SECONDS": "10", "KICKOFF_RENEW_SECONDS": "3"}
+
+
+async def _database(admin_url: str, name: str, *, drop: bool = False) -> str:
+    import asyncpg
+
+    connection = await asyncpg.connect(admin_url.replace("postgresql+asyncpg", "postgresql"))
+    try:
+        await connection.execute(
+            f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)' if drop else f'CREATE DATABASE "{name}"'
+        )
+    finally:
+        await connection.close()
+    return admin_url.rsplit("/", 1)[0] + f"/{name}"
+
+
+def _store_cpu_seconds() -> float:
+    """CPU time of every PostgreSQL process on this machine (the store the bench's database lives in, when it runs
+    here, as `make bench` runs it); 0 when there is none."""
+    total = 0.0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                text = stat.read()
+        except OSError:
+            continue
+        name, rest = text.split("(", 1)[1].rsplit(")", 1)
+        if name.startswith("postgres"):
+            fields = rest.split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _nodes(url: str, count: int) -> list[ServerProcess]:
+    nodes: list[ServerProcess] = []
+    try:
+        for index in range(count):
+            nodes.append(ServerProcess(url, env=LEASE, node_id=f"bench-{index}"))
+    except BaseException:
+        for node in nodes:
+            node.stop()
+        raise
+    return nodes
+
+
+def _run(admin_url: str, count: int, rooms: int, seconds: float, seed: int, local: bool) -> dict[str, float]:
+    name = f"kickoff_bench_{uuid.uuid4().hex[:8]}"
+    url = asyncio.run(_database(admin_url, name))
+    nodes = _nodes(url, count)
+    try:
+        cpu = [node.cpu_seconds() for node in nodes]
+        store = _store_cpu_seconds()
+        targets = ",".join(node.target for node in nodes)
+        stats, elapsed = asyncio.run(_drive(targets, rooms, seconds, "stream", 0, seed, local=local))
+        cpu = [node.cpu_seconds() - before for node, before in zip(nodes, cpu, strict=True)]
+        store = _store_cpu_seconds() - store
+        rss = max(node.peak_rss_mb() for node in nodes)
+    finally:
+        for node in nodes:
+            node.stop()
+        asyncio.run(_database(admin_url, name, drop=True))
+    figures = stats.figures(elapsed, rss)
+    figures["server_cpu_us_per_move"] = round(sum(cpu) / max(1, stats.moves) * 1e6)
+    figures["store_cpu_us_per_move"] = round(store / max(1, stats.moves) * 1e6)
+    return figures
+
+
+def bench_cluster(
+    admin_url: str, counts: list[int], rooms: int, seconds: float, rounds: int = 3, seed: int = 0, local: bool = False
+) -> dict[str, Any]:
+    """Moves a second and the nodes' CPU a move for each node count, in alternating rounds; medians, and each
+    count's moves a second as a ratio to one node's. With ``local``, every room is played through the node that owns
+    it (a balancer that knows where rooms live): the leases' cost alone, without forwarding."""
+    if not admin_url.startswith("postgresql"):
+        raise ValueError("--database-url must name a PostgreSQL database (the nodes' shared store)")
+    if not counts or any(count < 1 for count in counts):
+        raise ValueError("--nodes is a list of node counts, each at least 1 (e.g. 1,2,3)")
+    runs: dict[int, list[dict[str, float]]] = {count: [] for count in counts}
+    for index in range(max(1, rounds)):
+        order = counts if index % 2 == 0 else list(reversed(counts))
+        for count in order:
+            runs[count].append(_run(admin_url, count, rooms, seconds, seed + index, local))
+
+    def median(count: int, key: str) -> float:
+        values = sorted(run[key] for run in runs[count])
+        return values[len(values) // 2]
+
+    keys = ("moves_per_s", "server_cpu_us_per_move", "store_cpu_us_per_move", "p50_ms", "p99_ms")
+    figures: dict[str, Any] = {f"nodes_{count}": {key: median(count, key) for key in keys} for count in counts}
+    base = median(counts[0], "moves_per_s")
+    for count in counts:
+        figures[f"nodes_{count}"]["moves_per_s_ratio"] = round(median(count, "moves_per_s") / base, 3)
+    figures["rounds"] = {str(count): runs[count] for count in counts}
+    return figures
