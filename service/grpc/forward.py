@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, NoReturn
 
 import grpc
@@ -140,9 +140,27 @@ class Forwarder:
         call = self._channel(elsewhere.address).unary_stream(path, request_serializer=_bytes)(
             request, metadata=self._metadata(context), timeout=context.time_remaining()
         )
-        try:
+
+        async def accepted() -> None:
             await call.initial_metadata()
             await context.send_initial_metadata(())
+
+        async for message in self._pass_on(call, context, elsewhere, first=accepted):
+            yield message
+
+    async def _pass_on(
+        self,
+        call: Any,
+        context: grpc.aio.ServicerContext,
+        elsewhere: Elsewhere,
+        first: Callable[[], Awaitable[None]] | None = None,
+        last: Callable[[], Awaitable[None]] | None = None,
+    ) -> AsyncIterator[bytes]:
+        """The owner's stream to the caller (after ``first``): its messages, then its status, or this node's stop as
+        UNAVAILABLE; ``last`` and the call's end before the status goes."""
+        try:
+            if first is not None:
+                await first()
             async for message in self._relay(call):
                 yield message
             return
@@ -151,6 +169,8 @@ class Forwarder:
         except _Stopped:
             failed = None
         finally:
+            if last is not None:
+                await last()
             call.cancel()
         await (self._fail(context, failed, elsewhere) if failed is not None else abort(context, STOPPING))
 
@@ -200,20 +220,14 @@ class Forwarder:
             await call.done_writing()
 
         pumping = asyncio.create_task(pump())
-        try:
-            async for message in self._relay(call):
-                yield message
-            return
-        except grpc.aio.AioRpcError as error:
-            failed: grpc.aio.AioRpcError | None = error
-        except _Stopped:
-            failed = None
-        finally:
+
+        async def stop_pumping() -> None:
             pumping.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await pumping
-            call.cancel()
-        await (self._fail(context, failed, elsewhere) if failed is not None else abort(context, STOPPING))
+
+        async for message in self._pass_on(call, context, elsewhere, last=stop_pumping):
+            yield message
 
     async def close(self) -> None:
         for channel in self._channels.values():

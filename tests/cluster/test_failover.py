@@ -118,6 +118,7 @@ class Player:
     reconnects: int = 0
     times: list[float] = field(default_factory=list)  # when each update arrived (monotonic)
     connections: list[float] = field(default_factory=list)  # when each of its streams was opened
+    tries: int = 0  # reconnections since the last update
     finished: bool = False
     moves: int = 0
     raced: int = 0  # streams that grpcio ended with its own INTERNAL for a write that crossed the server's status
@@ -145,12 +146,20 @@ class Player:
     def connected(self) -> None:
         self.connections.append(time.monotonic())
 
+    async def come_back(self, node: int, nodes: int) -> int:
+        """After a stream ended early: wait (backing off while nothing comes) and take the next node."""
+        self.reconnects += 1
+        await asyncio.sleep(retry_delay(self.tries))
+        self.tries += 1
+        return (node + 1) % nodes
+
     def served_again(self, since: float) -> float | None:
         """When the first update came on a stream opened after ``since`` (None: none did)."""
         opened = [t for t in self.connections if t > since]
         return min((t for t in self.times if t > opened[0]), default=None) if opened else None
 
     def saw(self, version: int) -> None:
+        self.tries = 0
         self.versions.append(version)
         self.times.append(time.monotonic())
         if self.progress is not None:
@@ -195,7 +204,6 @@ async def play_stream(player: Player, channels: list[grpc.aio.Channel], start: i
     node = start
     pending: move_pb2.SubmitMoveRequest | None = None
     latest: move_pb2.RoomUpdate | None = None
-    tries = 0
 
     def choose(update: move_pb2.RoomUpdate) -> move_pb2.SubmitMoveRequest | None:
         if player.seat not in update.to_act or not update.legal_moves:
@@ -229,7 +237,6 @@ async def play_stream(player: Player, channels: list[grpc.aio.Channel], start: i
                         player.errors.append(f"update {update.version} after {player.last}")
                     player.saw(update.version)
                     latest = update
-                    tries = 0
                     if message.HasField("result") and message.result.accepted:
                         progress.ack(player, message.result.request_id, message.result.version)
                         if pending is not None and pending.request_id == message.result.request_id:
@@ -264,16 +271,13 @@ async def play_stream(player: Player, channels: list[grpc.aio.Channel], start: i
             outbox.put_nowait(None)
             call.cancel()
         if not player.finished:
-            player.reconnects += 1
-            node = (node + 1) % len(channels)
-            await asyncio.sleep(retry_delay(tries))
-            tries += 1
+            node = await player.come_back(node, len(channels))
 
 
 async def watch_tournament(watcher: Player, channels: list[grpc.aio.Channel]) -> None:
     """A spectator of the tournament's stream, to its end: through the next node on UNAVAILABLE, resuming after the
     last version seen."""
-    node, tries = 0, 0
+    node = 0
     while not watcher.finished:
         stream = tournament_pb2_grpc.TournamentServiceStub(channels[node]).StreamTournament(
             tournament_pb2.StreamTournamentRequest(tournament_id=watcher.room_id, after_version=watcher.last)
@@ -283,7 +287,6 @@ async def watch_tournament(watcher: Player, channels: list[grpc.aio.Channel]) ->
                 if message.update.version != watcher.last + 1:
                     watcher.errors.append(f"update {message.update.version} after {watcher.last}")
                 watcher.saw(message.update.version)
-                tries = 0
                 if message.update.tournament.status == FINISHED:
                     watcher.finished = True
         except grpc.aio.AioRpcError as error:
@@ -293,10 +296,7 @@ async def watch_tournament(watcher: Player, channels: list[grpc.aio.Channel]) ->
         finally:
             stream.cancel()
         if not watcher.finished:
-            watcher.reconnects += 1
-            node = (node + 1) % len(channels)
-            await asyncio.sleep(retry_delay(tries))
-            tries += 1
+            node = await watcher.come_back(node, len(channels))
 
 
 async def play_unary(player: Player, channels: list[grpc.aio.Channel], start: int, progress: Progress) -> None:
@@ -305,7 +305,6 @@ async def play_unary(player: Player, channels: list[grpc.aio.Channel], start: in
     node = start
     pending: move_pb2.SubmitMoveRequest | None = None
     latest: move_pb2.RoomUpdate | None = None
-    tries = 0
 
     async def submit(moves: move_pb2_grpc.MoveServiceStub) -> None:
         nonlocal pending
@@ -343,7 +342,6 @@ async def play_unary(player: Player, channels: list[grpc.aio.Channel], start: in
                     player.errors.append(f"update {update.version} after {player.last}")
                 player.saw(update.version)
                 latest = update
-                tries = 0
                 if update.status == FINISHED:
                     player.finished = True
                     break
@@ -355,17 +353,13 @@ async def play_unary(player: Player, channels: list[grpc.aio.Channel], start: in
         finally:
             stream.cancel()
         if not player.finished:
-            player.reconnects += 1
-            node = (node + 1) % len(channels)
-            await asyncio.sleep(retry_delay(tries))
-            tries += 1
+            node = await player.come_back(node, len(channels))
 
 
 async def play_rest(player: Player, http: httpx.AsyncClient, progress: Progress) -> None:
     """A person over REST: the room's server-sent events (resuming with Last-Event-ID) and POSTed moves, each sent
     again with its request id while the gateway answers 503."""
     headers = {"authorization": f"Bearer {player.token}"}
-    tries = 0
     while not player.finished:
         try:
             player.connected()
@@ -399,7 +393,6 @@ async def play_rest(player: Player, http: httpx.AsyncClient, progress: Progress)
                         if version != player.last + 1:
                             player.errors.append(f"update {version} after {player.last}")
                         player.saw(version)
-                        tries = 0
                         if update.get("status") == "ROOM_STATUS_FINISHED":
                             player.finished = True
                             break
@@ -408,9 +401,7 @@ async def play_rest(player: Player, http: httpx.AsyncClient, progress: Progress)
         except (httpx.TransportError, ConnectionResetError):
             pass
         if not player.finished:
-            player.reconnects += 1
-            await asyncio.sleep(retry_delay(tries))
-            tries += 1
+            await player.come_back(0, 1)  # (the gateway picks the node)
 
 
 async def post_move(
