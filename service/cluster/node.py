@@ -146,11 +146,6 @@ class Node:
             except Exception as error:  # the store is away: the next try may do (the lease may run out meanwhile)
                 log.warning("node %s: could not %s: %s", self.node_id, what, type(error).__name__)
 
-    async def tick(self) -> None:
-        """One renewal, then one sweep (tests; a running node does each in a task of its own)."""
-        await self.renew()
-        await self.sweep()
-
     async def renew(self) -> None:
         """Push this node's expiry one lease ahead. A renewal later than the lease (the node or its store stalled)
         lets go of the leases other nodes claimed meanwhile."""

@@ -333,8 +333,8 @@ class RoomDirectory:
             return None
         here = self._rooms.get(room_id)
         if here is None or (self.node is not None and here.status != FINISHED and here.epoch != epoch):
-            if here is not None:  # an older lease's room: it stopped, or stops now
-                here.stop()
+            if here is not None:  # an older lease's room: its readers come back to the one rebuilt here
+                here.lost()
                 self._rooms.pop(room_id, None)
             await self.restore([stored], epoch)
         return self._rooms[room_id]

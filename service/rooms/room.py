@@ -814,7 +814,8 @@ class Room:
             self._expiry.cancel()
 
     def lost(self) -> None:
-        """The node found its lease taken by another node (its renewals came too late): stop as :meth:`_abandon`."""
+        """Another lease than this room's holds the room now (another node's, or this node's newer one): stop as
+        :meth:`_abandon`."""
         if self._moved is None:
             self._moved = RoomMoved("this room moved to another node; reconnect with the last version seen")
             if self._task is not None and not self._busy:

@@ -207,6 +207,8 @@ class TournamentDirectory:
             raise TournamentNotFound(f"no tournament {tournament_id!r}")
         here = self._tournaments.get(tournament_id)
         if here is None or (node is not None and here.status != FINISHED and here.epoch != epoch):
+            if here is not None:  # an older lease's tournament: its readers come back to the one rebuilt here
+                here.lost()
             await self.restore([stored], epoch)
         return self._tournaments[tournament_id]
 
