@@ -382,12 +382,14 @@ def _wire(node: Node, rooms: RoomDirectory, tournaments: TournamentDirectory) ->
     """What the node claims is rebuilt in the directories; what it loses leaves them."""
 
     async def adopt(claimed: list[Claimed]) -> None:
-        # Tournaments first: each rebuilds its live game (claimed with it) as it replays its log.
-        for lease in sorted(claimed, key=lambda lease: lease.kind != "tournament"):
+        # Rooms first, a tournament's games among them (claimed with it), as a restarted server does: a tournament that
+        # replays its log then finds its live game, and a game room made just before its tournament's "game" line was
+        # stored, rather than making another.
+        for lease in sorted(claimed, key=lambda lease: lease.kind == "tournament"):
             try:
                 if lease.kind == "tournament":
                     await tournaments.find(lease.target_id)
-                elif not lease.tournament_id:
+                else:
                     await rooms.find(lease.target_id)
             except Exception:  # (the next call for it loads it; the lease is held)
                 log.exception("could not rebuild %s %s", lease.kind, lease.target_id)

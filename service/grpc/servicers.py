@@ -63,11 +63,16 @@ def unary(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitable
             await abort(context, error)
         except grpc.aio.AbortError:  # (a forwarded call's status, already set)
             raise
-        except Exception:  # a bug or a failing store: log it whole, tell the client no internals
-            log.exception("%s failed", method.__name__)
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error: the server logged it")
+        except Exception:
+            await internal(context, name)
 
     return wrapper
+
+
+async def internal(context: grpc.aio.ServicerContext, name: str) -> None:
+    """A bug or a failing store: log it whole, tell the client no internals."""
+    log.exception("%s failed", name)
+    await context.abort(grpc.StatusCode.INTERNAL, "internal error: the server logged it")
 
 
 def bearer_token(context: grpc.aio.ServicerContext) -> str | None:
@@ -301,6 +306,10 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                     yield stream_message(update_bytes(room, update, viewer))  # (a StreamEventsResponse)
         except KickoffError as error:
             await abort(context, error)
+        except grpc.aio.AbortError:
+            raise
+        except Exception:
+            await internal(context, "StreamEvents")
 
     @unary
     async def CreateStreamTicket(
@@ -353,6 +362,10 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                     feed.close()
         except KickoffError as error:
             await abort(context, error)
+        except grpc.aio.AbortError:
+            raise
+        except Exception:
+            await internal(context, "Play")
 
     async def _read_moves(
         self,

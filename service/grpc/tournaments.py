@@ -19,7 +19,7 @@ from service.grpc.codecs import Codec, codec_of
 from service.grpc.convert import MODE, MODE_NAME, STATUS, options_from, outcome_to_proto, struct, timestamp
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
-from service.grpc.servicers import Seats, bearer_token, unary
+from service.grpc.servicers import Seats, bearer_token, internal, unary
 from service.rooms.errors import InvalidRequest, PermissionDenied, Unauthenticated
 from service.rooms.room import FINISHED, PERSON, PLAYING, WAITING
 from service.tournaments.directory import TournamentDirectory
@@ -255,3 +255,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
                     yield tournament_pb2.StreamTournamentResponse(update=update_to_proto(update))
         except KickoffError as error:
             await abort(context, error)
+        except grpc.aio.AbortError:
+            raise
+        except Exception:
+            await internal(context, "StreamTournament")
