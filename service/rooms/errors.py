@@ -43,6 +43,13 @@ class Unauthenticated(ServiceError):
     code = "unauthenticated"
 
 
+class SeatReleased(Unauthenticated):
+    """The seat a stream was opened as changed hands (it was given back): the stream ends, and the token or ticket
+    that opened it opens nothing any more."""
+
+    code = "seat_released"
+
+
 class PermissionDenied(ServiceError):
     """A valid seat token used for what it does not cover (another room's seat)."""
 

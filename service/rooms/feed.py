@@ -81,8 +81,17 @@ class History(Generic[T]):
 class Feed(Generic[T]):
     """One reader's feed; iterate it, or call :meth:`next`. See the module docstring."""
 
-    def __init__(self, readers: Readers[T], history: Sequence[T], position: int, limit: int, ended: bool) -> None:
+    def __init__(
+        self,
+        readers: Readers[T],
+        history: Sequence[T],
+        position: int,
+        limit: int,
+        ended: bool,
+        ends_at: Callable[[T], Exception | None] | None = None,
+    ) -> None:
         self._readers = readers
+        self._ends_at = ends_at  # an update the reader must not get: the feed raises what this returns instead
         self._history = history
         self._position = position
         self._limit = limit
@@ -94,6 +103,7 @@ class Feed(Generic[T]):
         self._overflowed = False
         self._rewritten = False  # the history was cut back under the reader (see Readers.rewritten)
         self._failure: Exception | None = None  # raised once everything published was read (see Readers.fail)
+        self._cut: Exception | None = None  # the feed ended at an update its reader must not get (``ends_at``)
 
     def __aiter__(self) -> AsyncIterator[T]:
         return self._iterate()
@@ -111,6 +121,8 @@ class Feed(Generic[T]):
         called and everything before it was read). Raises ResourceExhausted once more own messages waited than the
         feed may hold."""
         while True:
+            if self._cut is not None:
+                raise self._cut
             if self._rewritten:
                 raise StoreUnavailable("the history was read back from the store: reconnect with the last version seen")
             if self._overflowed:
@@ -120,7 +132,8 @@ class Feed(Generic[T]):
                     code="slow_reader",
                 )
             if self._older:
-                return self._older.popleft()
+                update = self._older.popleft()
+                return update if self._ends_at is None else self._checked(update)
             own = self._own
             if own and own[0][0] <= self._position:  # sent once the updates before it were published: its turn
                 return own.popleft()[1]
@@ -132,7 +145,7 @@ class Feed(Generic[T]):
                     self._position += len(self._older)
                     continue
                 self._position += 1
-                return update
+                return update if self._ends_at is None else self._checked(update)
             if own:
                 return own.popleft()[1]
             if self._failure is not None:
@@ -141,6 +154,16 @@ class Feed(Generic[T]):
                 return None
             self._wakeup.clear()
             await self._wakeup.wait()
+
+    def _checked(self, update: T) -> T:
+        ends_at = self._ends_at
+        if ends_at is not None and (error := ends_at(update)) is not None:
+            self._cut = error  # (for good: every later read raises it again)
+            self._older.clear()
+            self._own.clear()
+            self.close()
+            raise error
+        return update
 
     def send(self, message: Any) -> None:
         """Queue a message of the feed's own for its reader (see the module docstring for the bound)."""
@@ -183,12 +206,21 @@ class Readers(Generic[T]):
             raise Evicted(start)
         return older
 
-    def open(self, history: Sequence[T], version: int, after_version: int, finished: bool) -> Feed[T]:
+    def open(
+        self,
+        history: Sequence[T],
+        version: int,
+        after_version: int,
+        finished: bool,
+        ends_at: Callable[[T], Exception | None] | None = None,
+    ) -> Feed[T]:
         """A feed of every update of ``history`` after ``after_version`` (0 to the history's ``version``): the kept
-        ones now, then each one published. ``history`` is read in place: its owner appends, and publishes."""
+        ones now, then each one published. ``history`` is read in place: its owner appends, and publishes. The feed
+        ends, raising what ``ends_at`` returns, at the first update for which it returns an error (that update is
+        not read)."""
         if after_version < 0 or after_version > version:
-            raise InvalidRequest(f"after_version must be 0-{version}, got {after_version}", field="after_version")
-        feed = Feed(self, history, after_version, self.limit, finished)
+            raise InvalidRequest(f"after_version must be 0-{version}", field="after_version")
+        feed = Feed(self, history, after_version, self.limit, finished, ends_at)
         if not finished:
             self._feeds.add(feed)
         return feed

@@ -42,6 +42,7 @@ from service.rooms.errors import (
     InvalidRequest,
     RoomMoved,
     RoomUnavailable,
+    SeatReleased,
     SeatTaken,
     ServiceError,
     StaleVersion,
@@ -85,6 +86,7 @@ class SeatRecord:
     bot: Bot | None = None
     team: int = 0
     choice: str = ""  # what the person chose on taking the seat (GameSpec.seat_choice), as the game understood it
+    since: int = 0  # the version at which its holder took it (a stream opened as the seat ends when it is given back)
 
 
 # Room-level events. Only GameEvent can hold secrets; each is redacted for one viewer before it leaves the room.
@@ -135,6 +137,7 @@ class Update:
     legal: dict[int, list[Any]] = field(default_factory=dict)  # the legal moves of each person's seat that must act
     mover: int | None = None  # the seat whose move made this update (None: a join, the table, a system player)
     request_id: str = ""  # the mover's request id
+    released: int = -1  # the seat this update gave back (-1: none): streams opened as that seat end here
     rendered: dict[Any, Any] = field(default_factory=dict)  # per-viewer renderings, filled by the transport
 
     def events_for(self, viewer: int | None) -> list[Any]:
@@ -441,11 +444,26 @@ class Room:
         if record.kind != PERSON or not record.taken or record.nonce != nonce:
             raise Unauthenticated("the seat token is no longer valid (the seat was given back)")
 
-    def subscribe(self, after_version: int) -> Feed[Update]:
+    def subscribe(self, after_version: int, seat: int | None = None, nonce: str = "") -> Feed[Update]:
         """A feed of every update after ``after_version``: the kept ones now, then each new one (unredacted: the
-        transport renders each for its viewer). Only stored updates are ever in it."""
+        transport renders each for its viewer). Only stored updates are ever in it.
+
+        A feed for ``seat`` (its holder's ``nonce``, checked now: Unauthenticated) ends the moment the seat changes
+        hands: the update that gives it back is not read, and :class:`SeatReleased` is raised instead, so nothing
+        after the change is ever rendered for the holder who opened it (the seat's next holder has another nonce)."""
         published = self.published
-        return self._readers.open(self.updates, published.version, after_version, published.status == FINISHED)
+        finished = published.status == FINISHED
+        if seat is None:
+            return self._readers.open(self.updates, published.version, after_version, finished)
+        self.check_seat(seat, nonce)
+        since = self.seats[seat].since
+
+        def released(update: Update) -> SeatReleased | None:
+            if update.released == seat and update.version > since:
+                return SeatReleased(f"seat {seat} was given back: a stream opened as that seat ends with it")
+            return None
+
+        return self._readers.open(self.updates, published.version, after_version, finished, released)
 
     # -- what happens inside the loop ---------------------------------------------------------------------------------
 
@@ -492,6 +510,7 @@ class Room:
     async def _take_seat(self, seat: int, name: str, nonce: str, choice: str = "") -> None:
         record = self.seats[seat]
         record.taken, record.name, record.nonce, record.choice = True, name, nonce, choice
+        record.since = self.version + 1  # (the version this join makes)
         events: list[Any] = [SeatTakenEvent(_copy(record))]
         if all(r.taken for r in self.seats):
             events.append(self._start_game())
@@ -528,7 +547,7 @@ class Room:
 
     async def _free_seat(self, seat: int) -> None:
         record = self.seats[seat]
-        record.taken, record.name, record.nonce, record.choice = False, "", "", ""
+        record.taken, record.name, record.nonce, record.choice, record.since = False, "", "", "", 0
         await self._commit([SeatLeftEvent(seat)], "leave", seat)
 
     async def _close(self) -> None:
@@ -666,6 +685,7 @@ class Room:
             legal=legal,
             mover=mover,
             request_id=request_id,
+            released=seat if kind == "leave" else -1,
         )
         published = self.published
         self.published = Published(
