@@ -8,9 +8,13 @@ one extra hop inside the cluster for the calls that land on a node that does not
 (n-1)/n of them with n nodes behind a balancer that knows nothing of rooms); the figures are in the README.
 
 A forwarded call carries the caller's metadata (its seat token, API key, request ids), the address the first node
-saw it from in ``x-forwarded-for`` (the owner counts the caller's rates and streams by it, trusting its peer nodes as
-proxies: KICKOFF_TRUSTED_PROXIES), and ``kickoff-forwarded-by``: a node that gets a forwarded call for a room it does
-not own either (the room moved meanwhile) answers UNAVAILABLE rather than forwarding again, so a call never loops.
+saw it from in ``x-forwarded-for`` (the owner counts the caller's rates and streams by it), and
+``kickoff-forwarded-by``: the forwarding node's id, when it sealed the call, and an HMAC-SHA256 of both and the
+caller's address under a key every node derives from the token secret they share (:class:`Seal`). Only a sealed call
+counts as forwarded: a node that gets one for a room it does not own either (the room moved meanwhile) answers
+UNAVAILABLE rather than forwarding again, so a call never loops, and the owner takes the caller's address from it
+without the forwarding node being one of KICKOFF_TRUSTED_PROXIES. Anyone else's ``kickoff-forwarded-by`` (a client
+that sends it itself) is ignored, and is never passed on.
 The owner's answer, status and details (google.rpc.Status in ``grpc-status-details-bin``) go back unchanged; an
 owner that cannot be reached (it died) is answered with a retriable UNAVAILABLE (``room_moved``).
 """
@@ -18,9 +22,13 @@ owner that cannot be reached (it died) is answered with a retriable UNAVAILABLE 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
+import hmac
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, NoReturn
 
 import grpc
@@ -36,12 +44,66 @@ CALLER = "x-forwarded-for"
 # metadata a forwarded call does not carry on: grpc's own, and what the forwarding node sets itself
 _DROPPED = {"user-agent", ":authority", "content-type", "te", FORWARDED_BY, CALLER}
 _PASSED_TRAILERS = {"grpc-status-details-bin", "retry-after"}
-CHANNEL_OPTIONS = (
-    ("grpc.max_receive_message_length", 4 * 1024 * 1024),
-    ("grpc.keepalive_time_ms", 10_000),  # notice a dead owner on an open stream within seconds
-    ("grpc.keepalive_timeout_ms", 5_000),
-    ("grpc.keepalive_permit_without_calls", 0),
-)
+
+
+def channel_options(lease_seconds: float) -> tuple[tuple[str, int], ...]:
+    """A node's channels to the other nodes notice a peer that stopped answering (SIGSTOP, a stalled machine: its
+    connections stay open, nothing comes back) within ``lease_seconds``: a ping every half lease on a connection
+    that carries calls, idle streams included, and the connection is closed when a ping is not answered within the
+    other half, which ends the calls on it UNAVAILABLE. The ping timeout is grpc's own setting; without it a ping
+    already in flight when the peer froze (grpc's flow-control probe) holds every later keepalive for a minute. The
+    peers accept these pings: :func:`peer_server_options`."""
+    half = max(1, round(lease_seconds * 500))
+    return (
+        ("grpc.max_receive_message_length", 4 * 1024 * 1024),
+        ("grpc.keepalive_time_ms", half),
+        ("grpc.keepalive_timeout_ms", half),
+        ("grpc.http2.ping_timeout_ms", half),
+        ("grpc.http2.max_pings_without_data", 0),  # (an idle stream is pinged too, not only twice)
+        ("grpc.keepalive_permit_without_calls", 0),
+    )
+
+
+def peer_server_options(lease_seconds: float) -> tuple[tuple[str, int], ...]:
+    """What a node's server lets its peers do: ping every half lease even on a connection with no data moving (a
+    relayed stream waiting for its next update). grpc's default (one ping in five minutes) would answer the second
+    one with GOAWAY. Pings are cheap; a quarter lease leaves room for timers that fire a little early."""
+    return (("grpc.http2.min_ping_interval_without_data_ms", max(1, round(lease_seconds * 250))),)
+
+
+
+SEAL_SECONDS = 60.0  # how long a seal is good for: a forwarded call is sent at once; node clocks may differ a little
+
+
+class Seal:
+    """The seal of a forwarded call: ``kickoff-forwarded-by: <node id>;<unix seconds>;<signature>``, the signature an
+    HMAC-SHA256 of the node id, the time and the caller's address (``x-forwarded-for``) under the nodes' key."""
+
+    def __init__(self, key: bytes, clock: Callable[[], float] = time.time) -> None:
+        self._key = key
+        self._clock = clock
+
+    def _sign(self, node_id: str, issued: str, caller: str) -> str:
+        payload = f"{node_id}\n{issued}\n{caller}".encode()
+        return base64.urlsafe_b64encode(hmac.new(self._key, payload, hashlib.sha256).digest()).decode().rstrip("=")
+
+    def seal(self, node_id: str, caller: str) -> str:
+        issued = str(int(self._clock()))
+        return f"{node_id};{issued};{self._sign(node_id, issued, caller)}"
+
+    def caller(self, metadata: Mapping[str, Any]) -> str | None:
+        """The caller's address a sealed call names (None: the call is not sealed by a node, or its seal is stale or
+        does not match)."""
+        value, caller = metadata.get(FORWARDED_BY), metadata.get(CALLER)
+        if type(value) is not str or type(caller) is not str:
+            return None
+        node_id, _, rest = value.partition(";")
+        issued, _, signature = rest.partition(";")
+        if not issued.isdigit() or abs(self._clock() - int(issued)) > SEAL_SECONDS:
+            return None
+        if not hmac.compare_digest(signature.encode(), self._sign(node_id, issued, caller).encode()):
+            return None
+        return caller
 
 
 class _Stopped(Exception):
@@ -55,16 +117,17 @@ def _bytes(message: Any) -> bytes:
     return message if type(message) is bytes else message.SerializeToString()
 
 
-def forwarded(context: grpc.aio.ServicerContext) -> bool:
-    """Whether this call was forwarded by another node."""
-    return any(key == FORWARDED_BY for key, _ in context.invocation_metadata() or ())
-
-
 class Forwarder:
     """Channels to the other nodes (one per address, kept) and the forwarding of each kind of call."""
 
-    def __init__(self, node: Node, caller: Any) -> None:
+    def __init__(self, node: Node, caller: Any, seal: Seal) -> None:
         self.node = node
+        self.seal = seal
+        # No forwarded call waits longer than a lease for its owner: by then a frozen owner's lease has run out, and
+        # the call sent again is served by the node that claims the room (the channels notice a frozen owner on an
+        # open stream within a lease too: channel_options).
+        self.bound = node.settings.lease_seconds
+        self._options = channel_options(node.settings.lease_seconds)
         self._caller = caller  # context -> the caller's address (admission's view of it)
         self._channels: dict[str, grpc.aio.Channel] = {}
         self._streams: set[Any] = set()  # the streams being relayed now
@@ -74,7 +137,7 @@ class Forwarder:
     def _channel(self, address: str) -> grpc.aio.Channel:
         channel = self._channels.get(address)
         if channel is None:
-            channel = self._channels[address] = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+            channel = self._channels[address] = grpc.aio.insecure_channel(address, options=self._options)
         return channel
 
     def _metadata(self, context: grpc.aio.ServicerContext) -> list[tuple[str, str | bytes]]:
@@ -83,13 +146,18 @@ class Forwarder:
             for key, value in context.invocation_metadata() or ()
             if key not in _DROPPED and not key.startswith("grpc-")
         ]
-        metadata.append((CALLER, self._caller(context)))
-        metadata.append((FORWARDED_BY, self.node.node_id))
+        caller = self._caller(context)
+        metadata.append((CALLER, caller))
+        metadata.append((FORWARDED_BY, self.seal.seal(self.node.node_id, caller)))
         return metadata
+
+    def sealed(self, context: grpc.aio.ServicerContext) -> bool:
+        """Whether another node forwarded this call (its seal holds)."""
+        return self.seal.caller(dict(context.invocation_metadata() or ())) is not None
 
     async def _refuse(self, context: grpc.aio.ServicerContext, elsewhere: Elsewhere) -> None:
         """A call forwarded here already is not forwarded again."""
-        if forwarded(context):
+        if self.sealed(context):
             self.node.moved("room", elsewhere.target_id)
             self.node.moved("tournament", elsewhere.target_id)
             await abort(context, RoomMoved("the room is moving between nodes; try again"))
@@ -116,9 +184,14 @@ class Forwarder:
         self.forwarded += 1
         call = self._channel(elsewhere.address).unary_unary(path, request_serializer=_bytes)
         try:
-            return await call(request, metadata=self._metadata(context), timeout=context.time_remaining())
+            return await call(request, metadata=self._metadata(context), timeout=self._timeout(context))
         except grpc.aio.AioRpcError as error:
             await self._fail(context, error, elsewhere)
+
+    def _timeout(self, context: grpc.aio.ServicerContext) -> float:
+        """A forwarded unary call's deadline: the caller's, but never more than :attr:`bound`."""
+        remaining = context.time_remaining()
+        return self.bound if remaining is None else min(remaining, self.bound)
 
     async def fetch(
         self, path: str, request: Any, context: grpc.aio.ServicerContext, elsewhere: Elsewhere
@@ -127,7 +200,7 @@ class Forwarder:
         not answer (the listing goes on without that room)."""
         call = self._channel(elsewhere.address).unary_unary(path, request_serializer=_bytes)
         try:
-            return await call(request, metadata=self._metadata(context), timeout=context.time_remaining())
+            return await call(request, metadata=self._metadata(context), timeout=self._timeout(context))
         except grpc.aio.AioRpcError as error:
             log.info("node %s did not answer for %s (%s)", elsewhere.node_id, elsewhere.target_id, error.code().name)
             return None

@@ -38,7 +38,7 @@ from service import collector
 from service.cluster.leases import Claimed
 from service.cluster.node import Node
 from service.grpc.admission import Admission
-from service.grpc.forward import Forwarder
+from service.grpc.forward import Forwarder, Seal, peer_server_options
 from service.grpc.limits import tolerant
 from service.grpc.servicers import GameServicer, MoveServicer, RoomServicer, Seats
 from service.grpc.tokens import SeatTokens
@@ -276,10 +276,15 @@ async def create_server(
         if telemetry.tracing
         else []
     )
-    server = grpc.aio.server(interceptors=interceptors, options=SERVER_OPTIONS)
+    node = directory.node
+    options = SERVER_OPTIONS + (peer_server_options(node.settings.lease_seconds) if node is not None else ())
+    server = grpc.aio.server(interceptors=interceptors, options=options)
     tournaments = tournaments or TournamentDirectory(directory)
     admission = admission or Admission(no_limits())
-    forwarder = Forwarder(directory.node, admission.address) if directory.node is not None else None
+    forwarder = None
+    if node is not None:
+        forwarder = Forwarder(node, admission.address, Seal(tokens.derived_key(b"kickoff forwarded calls")))
+        admission.vouched = forwarder.seal.caller  # (a call another node forwarded names its caller)
     seats = Seats(directory, tokens, forwarder)
     calls = Calls()
     _register(

@@ -38,7 +38,11 @@ class SeatTokens:
         if len(secret) < 16:
             raise ValueError("the token secret needs at least 16 bytes")
         self._secret = secret
-        self._ticket_key = hmac.new(secret, b"kickoff stream tickets", hashlib.sha256).digest()
+        self._ticket_key = self.derived_key(b"kickoff stream tickets")
+
+    def derived_key(self, purpose: bytes) -> bytes:
+        """A key of its own for ``purpose``, from the secret (every node that shares the secret derives the same)."""
+        return hmac.new(self._secret, purpose, hashlib.sha256).digest()
 
     def _sign(self, payload: bytes, key: bytes | None = None) -> bytes:
         return hmac.new(key or self._secret, payload, hashlib.sha256).digest()

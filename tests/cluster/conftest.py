@@ -24,6 +24,7 @@ from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.store.records import LogEntry
 from service.tournaments.directory import TournamentDirectory
+from tests.cluster.freeze import Freezer
 from tests.conftest import empty_database
 
 SECRET = b"a test secret of 32 bytes......."
@@ -43,6 +44,7 @@ class Member:
     tournaments: TournamentDirectory
     journal: SqlJournal
     channel: grpc.aio.Channel
+    freezer: Freezer | None = None  # in front of the node's port, for the other nodes (see freeze.py)
 
     @property
     def room_stub(self) -> room_pb2_grpc.RoomServiceStub:
@@ -64,7 +66,8 @@ class Cluster:
     members: dict[str, Member] = field(default_factory=dict)
     _seeds: itertools.count = field(default_factory=lambda: itertools.count(1))
 
-    async def start(self, node_id: str, lease_seconds: float = 30.0) -> Member:
+    async def start(self, node_id: str, lease_seconds: float = 30.0, *, freezable: bool = False) -> Member:
+        """A node; ``freezable``: the other nodes reach it through a :class:`Freezer` (``member.freezer``)."""
         engine = create_engine(self.url)
         journal = SqlJournal(engine, node_id=node_id)
         settings = NodeSettings(node_id=node_id, lease_seconds=lease_seconds, renew_seconds=lease_seconds / 4)
@@ -75,6 +78,9 @@ class Cluster:
         tournaments = TournamentDirectory(rooms)
         server = await create_server(rooms, SeatTokens(SECRET), tournaments=tournaments)
         node.address = node.table.address = f"127.0.0.1:{server.port}"  # (known once the port is bound)
+        freezer = await Freezer(node.address).start() if freezable else None
+        if freezer is not None:
+            node.address = node.table.address = freezer.address
         try:
             await node.join()
         except BaseException:
@@ -83,7 +89,9 @@ class Cluster:
             raise
         _wire(node, rooms, tournaments)
         await node.sweep()
-        member = Member(node, server, rooms, tournaments, journal, grpc.aio.insecure_channel(node.address))
+        member = Member(
+            node, server, rooms, tournaments, journal, grpc.aio.insecure_channel(f"127.0.0.1:{server.port}"), freezer
+        )
         self.members[f"{node_id}#{len(self.members)}"] = member
         return member
 
@@ -104,6 +112,8 @@ class Cluster:
 
     async def close(self) -> None:
         for member in self.members.values():
+            for task in member.node._tasks:  # (a test that started a node's lease loops)
+                task.cancel()
             await member.channel.close()
             await member.server.server.stop(0)
             await member.tournaments.close()
@@ -111,6 +121,8 @@ class Cluster:
             if member.server.forwarder is not None:
                 await member.server.forwarder.close()
             await member.journal.close()
+            if member.freezer is not None:
+                await member.freezer.close()
 
 
 @pytest.fixture
