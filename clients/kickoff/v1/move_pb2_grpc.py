@@ -96,7 +96,9 @@ class MoveServiceServicer:
 
     def StreamEvents(self, request, context):
         """Streams the room's updates as the caller's seat (or a spectator) may see them, from a version on.
-        RESOURCE_EXHAUSTED (too_many_streams) when the caller holds its most open streams.
+        RESOURCE_EXHAUSTED (too_many_streams) when the caller holds its most open streams. A stream opened as a seat (by
+        its token or a ticket) ends with UNAUTHENTICATED (seat_released) the moment that seat changes hands (given back);
+        no update after the change is sent on it, and the token and tickets issued before it open nothing any more.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -106,7 +108,7 @@ class MoveServiceServicer:
         """Mints a stream ticket for the caller's seat (its seat token required): for a client that cannot send headers, such
         as a browser's EventSource, a ticket in StreamEventsRequest.ticket opens this room's StreamEvents as that seat.
         A ticket opens streams of this room only, never moves, and only until it expires (a minute); a stream it opened
-        goes on after that.
+        goes on after that, until the seat changes hands (UNAUTHENTICATED, seat_released).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -115,7 +117,8 @@ class MoveServiceServicer:
     def Play(self, request_iterator, context):
         """The real-time path: one stream per seat; moves go in, the seat's updates and the answers to its moves come out.
         A client that sends moves and does not read their answers is cut off with RESOURCE_EXHAUSTED (slow_reader):
-        reconnect with the last version seen.
+        reconnect with the last version seen. Like StreamEvents, it ends with UNAUTHENTICATED (seat_released) the moment
+        its seat changes hands.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
