@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import socket
 from dataclasses import dataclass, field
@@ -128,6 +129,21 @@ def _keys() -> tuple[str, ...]:
     return keys
 
 
+def _trusted_proxies() -> tuple[str, ...]:
+    """KICKOFF_TRUSTED_PROXIES: addresses or networks, comma-separated, each written as a network (``10.0.0.0/8``,
+    ``192.0.2.7/32``); none when unset."""
+    proxies = []
+    for part in _env("KICKOFF_TRUSTED_PROXIES", "").split(","):
+        if part.strip():
+            try:
+                proxies.append(str(ipaddress.ip_network(part.strip(), strict=False)))
+            except ValueError:
+                raise ValueError(
+                    f"KICKOFF_TRUSTED_PROXIES must list IP addresses or networks, got {part.strip()!r}"
+                ) from None
+    return tuple(proxies)
+
+
 @dataclass(frozen=True)
 class LimitSettings:
     """What one caller, one stream and this node may use. The README's "Running it in production" explains each."""
@@ -154,17 +170,15 @@ class LimitSettings:
     max_live_tournaments: int = field(default_factory=lambda: int(_number("KICKOFF_MAX_LIVE_TOURNAMENTS", "1000", int)))
     # KICKOFF_WAITING_ROOM_SECONDS: a waiting room with no seat change for this long closes (0: never).
     waiting_room_seconds: float = field(default_factory=lambda: _number("KICKOFF_WAITING_ROOM_SECONDS", "1800"))
-    # KICKOFF_TRUSTED_PROXIES: peers (addresses or networks) whose `x-forwarded-for` names the caller: the gateway's.
-    trusted_proxies: tuple[str, ...] = field(
-        default_factory=lambda: tuple(
-            part.strip() for part in _env("KICKOFF_TRUSTED_PROXIES", "127.0.0.1,::1").split(",") if part.strip()
-        )
-    )
+    # KICKOFF_TRUSTED_PROXIES: peers (addresses or networks) whose `x-forwarded-for` names the caller: the gateways
+    # and the other nodes. None by default: every caller is the peer it calls from.
+    trusted_proxies: tuple[str, ...] = field(default_factory=_trusted_proxies)
 
 
 @dataclass(frozen=True)
 class HttpLimits:
-    """What one connection and one client may hold of the REST gateway's HTTP server (service/gateway/http.py)."""
+    """What one connection and one client may hold of the REST gateway's HTTP server (service/gateway/http.py), and
+    whose word it takes for a client's address."""
 
     # KICKOFF_HTTP_MAX_HEADER_BYTES: the request line and all header lines of one request, in bytes (more: 431).
     max_header_bytes: int = field(default_factory=lambda: int(_number("KICKOFF_HTTP_MAX_HEADER_BYTES", "16384", int)))
@@ -182,3 +196,7 @@ class HttpLimits:
     keep_alive_timeout: float = field(default_factory=lambda: _number("KICKOFF_HTTP_KEEP_ALIVE", "5"))
     # KICKOFF_HTTP_MAX_BODY_BYTES: a request body, in bytes (more: 413).
     max_body_bytes: int = field(default_factory=lambda: int(_number("KICKOFF_HTTP_MAX_BODY_BYTES", "65536", int)))
+    # KICKOFF_TRUSTED_PROXIES (the gRPC server's setting, read the same way): peers whose X-Forwarded-For and
+    # X-Forwarded-Proto name the client and its scheme (reverse proxies in front of the gateway). None by default:
+    # every client is the peer it connects from.
+    trusted_proxies: tuple[str, ...] = field(default_factory=_trusted_proxies)

@@ -12,6 +12,10 @@ adds the three limits below the app, where they cost a few integer operations a 
 
 Refusals are RFC 9457 problem details (``application/problem+json``) with the ``reason`` header_too_large,
 header_timeout or too_many_connections. uvicorn's own ``limit_concurrency`` (503) and keep-alive timeout still apply.
+
+A client is the peer it connects from, unless that peer is one of ``limits.trusted_proxies``
+(KICKOFF_TRUSTED_PROXIES): then the client is the one its ``X-Forwarded-For`` names (and its scheme the one
+``X-Forwarded-Proto`` names). The limits above count peers, not the clients a proxy names.
 """
 
 from __future__ import annotations
@@ -195,6 +199,10 @@ def config(app: Any, host: str, port: int, limits: HttpLimits, **extra: Any) -> 
         # (Litestar's OpenTelemetry plugin), and the event streams are left out of the traces.
         "access_log": False,
         "timeout_graceful_shutdown": 5,  # event streams never end by themselves: close them after 5 s
+        # A client's address (and scheme) from X-Forwarded-For (X-Forwarded-Proto) only where the peer is one of
+        # KICKOFF_TRUSTED_PROXIES; none by default, never uvicorn's own default (loopback) or FORWARDED_ALLOW_IPS.
+        "proxy_headers": bool(limits.trusted_proxies),
+        "forwarded_allow_ips": list(limits.trusted_proxies),
     }
     return uvicorn.Config(app, **(arguments | extra))
 

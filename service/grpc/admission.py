@@ -2,8 +2,10 @@
 creating and joining, and a bound on each caller's open streams.
 
 A caller is the holder of an API key when the call carries one (``x-api-key`` metadata), otherwise the client's
-address: the peer's own, or, when the peer is a trusted proxy (the REST gateway), the address it names in
-``x-forwarded-for``. IPv6 clients count by their /64 network, since one host commonly holds a whole /64.
+address: the peer's own, or the address named in ``x-forwarded-for`` by a trusted proxy (one of
+KICKOFF_TRUSTED_PROXIES: the REST gateways; none by default) or by another node of the cluster (a forwarded call,
+sealed with the nodes' key: service/grpc/forward.py). IPv6 clients count by their /64 network, since one host
+commonly holds a whole /64.
 
 Refusals: a missing or unknown key is UNAUTHENTICATED (``api_key_required``, ``bad_api_key``); a caller over its
 rate or its streams is RESOURCE_EXHAUSTED (``rate_limited``, ``too_many_streams``) with a RetryInfo saying when to
@@ -118,6 +120,8 @@ class Admission:
             if rate is not None
         }
         self._proxies = [ipaddress.ip_network(proxy, strict=False) for proxy in settings.trusted_proxies]
+        # A node of a cluster: the caller a call forwarded by another node names (its seal checked), else None.
+        self.vouched: Callable[[dict[str, Any]], str | None] | None = None
         self._streams: dict[str, int] = {}
 
     def caller(self, context: Any) -> Caller:
@@ -135,6 +139,8 @@ class Admission:
         """The caller's address: the peer's, or the one a trusted proxy (the gateway, another node) names."""
         if metadata is None:
             metadata = dict(context.invocation_metadata() or ())
+        if self.vouched is not None and (caller := self.vouched(metadata)) is not None:
+            return caller
         address = peer_address(context.peer() or "")
         forwarded = metadata.get(FORWARDED_HEADER)
         if forwarded and self._trusted(address):

@@ -20,6 +20,7 @@ from tests.server.conftest import Harness, refusal_info
 from tests.servers import Start
 
 KEY = "a-front-end-key-of-some-length"
+GATEWAY = ("127.0.0.1", "::1")  # KICKOFF_TRUSTED_PROXIES: this test's loopback peer is a gateway, named by the operator
 
 
 def room_request() -> room_pb2.CreateRoomRequest:
@@ -27,12 +28,12 @@ def room_request() -> room_pb2.CreateRoomRequest:
 
 
 def caller(address: str = "", key: str = "") -> tuple[tuple[str, str], ...]:
-    """Metadata as the gateway sends it for a client at ``address`` (this test's loopback peer is a trusted proxy)."""
+    """Metadata as the gateway sends it for a client at ``address`` (believed where the server trusts GATEWAY)."""
     return tuple(item for item in (("x-forwarded-for", address), ("x-api-key", key)) if item[1])
 
 
 async def test_one_caller_over_its_create_rate_waits_and_no_one_else_does(start: Start) -> None:
-    harness = await start(create_rate=Rate(5, 60))
+    harness = await start(create_rate=Rate(5, 60), trusted_proxies=GATEWAY)
     for _ in range(5):
         await harness.rooms.CreateRoom(room_request(), metadata=caller("203.0.113.7"))
     code, info, _ = await refusal_info(harness.rooms.CreateRoom(room_request(), metadata=caller("203.0.113.7")))
@@ -58,7 +59,7 @@ async def test_one_caller_over_its_create_rate_waits_and_no_one_else_does(start:
 
 
 async def test_joins_are_rated_per_caller(start: Start) -> None:
-    harness = await start(join_rate=Rate(3, 60))
+    harness = await start(join_rate=Rate(3, 60), trusted_proxies=GATEWAY)
     rooms = [(await harness.create(seats=4)).room_id for _ in range(2)]
     for _ in range(3):
         await harness.rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=rooms[0]), metadata=caller("198.51.100.1"))
@@ -130,7 +131,7 @@ async def first_update(harness: Harness, room_id: str, address: str) -> tuple[ob
 
 
 async def test_open_streams_are_capped_per_caller(start: Start) -> None:
-    harness = await start(streams_per_caller=3)
+    harness = await start(streams_per_caller=3, trusted_proxies=GATEWAY)
     room_id = (await harness.create(seats=2)).room_id
     await harness.join(room_id)
     streams = [await first_update(harness, room_id, "192.0.2.1") for _ in range(3)]
