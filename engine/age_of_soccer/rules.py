@@ -10,35 +10,44 @@ each team holds its seven shields. Everyone is dealt five action cards; nobody g
 
 **A turn** is PICK UP, then TRAINING, then MATCH:
 
-* PICK UP: one player card, or two action cards (``pick player`` / ``pick actions``).
+* PICK UP: one player card, or two action cards (``pick player`` / ``pick actions``), each offered only where it
+  draws at least one card. With no card of either kind left to draw (decks and discard piles empty) the pick-up
+  draws nothing and training begins by itself, with the turn (a ``drew`` event of no card): no player is left
+  without a move, and the clock and the bots play on from training.
 * TRAINING, in any order until ``pass``: one trade a turn (three action cards for a player card, or a player card for an
   action card; offered only when a card can be drawn for it); training cards, any number; team management: ``board``
   a player card from the hand onto its vacant position, ``bench`` one back to the hand, as often as wanted. A team's
   attack and defence are 4 plus its board's cards (GK 0/3, DF 1/2, MF 2/1, AT 3/0). After ``pass``, a player holding
-  more than seven action cards discards down to seven, choosing (player cards do not count).
+  more than seven action cards discards down to seven, choosing (player cards do not count); one holding seven or
+  fewer discards nothing.
 * MATCH: ``challenge`` one other player, or ``end`` the turn. A challenge needs attack >= the challenged team's
   defence. The challenger may play Eagle Eye (+4 attack) or Dazzling Cup Run (the challenge stands whatever the points)
   with the challenge; the challenged player may answer with Park the Bus (+4 defence); the two alternate, challenged
-  first, until both pass; then the challenge stands or falls. Boosts last for that match. A challenge that falls lets
-  the player challenge another player not yet challenged this turn. One match a turn.
+  first, until both pass; then the challenge stands or falls. Boosts last for that match, and are played only with a
+  challenge (in the challenge itself or in its exchange), never on their own nor once the match has begun; the
+  challenge itself carries Eagle Eyes (as many as wanted) or one Dazzling Cup Run, not both, and a second Dazzling
+  Cup Run in one exchange would change nothing, so it is not offered. A challenge that falls lets the player
+  challenge another player not yet challenged this turn. One match a turn.
 
-**A match.** The attacker must shoot if able (Shoot, or a Super Shot); after a shot is stopped it may shoot again or
-``stop`` (a draw). A Super Shot or Super Save is *activated* when its player's team board is that team, or a player
-of that team is on its board; otherwise it is a plain Shoot or Save. Every shot opens a *window*: the defender and
-every player outside the match, in seat order from the attacker's left, may answer at once, each with its own clock;
+**A match.** The attacker must shoot if able (Shoot, or a Super Shot); after a shot of its own is stopped it may shoot
+again or ``stop`` (a draw). A Super Shot or Super Save is *activated* when its player's team board is that team, or a
+player of that team is on its board; otherwise it is a plain Shoot or Save. Every shot opens a *window*: the defender
+and every player outside the match, in seat order from the attacker's left, may answer at once, each with its own clock;
 the answer that counts is the first in that order (an answer waits until everyone before it has passed, and one
 before it takes the window instead - settled here: answers are simultaneous, their order decides). The defender may
 answer with Save (a plain shot only), Super Save (an activated one stops any shot; a plain one, a plain shot), Offside
 or Counter Attack; players outside with Offside or Counter Attack. Counter Attack answers a plain shot only (an
 unactivated Super Shot is one). Save, Super Save and Offside stop the shot. Counter Attack cancels it and makes its
-player the attacker and the former attacker the defender; the new attacker must shoot or the match is a draw. When
+player the attacker and the former attacker the defender; the new attacker, like any attacker, must shoot if able (a
+Super Shot counts as the Shoot it needs), and the match is a draw only when it holds no shot (``stop`` is not
+offered to it before a shot of its own is stopped; its clock running out still stops, a draw). When
 everyone has passed, the shot scores: the attacker takes one of the defender's own shields (a team with none left
 gives none). The first team holding a shield won from every other team (two from each in a three-player game) wins
 at once; won shields are never lost.
 
-**Nobody can win any more** (settled here): when a shield taken leaves no seat able to win (each needs a shield from
-a team that has none left), the game ends and the most shields won wins, ties shared (reason ``blocked``); without
-this a game could go on for ever.
+**Nobody can win any more** (the house default): when a shield taken leaves no seat able to win (each needs a shield
+from a team that has none left), the game ends on shields won: the most shields won wins, ties shared (reason
+``blocked``); without this a game could go on for ever.
 
 **Training cards.** Millionaire Owner: two action cards (three with two active players of its team on the board).
 Greedy Agent: steal one action card (two with the bonus) from another player's hand, chosen blind (the hand is
@@ -49,10 +58,16 @@ opponent's active player goes to the player discard pile. Free Transfer: steal a
 hand. Insider Trading: take an opponent's active player and give it to any player but oneself (into the hand).
 Transfer Window: one player card per player is dealt face up; from its player round the table each takes one (the
 last in draft order get nothing if the deck runs short). Greedy Agent, Bankruptcy, Injury, Free Transfer and Insider
-Trading need a victim with something to take.
+Trading need a victim with something to take: a player with no action card in hand is never offered as the victim
+of a Greedy Agent or a Bankruptcy (and is refused as one), so the card is never spent for nothing.
+
+**Moves that name several cards** may name them in any order: ``trade BUS RED SAMBA`` and ``trade SAMBA BUS RED`` are
+the same trade, and a blind card's positions (``play BANKRUPT 1 3 1``) the same as ``play BANKRUPT 1 1 3``; the
+engine reads each in one order (sorted faces, rising positions), so the text form, the proto message and the REST
+body all follow.
 
 **Decks.** A played card goes to its discard pile before its effect. A deck that runs out is replaced by its shuffled
-discard pile when a card must be drawn; with both empty nothing is drawn.
+discard pile when a card must be drawn; with both empty nothing is drawn (a pick-up of two takes what there is).
 
 **Clocks** (online rooms): ``turn_seconds`` (60) for the player whose turn it is, all phases; ``response_seconds``
 (15) for each other seat asked (a window, the challenge exchange, a draft, a counter-attacker's shot), afresh each
@@ -157,7 +172,9 @@ class AosMove(NamedTuple):
         words = text.split()
         if not words or words[0].lower() not in KINDS:
             raise MalformedMove(f"unknown move (known: {', '.join(sorted(KINDS - {'timeout'}))})")
-        return cls(words[0].lower(), tuple(word.upper() if not word.isdigit() else word for word in words[1:]))
+        return _canonical(
+            cls(words[0].lower(), tuple(word.upper() if not word.isdigit() else word for word in words[1:]))
+        )
 
 
 KINDS = frozenset(
@@ -358,7 +375,9 @@ class AosState(GameState):
         return moves
 
     def _legal_pickup(self, seat: int) -> list[AosMove]:
-        return [AosMove("pick", ("PLAYER",)), AosMove("pick", ("ACTIONS",))]
+        """Each pick-up that draws at least one card (a turn with nothing to draw skips the phase: _next_turn)."""
+        player, actions = self.can_draw_player(), self.can_draw_action()
+        return _PICKS[player, actions]
 
     def _legal_training(self, seat: int) -> list[AosMove]:
         moves: list[AosMove] = [PASS]
@@ -389,7 +408,9 @@ class AosState(GameState):
             elif kind in (C.AGENT, C.BANKRUPT):
                 take = 2 if kind == C.BANKRUPT or self.active_of_team(seat, ACTION_TEAM[card]) >= 2 else 1
                 for s in others:
-                    moves.extend(_blind(face, s, len(self.actions[s]), take))
+                    held_by = len(self.actions[s])
+                    if held_by:  # a player with no action card is never the victim
+                        moves.extend(_blind(face, s, held_by, take))
             else:  # INJURY, FREE, INSIDER: an opponent's active player
                 for s in others:
                     for player in self.boards[s]:
@@ -432,8 +453,11 @@ class AosState(GameState):
         return moves
 
     def _legal_shot(self, seat: int) -> list[AosMove]:
+        """An attacker must shoot if able - a new attacker after a Counter Attack too (a Super Shot is a shot) - and
+        may stop only after a shot of its own was stopped (or with nothing to shoot)."""
         moves = [AosMove("shoot", (face,)) for face in sorted(set(self._shot_faces(seat)))]
-        if not moves or self.match["shots"] or self.match["counter"]:
+        match = self.match
+        if not moves or (match["shots"] and not match["counter"]):
             moves.append(STOP)
         return moves
 
@@ -474,7 +498,8 @@ class AosState(GameState):
             events: list[Any] = []
             self._timeout(seat, events)
         else:
-            if move not in self._legal_now(seat):
+            legal = self._legal_now(seat)
+            if move not in legal and (move := _canonical(move)) not in legal:  # the same move in another order?
                 raise IllegalMove(f"'{move.kind}' is not one of the moves allowed now", code="not_allowed")
             events = []
             APPLY[move.kind](self, seat, move.args, events)
@@ -835,6 +860,14 @@ class AosState(GameState):
         self.traded = False
         self.challenged = []
         events.append(Event("turn_began", seat))
+        self._pick_nothing(seat, events)
+
+    def _pick_nothing(self, seat: int, events: list[Any]) -> None:
+        """With no card of either kind left to draw (decks and discard piles empty), the pick-up draws nothing and
+        training begins: no pick-up is offered, so the player is never left without a move."""
+        if self.phase == PICKUP and not self.can_draw_player() and not self.can_draw_action():
+            events.append(Event("drew", seat, data=(("cause", "pick"), ("deck", "actions"))))
+            self.phase = TRAINING
 
     def _finish_by_rounds(self, events: list[Any]) -> None:
         self._finish(self._most_shields(), WIN_ROUNDS, events)
@@ -1217,7 +1250,25 @@ _TRADE_PLAYER = tuple(AosMove("trade", (code,)) for code in PLAYER_CODES)
 _BOARD = tuple(AosMove("board", (code,)) for code in PLAYER_CODES)
 _BENCH = tuple(AosMove("bench", (code,)) for code in PLAYER_CODES)
 _PLAY_ALONE = {face: AosMove("play", (face,)) for face in C.FACES}
+_PICK_PLAYER, _PICK_ACTIONS = AosMove("pick", ("PLAYER",)), AosMove("pick", ("ACTIONS",))
+_PICKS = {  # (a player card can be drawn, an action card can be drawn) -> the pick-ups offered
+    (True, True): [_PICK_PLAYER, _PICK_ACTIONS],
+    (True, False): [_PICK_PLAYER],
+    (False, True): [_PICK_ACTIONS],
+    (False, False): [],  # never asked: _next_turn moves such a turn on to training
+}
 _OTHERS = {n: tuple(tuple(s for s in range(n) if s != seat) for seat in range(n)) for n in SPEC.seat_counts}
+
+
+def _canonical(move: AosMove) -> AosMove:
+    """A move that names several cards, in the one order the legal moves list them: a three-card trade's faces
+    sorted, a blind card's positions (Greedy Agent, Bankruptcy) rising. The cards a move names may come in any order."""
+    kind, args = move
+    if kind == "trade" and len(args) == 3:
+        return AosMove(kind, tuple(sorted(args)))
+    if kind == "play" and len(args) > 3 and all(arg.isdigit() for arg in args[1:]):
+        return AosMove(kind, (*args[:2], *sorted(args[2:], key=int)))
+    return move
 
 
 @cache

@@ -7,10 +7,11 @@ players at a real table would expect (the ones marked *settled here*).
 player has an opponent on each side. "The player to the left" of seat ``s`` is seat ``s + 1`` (round the table).
 
 **The toss.** Seat 0 (the first seat of the team seated first) calls the coin (``call heads`` / ``call tails``); the
-coin is seeded. The winning team's first seat chooses a deck (``choose blue`` / ``choose green``: the other team then
-has the kick-off) or the kick-off (``choose kickoff``: the other team's first seat then chooses its deck). The kick-off
-is taken by the first seat of the team that has it: that player *started the match*; the second half is started by
-the player to its left.
+coin is seeded. The toss is won by the team whose call matches the coin: seat 0's team when the coin shows its call,
+the other team when it does not. The winning team's first seat chooses a deck (``choose blue`` / ``choose green``:
+the other team then has the kick-off) or the kick-off (``choose kickoff``: the other team's first seat then chooses
+its deck). The kick-off is taken by the first seat of the team that has it: that player *started the match*; the
+second half is started by the player to its left.
 
 **Decks.** Each team plays with its own 60 cards (Blue or Green): 30 Skill cards (Pass/Intercept 1-10, Dribble/Slide
 Tackle 1-10, Shot on Goal/Save 3-10, Jokers 8 and 10), 18 Special cards (Cañito x5, Off-side x4, Siga-siga x4, Super
@@ -65,14 +66,20 @@ from where they stand, and the second half's starter has the ball. A match level
   player to the shooter's left and shoots next (whoever saved shoots next, as the rulebook says; after a goal too, so
   the kicks go round the table - *settled here*). A kick is a Shot on Goal or a Joker declared as one; only a player
   with neither may shoot face down (a Shot 1). Only a Save stops a kick; a tie is decided by the shooter's Luck card.
-  Five kicks each, stopping as soon as one team cannot be caught; then one each until a round ends with a
-  difference. A player who must act with no card: every Skill card not on the table is dealt again. After ten rounds
-  of sudden death the coin decides.
+  Five kicks each, stopping as soon as one team cannot be caught, even before the trailing team's kick (4-1 after
+  four kicks and three ends it; 4-3 after four each goes on: the fifth kicks may level it); then one each until a
+  round ends with a difference. A player who must act with no card: every Skill card not on the table is dealt
+  again. After ten rounds of sudden death the coin decides.
 
 **Clock** (online rooms): ``turn_seconds`` (30) per card. At zero the table plays for the seat: at the toss, heads;
 the toss winner takes the kick-off; the deck chooser takes the first colour left; a keeper in a shootout its lowest
 Save (a Joker as one) if it holds one; a shooter its lowest Shot; against an Off-side, no Siga-siga; otherwise its
-lowest Skill card (by number, then kind) face down, or its first Special card face down if it holds no Skill card.
+lowest Skill card (by number, then kind) face down, or, if it holds no Skill card, its first Special card face down
+in the house order Cañito, Off-side, Siga-siga, Super Defensa (not the order the cards were dealt in, which the
+player never sees).
+
+**Moves** name one card at most (``play B-JOKER-8 pass``: the card and the action it is declared as), so the order
+in which a move names its cards never arises here.
 """
 
 from __future__ import annotations
@@ -790,7 +797,7 @@ class CartaState(GameState):
         skills = [card for card in hand if C.is_skill(card)]
         if skills:
             return _DOWN[min(skills, key=C.low_key)]
-        return _DOWN[hand[0]]
+        return _DOWN[min(hand, key=_SPECIAL_RANK.__getitem__)]  # the house order, not the deal's
 
     # -- seeing -----------------------------------------------------------------------------------------------------
 
@@ -920,6 +927,9 @@ _ANSWERS = {
     C.SHOT: {C.SS: (C.SAVE,), C.JOKER: (C.SAVE,)},
 }
 _KICK = {C.SS: (C.SHOT,), C.JOKER: (C.SHOT,)}
+# The clock's order for a hand of Special cards only: Cañito, Off-side, Siga-siga, Super Defensa (by card id).
+_SPECIAL_ORDER = (C.CANITO, C.OFFSIDE, C.SIGA, C.SUPER)
+_SPECIAL_RANK = tuple(_SPECIAL_ORDER.index(KIND[card]) if KIND[card] in _SPECIAL_ORDER else 4 for card in range(CARDS))
 _SAVE_ONLY = {C.SS: (C.SAVE,), C.JOKER: (C.SAVE,)}
 
 

@@ -12,7 +12,7 @@ import grpc
 
 from engine.age_of_soccer import AGE_OF_SOCCER
 from engine.age_of_soccer.cards import ACTION_FACE, PLAYER_CODES
-from kickoff.v1 import common_pb2, game_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from kickoff.v1 import age_of_soccer_pb2, common_pb2, game_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from tests.processes import ServerProcess
@@ -148,6 +148,20 @@ async def test_a_window_where_two_seats_answer_each_on_its_own_clock_and_the_tur
         harness.clock.advance(60)
         room = await table.room()
     assert room.outcome.reason == "rounds" and list(room.outcome.winners) == [0], "the most shields won"
+
+
+async def test_a_three_card_trade_sent_in_another_order_is_the_same_trade_over_grpc(start: Start) -> None:
+    harness = await start(seeds=itertools.repeat(SEED))
+    room_id = await aos_room(harness, teams=TEAMS)
+    table = Table(harness, room_id, await seated(harness, room_id))
+    await table.play(0, "pick actions")
+    cards = sorted(dealt(SEED, 0)[:3], reverse=True)  # (two Shoots and one more: not in the engine's sorted order)
+    assert cards != sorted(cards)
+    trade = age_of_soccer_pb2.AgeOfSoccerMove(trade=age_of_soccer_pb2.AgeOfSoccerTrade(cards=cards))
+    answer = await harness.submit(room_id, table.tokens[0], move_pb2.Move(age_of_soccer=trade), request_id="trade")
+    assert [sorted(e.cards) for e in game_events(answer.update, "traded")] == [sorted(cards)]
+    hand = (await harness.view(room_id, table.tokens[0])).view.age_of_soccer.hand
+    assert len(hand.actions) == 4 and len(hand.players) == 1, "seven action cards less three, and a player card"
 
 
 async def test_a_room_comes_back_mid_window_with_every_clock_and_the_paused_turn(start: Start, database_url) -> None:

@@ -3,7 +3,10 @@ outside, Counter Attacks, shields and victory."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.age_of_soccer.rules import AosMove
+from engine.core import IllegalMove
 from tests.engine.age_of_soccer.position import kinds, play, position
 
 
@@ -54,7 +57,7 @@ def test_the_attacker_must_shoot_if_able_and_a_match_without_a_shot_is_a_draw() 
     state = position(hands={0: "SHOOT SAVE"}, phase="match")
     standing_match(state)
     assert [m.kind for m in state.legal_moves(0)] == ["shoot"], "no stopping before the first shot"
-    state = position(hands={0: "SAVE"}, phase="match")
+    state = position(hands={0: "SAVE"}, phase="match", action_deck="SHOOT")
     play(state, 0, "challenge 1")
     play(state, 1, "pass")
     events = play(state, 0, "pass")
@@ -155,10 +158,21 @@ def test_counter_attack_followed_by_no_shot_is_a_draw() -> None:
     play(state, 0, "shoot SHOOT")
     events = play(state, 1, "answer COUNTER")
     assert "draw" in kinds(events) and state.phase == "pickup", "seat 1 has no Shoot: the match is a draw"
-    state = position(hands={0: "SHOOT", 1: "COUNTER SHOOT"}, phase="match")
+
+
+@pytest.mark.parametrize("shot", ["SHOOT", "SUPERSHOT-MON"])
+def test_after_a_counter_attack_the_new_attacker_must_shoot_if_able_a_super_shot_included(shot: str) -> None:
+    state = position(hands={0: "SHOOT SAVE", 1: f"COUNTER {shot}", 2: "SHOOT"}, phase="match")
     standing_match(state)
     play(state, 0, "shoot SHOOT")
     play(state, 1, "answer COUNTER")
+    assert state.legal_moves(1) == [AosMove("shoot", (shot,))], "no stopping while it holds a shot"
+    with pytest.raises(IllegalMove, match="not one of the moves allowed"):
+        state.apply(1, AosMove("stop"))
+    state.actions[1].append(state.actions[2].pop())  # one more Shoot, for after the first is stopped
+    play(state, 1, f"shoot {shot}")  # (SUPERSHOT-MON: not the Vikings' own, a plain shot)
+    play(state, 0, "answer SAVE")
+    assert AosMove("stop") in state.legal_moves(1), "a shot stopped: now it may stop, like any attacker"
     events = play(state, 1, "stop")
     assert "draw" in kinds(events)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.age_of_soccer import AGE_OF_SOCCER
+from engine.age_of_soccer.bots import HeuristicBot, RandomBot
 from engine.age_of_soccer.rules import TIMEOUT, AosMove
 from engine.core import ChoiceTaken, IllegalMove, InvalidOptions
 from tests.engine.age_of_soccer.position import faces, kinds, play, players, position
@@ -34,9 +35,25 @@ def test_with_both_piles_empty_a_pick_up_takes_what_there_is() -> None:
     state = position(phase="pickup", action_deck="SHOOT")
     events = play(state, 0, "pick actions")
     assert faces(state, 0) == ["SHOOT"] and events[-1].count == 1
-    state = position(phase="pickup")
-    events = play(state, 0, "pick player")
-    assert players(state, 0) == [] and events[-1].count == 0 and state.phase == "training"
+
+
+def test_a_pick_up_is_offered_only_where_it_draws_a_card() -> None:
+    state = position(phase="pickup", action_discard="SHOOT")  # no player card anywhere
+    assert state.legal_moves(0) == [AosMove("pick", ("ACTIONS",))]
+    state = position(phase="pickup", player_discard="VIK-AT")  # no action card anywhere
+    assert state.legal_moves(0) == [AosMove("pick", ("PLAYER",))]
+
+
+def test_with_nothing_left_to_draw_the_pick_up_draws_nothing_and_training_begins() -> None:
+    state = position(hands={0: "SHOOT", 1: "SAVE"}, phase="match")  # every deck and discard pile empty
+    events = play(state, 0, "end")
+    assert kinds(events)[-2:] == ["turn_began", "drew"] and events[-1].count == 0
+    assert state.active == 1 and state.phase == "training" and state.to_act() == (1,)
+    assert "pick" not in {m.kind for m in state.legal_moves(1)} and AosMove("pass") in state.legal_moves(1)
+    for bot in (HeuristicBot(1), RandomBot(1)):
+        assert bot.choose(state, 1) in state.legal_moves(1)
+    events = timeout(state, 1)  # the clock: nothing to pick up, the turn ends
+    assert kinds(events) == ["timed_out", "turn_began", "drew"] and state.active == 2 and state.phase == "training"
 
 
 def test_a_reshuffle_is_seeded_the_same_seed_gives_the_same_deck() -> None:
@@ -57,7 +74,7 @@ def test_the_clock_of_the_player_whose_turn_it_is_picks_up_two_discards_the_last
 
 
 def test_the_clock_in_training_keeps_the_hand_when_it_is_within_the_limit() -> None:
-    state = position(hands={0: "SHOOT SAVE ROM-AT"})
+    state = position(hands={0: "SHOOT SAVE ROM-AT"}, action_deck="EAGLE")
     events = timeout(state, 0)
     assert kinds(events) == ["timed_out", "turn_began"] and faces(state, 0) == ["SAVE", "SHOOT"]
 

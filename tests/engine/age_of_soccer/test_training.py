@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import pytest
 
+from engine.age_of_soccer import AGE_OF_SOCCER
 from engine.age_of_soccer import cards as C
 from engine.age_of_soccer.rules import AosMove
+from engine.core import IllegalMove
 from tests.engine.age_of_soccer.position import board, faces, kinds, play, players, position
 
 
@@ -28,6 +32,25 @@ def test_a_trade_is_three_action_cards_for_a_player_card_or_one_the_other_way_on
     state = position(hands={0: "ROM-GK"}, action_deck="SHOOT")
     play(state, 0, "trade ROM-GK")
     assert faces(state, 0) == ["SHOOT"] and players(state, 0) == []
+
+
+def test_a_three_card_trade_is_the_same_trade_whatever_order_its_cards_are_written_in() -> None:
+    for three in (*permutations(("SAMBA", "RED", "BUS")), ("SHOOT", "SAVE", "SHOOT")):
+        state = position(hands={0: " ".join(three)}, player_deck="VIK-AT")
+        events = state.apply(0, AGE_OF_SOCCER.move_from_wire("trade " + " ".join(three)))
+        assert kinds(events)[0] == "traded" and faces(state, 0) == [] and players(state, 0) == ["VIK-AT"]
+        state = position(hands={0: " ".join(three)}, player_deck="VIK-AT")
+        state.apply(0, AosMove("trade", three))  # a move built without its text form: the same
+        assert faces(state, 0) == [] and players(state, 0) == ["VIK-AT"]
+
+
+def test_the_blind_positions_of_a_bankruptcy_are_the_same_move_in_any_order() -> None:
+    state = position(hands={0: "BANKRUPT", 1: "SHOOT SAVE EAGLE"})
+    state.apply(0, AGE_OF_SOCCER.move_from_wire("play BANKRUPT 1 3 1"))
+    assert len(state.actions[1]) == 1
+    state = position(hands={0: "BANKRUPT", 1: "SHOOT SAVE EAGLE"})
+    with pytest.raises(IllegalMove):
+        state.apply(0, AGE_OF_SOCCER.move_from_wire("play BANKRUPT 1 2 2"))  # one card twice is no move
 
 
 def test_a_trade_is_offered_only_when_a_card_can_be_drawn_for_it() -> None:
@@ -55,6 +78,12 @@ def test_passing_training_with_more_than_seven_action_cards_discards_down_to_sev
     assert state.phase == "discard"
     play(state, 0, "discard SAMBA")
     assert state.phase == "match" and len(state.actions[0]) == 7 and players(state, 0) == ["ROM-AT"]
+
+
+def test_exactly_seven_action_cards_after_training_discard_nothing() -> None:
+    state = position(hands={0: "SHOOT SHOOT SAVE SAVE OFFSIDE EAGLE BUS ROM-AT"})
+    events = play(state, 0, "pass")
+    assert kinds(events) == ["trained"] and state.phase == "match" and len(state.actions[0]) == 7
 
 
 @pytest.mark.parametrize(("board_text", "drawn"), [("", 2), ("ROM-AT", 2), ("ROM-AT ROM-GK", 3)])
@@ -95,6 +124,19 @@ def test_bankruptcy_discards_two_blind_and_takes_what_there_is() -> None:
     play(state, 0, "play BANKRUPT 2 1")  # one card is all there is
     assert state.actions[2] == []
     assert [m for m in state.legal_moves(0) if m.kind == "play"] == [], "no victim with an action card: no Bankruptcy"
+
+
+@pytest.mark.parametrize("face", ["AGENT-VIK", "BANKRUPT"])
+def test_greedy_agent_and_bankruptcy_never_take_aim_at_a_player_with_no_action_card(face: str) -> None:
+    state = position(hands={0: face, 1: "SHOOT", 2: "ROM-AT"})  # seat 2 holds a player card only, seat 3 nothing
+    victims = {m.args[1] for m in state.legal_moves(0) if m.kind == "play"}
+    assert victims == {"1"}, "only a player holding an action card"
+    for victim in ("2", "3"):
+        with pytest.raises(IllegalMove, match="not one of the moves allowed"):
+            state.apply(0, AosMove("play", (face, victim)))
+    assert faces(state, 0) == [face], "the card is not spent"
+    state = position(hands={0: face, 2: "ROM-AT"})
+    assert [m for m in state.legal_moves(0) if m.kind == "play"] == [], "nobody holds an action card"
 
 
 def test_red_cards_stack_and_each_costs_one_turn() -> None:

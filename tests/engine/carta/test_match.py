@@ -46,6 +46,20 @@ def test_the_toss_winner_chooses_the_kick_off_and_the_other_team_its_deck() -> N
     assert "dealt" in kinds(events) and state.phase == PLAY
 
 
+@pytest.mark.parametrize("call", ["heads", "tails"])
+def test_the_toss_is_won_by_the_team_whose_call_matches_the_coin(call: str) -> None:
+    seen = set()
+    for seed in range(12):
+        state = CARTA.new_game(4, None, seed)
+        events = state.apply(0, CartaMove("call", (call,)))
+        coin = data(events[0])["coin"]
+        seen.add(coin)
+        winner = 0 if coin == call else 1  # seat 0's team, or the other one
+        assert state.winner_team == winner and data(events[0])["winner"] == winner
+        assert state.to_act() == (winner,), "the winning team's first seat chooses"
+    assert seen == {"heads", "tails"}, "both sides of the coin came up"
+
+
 def test_a_toss_winner_who_chooses_a_deck_gives_the_other_team_the_kick_off() -> None:
     state = CARTA.new_game(2, None, 3)
     events = state.apply(0, CartaMove("call", ("heads",)))
@@ -166,6 +180,24 @@ def test_the_shootout_stops_as_soon_as_one_team_cannot_be_caught() -> None:
     assert state.outcome().winners == (0,) and state.kicks == [3, 3]
 
 
+def test_at_four_three_after_four_kicks_each_the_shootout_goes_on() -> None:
+    state = shootout({0: "SS-8 SS-3", 1: "SS-5 SS-9"}, kicks=(4, 3), scored=(4, 3), actor=1)
+    play(state, 1, "play SS-5")
+    events = play(state, 0, "play SS-8")  # saved: 4-3 after four each, team 1 may still level with its fifth
+    assert state.kicks == [4, 4] and state.scored == [4, 3] and "game_ended" not in kinds(events)
+    assert state.outcome() is None and state.to_act() == (0,)
+    play(state, 0, "play SS-3")
+    play(state, 1, "play SS-9")  # saved: 4-3 after five and four, team 1 still has its fifth
+    assert state.outcome() is None and state.to_act() == (1,)
+
+
+def test_the_shootout_stops_before_the_trailing_team_kicks_when_it_cannot_catch_up() -> None:
+    state = shootout({0: "SS-9 PI-1", 1: "SS-3 PI-2"}, kicks=(3, 3), scored=(3, 1))
+    play(state, 0, "play SS-9")
+    events = play(state, 1, "play SS-3")  # a goal: 4-1, and team 1 can score two more at most
+    assert kinds(events)[-1] == "game_ended" and state.outcome().winners == (0,) and state.kicks == [4, 3]
+
+
 def test_a_shootout_into_sudden_death_ends_at_the_first_round_with_a_difference() -> None:
     state = shootout({0: "SS-9 SS-8", 1: "SS-10 SS-3"}, kicks=(5, 5), scored=(4, 4))
     play(state, 0, "play SS-9")
@@ -205,6 +237,21 @@ def test_the_clock_plays_the_house_move_for_each_seat() -> None:
     assert move(state, 0, "play SS-4") == state.timeout_move(0), "the shooter's lowest Shot"
     play(state, 0, "play SS-9")
     assert move(state, 1, "play SS-6") == state.timeout_move(1), "the keeper's lowest Save"
+
+
+def test_the_clock_lays_down_the_first_special_in_the_house_order_not_the_deal_order() -> None:
+    for dealt, first in (
+        ("SUPER SIGA OFFSIDE CANITO", "CANITO"),
+        ("SUPER SIGA OFFSIDE", "OFFSIDE"),
+        ("SUPER SIGA", "SIGA"),
+        ("SUPER SUPER", "SUPER"),
+    ):
+        state = position(hands={0: dealt, 1: "PI-1"})  # dealt in this order
+        assert state.timeout_move(0) == move(state, 0, f"down {first}"), f"{dealt}: Cañito, Off-side, Siga-siga, Super"
+        assert state.timeout_move(0) in state.legal_moves(0)
+        state = position(hands={0: "PI-5", 1: dealt}, actor=0)
+        play(state, 0, "play PI-5")  # seat 1 answers a Pass holding only Specials
+        assert state.timeout_move(1) == move(state, 1, f"down {first}")
 
 
 def test_hidden_cards_a_face_down_card_is_shown_to_nobody() -> None:
