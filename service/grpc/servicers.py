@@ -18,7 +18,7 @@ from google.protobuf import timestamp_pb2
 
 from engine.core import UnknownGame
 from engine.registry import GAMES, get_game
-from kickoff.v1 import game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from kickoff.v1 import common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.cluster.node import Elsewhere
 from service.grpc.admission import Admission
 from service.grpc.convert import (
@@ -122,13 +122,13 @@ class Seats:
         expires = int(self.directory.clock.now()) + TICKET_SECONDS
         return self.tokens.issue_ticket(SeatClaim(room.room_id, seat, nonce), expires), expires
 
-    def ticket_seat(self, ticket: str, room: Room) -> int:
-        """The seat a stream ticket opens ``room``'s streams for."""
+    def ticket_seat(self, ticket: str, room: Room) -> tuple[int, str]:
+        """The seat (and its nonce) a stream ticket opens ``room``'s streams for."""
         claim = self.tokens.verify_ticket(ticket, self.directory.clock.now())
         if claim.room_id != room.room_id:
             raise PermissionDenied("this stream ticket is for another room")
         room.check_seat(claim.seat, claim.nonce)
-        return claim.seat
+        return claim.seat, claim.nonce
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
@@ -153,8 +153,9 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             raise InvalidRequest("game is required", code="missing_game")
         try:
             game = get_game(request.game)
-        except UnknownGame as exc:
-            raise RoomNotFound(str(exc), code="unknown_game") from None
+        except UnknownGame:
+            known = ", ".join(sorted(GAMES))
+            raise RoomNotFound(f"no such game (known: {known})", code="unknown_game", field="game") from None
         return game_pb2.GetRulesResponse(rules=rules_to_proto(game, options_from(request.options)))
 
 
@@ -193,7 +194,8 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
     @unary
     async def ListRooms(self, request: room_pb2.ListRoomsRequest, context: Any) -> room_pb2.ListRoomsResponse:
         if request.status and request.status not in STATUS_NAME:
-            raise InvalidRequest(f"unknown status {request.status}", code="bad_status")
+            names = ", ".join(common_pb2.RoomStatus.Name(value) for value in sorted(STATUS_NAME))
+            raise InvalidRequest(f"status must be unset or one of {names}", code="bad_status", field="status")
         found, following = await self.seats.directory.list(
             game=request.game,
             status=STATUS_NAME.get(request.status, ""),
@@ -294,16 +296,21 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
             if request.ticket:
                 if bearer_token(context) is not None:
                     raise InvalidRequest("send a stream ticket or a seat token, not both", code="ticket_and_token")
-                viewer: int | None = self.seats.ticket_seat(request.ticket, room)
+                claim: tuple[int, str] | None = self.seats.ticket_seat(request.ticket, room)
             else:
                 claim = self.seats.seat(context, room, required=False)
-                viewer = claim[0] if claim else None
+            viewer, nonce = claim if claim else (None, "")
             with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("events"):
-                # Accepted: say so now, not with the first update (which may be a long way off), so that a client
-                # (the gateway's event stream) can answer at once.
-                await context.send_initial_metadata(())
-                async for update in room.subscribe(request.after_version):
-                    yield stream_message(update_bytes(room, update, viewer))  # (a StreamEventsResponse)
+                # A seat's feed ends when the seat changes hands (SeatReleased): nothing after it is rendered for it.
+                feed = room.subscribe(request.after_version, viewer, nonce)
+                try:
+                    # Accepted: say so now, not with the first update (which may be a long way off), so that a
+                    # client (the gateway's event stream) can answer at once.
+                    await context.send_initial_metadata(())
+                    async for update in feed:
+                        yield stream_message(update_bytes(room, update, viewer))  # (a StreamEventsResponse)
+                finally:
+                    feed.close()
         except KickoffError as error:
             await abort(context, error)
         except grpc.aio.AbortError:
@@ -344,7 +351,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 return
             seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
             with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("play"):
-                feed = room.subscribe(first.hello.after_version)
+                feed = room.subscribe(first.hello.after_version, seat, nonce)  # (it ends if the seat is given back)
                 reader = asyncio.create_task(self._read_moves(request_iterator, room, seat, nonce, feed))
                 try:
                     while (item := await feed.next(until_stopped=True)) is not None:
