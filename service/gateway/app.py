@@ -5,8 +5,9 @@ of the gRPC request messages, responses the mapping of the replies (a resource i
 one: a Room, a Tournament, a RuleSet, Standings), live events the same redacted RoomUpdate messages as server-sent
 events. The seat token travels as ``Authorization: Bearer ...`` and is passed on as gRPC metadata,
 with the caller's API key (``X-API-Key``) and address (``x-forwarded-for``: the server counts rates and streams per
-caller, and trusts this gateway to name it). Every call carries a deadline; refusals become RFC 9457 problem details
-through the one table in problems.py. Request bodies are bounded (413), and the gRPC channel's message sizes match
+caller, and believes this gateway's word where KICKOFF_TRUSTED_PROXIES names it). Every call carries a deadline;
+refusals become RFC 9457 problem details through the one table in problems.py. Request bodies are bounded (413) and
+JSON (415), changes from pages on other origins are refused (guard.py), and the gRPC channel's message sizes match
 the server's.
 """
 
@@ -27,6 +28,7 @@ from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from litestar import Litestar, Request, Response, delete, get, post
 from litestar.datastructures import CacheControlHeader, State
+from litestar.exceptions import ValidationException
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
@@ -51,9 +53,11 @@ from kickoff.v1 import (
     tournament_pb2,
     tournament_pb2_grpc,
 )
+from service.gateway.bodies import parse_body
 from service.gateway.cors import CorsMiddleware, CorsPolicy
+from service.gateway.guard import ChangeGuard
 from service.gateway.openapi import CREATOR, SEAT, SEAT_OR_SPECTATOR, SECURITY_SCHEMES, add_components, operation
-from service.gateway.problems import BadRequest, body_too_large, problem, rpc_error_to_problem
+from service.gateway.problems import BadRequest, bad_parameters, body_too_large, problem, rpc_error_to_problem
 from service.telemetry import Telemetry, traced_call
 
 M = TypeVar("M", bound=Message)
@@ -67,6 +71,7 @@ HEARTBEAT_SECONDS = 15.0
 RETRY_MILLISECONDS = 3000  # how long an EventSource waits before it reconnects
 MAX_BODY_BYTES = 64 * 1024  # a request body (the largest a client has reason to send is under 2 KB)
 MAX_VERSION = 2**63 - 1  # versions are int64
+MAX_PAGE_SIZE = 500  # rooms or tournaments a page (the server's own bound: service/rooms/directory.py)
 READY_TIMEOUT = 2.0  # seconds /readyz waits for the gRPC server's health check (at most the gateway's deadline)
 # The browser front-end (service/gateway/web/): plain HTML, CSS and JavaScript modules served as they are, at /play.
 WEB_DIRECTORY = Path(__file__).parent / "web"
@@ -118,20 +123,17 @@ class Upstream:
 
 
 def _to_json(message: Message) -> dict[str, Any]:
-    return json_format.MessageToDict(message)
+    """A reply in the proto3 JSON mapping with every field sent, zero values included (0, false, "", [], {}, the
+    enum's first name): only a field with presence (a message, a proto3 ``optional``, a oneof's member) is left out,
+    and then it is unset."""
+    return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
 
 
 async def _body(request: Request[Any, Any, Any], message: M) -> M:
-    """The request body read into ``message`` by the proto3 JSON mapping; unknown fields and bad values are named."""
+    """The request body read into ``message`` by the proto3 JSON mapping; a refusal names the field at fault and what
+    it takes, never what was sent (bodies.py)."""
     raw = await request.body()
-    if raw.strip():
-        try:
-            json_format.Parse(raw, message)
-        except json_format.ParseError as error:
-            raise BadRequest(str(error)) from None
-        except ValueError as error:  # not UTF-8, not JSON at all
-            raise BadRequest(f"the body is not JSON text: {error}") from None
-    return message
+    return parse_body(raw, message) if raw.strip() else message
 
 
 _METADATA_VALUE = re.compile(r"[ -~]*")  # what gRPC carries in a text metadata value: printable ASCII
@@ -153,8 +155,8 @@ def _metadata(request: Request[Any, Any, Any]) -> tuple[tuple[str, str], ...]:
 
 
 def _page_size(page_size: int) -> int:
-    if not 0 <= page_size <= 500:
-        raise BadRequest(f"page_size must be 0-500, got {page_size}")
+    if not 0 <= page_size <= MAX_PAGE_SIZE:
+        raise BadRequest(f"page_size must be 0-{MAX_PAGE_SIZE}", field="page_size")
     return page_size
 
 
@@ -163,7 +165,7 @@ def _status(enum: Any, prefix: str, status: str) -> int:
     names = enum.keys()
     wanted = status if status in names else f"{prefix}{status.upper()}"
     if wanted not in names:
-        raise BadRequest(f"status must be one of waiting, playing, finished; got {status!r}")
+        raise BadRequest("status must be one of waiting, playing, finished", field="status")
     return int(enum.Value(wanted))
 
 
@@ -571,6 +573,30 @@ def _last_version(request: Request[Any, Any, Any]) -> int:
     return int(last)
 
 
+# Statuses that end an event stream for a moment only: the client comes back (an EventSource does by itself).
+RECONNECTABLE = frozenset(
+    {
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.CANCELLED,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        grpc.StatusCode.INTERNAL,
+    }
+)
+
+
+def _problem_data(error: grpc.aio.AioRpcError) -> dict[str, Any]:
+    """The problem details a refusal would answer, as a `problem` event's data."""
+    refusal = rpc_error_to_problem(error)
+    extra = refusal.extra if isinstance(refusal.extra, dict) else {}
+    return {
+        "type": refusal.type_,
+        "title": refusal.title,
+        "status": refusal.status_code,
+        "detail": refusal.detail,
+        **extra,
+    }
+
+
 async def _event_stream(call: Any, heartbeat: float) -> ServerSentEvent | Response[None]:
     """A gRPC server stream of versioned updates as server-sent events (``id`` is the version), with a comment line
     after ``heartbeat`` seconds of silence so proxies keep the connection open.
@@ -603,10 +629,13 @@ async def _event_stream(call: Any, heartbeat: float) -> ServerSentEvent | Respon
                 try:
                     response = pending.result()
                 except grpc.aio.AioRpcError as error:
-                    # The stream broke after it began (its room moved to another node, a node stopped): the answer
+                    # The stream broke after it began. Its room moved to another node, or a node stopped: the answer
                     # ends without an `end` event, and the client comes back with the last event's id, as an
-                    # EventSource does by itself.
+                    # EventSource does by itself. The server refused to go on (the seat it was opened as changed
+                    # hands: `seat_released`): a `problem` event says why, and coming back is refused the same way.
                     log.info("an event stream ended early: %s", error.code().name)
+                    if error.code() not in RECONNECTABLE:
+                        yield ServerSentEventMessage(data=json.dumps(_problem_data(error)), event="problem")
                     return
                 if response is grpc.aio.EOF:
                     yield ServerSentEventMessage(
@@ -616,7 +645,7 @@ async def _event_stream(call: Any, heartbeat: float) -> ServerSentEvent | Respon
                 update = response.update
                 last = update.version
                 yield ServerSentEventMessage(
-                    data=json.dumps(json_format.MessageToDict(update), separators=(",", ":")),
+                    data=json.dumps(_to_json(update), separators=(",", ":")),
                     event="update",
                     id=update.version,
                 )
@@ -679,8 +708,9 @@ def _telemetry_plugins(telemetry: Telemetry) -> list[Any]:
 DESCRIPTION = """HTTP/JSON for web and mobile clients: bodies and replies are the proto3 JSON mapping of the kickoff.v1
 messages, each one schema in `components.schemas` named after its message.
 
-- A field left out of a reply holds its zero value (0, false, "", [], {}, the enum's first name): each such field's
-  `default` says which. A field with no default (a message, an optional number) is unset when left out.
+- Replies send every field, zero values included (0, false, "", [], {}, the enum's first name): in a message only
+  replies carry, those fields are `required`. Only a field with presence (a message, an optional number, a oneof's
+  member) is left out, and then it is unset. A field a request leaves out holds the zero value its `default` names.
 - 64-bit integers (versions, bounds) travel as decimal strings (`type: string, format: int64`), as the proto3 JSON
   mapping writes them: a JavaScript number is exact only up to 2^53. Requests may send them as strings or numbers.
 - Enums travel by name (`ROOM_MODE_SOLO`); unknown fields in a request are refused.
@@ -688,8 +718,12 @@ messages, each one schema in `components.schemas` named after its message.
   takes an API key (`apiKey`, `X-API-Key`) where the server requires one.
 - Every refusal is RFC 9457 problem details (`ProblemDetails`, `application/problem+json`), with a machine-readable
   `reason`.
+- A request body is `application/json` (any other `Content-Type`, or a body without one: 415,
+  `unsupported_media_type`); a request without a body needs no `Content-Type`. A POST or DELETE from a browser page
+  whose `Origin` is neither the gateway's own nor one it lists is refused 403 (`origin_not_allowed`).
 - The event streams are server-sent events: `update` events (data: a RoomUpdate or TournamentUpdate, id: its
-  version; resume with Last-Event-ID), then one `end` event when the updates are over."""
+  version; resume with Last-Event-ID), then one `end` event (data: a StreamEnd) when the updates are over. A stream's
+  schema is each event's data, as SSE readers yield it."""
 
 
 def create_app(
@@ -766,6 +800,7 @@ def create_app(
         ],
         on_startup=[connect],
         middleware=[DefineMiddleware(CorsMiddleware, policy=cors)] if cors is not None and cors.enabled else [],
+        guards=[ChangeGuard(cors)],  # a change needs a JSON body and an origin allowed (guard.py)
         before_request=_name_span if telemetry.tracing else None,
         on_shutdown=[disconnect],
         plugins=[
@@ -776,6 +811,7 @@ def create_app(
                     exception_to_problem_detail_map={
                         grpc.aio.AioRpcError: rpc_error_to_problem,
                         RequestEntityTooLarge: body_too_large,
+                        ValidationException: bad_parameters,
                     },
                 )
             ),

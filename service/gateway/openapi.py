@@ -3,15 +3,18 @@
 Each request and response body is the proto3 JSON mapping of a kickoff.v1 message, so its schema is built from the
 message's descriptor: camelCase field names, 64-bit integers as decimal strings (``format: int64``), enums by name,
 unknown fields refused, and each request field's bounds (the ``(kickoff.v1.limit)`` option the server enforces) as
-maxLength, maxItems and maxProperties. A field that the mapping leaves out when it holds its zero value (0, false, "",
-[], {}, the enum's first name) says so with its ``default``, so a client knows what a missing field means; a field with
-presence (a message, a proto3 ``optional``, a oneof member) has none: missing means unset.
+maxLength, maxItems and maxProperties. A field without presence says with its ``default`` what it holds when a request
+leaves it out (0, false, "", [], {}, the enum's first name); a field with presence (a message, a proto3 ``optional``,
+a oneof member) has none: missing means unset. The gateway's replies send every field without presence, zero values
+included, so in a message only replies carry (not a request or a part of one) those fields are ``required``: a
+generated client reads them as plain values, never as unset.
 
 Every message and enum is one named schema in ``components.schemas`` (``Room``, ``RoomUpdate``,
 ``CreateRoomRequest``, ``RoomMode``...), referenced with ``$ref`` from the operations and from other schemas, so code
 generators make one model per message; only the well-known types (Timestamp, Struct, Value, Any) are inlined. Every
-refusal of every operation is the one ``ProblemDetails`` schema (RFC 9457). The event streams describe each event: an
-``update`` whose data is the message (``RoomUpdateEvent``, ``TournamentUpdateEvent``), and the ``end``.
+refusal of every operation is the one ``ProblemDetails`` schema (RFC 9457). An event stream's schema is what an SSE
+reader yields for each event, its ``data`` parsed (the message, or ``StreamEnd`` for the last): generated SSE clients
+(@hey-api/openapi-ts) yield each event's data, typed by this schema; the event names and ids are in the description.
 
 Litestar fills ``components.schemas`` from its own registry when it builds the document (empty here: the handlers
 return plain dicts), so :func:`add_components` puts these schemas in afterwards; :data:`SECURITY_SCHEMES` go through
@@ -20,13 +23,13 @@ return plain dicts), so :func:`add_components` puts these schemas in afterwards;
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
 from litestar import Litestar
 from litestar.openapi.spec import (
-    Discriminator,
     OpenAPIMediaType,
     OpenAPIResponse,
     OpenAPIType,
@@ -43,6 +46,8 @@ from kickoff.v1 import limits_pb2
 
 SCHEMAS: dict[str, Schema] = {}  # the document's components.schemas: each message and enum once, by its name
 _NAMED: dict[str, str] = {}  # component name -> the full proto name it stands for (two never share a name)
+_MESSAGES: dict[str, Descriptor] = {}  # component name -> the message it is built from
+_REQUESTS: dict[str, Descriptor] = {}  # the request bodies' messages, by full name
 
 INT64 = (
     "a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only "
@@ -132,6 +137,7 @@ def message_schema(descriptor: Descriptor) -> Schema | Reference:
             additional_properties=False,
         )
         SCHEMAS[name] = schema  # before its fields: a message that holds itself refers to itself, and the walk ends
+        _MESSAGES[name] = descriptor
         schema.properties = {field.json_name: _field_schema(field) for field in descriptor.fields}
     return ref(name)
 
@@ -265,56 +271,38 @@ _PROBLEM = OpenAPIMediaType(schema=ref("ProblemDetails"))
 SCHEMAS["StreamEnd"] = Schema(
     type=OpenAPIType.OBJECT,
     title="StreamEnd",
-    description="the data of an event stream's `end` event",
+    description="the data of an event stream's last event, named `end`: the updates are over (the game or "
+    "tournament ended) and the stream closes; reconnecting answers 204 No Content",
     properties={"version": _int64(f"the last version the stream sent, absent when it sent none; {INT64}")},
     additional_properties=False,
 )
-SCHEMAS["StreamEndEvent"] = Schema(
-    type=OpenAPIType.OBJECT,
-    title="StreamEndEvent",
-    description="a server-sent event named `end`: the updates are over (the game or tournament ended) and the stream "
-    "closes; reconnecting answers 204 No Content",
-    properties={
-        "event": Schema(type=OpenAPIType.STRING, const="end", description="the event's name"),
-        "data": ref("StreamEnd"),
-    },
-    required=["event", "data"],
-)
-_NAMED.update(StreamEnd="StreamEnd", StreamEndEvent="StreamEndEvent")
+_NAMED["StreamEnd"] = "StreamEnd"
 
 
-def _event_schema(message: type[Message]) -> Schema:
-    """An event stream's events: ``update`` events whose data is the message, then one ``end``."""
+def _stream_schema(message: type[Message]) -> Schema:
+    """What an SSE reader yields for each event of a stream: the event's data, parsed (the message; at the end a
+    StreamEnd, or ProblemDetails where the server refused to go on).
+
+    That is what generated SSE clients yield (@hey-api/openapi-ts types its stream's items with this schema), so the
+    stream is described as they read it; the events' names and ids, which they pass aside, are in the description."""
     name = message.DESCRIPTOR.name
-    event = f"{name}Event"
-    if _register(event, event):
-        SCHEMAS[event] = Schema(
-            type=OpenAPIType.OBJECT,
-            title=event,
-            description=f"a server-sent event named `update`: its `data` is a {name} in the proto3 JSON mapping (one "
-            "line of JSON), its `id` the version it brings the stream to (send it back as Last-Event-ID to resume)",
-            properties={
-                "event": Schema(type=OpenAPIType.STRING, const="update", description="the event's name"),
-                "id": _int64(f"the version; {INT64}"),
-                "data": message_schema(message.DESCRIPTOR),
-            },
-            required=["event", "id", "data"],
-        )
     return Schema(
-        one_of=[ref(event), ref("StreamEndEvent")],
-        discriminator=Discriminator(
-            property_name="event",
-            mapping={"update": f"#/components/schemas/{event}", "end": "#/components/schemas/StreamEndEvent"},
-        ),
-        description="one server-sent event; between events the stream sends comment lines (`: heartbeat`) that "
-        "carry nothing, and a `retry:` line first",
+        one_of=[message_schema(message.DESCRIPTOR), ref("ProblemDetails"), ref("StreamEnd")],
+        description=f"each event's data (one line of JSON): a {name} in each `update` event, whose id is the "
+        "version it brings the stream to (send it back as Last-Event-ID to resume), then a StreamEnd in the one "
+        "`end` event; or, where the server refuses to go on (the seat the stream was opened as changed hands), "
+        f"ProblemDetails in a `problem` event, and the stream ends. A {name} always has `events`, ProblemDetails "
+        "`status` and `title`, a StreamEnd neither. Between events the stream sends comment lines (`: heartbeat`) "
+        "that carry no data, and a `retry:` line first.",
     )
 
 
 _READING = (
-    "Read it with a server-sent events reader (a browser's EventSource, or an SSE library): each event's `data` is "
-    "one line of JSON, the message its schema names. A request/response client generated from this document cannot "
-    "read a stream, but its models (RoomUpdate, TournamentUpdate, StreamEnd) parse each event's data."
+    "Read it with a server-sent events reader: a browser's EventSource (listen for `update` and `end`), an SSE "
+    "library, or the SSE client of a generator such as @hey-api/openapi-ts, which yields each event's data parsed, "
+    "as the schema says: a RoomUpdate or TournamentUpdate (it has `events`), then the StreamEnd. A request/response "
+    "client generated from this document (openapi-python-client) cannot read a stream, but its models (RoomUpdate, "
+    "TournamentUpdate, StreamEnd) parse each event's data."
 )
 _VERSION = Schema(type=OpenAPIType.STRING, format="int64", pattern="^[0-9]+$", description=INT64)
 _RESUME = [
@@ -345,9 +333,9 @@ def operation(
     whose refusals are ProblemDetails."""
     request_schema = message_schema(request.DESCRIPTOR) if request is not None else None
     stream = media_type == "text/event-stream"
-    response_schema = _event_schema(response) if stream else message_schema(response.DESCRIPTOR)
-    if stream and example is not None:  # the example is the message: show the event that carries it
-        example = {"event": "update", "id": example.get("version", "1"), "data": example}
+    if request is not None:
+        _REQUESTS[request.DESCRIPTOR.full_name] = request.DESCRIPTOR
+    response_schema = _stream_schema(response) if stream else message_schema(response.DESCRIPTOR)
 
     class MessageOperation(Operation):
         def __init__(self, **fields: Any) -> None:
@@ -376,11 +364,38 @@ def operation(
                     "EventSource stops reconnecting)"
                 )
                 self.parameters = [*(self.parameters or []), *_RESUME]
-            for code, meaning in (("4XX", "refused: problem details"), ("5XX", "the game server failed or is away")):
+            refusals = [("4XX", "refused: problem details"), ("5XX", "the game server failed or is away")]
+            if request_schema is not None:
+                refusals.insert(0, ("415", "a body that is not `application/json` (`unsupported_media_type`)"))
+            for code, meaning in refusals:
                 responses[code] = OpenAPIResponse(description=meaning, content={"application/problem+json": _PROBLEM})
             self.responses = responses
 
     return MessageOperation
+
+
+def _reachable(roots: Iterable[Descriptor]) -> set[str]:
+    """The full names of the messages ``roots`` hold, themselves included, at any depth."""
+    seen: set[str] = set()
+    pending = list(roots)
+    while pending:
+        descriptor = pending.pop()
+        if descriptor.full_name not in seen:
+            seen.add(descriptor.full_name)
+            pending.extend(f.message_type for f in descriptor.fields if f.message_type is not None)
+    return seen
+
+
+def mark_required() -> None:
+    """Mark ``required`` the fields the replies always send: in each message that only replies carry (no request
+    body holds it, at any depth), every field without presence, since the gateway sends those zero values included.
+    A message that requests carry too (a Move: sent in SubmitMove, listed in the legal moves) marks none, as a request
+    may leave such fields out; a field with presence is never required (missing means unset)."""
+    in_requests = _reachable(_REQUESTS.values())
+    for name, schema in SCHEMAS.items():
+        descriptor = _MESSAGES.get(name)
+        if descriptor is not None and descriptor.full_name not in in_requests:
+            schema.required = [f.json_name for f in descriptor.fields if not f.has_presence] or None
 
 
 def add_components(app: Litestar) -> None:
@@ -388,6 +403,7 @@ def add_components(app: Litestar) -> None:
 
     Litestar builds the document once, on first use, and sets ``components.schemas`` to its registry's schemas; this
     builds it now and adds ours, before any request reads it."""
+    mark_required()
     components = app.openapi_schema.components
     clash = set(components.schemas) & set(SCHEMAS)
     if clash:

@@ -13,6 +13,7 @@ import math
 import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
+from litestar.exceptions import ValidationException
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.plugins.problem_details import ProblemDetailsException
 
@@ -46,6 +47,7 @@ TITLE: dict[int, str] = {
     404: "Not found",
     409: "Conflict with the room's state",
     413: "Request body too large",
+    415: "Unsupported media type",
     429: "Too many requests",
     500: "Internal error",
     501: "Not implemented",
@@ -120,6 +122,17 @@ def rpc_error_to_problem(error: grpc.aio.AioRpcError) -> ProblemDetailsException
 
 def body_too_large(error: RequestEntityTooLarge) -> ProblemDetailsException:
     return problem(413, "the request body is larger than the gateway takes", "body_too_large")
+
+
+def bad_parameters(error: ValidationException) -> ProblemDetailsException:
+    """A path, query or header parameter Litestar could not read (``?page_size=abc``): a bad_request problem naming
+    the parameter and its type, never the URL or the value (Litestar's own title carries the whole query back)."""
+    faults = [e for e in error.extra if isinstance(e, dict)] if isinstance(error.extra, list) else []
+    first = faults[0] if faults else {}
+    name = str(first.get("key", ""))[:64]
+    why = "must be an integer" if "int" in str(first.get("message", "")) else "is not valid here"
+    detail = f"the {first.get('source', 'request')} parameter {name} {why}" if name else "a parameter is not valid"
+    return BadRequest(detail, field=name)
 
 
 class BadRequest(ProblemDetailsException):

@@ -1,5 +1,6 @@
 """What a front end's generated client sees: openapi-python-client makes a Python client from the gateway's own
-OpenAPI document with no warning, and that client plays against the real gateway, its answers and refusals typed.
+OpenAPI document with no warning, and that client plays against the real gateway, its answers and refusals typed, its
+zero values read as values (seat 0, version "0"), never as unset.
 
 The document is fetched from the running gateway (/schema/openapi.json) and the client generated into tmp_path. The
 test skips only where the generator is not installed (it is a dev dependency), and never under CI=true.
@@ -99,7 +100,7 @@ async def test_a_generated_client_plays_and_reads_refusals_as_problem_details(
 
     from kickoff_rest_client import AuthenticatedClient, Client
     from kickoff_rest_client.api.play import list_legal_moves, submit_move
-    from kickoff_rest_client.api.rooms import create_room
+    from kickoff_rest_client.api.rooms import create_room, get_room
     from kickoff_rest_client.api.seats import join_room
     from kickoff_rest_client.models import (
         CreateRoomRequest,
@@ -110,10 +111,12 @@ async def test_a_generated_client_plays_and_reads_refusals_as_problem_details(
         Room,
         RoomMode,
         RoomStatus,
-        RoomUpdateEvent,
+        RoomUpdate,
+        StreamEnd,
         SubmitMoveRequest,
         SubmitMoveResponse,
     )
+    from kickoff_rest_client.types import Unset
 
     base_url = str(http.base_url).rstrip("/")
     async with Client(base_url=base_url) as anyone:
@@ -129,6 +132,23 @@ async def test_a_generated_client_plays_and_reads_refusals_as_problem_details(
         joined = await join_room.asyncio_detailed(room.room_id, client=anyone, body=JoinRoomRequest(name="ann"))
         assert joined.status_code == 201 and isinstance(joined.parsed, JoinRoomResponse), joined.content
         token = joined.parsed.seat_token
+
+        # Zero values are sent, and the reply-only messages list those fields as required: plain values, never UNSET.
+        assert joined.parsed.seat == 0 and not isinstance(joined.parsed.seat, Unset), joined.content
+        assert JoinRoomResponse.__annotations__["seat"] == "int" and Room.__annotations__["version"] == "str"
+        with pytest.raises(KeyError):
+            JoinRoomResponse.from_dict({"seatToken": token})  # a reply without its seat is not a JoinRoomResponse
+        online = await create_room.asyncio_detailed(
+            client=anyone,  # type: ignore[arg-type]
+            body=CreateRoomRequest(game="soker", mode=RoomMode.ROOM_MODE_ONLINE, seats=2),
+        )
+        assert online.status_code == 201 and isinstance(online.parsed, Room), online.content
+        fresh = online.parsed
+        assert (fresh.version, fresh.to_act, fresh.tournament_game, fresh.tournament_id) == ("0", [], 0, "")
+        assert [(s.seat, s.taken, s.name) for s in fresh.seats] == [(0, False, ""), (1, False, "")]
+        fetched = await get_room.asyncio(fresh.room_id, client=anyone)
+        assert isinstance(fetched, Room) and fetched.version == "0" and fetched.seats[0].seat == 0
+        assert json.loads(online.content)["version"] == "0", "on the wire too, not only the model's default"
 
     async with AuthenticatedClient(base_url=base_url, token=token) as seat:
         legal = await list_legal_moves.asyncio_detailed(room.room_id, client=seat)
@@ -155,10 +175,13 @@ async def test_a_generated_client_plays_and_reads_refusals_as_problem_details(
         assert refused.status_code == 401 and isinstance(refused.parsed, ProblemDetails), refused.content
         assert refused.parsed.status == 401 and refused.parsed.reason
 
-    # An event stream is no request/response call, but each event parses into the generated models, field for field.
+    # An event stream is no request/response call, but each event's data parses into the generated models, field for
+    # field; the stream's schema is that data (RoomUpdate, then StreamEnd), as SSE readers yield it.
     event = await first_update(http, room.room_id, token)
-    update = RoomUpdateEvent.from_dict(event)
-    assert update.id == update.data.version == "1" and update.data.room_id == room.room_id
+    update = RoomUpdate.from_dict(event["data"])
+    assert event["id"] == update.version == "1" and update.room_id == room.room_id
+    assert update.to_act == [0] and update.clocks == [], "zero values are in the event's data too"
     echoed = update.to_dict()
-    sent_at, echoed_at = (datetime.fromisoformat(e["data"].pop("time")) for e in (event, echoed))  # Z or +00:00
-    assert echoed_at == sent_at and echoed == event, "the RoomUpdateEvent schema names every field the stream sends"
+    sent_at, echoed_at = (datetime.fromisoformat(e.pop("time")) for e in (event["data"], echoed))  # Z or +00:00
+    assert echoed_at == sent_at and echoed == event["data"], "the RoomUpdate schema names every field sent"
+    assert StreamEnd.from_dict({"version": "9"}).version == "9"

@@ -17,6 +17,8 @@ def own_components(monkeypatch: pytest.MonkeyPatch) -> None:
     """The test's schemas go into components of its own, not into the gateway's document."""
     monkeypatch.setattr(openapi, "SCHEMAS", {})
     monkeypatch.setattr(openapi, "_NAMED", {})
+    monkeypatch.setattr(openapi, "_MESSAGES", {})
+    monkeypatch.setattr(openapi, "_REQUESTS", {})
 
 
 def node(package: str) -> Descriptor:

@@ -103,7 +103,8 @@ async def test_refusals_are_problem_details(
     assert problem["status"] == status and problem["reason"] == reason
     assert problem["type"] == f"urn:kickoff:problem:{reason}" and problem["title"] and problem["detail"]
     if reason == "bad_request" and "seatz" in json.dumps(body):
-        assert "seatz" in problem["detail"], "the unknown field is named"
+        assert "seatz" not in problem["detail"], "the input is never carried back, an unknown field's name neither"
+        assert "systemPlayers" in problem["detail"], "the message's own fields are listed instead"
 
 
 async def test_move_refusals_map_to_http_statuses(client: AsyncTestClient) -> None:
@@ -221,6 +222,13 @@ async def test_the_openapi_document_names_each_message_once_and_says_what_a_miss
     assert "64-bit" in version["description"]
     submit = schemas["SubmitMoveRequest"]["properties"]
     assert "default" not in submit["expectedVersion"], "an optional field: missing means unset"
+    # Replies send every field without presence: a message only replies carry lists those fields as required.
+    assert {"roomId", "version", "seats", "toAct", "tournamentGame"} <= set(room["required"])
+    assert "outcome" not in room["required"] and "clock" not in schemas["RoomUpdate"]["required"], "messages: unset"
+    assert schemas["JoinRoomResponse"]["required"] == ["seat", "seatToken"]
+    assert "viewer" not in schemas["GetViewResponse"]["required"], "a proto3 optional: missing means unset"
+    for message in ("CreateRoomRequest", "SubmitMoveRequest", "Move", "SokerPlay"):  # what requests carry
+        assert "required" not in schemas[message], message
     assert schemas["Seat"]["properties"]["taken"]["default"] is False
     assert schemas["RoomMode"]["enum"][0] == "ROOM_MODE_UNSPECIFIED"
 
@@ -247,7 +255,7 @@ async def test_the_openapi_document_says_which_routes_take_a_token_or_a_key(clie
     assert ticket["in"] == "query" and "stream-tickets" in ticket["description"]
 
 
-async def test_the_event_streams_describe_each_event_with_its_message(client: AsyncTestClient) -> None:
+async def test_the_event_streams_describe_each_event_as_sse_readers_yield_it(client: AsyncTestClient) -> None:
     document = (await client.get("/schema/openapi.json")).json()
     schemas = document["components"]["schemas"]
     for path, message in (
@@ -256,13 +264,18 @@ async def test_the_event_streams_describe_each_event_with_its_message(client: As
     ):
         responses = document["paths"][path]["get"]["responses"]
         stream = responses["200"]["content"]["text/event-stream"]
-        events = [resolve(document, s) for s in stream["schema"]["oneOf"]]
-        assert [e["properties"]["event"]["const"] for e in events] == ["update", "end"]
-        assert events[0]["properties"]["data"] == {"$ref": f"#/components/schemas/{message}"}
-        assert events[0]["properties"]["id"]["format"] == "int64"
-        assert events[1]["properties"]["data"] == {"$ref": "#/components/schemas/StreamEnd"}
-        assert stream["example"]["event"] == "update" and "204" in responses
+        # Each item is an event's data, parsed (what a generated SSE client yields): the message, then StreamEnd (or
+        # ProblemDetails, where the server refused to go on).
+        assert stream["schema"]["oneOf"] == [
+            {"$ref": f"#/components/schemas/{message}"},
+            {"$ref": "#/components/schemas/ProblemDetails"},
+            {"$ref": "#/components/schemas/StreamEnd"},
+        ]
+        assert all(f"`{name}`" in stream["schema"]["description"] for name in ("update", "end", "problem"))
+        assert "events" in schemas[message]["required"] and "events" not in schemas["StreamEnd"]["properties"]
+        assert "version" in stream["example"] and "event" not in stream["example"] and "204" in responses
     assert schemas["StreamEnd"]["properties"]["version"]["format"] == "int64"
+    assert not {"RoomUpdateEvent", "TournamentUpdateEvent", "StreamEndEvent"} & set(schemas)
 
 
 async def test_a_header_grpc_cannot_carry_is_a_bad_request(client: AsyncTestClient) -> None:

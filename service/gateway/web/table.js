@@ -408,6 +408,12 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       s.ended = true;
       finished();
     });
+    source.addEventListener("problem", (message) => {
+      // The server ended the stream for good (the seat was given back: seat_released): coming back would be refused.
+      source.close();
+      s.ended = true;
+      notice("stream", `The room's stream ended: ${JSON.parse(message.data).detail}.`);
+    });
     source.addEventListener("error", () => {
       // Still CONNECTING: the browser retries by itself (with Last-Event-ID). CLOSED: a refusal (an expired ticket)
       // or 204 (nothing left): ask again with a new ticket, from the last version seen.

@@ -119,7 +119,7 @@ export default {
   },
 
   eventText(event, { book }) {
-    return eventWords(event, PHRASES, book, ["activated"]);
+    return eventWords(event, PHRASES, book, ["activated"], ["count"]);
   },
 
   moveLabel(move, { book }) {

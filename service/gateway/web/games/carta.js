@@ -27,6 +27,10 @@ const PHRASES = {
   coin: "the coin decides: team {winner} wins",
 };
 
+// The events' plain numbers whose 0 means none (a count, a value): left out of the text, as they were before the
+// gateway sent zero values.
+const ZEROES = ["count", "value", "play", "hand"];
+
 function cardClass(card) {
   return card.startsWith("B-") ? "card-blue" : card.startsWith("G-") ? "card-green" : "";
 }
@@ -81,7 +85,7 @@ export default {
   },
 
   eventText(event, { book }) {
-    let text = eventWords(event, PHRASES, book, ["hand", "shootout", "play", "answer", "goal"]);
+    let text = eventWords(event, PHRASES, book, ["hand", "shootout", "play", "answer", "goal"], ZEROES);
     if (event.kind === "luck" || event.kind === "kick") text += event.goal ? " - goal!" : " - no goal";
     return text;
   },

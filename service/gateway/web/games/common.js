@@ -16,11 +16,27 @@ export function line(label, value, testid) {
   return h("p", { class: "state-line", testid }, h("span", { class: "state-label" }, `${label}: `), value);
 }
 
+/** Whether a field's value says nothing: "", false, [] or {} (the gateway sends every field, zero values included;
+ * a number is kept, since 0 may be a seat). */
+export function blank(value) {
+  if (value === "" || value === false || value === null || value === undefined) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === "object" && Object.keys(value).length === 0;
+}
+
+/** The fields of a message that say something: blank values left out, and 0 in the `zeroes` fields (plain numbers
+ * whose 0 means none: a count, a value). */
+export function said(fields, zeroes = []) {
+  return Object.fromEntries(
+    Object.entries(fields || {}).filter(([key, value]) => !blank(value) && !(value === 0 && zeroes.includes(key))),
+  );
+}
+
 /** A move's text from its message: the kind's words, then its fields (text and cards bare, flags by name, seats by
  * name, numbers with their field's words): "play AGENT-VIK on bob positions 2, 1", "call heads". */
 export function kindLabel(kind, fields, book) {
   const parts = [words(kind)];
-  for (const [key, value] of Object.entries(fields || {})) {
+  for (const [key, value] of Object.entries(said(fields))) {
     if (typeof value === "boolean") {
       if (value) parts.push(words(key));
     } else if (typeof value === "string") {
@@ -61,8 +77,10 @@ export function phrase(template, fields) {
 }
 
 /** An event of a game whose events carry a kind, seats and cards (Age of Soccer, Carta): the game's phrase for the
- * kind where it has one, then any field the phrase did not use as "(key value)"; else the kind's words and fields. */
-export function eventWords(event, phrases, book, used = []) {
+ * kind where it has one, then any field the phrase did not use as "(key value)"; else the kind's words and fields.
+ * Blank fields and 0 in the `zeroes` fields say nothing and are left out. */
+export function eventWords(sent, phrases, book, used = [], zeroes = []) {
+  const event = said(sent, zeroes);
   const { kind = "event", seat, target, cards = [], privateCards = [], count = 0 } = event;
   const shown = [cards.join(" "), privateCards.length ? `[${privateCards.join(" ")}]` : ""].filter(Boolean).join(" ");
   const fields = {};
