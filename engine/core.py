@@ -184,6 +184,9 @@ class Rng:
 # Specs and outcomes.
 
 
+_KIND = {bool: "true or false", int: "a whole number", str: "text"}  # (an option's kind, for refusals)
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One option of a rule set: its name, default, allowed range and what it means."""
@@ -200,15 +203,15 @@ class OptionSpec:
         expected = type(self.default)
         # bool is an int subclass: keep the two apart so that ``True`` is not taken for 1 and vice versa.
         if type(value) is not expected and not (expected is int and type(value) is float and value.is_integer()):
-            raise InvalidOptions(f"option {self.name!r} must be {expected.__name__}, got {value!r}")
+            raise InvalidOptions(f"option {self.name!r} must be {_KIND[expected]}")
         if expected is int:
             value = int(value)
             if self.minimum is not None and value < self.minimum:
-                raise InvalidOptions(f"option {self.name!r} must be at least {self.minimum}, got {value}")
+                raise InvalidOptions(f"option {self.name!r} must be at least {self.minimum}")
             if self.maximum is not None and value > self.maximum:
-                raise InvalidOptions(f"option {self.name!r} must be at most {self.maximum}, got {value}")
+                raise InvalidOptions(f"option {self.name!r} must be at most {self.maximum}")
         if self.choices and value not in self.choices:
-            raise InvalidOptions(f"option {self.name!r} must be one of {', '.join(self.choices)}, got {value!r}")
+            raise InvalidOptions(f"option {self.name!r} must be one of {', '.join(self.choices)}")
         return value
 
 
@@ -242,12 +245,12 @@ class GameSpec:
         """
         if type(seats) is not int or seats not in self.seat_counts:
             counts = ", ".join(map(str, self.seat_counts[:-1])) + f" or {self.seat_counts[-1]}"
-            raise InvalidOptions(f"{self.title} takes {counts} seats, got {seats!r}")
+            raise InvalidOptions(f"{self.title} takes {counts} seats")
         known = {option.name: option for option in self.options}
         resolved = self.defaults()
         for name, value in (options or {}).items():
             if name not in known:
-                raise InvalidOptions(f"{self.title} has no option {name!r} (known: {', '.join(sorted(known))})")
+                raise InvalidOptions(f"{self.title} has no such option (known: {', '.join(sorted(known))})")
             resolved[name] = known[name].check(value)
         return resolved
 
@@ -492,7 +495,7 @@ class Game(ABC):
             factory = self.bots[name]
         except KeyError:
             known = ", ".join(self.bots)
-            raise InvalidOptions(f"{self.spec.title} has no system player {name!r} (known: {known})") from None
+            raise InvalidOptions(f"{self.spec.title} has no such system player (known: {known})") from None
         return factory(seed)
 
 

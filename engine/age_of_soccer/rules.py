@@ -1226,7 +1226,7 @@ class AgeOfSoccer(Game):
         for seat, choice in sorted(choices.items()):
             code = choice.strip().upper()
             if code not in TEAMS:
-                raise InvalidOptions(f"no team {choice!r}: choose one of {', '.join(TEAMS)}")
+                raise InvalidOptions(f"no such team: choose one of {', '.join(TEAMS)}")
             team = TEAMS.index(code)
             if given is not None and given[seat] != team:
                 raise InvalidOptions(f"the room's creator set the teams: seat {seat} plays {TEAMS[given[seat]]}")

@@ -119,9 +119,10 @@ class SokerMove(NamedTuple):
         if kind == PLAY:
             if len(words) < 2:
                 raise MalformedMove("'play' needs at least one card code")
-            unknown = [w for w in words[1:] if w.upper() not in BY_CODE]
-            if unknown:
-                raise MalformedMove(f"unknown card code(s): {', '.join(unknown)}")
+            if any(w.upper() not in BY_CODE for w in words[1:]):
+                raise MalformedMove(
+                    "'play' names a card code that does not exist (club-position, YELLOW-n, RED-n, JOKER-n)"
+                )
             return cls(PLAY, tuple(BY_CODE[w.upper()] for w in words[1:]))
         if kind in (DRAW, END, TIMEOUT):
             if len(words) > 1:

@@ -126,7 +126,7 @@ def _check(message: Message, plan: tuple[_Step, ...], prefix: str) -> None:
                 values = values.fields if message.HasField(step.name) else {}
             limit = step.limit
             if limit is not None and limit.max_items and len(values) > limit.max_items:
-                raise _refusal(path, f"at most {limit.max_items} entries, got {len(values)}", "too_many")
+                raise _refusal(path, f"at most {limit.max_items} entries", "too_many")
             if kind == "texts":
                 for index, value in enumerate(values):
                     checked = _text(value, limit, f"{path}[{index}]")  # type: ignore[arg-type]
@@ -159,17 +159,17 @@ def _text(value: str | bytes, limit: limits_pb2.FieldLimit, path: str) -> str | 
     most = limit.max_length
     if isinstance(value, bytes):
         if most and len(value) > most:
-            raise _refusal(path, f"at most {most} bytes, got {len(value):,}", "too_long")
+            raise _refusal(path, f"at most {most} bytes", "too_long")
         return value
     kind = limit.text
     if kind == _NAME:
         # Normalising can shrink a string (runs of spaces) but the raw one may not be huge either.
         if most and len(value) > 4 * most:
-            raise _refusal(path, f"at most {most} characters, got {len(value):,}", "too_long")
+            raise _refusal(path, f"at most {most} characters", "too_long")
         _no_controls(value, path, names=True)
         value = " ".join(unicodedata.normalize("NFKC", value).split())
     if most and len(value) > most:
-        raise _refusal(path, f"at most {most} characters, got {len(value):,}", "too_long")
+        raise _refusal(path, f"at most {most} characters", "too_long")
     if kind == _IDENTIFIER_KIND:
         if not _IDENTIFIER.fullmatch(value):
             _bad_character(value, path, _IDENTIFIER, "only letters, digits, '-' and '_'")
@@ -186,12 +186,12 @@ def _no_controls(value: str, path: str, *, names: bool) -> None:
         code = ord(char)
         if (code < 0x20 or 0x7F <= code < 0xA0) or (names and code in _NOT_IN_NAMES):
             what = "a control character" if unicodedata.category(char) == "Cc" else "a bidirectional or line control"
-            raise _refusal(path, f"U+{code:04X} ({what}) at position {index} is not allowed", "bad_characters")
+            raise _refusal(path, f"{what} at position {index} is not allowed", "bad_characters")
 
 
 def _bad_character(value: str, path: str, allowed: re.Pattern[str], what: str) -> None:
     index = allowed.match(value).end()  # type: ignore[union-attr]
-    raise _refusal(path, f"{what} (U+{ord(value[index]):04X} at position {index})", "bad_characters")
+    raise _refusal(path, f"{what} (position {index} is not)", "bad_characters")
 
 
 def _refusal(path: str, why: str, code: str) -> InvalidRequest:

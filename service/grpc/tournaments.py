@@ -181,7 +181,8 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         self, request: tournament_pb2.ListTournamentsRequest, context: Any
     ) -> tournament_pb2.ListTournamentsResponse:
         if request.status and request.status not in TOURNAMENT_STATUS_NAME:
-            raise InvalidRequest(f"unknown status {request.status}", code="bad_status")
+            names = ", ".join(tournament_pb2.TournamentStatus.Name(value) for value in sorted(TOURNAMENT_STATUS_NAME))
+            raise InvalidRequest(f"status must be unset or one of {names}", code="bad_status", field="status")
         found, following = await self.tournaments.list(
             status=TOURNAMENT_STATUS_NAME.get(request.status, ""),
             page_size=request.page_size,

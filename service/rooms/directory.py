@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.core import InvalidOptions, UnknownGame
-from engine.registry import get_game
+from engine.registry import GAMES, get_game
 from service.cluster.node import Elsewhere, Key, Node
 from service.rooms.clock import Clock, SystemClock
 from service.rooms.errors import InvalidRequest, ResourceExhausted, RoomNotFound
@@ -170,8 +170,9 @@ class RoomDirectory:
         system players only (a tournament to watch)."""
         try:
             rules = get_game(game)
-        except UnknownGame as exc:
-            raise InvalidRequest(str(exc), code="unknown_game") from None
+        except UnknownGame:
+            known = ", ".join(sorted(GAMES))
+            raise InvalidRequest(f"no such game (known: {known})", code="unknown_game", field="game") from None
         if mode not in (ONLINE, SOLO):
             raise InvalidRequest("mode must be online or solo", code="bad_mode")
         try:
@@ -190,7 +191,7 @@ class RoomDirectory:
         system_player = system_player or "heuristic"
         if system_player not in rules.bots:
             known = ", ".join(sorted(rules.bots))
-            raise InvalidRequest(f"no system player {system_player!r} (known: {known})", code="unknown_bot")
+            raise InvalidRequest(f"no such system player (known: {known})", code="unknown_bot", field="system_player")
         if think_seconds is not None and not 0 <= think_seconds <= 60:
             raise InvalidRequest("think_seconds must be 0-60", code="bad_think_time")
         try:
@@ -300,7 +301,7 @@ class RoomDirectory:
         try:
             return self._rooms[room_id]
         except KeyError:
-            raise RoomNotFound(f"no room {room_id!r}") from None
+            raise RoomNotFound("no such room") from None
 
     async def find(self, room_id: str) -> Room:
         """A room, from memory or read back from the store (a finished room not kept); RoomNotFound otherwise. On a
@@ -324,7 +325,7 @@ class RoomDirectory:
             loading.add_done_callback(lambda _: self._loading.pop(room_id, None))
         room = await asyncio.shield(loading)
         if room is None:
-            raise RoomNotFound(f"no room {room_id!r}")
+            raise RoomNotFound("no such room")
         return room
 
     async def _load(self, room_id: str, epoch: int = 0) -> Room | None:

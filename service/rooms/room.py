@@ -484,11 +484,11 @@ class Room:
                 raise RoomUnavailable("no free seat", code="room_full")
             seat = free[0]
         elif not 0 <= seat < len(self.seats):
-            raise InvalidRequest(f"seat must be 0-{len(self.seats) - 1}, got {seat}", field="seat")
+            raise InvalidRequest(f"seat must be 0-{len(self.seats) - 1}", field="seat")
         elif self.seats[seat].kind != PERSON:
-            raise SeatTaken(f"seat {seat} belongs to a system player")
+            raise SeatTaken("the seat asked for belongs to a system player")
         elif self.seats[seat].taken:
-            raise SeatTaken(f"seat {seat} is taken")
+            raise SeatTaken("the seat asked for is taken")
         if choice:
             self._check_choice(seat, choice)
         nonce = secrets.token_hex(8)

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import UnknownGame
-from engine.registry import new_tournament
+from engine.registry import GAMES, TOURNAMENTS, new_tournament
 from service.cluster.node import Elsewhere, Key
 from service.rooms.directory import RoomDirectory, page_size_of
 from service.rooms.errors import InvalidRequest, ResourceExhausted, TournamentNotFound
@@ -59,8 +59,10 @@ class TournamentDirectory:
         """A new tournament, stored and waiting for its people (or, with four system players, already playing)."""
         try:
             rules = new_tournament(game)
-        except UnknownGame as exc:
-            raise InvalidRequest(str(exc), code="no_tournament") from None
+        except UnknownGame:
+            offered = ", ".join(sorted(TOURNAMENTS))
+            what = "this game has no tournament" if game in GAMES else "no such game"
+            raise InvalidRequest(f"{what} (games with one: {offered})", code="no_tournament", field="game") from None
         options = dict(options or {})
         own = rules.next_options()
         if set(options) & set(own):
@@ -182,7 +184,7 @@ class TournamentDirectory:
         try:
             return self._tournaments[tournament_id]
         except KeyError:
-            raise TournamentNotFound(f"no tournament {tournament_id!r}") from None
+            raise TournamentNotFound("no such tournament") from None
 
     async def find(self, tournament_id: str) -> Tournament:
         """A tournament, from memory or read back from the store (a finished one not kept). On a node of a cluster,
@@ -204,7 +206,7 @@ class TournamentDirectory:
             epoch = held or 0
         stored = await self.journal.load_one_tournament(tournament_id)
         if stored is None:
-            raise TournamentNotFound(f"no tournament {tournament_id!r}")
+            raise TournamentNotFound("no such tournament")
         here = self._tournaments.get(tournament_id)
         if here is None or (node is not None and here.status != FINISHED and here.epoch != epoch):
             if here is not None:  # an older lease's tournament: its readers come back to the one rebuilt here

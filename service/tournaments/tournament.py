@@ -246,11 +246,11 @@ class Tournament:
                     raise RoomUnavailable("no free seat", code="tournament_full")
                 seat = free[0]
             elif not 0 <= seat < len(self.seats):
-                raise InvalidRequest(f"seat must be 0-{len(self.seats) - 1}, got {seat}", field="seat")
+                raise InvalidRequest(f"seat must be 0-{len(self.seats) - 1}", field="seat")
             elif self.seats[seat].kind != PERSON:
-                raise SeatTaken(f"seat {seat} belongs to a system player")
+                raise SeatTaken("the seat asked for belongs to a system player")
             elif self.seats[seat].taken:
-                raise SeatTaken(f"seat {seat} is taken")
+                raise SeatTaken("the seat asked for is taken")
             nonce = secrets.token_hex(8)
             await self._take_seat(seat, name or f"player {seat}", nonce)
             await self._advance()

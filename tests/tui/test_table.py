@@ -50,7 +50,7 @@ async def test_a_refused_move_shows_its_status_and_reason_and_the_table_goes_on(
         screen.submit(soker_move("play", "NOPE-GKP"))
         await until(pilot, lambda: bool(screen.refusal_text), "the refusal")
         notice = shown(app, "#notice")
-        assert notice.startswith("Refused: INVALID_ARGUMENT (") and "NOPE-GKP" in notice, notice
+        assert notice.startswith("Refused: INVALID_ARGUMENT (") and "card code that does not exist" in notice, notice
         reason = notice.split("(", 1)[1].split(")", 1)[0]
         assert reason and " " not in reason, "the ErrorInfo reason is shown"
         await my_turn(pilot, screen)
