@@ -71,7 +71,6 @@ def peer_server_options(lease_seconds: float) -> tuple[tuple[str, int], ...]:
     return (("grpc.http2.min_ping_interval_without_data_ms", max(1, round(lease_seconds * 250))),)
 
 
-
 SEAL_SECONDS = 60.0  # how long a seal is good for: a forwarded call is sent at once; node clocks may differ a little
 
 

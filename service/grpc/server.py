@@ -15,7 +15,7 @@ import logging
 import secrets
 import signal
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import grpc
@@ -23,6 +23,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 from opentelemetry.instrumentation.grpc import aio_server_interceptor
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from kickoff.v1 import (
     game_pb2,
@@ -355,7 +356,7 @@ async def serve(
         unfinished = await tournaments.restore(await journal.load_tournaments())
         log.info("restored %d unfinished tournaments", unfinished)
     if journal is not None:
-        refreshing = asyncio.get_running_loop().create_task(_refresh_keys(admission, journal), name="api keys")
+        refreshing = asyncio.get_running_loop().create_task(refresh_keys(admission, journal.engine), name="api keys")
     _describe(limits)
     running = await create_server(
         directory,
@@ -407,14 +408,22 @@ def _wire(node: Node, rooms: RoomDirectory, tournaments: TournamentDirectory) ->
     node.lose = lose
 
 
-async def _refresh_keys(admission: Admission, journal: SqlJournal) -> None:
-    """Read the store's API keys now and every KEY_REFRESH_SECONDS (keys made or revoked by `kickoff keys`)."""
+async def refresh_keys(
+    admission: Admission,
+    engine: AsyncEngine,
+    *,
+    every: float = KEY_REFRESH_SECONDS,
+    sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+) -> None:
+    """Read the store's API keys now and every ``every`` seconds (keys made or revoked by `kickoff keys`): a key
+    revoked is refused within ``every`` seconds (and the time one read takes), and accepted until then. While the
+    store is away the keys last read stay in force. ``sleep`` waits between reads (tests pass their own)."""
     while True:
         try:
-            admission.keys.replace_stored(await live_keys(journal.engine))
+            admission.keys.replace_stored(await live_keys(engine))
         except Exception as error:  # the store is away: keep the keys known until it is back
             log.warning("could not read the API keys: %s", type(error).__name__)
-        await asyncio.sleep(KEY_REFRESH_SECONDS)
+        await sleep(every)
 
 
 def _describe(limits: LimitSettings) -> None:

@@ -63,7 +63,7 @@ async def test_a_seats_streams_end_the_moment_the_seat_changes_hands(cluster: Cl
 
     ann = await rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room_id, name="ann", seat=0))
     seat = auth(ann.seat_token)
-    grpc_ticket = (await moves.CreateStreamTicket(move_pb2.CreateStreamTicketRequest(room_id=room_id), metadata=seat))
+    grpc_ticket = await moves.CreateStreamTicket(move_pb2.CreateStreamTicketRequest(room_id=room_id), metadata=seat)
     rest_ticket = (
         await rest.post(f"/v1/rooms/{room_id}/stream-tickets", headers={"Authorization": f"Bearer {ann.seat_token}"})
     ).json()["ticket"]
