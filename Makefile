@@ -25,8 +25,9 @@ $(TOOLS): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $(TOOLS)
 
+# Options for `kickoff serve` (`kickoff serve --help`), e.g. make run SERVE_ARGS="--cors-origin https://play.example.com".
 run: install
-	$(BIN)/kickoff serve
+	$(BIN)/kickoff serve $(SERVE_ARGS)
 
 # Debian's Chromium for the browser tests (as root; Playwright's own browser downloads are not used).
 browser:
@@ -34,8 +35,9 @@ browser:
 	@$(CHROMIUM) --version
 
 # The store suites run on SQLite and on a throwaway PostgreSQL 15 that scripts/with-postgres starts and removes.
+# --durations: the slowest tests and fixtures are listed at the end, so a test that grows slow is seen.
 test: install check-stubs check-contracts
-	scripts/with-postgres $(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+	scripts/with-postgres $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --durations=25 $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -105,9 +105,40 @@ def _parser() -> argparse.ArgumentParser:
         help="benchmarks: trace every call through the SDK, then drop the spans (overrides OTEL_TRACES_EXPORTER)",
     )
 
-    serve = commands.add_parser("serve", help="run the gRPC server and the REST gateway, stop both on Ctrl-C")
-    serve.add_argument("--grpc-port", type=int, default=50051)
-    serve.add_argument("--http-port", type=int, default=8080)
+    serve = commands.add_parser(
+        "serve",
+        help="run the gRPC server and the REST gateway, stop both on Ctrl-C",
+        description="Run `kickoff grpc` and `kickoff gateway` in front of it (what `make run` starts); Ctrl-C or "
+        "SIGTERM stops both. Each option is passed on to the command that takes it; the rest come from their "
+        "environment variables (see `kickoff grpc --help` and `kickoff gateway --help`).",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address the REST gateway listens on (default 127.0.0.1)")
+    serve.add_argument(
+        "--port",
+        "--http-port",
+        dest="http_port",
+        type=int,
+        default=8080,
+        metavar="PORT",
+        help="the REST gateway's port (default 8080)",
+    )
+    serve.add_argument(
+        "--grpc-host",
+        default=None,
+        help="address the gRPC server listens on (default $KICKOFF_GRPC_HOST or 127.0.0.1); the gateway calls it there",
+    )
+    serve.add_argument("--grpc-port", type=int, default=50051, help="the gRPC server's port (default 50051)")
+    serve.add_argument(
+        "--database-url", default=None, help="the store (default $KICKOFF_DATABASE_URL or SQLite under ./var/)"
+    )
+    serve.add_argument(
+        "--cors-origin",
+        action="append",
+        default=None,
+        metavar="ORIGIN",
+        help="a page origin (scheme://host[:port]) that may call the gateway from a browser, repeatable; '*' lets any "
+        "page read what a spectator may read (default $KICKOFF_CORS_ORIGINS, comma-separated, or none)",
+    )
 
     client = commands.add_parser("client", help="play or watch in the terminal: a full-screen client of a gRPC server")
     client.add_argument("--target", default="127.0.0.1:50051", help="the gRPC server, host:port")
@@ -486,16 +517,33 @@ def _run_gateway(args: argparse.Namespace) -> int:
     return 0
 
 
+def serve_commands(args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """`kickoff serve`'s two commands: `kickoff grpc` and `kickoff gateway` with the options given passed on."""
+    import os
+
+    base = [sys.executable, "-m", "service.cli"]
+    grpc_command = [*base, "grpc", "--port", str(args.grpc_port)]
+    if args.grpc_host:
+        grpc_command += ["--host", args.grpc_host]
+    if args.database_url:
+        grpc_command += ["--database-url", args.database_url]
+    listening = args.grpc_host or os.environ.get("KICKOFF_GRPC_HOST") or "127.0.0.1"
+    reach = "127.0.0.1" if listening in ("0.0.0.0", "::", "") else listening  # a wildcard: call it on loopback
+    target = f"[{reach}]:{args.grpc_port}" if ":" in reach else f"{reach}:{args.grpc_port}"
+    gateway_command = [*base, "gateway", "--host", args.host, "--port", str(args.http_port), "--grpc-target", target]
+    for origin in args.cors_origin or ():
+        gateway_command += ["--cors-origin", origin]
+    return grpc_command, gateway_command
+
+
 def _serve_both(args: argparse.Namespace) -> int:
     """Both processes; Ctrl-C (or SIGTERM) stops both, the gateway first."""
     import signal
     import subprocess
 
-    base = [sys.executable, "-m", "service.cli"]
-    grpc_server = subprocess.Popen([*base, "grpc", "--port", str(args.grpc_port)])
-    gateway = subprocess.Popen(
-        [*base, "gateway", "--port", str(args.http_port), "--grpc-target", f"127.0.0.1:{args.grpc_port}"]
-    )
+    grpc_command, gateway_command = serve_commands(args)
+    grpc_server = subprocess.Popen(grpc_command)
+    gateway = subprocess.Popen(gateway_command)
 
     def stop(*_: object) -> None:
         for process in (gateway, grpc_server):

@@ -4,16 +4,19 @@ another store, e.g. postgresql+asyncpg://user@host/db."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+log = logging.getLogger(__name__)
 DEFAULT_URL = "sqlite+aiosqlite:///var/kickoff.db"
 
 
@@ -58,7 +61,11 @@ def upgrade(url: str) -> None:
     path = _sqlite_path(url)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
+    # Alembic says at INFO what it sets up and each migration it runs (eight lines on a first start): its warnings and
+    # errors only, and one line of ours.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     command.upgrade(config, "head")
+    log.info("the store is at its newest migration, %s", ScriptDirectory.from_config(config).get_current_head())
 
 
 async def upgrade_in_thread(url: str) -> None:

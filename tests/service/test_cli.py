@@ -113,3 +113,57 @@ def test_grpc_refuses_a_node_id_from_the_environment_that_is_too_long(
     monkeypatch.setenv("KICKOFF_NODE_ID", "n" * 65)
     assert main(["grpc", "--database-url", "memory"]) == 2
     assert "KICKOFF_NODE_ID (--node-id) must be 1-64 characters" in capsys.readouterr().err
+
+
+def test_serve_documents_its_options_and_passes_them_on(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["serve", "--help"])
+    assert done.value.code == 0
+    usage = capsys.readouterr().out
+    for option, words in (
+        ("--host HOST", "the REST gateway listens on"),
+        ("--port PORT, --http-port PORT", "the REST gateway's port"),
+        ("--grpc-host GRPC_HOST", "the gRPC server listens on"),
+        ("--grpc-port GRPC_PORT", "the gRPC server's port"),
+        ("--database-url DATABASE_URL", "$KICKOFF_DATABASE_URL"),
+        ("--cors-origin ORIGIN", "repeatable"),
+    ):
+        assert option in usage and words in " ".join(usage.split()), option
+
+    from service.cli import _parser, serve_commands
+
+    monkeypatch.delenv("KICKOFF_GRPC_HOST", raising=False)
+    grpc_command, gateway_command = serve_commands(_parser().parse_args(["serve"]))
+    assert grpc_command[-3:] == ["grpc", "--port", "50051"]
+    assert gateway_command[-7:] == [
+        "gateway",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "8080",
+        "--grpc-target",
+        "127.0.0.1:50051",
+    ]
+    given = [
+        *("serve", "--host", "0.0.0.0", "--port", "9000", "--grpc-host", "0.0.0.0", "--grpc-port", "50111"),
+        *("--database-url", "memory", "--cors-origin", "https://a.example", "--cors-origin", "https://b.example"),
+    ]
+    grpc_command, gateway_command = serve_commands(_parser().parse_args(given))
+    assert grpc_command[-7:] == ["grpc", "--port", "50111", "--host", "0.0.0.0", "--database-url", "memory"]
+    assert gateway_command[-11:] == [
+        *("gateway", "--host", "0.0.0.0", "--port", "9000", "--grpc-target", "127.0.0.1:50111"),
+        *("--cors-origin", "https://a.example", "--cors-origin", "https://b.example"),
+    ], "the gateway calls a server listening on every address over loopback"
+    _, gateway_command = serve_commands(_parser().parse_args(["serve", "--http-port", "9001", "--grpc-host", "::1"]))
+    assert gateway_command[-4:] == ["--port", "9001", "--grpc-target", "[::1]:50051"]
+
+
+def test_make_test_lists_the_slowest_tests() -> None:
+    from pathlib import Path
+
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
+    recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    pytest_line = next(line for line in recipe.splitlines() if "-m pytest" in line)
+    assert "--durations=" in pytest_line, "`make test` prints only dots otherwise: nobody sees which tests are slow"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from alembic import command
 from alembic.config import Config
@@ -10,7 +11,7 @@ from sqlalchemy import inspect, text
 
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
-from service.store.database import MIGRATIONS, create_engine, upgrade_in_thread
+from service.store.database import MIGRATIONS, create_engine, upgrade, upgrade_in_thread
 from service.store.journal import SqlJournal
 
 
@@ -56,3 +57,12 @@ async def test_rooms_stored_before_tournaments_survive_the_upgrade(empty_databas
     room.check_seat(0, "abc")  # the seat token of before the upgrade still holds
     await directory.close()
     await journal.close()
+
+
+def test_a_first_start_logs_one_line_of_ours_and_no_alembic_chatter(tmp_path, caplog) -> None:
+    caplog.set_level(logging.INFO)
+    upgrade(f"sqlite+aiosqlite:///{tmp_path}/first.db")
+    chatter = [r.getMessage() for r in caplog.records if r.name.startswith("alembic") and r.levelno < logging.WARNING]
+    assert chatter == [], "Alembic's INFO lines (its set-up, each migration run) are not shown"
+    ours = [r.getMessage() for r in caplog.records if r.name == "service.store.database"]
+    assert len(ours) == 1 and ours[0].startswith("the store is at its newest migration, 0")
