@@ -11,6 +11,18 @@ from engine.core import RuleError
 from engine.registry import GAMES
 
 
+def _cors_origin(parser: argparse.ArgumentParser) -> None:
+    """``--cors-origin``, the same on `kickoff gateway` and `kickoff serve`."""
+    parser.add_argument(
+        "--cors-origin",
+        action="append",
+        default=None,
+        metavar="ORIGIN",
+        help="a page origin (scheme://host[:port]) that may call the gateway from a browser, repeatable; '*' lets any "
+        "page read what a spectator may read (default $KICKOFF_CORS_ORIGINS, comma-separated, or none)",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kickoff", description="kickoff: a game-as-a-service backend for card games")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -91,14 +103,7 @@ def _parser() -> argparse.ArgumentParser:
         help="open connections from one IP address; more are refused 429 "
         "(default $KICKOFF_HTTP_MAX_CONNECTIONS_PER_CLIENT or 64)",
     )
-    gateway.add_argument(
-        "--cors-origin",
-        action="append",
-        default=None,
-        metavar="ORIGIN",
-        help="a page origin (scheme://host[:port]) that may call the gateway from a browser, repeatable; '*' lets any "
-        "page read what a spectator may read (default $KICKOFF_CORS_ORIGINS, comma-separated, or none)",
-    )
+    _cors_origin(gateway)
     gateway.add_argument(
         "--discard-spans",
         action="store_true",
@@ -131,14 +136,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--database-url", default=None, help="the store (default $KICKOFF_DATABASE_URL or SQLite under ./var/)"
     )
-    serve.add_argument(
-        "--cors-origin",
-        action="append",
-        default=None,
-        metavar="ORIGIN",
-        help="a page origin (scheme://host[:port]) that may call the gateway from a browser, repeatable; '*' lets any "
-        "page read what a spectator may read (default $KICKOFF_CORS_ORIGINS, comma-separated, or none)",
-    )
+    _cors_origin(serve)
 
     client = commands.add_parser("client", help="play or watch in the terminal: a full-screen client of a gRPC server")
     client.add_argument("--target", default="127.0.0.1:50051", help="the gRPC server, host:port")
