@@ -722,8 +722,9 @@ messages, each one schema in `components.schemas` named after its message.
   `unsupported_media_type`); a request without a body needs no `Content-Type`. A POST or DELETE from a browser page
   whose `Origin` is neither the gateway's own nor one it lists is refused 403 (`origin_not_allowed`).
 - The event streams are server-sent events: `update` events (data: a RoomUpdate or TournamentUpdate, id: its
-  version; resume with Last-Event-ID), then one `end` event (data: a StreamEnd) when the updates are over. A stream's
-  schema is each event's data, as SSE readers yield it."""
+  version; resume with Last-Event-ID), then one `end` event (data: a StreamEnd) when the updates are over, or one
+  `problem` event (data: ProblemDetails) when the server ends the stream for good (`seat_released`: the seat it was
+  opened as was given back). A stream's schema is each event's data, as SSE readers yield it."""
 
 
 def create_app(
