@@ -432,7 +432,7 @@ def _describe(limits: LimitSettings) -> None:
 
     log.info(
         "limits: API key %s for creating; per caller: create %s, join %s, %s streams; %s live rooms, %s live "
-        "tournaments; waiting rooms close after %s s",
+        "tournaments; waiting rooms close after %s s; x-forwarded-for believed from %s",
         "required" if limits.require_api_key else "not required",
         rate(limits.create_rate),
         rate(limits.join_rate),
@@ -440,4 +440,5 @@ def _describe(limits: LimitSettings) -> None:
         limits.max_live_rooms or "any",
         limits.max_live_tournaments or "any",
         limits.waiting_room_seconds or "never",
+        ", ".join(limits.trusted_proxies) if limits.trusted_proxies else "no peer (KICKOFF_TRUSTED_PROXIES is unset)",
     )
