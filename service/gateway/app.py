@@ -93,6 +93,24 @@ CHANNEL_OPTIONS = [
     # to the next node that is up, and a node that goes away is left out until it is back. Any node serves any room.
     ("grpc.lb_policy_name", "round_robin"),
 ]
+# A node that stops answering without closing its connections (SIGSTOP, a stalled machine) must not hold an event
+# stream for ever: the heartbeats this gateway sends would keep the client's answer alive. The channels ping every
+# KEEPALIVE_MS on a connection with calls (idle streams too) and drop one whose ping is not answered within
+# PING_TIMEOUT_MS: its streams end, and their clients come back through another node. The servers accept pings this
+# often (service/grpc/server.py, MIN_PING_MS).
+KEEPALIVE_MS = 10_000
+PING_TIMEOUT_MS = 5_000
+
+
+def channel_options() -> list[tuple[str, Any]]:
+    return [
+        *CHANNEL_OPTIONS,
+        ("grpc.keepalive_time_ms", KEEPALIVE_MS),
+        ("grpc.keepalive_timeout_ms", PING_TIMEOUT_MS),
+        # (a ping already in flight when the node froze would otherwise hold the keepalive back for a minute)
+        ("grpc.http2.ping_timeout_ms", PING_TIMEOUT_MS),
+        ("grpc.http2.max_pings_without_data", 0),  # (an idle stream is pinged too, not only twice)
+    ]
 
 
 def upstream_target(target: str) -> str:
@@ -752,8 +770,9 @@ def create_app(
             else None
         )
         target = upstream_target(grpc_target)
-        channel = grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS, interceptors=interceptors)
-        streams = grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS) if interceptors else channel
+        options = channel_options()
+        channel = grpc.aio.insecure_channel(target, options=options, interceptors=interceptors)
+        streams = grpc.aio.insecure_channel(target, options=options) if interceptors else channel
         app.state.upstream = Upstream(
             channel,
             game_pb2_grpc.GameServiceStub(channel),

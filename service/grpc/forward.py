@@ -52,7 +52,7 @@ def channel_options(lease_seconds: float) -> tuple[tuple[str, int], ...]:
     that carries calls, idle streams included, and the connection is closed when a ping is not answered within the
     other half, which ends the calls on it UNAVAILABLE. The ping timeout is grpc's own setting; without it a ping
     already in flight when the peer froze (grpc's flow-control probe) holds every later keepalive for a minute. The
-    peers accept these pings: :func:`peer_server_options`."""
+    peers accept these pings: :func:`peer_ping_ms`."""
     half = max(1, round(lease_seconds * 500))
     return (
         ("grpc.max_receive_message_length", 4 * 1024 * 1024),
@@ -64,11 +64,11 @@ def channel_options(lease_seconds: float) -> tuple[tuple[str, int], ...]:
     )
 
 
-def peer_server_options(lease_seconds: float) -> tuple[tuple[str, int], ...]:
-    """What a node's server lets its peers do: ping every half lease even on a connection with no data moving (a
-    relayed stream waiting for its next update). grpc's default (one ping in five minutes) would answer the second
-    one with GOAWAY. Pings are cheap; a quarter lease leaves room for timers that fire a little early."""
-    return (("grpc.http2.min_ping_interval_without_data_ms", max(1, round(lease_seconds * 250))),)
+def peer_ping_ms(lease_seconds: float) -> int:
+    """How often a node's server lets its peers ping on a connection with no data moving (a relayed stream waiting for
+    its next update): they ping every half lease, and grpc's default (one ping in five minutes) would answer the
+    second one with GOAWAY. A quarter lease leaves room for timers that fire a little early."""
+    return max(1, round(lease_seconds * 250))
 
 
 SEAL_SECONDS = 60.0  # how long a seal is good for: a forwarded call is sent at once; node clocks may differ a little

@@ -39,7 +39,7 @@ from service import collector
 from service.cluster.leases import Claimed
 from service.cluster.node import Node
 from service.grpc.admission import Admission
-from service.grpc.forward import Forwarder, Seal, peer_server_options
+from service.grpc.forward import Forwarder, Seal, peer_ping_ms
 from service.grpc.limits import tolerant
 from service.grpc.servicers import GameServicer, MoveServicer, RoomServicer, Seats
 from service.grpc.tokens import SeatTokens
@@ -65,6 +65,10 @@ SERVER_OPTIONS = (
     ("grpc.max_metadata_size", MAX_METADATA_BYTES),
     ("grpc.max_connection_idle_ms", IDLE_CONNECTION_MS),
 )
+# How often a client may ping on a connection with no data moving (a stream waiting for its next update) without
+# being told GOAWAY: the gateway's channels ping every 10 s (service/gateway/app.py), a cluster's nodes each other every
+# half lease (forward.channel_options; allowed every quarter lease). grpc's own default is once in five minutes.
+MIN_PING_MS = 5_000
 KEY_REFRESH_SECONDS = 30.0  # how often a server reads the store's API keys again (a revoked key stops within this)
 
 
@@ -278,7 +282,8 @@ async def create_server(
         else []
     )
     node = directory.node
-    options = SERVER_OPTIONS + (peer_server_options(node.settings.lease_seconds) if node is not None else ())
+    ping_ms = MIN_PING_MS if node is None else min(MIN_PING_MS, peer_ping_ms(node.settings.lease_seconds))
+    options = (*SERVER_OPTIONS, ("grpc.http2.min_ping_interval_without_data_ms", ping_ms))
     server = grpc.aio.server(interceptors=interceptors, options=options)
     tournaments = tournaments or TournamentDirectory(directory)
     admission = admission or Admission(no_limits())

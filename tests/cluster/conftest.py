@@ -24,8 +24,8 @@ from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.store.records import LogEntry
 from service.tournaments.directory import TournamentDirectory
-from tests.cluster.freeze import Freezer
 from tests.conftest import empty_database
+from tests.freeze import Freezer
 
 SECRET = b"a test secret of 32 bytes......."
 
@@ -44,7 +44,7 @@ class Member:
     tournaments: TournamentDirectory
     journal: SqlJournal
     channel: grpc.aio.Channel
-    freezer: Freezer | None = None  # in front of the node's port, for the other nodes (see freeze.py)
+    freezer: Freezer | None = None  # in front of the node's port, for the other nodes (see tests/freeze.py)
 
     @property
     def room_stub(self) -> room_pb2_grpc.RoomServiceStub:

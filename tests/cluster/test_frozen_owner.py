@@ -2,7 +2,7 @@
 call up for longer than a lease: a call forwarded to it is answered UNAVAILABLE `room_moved` within the lease (the
 forwarded call's own bound) and so is a stream relayed from it (the node-to-node channel's keepalive notices the
 silent peer); the same call sent again once the frozen node's lease has run out is served by the node that claims
-the room. The frozen node is frozen on the wire (tests/cluster/freeze.py): to the other node it is exactly a stopped
+the room. The frozen node is frozen on the wire (tests/freeze.py): to the other node it is exactly a stopped
 process."""
 
 from __future__ import annotations

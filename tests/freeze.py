@@ -17,6 +17,7 @@ class Freezer:
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.address = ""
+        self.sent = 0  # bytes passed on to the node (a keepalive ping is 17)
 
     async def start(self) -> Freezer:
         self._server = await asyncio.start_server(self._connected, "127.0.0.1", 0)
@@ -37,7 +38,7 @@ class Freezer:
             writer.close()
             return
         pumps = [
-            asyncio.ensure_future(self._pump(reader, upstream_writer)),
+            asyncio.ensure_future(self._pump(reader, upstream_writer, upstream=True)),
             asyncio.ensure_future(self._pump(upstream_reader, writer)),
         ]
         self._tasks.update(pumps)
@@ -48,9 +49,11 @@ class Freezer:
         for end in (writer, upstream_writer):
             end.close()
 
-    async def _pump(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+    async def _pump(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter, upstream: bool = False) -> None:
         while data := await source.read(65536):
             await self._thawed.wait()  # (frozen: the bytes wait here, as in a stopped process's socket buffer)
+            if upstream:
+                self.sent += len(data)
             sink.write(data)
             await sink.drain()
 
