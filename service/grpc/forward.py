@@ -66,8 +66,9 @@ def channel_options(lease_seconds: float) -> tuple[tuple[str, int], ...]:
 
 def peer_ping_ms(lease_seconds: float) -> int:
     """How often a node's server lets its peers ping on a connection with no data moving (a relayed stream waiting for
-    its next update): they ping every half lease, and grpc's default (one ping in five minutes) would answer the
-    second one with GOAWAY. A quarter lease leaves room for timers that fire a little early."""
+    its next update): they ping every half lease, and with grpc's default (one ping in five minutes) each ping would
+    be a strike, the third answered with GOAWAY (too_many_pings). A quarter lease leaves room for timers that fire a
+    little early."""
     return max(1, round(lease_seconds * 250))
 
 
