@@ -1,5 +1,5 @@
 """One node of a cluster: several `kickoff grpc` processes on one PostgreSQL, each owning some of the live rooms and
-tournaments through leases (service/cluster/leases.py) and serving every call (a call for a room another node owns
+tournaments through leases (service/store/leases.py) and serving every call (a call for a room another node owns
 is forwarded there: service/grpc/forward.py).
 
 What a node does about its leases, each in a task of its own (so that a long sweep never holds a renewal back):
@@ -29,9 +29,9 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from service.cluster.leases import Claimed, LeaseTable, NodeIdInUse, Owner
-from service.rooms.errors import RoomMoved
+from service.errors import RoomMoved
 from service.settings import NodeSettings
+from service.store.leases import Claimed, LeaseTable, NodeIdInUse, Owner
 
 log = logging.getLogger(__name__)
 

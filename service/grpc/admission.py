@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from service.rooms.errors import ResourceExhausted, Unauthenticated
+from service.errors import ResourceExhausted, Unauthenticated
 from service.settings import LimitSettings, Rate
 from service.store.keys import key_hash
 

@@ -10,9 +10,9 @@ from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
 from engine.core import Game, InvalidOptions, Outcome
 from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
+from service.errors import InvalidRequest
 from service.grpc import age_of_soccer_codec, carta_codec, soker_codec  # noqa: F401 (register the games' own codecs)
 from service.grpc.codecs import Codec, codec_of
-from service.rooms.errors import InvalidRequest
 from service.rooms.room import (
     FINISHED,
     ONLINE,

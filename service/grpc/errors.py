@@ -14,7 +14,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from engine.core import GameOver, IllegalMove, InvalidOptions, MalformedMove, NotYourTurn, RuleError, UnknownGame
-from service.rooms.errors import (
+from service.errors import (
     InvalidRequest,
     PermissionDenied,
     ResourceExhausted,

@@ -34,8 +34,8 @@ from typing import Any, NoReturn
 import grpc
 
 from service.cluster.node import Elsewhere, Node
+from service.errors import RoomMoved
 from service.grpc.errors import abort
-from service.rooms.errors import RoomMoved
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import DecodeError, Message
 
 from kickoff.v1 import limits_pb2
-from service.rooms.errors import InvalidRequest
+from service.errors import InvalidRequest
 
 STRUCT = "google.protobuf.Struct"
 STRUCT_KEY_LENGTH = 32  # a Struct's keys are identifiers of at most this many characters (limits.proto says so)

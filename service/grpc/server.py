@@ -36,7 +36,6 @@ from kickoff.v1 import (
     tournament_pb2_grpc,
 )
 from service import collector
-from service.cluster.leases import Claimed
 from service.cluster.node import Node
 from service.grpc.admission import Admission
 from service.grpc.forward import Forwarder, Seal, peer_ping_ms
@@ -50,6 +49,7 @@ from service.settings import GrpcSettings, LimitSettings, NodeSettings, Rate, St
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from service.store.keys import live_keys
+from service.store.leases import Claimed
 from service.telemetry import from_environment, traced_call
 from service.tournaments.directory import TournamentDirectory
 

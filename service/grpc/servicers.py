@@ -20,6 +20,7 @@ from engine.core import UnknownGame
 from engine.registry import GAMES, get_game
 from kickoff.v1 import common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.cluster.node import Elsewhere
+from service.errors import InvalidRequest, PermissionDenied, RoomNotFound, Unauthenticated
 from service.grpc.admission import Admission
 from service.grpc.convert import (
     MODE_NAME,
@@ -38,7 +39,6 @@ from service.grpc.forward import Forwarder
 from service.grpc.limits import check_request
 from service.grpc.tokens import TICKET_SECONDS, SeatClaim, SeatTokens
 from service.rooms.directory import RoomDirectory
-from service.rooms.errors import InvalidRequest, PermissionDenied, RoomNotFound, Unauthenticated
 from service.rooms.feed import Feed
 from service.rooms.room import Room, Update
 

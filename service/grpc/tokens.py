@@ -9,7 +9,7 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 
-from service.rooms.errors import Unauthenticated
+from service.errors import Unauthenticated
 
 
 @dataclass(frozen=True)

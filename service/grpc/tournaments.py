@@ -14,13 +14,13 @@ import grpc
 from engine.registry import get_game
 from kickoff.v1 import common_pb2, tournament_pb2, tournament_pb2_grpc
 from service.cluster.node import Elsewhere
+from service.errors import InvalidRequest, PermissionDenied, Unauthenticated
 from service.grpc.admission import Admission
 from service.grpc.codecs import Codec, codec_of
 from service.grpc.convert import MODE, MODE_NAME, STATUS, options_from, outcome_to_proto, struct, timestamp
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
 from service.grpc.servicers import Seats, bearer_token, internal, unary
-from service.rooms.errors import InvalidRequest, PermissionDenied, Unauthenticated
 from service.rooms.room import FINISHED, PERSON, PLAYING, WAITING
 from service.tournaments.directory import TournamentDirectory
 from service.tournaments.tournament import (

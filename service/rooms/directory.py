@@ -20,8 +20,8 @@ from typing import Any
 from engine.core import InvalidOptions, UnknownGame
 from engine.registry import GAMES, get_game
 from service.cluster.node import Elsewhere, Key, Node
+from service.errors import InvalidRequest, ResourceExhausted, RoomNotFound
 from service.rooms.clock import Clock, SystemClock
-from service.rooms.errors import InvalidRequest, ResourceExhausted, RoomNotFound
 from service.rooms.room import FINISHED, ONLINE, SOLO, Journal, Room, RoomLimits
 from service.store.memory import MemoryJournal
 from service.store.records import LogEntry, RoomRecord

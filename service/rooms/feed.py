@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
-from service.rooms.errors import InvalidRequest, ResourceExhausted, StoreUnavailable
+from service.errors import InvalidRequest, ResourceExhausted, StoreUnavailable
 
 T = TypeVar("T")
 STREAM_BUFFER = 64  # a feed's own messages that may wait for its reader

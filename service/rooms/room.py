@@ -37,8 +37,7 @@ from opentelemetry import trace
 from opentelemetry.trace import Status, StatusCode
 
 from engine.core import Bot, ChoiceTaken, Game, GameState, InvalidOptions, NotYourTurn, Outcome, RuleError
-from service.rooms.clock import Clock, Timer
-from service.rooms.errors import (
+from service.errors import (
     InvalidRequest,
     RoomMoved,
     RoomUnavailable,
@@ -50,6 +49,7 @@ from service.rooms.errors import (
     StoreUnavailable,
     Unauthenticated,
 )
+from service.rooms.clock import Clock, Timer
 from service.rooms.feed import HISTORY_KEPT, STREAM_BUFFER, Evicted, Feed, History, Readers
 from service.store.records import LogEntry, RoomRecord
 from service.telemetry import Telemetry

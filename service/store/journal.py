@@ -42,7 +42,7 @@ from sqlalchemy import and_, delete, insert, or_, select, tuple_, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, InternalError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from service.rooms.errors import InvalidRequest, RoomMoved, StoreRefused, StoreUnavailable
+from service.errors import InvalidRequest, RoomMoved, StoreRefused, StoreUnavailable
 from service.store.models import LeaseRow, LogRow, RoomRow, SeatRow, SettingRow, TournamentLogRow, TournamentRow
 from service.store.records import LogEntry, RoomRecord, TournamentEntry, TournamentRecord
 from service.telemetry import Telemetry

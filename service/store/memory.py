@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rooms.errors import InvalidRequest
+from service.errors import InvalidRequest
 from service.store.records import LogEntry, RoomRecord, TournamentEntry, TournamentRecord
 
 Row = tuple[Any, ...]  # a log entry as plain values (see MemoryJournal)

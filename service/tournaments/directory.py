@@ -11,8 +11,8 @@ from typing import Any
 from engine.core import UnknownGame
 from engine.registry import GAMES, TOURNAMENTS, new_tournament
 from service.cluster.node import Elsewhere, Key
+from service.errors import InvalidRequest, ResourceExhausted, TournamentNotFound
 from service.rooms.directory import RoomDirectory, page_size_of
-from service.rooms.errors import InvalidRequest, ResourceExhausted, TournamentNotFound
 from service.rooms.room import FINISHED, Room
 from service.store.records import TournamentEntry, TournamentRecord
 from service.tournaments.tournament import Tournament, TournamentJournal

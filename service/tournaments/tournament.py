@@ -30,8 +30,7 @@ from typing import Any, Protocol
 
 from engine.core import Outcome, TournamentRules
 from engine.registry import get_game, new_tournament
-from service.rooms.directory import RoomDirectory
-from service.rooms.errors import (
+from service.errors import (
     InvalidRequest,
     RoomMoved,
     RoomUnavailable,
@@ -39,6 +38,7 @@ from service.rooms.errors import (
     StoreUnavailable,
     Unauthenticated,
 )
+from service.rooms.directory import RoomDirectory
 from service.rooms.feed import Feed, Readers
 from service.rooms.room import FINISHED, PERSON, PLAYING, RECOVERY_BACKOFF, SYSTEM, WAITING, Room
 from service.store.records import TournamentEntry, TournamentRecord

@@ -9,7 +9,7 @@ import grpc
 import pytest
 
 from kickoff.v1 import room_pb2
-from service.rooms.errors import StoreRefused, StoreUnavailable
+from service.errors import StoreRefused, StoreUnavailable
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from tests.conftest import empty_database

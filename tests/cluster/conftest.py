@@ -13,7 +13,6 @@ import pytest
 from sqlalchemy import text
 
 from kickoff.v1 import move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc, tournament_pb2_grpc
-from service.cluster.leases import NOW
 from service.cluster.node import Node
 from service.grpc.server import KickoffServer, _wire, create_server
 from service.grpc.tokens import SeatTokens
@@ -22,6 +21,7 @@ from service.rooms.directory import RoomDirectory
 from service.settings import NodeSettings
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
+from service.store.leases import NOW
 from service.store.records import LogEntry
 from service.tournaments.directory import TournamentDirectory
 from tests.conftest import empty_database

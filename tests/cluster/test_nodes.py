@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import text
 
 from kickoff.v1 import move_pb2, room_pb2, tournament_pb2
-from service.cluster.leases import NodeIdInUse
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
+from service.store.leases import NodeIdInUse
 from tests.cluster.conftest import Cluster, auth, create_room, play_turn
 from tests.server.conftest import refusal
 

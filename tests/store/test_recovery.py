@@ -9,9 +9,9 @@ import pytest
 from sqlalchemy import inspect, select
 
 from engine.registry import get_game
+from service.errors import StoreUnavailable, Unauthenticated
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
-from service.rooms.errors import StoreUnavailable, Unauthenticated
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.store.memory import MemoryJournal

@@ -9,9 +9,9 @@ from collections import Counter
 import pytest
 
 from engine.soker.tournament import standings as engine_standings
+from service.errors import StoreUnavailable
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
-from service.rooms.errors import StoreUnavailable
 from service.rooms.room import FINISHED, Room
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
