@@ -13,6 +13,11 @@ The seeded random number generator lives in the state, so the same seed and the 
 and :meth:`Game.replay` rebuilds a game exactly from its seed and move log. Nothing here performs I/O, reads a clock or
 logs: the engine is pure, and a test enforces its import boundary.
 
+Moves and events are values: :class:`Move` (a kind and its arguments, with its text form) and :class:`Event` (a kind
+with its seats, cards and data, redacted for each viewer) are the vocabulary the games share, each game subclassing
+them for what is its own (the kinds it knows, how it spells an argument); a game may type its own instead (Soker, whose
+moves hold card ids and whose events are typed), as long as they answer the same methods.
+
 Teams are part of the interface from the start: :meth:`GameState.team_of` maps a seat to its team (every seat is its own
 team in Soker; Carta Futbol Club plays two teams), and an :class:`Outcome` names every winning seat.
 """
@@ -22,7 +27,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol, Self
 
 __all__ = [
     "Bot",
@@ -335,27 +340,92 @@ class TournamentRules(Protocol):
 
 
 # --------------------------------------------------------------------------------------------------------------------
-# What moves, events and views promise.
+# Moves, events and views. A game whose moves are a kind and a few words, and whose events are a kind with its seats,
+# cards and data, uses the vocabulary below (Age of Soccer, Carta Fútbol Club); a game may type its own instead
+# (Soker, whose moves hold card ids), as long as its values answer the same methods.
 
 
-class Move(Protocol):
-    """A small immutable value. ``to_wire()`` is its text form; ``game.move_from_wire(m.to_wire()) == m``."""
+class Move(NamedTuple):
+    """A move: its kind and its arguments, card codes and seat numbers as text (``play B-JOKER-8 pass``: kind
+    ``play``, args ``B-JOKER-8 pass``). ``to_wire()`` is its text form; ``game.move_from_wire(m.to_wire()) == m``.
 
-    def to_wire(self) -> str: ...
+    A game subclasses it (``__slots__ = ()``) with the kinds it knows and how it spells an argument; its ``apply``
+    takes only its own subclass, so another game's move is malformed there."""
+
+    kind: str
+    args: tuple[str, ...] = ()
+
+    kinds = frozenset[str]()  # (a class attribute: the kinds a game's subclass knows, its table's timeout included)
+
+    def to_wire(self) -> str:
+        return " ".join((self.kind, *self.args))
+
+    @staticmethod
+    def spell(word: str) -> str:
+        """An argument as the game writes it (a game's subclass says; as typed by default)."""
+        return word
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        """The move whose wire form is ``text``: the first word its kind (one of ``kinds``, in any case), the others
+        its arguments as ``spell`` writes them. Raises :class:`MalformedMove` when it cannot be read."""
+        if not isinstance(text, str):
+            raise MalformedMove(f"a move is text, got {type(text).__name__}")
+        words = text.split()
+        if not words or words[0].lower() not in cls.kinds:
+            # the table's timeout is nobody's to send: not offered as known
+            raise MalformedMove(f"unknown move (known: {', '.join(sorted(cls.kinds - {'timeout'}))})")
+        return cls(words[0].lower(), tuple(map(cls.spell, words[1:])))
 
 
-class Event(Protocol):
-    """Something that happened, as the engine saw it (it may hold secrets: use ``for_viewer`` before sending)."""
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, as the engine saw it: ``kind`` names it; ``seat`` who did it; ``cards`` the faces it
+    shows everyone (``private`` faces only to ``seat`` and ``other``: a card drawn, a card stolen); ``target`` a second
+    seat; ``count`` a number; ``data`` the rest, as (key, value) pairs. It may hold secrets: ``for_viewer`` before
+    sending. -1 is no seat, and a field left at its default is not written."""
 
-    def for_viewer(self, viewer: int | None) -> Event:
-        """This event as ``viewer`` (a seat, or ``None`` for a spectator) may see it."""
-        ...
+    kind: str
+    seat: int = -1
+    cards: tuple[str, ...] = ()
+    target: int = -1
+    private: tuple[str, ...] = ()
+    other: int = -1
+    count: int = 0
+    data: tuple[tuple[str, Any], ...] = ()
 
-    def to_json(self) -> dict[str, Any]: ...
+    def for_viewer(self, viewer: int | None) -> Self:
+        """This event as ``viewer`` (a seat, or ``None`` for a spectator) may see it: without its private cards
+        unless the viewer is its ``seat`` or ``other``."""
+        if self.private and viewer != self.seat and (viewer is None or viewer != self.other):
+            return type(self)(self.kind, self.seat, self.cards, self.target, (), self.other, self.count, self.data)
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.kind}
+        if self.seat >= 0:
+            data["seat"] = self.seat
+        if self.target >= 0:
+            data["target"] = self.target
+        if self.other >= 0:
+            data["other"] = self.other
+        if self.cards:
+            data["cards"] = list(self.cards)
+        if self.private:
+            data["private"] = list(self.private)
+        if self.count:
+            data["count"] = self.count
+        data.update(self.data)
+        return data
 
     def describe(self) -> str:
         """One readable line, for logs of finished games and the command line."""
-        ...
+        text = f"{self.kind}" + (f" seat {self.seat}" if self.seat >= 0 else "")
+        if self.target >= 0:
+            text += f" -> seat {self.target}"
+        shown = (*self.cards, *self.private)
+        extra = " ".join(f"{key}={value}" for key, value in self.data)
+        return text + (f": {' '.join(shown)}" if shown else "") + (f" ({extra})" if extra else "")
 
 
 class View(Protocol):
@@ -365,9 +435,10 @@ class View(Protocol):
 
 
 class Bot(Protocol):
-    """A system player. ``choose`` reads only ``state.view(seat)`` and ``state.legal_moves(seat)``: it never peeks."""
+    """A system player. ``choose`` reads only ``state.view(seat)`` and ``state.legal_moves(seat)``: it never peeks.
+    It returns one of those moves (a :class:`Move`, or the game's own typed move)."""
 
-    def choose(self, state: GameState, seat: int) -> Move: ...
+    def choose(self, state: GameState, seat: int) -> Any: ...
 
 
 # --------------------------------------------------------------------------------------------------------------------

@@ -87,7 +87,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any
 
 from engine.age_of_soccer import cards as C
 from engine.age_of_soccer.cards import (
@@ -106,6 +106,7 @@ from engine.age_of_soccer.cards import (
 from engine.core import (
     Bot,
     ChoiceTaken,
+    Event,
     Game,
     GameOver,
     GameSpec,
@@ -113,6 +114,7 @@ from engine.core import (
     IllegalMove,
     InvalidOptions,
     MalformedMove,
+    Move,
     NotYourTurn,
     OptionSpec,
     Outcome,
@@ -156,27 +158,6 @@ SPEC = GameSpec(
 # Moves: small values with a text form. ``args`` are card faces or codes, and seat numbers as text.
 
 
-class AosMove(NamedTuple):
-    """A move: its kind and its arguments (``play AGENT-VIK 2 1``: kind ``play``, args ``AGENT-VIK 2 1``)."""
-
-    kind: str
-    args: tuple[str, ...] = ()
-
-    def to_wire(self) -> str:
-        return " ".join((self.kind, *self.args))
-
-    @classmethod
-    def parse(cls, text: str) -> AosMove:
-        if not isinstance(text, str):
-            raise MalformedMove(f"a move is text, got {type(text).__name__}")
-        words = text.split()
-        if not words or words[0].lower() not in KINDS:
-            raise MalformedMove(f"unknown move (known: {', '.join(sorted(KINDS - {'timeout'}))})")
-        return _canonical(
-            cls(words[0].lower(), tuple(word.upper() if not word.isdigit() else word for word in words[1:]))
-        )
-
-
 KINDS = frozenset(
     (
         "pick",
@@ -198,6 +179,25 @@ KINDS = frozenset(
         "timeout",
     )
 )
+
+
+class AosMove(Move):
+    """An Age of Soccer move (``play AGENT-VIK 2 1``: kind ``play``, args ``AGENT-VIK 2 1``): card faces and codes in
+    capitals, seat numbers and positions as digits; the cards of a move that names several in one order
+    (:func:`_canonical`)."""
+
+    __slots__ = ()
+    kinds = KINDS
+
+    @staticmethod
+    def spell(word: str) -> str:
+        return word.upper() if not word.isdigit() else word
+
+    @classmethod
+    def parse(cls, text: str) -> AosMove:
+        return _canonical(super().parse(text))
+
+
 PASS = AosMove("pass")
 END = AosMove("end")
 STOP = AosMove("stop")
@@ -208,41 +208,8 @@ TIMEOUT = AosMove("timeout")
 # Events
 
 
-@dataclass(frozen=True)
-class Event:
-    """What happened. ``kind`` names it; ``seat`` who did it; ``cards`` the faces it shows (``private`` faces only to
-    ``seat`` and ``other``: a card drawn, a card stolen); ``target`` a second seat; ``data`` any numbers."""
-
-    kind: str
-    seat: int = -1
-    cards: tuple[str, ...] = ()
-    target: int = -1
-    private: tuple[str, ...] = ()
-    other: int = -1
-    count: int = 0
-    data: tuple[tuple[str, Any], ...] = ()
-
-    def for_viewer(self, viewer: int | None) -> Event:
-        if self.private and viewer != self.seat and (viewer is None or viewer != self.other):
-            return Event(self.kind, self.seat, self.cards, self.target, (), self.other, self.count, self.data)
-        return self
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": self.kind}
-        if self.seat >= 0:
-            data["seat"] = self.seat
-        if self.target >= 0:
-            data["target"] = self.target
-        if self.other >= 0:
-            data["other"] = self.other
-        if self.cards:
-            data["cards"] = list(self.cards)
-        if self.private:
-            data["private"] = list(self.private)
-        if self.count:
-            data["count"] = self.count
-        data.update(self.data)
-        return data
+class AosEvent(Event):
+    """What happened (:class:`engine.core.Event`), described in a line of its seats and cards."""
 
     def describe(self) -> str:
         text = f"{self.kind} seat {self.seat}"
@@ -522,26 +489,26 @@ class AosState(GameState):
         if len(args) == 3:
             given = [self._take_action(seat, face) for face in args]
             self.action_discard.extend(given)
-            events.append(Event("traded", seat, tuple(args)))
+            events.append(AosEvent("traded", seat, tuple(args)))
             self._draw_players(seat, 1, events, "trade")
         else:
             card = PLAYER_BY_CODE[args[0]]
             self.players[seat].remove(card)
             self.player_discard.append(card)
-            events.append(Event("traded", seat, (args[0],)))
+            events.append(AosEvent("traded", seat, (args[0],)))
             self._draw_actions(seat, 1, events, "trade")
 
     def _board(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
         card = PLAYER_BY_CODE[args[0]]
         self.players[seat].remove(card)
         self.boards[seat][card & 3] = card
-        events.append(Event("boarded", seat, (args[0],), data=self._points(seat)))
+        events.append(AosEvent("boarded", seat, (args[0],), data=self._points(seat)))
 
     def _bench(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
         card = PLAYER_BY_CODE[args[0]]
         self.boards[seat][card & 3] = -1
         self.players[seat].append(card)
-        events.append(Event("benched", seat, (args[0],), data=self._points(seat)))
+        events.append(AosEvent("benched", seat, (args[0],), data=self._points(seat)))
 
     def _points(self, seat: int) -> tuple[tuple[str, Any], ...]:
         return (("attack", self.attack(seat)), ("defence", self.defence(seat)))
@@ -549,7 +516,7 @@ class AosState(GameState):
     def _pass(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
         phase = self.phase
         if phase == TRAINING:
-            events.append(Event("trained", seat))
+            events.append(AosEvent("trained", seat))
             self._limit_hand(MATCH, events)
         elif phase == CHALLENGE:
             self._exchange_pass(seat, events)
@@ -564,16 +531,16 @@ class AosState(GameState):
             self.action_discard.append(card)
         if kind == C.OWNER:
             bonus = self.active_of_team(seat, ACTION_TEAM[card]) >= 2
-            events.append(Event("played", seat, (face,)))
+            events.append(AosEvent("played", seat, (face,)))
             self._draw_actions(seat, 3 if bonus else 2, events, "owner")
         elif kind == C.SAMBA:
-            events.append(Event("played", seat, (face,)))
+            events.append(AosEvent("played", seat, (face,)))
             for other in self._round_from(seat):
                 self._draw_actions(other, 1, events, "samba")
         elif kind == C.RED:
             target = int(args[1])
             self.reds[target].append(card)  # it waits in front of its target until the turn it costs
-            events.append(Event("played", seat, (face,), target))
+            events.append(AosEvent("played", seat, (face,), target))
         elif kind in (C.AGENT, C.BANKRUPT):
             target = int(args[1])
             victim = self.actions[target]
@@ -584,12 +551,12 @@ class AosState(GameState):
             faces = tuple(ACTION_FACE[lost] for lost in taken)
             if kind == C.AGENT:
                 self.actions[seat].extend(taken)
-                events.append(Event("played", seat, (face,), target, private=faces, other=target, count=len(taken)))
+                events.append(AosEvent("played", seat, (face,), target, private=faces, other=target, count=len(taken)))
             else:
                 self.action_discard.extend(taken)
-                events.append(Event("played", seat, (face, *faces), target, count=len(taken)))
+                events.append(AosEvent("played", seat, (face, *faces), target, count=len(taken)))
         elif kind == C.WINDOW:
-            events.append(Event("played", seat, (face,)))
+            events.append(AosEvent("played", seat, (face,)))
             self._open_draft(seat, events)
         else:  # INJURY, FREE, INSIDER
             target = int(args[1])
@@ -597,14 +564,14 @@ class AosState(GameState):
             self.boards[target][player & 3] = -1
             if kind == C.INJURY:
                 self.player_discard.append(player)
-                events.append(Event("played", seat, (face, args[2]), target, data=self._points(target)))
+                events.append(AosEvent("played", seat, (face, args[2]), target, data=self._points(target)))
             elif kind == C.FREE:
                 self.players[seat].append(player)
-                events.append(Event("played", seat, (face, args[2]), target, data=self._points(target)))
+                events.append(AosEvent("played", seat, (face, args[2]), target, data=self._points(target)))
             else:
                 to = int(args[3])
                 self.players[to].append(player)
-                events.append(Event("played", seat, (face, args[2]), target, other=to, data=self._points(target)))
+                events.append(AosEvent("played", seat, (face, args[2]), target, other=to, data=self._points(target)))
 
     def _round_from(self, seat: int) -> list[int]:
         return [(seat + i) % self.seats for i in range(self.seats)]
@@ -621,14 +588,14 @@ class AosState(GameState):
         self.draft = {"cards": dealt, "order": self._round_from(seat)[: len(dealt)], "turn": 0}
         self.phase = DRAFT
         self.asked += 1
-        events.append(Event("dealt", seat, tuple(PLAYER_CODES[card] for card in dealt)))
+        events.append(AosEvent("dealt", seat, tuple(PLAYER_CODES[card] for card in dealt)))
 
     def _draft(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
         card = PLAYER_BY_CODE[args[0]]
         draft = self.draft
         draft["cards"].remove(card)
         self.players[seat].append(card)
-        events.append(Event("drafted", seat, (args[0],)))
+        events.append(AosEvent("drafted", seat, (args[0],)))
         draft["turn"] += 1
         self.asked += 1
         if draft["turn"] >= len(draft["order"]):
@@ -638,7 +605,7 @@ class AosState(GameState):
     def _discard(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
         card = self._take_action(seat, args[0])
         self.action_discard.append(card)
-        events.append(Event("discarded", seat, (args[0],)))
+        events.append(AosEvent("discarded", seat, (args[0],)))
         if len(self.actions[seat]) <= HAND_LIMIT:
             self._after_limit(events)
 
@@ -673,7 +640,7 @@ class AosState(GameState):
         }
         self.phase = CHALLENGE
         self.asked += 1
-        events.append(Event("challenged", seat, tuple(args[1:]), target))
+        events.append(AosEvent("challenged", seat, tuple(args[1:]), target))
 
     def _boost(self, seat: int, kind: str, events: list[Any]) -> None:
         card = self._kind_cards(seat, kind)[0]
@@ -686,7 +653,7 @@ class AosState(GameState):
         else:
             challenge["cuprun"] = True
         challenge["passes"] = 0
-        events.append(Event("boosted", seat, (ACTION_FACE[card],), challenge["target"]))
+        events.append(AosEvent("boosted", seat, (ACTION_FACE[card],), challenge["target"]))
         self._exchange_next(seat)
 
     def _eagle(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
@@ -705,7 +672,7 @@ class AosState(GameState):
 
     def _exchange_pass(self, seat: int, events: list[Any]) -> None:
         challenge = self.challenge
-        events.append(Event("passed", seat))
+        events.append(AosEvent("passed", seat))
         challenge["passes"] += 1
         if challenge["passes"] < 2:
             self._exchange_next(seat)
@@ -715,7 +682,7 @@ class AosState(GameState):
         defence = self.defence(target) + 4 * challenge["buses"]
         stands = challenge["cuprun"] or attack >= defence
         events.append(
-            Event(
+            AosEvent(
                 "challenge_stands" if stands else "challenge_falls",
                 self.active,
                 target=target,
@@ -749,20 +716,20 @@ class AosState(GameState):
         self.window = {"order": [defender, *outside], "passed": set(), "held": {}}
         self.phase = WINDOW
         self.asked += 1
-        events.append(Event("shot", seat, (face,), defender, data=(("activated", activated),)))
+        events.append(AosEvent("shot", seat, (face,), defender, data=(("activated", activated),)))
 
     def _stop(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
-        events.append(Event("stopped_shooting", seat))
+        events.append(AosEvent("stopped_shooting", seat))
         self._end_match(None, events)
 
     def _answer(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
         self.window["held"][seat] = self._holds(seat, args[0])
-        events.append(Event("answered", seat))  # which card, only once it counts
+        events.append(AosEvent("answered", seat))  # which card, only once it counts
         self._settle_window(events)
 
     def _window_pass(self, seat: int, events: list[Any]) -> None:
         self.window["passed"].add(seat)
-        events.append(Event("passed", seat))
+        events.append(AosEvent("passed", seat))
         self._settle_window(events)
 
     def _settle_window(self, events: list[Any]) -> None:
@@ -778,7 +745,7 @@ class AosState(GameState):
             self._resolve(seat, card, events)
             return
         attacker, defender = self.match["attacker"], self.match["defender"]
-        events.append(Event("scored", attacker, target=defender))
+        events.append(AosEvent("scored", attacker, target=defender))
         self._end_match(attacker, events)
 
     def _resolve(self, seat: int, card: int, events: list[Any]) -> None:
@@ -789,12 +756,12 @@ class AosState(GameState):
         self.shot = {}
         match = self.match
         if ACTION_KIND[card] == C.COUNTER:
-            events.append(Event("countered", seat, (face,), match["attacker"]))
+            events.append(AosEvent("countered", seat, (face,), match["attacker"]))
             match["defender"] = match["attacker"]
             match["attacker"] = seat
             match["counter"] = True
         else:
-            events.append(Event("stopped", seat, (face,), match["attacker"]))
+            events.append(AosEvent("stopped", seat, (face,), match["attacker"]))
         self.phase = SHOT
         self.asked += 1
         self._shot_or_draw(events)
@@ -806,7 +773,7 @@ class AosState(GameState):
             if self.shields[loser] > 0:
                 self.shields[loser] -= 1
                 self.won[winner][loser] += 1
-                events.append(Event("shield", winner, (TEAMS[self.teams[loser]],), loser))
+                events.append(AosEvent("shield", winner, (TEAMS[self.teams[loser]],), loser))
                 if self._won_all(winner):
                     self._finish((winner,), WIN_SHIELDS, events)
                     return
@@ -814,7 +781,7 @@ class AosState(GameState):
                     self._finish(self._most_shields(), WIN_BLOCKED, events)
                     return
         else:
-            events.append(Event("draw", match["attacker"], target=match["defender"]))
+            events.append(AosEvent("draw", match["attacker"], target=match["defender"]))
         self.match = {}
         self._limit_hand("next", events)
 
@@ -835,7 +802,7 @@ class AosState(GameState):
         return all(self.won[seat][other] >= needed for other in range(self.seats) if other != seat)
 
     def _end(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
-        events.append(Event("ended_turn", seat))
+        events.append(AosEvent("ended_turn", seat))
         self._limit_hand("next", events)
 
     # Turns
@@ -851,7 +818,7 @@ class AosState(GameState):
                 return
             if self.reds[seat]:
                 self.action_discard.append(self.reds[seat].pop())
-                events.append(Event("missed_turn", seat))
+                events.append(AosEvent("missed_turn", seat))
                 continue
             break
         self.active = seat
@@ -859,14 +826,14 @@ class AosState(GameState):
         self.phase = PICKUP
         self.traded = False
         self.challenged = []
-        events.append(Event("turn_began", seat))
+        events.append(AosEvent("turn_began", seat))
         self._pick_nothing(seat, events)
 
     def _pick_nothing(self, seat: int, events: list[Any]) -> None:
         """With no card of either kind left to draw (decks and discard piles empty), the pick-up draws nothing and
         training begins: no pick-up is offered, so the player is never left without a move."""
         if self.phase == PICKUP and not self.can_draw_player() and not self.can_draw_action():
-            events.append(Event("drew", seat, data=(("cause", "pick"), ("deck", "actions"))))
+            events.append(AosEvent("drew", seat, data=(("cause", "pick"), ("deck", "actions"))))
             self.phase = TRAINING
 
     def _finish_by_rounds(self, events: list[Any]) -> None:
@@ -876,7 +843,7 @@ class AosState(GameState):
         self.phase = OVER
         self.match, self.window, self.shot, self.challenge, self.draft = {}, {}, {}, {}, {}
         self.result = Outcome(winners, reason, tuple(sum(row) for row in self.won))
-        events.append(Event("game_ended", data=(("winners", list(winners)), ("reason", reason))))
+        events.append(AosEvent("game_ended", data=(("winners", list(winners)), ("reason", reason))))
 
     # The table
 
@@ -898,17 +865,17 @@ class AosState(GameState):
                 self._stop(seat, (), events)
             return
         # The player whose turn it is: pick up, end any match drawn, discard down to seven, end the turn.
-        events.append(Event("timed_out", seat))
+        events.append(AosEvent("timed_out", seat))
         if phase == PICKUP:
             self._draw_actions(seat, 2, events, "pick")
         if self.match:
-            events.append(Event("draw", self.match["attacker"], target=self.match["defender"]))
+            events.append(AosEvent("draw", self.match["attacker"], target=self.match["defender"]))
         self.match, self.challenge, self.shot, self.window = {}, {}, {}, {}
         hand = self.actions[seat]
         while len(hand) > HAND_LIMIT:
             card = hand.pop()  # the last picked up
             self.action_discard.append(card)
-            events.append(Event("discarded", seat, (ACTION_FACE[card],)))
+            events.append(AosEvent("discarded", seat, (ACTION_FACE[card],)))
         self._next_turn(events)
 
     # Cards
@@ -924,14 +891,14 @@ class AosState(GameState):
         if not self.action_deck and self.action_discard:
             self.action_deck, self.action_discard = self.action_discard, []
             self.rng.shuffle(self.action_deck)
-            events.append(Event("reshuffled", count=len(self.action_deck), data=(("deck", "actions"),)))
+            events.append(AosEvent("reshuffled", count=len(self.action_deck), data=(("deck", "actions"),)))
         return self.action_deck.pop() if self.action_deck else -1
 
     def _draw_player_card(self, events: list[Any]) -> int:
         if not self.player_deck and self.player_discard:
             self.player_deck, self.player_discard = self.player_discard, []
             self.rng.shuffle(self.player_deck)
-            events.append(Event("reshuffled", count=len(self.player_deck), data=(("deck", "players"),)))
+            events.append(AosEvent("reshuffled", count=len(self.player_deck), data=(("deck", "players"),)))
         return self.player_deck.pop() if self.player_deck else -1
 
     def _draw_actions(self, seat: int, count: int, events: list[Any], cause: str) -> None:
@@ -944,7 +911,7 @@ class AosState(GameState):
         self.actions[seat].extend(drawn)
         faces = tuple(ACTION_FACE[card] for card in drawn)
         data = (("cause", cause), ("deck", "actions"))
-        events.append(Event("drew", seat, private=faces, count=len(drawn), data=data))
+        events.append(AosEvent("drew", seat, private=faces, count=len(drawn), data=data))
 
     def _draw_players(self, seat: int, count: int, events: list[Any], cause: str) -> None:
         drawn = []
@@ -956,7 +923,7 @@ class AosState(GameState):
         self.players[seat].extend(drawn)
         codes = tuple(PLAYER_CODES[card] for card in drawn)
         data = (("cause", cause), ("deck", "players"))
-        events.append(Event("drew", seat, private=codes, count=len(drawn), data=data))
+        events.append(AosEvent("drew", seat, private=codes, count=len(drawn), data=data))
 
     # -- seeing -----------------------------------------------------------------------------------------------------
 

@@ -86,18 +86,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from engine.carta import cards as C
 from engine.carta.cards import ACTIONS, BY_FACE, CARDS, COLOURS, DECK, FACE, INSTANCE, KIND, VALUE
 from engine.core import (
     Bot,
+    Event,
     Game,
     GameOver,
     GameSpec,
     GameState,
     IllegalMove,
     MalformedMove,
+    Move,
     NotYourTurn,
     OptionSpec,
     Outcome,
@@ -131,28 +133,22 @@ SPEC = GameSpec(
 # Moves
 
 
-class CartaMove(NamedTuple):
-    """A move: its kind and its arguments (``play B-JOKER-8 pass``: kind ``play``, args ``B-JOKER-8 pass``)."""
-
-    kind: str
-    args: tuple[str, ...] = ()
-
-    def to_wire(self) -> str:
-        return " ".join((self.kind, *self.args))
-
-    @classmethod
-    def parse(cls, text: str) -> CartaMove:
-        if not isinstance(text, str):
-            raise MalformedMove(f"a move is text, got {type(text).__name__}")
-        words = text.split()
-        if not words or words[0].lower() not in KINDS:
-            raise MalformedMove(f"unknown move (known: {', '.join(sorted(KINDS))})")
-        args = tuple(word.lower() if word.lower() in _WORDS else word.upper() for word in words[1:])
-        return cls(words[0].lower(), args)
-
-
 KINDS = frozenset(("call", "choose", "play", "down", "decline"))
 _WORDS = frozenset((*ACTIONS, *SIDES, *C.COLOUR_NAMES, "kickoff"))
+
+
+class CartaMove(Move):
+    """A Carta Fútbol Club move (``play B-JOKER-8 pass``: kind ``play``, args ``B-JOKER-8 pass``): card faces in
+    capitals, the words of an action, a side, a colour or the kick-off in lower case."""
+
+    __slots__ = ()
+    kinds = KINDS
+
+    @staticmethod
+    def spell(word: str) -> str:
+        return word.lower() if word.lower() in _WORDS else word.upper()
+
+
 DECLINE = CartaMove("decline")
 CALLS = (CartaMove("call", ("heads",)), CartaMove("call", ("tails",)))
 COLOUR_CHOICES = tuple(CartaMove("choose", (name,)) for name in C.COLOUR_NAMES)
@@ -164,49 +160,7 @@ _DOWN = tuple(CartaMove("down", (FACE[card],)) for card in range(CARDS))
 
 
 # --------------------------------------------------------------------------------------------------------------------
-# Events
-
-
-@dataclass(frozen=True)
-class Event:
-    """What happened. ``kind`` names it; ``seat`` who did it; ``cards`` the faces it shows everyone (``private``
-    faces only to ``seat``: the cards dealt to it); ``target`` a second seat; ``data`` the rest."""
-
-    kind: str
-    seat: int = -1
-    cards: tuple[str, ...] = ()
-    target: int = -1
-    private: tuple[str, ...] = ()
-    count: int = 0
-    data: tuple[tuple[str, Any], ...] = ()
-
-    def for_viewer(self, viewer: int | None) -> Event:
-        if self.private and viewer != self.seat:
-            return Event(self.kind, self.seat, self.cards, self.target, (), self.count, self.data)
-        return self
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": self.kind}
-        if self.seat >= 0:
-            data["seat"] = self.seat
-        if self.target >= 0:
-            data["target"] = self.target
-        if self.cards:
-            data["cards"] = list(self.cards)
-        if self.private:
-            data["private"] = list(self.private)
-        if self.count:
-            data["count"] = self.count
-        data.update(self.data)
-        return data
-
-    def describe(self) -> str:
-        text = f"{self.kind}" + (f" seat {self.seat}" if self.seat >= 0 else "")
-        if self.target >= 0:
-            text += f" -> seat {self.target}"
-        shown = (*self.cards, *self.private)
-        extra = " ".join(f"{key}={value}" for key, value in self.data)
-        return text + (f": {' '.join(shown)}" if shown else "") + (f" ({extra})" if extra else "")
+# Events (engine.core.Event: private faces only to ``seat``, the cards dealt to it) and views
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from engine.age_of_soccer.rules import AosMove, AosView
 from engine.core import MalformedMove
 from kickoff.v1 import age_of_soccer_pb2 as pb
 from kickoff.v1 import move_pb2
-from service.grpc.codecs import Codec, register
+from service.grpc.generic_codec import Codec
 
 # Moves without arguments: the proto field -> the text move, and back.
 _BARE = {
@@ -178,6 +178,3 @@ class AgeOfSoccerCodec(Codec):
             if name in data:
                 setattr(message, name, data[name])
         return move_pb2.GameEvent(age_of_soccer=message)
-
-
-register(AgeOfSoccerCodec())

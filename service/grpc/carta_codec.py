@@ -10,7 +10,7 @@ from engine.carta.rules import CartaMove, CartaView
 from engine.core import MalformedMove
 from kickoff.v1 import carta_pb2 as pb
 from kickoff.v1 import move_pb2
-from service.grpc.codecs import Codec, register
+from service.grpc.generic_codec import Codec
 
 # Event data -> CartaEvent fields of the same name (the rest are set below).
 _EVENT_SCALARS = ("call", "coin", "choice", "action", "value", "play", "answer", "outcome", "goal", "hand", "shootout")
@@ -125,6 +125,3 @@ class CartaCodec(Codec):
             if name in data:
                 _set_if_seat(message, name, data[name])
         return move_pb2.GameEvent(carta=message)
-
-
-register(CartaCodec())

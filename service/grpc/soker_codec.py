@@ -9,7 +9,7 @@ from engine.core import MalformedMove
 from engine.soker import SOKER, SokerMove, SokerView
 from engine.soker.rules import GameEnded
 from kickoff.v1 import move_pb2, soker_pb2
-from service.grpc.codecs import Codec, register
+from service.grpc.generic_codec import Codec
 
 _WIRE_OF_KIND = {"draw": "draw", "end_turn": "end"}
 
@@ -71,6 +71,3 @@ class SokerCodec(Codec):
         data = event.to_json()
         kind = data.pop("type")
         return move_pb2.GameEvent(soker=soker_pb2.SokerEvent(**{kind: data}))
-
-
-register(SokerCodec())
