@@ -1,1 +1,1 @@
-"""Everything with I/O: the command line, benchmarks, and (later) the gRPC server, the store and the REST gateway."""
+"""Everything with I/O: the command line, and (later) the gRPC server, the store and the REST gateway."""

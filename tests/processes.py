@@ -19,7 +19,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(database_url: str, port: int, command: str = "service.cli") -> subprocess.Popen:
+def start_server(database_url: str, port: int, command: str = "cli") -> subprocess.Popen:
     """`kickoff grpc` (or ``command``: a module that runs it, e.g. with the tests' game hosted) on ``port``."""
     env = {k: v for k, v in os.environ.items() if k != "KICKOFF_TOKEN_SECRET"}
     # On PostgreSQL the server is a node of a cluster: a short lease, so that a server killed and started again
@@ -43,7 +43,7 @@ class ServerProcess:
     """One server on a free port and a store; ``kill9`` then ``restart`` bring it back on the same port and store.
     Used as a context manager, it is killed on leaving."""
 
-    def __init__(self, database_url: str, command: str = "service.cli") -> None:
+    def __init__(self, database_url: str, command: str = "cli") -> None:
         self.database_url, self.command = database_url, command
         self.port = free_port()
         self.target = f"127.0.0.1:{self.port}"

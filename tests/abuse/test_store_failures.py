@@ -138,7 +138,7 @@ async def test_a_full_disk_under_sqlite_refuses_moves_retriably_and_the_same_pro
         "KICKOFF_TOKEN_SECRET": "a full-disk test secret of 32 bytes",
     }
     command = (
-        f"mount -t tmpfs -o size=4m tmpfs '{disk}' && exec '{sys.executable}' -m service.cli grpc --port {port} "
+        f"mount -t tmpfs -o size=4m tmpfs '{disk}' && exec '{sys.executable}' -m cli grpc --port {port} "
         f"--database-url 'sqlite+aiosqlite:///{disk}/kickoff.db'"
     )
     server = subprocess.Popen(

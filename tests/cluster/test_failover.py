@@ -76,7 +76,7 @@ class Node:
 def start_node(name: str, url: str, tmp: Path) -> Node:
     port = free_port()
     log = tmp / f"{name}.log"
-    command = [sys.executable, "-m", "service.cli", "grpc", "--port", str(port), "--database-url", url]
+    command = [sys.executable, "-m", "cli", "grpc", "--port", str(port), "--database-url", url]
     command += ["--node-id", name, "--advertise-address", f"127.0.0.1:{port}"]
     env = {k: v for k, v in os.environ.items() if k != "KICKOFF_TOKEN_SECRET"} | NODE_ENV
     with log.open("w") as err:
@@ -90,7 +90,7 @@ def start_node(name: str, url: str, tmp: Path) -> Node:
 def start_gateway(targets: list[str], tmp: Path) -> tuple[subprocess.Popen, int]:
     port = free_port()
     log = tmp / "gateway.log"
-    command = [sys.executable, "-m", "service.cli", "gateway", "--port", str(port)]
+    command = [sys.executable, "-m", "cli", "gateway", "--port", str(port)]
     command += ["--grpc-target", ",".join(targets), "--timeout", "10"]
     with log.open("w") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)

@@ -424,8 +424,8 @@ VARIABLE = re.compile(r"\bKICKOFF_[A-Z0-9]+(?:_[A-Z0-9]+)*\b")
 
 
 def read_by_the_code() -> set[str]:
-    """The KICKOFF_* names service/settings.py and service/cli.py read, and the ones being added."""
-    sources = [(ROOT / "service" / name).read_text() for name in ("settings.py", "cli.py")]
+    """The KICKOFF_* names service/settings.py and cli/__init__.py read, and the ones being added."""
+    sources = [(ROOT / path).read_text() for path in ("service/settings.py", "cli/__init__.py")]
     return {name for source in sources for name in VARIABLE.findall(source)} | NEW_SETTINGS
 
 

@@ -236,7 +236,7 @@ def test_slowloris_from_one_address_does_not_stop_the_gateway(tmp_path: Path) ->
         pytest.skip(f"this test holds 1,100 sockets; the open-file limit is {hard}")
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1300), hard))
     port = _free_port()
-    command = [sys.executable, "-m", "service.cli", "gateway", "--port", str(port), "--grpc-target", "127.0.0.1:1"]
+    command = [sys.executable, "-m", "cli", "gateway", "--port", str(port), "--grpc-target", "127.0.0.1:1"]
     command += ["--header-timeout", "2", "--max-connections-per-client", "64"]
     log = tmp_path / "gateway.log"  # a file, not a pipe, which a chatty gateway could fill and block on
     with log.open("wb") as stderr:

@@ -27,7 +27,7 @@ def test_schemathesis_finds_no_server_error_and_no_schema_mismatch(tmp_path: Pat
     grpc_port, http_port = free_port(), free_port()
     env = {**os.environ, "KICKOFF_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/k.db"}
     serve = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--grpc-port", str(grpc_port), "--http-port", str(http_port)],
+        [sys.executable, "-m", "cli", "serve", "--grpc-port", str(grpc_port), "--http-port", str(http_port)],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

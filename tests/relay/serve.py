@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from service.cli import main
+from cli import main
 from tests import relay
 
 if __name__ == "__main__":

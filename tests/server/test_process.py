@@ -33,7 +33,7 @@ def test_the_server_process_serves_health_and_reflection_and_stops_on_sigterm(tm
     port = free_port()
     env = {**os.environ, "KICKOFF_GRPC_PORT": str(port), "KICKOFF_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/k.db"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "grpc"],
+        [sys.executable, "-m", "cli", "grpc"],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.bench_server import bench_server
+from benchmarks.server import bench_server
 
 
 @pytest.mark.parametrize("transport", ["stream", "unary", "rest"])
@@ -39,7 +39,7 @@ def test_bench_server_measures_tracing_against_no_tracing_in_one_run() -> None:
         [
             sys.executable,
             "-m",
-            "service.cli",
+            "cli",
             "bench",
             "server",
             "--rooms",
@@ -62,7 +62,7 @@ def test_bench_server_measures_tracing_against_no_tracing_in_one_run() -> None:
 
 @pytest.mark.parametrize("transport", ["stream", "unary"])
 def test_bench_server_measures_kickoff_against_a_bare_fan_out_server_in_one_run(transport: str) -> None:
-    from service.bench_server import bench_against_baseline
+    from benchmarks.server import bench_against_baseline
 
     figures = bench_against_baseline(rooms=3, seconds=1.5, transport=transport, database_url="memory", rounds=1)
     ours, bare = figures["kickoff"], figures["baseline"]
@@ -76,7 +76,7 @@ def test_bench_server_measures_kickoff_against_a_bare_fan_out_server_in_one_run(
 
 
 def test_bench_history_reports_memory_as_games_finish_and_startup_with_finished_rooms() -> None:
-    from service.bench_history import bench_history
+    from benchmarks.history import bench_history
 
     figures = bench_history(games=16, stored=[3, 6], starts=1)
     assert [reading["games"] for reading in figures["memory"]] == [0, 8, 16, 24, 32]
@@ -86,7 +86,7 @@ def test_bench_history_reports_memory_as_games_finish_and_startup_with_finished_
 
 
 def test_bench_goals_measures_every_goal_as_a_ratio_inside_one_run() -> None:
-    from service.bench_goals import Goal, bench_goals, table
+    from benchmarks.goals import Goal, bench_goals, table
 
     figures = bench_goals(rooms=2, seconds=0.8, rounds=1)
     names = [goal["goal"] for goal in figures["goals"]]
@@ -101,7 +101,7 @@ def test_bench_goals_measures_every_goal_as_a_ratio_inside_one_run() -> None:
 
 
 def test_the_goals_table_is_written_between_the_readme_markers(tmp_path) -> None:
-    from service.bench_goals import BEGIN, END, write_into
+    from benchmarks.goals import BEGIN, END, write_into
 
     readme = tmp_path / "README.md"
     readme.write_text(f"# x\n{BEGIN}\nold table\n{END}\nafter\n")

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from service.cli import main
+from cli import main
 
 
 def test_play_prints_a_seeded_game_move_by_move(capsys: pytest.CaptureFixture[str]) -> None:
@@ -55,7 +55,7 @@ def test_bench_bots_reports_a_win_rate(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_the_console_script_runs() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "service.cli", "bench", "engine", "--games", "5"], capture_output=True, text=True
+        [sys.executable, "-m", "cli", "bench", "engine", "--games", "5"], capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
     assert "moves/s" in done.stdout
@@ -84,10 +84,10 @@ def test_play_prints_an_age_of_soccer_game(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_client_runs_the_terminal_client_with_its_options(monkeypatch: pytest.MonkeyPatch) -> None:
-    import service.tui.app
+    import terminal.app
 
     runs: list[tuple[str, dict]] = []
-    monkeypatch.setattr(service.tui.app, "run", lambda target, **options: runs.append((target, options)) or 0)
+    monkeypatch.setattr(terminal.app, "run", lambda target, **options: runs.append((target, options)) or 0)
     monkeypatch.setenv("KICKOFF_API_KEY", "from-the-environment")
     assert main(["client", "--target", "example:50051", "--room", "r1", "--name", "Ana"]) == 0
     assert main(["client", "--room", "r1", "--watch", "--api-key", "k"]) == 0
@@ -132,7 +132,7 @@ def test_serve_documents_its_options_and_passes_them_on(
     ):
         assert option in usage and words in " ".join(usage.split()), option
 
-    from service.cli import _parser, serve_commands
+    from cli import _parser, serve_commands
 
     monkeypatch.delenv("KICKOFF_GRPC_HOST", raising=False)
     grpc_command, gateway_command = serve_commands(_parser().parse_args(["serve"]))

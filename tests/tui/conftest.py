@@ -10,8 +10,8 @@ from textual.pilot import Pilot
 from textual.widgets import Log, OptionList, Static
 
 from kickoff.v1 import room_pb2
-from service.tui.app import CreateRoomScreen, KickoffApp, LobbyScreen, TableScreen
-from service.tui.client import KickoffClient
+from terminal.app import CreateRoomScreen, KickoffApp, LobbyScreen, TableScreen
+from terminal.client import KickoffClient
 from tests.server.conftest import Harness
 
 SIZE = (100, 32)

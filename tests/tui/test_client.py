@@ -1,4 +1,4 @@
-"""The terminal client's one module of calls (service/tui/client.py), against a real server."""
+"""The terminal client's one module of calls (terminal/client.py), against a real server."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from kickoff.v1 import common_pb2, move_pb2
-from service.tui.client import CallFailed, KickoffClient
+from terminal.client import CallFailed, KickoffClient
 from tests.server.conftest import soker_move
 
 
@@ -86,7 +86,7 @@ async def _take(stream, count: int):
 
 def test_the_client_imports_nothing_from_the_engine_or_the_server() -> None:
     check = (
-        "import sys, service.tui.app, service.tui.client, service.tui.tables\n"
+        "import sys, terminal.app, terminal.client, terminal.tables\n"
         "server = ('engine', 'service.grpc', 'service.rooms', 'service.store', 'service.gateway',"
         " 'service.tournaments', 'service.settings', 'service.telemetry', 'tests')\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'engine' or m.startswith(server)))\n"

@@ -6,7 +6,7 @@ import pytest
 from textual.widgets import Footer, Input
 
 from kickoff.v1 import common_pb2
-from service.tui.app import KickoffApp
+from terminal.app import KickoffApp
 from tests.tui.conftest import SIZE, at_table, create_room, lobby, play_to_end, rooms, shown, until
 
 GAMES = [

@@ -9,7 +9,7 @@ from textual.widgets import OptionList
 from kickoff.v1 import common_pb2, move_pb2
 from service.grpc.server import create_server
 from service.grpc.tokens import SeatTokens
-from service.tui.app import KickoffApp
+from terminal.app import KickoffApp
 from tests.server.conftest import soker_move
 from tests.servers import SECRET
 from tests.tui.conftest import (

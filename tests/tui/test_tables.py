@@ -1,4 +1,4 @@
-"""How the tables draw moves, views, events and outcomes (service/tui/tables.py), from contract messages alone."""
+"""How the tables draw moves, views, events and outcomes (terminal/tables.py), from contract messages alone."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from google.protobuf import struct_pb2
 
 from kickoff.v1 import common_pb2, move_pb2
-from service.tui.app import parse_options, seat_counts
-from service.tui.tables import SeatBook, move_label, outcome_lines, room_event_text, view_parts
+from terminal.app import parse_options, seat_counts
+from terminal.tables import SeatBook, move_label, outcome_lines, room_event_text, view_parts
 
 BOT = common_pb2.SEAT_KIND_SYSTEM
 PERSON = common_pb2.SEAT_KIND_PERSON

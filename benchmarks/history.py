@@ -22,9 +22,9 @@ from typing import Any
 
 import grpc
 
+from benchmarks.harness import UNLIMITED, ServerProcess, free_port
 from engine.registry import get_game
 from kickoff.v1 import common_pb2, game_pb2, game_pb2_grpc, tournament_pb2, tournament_pb2_grpc
-from service.bench_server import UNLIMITED, ServerProcess, _free_port
 from service.store.database import create_engine, upgrade
 from service.store.journal import SqlJournal
 from service.store.records import LogEntry, RoomRecord
@@ -83,10 +83,10 @@ async def _write_log(journal: SqlJournal, entries: list[LogEntry]) -> None:
 
 def _started_in(url: str) -> float:
     """Seconds from starting ``kickoff grpc`` on the store at ``url`` to its first answer."""
-    port = _free_port()
+    port = free_port()
     began = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "grpc", "--port", str(port), "--database-url", url],
+        [sys.executable, "-m", "cli", "grpc", "--port", str(port), "--database-url", url],
         env={**os.environ, **UNLIMITED},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -158,3 +158,9 @@ def _finished_room(game: Any, number: int, now: float) -> tuple[RoomRecord, list
 
 def bench_history(games: int, stored: list[int], starts: int = 3) -> dict[str, Any]:
     return {"memory": memory(games), "startup": startup(stored, starts)}
+
+
+def history_report(figures: dict[str, Any]) -> str:
+    memory = ", ".join(f"{r['games']:,} games {r['rss_mb']} MB" for r in figures["memory"])
+    starts = ", ".join(f"{r['finished_rooms']:,} finished rooms {r['startup_s']} s" for r in figures["startup"])
+    return f"server RSS: {memory}; start-up: {starts}"

@@ -1,9 +1,10 @@
-"""`kickoff bench ...`: benchmarks that measure the targets quoted in the README."""
+"""`kickoff bench engine` and `kickoff bench bots`: random games in one process, and a system player's win rate."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from engine.core import play_out
 from engine.registry import get_game
@@ -141,3 +142,42 @@ def bench_bots(
         tally[size][1] += won
     by_seats = tuple((count, played, won) for count, (played, won) in tally.items())
     return BotFigures(bot, opponent, games, wins, draws, by_seats, team_game)
+
+
+# --- the reports: one line for people (`kickoff bench engine` and `kickoff bench bots` without --json) ------------
+
+
+def engine_report(figures: dict[str, Any], game: str, games: int, seats: int, rounds: int, baseline: str = "") -> str:
+    """:meth:`EngineFigures.to_json`'s figures."""
+    text = (
+        f"{game}: {games} random {seats}-seat games (median of {rounds} rounds): "
+        f"{figures['games_per_s']:,.0f} games/s, {figures['moves_per_s']:,.0f} moves/s, "
+        f"{figures['mean_moves']:.1f} moves per game"
+    )
+    if baseline:
+        base = figures["baseline"]
+        text += (
+            f"; {baseline} in alternating rounds: {base['moves_per_s']:,.0f} moves/s "
+            f"({base['mean_moves']:.1f} moves per game); ratio {figures['ratio']:.2f}"
+        )
+    return text
+
+
+def bots_report(figures: BotFigures, game: str, counts: tuple[int, ...]) -> str:
+    result = figures.to_json()
+    if figures.teams:
+        text = (
+            f"{game}: a team of {figures.bot} bots against a team of {figures.opponent} bots over "
+            f"{figures.games} seeded games at {'/'.join(map(str, counts))} seats: won {result['wins']} "
+            f"({result['win_rate']:.1%}; a draw counts as not won)"
+        )
+    else:
+        chance = sum(1 / count for count in counts) / len(counts)
+        text = (
+            f"{game}: {figures.bot} bot against {figures.opponent} bots over {figures.games} seeded games at "
+            f"{'/'.join(map(str, counts))} seats: won {result['wins']} ({result['win_rate']:.1%}; "
+            f"chance is {chance:.0%})"
+        )
+    if "by_seats" in result:
+        text += "; by seats: " + ", ".join(f"{k}: {v:.1%}" for k, v in result["by_seats"].items())
+    return text

@@ -16,7 +16,8 @@ import os
 import uuid
 from typing import Any
 
-from service.bench_server import ServerProcess, _drive
+from benchmarks.harness import ServerProcess
+from benchmarks.load import drive
 
 LEASE = {"KICKOFF_LEASE_SECONDS": "10", "KICKOFF_RENEW_SECONDS": "3"}
 
@@ -73,7 +74,7 @@ def _run(admin_url: str, count: int, rooms: int, seconds: float, seed: int, loca
         cpu = [node.cpu_seconds() for node in nodes]
         store = _store_cpu_seconds()
         targets = ",".join(node.target for node in nodes)
-        stats, elapsed = asyncio.run(_drive(targets, rooms, seconds, "stream", 0, seed, local=local))
+        stats, elapsed = asyncio.run(drive(targets, rooms, seconds, "stream", 0, seed, local=local))
         cpu = [node.cpu_seconds() - before for node, before in zip(nodes, cpu, strict=True)]
         store = _store_cpu_seconds() - store
         rss = max(node.peak_rss_mb() for node in nodes)
@@ -114,3 +115,23 @@ def bench_cluster(
         figures[f"nodes_{count}"]["moves_per_s_ratio"] = round(median(count, "moves_per_s") / base, 3)
     figures["rounds"] = {str(count): runs[count] for count in counts}
     return figures
+
+
+def cluster_report(
+    figures: dict[str, Any], counts: list[int], rooms: int, seconds: float, rounds: int, local: bool
+) -> str:
+    """:func:`bench_cluster`'s figures for people: what was run, then a line per node count."""
+    lines = [
+        f"{rooms} rooms of 4 scripted seats on play streams, {seconds:g} s a run, medians of "
+        f"{rounds} alternating rounds; "
+        + ("each room played on the node that owns it" if local else "rooms owned by a node at random")
+    ]
+    for count in counts:
+        line = figures[f"nodes_{count}"]
+        lines.append(
+            f"  {count} node{'s' if count > 1 else ' '}: {line['moves_per_s']:>8,.1f} moves/s "
+            f"({line['moves_per_s_ratio']:.2f}x one node), {line['server_cpu_us_per_move']:>4} µs of "
+            f"node CPU and {line['store_cpu_us_per_move']:>3} µs of PostgreSQL CPU a move, "
+            f"p50 {line['p50_ms']} ms, p99 {line['p99_ms']} ms"
+        )
+    return "\n".join(lines)

@@ -1,12 +1,8 @@
-"""`kickoff bench server` and `kickoff bench clocks`: the server in another process, driven over real gRPC on loopback.
+"""The load of `kickoff bench server`, `goals` and `cluster`: scripted seats playing whole games over real gRPC.
 
-bench server: N rooms of four seats play whole games one after another for S seconds. 4 - K seats are scripted
-clients that choose a random legal move as soon as they may act; K are system players thinking 0 s. The clients
-measure moves per second and the latency from sending a move to seeing its result.
-
-bench clocks: the server holds N idle online rooms, each with its turn clock running, and the server's CPU is measured
-over a quiet period. Then, among them, 200 more rooms start 5-second clocks at a steady pace (as turns begin on a busy
-server); each notes when the table ended its turn, by the server's clock, against the deadline the server announced.
+N rooms of four seats play whole games one after another for S seconds. 4 - K seats are scripted clients that choose
+a random legal move as soon as they may act (or, open-loop, when their move is due); K are system players thinking
+0 s. The clients measure moves per second and the latency from sending a move to seeing its result.
 """
 
 from __future__ import annotations
@@ -14,13 +10,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,128 +18,11 @@ from typing import Any
 import grpc
 import httpx
 
+from benchmarks.harness import GatewayProcess, ServerProcess
 from kickoff.v1 import common_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service import collector
 
 SEATS = 4
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-# The load comes from one address: the per-caller limits that protect a public server would throttle it.
-UNLIMITED = {
-    "KICKOFF_CREATE_RATE": "off",
-    "KICKOFF_JOIN_RATE": "off",
-    "KICKOFF_STREAMS_PER_CALLER": "0",
-    "KICKOFF_MAX_LIVE_ROOMS": "0",
-}
-
-
-class _Child:
-    """A kickoff process this benchmark started."""
-
-    process: subprocess.Popen
-
-    def cpu_seconds(self) -> float:
-        """CPU time (user + system) the process has used so far."""
-        with open(f"/proc/{self.process.pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def stop(self) -> None:
-        """SIGTERM (a graceful stop), then SIGKILL after 30 s."""
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-
-
-class ServerProcess(_Child):
-    """`kickoff grpc` in a child process on a free port."""
-
-    def __init__(
-        self, database_url: str = "", *, tracing: bool = False, env: dict[str, str] | None = None, node_id: str = ""
-    ) -> None:
-        self.port = _free_port()
-        self._scratch: tempfile.TemporaryDirectory[str] | None = None
-        if not database_url:  # a fresh SQLite file
-            self._scratch = tempfile.TemporaryDirectory(prefix="kickoff-bench-")
-            database_url = f"sqlite+aiosqlite:///{self._scratch.name}/bench.db"
-        self.database_url = database_url
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "grpc", "--port", str(self.port), "--database-url", database_url]
-            + (["--discard-spans"] if tracing else [])
-            + (["--node-id", node_id, "--advertise-address", f"127.0.0.1:{self.port}"] if node_id else []),
-            env={**os.environ, **UNLIMITED, **(env or {})},
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-        line = self.process.stdout.readline() if self.process.stdout else ""
-        if f":{self.port}" not in line:
-            self.process.kill()
-            raise RuntimeError(f"the server did not start: {line!r}")
-
-    @property
-    def target(self) -> str:
-        return f"127.0.0.1:{self.port}"
-
-    def peak_rss_mb(self) -> float:
-        with open(f"/proc/{self.process.pid}/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-        return 0.0
-
-    def stop(self) -> None:
-        super().stop()
-        if self._scratch is not None:
-            self._scratch.cleanup()
-
-
-class BaselineProcess(ServerProcess):
-    """The bare fan-out server (service/bench_baseline.py) in a child process on a free port."""
-
-    def __init__(self, update_bytes: int, moves_per_game: int = 47) -> None:  # not ServerProcess.__init__: no store
-        self.port = _free_port()
-        self._scratch = None
-        self.database_url = "none"
-        command = [sys.executable, "-m", "service.bench_baseline", "--port", str(self.port)]
-        command += ["--update-bytes", str(update_bytes), "--moves-per-game", str(moves_per_game)]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = self.process.stdout.readline() if self.process.stdout else ""
-        if f":{self.port}" not in line:
-            self.process.kill()
-            raise RuntimeError(f"the baseline server did not start: {line!r}")
-
-
-class GatewayProcess(_Child):
-    """`kickoff gateway` in a child process on a free port, in front of ``grpc_target``."""
-
-    def __init__(self, grpc_target: str, *, tracing: bool = False) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "gateway", "--port", str(self.port), "--grpc-target", grpc_target]
-            + ["--max-connections-per-client", "0"]  # every seat's connections come from this one address
-            + (["--discard-spans"] if tracing else []),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for _ in range(200):
-            try:
-                if httpx.get(f"{self.url}/v1/games", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        self.process.kill()
-        raise RuntimeError("the gateway did not start")
 
 
 class Pacer:
@@ -177,7 +50,7 @@ class Pacer:
         return due
 
 
-def _auth(token: str) -> tuple[tuple[str, str], ...]:
+def seat_metadata(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
 
 
@@ -258,7 +131,7 @@ async def _stream_seat(
         if len(sending) > 8:
             del sending[:-1]
 
-    async for response in moves.Play(requests(), metadata=_auth(token)):
+    async for response in moves.Play(requests(), metadata=seat_metadata(token)):
         if response.HasField("update"):
             latest = response.update
             stats.saw(latest)
@@ -285,7 +158,7 @@ async def _unary_seat(
 ) -> None:
     """One scripted seat with unary moves, following the room on its event stream."""
     events = moves.StreamEvents(
-        move_pb2.StreamEventsRequest(room_id=room_id, after_version=after), metadata=_auth(token)
+        move_pb2.StreamEventsRequest(room_id=room_id, after_version=after), metadata=seat_metadata(token)
     )
     counter = 0
     try:
@@ -305,7 +178,7 @@ async def _unary_seat(
                     move_pb2.SubmitMoveRequest(
                         room_id=room_id, move=move, request_id=str(counter), expected_version=update.version
                     ),
-                    metadata=_auth(token),
+                    metadata=seat_metadata(token),
                 )
             except grpc.aio.AioRpcError as error:
                 if error.code() != grpc.StatusCode.ABORTED:  # a stale version: a newer update is on its way
@@ -481,7 +354,7 @@ async def _play_rooms(
             stats.games += 1
 
 
-async def _drive(
+async def drive(
     target: str,
     rooms: int,
     seconds: float,
@@ -554,31 +427,7 @@ async def _load(
     return stats, elapsed
 
 
-def bench_server(
-    rooms: int,
-    seconds: float,
-    transport: str = "stream",
-    bots: int = 0,
-    seed: int = 0,
-    database_url: str = "",
-    *,
-    tracing: bool = False,
-    rate: float = 0,
-) -> dict[str, float]:
-    """Run the load for ``seconds``; ``database_url`` '' is a fresh SQLite file, 'memory' keeps nothing. With
-    ``tracing`` the server (and gateway) trace every call and drop the spans. With ``rate``, the load is open-loop:
-    that many moves a second over the rooms, each latency counted from when its move was due."""
-    if transport not in ("stream", "unary", "rest"):
-        raise ValueError("--transport is stream, unary or rest")
-    if not 0 <= bots < SEATS:
-        raise ValueError(f"--bots must be 0-{SEATS - 1}: at least one seat is a scripted client")
-    if rate < 0:
-        raise ValueError("--rate must be positive (or 0: closed-loop)")
-    server = ServerProcess(database_url, tracing=tracing)
-    return _measure(server, rooms, seconds, transport, bots, seed, tracing, rate)
-
-
-def _measure(
+def measure(
     server: ServerProcess,
     rooms: int,
     seconds: float,
@@ -593,7 +442,7 @@ def _measure(
     try:
         cpu = [server.cpu_seconds(), gateway.cpu_seconds() if gateway else 0.0]
         stats, elapsed = asyncio.run(
-            _drive(server.target, rooms, seconds, transport, bots, seed, gateway.url if gateway else "", rate)
+            drive(server.target, rooms, seconds, transport, bots, seed, gateway.url if gateway else "", rate)
         )
         cpu = [server.cpu_seconds() - cpu[0], (gateway.cpu_seconds() - cpu[1]) if gateway else 0.0]
         rss = server.peak_rss_mb()
@@ -607,95 +456,3 @@ def _measure(
     if gateway is not None:
         figures["gateway_cpu_us_per_move"] = round(cpu[1] / max(1, stats.moves) * 1e6)
     return figures
-
-
-def bench_against_baseline(
-    rooms: int, seconds: float, transport: str = "stream", seed: int = 0, database_url: str = "", rounds: int = 3
-) -> dict[str, Any]:
-    """kickoff and the bare fan-out server (bench_baseline.py) under the same load from the same client code, in
-    alternating rounds; the medians of each and their ratios. The bare server's updates are as large as kickoff's
-    were in the first round (a seat's update without legal moves, measured by the clients)."""
-    if transport not in ("stream", "unary"):
-        raise ValueError("--baseline compares the stream or unary transport (REST's goal is a ratio to unary)")
-    runs: dict[str, list[dict[str, float]]] = {"kickoff": [], "baseline": []}
-    update_bytes = 0
-    for index in range(max(1, rounds)):
-        runs["kickoff"].append(_measure(ServerProcess(database_url), rooms, seconds, transport, 0, seed + index))
-        update_bytes = update_bytes or int(runs["kickoff"][0]["update_bytes"])
-        runs["baseline"].append(_measure(BaselineProcess(update_bytes), rooms, seconds, transport, 0, seed + index))
-
-    def median(side: str, key: str) -> float:
-        values = sorted(run[key] for run in runs[side])
-        return values[len(values) // 2]
-
-    keys = ("moves_per_s", "server_cpu_us_per_move", "p50_ms", "p99_ms", "update_bytes")
-    figures: dict[str, Any] = {side: {key: median(side, key) for key in keys} for side in runs}
-    figures["rounds"] = runs
-    figures["moves_per_s_ratio"] = round(median("kickoff", "moves_per_s") / median("baseline", "moves_per_s"), 3)
-    figures["cpu_per_move_ratio"] = round(
-        median("kickoff", "server_cpu_us_per_move") / median("baseline", "server_cpu_us_per_move"), 3
-    )
-    return figures
-
-
-async def _clocks(target: str, rooms: int, quiet_seconds: float, server: ServerProcess) -> dict[str, float]:
-    channel = grpc.aio.insecure_channel(target)
-    room_stub = room_pb2_grpc.RoomServiceStub(channel)
-    move_stub = move_pb2_grpc.MoveServiceStub(channel)
-
-    async def online_room(turn_seconds: int) -> room_pb2.JoinRoomResponse:
-        request = room_pb2.CreateRoomRequest(game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, system_players=1)
-        request.options.update({"turn_seconds": turn_seconds})
-        room = (await room_stub.CreateRoom(request)).room
-        return await room_stub.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id))
-
-    # 1. The idle rooms: each waits for its person, whose (long) clock runs. Measure the server while nothing happens.
-    for start in range(0, rooms, 100):
-        await asyncio.gather(*(online_room(600) for _ in range(min(100, rooms - start))))
-    cpu_before, wall_before = server.cpu_seconds(), time.monotonic()
-    await asyncio.sleep(quiet_seconds)
-    idle_cpu = (server.cpu_seconds() - cpu_before) / (time.monotonic() - wall_before)
-
-    # 2. Clock accuracy among them: rooms whose 5-second clocks start at a steady pace, as turns do on a busy server;
-    # each watcher notes when the table ended the turn, by the server's own clock, against the deadline it announced.
-    lateness: list[float] = []
-
-    async def watch(turn_seconds: int) -> None:
-        joined = await online_room(turn_seconds)
-        deadline = joined.room.clock.deadline.ToNanoseconds() / 1e9
-        stream = move_stub.StreamEvents(
-            move_pb2.StreamEventsRequest(room_id=joined.room.room_id, after_version=joined.room.version),
-            metadata=_auth(joined.seat_token),
-        )
-        async for response in stream:
-            update = response.update
-            if any(e.game.soker.WhichOneof("kind") == "turn_ended" for e in update.events):
-                lateness.append(update.time.ToNanoseconds() / 1e9 - deadline)
-                break
-        stream.cancel()
-
-    watchers = []
-    for _ in range(CLOCK_SAMPLES):
-        watchers.append(asyncio.create_task(watch(5)))
-        await asyncio.sleep(5 / CLOCK_SAMPLES * 2)
-    await asyncio.gather(*watchers)
-    await channel.close()
-    lateness.sort()
-    return {
-        "rooms": rooms,
-        "idle_cpu_percent": round(idle_cpu * 100, 2),
-        "late_p50_ms": round(lateness[len(lateness) // 2] * 1000, 1),
-        "late_max_ms": round(lateness[-1] * 1000, 1),
-        "rss_mb": round(server.peak_rss_mb(), 1),
-    }
-
-
-CLOCK_SAMPLES = 200
-
-
-def bench_clocks(rooms: int, quiet_seconds: float = 10.0) -> dict[str, float]:
-    server = ServerProcess()
-    try:
-        return asyncio.run(_clocks(server.target, rooms, quiet_seconds, server))
-    finally:
-        server.stop()

@@ -161,6 +161,12 @@ def _parser() -> argparse.ArgumentParser:
     key_revoke = key_commands.add_parser("revoke", help="revoke a key (servers refuse it within 30 s)")
     key_revoke.add_argument("key_id")
 
+    _bench_parser(commands)
+    return parser
+
+
+def _bench_parser(commands: argparse._SubParsersAction) -> None:
+    """`kickoff bench engine|server|goals|cluster|clocks|history|bots` and their options."""
     bench = commands.add_parser("bench", help="benchmarks")
     kinds = bench.add_subparsers(dest="bench", required=True)
     engine = kinds.add_parser("engine", help="random games in one process: games/s, moves/s, mean moves per game")
@@ -249,213 +255,139 @@ def _parser() -> argparse.ArgumentParser:
     )
     bots.add_argument("--seed", type=int, default=0)
     bots.add_argument("--json", action="store_true", help="print one JSON object")
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        if args.command == "grpc":
-            return _run_grpc(args)
-        if args.command == "gateway":
-            return _run_gateway(args)
-        if args.command == "serve":
-            return _serve_both(args)
-        if args.command == "keys":
-            return _keys(args)
-        if args.command == "client":
-            return _run_client(args)
-        if args.command == "db":
-            from service.settings import StoreSettings
-            from service.store.database import upgrade
-
-            url = args.database_url or StoreSettings().database_url
-            upgrade(url)
-            print(f"database at the newest schema: {url.split('@')[-1]}")
-            return 0
-        if args.command == "play":
-            from service.play import play_game
-
-            play_game(args.game, args.seats, args.seed, [b.strip() for b in args.bots.split(",")], sys.stdout)
-        elif args.bench == "engine":
-            from service.bench import bench_engine
-
-            if args.games < 1:
-                raise ValueError("--games must be at least 1")
-            figures = bench_engine(args.game, args.games, args.seats, args.seed, args.rounds, args.baseline).to_json()
-            text = (
-                f"{args.game}: {args.games} random {args.seats}-seat games (median of {args.rounds} rounds): "
-                f"{figures['games_per_s']:,.0f} games/s, {figures['moves_per_s']:,.0f} moves/s, "
-                f"{figures['mean_moves']:.1f} moves per game"
-            )
-            if args.baseline:
-                base = figures["baseline"]
-                text += (
-                    f"; {args.baseline} in alternating rounds: {base['moves_per_s']:,.0f} moves/s "
-                    f"({base['mean_moves']:.1f} moves per game); ratio {figures['ratio']:.2f}"
-                )
-            _report(args, figures, text)
-        elif args.bench == "server":
-            from service.bench_server import bench_server
-
-            if args.rooms < 1 or args.seconds <= 0:
-                raise ValueError("--rooms and --seconds must be positive")
-            if args.baseline:
-                from service.bench_server import bench_against_baseline
-
-                if args.tracing or args.bots:
-                    raise ValueError("--baseline compares kickoff without tracing or system players")
-                figures = bench_against_baseline(
-                    args.rooms, args.seconds, args.transport, args.seed, args.database_url, args.rounds
-                )
-                ours, bare = figures["kickoff"], figures["baseline"]
-                _report(
-                    args,
-                    figures,
-                    f"server ({args.database_url or 'fresh SQLite file'}), {args.rooms} rooms, {args.transport}, "
-                    f"median of {args.rounds} alternating rounds: kickoff {ours['moves_per_s']:,.0f} moves/s, "
-                    f"{ours['server_cpu_us_per_move']:,.0f} µs server CPU a move, p99 {ours['p99_ms']} ms; "
-                    f"bare fan-out {bare['moves_per_s']:,.0f} moves/s, {bare['server_cpu_us_per_move']:,.0f} µs, "
-                    f"p99 {bare['p99_ms']} ms (updates of {ours['update_bytes']} / {bare['update_bytes']} bytes); "
-                    f"ratios: moves/s {figures['moves_per_s_ratio']:.2f}, "
-                    f"CPU a move {figures['cpu_per_move_ratio']:.2f}",
-                )
-                return 0
-            if args.tracing:
-                if args.rounds < 1:
-                    raise ValueError("--rounds must be positive")
-                runs: dict[str, list[dict[str, float]]] = {"off": [], "on": []}
-                for _ in range(args.rounds):  # alternating, so a slow spell of the machine hits both alike
-                    for mode in ("off", "on"):
-                        runs[mode].append(
-                            bench_server(
-                                args.rooms,
-                                args.seconds,
-                                args.transport,
-                                args.bots,
-                                args.seed,
-                                args.database_url,
-                                tracing=mode == "on",
-                            )
-                        )
-                off, on = (sorted(runs[m], key=lambda r: r["moves_per_s"])[len(runs[m]) // 2] for m in ("off", "on"))
-                cost = 1 - on["moves_per_s"] / off["moves_per_s"]
-                cpu = {
-                    side: (
-                        sorted(r[f"{side}_cpu_us_per_move"] for r in runs["off"])[args.rounds // 2],
-                        sorted(r[f"{side}_cpu_us_per_move"] for r in runs["on"])[args.rounds // 2],
-                    )
-                    for side in ("server", "gateway")
-                    if f"{side}_cpu_us_per_move" in off
-                }
-                figures = {"off": off, "on": on, "cost_percent": round(cost * 100, 1), "rounds": args.rounds}
-                cpu_text = ", ".join(f"{side} CPU {a} -> {b} µs a move" for side, (a, b) in cpu.items())
-                _report(
-                    args,
-                    figures,
-                    f"server ({args.database_url or 'fresh SQLite file'}), {args.rooms} rooms, {args.transport}, "
-                    f"median of {args.rounds}: tracing off {off['moves_per_s']:,.0f} moves/s (p99 {off['p99_ms']} ms), "
-                    f"on {on['moves_per_s']:,.0f} moves/s (p99 {on['p99_ms']} ms): {cost:.1%} fewer moves/s; "
-                    f"{cpu_text}",
-                )
-                return 0
-            result = bench_server(
-                args.rooms, args.seconds, args.transport, args.bots, args.seed, args.database_url, rate=args.rate
-            )
-            _report(
-                args,
-                result,
-                f"server ({args.database_url or 'fresh SQLite file'}), {args.rooms} rooms, {args.transport}, "
-                f"{args.bots} system players a room"
-                + (f", open-loop at {args.rate:,.0f} moves/s" if args.rate else "")
-                + f": {result['moves_per_s']:,.0f} moves/s, p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
-                f"{result['games']} games, server peak RSS {result['rss_mb']} MB",
-            )
-        elif args.bench == "goals":
-            from service.bench_goals import bench_goals, table, write_into
-
-            if args.rooms < 1 or args.seconds <= 0 or args.rounds < 1:
-                raise ValueError("--rooms, --seconds and --rounds must be positive")
-            result = bench_goals(args.rooms, args.seconds, args.rounds)
-            _report(args, result, table(result))
-            if args.readme:
-                write_into(args.readme, table(result))
-        elif args.bench == "cluster":
-            from service.bench_cluster import bench_cluster
-
-            counts = [int(part) for part in args.nodes.split(",") if part.strip()]
-            figures = bench_cluster(
-                args.database_url, counts, args.rooms, args.seconds, args.rounds, args.seed, local=args.local
-            )
-            if args.json:
-                print(json.dumps(figures))
-            else:
-                print(
-                    f"{args.rooms} rooms of 4 scripted seats on play streams, {args.seconds:g} s a run, medians of "
-                    f"{args.rounds} alternating rounds; "
-                    + ("each room played on the node that owns it" if args.local else "rooms owned by a node at random")
-                )
-                for count in counts:
-                    line = figures[f"nodes_{count}"]
-                    print(
-                        f"  {count} node{'s' if count > 1 else ' '}: {line['moves_per_s']:>8,.1f} moves/s "
-                        f"({line['moves_per_s_ratio']:.2f}x one node), {line['server_cpu_us_per_move']:>4} µs of "
-                        f"node CPU and {line['store_cpu_us_per_move']:>3} µs of PostgreSQL CPU a move, "
-                        f"p50 {line['p50_ms']} ms, p99 {line['p99_ms']} ms"
-                    )
-        elif args.bench == "clocks":
-            from service.bench_server import bench_clocks
-
-            if args.rooms < 1:
-                raise ValueError("--rooms must be positive")
-            result = bench_clocks(args.rooms, args.quiet_seconds)
-            _report(
-                args,
-                result,
-                f"clocks, {args.rooms} idle online rooms: server CPU {result['idle_cpu_percent']}% of one core; "
-                f"clocks fired {result['late_p50_ms']} ms late (median), {result['late_max_ms']} ms at most; "
-                f"server peak RSS {result['rss_mb']} MB",
-            )
-        elif args.bench == "history":
-            from service.bench_history import bench_history
-
-            stored = [int(count) for count in args.stored.split(",") if count.strip()]
-            if args.games < 8 or not stored or min(stored) < 1:
-                raise ValueError("--games must be at least 8 and --stored positive counts")
-            result = bench_history(args.games, stored)
-            memory = ", ".join(f"{r['games']:,} games {r['rss_mb']} MB" for r in result["memory"])
-            starts = ", ".join(f"{r['finished_rooms']:,} finished rooms {r['startup_s']} s" for r in result["startup"])
-            _report(args, result, f"server RSS: {memory}; start-up: {starts}")
-        elif args.bench == "bots":
-            from service.bench import bench_bots
-
-            if args.games < 1:
-                raise ValueError("--games must be at least 1")
-            counts = tuple(int(part) for part in args.seats.split(","))
-            figures = bench_bots(args.game, args.games, args.bot, args.opponent, counts, args.seed)
-            result = figures.to_json()
-            if figures.teams:
-                text = (
-                    f"{args.game}: a team of {args.bot} bots against a team of {args.opponent} bots over "
-                    f"{args.games} seeded games at {'/'.join(map(str, counts))} seats: won {result['wins']} "
-                    f"({result['win_rate']:.1%}; a draw counts as not won)"
-                )
-            else:
-                chance = sum(1 / count for count in counts) / len(counts)
-                text = (
-                    f"{args.game}: {args.bot} bot against {args.opponent} bots over {args.games} seeded games at "
-                    f"{'/'.join(map(str, counts))} seats: won {result['wins']} ({result['win_rate']:.1%}; "
-                    f"chance is {chance:.0%})"
-                )
-            if "by_seats" in result:
-                text += "; by seats: " + ", ".join(f"{k}: {v:.1%}" for k, v in result["by_seats"].items())
-            _report(args, result, text)
+        return _COMMANDS[args.command](args)
     except (RuleError, ValueError) as exc:
         print(f"kickoff: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (`kickoff play | head`): stop quietly
         sys.stdout = None  # type: ignore[assignment]
         return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from service.play import play_game
+
+    play_game(args.game, args.seats, args.seed, [b.strip() for b in args.bots.split(",")], sys.stdout)
+    return 0
+
+
+def _upgrade_database(args: argparse.Namespace) -> int:
+    from service.settings import StoreSettings
+    from service.store.database import upgrade
+
+    url = args.database_url or StoreSettings().database_url
+    upgrade(url)
+    print(f"database at the newest schema: {url.split('@')[-1]}")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    """`kickoff bench ...`: each benchmark (from the benchmarks package, imported only when run) and its report."""
+    return _BENCHES[args.bench](args)
+
+
+def _bench_engine(args: argparse.Namespace) -> int:
+    from benchmarks.engine import bench_engine, engine_report
+
+    if args.games < 1:
+        raise ValueError("--games must be at least 1")
+    figures = bench_engine(args.game, args.games, args.seats, args.seed, args.rounds, args.baseline).to_json()
+    _report(args, figures, engine_report(figures, args.game, args.games, args.seats, args.rounds, args.baseline))
+    return 0
+
+
+def _bench_server(args: argparse.Namespace) -> int:
+    from benchmarks.server import (
+        baseline_report,
+        bench_against_baseline,
+        bench_server,
+        bench_tracing,
+        server_report,
+        tracing_report,
+    )
+
+    if args.rooms < 1 or args.seconds <= 0:
+        raise ValueError("--rooms and --seconds must be positive")
+    if args.baseline:
+        if args.tracing or args.bots:
+            raise ValueError("--baseline compares kickoff without tracing or system players")
+        figures = bench_against_baseline(
+            args.rooms, args.seconds, args.transport, args.seed, args.database_url, args.rounds
+        )
+        _report(args, figures, baseline_report(figures, args.database_url, args.rooms, args.transport, args.rounds))
+    elif args.tracing:
+        if args.rounds < 1:
+            raise ValueError("--rounds must be positive")
+        figures, cpu = bench_tracing(
+            args.rooms, args.seconds, args.transport, args.bots, args.seed, args.database_url, args.rounds
+        )
+        _report(args, figures, tracing_report(figures, cpu, args.database_url, args.rooms, args.transport))
+    else:
+        result = bench_server(
+            args.rooms, args.seconds, args.transport, args.bots, args.seed, args.database_url, rate=args.rate
+        )
+        text = server_report(result, args.database_url, args.rooms, args.transport, args.bots, args.rate)
+        _report(args, result, text)
+    return 0
+
+
+def _bench_goals(args: argparse.Namespace) -> int:
+    from benchmarks.goals import bench_goals, table, write_into
+
+    if args.rooms < 1 or args.seconds <= 0 or args.rounds < 1:
+        raise ValueError("--rooms, --seconds and --rounds must be positive")
+    result = bench_goals(args.rooms, args.seconds, args.rounds)
+    _report(args, result, table(result))
+    if args.readme:
+        write_into(args.readme, table(result))
+    return 0
+
+
+def _bench_cluster(args: argparse.Namespace) -> int:
+    from benchmarks.cluster import bench_cluster, cluster_report
+
+    counts = [int(part) for part in args.nodes.split(",") if part.strip()]
+    figures = bench_cluster(
+        args.database_url, counts, args.rooms, args.seconds, args.rounds, args.seed, local=args.local
+    )
+    _report(args, figures, cluster_report(figures, counts, args.rooms, args.seconds, args.rounds, args.local))
+    return 0
+
+
+def _bench_clocks(args: argparse.Namespace) -> int:
+    from benchmarks.server import bench_clocks, clocks_report
+
+    if args.rooms < 1:
+        raise ValueError("--rooms must be positive")
+    result = bench_clocks(args.rooms, args.quiet_seconds)
+    _report(args, result, clocks_report(result, args.rooms))
+    return 0
+
+
+def _bench_history(args: argparse.Namespace) -> int:
+    from benchmarks.history import bench_history, history_report
+
+    stored = [int(count) for count in args.stored.split(",") if count.strip()]
+    if args.games < 8 or not stored or min(stored) < 1:
+        raise ValueError("--games must be at least 8 and --stored positive counts")
+    result = bench_history(args.games, stored)
+    _report(args, result, history_report(result))
+    return 0
+
+
+def _bench_bots(args: argparse.Namespace) -> int:
+    from benchmarks.engine import bench_bots, bots_report
+
+    if args.games < 1:
+        raise ValueError("--games must be at least 1")
+    counts = tuple(int(part) for part in args.seats.split(","))
+    figures = bench_bots(args.game, args.games, args.bot, args.opponent, counts, args.seed)
+    _report(args, figures.to_json(), bots_report(figures, args.game, counts))
     return 0
 
 
@@ -467,7 +399,7 @@ def _report(args: argparse.Namespace, figures: dict, text: str) -> None:
 def _run_client(args: argparse.Namespace) -> int:
     import os
 
-    from service.tui.app import run
+    from terminal.app import run
 
     if args.watch and not args.room:
         raise ValueError("--watch needs --room")
@@ -519,7 +451,7 @@ def serve_commands(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     """`kickoff serve`'s two commands: `kickoff grpc` and `kickoff gateway` with the options given passed on."""
     import os
 
-    base = [sys.executable, "-m", "service.cli"]
+    base = [sys.executable, "-m", "cli"]
     grpc_command = [*base, "grpc", "--port", str(args.grpc_port)]
     if args.grpc_host:
         grpc_command += ["--host", args.grpc_host]
@@ -639,5 +571,23 @@ def _keys(args: argparse.Namespace) -> int:
     return asyncio.run(run())
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+# `kickoff COMMAND` and `kickoff bench KIND`: the function that runs each (each imports what it needs when called).
+_COMMANDS = {
+    "play": _play,
+    "grpc": _run_grpc,
+    "gateway": _run_gateway,
+    "serve": _serve_both,
+    "client": _run_client,
+    "db": _upgrade_database,
+    "keys": _keys,
+    "bench": _bench,
+}
+_BENCHES = {
+    "engine": _bench_engine,
+    "server": _bench_server,
+    "goals": _bench_goals,
+    "cluster": _bench_cluster,
+    "clocks": _bench_clocks,
+    "history": _bench_history,
+    "bots": _bench_bots,
+}

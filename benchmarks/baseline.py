@@ -8,7 +8,7 @@ number, no limits and no telemetry. Its updates carry a padding event so that ea
 benchmark measures kickoff's mean update size and passes it here); a game lasts as many moves as a random Soker game
 (47 on average).
 
-    python -m service.bench_baseline --port 50555 --update-bytes 420 --moves-per-game 47
+    python -m benchmarks.baseline --port 50555 --update-bytes 420 --moves-per-game 47
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Each comparison alternates its two sides round after round under the same load from the same client code and takes
 the medians, so a slow spell of the shared machine hits both alike:
 
-* stream, memory store, against the bare fan-out server (bench_baseline.py): server CPU a move <= 1.5x, moves/s
+* stream, memory store, against the bare fan-out server (baseline.py): server CPU a move <= 1.5x, moves/s
   >= 0.67x;
 * unary moves, memory store, against the bare server's unary form: moves/s >= 0.67x;
 * stream on the default SQLite store against the memory store: moves/s >= 0.5x;
@@ -20,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from service.bench_server import BaselineProcess, ServerProcess, _measure
+from benchmarks.harness import BaselineProcess, ServerProcess
+from benchmarks.load import measure
 
 SAMPLED = {"OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": "0.1"}
 
@@ -73,7 +74,7 @@ def bench_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: 
     def kickoff(transport: str, database_url: str = "memory", env: dict[str, str] | None = None, rate: float = 0):
         def run(index: int) -> dict[str, float]:
             server = ServerProcess(database_url, tracing=env is not None, env=env or {})
-            return _measure(server, rooms, seconds, transport, 0, seed + index, tracing=False, rate=rate)
+            return measure(server, rooms, seconds, transport, 0, seed + index, tracing=False, rate=rate)
 
         return run
 
@@ -82,7 +83,7 @@ def bench_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: 
     def bare(transport: str) -> Callable[[int], dict[str, float]]:
         def run(index: int) -> dict[str, float]:
             server = BaselineProcess(update_bytes[0] if update_bytes else 110)
-            return _measure(server, rooms, seconds, transport, 0, seed + index)
+            return measure(server, rooms, seconds, transport, 0, seed + index)
 
         return run
 

@@ -1,8 +1,8 @@
 """`kickoff client`: a full-screen terminal client of a kickoff server (Textual), keyboard-driven, fit for 80x24.
 
 Two screens: the lobby (the games, the rooms, creating, joining or watching a room) and the table (a room followed
-through the seat's play stream, or a spectator's event stream). Every call goes through :mod:`service.tui.client`;
-how each game's table looks is :mod:`service.tui.tables`. Like any third party's client, it imports nothing from the
+through the seat's play stream, or a spectator's event stream). Every call goes through :mod:`terminal.client`;
+how each game's table looks is :mod:`terminal.tables`. Like any third party's client, it imports nothing from the
 engine or the server.
 """
 
@@ -34,8 +34,8 @@ from textual.widgets import (
 )
 
 from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
-from service.tui.client import CallFailed, KickoffClient, PlayItem, RoomStream, Ticket, ViewSnapshot, new_request_id
-from service.tui.tables import SeatBook, move_label, outcome_lines, room_event_text, view_parts
+from terminal.client import CallFailed, KickoffClient, PlayItem, RoomStream, Ticket, ViewSnapshot, new_request_id
+from terminal.tables import SeatBook, move_label, outcome_lines, room_event_text, view_parts
 
 STATUS_TEXT = {
     common_pb2.ROOM_STATUS_WAITING: "waiting",
