@@ -78,7 +78,7 @@ def memory(games: int, steps: int = 4) -> list[dict[str, float]]:
 async def _write_log(journal: SqlJournal, entries: list[LogEntry]) -> None:
     for version, entry in enumerate(entries, start=1):
         status = "finished" if version == len(entries) else "playing"
-        await journal.append(LogEntry(**{**entry.__dict__, "version": version, "time": time.time()}), status)
+        await journal.append("room", LogEntry(**{**entry.__dict__, "version": version, "time": time.time()}), status)
 
 
 def _started_in(url: str) -> float:
@@ -137,7 +137,7 @@ async def _fill_offset(url: str, first: int, rooms: int) -> None:
             batch: list[tuple[RoomRecord, list[LogEntry]]] = []
             for number in range(start, min(start + 200, first + rooms)):
                 batch.append(_finished_room(game, number, now))
-            await asyncio.gather(*(journal.create_room(record) for record, _ in batch))
+            await asyncio.gather(*(journal.create("room", record) for record, _ in batch))
             await asyncio.gather(*(_write_log(journal, entries) for _, entries in batch))
     finally:
         await journal.close()

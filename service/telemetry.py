@@ -23,6 +23,7 @@ from importlib import metadata
 from typing import Any
 from urllib.parse import unquote
 
+from opentelemetry import context as otel_context
 from opentelemetry import metrics, trace
 from opentelemetry.metrics import CallbackOptions, Meter, MeterProvider, Observation
 from opentelemetry.sdk.metrics import MeterProvider as SdkMeterProvider
@@ -237,3 +238,30 @@ def _metric_exporter(name: str, protocol: str) -> Any:
     else:
         from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter  # type: ignore[assignment]
     return OTLPMetricExporter()
+
+
+class SpanScope:
+    """A span, current while a block runs and ended after it: what ``Tracer.start_as_current_span`` does (an error
+    that escapes is recorded on the span and sets its status, unless told not to), without its two generator-based
+    context managers, at a fraction of their cost (every move opens one)."""
+
+    __slots__ = ("_span", "_token", "_record_exception", "_set_status_on_exception")
+
+    def __init__(self, span: Any, *, record_exception: bool = True, set_status_on_exception: bool = True) -> None:
+        self._span = span
+        self._record_exception = record_exception
+        self._set_status_on_exception = set_status_on_exception
+
+    def __enter__(self) -> Any:
+        self._token = otel_context.attach(trace.set_span_in_context(self._span))
+        return self._span
+
+    def __exit__(self, kind: Any, error: BaseException | None, traceback: Any) -> None:
+        otel_context.detach(self._token)
+        span = self._span
+        if isinstance(error, Exception) and span.is_recording():  # (not cancellation: it is no error)
+            if self._record_exception:
+                span.record_exception(error)
+            if self._set_status_on_exception:
+                span.set_status(trace.Status(trace.StatusCode.ERROR, f"{type(error).__name__}: {error}"))
+        span.end()

@@ -16,6 +16,7 @@ import httpx
 import pytest
 import uvicorn
 
+from service.actors.actor import Journal
 from service.gateway import http
 from service.gateway.app import create_app
 from service.grpc.admission import Admission
@@ -23,7 +24,7 @@ from service.grpc.server import create_server, no_limits
 from service.grpc.tokens import SeatTokens
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
-from service.rooms.room import Journal, RoomLimits
+from service.rooms.room import RoomLimits
 from service.settings import HttpLimits, LimitSettings
 from service.tournaments.directory import TournamentDirectory
 from tests.server.conftest import Harness

@@ -60,7 +60,7 @@ def check_no_leak(harness: Harness, room_id: str, game: Game, heard: dict, faces
     live = harness.directory.get(room_id)
     state = game.new_game(len(live.seats), live.state.options, live.seed)
     open_at = {0: {viewer: open_faces(state, viewer) for viewer in heard}}
-    for entry in harness.directory.journal.log(room_id):
+    for entry in harness.directory.journal.log("room", room_id):
         if entry.kind in ("move", "table"):
             state.apply(entry.seat, game.move_from_wire(entry.move), by_table=entry.kind == "table")
         open_at[entry.version] = {viewer: open_faces(state, viewer) for viewer in heard}

@@ -2,20 +2,25 @@
 tournaments through leases (service/store/leases.py) and serving every call (a call for a room another node owns
 is forwarded there: service/grpc/forward.py).
 
-What a node does about its leases, each in a task of its own (so that a long sweep never holds a renewal back):
+What a node does about its leases (the runtime runs each in a task of its own, so that a long sweep never holds a
+renewal back):
 
 - every ``renew_seconds`` it pushes its own row's expiry one lease ahead: one statement, however many rooms it owns;
 - when a renewal comes later than the lease (the node or its store was stalled), it reads back which leases it still
   holds and lets go of the others (another node claimed them, and the fence already refuses this node's lines);
 - it claims orphaned leases (their node died, or gave them back while draining), its part of them: the live nodes
   split the orphans by a hash of their ids, so the survivors of a dead node share its rooms in one sweep (and any
-  orphan left over two renew intervals goes to whoever sweeps first), and rebuilds each from its seed and log
-  (``adopt``: clocks resume with the time they had left, system players wake up).
+  orphan left over two renew intervals goes to whoever sweeps first); the runtime rebuilds each from its seed and
+  log (clocks resume with the time they had left, system players wake up).
 
 A call for a room this node does not hold finds its owner (:meth:`Node.resolve`): this node (the room is loaded
-under the lease's epoch), another live node (:class:`Elsewhere`, with its address), nobody alive (this node claims
+under the lease's epoch), another live node (:class:`Remote`, with its address), nobody alive (this node claims
 it at once rather than making the caller wait for the sweep), or no lease at all (the room finished: any node reads
 it from the store).
+
+The node keeps the leases; it rebuilds nothing itself. What it claimed waits in :meth:`Node.claimed` for the runtime
+(service/actors/runtime.py), which rebuilds it in the directory of its kind, runs the renewals and sweeps, and stops
+what :meth:`Node.renew` says other nodes took.
 """
 
 from __future__ import annotations
@@ -24,8 +29,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -33,25 +37,25 @@ from service.errors import RoomMoved
 from service.settings import NodeSettings
 from service.store.leases import Claimed, LeaseTable, NodeIdInUse, Owner
 
+__all__ = ["Claimed", "Node", "NodeIdInUse", "Remote"]
+
 log = logging.getLogger(__name__)
 
 Key = tuple[str, str]  # (kind, id): ("room", room_id) or ("tournament", tournament_id)
 OWNER_CACHE_SECONDS = 1.0  # how long another node's ownership is believed without asking the store again
 
 
-class Elsewhere(Exception):
+@dataclass(frozen=True)
+class Remote:
     """Another live node owns what the call asks for: forward the call to ``address``."""
 
-    def __init__(self, node_id: str, address: str, target_id: str = "") -> None:
-        super().__init__(f"owned by node {node_id} at {address}")
-        self.node_id = node_id
-        self.address = address
-        self.target_id = target_id  # the room or tournament asked for
+    node_id: str
+    address: str
+    target_id: str = ""  # the room or tournament asked for
 
 
 class Node:
-    """See the module docstring. ``adopt`` rebuilds what a claim brought (the server wires it to the directories);
-    ``lose`` lets go of what another node took."""
+    """See the module docstring."""
 
     def __init__(self, table: LeaseTable, settings: NodeSettings, address: str) -> None:
         self.table = table
@@ -60,11 +64,9 @@ class Node:
         self.node_id = settings.node_id
         self.held: dict[Key, int] = {}  # the leases this node holds, with their epochs
         self.draining = False
-        self.adopt: Callable[[list[Claimed]], Awaitable[None]] | None = None
-        self.lose: Callable[[list[Key]], None] | None = None
+        self._claimed: list[Claimed] = []  # claimed, not yet taken by the runtime to rebuild
         self._owners: dict[Key, tuple[Owner, float]] = {}  # other nodes' leases seen lately, until when believed
         self._claiming: dict[Key, asyncio.Future[None]] = {}  # claims under way for callers
-        self._tasks: list[asyncio.Task[None]] = []
         self._renewed = 0.0  # monotonic time the last successful renewal started
         self._inherited = False
 
@@ -112,72 +114,53 @@ class Node:
             self.settings.renew_seconds,
         )
 
-    def start(self) -> None:
-        """Renew and sweep from now on, each in a task of its own: a long sweep (many rooms to rebuild) must never
-        hold a renewal back."""
-        if not self._tasks:
-            loop = asyncio.get_running_loop()
-            renew, sweep = self.settings.renew_seconds, self.settings.renew_seconds
-            self._tasks = [
-                loop.create_task(self._every(renew, self.renew, "renew"), name=f"node {self.node_id} renewing"),
-                loop.create_task(self._every(sweep, self.sweep, "sweep"), name=f"node {self.node_id} sweeping"),
-            ]
-
     async def sweep(self) -> int:
-        """Claim this node's share of the orphaned leases and rebuild what they own; returns how many it claimed
-        (the first sweep also claims what a previous process of this node id left)."""
+        """Claim this node's share of the orphaned leases (for the runtime to rebuild: :meth:`claimed`); returns how
+        many it claimed (the first sweep also claims what a previous process of this node id left)."""
         if self.draining:
             return 0
         if not self._inherited:  # the first sweep: what a previous process of this node left is this node's
             inherited = await self.table.inherit()
             self._inherited = True
-            await self._adopt(inherited)
+            self._note(inherited)
         claimed = await self.table.claim_orphans(grace=2 * self.settings.renew_seconds)
-        await self._adopt(claimed)
+        self._note(claimed)
         return len(claimed)
 
-    async def _every(self, seconds: float, step: Callable[[], Awaitable[Any]], what: str) -> None:
-        while True:
-            await asyncio.sleep(seconds)
-            try:
-                await step()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # the store is away: the next try may do (the lease may run out meanwhile)
-                log.warning("node %s: could not %s: %s", self.node_id, what, type(error).__name__)
+    def claimed(self) -> list[Claimed]:
+        """The leases claimed since the last time this was asked (by a sweep, or a call's claim), to rebuild."""
+        claimed, self._claimed = self._claimed, []
+        return claimed
 
-    async def renew(self) -> None:
+    async def renew(self) -> list[Key]:
         """Push this node's expiry one lease ahead. A renewal later than the lease (the node or its store stalled)
-        lets go of the leases other nodes claimed meanwhile."""
+        lets go of the leases other nodes claimed meanwhile: returns them."""
         started = time.monotonic()
         late = started - self._renewed > self.settings.lease_seconds
         if not await self.table.renew():
             log.error("node %s: another process took this node's row; letting go of every lease", self.node_id)
-            self._let_go(list(self.held))
+            lost = self._let_go(list(self.held))
             await self.join()
-            return
+            return lost
         self._renewed = started
         if late:  # the lease may have run out meanwhile: keep only what the store says is still this node's
             before = dict(self.held)  # (what is claimed or created while the store is asked is this node's)
             still = await self.table.held()
-            self._let_go(
+            return self._let_go(
                 [key for key, epoch in before.items() if still.get(key) != epoch and self.held.get(key) == epoch]
             )
+        return []
 
     async def drain(self) -> int:
         """Stop claiming and give every lease back (the caller has stopped the rooms' writes first); returns how many
         leases were given back."""
         self.draining = True
-        for task in self._tasks:
-            task.cancel()
         given = await self.table.give_back()
         self.held.clear()
         return given
 
     async def leave(self) -> None:
         """This node's row expires now (after :meth:`drain`, or at a stop without rooms)."""
-        for task in self._tasks:
-            task.cancel()
         await self.table.leave()
 
     # -- what a call needs -----------------------------------------------------------------------------------------
@@ -196,22 +179,22 @@ class Node:
         """A forwarded call found no owner where the cache said: ask the store next time."""
         self._owners.pop((kind, target_id), None)
 
-    async def resolve(self, kind: str, target_id: str) -> int | None:
-        """The epoch under which this node holds the lease (claiming it when nobody alive holds it), or None when
-        nothing holds one (finished, or unknown: read the store). Raises Elsewhere (another live node owns it) or
+    async def resolve(self, kind: str, target_id: str) -> int | Remote | None:
+        """The epoch under which this node holds the lease (claiming it when nobody alive holds it), None when
+        nothing holds one (finished, or unknown: read the store), or Remote (another live node owns it). Raises
         RoomMoved (it is being handed over: try again)."""
         key = (kind, target_id)
         if key in self.held:
             return self.held[key]
         cached = self._owners.get(key)
         if cached is not None and cached[1] > time.monotonic():
-            raise Elsewhere(cached[0].node_id, cached[0].address, target_id)
+            return Remote(cached[0].node_id, cached[0].address, target_id)
         owner = await self.table.locate(kind, target_id)
         if owner is None:
             return None
         if owner.alive and owner.node_id != self.node_id:
             self._owners[key] = (owner, time.monotonic() + OWNER_CACHE_SECONDS)
-            raise Elsewhere(owner.node_id, owner.address, target_id)
+            return Remote(owner.node_id, owner.address, target_id)
         if owner.alive and key in self.held:  # (claimed meanwhile by this node's sweep)
             return self.held[key]
         if self.draining:
@@ -230,10 +213,9 @@ class Node:
         raise RoomMoved("another node is taking this room over; try again")
 
     async def _claim(self, claim: Key, mine: bool) -> None:
-        claimed = await (self.table.reclaim(*claim) if mine else self.table.claim(*claim))
-        await self._adopt(claimed)
+        self._note(await (self.table.reclaim(*claim) if mine else self.table.claim(*claim)))
 
-    async def _adopt(self, claimed: list[Claimed]) -> None:
+    def _note(self, claimed: list[Claimed]) -> None:
         if not claimed:
             return
         for lease in claimed:
@@ -245,14 +227,11 @@ class Node:
             len(claimed),
             ", ".join(f"{c.kind} {c.target_id} (epoch {c.epoch})" for c in claimed[:10]),
         )
-        if self.adopt is not None:
-            await self.adopt(claimed)
+        self._claimed.extend(claimed)
 
-    def _let_go(self, keys: list[Key]) -> None:
-        if not keys:
-            return
+    def _let_go(self, keys: list[Key]) -> list[Key]:
         for key in keys:
             self.held.pop(key, None)
-        log.warning("node %s: %d leases were claimed by other nodes", self.node_id, len(keys))
-        if self.lose is not None:
-            self.lose(keys)
+        if keys:
+            log.warning("node %s: %d leases were claimed by other nodes", self.node_id, len(keys))
+        return keys

@@ -11,8 +11,8 @@ from google.protobuf import json_format, struct_pb2, timestamp_pb2
 from engine.core import Game, InvalidOptions, Outcome
 from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
 from service.errors import InvalidRequest
-from service.grpc import age_of_soccer_codec, carta_codec, soker_codec  # noqa: F401 (register the games' own codecs)
 from service.grpc.codecs import Codec, codec_of
+from service.rooms.clocks import Deadline
 from service.rooms.room import (
     FINISHED,
     ONLINE,
@@ -20,7 +20,6 @@ from service.rooms.room import (
     PLAYING,
     SOLO,
     WAITING,
-    ClockInfo,
     GameEndedEvent,
     GameEvent,
     GameStartedEvent,
@@ -80,11 +79,11 @@ def outcome_to_proto(outcome: Outcome, teams: Sequence[int]) -> common_pb2.Outco
     )
 
 
-def clock_to_proto(clock: ClockInfo) -> common_pb2.TurnClock:
+def clock_to_proto(clock: Deadline) -> common_pb2.TurnClock:
     return common_pb2.TurnClock(seat=clock.seat, deadline=timestamp(clock.deadline), turn_seconds=round(clock.seconds))
 
 
-def add_clocks(message: Any, clocks: Sequence[ClockInfo]) -> None:
+def add_clocks(message: Any, clocks: Sequence[Deadline]) -> None:
     """Set a message's clocks (one per acting seat with a clock) and its single ``clock``, the first of them."""
     if clocks:
         message.clocks.extend(clock_to_proto(clock) for clock in clocks)
@@ -116,7 +115,7 @@ def room_to_proto(room: Room) -> room_pb2.Room:
     )
     if published.outcome is not None:
         message.outcome.CopyFrom(outcome_to_proto(published.outcome, room.teams))
-    add_clocks(message, published.clocks)
+    add_clocks(message, published.deadlines)
     return message
 
 
@@ -243,8 +242,8 @@ def _pieces(room: Room, update: Update, codec: Codec) -> tuple[bytes, list[bytes
         room_id=room.room_id, version=update.version, status=STATUS[update.status], to_act=update.to_act
     )
     set_time(head.time, update.time)
-    if update.clocks:
-        for clock in update.clocks:
+    if update.deadlines:
+        for clock in update.deadlines:
             into = head.clocks.add(seat=clock.seat, turn_seconds=round(clock.seconds))
             set_time(into.deadline, clock.deadline)
         head.clock.CopyFrom(head.clocks[0])

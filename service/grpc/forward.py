@@ -33,7 +33,7 @@ from typing import Any, NoReturn
 
 import grpc
 
-from service.cluster.node import Elsewhere, Node
+from service.cluster.node import Node, Remote
 from service.errors import RoomMoved
 from service.grpc.errors import abort
 
@@ -155,7 +155,7 @@ class Forwarder:
         """Whether another node forwarded this call (its seal holds)."""
         return self.seal.caller(dict(context.invocation_metadata() or ())) is not None
 
-    async def _refuse(self, context: grpc.aio.ServicerContext, elsewhere: Elsewhere) -> None:
+    async def _refuse(self, context: grpc.aio.ServicerContext, elsewhere: Remote) -> None:
         """A call forwarded here already is not forwarded again."""
         if self.sealed(context):
             self.node.moved("room", elsewhere.target_id)
@@ -163,7 +163,7 @@ class Forwarder:
             await abort(context, RoomMoved("the room is moving between nodes; try again"))
 
     async def _fail(
-        self, context: grpc.aio.ServicerContext, error: grpc.aio.AioRpcError, elsewhere: Elsewhere
+        self, context: grpc.aio.ServicerContext, error: grpc.aio.AioRpcError, elsewhere: Remote
     ) -> NoReturn:
         """Hand the owner's status back; an owner out of reach is a retriable UNAVAILABLE."""
         trailers = error.trailing_metadata() or ()
@@ -179,7 +179,7 @@ class Forwarder:
         await context.abort(error.code(), error.details() or "", tuple(passed))
         raise AssertionError("unreachable")  # (abort raises)
 
-    async def unary(self, path: str, request: Any, context: grpc.aio.ServicerContext, elsewhere: Elsewhere) -> bytes:
+    async def unary(self, path: str, request: Any, context: grpc.aio.ServicerContext, elsewhere: Remote) -> bytes:
         await self._refuse(context, elsewhere)
         self.forwarded += 1
         call = self._channel(elsewhere.address).unary_unary(path, request_serializer=_bytes)
@@ -194,7 +194,7 @@ class Forwarder:
         return self.bound if remaining is None else min(remaining, self.bound)
 
     async def fetch(
-        self, path: str, request: Any, context: grpc.aio.ServicerContext, elsewhere: Elsewhere
+        self, path: str, request: Any, context: grpc.aio.ServicerContext, elsewhere: Remote
     ) -> bytes | None:
         """One answer from the owner, for a listing that gathers rooms from several nodes; None when the owner does
         not answer (the listing goes on without that room)."""
@@ -206,7 +206,7 @@ class Forwarder:
             return None
 
     async def server_stream(
-        self, path: str, request: Any, context: grpc.aio.ServicerContext, elsewhere: Elsewhere
+        self, path: str, request: Any, context: grpc.aio.ServicerContext, elsewhere: Remote
     ) -> AsyncIterator[bytes]:
         await self._refuse(context, elsewhere)
         self.forwarded += 1
@@ -225,7 +225,7 @@ class Forwarder:
         self,
         call: Any,
         context: grpc.aio.ServicerContext,
-        elsewhere: Elsewhere,
+        elsewhere: Remote,
         first: Callable[[], Awaitable[None]] | None = None,
         last: Callable[[], Awaitable[None]] | None = None,
     ) -> AsyncIterator[bytes]:
@@ -276,7 +276,7 @@ class Forwarder:
         first: Any,
         requests: AsyncIterator[Any],
         context: grpc.aio.ServicerContext,
-        elsewhere: Elsewhere,
+        elsewhere: Remote,
     ) -> AsyncIterator[bytes]:
         """A stream whose ``first`` message was read here (it named the room); the rest are passed on as they
         come."""

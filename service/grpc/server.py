@@ -36,6 +36,7 @@ from kickoff.v1 import (
     tournament_pb2_grpc,
 )
 from service import collector
+from service.actors.runtime import Runtime
 from service.cluster.node import Node
 from service.grpc.admission import Admission
 from service.grpc.forward import Forwarder, Seal, peer_ping_ms
@@ -49,7 +50,6 @@ from service.settings import GrpcSettings, LimitSettings, NodeSettings, Rate, St
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from service.store.keys import live_keys
-from service.store.leases import Claimed
 from service.telemetry import from_environment, traced_call
 from service.tournaments.directory import TournamentDirectory
 
@@ -204,7 +204,8 @@ class KickoffServer:
         self.health = health
         self.admission = admission
         self.forwarder = forwarder
-        self.node = directory.node
+        self.runtime = directory.runtime
+        self.node = directory.runtime.node
 
     async def stop(self, grace: float | None = None) -> None:
         """Stop gracefully: report NOT_SERVING, let calls in flight finish within ``grace``, close the rooms. A node
@@ -215,8 +216,7 @@ class KickoffServer:
         started = time.monotonic()
         await self.server.stop(grace)
         await self.calls.settled(max(0.0, (grace or 0.0) - (time.monotonic() - started)))
-        await self.tournaments.close()
-        await self.directory.close()
+        await self.runtime.close()
         if self.forwarder is not None:
             await self.forwarder.close()
 
@@ -225,9 +225,9 @@ class KickoffServer:
         before it is answered), refuses what comes after with a retriable UNAVAILABLE and tells its streams to come
         back; then the leases are given back, for the other nodes to claim at once, and this node leaves."""
         assert self.node is not None
-        self.node.draining = True  # nothing more is claimed here: a call for a room nobody owns waits for another node
-        tournaments = await self.tournaments.hand_over()
-        rooms = await self.directory.hand_over()
+        # Nothing more is claimed here (a call for a room nobody owns waits for another node); tournaments first.
+        handed = await self.runtime.hand_over()
+        rooms, tournaments = handed.get("room", 0), handed.get("tournament", 0)
         if self.forwarder is not None:
             self.forwarder.stop_streams()
         given = 0
@@ -281,7 +281,7 @@ async def create_server(
         if telemetry.tracing
         else []
     )
-    node = directory.node
+    node = directory.runtime.node
     ping_ms = MIN_PING_MS if node is None else min(MIN_PING_MS, peer_ping_ms(node.settings.lease_seconds))
     options = (*SERVER_OPTIONS, ("grpc.http2.min_ping_interval_without_data_ms", ping_ms))
     server = grpc.aio.server(interceptors=interceptors, options=options)
@@ -338,28 +338,26 @@ async def serve(
             node = Node.for_engine(engine, cluster, cluster.address(settings.host, settings.port))
             journal.node_id = node.node_id
             await node.join()
+    runtime = Runtime(node)  # (where every room and tournament lives)
     directory = RoomDirectory(
         journal=journal,
         telemetry=telemetry,
         limits=RoomLimits(waiting_seconds=limits.waiting_room_seconds or None, stream_buffer=limits.stream_buffer),
         max_live_rooms=limits.max_live_rooms or None,
-        node=node,
+        runtime=runtime,
     )
     secret = settings.token_secret or (await journal.token_secret() if journal else secrets.token_bytes(32))
     admission = Admission(limits)
     refreshing: asyncio.Task[None] | None = None
-    # The tournaments listen for finished games, so they exist before the rooms come back.
+    # The tournaments hear of finished games, so they exist before the rooms come back.
     tournaments = TournamentDirectory(directory, max_live=limits.max_live_tournaments or None)
     if node is not None:
-        _wire(node, directory, tournaments)
-        claimed = await node.sweep()
+        claimed = await runtime.sweep()
         log.info("node %s claimed %d rooms and tournaments nobody alive owned", node.node_id, claimed)
-        node.start()
+        runtime.start()
     elif journal is not None:
-        unfinished = await directory.restore(await journal.load())
-        log.info("restored %d unfinished rooms", unfinished)
-        unfinished = await tournaments.restore(await journal.load_tournaments())
-        log.info("restored %d unfinished tournaments", unfinished)
+        for kind, unfinished in (await runtime.restore(journal)).items():
+            log.info("restored %d unfinished %ss", unfinished, kind)
     if journal is not None:
         refreshing = asyncio.get_running_loop().create_task(refresh_keys(admission, journal.engine), name="api keys")
     _describe(limits)
@@ -387,30 +385,6 @@ async def serve(
     if journal is not None:
         await journal.close()
     telemetry.shutdown()
-
-
-def _wire(node: Node, rooms: RoomDirectory, tournaments: TournamentDirectory) -> None:
-    """What the node claims is rebuilt in the directories; what it loses leaves them."""
-
-    async def adopt(claimed: list[Claimed]) -> None:
-        # Rooms first, a tournament's games among them (claimed with it), as a restarted server does: a tournament that
-        # replays its log then finds its live game, and a game room made just before its tournament's "game" line was
-        # stored, rather than making another.
-        for lease in sorted(claimed, key=lambda lease: lease.kind == "tournament"):
-            try:
-                if lease.kind == "tournament":
-                    await tournaments.find(lease.target_id)
-                else:
-                    await rooms.find(lease.target_id)
-            except Exception:  # (the next call for it loads it; the lease is held)
-                log.exception("could not rebuild %s %s", lease.kind, lease.target_id)
-
-    def lose(keys: list[tuple[str, str]]) -> None:
-        tournaments.lose(keys)
-        rooms.lose(keys)
-
-    node.adopt = adopt
-    node.lose = lose
 
 
 async def refresh_keys(

@@ -19,7 +19,8 @@ from google.protobuf import timestamp_pb2
 from engine.core import UnknownGame
 from engine.registry import GAMES, get_game
 from kickoff.v1 import common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
-from service.cluster.node import Elsewhere
+from service.actors.feed import Feed
+from service.actors.runtime import Remote
 from service.errors import InvalidRequest, PermissionDenied, RoomNotFound, Unauthenticated
 from service.grpc.admission import Admission
 from service.grpc.convert import (
@@ -39,7 +40,6 @@ from service.grpc.forward import Forwarder
 from service.grpc.limits import check_request
 from service.grpc.tokens import TICKET_SECONDS, SeatClaim, SeatTokens
 from service.rooms.directory import RoomDirectory
-from service.rooms.feed import Feed
 from service.rooms.room import Room, Update
 
 Response = TypeVar("Response")
@@ -47,18 +47,14 @@ log = logging.getLogger(__name__)
 
 
 def unary(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitable[Response]]:
-    """Check the request against its bounds, then run the method; turn the typed errors it raises into statuses. A
-    call for a room or tournament another node of the cluster owns is forwarded there (service/grpc/forward.py)."""
+    """Check the request against its bounds, then run the method; turn the typed errors it raises into statuses."""
     name = method.__name__
 
     @functools.wraps(method)
     async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Response:
         try:
             check_request(request)
-            try:
-                return await method(self, request, context)
-            except Elsewhere as elsewhere:
-                return await self.seats.forwarder.unary(f"/{self.SERVICE}/{name}", request, context, elsewhere)
+            return await method(self, request, context)
         except KickoffError as error:
             await abort(context, error)
         except grpc.aio.AbortError:  # (a forwarded call's status, already set)
@@ -67,6 +63,22 @@ def unary(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitable
             await internal(context, name)
 
     return wrapper
+
+
+def routed(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitable[Response]]:
+    """A :func:`unary` call that names a room or a tournament: the servicer's ``locate`` finds it, and the method is
+    handed what it found. One that another node of the cluster owns (Remote) is forwarded there whole instead
+    (service/grpc/forward.py): the method never runs here."""
+    name = method.__name__
+
+    @functools.wraps(method)
+    async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Response:
+        found = await self.locate(request)
+        if isinstance(found, Remote):
+            return await self.seats.forwarder.unary(f"/{self.SERVICE}/{name}", request, context, found)
+        return await method(self, request, context, found)
+
+    return unary(wrapper)
 
 
 async def internal(context: grpc.aio.ServicerContext, name: str) -> None:
@@ -100,8 +112,9 @@ class Seats:
         self.tokens = tokens
         self.forwarder = forwarder  # a node of a cluster: calls for rooms other nodes own go there
 
-    async def room(self, request: Any) -> Room:
-        return await self.directory.find(_room_id(request))
+    async def locate(self, request: Any) -> Room | Remote:
+        """The room the request names: here, or on the node that owns it."""
+        return await self.directory.locate(_room_id(request))
 
     def seat(self, context: grpc.aio.ServicerContext, room: Room, *, required: bool) -> tuple[int, str] | None:
         """The caller's (seat, nonce) in ``room``; None for a spectator when ``required`` is False."""
@@ -170,6 +183,9 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         self.seats = seats
         self.admission = admission
 
+    async def locate(self, request: Any) -> Room | Remote:
+        return await self.seats.locate(request)
+
     @unary
     async def CreateRoom(self, request: room_pb2.CreateRoomRequest, context: Any) -> room_pb2.CreateRoomResponse:
         self.admission.admit(context, "create")
@@ -187,9 +203,9 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         )
         return room_pb2.CreateRoomResponse(room=room_to_proto(room))
 
-    @unary
-    async def GetRoom(self, request: room_pb2.GetRoomRequest, context: Any) -> room_pb2.GetRoomResponse:
-        return room_pb2.GetRoomResponse(room=room_to_proto(await self.seats.room(request)))
+    @routed
+    async def GetRoom(self, request: room_pb2.GetRoomRequest, context: Any, room: Room) -> room_pb2.GetRoomResponse:
+        return room_pb2.GetRoomResponse(room=room_to_proto(room))
 
     @unary
     async def ListRooms(self, request: room_pb2.ListRoomsRequest, context: Any) -> room_pb2.ListRoomsResponse:
@@ -205,7 +221,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         rooms = await asyncio.gather(*(self._summary(room, context) for room in found))
         return room_pb2.ListRoomsResponse(rooms=[r for r in rooms if r is not None], next_page_token=following)
 
-    async def _summary(self, room: Room | Elsewhere, context: Any) -> room_pb2.Room | None:
+    async def _summary(self, room: Room | Remote, context: Any) -> room_pb2.Room | None:
         """A room of a page: this node's, or asked of the node that owns it (None: that node did not answer)."""
         if isinstance(room, Room):
             return room_to_proto(room)
@@ -215,17 +231,17 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         )
         return None if answer is None else room_pb2.GetRoomResponse.FromString(answer).room
 
-    @unary
-    async def JoinRoom(self, request: room_pb2.JoinRoomRequest, context: Any) -> room_pb2.JoinRoomResponse:
-        room = await self.seats.room(request)
+    @routed
+    async def JoinRoom(self, request: room_pb2.JoinRoomRequest, context: Any, room: Room) -> room_pb2.JoinRoomResponse:
         self.admission.admit(context, "join")
         seat, nonce = await room.join(request.seat if request.HasField("seat") else None, request.name, request.choice)
         token = self.seats.tokens.issue(room.room_id, seat, nonce)
         return room_pb2.JoinRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
 
-    @unary
-    async def LeaveRoom(self, request: room_pb2.LeaveRoomRequest, context: Any) -> room_pb2.LeaveRoomResponse:
-        room = await self.seats.room(request)
+    @routed
+    async def LeaveRoom(
+        self, request: room_pb2.LeaveRoomRequest, context: Any, room: Room
+    ) -> room_pb2.LeaveRoomResponse:
         seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
         await room.leave(seat, nonce)
         return room_pb2.LeaveRoomResponse(room=room_to_proto(room))
@@ -238,9 +254,11 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
         self.seats = seats
         self.admission = admission
 
-    @unary
-    async def GetView(self, request: move_pb2.GetViewRequest, context: Any) -> move_pb2.GetViewResponse:
-        room = await self.seats.room(request)
+    async def locate(self, request: Any) -> Room | Remote:
+        return await self.seats.locate(request)
+
+    @routed
+    async def GetView(self, request: move_pb2.GetViewRequest, context: Any, room: Room) -> move_pb2.GetViewResponse:
         claim = self.seats.seat(context, room, required=False)
         viewer = claim[0] if claim else None
 
@@ -251,16 +269,15 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
             if room.state is not None:
                 response.view.CopyFrom(codec_for(room).view_to_proto(room.state.view(viewer)))
                 response.to_act.extend(room.state.to_act())
-            add_clocks(response, room.published.clocks)
+            add_clocks(response, room.published.deadlines)
             return response
 
         return await room.read(read)
 
-    @unary
+    @routed
     async def ListLegalMoves(
-        self, request: move_pb2.ListLegalMovesRequest, context: Any
+        self, request: move_pb2.ListLegalMovesRequest, context: Any, room: Room
     ) -> move_pb2.ListLegalMovesResponse:
-        room = await self.seats.room(request)
         seat, _ = self.seats.seat(context, room, required=True)  # type: ignore[misc]
         codec = codec_for(room)
 
@@ -270,10 +287,9 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
 
         return await room.read(read)
 
-    @unary
-    async def SubmitMove(self, request: move_pb2.SubmitMoveRequest, context: Any) -> bytes:
+    @routed
+    async def SubmitMove(self, request: move_pb2.SubmitMoveRequest, context: Any, room: Room) -> bytes:
         """Answers a SubmitMoveResponse, serialised here (its update from the pieces the streams send)."""
-        room = await self.seats.room(request)
         seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
         move = codec_for(room).move_from_proto(request.move)
         expected = request.expected_version if request.HasField("expected_version") else None
@@ -285,12 +301,11 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
     ) -> AsyncIterator[move_pb2.StreamEventsResponse | bytes]:
         try:
             check_request(request)
-            try:
-                room = await self.seats.room(request)
-            except Elsewhere as elsewhere:
+            room = await self.seats.locate(request)
+            if isinstance(room, Remote):  # another node's: relayed from there
                 assert self.seats.forwarder is not None
                 path = f"/{MOVE_SERVICE}/StreamEvents"
-                async for message in self.seats.forwarder.server_stream(path, request, context, elsewhere):
+                async for message in self.seats.forwarder.server_stream(path, request, context, room):
                     yield message
                 return
             if request.ticket:
@@ -318,11 +333,10 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
         except Exception:
             await internal(context, "StreamEvents")
 
-    @unary
+    @routed
     async def CreateStreamTicket(
-        self, request: move_pb2.CreateStreamTicketRequest, context: Any
+        self, request: move_pb2.CreateStreamTicketRequest, context: Any, room: Room
     ) -> move_pb2.CreateStreamTicketResponse:
-        room = await self.seats.room(request)
         seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
         ticket, expires = self.seats.ticket(room, seat, nonce)
         return move_pb2.CreateStreamTicketResponse(ticket=ticket, expire_time=timestamp_pb2.Timestamp(seconds=expires))
@@ -339,14 +353,11 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
             check_request(first)
             if first.WhichOneof("kind") != "hello":
                 raise InvalidRequest("the first message of a play stream must be hello", code="hello_first")
-            try:
-                room = await self.seats.room(first.hello)
-            except Elsewhere as elsewhere:
+            room = await self.seats.locate(first.hello)
+            if isinstance(room, Remote):  # another node's: relayed from there
                 assert self.seats.forwarder is not None
                 forwarder = self.seats.forwarder
-                async for message in forwarder.bidi(
-                    f"/{MOVE_SERVICE}/Play", first, request_iterator, context, elsewhere
-                ):
+                async for message in forwarder.bidi(f"/{MOVE_SERVICE}/Play", first, request_iterator, context, room):
                     yield message
                 return
             seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]

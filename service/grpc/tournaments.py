@@ -13,14 +13,14 @@ import grpc
 
 from engine.registry import get_game
 from kickoff.v1 import common_pb2, tournament_pb2, tournament_pb2_grpc
-from service.cluster.node import Elsewhere
+from service.actors.runtime import Remote
 from service.errors import InvalidRequest, PermissionDenied, Unauthenticated
 from service.grpc.admission import Admission
 from service.grpc.codecs import Codec, codec_of
 from service.grpc.convert import MODE, MODE_NAME, STATUS, options_from, outcome_to_proto, struct, timestamp
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
-from service.grpc.servicers import Seats, bearer_token, internal, unary
+from service.grpc.servicers import Seats, bearer_token, internal, routed, unary
 from service.rooms.room import FINISHED, PERSON, PLAYING, WAITING
 from service.tournaments.directory import TournamentDirectory
 from service.tournaments.tournament import (
@@ -148,8 +148,9 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         self.seats = seats
         self.admission = admission
 
-    async def _get(self, request: Any) -> Tournament:
-        return await self.tournaments.find(_tournament_id(request))
+    async def locate(self, request: Any) -> Tournament | Remote:
+        """The tournament the request names: here, or on the node that owns it."""
+        return await self.tournaments.locate(_tournament_id(request))
 
     @unary
     async def CreateTournament(
@@ -170,11 +171,11 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         )
         return tournament_pb2.CreateTournamentResponse(tournament=snapshot_to_proto(tournament.current()))
 
-    @unary
+    @routed
     async def GetTournament(
-        self, request: tournament_pb2.GetTournamentRequest, context: Any
+        self, request: tournament_pb2.GetTournamentRequest, context: Any, tournament: Tournament
     ) -> tournament_pb2.GetTournamentResponse:
-        return tournament_pb2.GetTournamentResponse(tournament=snapshot_to_proto((await self._get(request)).current()))
+        return tournament_pb2.GetTournamentResponse(tournament=snapshot_to_proto(tournament.current()))
 
     @unary
     async def ListTournaments(
@@ -193,7 +194,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             tournaments=[t for t in tournaments if t is not None], next_page_token=following
         )
 
-    async def _summary(self, tournament: Tournament | Elsewhere, context: Any) -> tournament_pb2.Tournament | None:
+    async def _summary(self, tournament: Tournament | Remote, context: Any) -> tournament_pb2.Tournament | None:
         """A tournament of a page: this node's, or asked of the node that owns it (None: it did not answer)."""
         if isinstance(tournament, Tournament):
             return snapshot_to_proto(tournament.current())
@@ -202,11 +203,10 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         answer = await self.seats.forwarder.fetch(f"/{self.SERVICE}/GetTournament", request, context, tournament)
         return None if answer is None else tournament_pb2.GetTournamentResponse.FromString(answer).tournament
 
-    @unary
+    @routed
     async def JoinTournament(
-        self, request: tournament_pb2.JoinTournamentRequest, context: Any
+        self, request: tournament_pb2.JoinTournamentRequest, context: Any, tournament: Tournament
     ) -> tournament_pb2.JoinTournamentResponse:
-        tournament = await self._get(request)
         self.admission.admit(context, "join")
         seat, nonce = await tournament.join(request.seat if request.HasField("seat") else None, request.name)
         token = self.seats.tokens.issue(tournament.tournament_id, seat, nonce)
@@ -214,11 +214,10 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             tournament=snapshot_to_proto(tournament.current()), seat=seat, seat_token=token
         )
 
-    @unary
+    @routed
     async def LeaveTournament(
-        self, request: tournament_pb2.LeaveTournamentRequest, context: Any
+        self, request: tournament_pb2.LeaveTournamentRequest, context: Any, tournament: Tournament
     ) -> tournament_pb2.LeaveTournamentResponse:
-        tournament = await self._get(request)
         token = bearer_token(context)
         if token is None:
             raise Unauthenticated("this call needs a seat token: send 'authorization: Bearer <token>'")
@@ -228,11 +227,11 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         await tournament.leave(claim.seat, claim.nonce)
         return tournament_pb2.LeaveTournamentResponse(tournament=snapshot_to_proto(tournament.current()))
 
-    @unary
+    @routed
     async def GetStandings(
-        self, request: tournament_pb2.GetStandingsRequest, context: Any
+        self, request: tournament_pb2.GetStandingsRequest, context: Any, tournament: Tournament
     ) -> tournament_pb2.GetStandingsResponse:
-        snapshot = (await self._get(request)).current()
+        snapshot = tournament.current()
         return tournament_pb2.GetStandingsResponse(
             standings=standings_to_proto(snapshot.standings, _codec(snapshot.game))
         )
@@ -242,12 +241,11 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     ) -> AsyncIterator[tournament_pb2.StreamTournamentResponse]:
         try:
             check_request(request)
-            try:
-                tournament = await self._get(request)
-            except Elsewhere as elsewhere:
+            tournament = await self.locate(request)
+            if isinstance(tournament, Remote):  # another node's: relayed from there
                 assert self.seats.forwarder is not None
                 path = f"/{self.SERVICE}/StreamTournament"
-                async for message in self.seats.forwarder.server_stream(path, request, context, elsewhere):
+                async for message in self.seats.forwarder.server_stream(path, request, context, tournament):
                     yield message
                 return
             with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("tournament"):

@@ -1,6 +1,7 @@
-"""The durable journal: rooms and their log lines, committed in groups.
+"""The durable journal: actors (rooms, tournaments: service/store/kinds.py says how each is kept) and their log
+lines, committed in groups.
 
-Every room's loop awaits its own line, so no acknowledgment precedes its commit; lines from many rooms that arrive
+Every actor's loop awaits its own line, so no acknowledgment precedes its commit; lines from many rooms that arrive
 while a commit is running share the next one (group commit), which is what keeps durable moves fast.
 
 A group commit must not let one writer hurt the others, and a store that goes away for a moment must not hurt anyone
@@ -15,7 +16,7 @@ for longer than that. So:
   group (one transaction: all of it or none), so nothing is written twice.
 
 A writer that gets an error does not know whether its write is stored (StoreUnavailable) or knows it is not
-(StoreRefused); either way it reads its log back (:meth:`SqlJournal.load_room`) before it goes on.
+(StoreRefused); either way it reads its log back (:meth:`SqlJournal.load`) before it goes on.
 
 On a node of a cluster (``node_id``: several nodes on one PostgreSQL, see service/cluster), every line is fenced: it
 is written only while the room's (or tournament's) lease names this node with the line's epoch, checked in the same
@@ -32,7 +33,7 @@ import contextvars
 import logging
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from opentelemetry import trace
@@ -43,8 +44,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, InternalE
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.errors import InvalidRequest, RoomMoved, StoreRefused, StoreUnavailable
-from service.store.models import LeaseRow, LogRow, RoomRow, SeatRow, SettingRow, TournamentLogRow, TournamentRow
-from service.store.records import LogEntry, RoomRecord, TournamentEntry, TournamentRecord
+from service.store.kinds import KINDS
+from service.store.models import LeaseRow, SettingRow
 from service.telemetry import Telemetry
 
 log = logging.getLogger(__name__)
@@ -65,30 +66,30 @@ def transient(error: BaseException) -> bool:
 
 @dataclass(eq=False)
 class _Write:
-    """One writer's change, committed with other writers' or alone: a row to insert (a room, a log line, a
-    tournament, a tournament log line) and what it changes besides."""
+    """One writer's change, committed with other writers' or alone: an actor created (``line`` False) or a line of
+    its log, as the row to insert, for the actor of ``kind`` (service/store/kinds.py)."""
 
-    kind: str  # room, line, tournament, tournament_line
+    kind: str  # the actor's kind: room, tournament
+    line: bool
     row: dict[str, Any]
-    seats: list[dict[str, Any]] = field(default_factory=list)  # a new room's seats
-    seat_change: dict[str, Any] | None = None  # a join's or leave's seat
-    status: str = ""  # the room's or tournament's status after the change
+    source: Any  # the record or the log entry the row was made of
+    status: str = ""  # the actor's status after the change
     future: asyncio.Future[None] | None = None
     context: trace.SpanContext | None = None  # the writer's span, to trace the commit
 
     @property
     def owner(self) -> str:
-        return self.row["tournament_id"] if self.kind.startswith("tournament") else self.row["room_id"]
+        return self.source.actor_id
 
     @property
     def lease(self) -> tuple[str, str]:
-        """The lease that fences this write: (kind, id) of its room or tournament."""
-        return ("tournament" if self.kind.startswith("tournament") else "room", self.owner)
+        """The lease that fences this write: (kind, id) of its actor."""
+        return (self.kind, self.owner)
 
 
 class SqlJournal:
-    """Commits rooms and log lines to the database behind ``engine``, many lines per transaction (see the module
-    docstring for what happens when the store fails)."""
+    """Commits actors and their log lines to the database behind ``engine``, many lines per transaction (see the
+    module docstring for what happens when the store fails); every kind of actor as service/store/kinds.py says."""
 
     def __init__(
         self,
@@ -110,90 +111,19 @@ class SqlJournal:
         self._pending: list[_Write] = []
         self._wakeup: asyncio.Event | None = None
         self._flusher: asyncio.Task[None] | None = None
-        self._stored_status: dict[str, str] = {}  # each room's and tournament's status as the store holds it
+        self._stored_status: dict[tuple[str, str], str] = {}  # each actor's status as the store holds it
         self._down = False  # the last group could not be stored: the next gets one try, not the whole budget
         self.commits = 0  # transactions committed (lines / commits = the group size)
-        self.lines = 0
+        self.lines = 0  # rooms' lines committed
         self.isolated = 0  # groups the store refused, committed again a write at a time
 
-    async def create_room(self, record: RoomRecord) -> None:
-        row = {
-            "room_id": record.room_id,
-            "game": record.game,
-            "mode": record.mode,
-            "seats": record.seats,
-            "system_players": len(record.system_seats),
-            "system_seats": list(record.system_seats),
-            "system_player": record.system_player,
-            "think_seconds": record.think_seconds,
-            "options": dict(record.options),
-            "seed": record.seed,
-            "created_at": record.created_at,
-            "status": record.status,
-            "tournament_id": record.tournament_id or None,
-            "tournament_game": record.tournament_game,
-        }
-        seats = [
-            {
-                "room_id": record.room_id,
-                "seat": seat,
-                "kind": "system" if seat in record.system_seats else "person",
-                "taken": seat in record.system_seats,
-                "name": f"{record.system_player} bot" if seat in record.system_seats else "",
-            }
-            for seat in range(record.seats)
-        ]
-        await self._submit(_Write("room", row, seats=seats, status=record.status))
+    async def create(self, kind: str, record: Any) -> None:
+        """Store a new actor of ``kind`` (on a node of a cluster, with its lease: epoch 1, this node's)."""
+        await self._submit(_Write(kind, False, KINDS[kind].record_row(record), record, record.status))
 
-    async def append(self, entry: LogEntry, status: str) -> None:
-        row = {
-            "room_id": entry.room_id,
-            "version": entry.version,
-            "kind": entry.kind,
-            "seat": entry.seat,
-            "move": entry.move,
-            "request_id": entry.request_id,
-            "name": entry.name,
-            "nonce": entry.nonce,
-            "choice": entry.choice,
-            "deadline": min(entry.deadlines.values()) if entry.deadlines else None,
-            "deadlines": {str(seat): deadline for seat, deadline in entry.deadlines.items()} or None,
-            "created_at": entry.time,
-            "epoch": entry.epoch,
-        }
-        change = None
-        if entry.kind in ("join", "leave"):
-            change = {"room_id": entry.room_id, "seat": entry.seat, "taken": entry.kind == "join", "name": entry.name}
-        await self._submit(_Write("line", row, seat_change=change, status=status))
-
-    async def create_tournament(self, record: TournamentRecord) -> None:
-        row = {
-            "tournament_id": record.tournament_id,
-            "game": record.game,
-            "mode": record.mode,
-            "system_players": record.system_players,
-            "system_player": record.system_player,
-            "think_seconds": record.think_seconds,
-            "options": dict(record.options),
-            "created_at": record.created_at,
-            "status": record.status,
-        }
-        await self._submit(_Write("tournament", row, status=record.status))
-
-    async def append_tournament(self, entry: TournamentEntry, status: str) -> None:
-        row = {
-            "tournament_id": entry.tournament_id,
-            "version": entry.version,
-            "kind": entry.kind,
-            "seat": entry.seat,
-            "name": entry.name,
-            "nonce": entry.nonce,
-            "game_index": entry.game_index,
-            "room_id": entry.room_id,
-            "created_at": entry.time,
-            "epoch": entry.epoch,
-        }
-        await self._submit(_Write("tournament_line", row, status=status))
+    async def append(self, kind: str, entry: Any, status: str) -> None:
+        """Store the next line of an actor's log; ``status`` is the actor's after it."""
+        await self._submit(_Write(kind, True, KINDS[kind].line_row(entry), entry, status))
 
     async def _submit(self, write: _Write) -> None:
         write.future = asyncio.get_running_loop().create_future()
@@ -228,7 +158,7 @@ class SqlJournal:
                 context=parent,
                 links=[Link(c) for c in traced[1:]],
                 attributes={
-                    "kickoff.lines": sum(w.kind in ("line", "tournament_line") for w in writes),
+                    "kickoff.lines": sum(w.line for w in writes),
                     "kickoff.writers": len(writes),
                 },
                 record_exception=False,  # a database error's text is for the log, with its values hidden
@@ -258,7 +188,8 @@ class SqlJournal:
                         for write in writes:
                             await self._commit([write])
                         return
-                    log.error("the store refused a %s of %s: %s", writes[0].kind, writes[0].owner, error)
+                    what = "line" if writes[0].line else "creation"
+                    log.error("the store refused a %s of %s %s: %s", what, writes[0].kind, writes[0].owner, error)
                     self._settle(writes, StoreRefused("the store refused this request's data"))
                     return
                 uncertain = True
@@ -280,8 +211,8 @@ class SqlJournal:
             self._settle(lost, RoomMoved("another node owns this room now; try again (the call is routed there)"))
             writes = [write for write in writes if write not in lost]
         for write in writes:
-            self._stored_status[write.owner] = write.status
-            self.lines += write.kind == "line"
+            self._stored_status[write.lease] = write.status
+            self.lines += write.line and write.kind == "room"
         self._settle(writes, None)
 
     @staticmethod
@@ -304,17 +235,13 @@ class SqlJournal:
 
     async def _holds(self, write: _Write) -> bool:
         """Whether the store holds ``write`` (and so the whole group that was committed with it)."""
-        row = write.row
-        if write.kind == "room":
-            query = select(RoomRow.room_id).where(RoomRow.room_id == row["room_id"])
-        elif write.kind == "line":
-            query = select(LogRow.version).where(LogRow.room_id == row["room_id"], LogRow.version == row["version"])
-        elif write.kind == "tournament":
-            query = select(TournamentRow.tournament_id).where(TournamentRow.tournament_id == row["tournament_id"])
+        kind = KINDS[write.kind]
+        key = write.owner
+        if write.line:
+            log_key = getattr(kind.log, kind.key)
+            query = select(kind.log.version).where(log_key == key, kind.log.version == write.row["version"])
         else:
-            query = select(TournamentLogRow.version).where(
-                TournamentLogRow.tournament_id == row["tournament_id"], TournamentLogRow.version == row["version"]
-            )
+            query = select(getattr(kind.table, kind.key)).where(getattr(kind.table, kind.key) == key)
         async with self.engine.connect() as connection:
             return (await connection.execute(query)).first() is not None
 
@@ -330,7 +257,7 @@ class SqlJournal:
     async def _fence(self, connection: Any, writes: list[_Write]) -> list[_Write]:
         """The lines of ``writes`` whose lease no longer names this node with the line's epoch. The leases checked
         are share-locked until the commit: a node claiming one waits for it, and then reads these lines."""
-        lines = [write for write in writes if write.kind in ("line", "tournament_line")]
+        lines = [write for write in writes if write.line]
         if not lines:
             return []
         rows = await connection.execute(
@@ -345,55 +272,48 @@ class SqlJournal:
         return [write for write in lines if epochs.get(write.lease) != write.row["epoch"]]
 
     async def _insert(self, connection: Any, writes: list[_Write]) -> None:
-        by_kind: dict[str, list[_Write]] = {"room": [], "line": [], "tournament": [], "tournament_line": []}
-        for write in writes:
-            by_kind[write.kind].append(write)
-        statuses = [w for w in by_kind["line"] if w.status != self._stored_status.get(w.owner)]
-        tournament_statuses = [w for w in by_kind["tournament_line"] if w.status != self._stored_status.get(w.owner)]
-        if by_kind["tournament"]:  # before their rooms, which name them
-            await connection.execute(insert(TournamentRow), [w.row for w in by_kind["tournament"]])
-        if by_kind["room"]:
-            await connection.execute(insert(RoomRow), [w.row for w in by_kind["room"]])
-            await connection.execute(insert(SeatRow), [seat for w in by_kind["room"] for seat in w.seats])
-        for write in by_kind["line"]:
-            if write.seat_change is not None:
-                change = write.seat_change
-                await connection.execute(
-                    update(SeatRow)
-                    .where(SeatRow.room_id == change["room_id"], SeatRow.seat == change["seat"])
-                    .values(taken=change["taken"], name=change["name"])
-                )
-        if by_kind["line"]:
-            await connection.execute(insert(LogRow), [w.row for w in by_kind["line"]])
-        for write in statuses:
-            await connection.execute(update(RoomRow).where(RoomRow.room_id == write.owner).values(status=write.status))
-        if by_kind["tournament_line"]:
-            await connection.execute(insert(TournamentLogRow), [w.row for w in by_kind["tournament_line"]])
-        for write in tournament_statuses:
-            await connection.execute(
-                update(TournamentRow).where(TournamentRow.tournament_id == write.owner).values(status=write.status)
-            )
+        created = [w for w in writes if not w.line]
+        for kind in KINDS.values():  # (parents first: a room names its tournament)
+            mine = [w for w in created if w.kind == kind.name]
+            if mine:
+                await connection.execute(insert(kind.table), [w.row for w in mine])
+                more: dict[Any, list[dict[str, Any]]] = {}
+                for write in mine:
+                    for table, rows in kind.rows_created(write.source):
+                        more.setdefault(table, []).extend(rows)
+                for table, rows in more.items():
+                    await connection.execute(insert(table), rows)
+        for kind in KINDS.values():
+            lines = [w for w in writes if w.line and w.kind == kind.name]
+            if not lines:
+                continue
+            for write in lines:
+                for change in kind.changes(write.source):
+                    await connection.execute(change)
+            await connection.execute(insert(kind.log), [w.row for w in lines])
+            key = getattr(kind.table, kind.key)
+            for write in lines:
+                if write.status != self._stored_status.get(write.lease):
+                    await connection.execute(update(kind.table).where(key == write.owner).values(status=write.status))
         if self.node_id:
-            await self._lease_changes(connection, by_kind)
+            await self._lease_changes(connection, writes)
 
-    async def _lease_changes(self, connection: Any, by_kind: dict[str, list[_Write]]) -> None:
+    async def _lease_changes(self, connection: Any, writes: list[_Write]) -> None:
         """A node of a cluster: the leases of what it created (its own, epoch 1), and those of what finished (gone)."""
         made = [
-            {"kind": "tournament", "target_id": w.owner, "tournament_id": "", "node_id": self.node_id}
-            for w in by_kind["tournament"]
-        ] + [
             {
-                "kind": "room",
+                "kind": w.kind,
                 "target_id": w.owner,
-                "tournament_id": w.row["tournament_id"] or "",
+                "tournament_id": KINDS[w.kind].lease_group(w.source),
                 "node_id": self.node_id,
             }
-            for w in by_kind["room"]
+            for w in writes
+            if not w.line
         ]
         if made:
             now = time.time()
             await connection.execute(insert(LeaseRow), [{**lease, "epoch": 1, "claimed_at": now} for lease in made])
-        ended = {w.lease for w in by_kind["line"] + by_kind["tournament_line"] if w.status == FINISHED}
+        ended = {w.lease for w in writes if w.line and w.status == FINISHED}
         if ended:
             await connection.execute(
                 delete(LeaseRow).where(
@@ -408,46 +328,72 @@ class SqlJournal:
 
     # -- reading back --------------------------------------------------------------------------------------------
 
-    async def load(self) -> list[tuple[RoomRecord, list[LogEntry]]]:
-        """Every unfinished room with its log, oldest room first (finished ones are loaded when asked for:
-        :meth:`load_one`)."""
-        unfinished = select(RoomRow.room_id).where(RoomRow.status != FINISHED)
+    async def load_live(self, kind: str) -> list[tuple[Any, list[Any]]]:
+        """Every unfinished actor of ``kind`` with its log, oldest first (finished ones are loaded when asked for:
+        :meth:`load_one`; load rooms before tournaments, whose logs name them)."""
+        stored = KINDS[kind]
+        key, log_key = getattr(stored.table, stored.key), getattr(stored.log, stored.key)
+        unfinished = select(key).where(stored.table.status != FINISHED)
         async with self.engine.connect() as connection:
-            rooms = (
-                await connection.execute(select(RoomRow).where(RoomRow.status != FINISHED).order_by(RoomRow.created_at))
+            rows = (
+                await connection.execute(
+                    select(stored.table).where(stored.table.status != FINISHED).order_by(stored.table.created_at)
+                )
             ).all()
             lines = (
                 await connection.execute(
-                    select(LogRow).where(LogRow.room_id.in_(unfinished)).order_by(LogRow.room_id, LogRow.version)
+                    select(stored.log).where(log_key.in_(unfinished)).order_by(log_key, stored.log.version)
                 )
             ).all()
-        by_room: dict[str, list[LogEntry]] = {}
+        by_actor: dict[str, list[Any]] = {}
         for line in lines:
-            by_room.setdefault(line.room_id, []).append(_entry(line))
-        for room in rooms:
-            self._stored_status[room.room_id] = room.status
-        return [(_room_record(room), by_room.get(room.room_id, [])) for room in rooms]
+            by_actor.setdefault(getattr(line, stored.key), []).append(stored.entry_of(line))
+        for row in rows:
+            self._stored_status[(kind, getattr(row, stored.key))] = row.status
+        return [(stored.record_of(row), by_actor.get(getattr(row, stored.key), [])) for row in rows]
 
-    async def load_one(self, room_id: str) -> tuple[RoomRecord, list[LogEntry]] | None:
-        """One room with its log, or None when the store has no such room."""
+    async def load_one(self, kind: str, actor_id: str) -> tuple[Any, list[Any]] | None:
+        """One actor with its log, or None when the store has no such actor."""
+        stored = KINDS[kind]
         async with self.engine.connect() as connection:
-            row = (await connection.execute(select(RoomRow).where(RoomRow.room_id == room_id))).first()
+            row = (
+                await connection.execute(select(stored.table).where(getattr(stored.table, stored.key) == actor_id))
+            ).first()
         if row is None:
             return None
-        self._stored_status[room_id] = row.status
-        return _room_record(row), await self.load_room(room_id)
+        self._stored_status[(kind, actor_id)] = row.status
+        return stored.record_of(row), await self.load(kind, actor_id)
 
-    async def list_rooms(self, game: str, status: str, size: int, after: str) -> tuple[list[str], str]:
-        """The ids of ``size`` rooms, newest first, of ``game`` and in ``status`` (when given), older than the room
-        ``after`` (a page token: the last id of the page before); and the next page's token ('' on the last page)."""
-        query = select(RoomRow.room_id)
-        if game:
-            query = query.where(RoomRow.game == game)
-        if status:
-            query = query.where(RoomRow.status == status)
-        return await self._page(query, RoomRow, RoomRow.room_id, size, after)
+    async def load(self, kind: str, actor_id: str) -> list[Any]:
+        """One actor's log as stored, in version order."""
+        stored = KINDS[kind]
+        async with self.engine.connect() as connection:
+            lines = (
+                await connection.execute(
+                    select(stored.log).where(getattr(stored.log, stored.key) == actor_id).order_by(stored.log.version)
+                )
+            ).all()
+            status = (
+                await connection.execute(
+                    select(stored.table.status).where(getattr(stored.table, stored.key) == actor_id)
+                )
+            ).scalar()
+        if status is not None:
+            self._stored_status[(kind, actor_id)] = status
+        return [stored.entry_of(line) for line in lines]
 
-    async def _page(self, query: Any, table: Any, key: Any, size: int, after: str) -> tuple[list[str], str]:
+    async def page(self, kind: str, size: int, after: str, **filters: str) -> tuple[list[str], str]:
+        """The ids of ``size`` actors of ``kind``, newest first, matching ``filters`` (column: value, where the value
+        is given), older than the actor ``after`` (a page token: the last id of the page before); and the next page's
+        token ('' on the last page)."""
+        stored = KINDS[kind]
+        table, key = stored.table, getattr(stored.table, stored.key)
+        query = select(key)
+        for column, value in filters.items():
+            if column not in stored.filters:
+                raise ValueError(f"{kind}s are not listed by {column}")
+            if value:
+                query = query.where(getattr(table, column) == value)
         async with self.engine.connect() as connection:
             if after:
                 anchor = (await connection.execute(select(table.created_at).where(key == after))).scalar()
@@ -459,78 +405,6 @@ class SqlJournal:
             query = query.order_by(table.created_at.desc(), key.desc()).limit(size + 1)
             found = list((await connection.execute(query)).scalars())
         return found[:size], found[size - 1] if len(found) > size else ""
-
-    async def load_room(self, room_id: str) -> list[LogEntry]:
-        """One room's log as stored, in version order."""
-        async with self.engine.connect() as connection:
-            lines = (
-                await connection.execute(select(LogRow).where(LogRow.room_id == room_id).order_by(LogRow.version))
-            ).all()
-            status = (await connection.execute(select(RoomRow.status).where(RoomRow.room_id == room_id))).scalar()
-        if status is not None:
-            self._stored_status[room_id] = status
-        return [_entry(line) for line in lines]
-
-    async def load_tournaments(self) -> list[tuple[TournamentRecord, list[TournamentEntry]]]:
-        """Every unfinished tournament with its log, oldest first (load the rooms first: the log names them; finished
-        tournaments are loaded when asked for: :meth:`load_one_tournament`)."""
-        unfinished = select(TournamentRow.tournament_id).where(TournamentRow.status != FINISHED)
-        async with self.engine.connect() as connection:
-            rows = (
-                await connection.execute(
-                    select(TournamentRow).where(TournamentRow.status != FINISHED).order_by(TournamentRow.created_at)
-                )
-            ).all()
-            lines = (
-                await connection.execute(
-                    select(TournamentLogRow)
-                    .where(TournamentLogRow.tournament_id.in_(unfinished))
-                    .order_by(TournamentLogRow.tournament_id, TournamentLogRow.version)
-                )
-            ).all()
-        by_tournament: dict[str, list[TournamentEntry]] = {}
-        for line in lines:
-            by_tournament.setdefault(line.tournament_id, []).append(_tournament_entry(line))
-        for row in rows:
-            self._stored_status[row.tournament_id] = row.status
-        return [(_tournament_record(row), by_tournament.get(row.tournament_id, [])) for row in rows]
-
-    async def load_one_tournament(self, tournament_id: str) -> tuple[TournamentRecord, list[TournamentEntry]] | None:
-        """One tournament with its log, or None when the store has no such tournament."""
-        async with self.engine.connect() as connection:
-            row = (
-                await connection.execute(select(TournamentRow).where(TournamentRow.tournament_id == tournament_id))
-            ).first()
-        if row is None:
-            return None
-        self._stored_status[tournament_id] = row.status
-        return _tournament_record(row), await self.load_tournament(tournament_id)
-
-    async def list_tournaments(self, status: str, size: int, after: str) -> tuple[list[str], str]:
-        """As :meth:`list_rooms`, for tournaments."""
-        query = select(TournamentRow.tournament_id)
-        if status:
-            query = query.where(TournamentRow.status == status)
-        return await self._page(query, TournamentRow, TournamentRow.tournament_id, size, after)
-
-    async def load_tournament(self, tournament_id: str) -> list[TournamentEntry]:
-        """One tournament's log as stored, in version order."""
-        async with self.engine.connect() as connection:
-            lines = (
-                await connection.execute(
-                    select(TournamentLogRow)
-                    .where(TournamentLogRow.tournament_id == tournament_id)
-                    .order_by(TournamentLogRow.version)
-                )
-            ).all()
-            status = (
-                await connection.execute(
-                    select(TournamentRow.status).where(TournamentRow.tournament_id == tournament_id)
-                )
-            ).scalar()
-        if status is not None:
-            self._stored_status[tournament_id] = status
-        return [_tournament_entry(line) for line in lines]
 
     async def token_secret(self) -> bytes:
         """The seat-token secret, made once and kept, so tokens stay valid across restarts. Nodes starting together
@@ -548,77 +422,6 @@ class SqlJournal:
         except IntegrityError:  # another node made it first
             async with self.engine.connect() as connection:
                 return bytes.fromhex((await connection.execute(query)).scalar_one())
-
-
-def _room_record(row: Any) -> RoomRecord:
-    system_seats = row.system_seats  # (rooms stored before 0004 name no seats: system players took the last ones)
-    if system_seats is None:
-        system_seats = range(row.seats - row.system_players, row.seats)
-    return RoomRecord(
-        room_id=row.room_id,
-        game=row.game,
-        mode=row.mode,
-        seats=row.seats,
-        system_seats=tuple(system_seats),
-        system_player=row.system_player,
-        think_seconds=row.think_seconds,
-        options=row.options,
-        seed=row.seed,
-        created_at=row.created_at,
-        status=row.status,
-        tournament_id=row.tournament_id or "",
-        tournament_game=row.tournament_game,
-    )
-
-
-def _tournament_record(row: Any) -> TournamentRecord:
-    return TournamentRecord(
-        tournament_id=row.tournament_id,
-        game=row.game,
-        mode=row.mode,
-        system_players=row.system_players,
-        system_player=row.system_player,
-        think_seconds=row.think_seconds,
-        options=row.options,
-        created_at=row.created_at,
-        status=row.status,
-    )
-
-
-def _entry(line: Any) -> LogEntry:
-    if line.deadlines is not None:
-        deadlines = {int(seat): deadline for seat, deadline in line.deadlines.items()}
-    else:  # a line written before clocks were kept per seat: one deadline for every acting seat
-        deadlines = {} if line.deadline is None else {-1: line.deadline}
-    return LogEntry(
-        room_id=line.room_id,
-        version=line.version,
-        kind=line.kind,
-        seat=line.seat,
-        move=line.move,
-        request_id=line.request_id,
-        name=line.name,
-        nonce=line.nonce,
-        choice=line.choice,
-        deadlines=deadlines,
-        time=line.created_at,
-        epoch=line.epoch,
-    )
-
-
-def _tournament_entry(line: Any) -> TournamentEntry:
-    return TournamentEntry(
-        tournament_id=line.tournament_id,
-        version=line.version,
-        kind=line.kind,
-        seat=line.seat,
-        name=line.name,
-        nonce=line.nonce,
-        game_index=line.game_index,
-        room_id=line.room_id,
-        time=line.created_at,
-        epoch=line.epoch,
-    )
 
 
 _asyncpg_provider: Any = None

@@ -3,12 +3,14 @@ calls as the SQL journal, committed at once."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from service.errors import InvalidRequest
-from service.store.records import LogEntry, RoomRecord, TournamentEntry, TournamentRecord
+from service.store.kinds import KINDS
+from service.store.records import LogEntry
 
-Row = tuple[Any, ...]  # a log entry as plain values (see MemoryJournal)
+Row = tuple[Any, ...]  # a room's log entry as plain values (see MemoryJournal)
 
 
 def _row(entry: LogEntry) -> Row:
@@ -31,70 +33,65 @@ def _entry(room_id: str, row: Row) -> LogEntry:
     return LogEntry(room_id, version, kind, seat, move, request_id, name, nonce, choice, dict(deadlines), time)
 
 
+# How a kind's log lines are kept: packed into plain values and back (a kind not named keeps its entries as they are).
+PACKED: dict[str, tuple[Callable[[Any], Any], Callable[[str, Any], Any]]] = {"room": (_row, _entry)}
+
+
 class MemoryJournal:
-    """Rooms, tournaments and their logs in dicts (in creation order). A room's log is kept as rows of plain values,
+    """Actors and their logs in dicts by kind (each in creation order). A room's log is kept as rows of plain values,
     tuples the garbage collector stops walking after it has seen them once (a log of objects and dicts grew every
     full collection's pause for as long as the process ran); :meth:`log` gives the entries."""
 
     def __init__(self) -> None:
-        self.rooms: dict[str, RoomRecord] = {}
-        self.entries: dict[str, list[Row]] = {}
-        self.statuses: dict[str, str] = {}
-        self.tournaments: dict[str, TournamentRecord] = {}
-        self.tournament_entries: dict[str, list[TournamentEntry]] = {}
-        self.tournament_statuses: dict[str, str] = {}
+        self.records: dict[str, dict[str, Any]] = {kind: {} for kind in KINDS}
+        self.logs: dict[str, dict[str, list[Any]]] = {kind: {} for kind in KINDS}
+        self.statuses: dict[str, dict[str, str]] = {kind: {} for kind in KINDS}
 
-    async def create_room(self, record: RoomRecord) -> None:
-        self.rooms[record.room_id] = record
-        self.entries[record.room_id] = []
-        self.statuses[record.room_id] = record.status
+    async def create(self, kind: str, record: Any) -> None:
+        actor_id = record.actor_id
+        self.records[kind][actor_id] = record
+        self.logs[kind][actor_id] = []
+        self.statuses[kind][actor_id] = record.status
 
-    def log(self, room_id: str) -> list[LogEntry]:
-        """The room's log, in version order."""
-        return [_entry(room_id, row) for row in self.entries.get(room_id, ())]
+    def log(self, kind: str, actor_id: str) -> list[Any]:
+        """An actor's log, in version order."""
+        lines = self.logs[kind].get(actor_id, ())
+        packed = PACKED.get(kind)
+        return [packed[1](actor_id, line) for line in lines] if packed else list(lines)
 
-    async def append(self, entry: LogEntry, status: str) -> None:
-        self.entries.setdefault(entry.room_id, []).append(_row(entry))
-        self.statuses[entry.room_id] = status
+    async def append(self, kind: str, entry: Any, status: str) -> None:
+        actor_id = entry.actor_id
+        packed = PACKED.get(kind)
+        self.logs[kind].setdefault(actor_id, []).append(packed[0](entry) if packed else entry)
+        self.statuses[kind][actor_id] = status
 
-    async def load_room(self, room_id: str) -> list[LogEntry]:
-        return self.log(room_id)
+    async def load(self, kind: str, actor_id: str) -> list[Any]:
+        return self.log(kind, actor_id)
 
-    async def load_one(self, room_id: str) -> tuple[RoomRecord, list[LogEntry]] | None:
-        record = self.rooms.get(room_id)
-        return None if record is None else (record, self.log(room_id))
+    async def load_one(self, kind: str, actor_id: str) -> tuple[Any, list[Any]] | None:
+        record = self.records[kind].get(actor_id)
+        return None if record is None else (record, self.log(kind, actor_id))
 
-    async def list_rooms(self, game: str, status: str, size: int, after: str) -> tuple[list[str], str]:
-        ids = [
-            room_id
-            for room_id, record in reversed(self.rooms.items())
-            if (not game or record.game == game) and (not status or self.statuses[room_id] == status)
+    async def load_live(self, kind: str) -> list[tuple[Any, list[Any]]]:
+        statuses = self.statuses[kind]
+        return [
+            (record, self.log(kind, actor_id))
+            for actor_id, record in self.records[kind].items()
+            if statuses[actor_id] != "finished"
         ]
-        return page_after(ids, size, after, self.rooms)
 
-    async def create_tournament(self, record: TournamentRecord) -> None:
-        self.tournaments[record.tournament_id] = record
-        self.tournament_entries[record.tournament_id] = []
-        self.tournament_statuses[record.tournament_id] = record.status
-
-    async def append_tournament(self, entry: TournamentEntry, status: str) -> None:
-        self.tournament_entries.setdefault(entry.tournament_id, []).append(entry)
-        self.tournament_statuses[entry.tournament_id] = status
-
-    async def load_tournament(self, tournament_id: str) -> list[TournamentEntry]:
-        return list(self.tournament_entries.get(tournament_id, ()))
-
-    async def load_one_tournament(self, tournament_id: str) -> tuple[TournamentRecord, list[TournamentEntry]] | None:
-        record = self.tournaments.get(tournament_id)
-        return None if record is None else (record, list(self.tournament_entries[tournament_id]))
-
-    async def list_tournaments(self, status: str, size: int, after: str) -> tuple[list[str], str]:
+    async def page(self, kind: str, size: int, after: str, **filters: str) -> tuple[list[str], str]:
+        records, statuses = self.records[kind], self.statuses[kind]
+        wanted = {column: value for column, value in filters.items() if value}
         ids = [
-            tournament_id
-            for tournament_id in reversed(self.tournaments)
-            if not status or self.tournament_statuses[tournament_id] == status
+            actor_id
+            for actor_id, record in reversed(records.items())
+            if all(
+                (statuses[actor_id] if column == "status" else getattr(record, column)) == value
+                for column, value in wanted.items()
+            )
         ]
-        return page_after(ids, size, after, self.tournaments)
+        return page_after(ids, size, after, records)
 
 
 def page_after(ids: list[str], size: int, after: str, known: dict[str, object]) -> tuple[list[str], str]:

@@ -1,7 +1,8 @@
-"""What the store keeps, as plain records: a room or a tournament as created, and the lines of their logs.
+"""What the store keeps, as plain records: an actor (a room, a tournament) as created, and the lines of its log.
 
 The store knows these and its rows, never the Room or Tournament objects that are rebuilt from them: a room hands the
-journal its :class:`RoomRecord` and its :class:`LogEntry` lines, and gets them back after a restart.
+journal its :class:`RoomRecord` and its :class:`LogEntry` lines, and gets them back after a restart. Each names its
+actor (``actor_id``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ class RoomRecord:
     tournament_id: str = ""
     tournament_game: int | None = None
 
+    @property
+    def actor_id(self) -> str:
+        return self.room_id
+
 
 @dataclass(frozen=True)
 class LogEntry:
@@ -48,6 +53,10 @@ class LogEntry:
     time: float = 0.0
     epoch: int = 0  # the writer's lease epoch (0: a single node without leases)
 
+    @property
+    def actor_id(self) -> str:
+        return self.room_id
+
 
 @dataclass(frozen=True)
 class TournamentRecord:
@@ -62,6 +71,10 @@ class TournamentRecord:
     options: Mapping[str, Any]
     created_at: float
     status: str
+
+    @property
+    def actor_id(self) -> str:
+        return self.tournament_id
 
 
 @dataclass(frozen=True)
@@ -78,3 +91,7 @@ class TournamentEntry:
     room_id: str = ""
     time: float = 0.0
     epoch: int = 0  # the writer's lease epoch, as in a room's log
+
+    @property
+    def actor_id(self) -> str:
+        return self.tournament_id

@@ -9,38 +9,32 @@ Like a room, a tournament changes only in versioned updates, each written to its
 of it: ``join``, ``leave``, ``game`` (game N started in room R) and ``result`` (game N ended; the outcome is the room's,
 rebuilt from the room's own log). The standings are never stored: they are computed from the games' outcomes.
 
-Recovery needs no special case. A restarted server rebuilds the rooms, replays the tournament's log, then runs the same
-:meth:`Tournament.advance` that runs after every change: it records a finished game the log does not have yet, seats
-people missing from the current room, and starts the next game (reusing a room created just before a crash). A change
-the store does not confirm is healed the same way without a restart: the tournament reads its log back from the store,
-replays it and moves on, trying again with backoff while the store is away (and answering StoreUnavailable
-meanwhile).
+A tournament is a handler on the actor runtime (service/actors/actor.py), as a room is: its requests and its moving
+on are commands of one loop. Recovery needs no special case. A restarted server rebuilds the rooms, replays the
+tournament's log, then runs the same :meth:`Tournament.advance` that runs after every change: it records a finished
+game the log does not have yet, seats people missing from the current room, and starts the next game (reusing a room
+created just before a crash). A change the store does not confirm is healed the same way without a restart: the
+runtime reads the log back from the store, replays it and the tournament moves on, trying again with backoff while
+the store is away (and answering StoreUnavailable meanwhile); a room that cannot be reached is tried again with
+backoff too.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import contextvars
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any
 
-from engine.core import Outcome, TournamentRules
+from engine.core import Outcome
 from engine.registry import get_game, new_tournament
-from service.errors import (
-    InvalidRequest,
-    RoomMoved,
-    RoomUnavailable,
-    SeatTaken,
-    StoreUnavailable,
-    Unauthenticated,
-)
+from service.actors.actor import Actor, Host
+from service.actors.feed import Feed
+from service.errors import RoomMoved, RoomUnavailable
 from service.rooms.directory import RoomDirectory
-from service.rooms.feed import Feed, Readers
-from service.rooms.room import FINISHED, PERSON, PLAYING, RECOVERY_BACKOFF, SYSTEM, WAITING, Room
+from service.rooms.room import FINISHED, PERSON, PLAYING, SYSTEM, WAITING, Room
+from service.rooms.seats import check_holder, seat_to_take
 from service.store.records import TournamentEntry, TournamentRecord
 
 log = logging.getLogger(__name__)
@@ -150,59 +144,33 @@ class TournamentUpdate:
     time: float
 
 
-class TournamentJournal(Protocol):
-    async def create_tournament(self, record: TournamentRecord) -> None: ...
-
-    async def append_tournament(self, entry: TournamentEntry, status: str) -> None: ...
-
-    async def load_tournament(self, tournament_id: str) -> list[TournamentEntry]: ...
+KIND = "tournament"  # the tournaments' kind of actor
 
 
 class Tournament:
-    """See the module docstring. Every change runs under one lock, in order, like a room's loop."""
+    """See the module docstring: the tournament ``record`` describes, its games in ``rooms``. ``epoch``: the lease this
+    node holds it under (0: a single server); ``host``: its directory."""
+
+    parent: tuple[str, str] | None = None  # (a tournament is nobody's child)
 
     def __init__(
-        self,
-        *,
-        tournament_id: str,
-        game: str,
-        rules: TournamentRules,
-        mode: str,
-        system_players: int,
-        options: Mapping[str, Any],
-        system_player: str,
-        think_seconds: float | None,
-        created_at: float,
-        rooms: RoomDirectory,
-        journal: TournamentJournal,
-        on_finished: Callable[[Tournament], None] | None = None,
-        epoch: int = 0,
-        on_moved: Callable[[Tournament], None] | None = None,
+        self, record: TournamentRecord, rooms: RoomDirectory, *, epoch: int = 0, host: Host | None = None
     ) -> None:
-        self.tournament_id = tournament_id
-        self.epoch = epoch  # the lease epoch this node holds the tournament under (0: a single node), as a room's
-        self.on_moved = on_moved  # told when another node took the tournament over (the store refused a line)
-        self._moved: RoomMoved | None = None
-        self.game = game
-        self.rules = rules
-        self.mode = mode
-        self.options = dict(options)
-        self.system_player = system_player
-        self.think_seconds = think_seconds
-        self.created_at = created_at
+        self.tournament_id = record.tournament_id
+        self.game = record.game
+        self.mode = record.mode
+        self.options = dict(record.options)
+        self.system_player = record.system_player
+        self.think_seconds = record.think_seconds
+        self.created_at = record.created_at
+        self.system_players = record.system_players
         self.rooms = rooms
-        self.journal = journal
-        self.on_finished = on_finished  # told once the last game's result is stored (not while replaying)
-        self.system_players = system_players
-        self.teams = get_game(game).teams(rules.players, self.options)  # each seat's team, the same in every game
-        self.updates: list[TournamentUpdate] = []  # read in place by every feed: only ever appended to
-        self._readers: Readers[TournamentUpdate] = Readers()
-        self._reset()
-        self._lock = asyncio.Lock()
-        self._replaying: TournamentEntry | None = None
-        self._ahead = False  # a change the store did not confirm: the tournament rebuilds itself from the store
-        self._healing: asyncio.Task[None] | None = None
-        self._advancing: set[asyncio.Task[None]] = set()
+        self.actor: Actor[TournamentUpdate] = Actor(
+            kind=KIND, actor_id=self.tournament_id, handler=self, journal=rooms.journal, host=host, epoch=epoch
+        )
+        players = new_tournament(self.game).players
+        self.teams = get_game(self.game).teams(players, self.options)  # each seat's team, the same in every game
+        self.reset()
         self._created = self.snapshot()  # as created: what readers see while a first change awaits the store
 
     def record(self) -> TournamentRecord:
@@ -219,68 +187,63 @@ class Tournament:
             status=self.status,
         )
 
-    def _reset(self) -> None:
+    def reset(self) -> None:
         """The tournament as created (a rebuild replays the log over this)."""
+        self.rules = new_tournament(self.game)
+        teams = self.teams
         people = self.rules.players - self.system_players
         # System players take the last seats, as in a room: the seat numbers are the same in every game.
-        self.seats = [TournamentSeat(s, PERSON, team=self.teams[s]) for s in range(people)]
+        self.seats = [TournamentSeat(s, PERSON, team=teams[s]) for s in range(people)]
         self.seats += [
-            TournamentSeat(s, SYSTEM, True, f"{self.system_player} bot", team=self.teams[s])
+            TournamentSeat(s, SYSTEM, True, f"{self.system_player} bot", team=teams[s])
             for s in range(people, self.rules.players)
         ]
         self.status = WAITING
-        self.version = 0
         self.game_room_ids: list[str] = []  # game i's room, for every game started (the rooms live in the directory)
+
+    @property
+    def version(self) -> int:
+        return self.actor.version
+
+    @property
+    def epoch(self) -> int:
+        return self.actor.epoch
+
+    @property
+    def updates(self) -> Any:
+        return self.actor.updates
 
     # -- requests --------------------------------------------------------------------------------------------------
 
     async def join(self, seat: int | None, name: str) -> tuple[int, str]:
         """Take a person's seat; returns it with its nonce. The last seat taken starts the first game."""
-        async with self._lock:
-            self._check_store()
-            if self.status != WAITING:
-                raise RoomUnavailable("the tournament has started: every seat is taken", code="tournament_full")
-            free = [s.seat for s in self.seats if s.kind == PERSON and not s.taken]
-            if seat is None:
-                if not free:
-                    raise RoomUnavailable("no free seat", code="tournament_full")
-                seat = free[0]
-            elif not 0 <= seat < len(self.seats):
-                raise InvalidRequest(f"seat must be 0-{len(self.seats) - 1}", field="seat")
-            elif self.seats[seat].kind != PERSON:
-                raise SeatTaken("the seat asked for belongs to a system player")
-            elif self.seats[seat].taken:
-                raise SeatTaken("the seat asked for is taken")
-            nonce = secrets.token_hex(8)
-            await self._take_seat(seat, name or f"player {seat}", nonce)
-            await self._advance()
-            return seat, nonce
+        return await self.actor.call(lambda: self._join(seat, name))
+
+    async def _join(self, seat: int | None, name: str) -> tuple[int, str]:
+        if self.status != WAITING:
+            raise RoomUnavailable("the tournament has started: every seat is taken", code="tournament_full")
+        seat = seat_to_take(self.seats, seat, full="tournament_full")
+        nonce = secrets.token_hex(8)
+        await self._take_seat(seat, name or f"player {seat}", nonce)
+        await self._move_on()
+        return seat, nonce
 
     async def leave(self, seat: int, nonce: str) -> None:
-        async with self._lock:
-            self._check_store()
-            self.check_seat(seat, nonce)
-            if self.status != WAITING:
-                return  # nobody is removed once the games have begun: the clock plays for an absent person
-            await self._free_seat(seat)
+        await self.actor.call(lambda: self._leave(seat, nonce))
 
-    def _check_store(self) -> None:
-        if self._moved is not None:
-            raise self._moved
-        if self._ahead:
-            raise StoreUnavailable("this tournament's store is unavailable; it resumes by itself once it is back")
+    async def _leave(self, seat: int, nonce: str) -> None:
+        self.check_seat(seat, nonce)
+        if self.status != WAITING:
+            return  # nobody is removed once the games have begun: the clock plays for an absent person
+        await self._free_seat(seat)
 
     def check_seat(self, seat: int, nonce: str) -> None:
-        if not 0 <= seat < len(self.seats):
-            raise Unauthenticated("the token names no seat of this tournament")
-        record = self.seats[seat]
-        if record.kind != PERSON or not record.taken or record.nonce != nonce:
-            raise Unauthenticated("the seat token is no longer valid (the seat was given back)")
+        check_holder(self.seats, seat, nonce, "tournament")
 
     def subscribe(self, after_version: int) -> Feed[TournamentUpdate]:
         """A feed of every stored update after ``after_version``, then each new one."""
         current = self.current()
-        return self._readers.open(self.updates, current.version, after_version, current.status == FINISHED)
+        return self.actor.subscribe(current.version, after_version, current.status == FINISHED)
 
     # -- what the tournament shows ---------------------------------------------------------------------------------
 
@@ -301,9 +264,10 @@ class Tournament:
     def current(self) -> Snapshot:
         """The tournament as of its last stored update: what every reader is told (never a change still being
         written, nor one the store refused)."""
-        if self.updates:
-            return self.updates[-1].snapshot
-        return self._created if self._ahead else self.snapshot()
+        updates = self.actor.updates
+        if updates:
+            return updates[-1].snapshot
+        return self._created if self.actor.ahead else self.snapshot()
 
     def snapshot(self) -> Snapshot:
         """The tournament as it stands in memory (updates are built from it)."""
@@ -358,58 +322,44 @@ class Tournament:
         await self._commit(events, entry)
 
     async def _commit(self, events: list[Any], entry: TournamentEntry) -> None:
-        """The next version: write the log line, then tell every feed. A change the store does not confirm is healed
-        (see the module docstring)."""
-        self.version += 1
-        replay = self._replaying
+        """The next version: write the log line through the actor, then tell every feed."""
+        actor = self.actor
+        actor.version = version = actor.version + 1
+        replay = actor.replaying
         now = replay.time if replay else self.rooms.clock.now()
-        entry = replace(entry, tournament_id=self.tournament_id, version=self.version, time=now, epoch=self.epoch)
-        if replay is None:
-            try:
-                await self.journal.append_tournament(entry, self.status)
-            except RoomMoved as moved:  # another node claimed the tournament: it goes on there
-                self._stop_here(moved)
-                raise
-            except BaseException:
-                # Heard by nobody, and perhaps not stored: the tournament reads its log back before anything else.
-                self._ahead = True
-                self._heal()
-                raise
-        if self.version > len(self.updates):  # (a rebuild replays the updates readers had: those are kept)
-            self.updates.append(TournamentUpdate(self.version, tuple(events), self.snapshot(), now))
-            self._readers.publish(last=self.status == FINISHED)
-        if self.status == FINISHED and replay is None and self.on_finished is not None:
-            self.on_finished(self)
+        entry = replace(entry, tournament_id=self.tournament_id, version=version, time=now, epoch=actor.epoch)
+        await actor.commit(entry, self.status)
+        actor.publish(TournamentUpdate(version, tuple(events), self.snapshot(), now), last=self.status == FINISHED)
 
     # -- moving on -------------------------------------------------------------------------------------------------
 
-    def room_finished(self, room: Room) -> None:
-        """A room of this tournament finished its game (called from the room's loop): move on, outside that loop."""
-        if self._moved is not None:
-            return
-        task = asyncio.get_running_loop().create_task(
-            self._advance_locked(), name=f"tournament {self.tournament_id}", context=contextvars.Context()
-        )
-        self._advancing.add(task)
-        task.add_done_callback(self._advancing.discard)
+    def child_finished(self, child: Any) -> None:
+        """A room of this tournament finished its game (called from the room's loop): move on, in the tournament's."""
+        if self.actor.moved is None:
+            self.actor.enqueue(self._move_on)
 
-    async def _advance_locked(self) -> None:
-        try:
-            async with self._lock:
-                await self._advance()
-        except RoomMoved:  # (the tournament, or its game, went on to another node)
-            return
-        except Exception as error:  # a store (its own or a room's) is away: heal, then move on from the store
-            log.warning("tournament %s: could not move on (%s)", self.tournament_id, type(error).__name__)
-            self._heal()
+    room_finished = child_finished
 
     async def advance(self) -> None:
         """Bring the tournament up to date: record finished games, start the next (see the module docstring)."""
-        async with self._lock:
+        await self.actor.call(self._advance)
+
+    async def _move_on(self) -> None:
+        """Advance; while a room (or its store) cannot be reached, try again with backoff. A change of the
+        tournament's own the store did not confirm is healed by the runtime, which then moves on (:meth:`resume`)."""
+        try:
             await self._advance()
+        except RoomMoved:  # (the tournament, or its game, went on to another node)
+            return
+        except Exception as error:
+            if not self.actor.ahead:
+                log.warning("tournament %s: could not move on (%s)", self.tournament_id, type(error).__name__)
+                self.actor.retry(self._move_on)
+            return
+        self.actor.succeeded()
 
     async def _advance(self) -> None:
-        if self._ahead or self._moved is not None:
+        if self.actor.ahead or self.actor.moved is not None:
             return
         if self.status == WAITING and not all(seat.taken for seat in self.seats):
             return
@@ -448,94 +398,48 @@ class Tournament:
         if not people:
             await room.open()
 
-    # -- recovery --------------------------------------------------------------------------------------------------
+    # -- the log ---------------------------------------------------------------------------------------------------
 
     async def restore(self, entries: list[TournamentEntry]) -> None:
-        """Replay the log (the rooms are already rebuilt), then move on from where it stood."""
-        for entry in entries:
-            self._replaying = entry
-            try:
-                if entry.kind == "join":
-                    await self._take_seat(entry.seat, entry.name, entry.nonce)
-                elif entry.kind == "leave":
-                    await self._free_seat(entry.seat)
-                elif entry.kind == "game":
-                    await self._game_started(await self.rooms.find(entry.room_id))
-                elif entry.kind == "result":
-                    await self._game_ended(entry.game_index)
-                else:
-                    raise RuntimeError(f"tournament {self.tournament_id}: unknown log line {entry.kind!r}")
-            finally:
-                self._replaying = None
-            if self.version != entry.version:
-                raise RuntimeError(
-                    f"tournament {self.tournament_id}: log version {entry.version} replayed as {self.version}"
-                )
+        """Replay the log (the rooms are already rebuilt); the tournament moves on from where it stood."""
+        await self.actor.restore(entries)
 
-    def _heal(self) -> None:
-        if self._healing is None or self._healing.done():
-            self._healing = asyncio.get_running_loop().create_task(
-                self._heal_forever(), name=f"tournament {self.tournament_id} healing", context=contextvars.Context()
-            )
+    async def replay(self, entry: TournamentEntry) -> None:
+        if entry.kind == "join":
+            await self._take_seat(entry.seat, entry.name, entry.nonce)
+        elif entry.kind == "leave":
+            await self._free_seat(entry.seat)
+        elif entry.kind == "game":
+            await self._game_started(await self.rooms.find(entry.room_id))
+        elif entry.kind == "result":
+            await self._game_ended(entry.game_index)
+        else:
+            raise RuntimeError(f"tournament {self.tournament_id}: unknown log line {entry.kind!r}")
 
-    async def _heal_forever(self) -> None:
-        """Read the log back from the store, replay it and move on; again with backoff while the store is away."""
-        delay, most = RECOVERY_BACKOFF
-        while True:
-            await asyncio.sleep(delay)
-            try:
-                async with self._lock:
-                    if self._ahead:
-                        await self._rebuild(await self.journal.load_tournament(self.tournament_id))
-                    await self._advance()
-                return
-            except Exception as error:
-                log.warning("tournament %s: the store is away, healing (%s)", self.tournament_id, type(error).__name__)
-            delay = min(delay * 2, most)
+    def resume(self) -> None:
+        """After a replay: move on from where the log stood."""
+        self.actor.enqueue(self._move_on)
 
-    async def _rebuild(self, entries: list[TournamentEntry]) -> None:
-        """Replay the stored log over a fresh tournament (as a room's rebuild does: readers hear only of the stored
-        updates they have not had)."""
-        self._reset()
-        self.rules = new_tournament(self.game)
-        await self.restore(entries)
-        self._ahead = False
-        log.info("tournament %s: rebuilt from the store at version %d", self.tournament_id, self.version)
+    def halt(self) -> None:  # (nothing runs by itself but the actor's own retries)
+        pass
 
-    # -- leaving this node ------------------------------------------------------------------------------------------
+    # -- the actor -------------------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.actor.start()
 
     async def hand_over(self) -> None:
         """Stop here so another node can take the tournament on (this node drains): what is being written is
         finished first, then readers are told to come back."""
-        async with self._lock:
-            self._stop_here(
-                RoomMoved("this tournament is moving to another node; reconnect with the last version seen")
-            )
+        await self.actor.hand_over()
 
     def lost(self) -> None:
         """The node found the lease taken by another node."""
-        self._stop_here(RoomMoved("this tournament moved to another node; reconnect with the last version seen"))
-
-    def _stop_here(self, moved: RoomMoved) -> None:
-        if self._moved is not None:
-            return
-        self._moved = moved
-        current = asyncio.current_task()
-        for task in [*self._advancing, *([self._healing] if self._healing else [])]:
-            if task is not current:
-                task.cancel()
-        self._readers.fail(moved)
-        if self.on_moved is not None:
-            self.on_moved(self)
+        self.actor.lost()
 
     async def settle(self) -> None:
         """Wait until every move-on that a finished game started, and any healing, has run (tests)."""
-        while self._advancing or (self._healing is not None and not self._healing.done()):
-            await asyncio.gather(*self._advancing, *([self._healing] if self._healing else []), return_exceptions=True)
+        await self.actor.settle()
 
     async def close(self) -> None:
-        for task in [*self._advancing, *([self._healing] if self._healing else [])]:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        self._readers.end()
+        await self.actor.close()

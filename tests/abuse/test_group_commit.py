@@ -45,7 +45,7 @@ async def test_a_bad_join_among_30_concurrent_joins_is_refused_alone_and_every_r
         if mover in tokens:
             legal = await harness.legal(room_id, tokens[mover])
             await harness.submit(room_id, tokens[mover], legal[0], request_id="1")
-    stored = {row.room_id: entries for row, entries in await journal.load()}
+    stored = {row.room_id: entries for row, entries in await journal.load_live("room")}
     assert all(len(stored[room_id]) == harness.directory.get(room_id).version for room_id in rooms)
     await journal.close()
 
@@ -77,7 +77,7 @@ async def test_a_line_the_store_refuses_fails_alone_in_its_group_and_its_room_he
         except StoreUnavailable:
             await bad.settle()
     assert bad.version == 1 and bad.published.seats[0].name == "ann"
-    stored = {row.room_id: entries for row, entries in await journal.load()}
+    stored = {row.room_id: entries for row, entries in await journal.load_live("room")}
     assert [len(stored[room.room_id]) for room in rooms] == [1] * (ROOMS + 1)
     await directory.close()
     await journal.close()

@@ -111,7 +111,7 @@ async def test_postgresql_stopped_and_started_mid_game_the_room_goes_on_by_itsel
         assert final.status == common_pb2.ROOM_STATUS_FINISHED
         await asyncio.wait_for(following, 10)  # the spectator's stream ends with the game
         assert heard == list(range(1, final.version + 1)), "every update once, in order, across the outage"
-        stored = await journal.load_room(room_id)
+        stored = await journal.load("room", room_id)
         assert [entry.version for entry in stored] == heard, "what clients heard is what the store holds"
         await journal.close()
     finally:

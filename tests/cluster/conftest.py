@@ -13,8 +13,9 @@ import pytest
 from sqlalchemy import text
 
 from kickoff.v1 import move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc, tournament_pb2_grpc
+from service.actors.runtime import Runtime
 from service.cluster.node import Node
-from service.grpc.server import KickoffServer, _wire, create_server
+from service.grpc.server import KickoffServer, create_server
 from service.grpc.tokens import SeatTokens
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
@@ -36,7 +37,7 @@ def auth(token: str) -> tuple[tuple[str, str], ...]:
 
 @dataclass
 class Member:
-    """One node: its server, directories, journal and lease node, and a channel to it."""
+    """One node: its server, directories, journal, lease node and runtime, and a channel to it."""
 
     node: Node
     server: KickoffServer
@@ -45,6 +46,10 @@ class Member:
     journal: SqlJournal
     channel: grpc.aio.Channel
     freezer: Freezer | None = None  # in front of the node's port, for the other nodes (see tests/freeze.py)
+
+    @property
+    def runtime(self) -> Runtime:
+        return self.rooms.runtime
 
     @property
     def room_stub(self) -> room_pb2_grpc.RoomServiceStub:
@@ -73,7 +78,11 @@ class Cluster:
         settings = NodeSettings(node_id=node_id, lease_seconds=lease_seconds, renew_seconds=lease_seconds / 4)
         node = Node.for_engine(engine, settings, "")
         rooms = RoomDirectory(
-            clock=self.clock, journal=journal, seed_source=lambda: next(self._seeds), default_think_seconds=0, node=node
+            clock=self.clock,
+            journal=journal,
+            seed_source=lambda: next(self._seeds),
+            default_think_seconds=0,
+            runtime=Runtime(node),
         )
         tournaments = TournamentDirectory(rooms)
         server = await create_server(rooms, SeatTokens(SECRET), tournaments=tournaments)
@@ -87,8 +96,7 @@ class Cluster:
             await server.server.stop(0)
             await journal.close()
             raise
-        _wire(node, rooms, tournaments)
-        await node.sweep()
+        await rooms.runtime.sweep()
         member = Member(
             node, server, rooms, tournaments, journal, grpc.aio.insecure_channel(f"127.0.0.1:{server.port}"), freezer
         )
@@ -108,12 +116,11 @@ class Cluster:
             )
 
     async def log(self, room_id: str) -> list[LogEntry]:
-        return await next(iter(self.members.values())).journal.load_room(room_id)
+        return await next(iter(self.members.values())).journal.load("room", room_id)
 
     async def close(self) -> None:
         for member in self.members.values():
-            for task in member.node._tasks:  # (a test that started a node's lease loops)
-                task.cancel()
+            member.runtime.stop()  # (a test that started a node's lease loops)
             await member.channel.close()
             await member.server.server.stop(0)
             await member.tournaments.close()

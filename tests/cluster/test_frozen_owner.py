@@ -23,7 +23,7 @@ LEASE = 2.0  # seconds
 async def test_a_frozen_owner_holds_no_forwarded_call_for_longer_than_a_lease(cluster: Cluster) -> None:
     frozen = await cluster.start("a", LEASE, freezable=True)  # (its lease loop does not run: it is never renewed)
     entry = await cluster.start("b", LEASE)
-    entry.node.start()  # the live node renews, and claims what a dead node leaves
+    entry.runtime.start()  # the live node renews, and claims what a dead node leaves
     room = await create_room(frozen)
     joined = await entry.room_stub.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id, name="ann"))
     seat = auth(joined.seat_token)
@@ -70,5 +70,5 @@ async def test_a_frozen_owner_holds_no_forwarded_call_for_longer_than_a_lease(cl
             await asyncio.sleep(0.1)  # (a client's backoff)
 
     view_after = await asyncio.wait_for(served(), 10 * LEASE)
-    assert view_after.viewer == joined.seat and room.room_id in entry.rooms._rooms
+    assert view_after.viewer == joined.seat and room.room_id in entry.rooms._actors
     print(f"frozen owner: answered after {', '.join(f'{s:.2f}' for _, _, s in answers)} s (lease {LEASE} s)")

@@ -35,7 +35,7 @@ async def test_any_node_serves_a_room_another_node_owns(cluster: Cluster) -> Non
     answer = await play_turn(b, room.room_id, token, "first")
     view = await b.move_stub.GetView(move_pb2.GetViewRequest(room_id=room.room_id), metadata=auth(token))
     assert view.version >= answer.version and view.viewer == joined.seat
-    assert room.room_id not in b.rooms._rooms  # b never loaded it: a serves it
+    assert room.room_id not in b.rooms._actors  # b never loaded it: a serves it
     assert b.server.forwarder.forwarded >= 4
 
     # A play stream through b: every update from the start, in order, then a move and its answer.
@@ -76,13 +76,13 @@ async def test_a_node_whose_lease_ran_out_cannot_write_and_its_rooms_go_on_elsew
     on_a = a.move_stub.Play(hello(), metadata=auth(token))
 
     await cluster.expire("a")  # a stalled: b takes its room over
-    assert await b.node.sweep() == 1
+    assert await b.runtime.sweep() == 1
     assert b.node.held == {("room", room.room_id): 2}
 
     # a still believes it owns the room: its next line is refused by the store, and the room stops there.
     code, reason, _ = await refusal(play_turn(a, room.room_id, token, "stale"))
     assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "room_moved")
-    assert room.room_id not in a.rooms._rooms
+    assert room.room_id not in a.rooms._actors
     with pytest.raises(grpc.aio.AioRpcError) as ended:
         async for _ in on_a:
             pass
@@ -114,11 +114,11 @@ async def test_a_draining_node_hands_its_rooms_and_tournaments_over(cluster: Clu
     assert ("tournament", tournament_id) in a.node.held and ("room", game_room) in a.node.held
 
     await a.server.drain()
-    assert a.node.held == {} and a.rooms._rooms.keys().isdisjoint(tokens)
+    assert a.node.held == {} and a.rooms._actors.keys().isdisjoint(tokens)
     code, reason, _ = await refusal(play_turn(a, rooms[0].room_id, tokens[rooms[0].room_id], "during"))
     assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "room_moved")  # given back, nobody claimed it yet
 
-    assert await b.node.sweep() == 5  # 3 rooms, the tournament and its game (claimed with it)
+    assert await b.runtime.sweep() == 5  # 3 rooms, the tournament and its game (claimed with it)
     for room in rooms:
         answer = await play_turn(a, room.room_id, tokens[room.room_id], "after")  # through a, to b
         assert answer.version > 1
@@ -161,7 +161,7 @@ async def test_leases_of_a_dead_node_are_split_among_the_survivors_in_one_sweep(
     c = await cluster.start("c")
     made = {(await create_room(a)).room_id for _ in range(20)}
     await cluster.expire("a")
-    claimed = await b.node.sweep() + await c.node.sweep()
+    claimed = await b.runtime.sweep() + await c.runtime.sweep()
     assert claimed == 20
     held_b = {room_id for _, room_id in b.node.held}
     held_c = {room_id for _, room_id in c.node.held}
@@ -192,7 +192,7 @@ async def test_a_lease_a_node_lost_track_of_is_taken_back_on_the_next_call(clust
     room = await create_room(a)
     joined = await a.room_stub.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id, name="ann"))
     a.node.held.clear()
-    a.rooms._rooms.pop(room.room_id).stop()
+    a.rooms._actors.pop(room.room_id).stop()
     answer = await play_turn(a, room.room_id, joined.seat_token, "after")
     assert a.node.held == {("room", room.room_id): 2}
     log = await cluster.log(room.room_id)

@@ -97,7 +97,7 @@ async def test_a_seats_streams_end_the_moment_the_seat_changes_hands(cluster: Cl
     bea_seat = auth(bea.seat_token)
     await rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room_id, name="cal", seat=1))  # (the game starts)
     for request_id in ("1", "2"):
-        await owner.rooms._rooms[room_id].settle()
+        await owner.rooms._actors[room_id].settle()
         legal = await moves.ListLegalMoves(move_pb2.ListLegalMovesRequest(room_id=room_id), metadata=bea_seat)
         if not legal.moves:
             continue

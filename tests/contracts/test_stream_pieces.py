@@ -63,7 +63,7 @@ def update_to_proto(room, update: Update, viewer: int | None) -> move_pb2.RoomUp
         to_act=update.to_act,
         time=timestamp(update.time),
     )
-    add_clocks(message, update.clocks)
+    add_clocks(message, update.deadlines)
     if viewer is not None:
         message.viewer = viewer
         message.legal_moves.extend(codec.move_to_proto(move) for move in update.legal.get(viewer, ()))

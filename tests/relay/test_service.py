@@ -151,7 +151,7 @@ async def test_each_responder_has_its_own_clock_and_expires_on_its_own(start: St
     await harness.settle(room_id)
     room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
     assert list(room.to_act) == [1] and room.version == opened.version + 3, "a pass, two table passes: seat 1 plays"
-    entries = harness.directory.journal.log(room_id)
+    entries = harness.directory.journal.log("room", room_id)
     assert [(e.kind, e.seat) for e in entries[-2:]] == [("table", 2), ("table", 1)]
 
 
@@ -164,14 +164,19 @@ async def test_a_room_comes_back_mid_window_with_each_deadline(start: Start, dat
     harness.clock.advance(1)
     await send(harness, room_id, tokens[3], "pass")
     room = harness.directory.get(room_id)
-    before = (room.version, room.state.to_act(), dict(room.clocks), room.state.to_json())
+    before = (room.version, room.state.to_act(), dict(room.seat_clocks.running), room.state.to_json())
     await crash(harness.directory, journal)
 
     journal = SqlJournal(create_engine(database_url))
     again = await start(journal=journal, seeds=itertools.repeat(SEED))
-    await again.directory.restore(await journal.load())
+    await again.directory.restore(await journal.load_live("room"))
     restored = again.directory.get(room_id)
-    assert (restored.version, restored.state.to_act(), dict(restored.clocks), restored.state.to_json()) == before
+    assert (
+        restored.version,
+        restored.state.to_act(),
+        dict(restored.seat_clocks.running),
+        restored.state.to_json(),
+    ) == before
     again.clock.advance(harness.clock.now() - again.clock.now() + 4)  # the teammate's clock, started at the attack
     await restored.settle()
     assert restored.state.to_act() == (1,), "seat 2's deadline was kept: the table passed for it"

@@ -128,7 +128,7 @@ async def test_a_window_where_two_seats_answer_each_on_its_own_clock_and_the_tur
     await table.play(2, "pass", expected=second.version)
     harness.clock.advance(15)  # seats 1 and 3 let their clocks run out: the table passes for each
     room = await table.room()
-    entries = harness.directory.journal.log(room_id)
+    entries = harness.directory.journal.log("room", room_id)
     assert sorted((e.kind, e.seat) for e in entries[-2:]) == [("table", 1), ("table", 3)]
     scored = (await harness.view(room_id)).view.age_of_soccer
     assert list(scored.seats[0].won) == [0, 1, 0, 0] and scored.seats[1].shields == 6
@@ -179,15 +179,20 @@ async def test_a_room_comes_back_mid_window_with_every_clock_and_the_paused_turn
     harness.clock.advance(5)
     await table.play(2, "pass", expected=opened.version)
     room = harness.directory.get(room_id)
-    before = (room.version, room.state.to_act(), dict(room.clocks), room.state.to_json())
+    before = (room.version, room.state.to_act(), dict(room.seat_clocks.running), room.state.to_json())
     await crash(harness.directory, journal)
 
     journal = SqlJournal(create_engine(database_url))
     again = await start(journal=journal, seeds=itertools.repeat(SEED))
     again.clock.advance(harness.clock.now() - again.clock.now())
-    await again.directory.restore(await journal.load())
+    await again.directory.restore(await journal.load_live("room"))
     restored = again.directory.get(room_id)
-    assert (restored.version, restored.state.to_act(), dict(restored.clocks), restored.state.to_json()) == before
+    assert (
+        restored.version,
+        restored.state.to_act(),
+        dict(restored.seat_clocks.running),
+        restored.state.to_json(),
+    ) == before
     table = Table(again, room_id, table.tokens)
     table.t0 = harness.clock.now() - 25  # the game's start on the first server's clock
     await table.play(3, "pass")

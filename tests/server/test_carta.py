@@ -95,7 +95,7 @@ async def test_the_clock_gives_each_card_30_seconds_and_plays_the_lowest_skill_c
     await room()
     harness.clock.advance(30)
     started = await room()
-    entries = harness.directory.journal.log(room_id)
+    entries = harness.directory.journal.log("room", room_id)
     assert [(e.kind, e.move) for e in entries[-3:]] == [
         ("table", "call heads"),
         ("table", "choose kickoff"),
@@ -113,7 +113,7 @@ async def test_the_clock_gives_each_card_30_seconds_and_plays_the_lowest_skill_c
     harness.clock.advance(1)
     timed = await room()
     lowest = lowest_skill(hand)
-    last = harness.directory.journal.log(room_id)[-1]
+    last = harness.directory.journal.log("room", room_id)[-1]
     assert (last.kind, last.seat, last.move) == ("table", starter, f"down {lowest}")
     mine = (await harness.view(room_id, tokens[starter])).view.carta
     assert sorted([*mine.hand_cards, lowest]) == sorted(hand), "the lowest Skill card went face down"

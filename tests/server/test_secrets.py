@@ -75,7 +75,7 @@ async def play_one(harness: Harness, index: int) -> None:
     game = get_game("soker")
     state = game.new_game(seats, live.options, live.seed)
     hidden_at: dict[int, dict[int | None, set[str]]] = {}
-    journal = [e for e in harness.directory.journal.log(room.room_id) if e.kind in ("move", "table")]
+    journal = [e for e in harness.directory.journal.log("room", room.room_id) if e.kind in ("move", "table")]
     first_move_version = journal[0].version
     for viewer in viewers:
         hidden_at.setdefault(first_move_version - 1, {})[viewer] = state.hidden_from(viewer)

@@ -104,7 +104,7 @@ async def test_the_next_game_starts_when_the_clock_ends_a_game_nobody_plays(harn
         room = harness.directory.get(room_id)
         if room.status == "finished":
             break
-        assert room.clock_info is not None and room.clock_info.seat == 0, "only the person's turn waits"
+        assert room.first_deadline is not None and room.first_deadline.seat == 0, "only the person's turn waits"
         harness.clock.advance(30)
     else:
         pytest.fail("the game did not end")

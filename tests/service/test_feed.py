@@ -3,7 +3,7 @@ they happened, whenever the reader gets round to reading them."""
 
 from __future__ import annotations
 
-from service.rooms.feed import History, Readers
+from service.actors.feed import History, Readers
 
 
 async def test_a_message_of_the_feeds_own_comes_between_the_updates_published_before_and_after_it() -> None:

@@ -11,13 +11,12 @@ from service.tournaments.directory import TournamentDirectory
 
 async def crash(directory: RoomDirectory, journal: SqlJournal, tournaments: TournamentDirectory | None = None) -> None:
     """Drop everything in memory without a goodbye (what is committed stays)."""
-    for tournament in tournaments._tournaments.values() if tournaments else ():
-        for task in [*tournament._advancing, *([tournament._healing] if tournament._healing else [])]:
-            task.cancel()
-    for room in directory._rooms.values():
-        if room._task is not None:
-            room._task.cancel()
-        room._cancel_timers()
+    for handler in [*(tournaments.held() if tournaments else []), *directory.held()]:
+        handler.halt()  # (a room's timers)
+        if handler.actor._task is not None:
+            handler.actor._task.cancel()
+        if handler.actor._retry is not None:
+            handler.actor._retry.cancel()
     if journal._flusher is not None:  # a process that dies commits nothing more
         journal._flusher.cancel()
         await asyncio.gather(journal._flusher, return_exceptions=True)

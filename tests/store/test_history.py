@@ -75,7 +75,7 @@ async def test_finished_rooms_leave_memory_and_come_back_when_asked_for(start: S
     harness.directory.keep_finished = 2
     chooser = random.Random(2)
     finished = [await finished_room(harness.directory, chooser) for _ in range(5)]
-    kept = [room_id for room_id, room in harness.directory._rooms.items() if room.status == "finished"]
+    kept = [room_id for room_id, room in harness.directory._actors.items() if room.status == "finished"]
     assert len(kept) == 2, "only the two most recently finished stay in memory"
     oldest = finished[0]
     shown = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=oldest.room_id))).room
@@ -92,7 +92,7 @@ async def test_finished_rooms_leave_memory_and_come_back_when_asked_for(start: S
 
     journal = SqlJournal(create_engine(database_url))
     again = await start(journal=journal)
-    assert await again.directory.restore(await journal.load()) == 0 and not again.directory._rooms, (
+    assert await again.directory.restore(await journal.load_live("room")) == 0 and not again.directory._actors, (
         "a restart loads no finished room"
     )
     shown = (await again.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=oldest.room_id))).room

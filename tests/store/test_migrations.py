@@ -51,7 +51,7 @@ async def test_rooms_stored_before_tournaments_survive_the_upgrade(empty_databas
     assert {"tournaments", "tournament_log"} <= tables
     assert {"ix_rooms_status", "ix_rooms_tournament_id"} <= indexes
     directory = RoomDirectory(clock=ManualClock(), journal=journal, default_think_seconds=0)
-    await directory.restore(await journal.load())
+    await directory.restore(await journal.load_live("room"))
     room = directory.get("r1")
     assert room.status == "playing" and room.seats[0].name == "ann" and room.tournament_id == ""
     room.check_seat(0, "abc")  # the seat token of before the upgrade still holds

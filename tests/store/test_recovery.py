@@ -22,7 +22,7 @@ from tests.store.conftest import crash
 async def open_directory(url: str, clock: ManualClock, seed: int = 7) -> tuple[RoomDirectory, SqlJournal]:
     journal = SqlJournal(create_engine(url))
     directory = RoomDirectory(clock=clock, journal=journal, seed_source=lambda: seed, default_think_seconds=0)
-    await directory.restore(await journal.load())
+    await directory.restore(await journal.load_live("room"))
     return directory, journal
 
 
@@ -53,7 +53,7 @@ async def test_a_room_continues_where_it_stood_after_a_restart(database_url: str
     nonces = dict([await room.join(None, f"p{i}") for i in range(3)])
     answers = await play(room, nonces, 12, random.Random(1))
     before = {seat: room.state.view(seat) for seat in range(3)}
-    version, deadline = room.version, room.clock_info.deadline
+    version, deadline = room.version, room.first_deadline.deadline
     clock.advance(12)  # 12 of the turn's 30 seconds pass, then the server dies
     await crash(directory, journal)
 
@@ -62,7 +62,7 @@ async def test_a_room_continues_where_it_stood_after_a_restart(database_url: str
     restored = directory.get(room.room_id)
     assert restored.version == version and restored.status == "playing"
     assert {seat: restored.state.view(seat) for seat in range(3)} == before
-    assert restored.clock_info.deadline == deadline, "the clock keeps its deadline: 13 s are left"
+    assert restored.first_deadline.deadline == deadline, "the clock keeps its deadline: 13 s are left"
     assert clock.pending() == [deadline]
     # The seats' tokens (nonces) still hold, and an acknowledged request id answers as before.
     seat = answers[-1].update.mover
@@ -108,7 +108,7 @@ async def test_system_players_resume_after_a_restart(database_url: str) -> None:
         move = chooser.choice(restored.state.legal_moves(0))
         await restored.move(0, nonce, move, "", None)
     # Everything that happened is in the log: a replay from the seed gives the same final state.
-    entries = [e for e in await journal.load_room(restored.room_id) if e.kind in ("move", "table")]
+    entries = [e for e in await journal.load("room", restored.room_id) if e.kind in ("move", "table")]
     game = get_game("soker")
     replayed = game.new_game(4, restored.options, restored.seed)
     for entry in entries:
@@ -161,7 +161,7 @@ async def test_moves_of_concurrent_rooms_share_commits(database_url: str) -> Non
     moved = journal.lines - lines
     assert moved >= 50, "every room moved"
     assert journal.commits - commits < moved / 2, "lines from many rooms share one commit"
-    stored = {row.room_id: entries for row, entries in await journal.load()}
+    stored = {row.room_id: entries for row, entries in await journal.load_live("room")}
     assert all(len(stored[room.room_id]) == room.version for room, _ in rooms), "every acknowledged line is there"
     await crash(directory, journal)
 
@@ -175,17 +175,17 @@ class FlakyJournal(MemoryJournal):
         self.away = False
         self.ambiguous = False
 
-    async def append(self, entry, status: str) -> None:
+    async def append(self, kind: str, entry, status: str) -> None:
         if self.away:
             if self.ambiguous:
-                await super().append(entry, status)
+                await super().append(kind, entry, status)
             raise StoreUnavailable("the store is unavailable")
-        await super().append(entry, status)
+        await super().append(kind, entry, status)
 
-    async def load_room(self, room_id: str):
+    async def load(self, kind: str, actor_id: str):
         if self.away:
             raise OSError("connection refused")
-        return await super().load_room(room_id)
+        return await super().load(kind, actor_id)
 
 
 async def started_room(journal: FlakyJournal):
@@ -210,7 +210,7 @@ async def test_a_room_whose_store_is_away_answers_unavailable_then_heals_by_itse
     assert room.published.version == 3, "readers are shown only what the store holds"
     journal.away = False
     await room.settle()  # the room has rebuilt itself from the store once this returns
-    assert room.version == 3 and [e.version for e in journal.log(room.room_id)] == [1, 2, 3]
+    assert room.version == 3 and [e.version for e in journal.log("room", room.room_id)] == [1, 2, 3]
     seat = room.state.to_act()[0]
     answer = await room.move(seat, nonces[seat], room.state.legal_moves(seat)[0], "lost", None)
     assert answer.version == 4 and not answer.retried, "the lost move was not applied: its retry is judged afresh"
@@ -242,7 +242,7 @@ async def test_readers_are_sent_back_when_the_store_holds_less_than_they_heard()
     directory, room, nonces = await started_room(journal)
     feed = room.subscribe(0)
     assert [(await feed.next()).version for _ in range(2)] == [1, 2]
-    del journal.entries[room.room_id][-1]  # a store that lost a line it had confirmed (an older backup, say)
+    del journal.logs["room"][room.room_id][-1]  # a store that lost a line it had confirmed (an older backup, say)
     journal.away = True
     seat = room.state.to_act()[0]
     with pytest.raises(StoreUnavailable):

@@ -33,7 +33,7 @@ def open_to_spectators(harness: Harness, room_id: str) -> tuple[set[str], dict[i
     state = game.new_game(len(live.seats), live.state.options, live.seed)
     faces = {face(card) for cards in state.locations().values() for card in cards}
     open_at = {0: open_faces(state, None)}
-    for entry in harness.directory.journal.log(room_id):
+    for entry in harness.directory.journal.log("room", room_id):
         if entry.kind in ("move", "table"):
             state.apply(entry.seat, game.move_from_wire(entry.move), by_table=entry.kind == "table")
         open_at[entry.version] = open_faces(state, None)

@@ -1,0 +1,171 @@
+"""The runtime: every kind of actor this server keeps alive, and where each actor lives.
+
+Each kind (rooms, tournaments) registers its directory here when the directory is built. The runtime is the one
+collaborator that knows about ownership: on a single server everything is here (epoch 0); on a node of a cluster
+(``node``, service/cluster/node.py) an actor lives where its lease says, and :meth:`Runtime.resolve` answers with
+the epoch this node holds it under, nothing (no lease: read the store), or :class:`Remote`, an ordinary answer that
+the transport forwards. The runtime renews the node's lease and sweeps for orphans, rebuilds what the node claims in
+the directory of its kind, and stops what another node took.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from service.cluster.node import Claimed, Node, Remote
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Remote", "Runtime"]
+
+
+class Kind(Protocol):
+    """A kind's directory, as the runtime sees it."""
+
+    kind: str
+    parent: str | None  # the kind of actor this kind's records may name as parent (a room's tournament)
+
+    async def locate(self, actor_id: str) -> Any: ...
+
+    def lose(self, actor_ids: list[str]) -> None: ...
+
+    async def restore(self, stored: list[tuple[Any, list[Any]]]) -> int: ...
+
+    def child_finished(self, actor_id: str, child: Any) -> None: ...
+
+    async def hand_over(self) -> int: ...
+
+    async def close(self) -> None: ...
+
+
+class Runtime:
+    """See the module docstring. Parents (a tournament) are handed over and closed before their children (the rooms
+    of its games), and what a claim brings is rebuilt children first (a tournament that replays its log then finds
+    its games)."""
+
+    def __init__(self, node: Node | None = None) -> None:
+        self.node = node
+        self.kinds: dict[str, Kind] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def register(self, kind: Kind) -> None:
+        self.kinds[kind.kind] = kind
+
+    def _parents_first(self) -> list[Kind]:
+        return sorted(self.kinds.values(), key=lambda kind: kind.parent is not None)
+
+    # -- ownership --------------------------------------------------------------------------------------------------
+
+    @property
+    def created_epoch(self) -> int:
+        """The epoch of an actor created here (on a node, the store makes its lease with it)."""
+        return 0 if self.node is None else 1
+
+    def holds(self, kind: str, actor_id: str, epoch: int) -> bool:
+        return self.node is None or self.node.holds(kind, actor_id, epoch)
+
+    def hold(self, kind: str, actor_id: str, epoch: int) -> None:
+        if self.node is not None:
+            self.node.hold(kind, actor_id, epoch)
+
+    def forget(self, kind: str, actor_id: str) -> None:
+        if self.node is not None:
+            self.node.forget(kind, actor_id)
+
+    async def resolve(self, kind: str, actor_id: str) -> int | Remote | None:
+        """Where an actor lives: the epoch this node holds it under (claimed now if nobody alive held it), None (no
+        lease: it finished, or never was; read the store), or Remote (another live node: forward the call). Raises
+        RoomMoved while it is being handed over."""
+        if self.node is None:
+            return None
+        where = await self.node.resolve(kind, actor_id)
+        await self.adopt(self.node.claimed())
+        return where
+
+    # -- what the node's leases bring and take ----------------------------------------------------------------------
+
+    async def adopt(self, claimed: list[Claimed]) -> None:
+        """Rebuild what the node claimed, each in its kind's directory: children first (a tournament's games, claimed
+        with it), as a restarted server does, so that a tournament that replays its log finds its live game, and a
+        game room made just before its tournament's "game" line was stored, rather than making another."""
+        children = {kind.kind for kind in self.kinds.values() if kind.parent is not None}
+        for lease in sorted(claimed, key=lambda lease: lease.kind not in children):
+            try:
+                await self.kinds[lease.kind].locate(lease.target_id)
+            except Exception:  # (the next call for it loads it; the lease is held)
+                log.exception("could not rebuild %s %s", lease.kind, lease.target_id)
+
+    def child_finished(self, parent: tuple[str, str], child: Any) -> None:
+        """An actor whose record names ``parent`` (kind, id) finished: the parent's directory tells it."""
+        kind, actor_id = parent
+        directory = self.kinds.get(kind)
+        if directory is not None:
+            directory.child_finished(actor_id, child)
+
+    def lose(self, keys: list[tuple[str, str]]) -> None:
+        """The node found these leases taken by other nodes: their actors stop here."""
+        for kind, directory in self.kinds.items():
+            directory.lose([actor_id for of, actor_id in keys if of == kind])
+
+    async def restore(self, journal: Any) -> dict[str, int]:
+        """A single server's start: rebuild every unfinished actor the store holds, children first (a tournament's
+        log names its rooms); how many of each kind are unfinished."""
+        children_first = list(reversed(self._parents_first()))
+        return {kind.kind: await kind.restore(await journal.load_live(kind.kind)) for kind in children_first}
+
+    async def sweep(self) -> int:
+        """Claim the node's share of the orphaned leases and rebuild what they own; returns how many were claimed."""
+        if self.node is None:
+            return 0
+        count = await self.node.sweep()
+        await self.adopt(self.node.claimed())
+        return count
+
+    async def renew(self) -> None:
+        """Renew the node's lease; stop what it lost meanwhile (a renewal later than the lease)."""
+        if self.node is not None:
+            self.lose(await self.node.renew())
+
+    def start(self) -> None:
+        """Renew and sweep from now on, each in a task of its own: a long sweep (many rooms to rebuild) must never
+        hold a renewal back."""
+        if self.node is not None and not self._tasks:
+            loop = asyncio.get_running_loop()
+            every = self.node.settings.renew_seconds
+            name = f"node {self.node.node_id}"
+            self._tasks = [
+                loop.create_task(self._every(every, self.renew, "renew"), name=f"{name} renewing"),
+                loop.create_task(self._every(every, self.sweep, "sweep"), name=f"{name} sweeping"),
+            ]
+
+    async def _every(self, seconds: float, step: Callable[[], Awaitable[Any]], what: str) -> None:
+        assert self.node is not None
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await step()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the store is away: the next try may do (the lease may run out meanwhile)
+                log.warning("node %s: could not %s: %s", self.node.node_id, what, type(error).__name__)
+
+    def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+
+    # -- leaving ----------------------------------------------------------------------------------------------------
+
+    async def hand_over(self) -> dict[str, int]:
+        """Stop every live actor so that other nodes can take them on (this node drains); how many, by kind."""
+        if self.node is not None:
+            self.node.draining = True  # nothing more is claimed here
+        self.stop()
+        return {directory.kind: await directory.hand_over() for directory in self._parents_first()}
+
+    async def close(self) -> None:
+        self.stop()
+        for directory in self._parents_first():
+            await directory.close()

@@ -1,0 +1,238 @@
+"""How the store keeps each kind of actor: its table and its log's, and how a record and a log line become rows and
+come back. The journals (journal.py, memory.py) know nothing else about a kind: a new durable kind is one entry in
+:data:`KINDS` (with its records in records.py and its tables in models.py and a migration).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import update
+
+from service.store.models import LogRow, RoomRow, SeatRow, TournamentLogRow, TournamentRow
+from service.store.records import LogEntry, RoomRecord, TournamentEntry, TournamentRecord
+
+
+def _nothing(_: Any) -> list[Any]:
+    return []
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of durable actor as the store keeps it. ``filters``: the columns a listing may filter on."""
+
+    name: str
+    table: Any  # the actors' rows (as created, plus their status)
+    log: Any  # their log lines, keyed by (id, version)
+    key: str  # the id column, in both
+    record_row: Callable[[Any], dict[str, Any]]
+    record_of: Callable[[Any], Any]
+    line_row: Callable[[Any], dict[str, Any]]
+    entry_of: Callable[[Any], Any]
+    filters: tuple[str, ...] = ("status",)
+    rows_created: Callable[[Any], list[tuple[Any, list[dict[str, Any]]]]] = _nothing  # more rows a creation adds
+    changes: Callable[[Any], list[Any]] = _nothing  # statements a log line makes besides its row
+    lease_group: Callable[[Any], str] = field(default=lambda record: "")  # the lease's tournament ('' for none)
+
+
+# -- rooms --------------------------------------------------------------------------------------------------------
+
+
+def _room_row(record: RoomRecord) -> dict[str, Any]:
+    return {
+        "room_id": record.room_id,
+        "game": record.game,
+        "mode": record.mode,
+        "seats": record.seats,
+        "system_players": len(record.system_seats),
+        "system_seats": list(record.system_seats),
+        "system_player": record.system_player,
+        "think_seconds": record.think_seconds,
+        "options": dict(record.options),
+        "seed": record.seed,
+        "created_at": record.created_at,
+        "status": record.status,
+        "tournament_id": record.tournament_id or None,
+        "tournament_game": record.tournament_game,
+    }
+
+
+def _room_seats(record: RoomRecord) -> list[tuple[Any, list[dict[str, Any]]]]:
+    """A new room's seats (a projection of the log's joins and leaves, kept for queries)."""
+    seats = [
+        {
+            "room_id": record.room_id,
+            "seat": seat,
+            "kind": "system" if seat in record.system_seats else "person",
+            "taken": seat in record.system_seats,
+            "name": f"{record.system_player} bot" if seat in record.system_seats else "",
+        }
+        for seat in range(record.seats)
+    ]
+    return [(SeatRow, seats)]
+
+
+def _room_record(row: Any) -> RoomRecord:
+    system_seats = row.system_seats  # (rooms stored before 0004 name no seats: system players took the last ones)
+    if system_seats is None:
+        system_seats = range(row.seats - row.system_players, row.seats)
+    return RoomRecord(
+        room_id=row.room_id,
+        game=row.game,
+        mode=row.mode,
+        seats=row.seats,
+        system_seats=tuple(system_seats),
+        system_player=row.system_player,
+        think_seconds=row.think_seconds,
+        options=row.options,
+        seed=row.seed,
+        created_at=row.created_at,
+        status=row.status,
+        tournament_id=row.tournament_id or "",
+        tournament_game=row.tournament_game,
+    )
+
+
+def _room_line(entry: LogEntry) -> dict[str, Any]:
+    return {
+        "room_id": entry.room_id,
+        "version": entry.version,
+        "kind": entry.kind,
+        "seat": entry.seat,
+        "move": entry.move,
+        "request_id": entry.request_id,
+        "name": entry.name,
+        "nonce": entry.nonce,
+        "choice": entry.choice,
+        "deadline": min(entry.deadlines.values()) if entry.deadlines else None,
+        "deadlines": {str(seat): deadline for seat, deadline in entry.deadlines.items()} or None,
+        "created_at": entry.time,
+        "epoch": entry.epoch,
+    }
+
+
+def _seat_change(entry: LogEntry) -> list[Any]:
+    """A join or a leave changes its seat's row."""
+    if entry.kind not in ("join", "leave"):
+        return []
+    return [
+        update(SeatRow)
+        .where(SeatRow.room_id == entry.room_id, SeatRow.seat == entry.seat)
+        .values(taken=entry.kind == "join", name=entry.name)
+    ]
+
+
+def _room_entry(line: Any) -> LogEntry:
+    if line.deadlines is not None:
+        deadlines = {int(seat): deadline for seat, deadline in line.deadlines.items()}
+    else:  # a line written before clocks were kept per seat: one deadline for every acting seat
+        deadlines = {} if line.deadline is None else {-1: line.deadline}
+    return LogEntry(
+        room_id=line.room_id,
+        version=line.version,
+        kind=line.kind,
+        seat=line.seat,
+        move=line.move,
+        request_id=line.request_id,
+        name=line.name,
+        nonce=line.nonce,
+        choice=line.choice,
+        deadlines=deadlines,
+        time=line.created_at,
+        epoch=line.epoch,
+    )
+
+
+# -- tournaments --------------------------------------------------------------------------------------------------
+
+
+def _tournament_row(record: TournamentRecord) -> dict[str, Any]:
+    return {
+        "tournament_id": record.tournament_id,
+        "game": record.game,
+        "mode": record.mode,
+        "system_players": record.system_players,
+        "system_player": record.system_player,
+        "think_seconds": record.think_seconds,
+        "options": dict(record.options),
+        "created_at": record.created_at,
+        "status": record.status,
+    }
+
+
+def _tournament_record(row: Any) -> TournamentRecord:
+    return TournamentRecord(
+        tournament_id=row.tournament_id,
+        game=row.game,
+        mode=row.mode,
+        system_players=row.system_players,
+        system_player=row.system_player,
+        think_seconds=row.think_seconds,
+        options=row.options,
+        created_at=row.created_at,
+        status=row.status,
+    )
+
+
+def _tournament_line(entry: TournamentEntry) -> dict[str, Any]:
+    return {
+        "tournament_id": entry.tournament_id,
+        "version": entry.version,
+        "kind": entry.kind,
+        "seat": entry.seat,
+        "name": entry.name,
+        "nonce": entry.nonce,
+        "game_index": entry.game_index,
+        "room_id": entry.room_id,
+        "created_at": entry.time,
+        "epoch": entry.epoch,
+    }
+
+
+def _tournament_entry(line: Any) -> TournamentEntry:
+    return TournamentEntry(
+        tournament_id=line.tournament_id,
+        version=line.version,
+        kind=line.kind,
+        seat=line.seat,
+        name=line.name,
+        nonce=line.nonce,
+        game_index=line.game_index,
+        room_id=line.room_id,
+        time=line.created_at,
+        epoch=line.epoch,
+    )
+
+
+# Parents first: a room names its tournament, so a group that creates both inserts the tournament first.
+KINDS: dict[str, Kind] = {
+    kind.name: kind
+    for kind in (
+        Kind(
+            "tournament",
+            TournamentRow,
+            TournamentLogRow,
+            "tournament_id",
+            _tournament_row,
+            _tournament_record,
+            _tournament_line,
+            _tournament_entry,
+        ),
+        Kind(
+            "room",
+            RoomRow,
+            LogRow,
+            "room_id",
+            _room_row,
+            _room_record,
+            _room_line,
+            _room_entry,
+            filters=("game", "status"),
+            rows_created=_room_seats,
+            changes=_seat_change,
+            lease_group=lambda record: record.tournament_id or "",
+        ),
+    )
+}
