@@ -94,6 +94,56 @@ class Host(Protocol):
 Command = tuple[Callable[[], Any], "asyncio.Future[Any] | None", Any]
 
 
+class ActorHandler:
+    """What every handler has by way of its actor (``self.actor``, made by the handler's constructor): the version,
+    the lease epoch, the updates, and its life (start, settle, hand over, stop). A handler overrides ``start`` and
+    ``halt`` when it runs timers of its own, and ``child_finished`` when it has children."""
+
+    actor: Actor[Any]
+    parent: tuple[str, str] | None = None  # (kind, id) of the actor told when this one finishes
+
+    @property
+    def version(self) -> int:
+        return self.actor.version
+
+    @property
+    def epoch(self) -> int:
+        return self.actor.epoch
+
+    @property
+    def updates(self) -> History[Any]:
+        return self.actor.updates
+
+    def start(self) -> None:
+        self.actor.start()
+
+    def stop(self) -> None:
+        """Stop at once, without waiting (a finished actor leaving memory: it has nothing in hand)."""
+        self.actor.stop()
+
+    async def close(self) -> None:
+        await self.actor.close()
+
+    async def settle(self) -> None:
+        """Wait until the command in hand and every command queued (and what they queue in turn) are handled, and the
+        actor is not recovering from a store failure (tests)."""
+        await self.actor.settle()
+
+    async def hand_over(self) -> None:
+        """Stop here so another node can take the actor on (this node drains): see Actor.hand_over."""
+        await self.actor.hand_over()
+
+    def lost(self) -> None:
+        """Another lease than this actor's holds it now: it stops here (see Actor.lost)."""
+        self.actor.lost()
+
+    def halt(self) -> None:
+        """Stop what runs by itself (nothing, unless the handler says otherwise)."""
+
+    def child_finished(self, child: Any) -> None:
+        """An actor whose parent this one is finished (nothing, unless the handler has children)."""
+
+
 class Actor(Generic[U]):
     """The runtime of one actor (see the module docstring): its queue, its updates and readers, its commits, its
     recovery, its lease epoch and its hand-over."""

@@ -29,7 +29,7 @@ from opentelemetry.trace import Status, StatusCode
 
 from engine.core import Bot, ChoiceTaken, GameState, InvalidOptions, NotYourTurn, Outcome, RuleError
 from engine.registry import get_game
-from service.actors.actor import Actor, Host, Journal
+from service.actors.actor import Actor, ActorHandler, Host, Journal
 from service.actors.feed import HISTORY_KEPT, STREAM_BUFFER, Evicted, Feed, History, Readers
 from service.errors import (
     InvalidRequest,
@@ -159,7 +159,7 @@ class MoveAnswer:
     retried: bool = False
 
 
-class Room:
+class Room(ActorHandler):
     """A table of seats around one game, as ``record`` describes it; see the module docstring. ``epoch``: the lease
     this node holds the room under (0: a single server); ``host``: its directory."""
 
@@ -248,18 +248,6 @@ class Room:
             tournament_game=self.tournament_game,
         )
 
-    @property
-    def version(self) -> int:
-        return self.actor.version
-
-    @property
-    def epoch(self) -> int:
-        return self.actor.epoch
-
-    @property
-    def updates(self) -> History[Update]:
-        return self.actor.updates
-
     # -- the actor --------------------------------------------------------------------------------------------------
 
     def start(self) -> None:
@@ -267,27 +255,12 @@ class Room:
             self.actor.start()
             self._arm_expiry()
 
-    def stop(self) -> None:
-        """Stop at once, without waiting (a finished room leaving memory: it has nothing in hand)."""
-        self.actor.stop()
-
-    async def close(self) -> None:
-        await self.actor.close()
-
-    async def settle(self) -> None:
-        """Wait until the command in hand and every command queued (and what they queue in turn) are handled, and the
-        room is not recovering from a store failure."""
-        await self.actor.settle()
-
     def halt(self) -> None:
         """Stop the clocks' timers, the system players' and the waiting room's (the actor stops, or rebuilds)."""
         self.seat_clocks.cancel()
         if self._expiry is not None:
             self._expiry.cancel()
             self._expiry = None
-
-    def child_finished(self, child: Any) -> None:  # (a room has no children)
-        pass
 
     # -- requests ---------------------------------------------------------------------------------------------------
 
@@ -615,13 +588,6 @@ class Room:
         a waiting room's time to close runs again."""
         self._arm(self.clock.now(), self.seat_clocks.restart())
         self._arm_expiry()
-
-    def lost(self) -> None:
-        """Another lease than this room's holds it now: it stops here (see Actor.lost)."""
-        self.actor.lost()
-
-    async def hand_over(self) -> None:
-        await self.actor.hand_over()
 
     # -- old updates --------------------------------------------------------------------------------------------------
 

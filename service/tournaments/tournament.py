@@ -29,7 +29,7 @@ from typing import Any
 
 from engine.core import Outcome
 from engine.registry import get_game, new_tournament
-from service.actors.actor import Actor, Host
+from service.actors.actor import Actor, ActorHandler, Host
 from service.actors.feed import Feed
 from service.errors import RoomMoved, RoomUnavailable
 from service.rooms.directory import RoomDirectory
@@ -147,11 +147,9 @@ class TournamentUpdate:
 KIND = "tournament"  # the tournaments' kind of actor
 
 
-class Tournament:
+class Tournament(ActorHandler):
     """See the module docstring: the tournament ``record`` describes, its games in ``rooms``. ``epoch``: the lease this
     node holds it under (0: a single server); ``host``: its directory."""
-
-    parent: tuple[str, str] | None = None  # (a tournament is nobody's child)
 
     def __init__(
         self, record: TournamentRecord, rooms: RoomDirectory, *, epoch: int = 0, host: Host | None = None
@@ -200,18 +198,6 @@ class Tournament:
         ]
         self.status = WAITING
         self.game_room_ids: list[str] = []  # game i's room, for every game started (the rooms live in the directory)
-
-    @property
-    def version(self) -> int:
-        return self.actor.version
-
-    @property
-    def epoch(self) -> int:
-        return self.actor.epoch
-
-    @property
-    def updates(self) -> Any:
-        return self.actor.updates
 
     # -- requests --------------------------------------------------------------------------------------------------
 
@@ -419,27 +405,3 @@ class Tournament:
     def resume(self) -> None:
         """After a replay: move on from where the log stood."""
         self.actor.enqueue(self._move_on)
-
-    def halt(self) -> None:  # (nothing runs by itself but the actor's own retries)
-        pass
-
-    # -- the actor -------------------------------------------------------------------------------------------------
-
-    def start(self) -> None:
-        self.actor.start()
-
-    async def hand_over(self) -> None:
-        """Stop here so another node can take the tournament on (this node drains): what is being written is
-        finished first, then readers are told to come back."""
-        await self.actor.hand_over()
-
-    def lost(self) -> None:
-        """The node found the lease taken by another node."""
-        self.actor.lost()
-
-    async def settle(self) -> None:
-        """Wait until every move-on that a finished game started, and any healing, has run (tests)."""
-        await self.actor.settle()
-
-    async def close(self) -> None:
-        await self.actor.close()
