@@ -188,10 +188,6 @@ class Actor(Generic[U]):
         self._retry_delay = RECOVERY_BACKOFF[0]
         self._heal_delay = 0.0  # a recovery that follows another with no commit between waits this long first
 
-    @property
-    def recovering(self) -> bool:
-        return self._recovering
-
     # -- the loop ---------------------------------------------------------------------------------------------------
 
     def start(self) -> None:
@@ -335,9 +331,9 @@ class Actor(Generic[U]):
             self.updates.append(update)
             self.readers.publish(last=last)
         if last and self.replaying is None:
-            self.tell_finished()
+            self._tell_finished()
 
-    def tell_finished(self) -> None:
+    def _tell_finished(self) -> None:
         if self.host is not None and not self._told_finished:
             self._told_finished = True
             self.host.finished(self.handler)
@@ -414,11 +410,6 @@ class Actor(Generic[U]):
             self.updates.truncate(self.version)
             self.readers.rewritten()
         self.handler.resume()
-
-    async def heal(self) -> None:
-        """Rebuild from the store now if a change is ahead of it (the loop does this by itself after a command)."""
-        if self.ahead and not self._recovering:
-            await self._recover()
 
     def _refuse_queued(self, error: ServiceError | None = None, *, own: bool = True) -> None:
         """Refuse every request queued; drop the actor's own commands too unless ``own`` is False."""

@@ -166,6 +166,7 @@ class Room(ActorHandler):
     def __init__(
         self, record: RoomRecord, surroundings: Surroundings, *, epoch: int = 0, host: Host | None = None
     ) -> None:
+        self._record = record
         self.room_id = record.room_id
         self.game = get_game(record.game)
         self.mode = record.mode
@@ -202,7 +203,6 @@ class Room(ActorHandler):
         )
         self.seat_clocks = SeatClocks(self.clock, self._expired)
         self._expiry: Timer | None = None
-        self._seat_count = record.seats
         self.reset()
 
     def reset(self) -> None:
@@ -220,7 +220,7 @@ class Room(ActorHandler):
             )
             if s in self.system_seats
             else SeatRecord(s, PERSON, team=teams[s])
-            for s in range(self._seat_count)
+            for s in range(self._record.seats)
         ]
         self.state: GameState | None = None
         self.status = WAITING
@@ -231,22 +231,8 @@ class Room(ActorHandler):
         self.published = Published(0, WAITING, tuple(_copy(r) for r in self.seats), (), (), None)
 
     def record(self) -> RoomRecord:
-        """The room as created, for the store."""
-        return RoomRecord(
-            room_id=self.room_id,
-            game=self.game.spec.name,
-            mode=self.mode,
-            seats=len(self.seats),
-            system_seats=self.system_seats,
-            system_player=self.system_player,
-            think_seconds=self.think_seconds,
-            options=self.options,
-            seed=self.seed,
-            created_at=self.created_at,
-            status=self.status,
-            tournament_id=self.tournament_id,
-            tournament_game=self.tournament_game,
-        )
+        """The room as created, for the store (with its status now)."""
+        return replace(self._record, status=self.status)
 
     # -- the actor --------------------------------------------------------------------------------------------------
 

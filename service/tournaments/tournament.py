@@ -154,6 +154,7 @@ class Tournament(ActorHandler):
     def __init__(
         self, record: TournamentRecord, rooms: RoomDirectory, *, epoch: int = 0, host: Host | None = None
     ) -> None:
+        self._record = record
         self.tournament_id = record.tournament_id
         self.game = record.game
         self.mode = record.mode
@@ -172,18 +173,8 @@ class Tournament(ActorHandler):
         self._created = self.snapshot()  # as created: what readers see while a first change awaits the store
 
     def record(self) -> TournamentRecord:
-        """The tournament as created, for the store."""
-        return TournamentRecord(
-            tournament_id=self.tournament_id,
-            game=self.game,
-            mode=self.mode,
-            system_players=self.system_players,
-            system_player=self.system_player,
-            think_seconds=self.think_seconds,
-            options=self.options,
-            created_at=self.created_at,
-            status=self.status,
-        )
+        """The tournament as created, for the store (with its status now)."""
+        return replace(self._record, status=self.status)
 
     def reset(self) -> None:
         """The tournament as created (a rebuild replays the log over this)."""
