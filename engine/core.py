@@ -283,6 +283,14 @@ class Outcome:
             points[teams[seat]] += scored
         return tuple(sorted({teams[seat] for seat in self.winners})), tuple(points)
 
+    def places(self, teams: Sequence[int]) -> list[int]:
+        """Each team's place (1 is the best) at a table whose seat ``s`` plays for team ``teams[s]``: the winning
+        teams first, then by points; teams equal on both share the place, and the next place is skipped (1, 1, 3)."""
+        winning, points = self.for_teams(teams)
+        count = max(teams, default=-1) + 1
+        keys = [(team in winning, points[team] if team < len(points) else 0) for team in range(count)]
+        return [1 + sum(other > key for other in keys) for key in keys]
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"winners": list(self.winners), "reason": self.reason, "points": list(self.points)}
         if self.winning_teams or self.team_points:

@@ -99,3 +99,21 @@ class ResourceExhausted(ServiceError):
     """A limit was reached: the caller's rate, its open streams, a stream's buffer, or the node's live rooms."""
 
     code = "resource_exhausted"
+
+
+class PlayerNotFound(ServiceError):
+    """No such player (or one who deleted themselves)."""
+
+    code = "player_not_found"
+
+
+class Conflict(ServiceError):
+    """What the request would make exists already (an identity linked to another player, a second seat in a room)."""
+
+    code = "already_exists"
+
+
+class PreconditionFailed(ServiceError):
+    """The request cannot be done in the state things are in (a player with live games cannot be deleted)."""
+
+    code = "failed_precondition"

@@ -160,6 +160,10 @@ class LimitSettings:
     join_rate: Rate | None = field(
         default_factory=lambda: Rate.parse(_env("KICKOFF_JOIN_RATE", "120/min"), "KICKOFF_JOIN_RATE")
     )
+    # KICKOFF_SIGN_IN_RATE: sign-ins (guest or with a token) and session refreshes one caller may make.
+    sign_in_rate: Rate | None = field(
+        default_factory=lambda: Rate.parse(_env("KICKOFF_SIGN_IN_RATE", "60/min"), "KICKOFF_SIGN_IN_RATE")
+    )
     # KICKOFF_STREAMS_PER_CALLER: event, play and tournament streams one caller may hold open at once (0: no limit).
     streams_per_caller: int = field(default_factory=lambda: int(_number("KICKOFF_STREAMS_PER_CALLER", "64", int)))
     # KICKOFF_STREAM_BUFFER: answers a play stream may hold for a client that does not read before it is cut off.
@@ -200,3 +204,25 @@ class HttpLimits:
     # X-Forwarded-Proto name the client and its scheme (reverse proxies in front of the gateway). None by default:
     # every client is the peer it connects from.
     trusted_proxies: tuple[str, ...] = field(default_factory=_trusted_proxies)
+
+
+@dataclass(frozen=True)
+class PlayerSettings:
+    """Players (service/players): the identity providers trusted, sessions and leaderboards. The README's "Players"
+    section explains each."""
+
+    # KICKOFF_IDENTITY_PROVIDERS: a JSON list of the identity providers whose tokens sign players in, each
+    # {"issuer": ..., "audiences": [...], "jwks_url": ... or "jwks_file": ..., "algorithms": ["RS256", "ES256"]};
+    # or @path to a file holding that list. None by default: guests only.
+    identity_providers: str = field(default_factory=lambda: _env("KICKOFF_IDENTITY_PROVIDERS", ""))
+    # KICKOFF_TOKEN_LEEWAY: seconds of clock difference allowed when checking a provider's exp, nbf and iat.
+    leeway_seconds: float = field(default_factory=lambda: _number("KICKOFF_TOKEN_LEEWAY", "60"))
+    # KICKOFF_LEADERBOARD_MIN_GAMES: rated games a player needs to appear on a leaderboard.
+    min_games: int = field(default_factory=lambda: int(_number("KICKOFF_LEADERBOARD_MIN_GAMES", "5", int)))
+
+    def providers_json(self) -> str:
+        text = self.identity_providers.strip()
+        if text.startswith("@"):
+            with open(text[1:], encoding="utf-8") as file:
+                return file.read()
+        return text

@@ -22,10 +22,14 @@ from service.gateway.app import create_app
 from service.grpc.admission import Admission
 from service.grpc.server import create_server, no_limits
 from service.grpc.tokens import SeatTokens
+from service.players.identity import ExternalTokens, Issuer
+from service.players.players import Players
+from service.players.store import PlayerStore
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import RoomLimits
 from service.settings import HttpLimits, LimitSettings
+from service.store.journal import SqlJournal
 from service.tournaments.directory import TournamentDirectory
 from tests.server.conftest import Harness
 
@@ -43,11 +47,19 @@ async def start() -> AsyncIterator[Start]:
         journal: Journal | None = None,
         room_limits: RoomLimits | None = None,
         seeds: Iterator[int] | None = None,
+        issuers: tuple[Issuer, ...] = (),
+        min_games: int = 1,
         **limits: object,
     ) -> Harness:
+        """``journal``: a SqlJournal gets players (sign-in, ratings) on its database, with ``issuers`` trusted."""
         clock = ManualClock()
         seeds = seeds or itertools.count(1)
         settings: LimitSettings = replace(no_limits(), **limits)  # type: ignore[arg-type]
+        players = None
+        if isinstance(journal, SqlJournal):
+            store = PlayerStore(journal.engine, clock.now, min_games=min_games)
+            journal.rater = store.rate
+            players = Players(store, SECRET, ExternalTokens(issuers, clock=clock.now))
         directory = RoomDirectory(
             clock=clock,
             journal=journal,
@@ -55,10 +67,11 @@ async def start() -> AsyncIterator[Start]:
             default_think_seconds=0,
             limits=room_limits,
             max_live_rooms=settings.max_live_rooms or None,
+            rates=players is not None,
         )
         tournaments = TournamentDirectory(directory, max_live=settings.max_live_tournaments or None)
         server = await create_server(
-            directory, SeatTokens(SECRET), tournaments=tournaments, admission=Admission(settings)
+            directory, SeatTokens(SECRET), tournaments=tournaments, admission=Admission(settings), players=players
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
         harness = Harness(server, clock, directory, channel)
@@ -69,6 +82,8 @@ async def start() -> AsyncIterator[Start]:
     for harness in started:
         await harness.channel.close()
         await harness.server.stop(0)
+        if isinstance(harness.directory.journal, SqlJournal):
+            await harness.directory.journal.close()
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Iterable
 from typing import Any, Generic, Protocol, TypeVar
 
 from service.actors.actor import Actor, Journal
@@ -140,6 +141,12 @@ class Directory(Generic[H]):
         while len(self._recent) > self.keep_finished:
             gone, _ = self._recent.popitem(last=False)
             self._actors.pop(gone).actor.stop()
+
+    def forget_finished(self, actor_ids: Iterable[str]) -> None:
+        """Let finished actors kept in memory go (what the store holds of them changed: they are read again)."""
+        for actor_id in actor_ids:
+            if self._recent.pop(actor_id, 0) is None:
+                self._actors.pop(actor_id).actor.stop()
 
     def held(self) -> list[H]:
         """Every actor in memory."""

@@ -116,7 +116,11 @@ class Admission:
         self.keys = keys or ApiKeys(settings.api_keys)
         self._limiters = {
             action: RateLimiter(rate, clock)
-            for action, rate in (("create", settings.create_rate), ("join", settings.join_rate))
+            for action, rate in (
+                ("create", settings.create_rate),
+                ("join", settings.join_rate),
+                ("sign_in", settings.sign_in_rate),
+            )
             if rate is not None
         }
         self._proxies = [ipaddress.ip_network(proxy, strict=False) for proxy in settings.trusted_proxies]
@@ -155,8 +159,8 @@ class Admission:
         return any(ip in network for network in self._proxies)
 
     def admit(self, context: Any, action: str) -> Caller:
-        """Let the call do ``action`` (``create`` or ``join``) or raise: a key required for creating and missing, an
-        unknown key, or the caller over its rate."""
+        """Let the call do ``action`` (``create``, ``join`` or ``sign_in``) or raise: a key required for creating and
+        missing, an unknown key, or the caller over its rate."""
         caller = self.caller(context)
         if action == "create" and self.settings.require_api_key and not caller.key_id:
             raise Unauthenticated(

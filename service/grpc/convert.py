@@ -93,7 +93,13 @@ def add_clocks(message: Any, clocks: Sequence[Deadline]) -> None:
 def seat_to_proto(record: SeatRecord) -> common_pb2.Seat:
     kind = common_pb2.SEAT_KIND_PERSON if record.kind == PERSON else common_pb2.SEAT_KIND_SYSTEM
     return common_pb2.Seat(
-        seat=record.seat, kind=kind, taken=record.taken, name=record.name, team=record.team, choice=record.choice
+        seat=record.seat,
+        kind=kind,
+        taken=record.taken,
+        name=record.name,
+        team=record.team,
+        choice=record.choice,
+        player_id=getattr(record, "player", ""),
     )
 
 
@@ -112,6 +118,7 @@ def room_to_proto(room: Room) -> room_pb2.Room:
         to_act=published.to_act,
         tournament_id=room.tournament_id,
         tournament_game=room.tournament_game or 0,
+        rated=room.rated and published.status != "waiting",
     )
     if published.outcome is not None:
         message.outcome.CopyFrom(outcome_to_proto(published.outcome, room.teams))

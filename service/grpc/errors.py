@@ -15,8 +15,11 @@ from grpc_status import rpc_status
 
 from engine.core import GameOver, IllegalMove, InvalidOptions, MalformedMove, NotYourTurn, RuleError, UnknownGame
 from service.errors import (
+    Conflict,
     InvalidRequest,
     PermissionDenied,
+    PlayerNotFound,
+    PreconditionFailed,
     ResourceExhausted,
     RoomMoved,
     RoomNotFound,
@@ -51,6 +54,9 @@ STATUS_OF: dict[type[Exception], grpc.StatusCode] = {
     RoomMoved: grpc.StatusCode.UNAVAILABLE,
     StoreRefused: grpc.StatusCode.INVALID_ARGUMENT,
     ResourceExhausted: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    PlayerNotFound: grpc.StatusCode.NOT_FOUND,
+    Conflict: grpc.StatusCode.ALREADY_EXISTS,
+    PreconditionFailed: grpc.StatusCode.FAILED_PRECONDITION,
 }
 MESSAGE_LIMIT = 300  # characters of a status message: messages say what is wrong, they never carry the input back
 

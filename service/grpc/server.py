@@ -30,6 +30,8 @@ from kickoff.v1 import (
     game_pb2_grpc,
     move_pb2,
     move_pb2_grpc,
+    player_pb2,
+    player_pb2_grpc,
     room_pb2,
     room_pb2_grpc,
     tournament_pb2,
@@ -41,12 +43,16 @@ from service.cluster.node import Node
 from service.grpc.admission import Admission
 from service.grpc.forward import Forwarder, Seal, peer_ping_ms
 from service.grpc.limits import tolerant
+from service.grpc.players import PlayerServicer
 from service.grpc.servicers import GameServicer, MoveServicer, RoomServicer, Seats
 from service.grpc.tokens import SeatTokens
 from service.grpc.tournaments import TournamentServicer
+from service.players.identity import ExternalTokens, issuers_from_json
+from service.players.players import Players
+from service.players.store import PlayerStore
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import RoomLimits
-from service.settings import GrpcSettings, LimitSettings, NodeSettings, Rate, StoreSettings
+from service.settings import GrpcSettings, LimitSettings, NodeSettings, PlayerSettings, Rate, StoreSettings
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from service.store.keys import live_keys
@@ -74,7 +80,9 @@ KEY_REFRESH_SECONDS = 30.0  # how often a server reads the store's API keys agai
 
 def no_limits() -> LimitSettings:
     """Anyone may create, join and stream, as often as they like (tests and benchmarks)."""
-    return LimitSettings(require_api_key=False, api_keys=(), create_rate=None, join_rate=None, streams_per_caller=0)
+    return LimitSettings(
+        require_api_key=False, api_keys=(), create_rate=None, join_rate=None, sign_in_rate=None, streams_per_caller=0
+    )
 
 
 class _Registrar:
@@ -179,6 +187,7 @@ SERVICES = (
     room_pb2.DESCRIPTOR.services_by_name["RoomService"].full_name,
     move_pb2.DESCRIPTOR.services_by_name["MoveService"].full_name,
     tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].full_name,
+    player_pb2.DESCRIPTOR.services_by_name["PlayerService"].full_name,
 )
 
 
@@ -271,10 +280,12 @@ async def create_server(
     port: int = 0,
     tournaments: TournamentDirectory | None = None,
     admission: Admission | None = None,
+    players: Players | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
-    ``admission`` decides who may create, join and stream (default: anyone, with no rate or stream limits)."""
+    ``admission`` decides who may create, join and stream (default: anyone, with no rate or stream limits);
+    ``players`` signs players in (None: no PlayerService, and every seat is anonymous)."""
     telemetry = directory.telemetry
     interceptors = (
         [aio_server_interceptor(tracer_provider=telemetry.tracer_provider, filter_=traced_call())]
@@ -291,7 +302,7 @@ async def create_server(
     if node is not None:
         forwarder = Forwarder(node, admission.address, Seal(tokens.derived_key(b"kickoff forwarded calls")))
         admission.vouched = forwarder.seal.caller  # (a call another node forwarded names its caller)
-    seats = Seats(directory, tokens, forwarder)
+    seats = Seats(directory, tokens, forwarder, players)
     calls = Calls()
     _register(
         tournament_pb2_grpc.add_TournamentServiceServicer_to_server,
@@ -302,6 +313,13 @@ async def create_server(
     _register(game_pb2_grpc.add_GameServiceServicer_to_server, GameServicer(), server, calls)
     _register(room_pb2_grpc.add_RoomServiceServicer_to_server, RoomServicer(seats, admission), server, calls)
     _register(move_pb2_grpc.add_MoveServiceServicer_to_server, MoveServicer(seats, admission), server, calls)
+    if players is not None:
+        _register(
+            player_pb2_grpc.add_PlayerServiceServicer_to_server,
+            PlayerServicer(players, seats, admission),
+            server,
+            calls,
+        )
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     _enable_reflection(server)
@@ -322,6 +340,7 @@ async def serve(
     *,
     discard_spans: bool = False,
     cluster: NodeSettings | None = None,
+    player_settings: PlayerSettings | None = None,
 ) -> None:
     """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully.
 
@@ -329,10 +348,13 @@ async def serve(
     every room, it claims its share of the rooms nobody alive owns, and keeps claiming them as nodes die."""
     journal: SqlJournal | None = None
     node: Node | None = None
+    player_store: PlayerStore | None = None
+    player_settings = player_settings or PlayerSettings()
     telemetry = from_environment("kickoff-grpc", discard_spans=discard_spans)
     if store.database_url != "memory":
         engine = create_engine(store.database_url)
-        journal = SqlJournal(engine, telemetry, retry_seconds=store.retry_seconds)
+        player_store = PlayerStore(engine, time.time, min_games=player_settings.min_games)
+        journal = SqlJournal(engine, telemetry, retry_seconds=store.retry_seconds, rater=player_store.rate)
         if engine.dialect.name == "postgresql":
             cluster = cluster or NodeSettings()
             node = Node.for_engine(engine, cluster, cluster.address(settings.host, settings.port))
@@ -345,8 +367,15 @@ async def serve(
         limits=RoomLimits(waiting_seconds=limits.waiting_room_seconds or None, stream_buffer=limits.stream_buffer),
         max_live_rooms=limits.max_live_rooms or None,
         runtime=runtime,
+        rates=player_store is not None,
     )
     secret = settings.token_secret or (await journal.token_secret() if journal else secrets.token_bytes(32))
+    players = None
+    if player_store is not None:
+        external = ExternalTokens(
+            issuers_from_json(player_settings.providers_json()), leeway=player_settings.leeway_seconds
+        )
+        players = Players(player_store, secret, external)
     admission = Admission(limits)
     refreshing: asyncio.Task[None] | None = None
     # The tournaments hear of finished games, so they exist before the rooms come back.
@@ -368,6 +397,7 @@ async def serve(
         port=settings.port,
         tournaments=tournaments,
         admission=admission,
+        players=players,
     )
     collector.settle()  # (what start-up made stays for good: see service/collector.py)
     log.info("kickoff gRPC server listening on %s:%d", settings.host, running.port)
@@ -382,6 +412,8 @@ async def serve(
     if refreshing is not None:
         refreshing.cancel()
     await running.stop(settings.grace_seconds)
+    if players is not None:
+        await players.external.close()
     if journal is not None:
         await journal.close()
     telemetry.shutdown()

@@ -39,6 +39,8 @@ from service.grpc.errors import KickoffError, abort, to_status
 from service.grpc.forward import Forwarder
 from service.grpc.limits import check_request
 from service.grpc.tokens import TICKET_SECONDS, SeatClaim, SeatTokens
+from service.players.players import Players
+from service.players.store import PlayerInfo as Player
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import Room, Update
 
@@ -107,10 +109,27 @@ def _room_id(request: Any) -> str:
 class Seats:
     """Finds rooms and the seat a caller's token names."""
 
-    def __init__(self, directory: RoomDirectory, tokens: SeatTokens, forwarder: Forwarder | None = None) -> None:
+    def __init__(
+        self,
+        directory: RoomDirectory,
+        tokens: SeatTokens,
+        forwarder: Forwarder | None = None,
+        players: Players | None = None,
+    ) -> None:
         self.directory = directory
         self.tokens = tokens
         self.forwarder = forwarder  # a node of a cluster: calls for rooms other nodes own go there
+        self.players = players  # sign-in and sessions (None: a server without players, on a store in memory)
+
+    async def player(self, context: grpc.aio.ServicerContext) -> Player | None:
+        """The signed-in player a call that anyone may make is made for: an access token's (checked: Unauthenticated
+        when it is not valid), else None (a seat token, or none)."""
+        if self.players is None:
+            return None
+        caller = await self.players.optional_caller(bearer_token(context))
+        if caller is None:
+            return None
+        return await self.players.me(caller)
 
     async def locate(self, request: Any) -> Room | Remote:
         """The room the request names: here, or on the node that owns it."""
@@ -191,6 +210,9 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         self.admission.admit(context, "create")
         if request.mode not in MODE_NAME:
             raise InvalidRequest("mode must be ROOM_MODE_ONLINE or ROOM_MODE_SOLO", code="bad_mode")
+        player = await self.seats.player(context)
+        if player is not None:
+            await self.seats.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
         room = await self.seats.directory.create(
             game=request.game,
             mode=MODE_NAME[request.mode],
@@ -200,8 +222,13 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
             options=options_from(request.options),
             system_player=request.system_player,
             think_seconds=request.think_seconds if request.HasField("think_seconds") else None,
+            rated=request.rated if request.HasField("rated") else None,
         )
-        return room_pb2.CreateRoomResponse(room=room_to_proto(room))
+        if player is None:
+            return room_pb2.CreateRoomResponse(room=room_to_proto(room))
+        seat, nonce = await room.join(None, player.name, "", player.player_id)  # the creator sits down at once
+        token = self.seats.tokens.issue(room.room_id, seat, nonce)
+        return room_pb2.CreateRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
 
     @routed
     async def GetRoom(self, request: room_pb2.GetRoomRequest, context: Any, room: Room) -> room_pb2.GetRoomResponse:
@@ -234,7 +261,15 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
     @routed
     async def JoinRoom(self, request: room_pb2.JoinRoomRequest, context: Any, room: Room) -> room_pb2.JoinRoomResponse:
         self.admission.admit(context, "join")
-        seat, nonce = await room.join(request.seat if request.HasField("seat") else None, request.name, request.choice)
+        player = await self.seats.player(context)
+        if player is not None:
+            await self.seats.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
+        seat, nonce = await room.join(
+            request.seat if request.HasField("seat") else None,
+            request.name or (player.name if player else ""),
+            request.choice,
+            player.player_id if player else "",
+        )
         token = self.seats.tokens.issue(room.room_id, seat, nonce)
         return room_pb2.JoinRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
 

@@ -76,7 +76,9 @@ def game_to_proto(game: GameInfo, teams: Sequence[int]) -> tournament_pb2.Tourna
 
 def _seat(record: TournamentSeat) -> common_pb2.Seat:
     kind = common_pb2.SEAT_KIND_PERSON if record.kind == PERSON else common_pb2.SEAT_KIND_SYSTEM
-    return common_pb2.Seat(seat=record.seat, kind=kind, taken=record.taken, name=record.name, team=record.team)
+    return common_pb2.Seat(
+        seat=record.seat, kind=kind, taken=record.taken, name=record.name, team=record.team, player_id=record.player
+    )
 
 
 def snapshot_to_proto(snapshot: Snapshot) -> tournament_pb2.Tournament:
@@ -208,7 +210,12 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         self, request: tournament_pb2.JoinTournamentRequest, context: Any, tournament: Tournament
     ) -> tournament_pb2.JoinTournamentResponse:
         self.admission.admit(context, "join")
-        seat, nonce = await tournament.join(request.seat if request.HasField("seat") else None, request.name)
+        player = await self.seats.player(context)
+        seat, nonce = await tournament.join(
+            request.seat if request.HasField("seat") else None,
+            request.name or (player.name if player else ""),
+            player.player_id if player else "",
+        )
         token = self.seats.tokens.issue(tournament.tournament_id, seat, nonce)
         return tournament_pb2.JoinTournamentResponse(
             tournament=snapshot_to_proto(tournament.current()), seat=seat, seat_token=token

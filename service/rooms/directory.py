@@ -64,6 +64,7 @@ class RoomDirectory(Directory[Room]):
         max_live_rooms: int | None = None,
         keep_finished: int = KEEP_FINISHED,
         runtime: Runtime | None = None,
+        rates: bool = False,
     ) -> None:
         super().__init__(journal=journal or MemoryJournal(), runtime=runtime or Runtime(), keep_finished=keep_finished)
         self.clock = clock or SystemClock()
@@ -72,7 +73,8 @@ class RoomDirectory(Directory[Room]):
         self.seed_source = seed_source or (lambda: secrets.randbits(63))
         self.default_think_seconds = default_think_seconds
         self.limits = limits or RoomLimits()
-        self.surroundings = Surroundings(self.clock, self.journal, self.telemetry, self.limits)
+        # ``rates``: the store keeps players' ratings, so games may be rated (a SQL journal with the players' rater)
+        self.surroundings = Surroundings(self.clock, self.journal, self.telemetry, self.limits, rates)
         self.max_live_rooms = max_live_rooms
         self._live: set[str] = set()  # rooms waiting or playing, outside tournaments
         self._created = 0.0  # the last creation time given
@@ -90,11 +92,17 @@ class RoomDirectory(Directory[Room]):
         think_seconds: float | None = None,
         tournament_id: str = "",
         tournament_game: int | None = None,
+        rated: bool | None = None,
     ) -> Room:
         """A new room, stored, started and waiting for its people. Raises InvalidRequest naming what is wrong.
 
         System players take ``system_seats`` when given, else the last ``system_players`` seats. A tournament's rooms
-        (``tournament_id``) may be all system players: see :meth:`check`."""
+        (``tournament_id``) may be all system players: see :meth:`check`. ``rated``: whether the game is rated (None:
+        the default rule, Room._rated); a rated room takes signed-in players only."""
+        if rated and not self.surroundings.rates:
+            raise InvalidRequest(
+                "this server keeps no ratings (players need a database store)", code="ratings_off", field="rated"
+            )
         resolved, system_player = self.check(
             game=game,
             mode=mode,
@@ -126,6 +134,7 @@ class RoomDirectory(Directory[Room]):
             status="waiting",
             tournament_id=tournament_id,
             tournament_game=tournament_game,
+            rated=rated,
         )
         room = self.build(record, self.runtime.created_epoch)  # (on a node, the store makes its lease with it)
         await self.created(room)

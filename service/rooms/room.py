@@ -32,6 +32,7 @@ from engine.registry import get_game
 from service.actors.actor import Actor, ActorHandler, Host, Journal
 from service.actors.feed import HISTORY_KEPT, STREAM_BUFFER, Evicted, Feed, History, Readers
 from service.errors import (
+    Conflict,
     InvalidRequest,
     RoomUnavailable,
     SeatReleased,
@@ -44,7 +45,7 @@ from service.errors import (
 from service.rooms.clock import Clock, Timer
 from service.rooms.clocks import Deadline, SeatClocks
 from service.rooms.seats import PERSON, SYSTEM, check_holder, seat_to_take
-from service.store.records import LogEntry, RoomRecord
+from service.store.records import GameResult, LogEntry, RoomRecord, SeatResult, system_rating_id
 from service.telemetry import SpanScope, Telemetry
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
@@ -72,6 +73,7 @@ class Surroundings:
     journal: Journal
     telemetry: Telemetry = field(default_factory=Telemetry)
     limits: RoomLimits = RoomLimits()
+    rates: bool = False  # the store keeps players' ratings (a SQL store with players): games may be rated
 
 
 @dataclass
@@ -87,6 +89,7 @@ class SeatRecord:
     team: int = 0
     choice: str = ""  # what the person chose on taking the seat (GameSpec.seat_choice), as the game understood it
     since: int = 0  # the version at which its holder took it (a stream opened as the seat ends when it is given back)
+    player: str = ""  # the player holding it ('' for a seat taken without a player's session, and a system player's)
 
 
 # Room-level events. Only GameEvent can hold secrets; each is redacted for one viewer before it leaves the room.
@@ -224,6 +227,7 @@ class Room(ActorHandler):
         ]
         self.state: GameState | None = None
         self.status = WAITING
+        self.rated = False  # decided when the game starts (rated_by_default)
         self.seat_clocks.reset()
         self._legal: dict[int, tuple[int, list[Any]]] = {}  # each acting person's legal moves, and since which version
         self._accepted: dict[tuple[int, str], int] = {}  # the version each accepted request id made
@@ -250,15 +254,20 @@ class Room(ActorHandler):
 
     # -- requests ---------------------------------------------------------------------------------------------------
 
-    async def join(self, seat: int | None, name: str, choice: str = "") -> tuple[int, str]:
-        """Take a person's seat, with what the person chooses for it where the game offers a choice (a team);
-        returns the seat with its nonce (for the token). The last person's join starts the game."""
-        return await self.actor.call(lambda: self._join(seat, name, choice))
+    async def join(self, seat: int | None, name: str, choice: str = "", player: str = "") -> tuple[int, str]:
+        """Take a person's seat, with what the person chooses for it where the game offers a choice (a team), for
+        ``player`` when a signed-in player joins (one seat per room: Conflict already_seated); returns the seat with
+        its nonce (for the token). The last person's join starts the game."""
+        return await self.actor.call(lambda: self._join(seat, name, choice, player))
 
-    async def seat_person(self, seat: int, name: str, nonce: str) -> None:
+    async def seat_person(self, seat: int, name: str, nonce: str, player: str = "") -> None:
         """Seat a person chosen elsewhere (a tournament seats its players in each of its rooms, with the nonce of
         their tournament token). Seating someone already seated with that nonce changes nothing."""
-        await self.actor.call(lambda: self._seat_person(seat, name, nonce))
+        await self.actor.call(lambda: self._seat_person(seat, name, nonce, player))
+
+    def seat_of(self, player: str) -> SeatRecord | None:
+        """The seat ``player`` holds here, if any."""
+        return next((record for record in self.seats if player and record.player == player), None)
 
     async def open(self) -> None:
         """Start the game of a room with no person's seat (a tournament of system players); once only."""
@@ -314,7 +323,7 @@ class Room(ActorHandler):
 
     # -- what happens inside the loop ---------------------------------------------------------------------------------
 
-    async def _join(self, seat: int | None, name: str, choice: str = "") -> tuple[int, str]:
+    async def _join(self, seat: int | None, name: str, choice: str = "", player: str = "") -> tuple[int, str]:
         if self.tournament_id:
             raise RoomUnavailable(
                 f"this room is a game of tournament {self.tournament_id}: join the tournament, whose seat token "
@@ -325,11 +334,19 @@ class Room(ActorHandler):
             raise RoomUnavailable("the room closed: nobody joined it for too long", code="room_closed")
         if self.status != WAITING:
             raise RoomUnavailable("the game has started: every seat is taken", code="room_full")
+        if player and self.seat_of(player) is not None:
+            raise Conflict(
+                "the player holds a seat of this room already: take it up with TakeSeat", code="already_seated"
+            )
+        if self._record.rated and not player:
+            raise RoomUnavailable(
+                "this room is rated: join it signed in as a player (PlayerService)", code="sign_in_required"
+            )
         seat = seat_to_take(self.seats, seat, full="room_full")
         if choice:
             self._check_choice(seat, choice)
         nonce = secrets.token_hex(8)
-        await self._take_seat(seat, name or f"player {seat}", nonce, choice)
+        await self._take_seat(seat, name or f"player {seat}", nonce, choice, player)
         return seat, nonce
 
     def _choices(self) -> dict[int, str]:
@@ -344,23 +361,57 @@ class Room(ActorHandler):
         except InvalidOptions as error:
             raise InvalidRequest(str(error), field="choice", code="bad_choice") from None
 
-    async def _take_seat(self, seat: int, name: str, nonce: str, choice: str = "") -> None:
+    async def _take_seat(self, seat: int, name: str, nonce: str, choice: str = "", player: str = "") -> None:
         record = self.seats[seat]
-        record.taken, record.name, record.nonce, record.choice = True, name, nonce, choice
+        record.taken, record.name, record.nonce, record.choice, record.player = True, name, nonce, choice, player
         record.since = self.version + 1  # (the version this join makes)
         events: list[Any] = [SeatTakenEvent(_copy(record))]
         if all(r.taken for r in self.seats):
             events.append(self._start_game())
-        await self._commit(events, "join", seat, name=name, nonce=nonce, choice=choice)
+        await self._commit(events, "join", seat, name=name, nonce=nonce, choice=choice, player=player)
 
     def _start_game(self) -> GameStartedEvent:
         choices = self._choices()
         options = self.game.with_choices(len(self.seats), self.options, choices) if choices else self.options
         self.state = self.game.new_game(len(self.seats), options, self.seed)
         self.status = PLAYING
+        self.rated = self._rated()
         return GameStartedEvent(self.state.to_act()[0])
 
-    async def _seat_person(self, seat: int, name: str, nonce: str) -> None:
+    def _rated(self) -> bool:
+        """Whether the game now starting is rated: as its creator asked, else by default an online room whose
+        people are all signed-in players (and a solo room not). Only where the store keeps ratings."""
+        people = [record for record in self.seats if record.kind == PERSON]
+        asked = self._record.rated
+        if not self.surroundings.rates or asked is False or not people or not all(r.player for r in people):
+            return False
+        return asked is True or self.mode == ONLINE
+
+    def _result(self, outcome: Outcome, now: float) -> GameResult:
+        """How the game ended for each seat, for its players' history and ratings (written with the last line)."""
+        teams = self.teams
+        places = outcome.places(teams) if self.state is not None else [0] * (max(teams) + 1)
+        winning = set(outcome.for_teams(teams)[0])
+        bot = system_rating_id(self.system_player)
+        return GameResult(
+            self.room_id,
+            self.game.spec.name,
+            self.rated,
+            now,
+            outcome.to_json(),
+            tuple(
+                SeatResult(
+                    r.seat,
+                    bot if r.kind == SYSTEM else r.player,
+                    teams[r.seat],
+                    places[teams[r.seat]],
+                    teams[r.seat] in winning,
+                )
+                for r in self.seats
+            ),
+        )
+
+    async def _seat_person(self, seat: int, name: str, nonce: str, player: str = "") -> None:
         if not 0 <= seat < len(self.seats) or self.seats[seat].kind != PERSON:
             raise InvalidRequest(f"seat {seat} is not a person's seat")
         record = self.seats[seat]
@@ -368,7 +419,7 @@ class Room(ActorHandler):
             if record.nonce != nonce:
                 raise SeatTaken(f"seat {seat} is taken")
             return
-        await self._take_seat(seat, name, nonce)
+        await self._take_seat(seat, name, nonce, player=player)
 
     async def _open(self) -> None:
         if any(r.kind == PERSON for r in self.seats):
@@ -384,7 +435,7 @@ class Room(ActorHandler):
 
     async def _free_seat(self, seat: int) -> None:
         record = self.seats[seat]
-        record.taken, record.name, record.nonce, record.choice, record.since = False, "", "", "", 0
+        record.taken, record.name, record.nonce, record.choice, record.since, record.player = False, "", "", "", 0, ""
         await self._commit([SeatLeftEvent(seat)], "leave", seat)
 
     async def _close(self) -> None:
@@ -475,6 +526,7 @@ class Room(ActorHandler):
         name: str = "",
         nonce: str = "",
         choice: str = "",
+        player: str = "",
     ) -> Update:
         """Make the next version: re-arm the clocks, commit its log entry (of ``kind``, by ``seat``; the other
         arguments are the entry's too) through the actor, which then tells every subscriber."""
@@ -499,6 +551,8 @@ class Room(ActorHandler):
                 deadlines={seat: clock.deadline for seat, clock in running.items()},
                 time=now,
                 epoch=actor.epoch,
+                player=player,
+                result=self._result(events[-1].outcome, now) if self.status == FINISHED else None,
             )
         state = self.state
         to_act = state.to_act() if state is not None else ()
@@ -556,7 +610,7 @@ class Room(ActorHandler):
     async def replay(self, entry: LogEntry) -> None:
         """Make the change one stored line records (the actor replays the log a line at a time)."""
         if entry.kind == "join":
-            await self._take_seat(entry.seat, entry.name, entry.nonce, entry.choice)
+            await self._take_seat(entry.seat, entry.name, entry.nonce, entry.choice, entry.player)
         elif entry.kind == "leave":
             await self._free_seat(entry.seat)
         elif entry.kind == "start":
@@ -696,4 +750,12 @@ def _kind(move: Any) -> str:
 
 
 def _copy(record: SeatRecord) -> SeatRecord:
-    return SeatRecord(record.seat, record.kind, record.taken, record.name, team=record.team, choice=record.choice)
+    return SeatRecord(
+        record.seat,
+        record.kind,
+        record.taken,
+        record.name,
+        team=record.team,
+        choice=record.choice,
+        player=record.player,
+    )

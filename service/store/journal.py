@@ -24,6 +24,11 @@ transaction under a share lock of the lease row, so a claim by another node wait
 of this node is refused. A fenced-out writer gets RoomMoved (nothing of it is stored); the others of its group are
 stored as if nothing happened. A room created here gets its lease (epoch 1) in the transaction that stores it, and a
 finished room or tournament gives its lease up in the transaction of its last line.
+
+A rated game's last line carries its result, and the ``rater`` (the players' store) changes the ratings of its players
+in the same transaction: the change is part of the game's durable record, stored with it or not at all, and never made
+again (a line is stored once). A rater that fails for a reason of its own (a bug) is logged and the game's end stored
+unrated, rather than a game that can never end.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import contextvars
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,8 +104,10 @@ class SqlJournal:
         *,
         retry_seconds: float = RETRY_SECONDS,
         node_id: str = "",
+        rater: Callable[[Any, list[Any]], Awaitable[None]] | None = None,
     ) -> None:
         self.engine = engine
+        self.rater = rater  # changes the ratings of rated games ending in a transaction (the module docstring)
         self.retry_seconds = retry_seconds
         self.node_id = node_id  # set: a node of a cluster, whose every line is fenced by its lease (module docstring)
         telemetry = telemetry or Telemetry()
@@ -295,8 +303,28 @@ class SqlJournal:
             for write in lines:
                 if write.status != self._stored_status.get(write.lease):
                     await connection.execute(update(kind.table).where(key == write.owner).values(status=write.status))
+        if self.rater is not None:
+            results = [w.source.result for w in writes if w.line and getattr(w.source, "result", None) is not None]
+            rated = [result for result in results if result.rated]
+            if rated:
+                await self._rate(connection, rated)
         if self.node_id:
             await self._lease_changes(connection, writes)
+
+    async def _rate(self, connection: Any, results: list[Any]) -> None:
+        """The ratings of games ending in this transaction, in a savepoint of it: a rater's own failure (not the
+        store's) leaves the games' ends to be stored, unrated, and is logged."""
+        assert self.rater is not None
+        savepoint = await connection.begin_nested()
+        try:
+            await self.rater(connection, results)
+        except Exception as error:
+            await savepoint.rollback()
+            if transient(error):
+                raise
+            log.exception("the ratings of %d games could not be changed; they end unrated", len(results))
+        else:
+            await savepoint.commit()
 
     async def _lease_changes(self, connection: Any, writes: list[_Write]) -> None:
         """A node of a cluster: the leases of what it created (its own, epoch 1), and those of what finished (gone)."""

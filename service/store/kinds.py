@@ -56,6 +56,7 @@ def _room_row(record: RoomRecord) -> dict[str, Any]:
         "status": record.status,
         "tournament_id": record.tournament_id or None,
         "tournament_game": record.tournament_game,
+        "rated": record.rated,
     }
 
 
@@ -92,6 +93,7 @@ def _room_record(row: Any) -> RoomRecord:
         status=row.status,
         tournament_id=row.tournament_id or "",
         tournament_game=row.tournament_game,
+        rated=row.rated,
     )
 
 
@@ -110,18 +112,35 @@ def _room_line(entry: LogEntry) -> dict[str, Any]:
         "deadlines": {str(seat): deadline for seat, deadline in entry.deadlines.items()} or None,
         "created_at": entry.time,
         "epoch": entry.epoch,
+        "player_id": entry.player,
     }
 
 
-def _seat_change(entry: LogEntry) -> list[Any]:
-    """A join or a leave changes its seat's row."""
-    if entry.kind not in ("join", "leave"):
+def _room_changes(entry: LogEntry) -> list[Any]:
+    """A join or a leave changes its seat's row; the last line of a game (its result) writes the outcome and each
+    seat's place."""
+    if entry.kind in ("join", "leave"):
+        return [
+            update(SeatRow)
+            .where(SeatRow.room_id == entry.room_id, SeatRow.seat == entry.seat)
+            .values(taken=entry.kind == "join", name=entry.name, player_id=entry.player or None)
+        ]
+    result = entry.result
+    if result is None:
         return []
-    return [
-        update(SeatRow)
-        .where(SeatRow.room_id == entry.room_id, SeatRow.seat == entry.seat)
-        .values(taken=entry.kind == "join", name=entry.name)
+    changes: list[Any] = [
+        update(RoomRow)
+        .where(RoomRow.room_id == entry.room_id)
+        .values(ended_at=result.time, outcome={**result.outcome, "rated": result.rated})
     ]
+    for seat in result.seats:
+        if seat.place:
+            changes.append(
+                update(SeatRow)
+                .where(SeatRow.room_id == entry.room_id, SeatRow.seat == seat.seat)
+                .values(place=seat.place, won=seat.won)
+            )
+    return changes
 
 
 def _room_entry(line: Any) -> LogEntry:
@@ -142,6 +161,7 @@ def _room_entry(line: Any) -> LogEntry:
         deadlines=deadlines,
         time=line.created_at,
         epoch=line.epoch,
+        player=line.player_id,
     )
 
 
@@ -188,6 +208,7 @@ def _tournament_line(entry: TournamentEntry) -> dict[str, Any]:
         "room_id": entry.room_id,
         "created_at": entry.time,
         "epoch": entry.epoch,
+        "player_id": entry.player,
     }
 
 
@@ -203,6 +224,7 @@ def _tournament_entry(line: Any) -> TournamentEntry:
         room_id=line.room_id,
         time=line.created_at,
         epoch=line.epoch,
+        player=line.player_id,
     )
 
 
@@ -231,7 +253,7 @@ KINDS: dict[str, Kind] = {
             _room_entry,
             filters=("game", "status"),
             rows_created=_room_seats,
-            changes=_seat_change,
+            changes=_room_changes,
             lease_group=lambda record: record.tournament_id or "",
         ),
     )

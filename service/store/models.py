@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, Double, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, Boolean, Double, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -35,6 +35,11 @@ class RoomRow(Base):
         String(32), ForeignKey("tournaments.tournament_id", name="fk_rooms_tournament"), nullable=True, index=True
     )
     tournament_game: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the game's index in it
+    # Whether the creator asked for a rated game (None: the default rule, service/rooms/room.py rated_by_default)
+    rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # Once finished: when, and how it ended (the outcome's JSON with "rated"), copied from the last line's result
+    ended_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class SeatRow(Base):
@@ -47,6 +52,11 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(8))  # person, system
     taken: Mapped[bool] = mapped_column(Boolean)
     name: Mapped[str] = mapped_column(String(64))
+    player_id: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)  # the player holding it
+    place: Mapped[int | None] = mapped_column(
+        Integer, nullable=True
+    )  # once finished: 1 is the best, equal places share
+    won: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # once finished: the seat (its team) won
 
 
 class LogRow(Base):
@@ -66,6 +76,7 @@ class LogRow(Base):
     name: Mapped[str] = mapped_column(String(64), default="")  # a join's name
     nonce: Mapped[str] = mapped_column(String(32), default="")  # a join's seat nonce (names the seat's token)
     choice: Mapped[str] = mapped_column(String(16), default="", server_default="")  # a join's choice (a team)
+    player_id: Mapped[str] = mapped_column(String(40), default="", server_default="")  # a join's player ('' none)
     deadline: Mapped[float | None] = mapped_column(Double, nullable=True)
     deadlines: Mapped[dict[str, float] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[float] = mapped_column(Double)
@@ -101,6 +112,7 @@ class TournamentLogRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(64))
     nonce: Mapped[str] = mapped_column(String(32))  # a join's seat nonce (names the tournament seat's token)
+    player_id: Mapped[str] = mapped_column(String(40), default="", server_default="")  # a join's player ('' none)
     game_index: Mapped[int] = mapped_column(Integer)
     room_id: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[float] = mapped_column(Double)
@@ -158,3 +170,95 @@ class LeaseRow(Base):
     epoch: Mapped[int] = mapped_column(Integer)
     tournament_id: Mapped[str] = mapped_column(String(32), default="", server_default="")  # a tournament's game
     claimed_at: Mapped[float] = mapped_column(Double)
+
+
+class PlayerRow(Base):
+    """A player: a person (signed in as a guest or through an identity provider) or a system player's kind, which is
+    rated like one. Nothing personal is kept: a name the player chose, and for a guest signing in with a device id the
+    HMAC of that id (the id itself is never stored). A deleted player's row stays as a pseudonym, with its name
+    replaced and ``deleted_at`` set."""
+
+    __tablename__ = "players"
+
+    player_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # person, system
+    name: Mapped[str] = mapped_column(String(64))
+    device_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    created_at: Mapped[float] = mapped_column(Double)
+    deleted_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+
+
+class IdentityRow(Base):
+    """An identity provider's account (issuer and subject) linked to a player: the same pair signs the same player
+    in."""
+
+    __tablename__ = "identities"
+
+    issuer: Mapped[str] = mapped_column(String(255), primary_key=True)
+    subject: Mapped[str] = mapped_column(String(255), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(40), ForeignKey("players.player_id"), index=True)
+    linked_at: Mapped[float] = mapped_column(Double)
+
+
+class SessionRow(Base):
+    """A session: one sign-in, and the family of refresh tokens rotated from it. Revoking it stops its refresh token
+    and its access tokens (which name it)."""
+
+    __tablename__ = "sessions"
+
+    session_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(40), ForeignKey("players.player_id"), index=True)
+    created_at: Mapped[float] = mapped_column(Double)
+    expires_at: Mapped[float] = mapped_column(Double)  # no refresh past this: sign in again
+    revoked_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    revoked_why: Mapped[str] = mapped_column(String(32), default="", server_default="")  # signed_out, reused...
+
+
+class RefreshTokenRow(Base):
+    """A refresh token of a session, by the SHA-256 of the token (never the token). Good once: ``used_at`` is set
+    when it is traded for the next one, and a token presented again after that revokes its session."""
+
+    __tablename__ = "refresh_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    session_id: Mapped[str] = mapped_column(String(32), ForeignKey("sessions.session_id"), index=True)
+    issued_at: Mapped[float] = mapped_column(Double)
+    expires_at: Mapped[float] = mapped_column(Double)
+    used_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+
+
+class RatingRow(Base):
+    """A player's rating in one game (Weng-Lin: mu and sigma), with ``display`` = mu - 3 sigma, which leaderboards
+    order by, and the rated games played and won."""
+
+    __tablename__ = "ratings"
+    # (a leaderboard's page and a player's rank read this index alone)
+    __table_args__ = (Index("ix_ratings_board", "game", "display", "player_id", "games", "kind"),)
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # person, system (system players never appear on a leaderboard)
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
+    display: Mapped[float] = mapped_column(Double)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[float] = mapped_column(Double)
+
+
+class RatingChangeRow(Base):
+    """One rated game's change of one player's rating: written in the transaction that stores the game's last line,
+    once (the key is the room and the player), so a rating is never changed twice for one game nor lost."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_player", "player_id", "game", "time"),)
+
+    room_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Double)
+    sigma_before: Mapped[float] = mapped_column(Double)
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
+    time: Mapped[float] = mapped_column(Double)

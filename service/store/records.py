@@ -29,6 +29,7 @@ class RoomRecord:
     status: str
     tournament_id: str = ""
     tournament_game: int | None = None
+    rated: bool | None = None  # as the creator asked (None: the default rule, see service/rooms/room.py)
 
     @property
     def actor_id(self) -> str:
@@ -52,10 +53,45 @@ class LogEntry:
     deadlines: Mapping[int, float] = field(default_factory=dict)  # each acting seat's clock deadline after the update
     time: float = 0.0
     epoch: int = 0  # the writer's lease epoch (0: a single node without leases)
+    player: str = ""  # a join's player ('' for a seat taken without a player's session)
+    result: GameResult | None = None  # the last line's: how the game ended for each seat (not a column of the log)
 
     @property
     def actor_id(self) -> str:
         return self.room_id
+
+
+SYSTEM_RATING = "system-"  # a system player's rating id: system-<kind> (a player's id is hex, never this)
+
+
+def system_rating_id(kind: str) -> str:
+    """The rating id a kind of system player plays for (rated per kind and game, like a player)."""
+    return SYSTEM_RATING + kind
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """How a finished game ended for one seat. ``rating_id``: whose rating the seat plays for (a player's id, a
+    system player's rating id, '' for a person without a player's session)."""
+
+    seat: int
+    rating_id: str
+    team: int
+    place: int  # 1 is the best; equal places share (0: the game was never played)
+    won: bool
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game as history and ratings take it: written with the game's last line, in its transaction, so the
+    rating change is part of the game's durable record (never applied twice, never lost)."""
+
+    room_id: str
+    game: str
+    rated: bool
+    time: float
+    outcome: Mapping[str, Any]  # the outcome's JSON
+    seats: tuple[SeatResult, ...]
 
 
 @dataclass(frozen=True)
@@ -91,6 +127,7 @@ class TournamentEntry:
     room_id: str = ""
     time: float = 0.0
     epoch: int = 0  # the writer's lease epoch, as in a room's log
+    player: str = ""  # a join's player ('' for a seat taken without a player's session)
 
     @property
     def actor_id(self) -> str:

@@ -31,7 +31,7 @@ from engine.core import Outcome
 from engine.registry import get_game, new_tournament
 from service.actors.actor import Actor, ActorHandler, Host
 from service.actors.feed import Feed
-from service.errors import RoomMoved, RoomUnavailable
+from service.errors import Conflict, RoomMoved, RoomUnavailable
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import FINISHED, PERSON, PLAYING, SYSTEM, WAITING, Room
 from service.rooms.seats import check_holder, seat_to_take
@@ -48,6 +48,7 @@ class TournamentSeat:
     name: str = ""
     nonce: str = ""  # changes on every join; the seat's token names it
     team: int = 0
+    player: str = ""  # the player holding it ('' for a seat taken without a player's session)
 
 
 @dataclass(frozen=True)
@@ -192,16 +193,19 @@ class Tournament(ActorHandler):
 
     # -- requests --------------------------------------------------------------------------------------------------
 
-    async def join(self, seat: int | None, name: str) -> tuple[int, str]:
-        """Take a person's seat; returns it with its nonce. The last seat taken starts the first game."""
-        return await self.actor.call(lambda: self._join(seat, name))
+    async def join(self, seat: int | None, name: str, player: str = "") -> tuple[int, str]:
+        """Take a person's seat (for ``player``, a signed-in player: one seat each); returns it with its nonce. The
+        last seat taken starts the first game."""
+        return await self.actor.call(lambda: self._join(seat, name, player))
 
-    async def _join(self, seat: int | None, name: str) -> tuple[int, str]:
+    async def _join(self, seat: int | None, name: str, player: str = "") -> tuple[int, str]:
         if self.status != WAITING:
             raise RoomUnavailable("the tournament has started: every seat is taken", code="tournament_full")
+        if player and any(record.player == player for record in self.seats):
+            raise Conflict("the player holds a seat of this tournament already", code="already_seated")
         seat = seat_to_take(self.seats, seat, full="tournament_full")
         nonce = secrets.token_hex(8)
-        await self._take_seat(seat, name or f"player {seat}", nonce)
+        await self._take_seat(seat, name or f"player {seat}", nonce, player)
         await self._move_on()
         return seat, nonce
 
@@ -264,15 +268,15 @@ class Tournament(ActorHandler):
 
     # -- changes ---------------------------------------------------------------------------------------------------
 
-    async def _take_seat(self, seat: int, name: str, nonce: str) -> None:
+    async def _take_seat(self, seat: int, name: str, nonce: str, player: str = "") -> None:
         record = self.seats[seat]
-        record.taken, record.name, record.nonce = True, name, nonce
-        entry = TournamentEntry("", 0, "join", seat, name, nonce)
+        record.taken, record.name, record.nonce, record.player = True, name, nonce, player
+        entry = TournamentEntry("", 0, "join", seat, name, nonce, player=player)
         await self._commit([SeatJoined(replace(record, nonce=""))], entry)
 
     async def _free_seat(self, seat: int) -> None:
         record = self.seats[seat]
-        record.taken, record.name, record.nonce = False, "", ""
+        record.taken, record.name, record.nonce, record.player = False, "", "", ""
         await self._commit([SeatLeft(seat)], TournamentEntry("", 0, "leave", seat))
 
     async def _game_started(self, room: Room) -> None:
@@ -371,7 +375,7 @@ class Tournament(ActorHandler):
     async def _seat_everyone(self, room: Room) -> None:
         people = [seat for seat in self.seats if seat.kind == PERSON]
         for seat in people:
-            await room.seat_person(seat.seat, seat.name, seat.nonce)
+            await room.seat_person(seat.seat, seat.name, seat.nonce, seat.player)
         if not people:
             await room.open()
 
@@ -383,7 +387,7 @@ class Tournament(ActorHandler):
 
     async def replay(self, entry: TournamentEntry) -> None:
         if entry.kind == "join":
-            await self._take_seat(entry.seat, entry.name, entry.nonce)
+            await self._take_seat(entry.seat, entry.name, entry.nonce, entry.player)
         elif entry.kind == "leave":
             await self._free_seat(entry.seat)
         elif entry.kind == "game":

@@ -36,7 +36,7 @@ def test_a_change_that_breaks_the_last_release_is_caught(tmp_path: Path) -> None
     room = tmp_path / "proto" / "kickoff" / "v1" / "room.proto"
     text = room.read_text()
     assert "  Room room = 1;\n" in text
-    room.write_text(text.replace("  Room room = 1;\n", "  Room room = 2;\n", 1))
+    room.write_text(text.replace("  Room room = 1;\n", "  Room room = 9;\n", 1))
     against = str(ROOT / "release" / "kickoff-v1.binpb")
     assert buf("breaking", "--against", against).returncode == 0, "the repository itself keeps the release"
     broken = buf("breaking", "--against", against, cwd=tmp_path)

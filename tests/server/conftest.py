@@ -18,6 +18,7 @@ from kickoff.v1 import (
     game_pb2_grpc,
     move_pb2,
     move_pb2_grpc,
+    player_pb2_grpc,
     room_pb2,
     room_pb2_grpc,
     tournament_pb2_grpc,
@@ -54,6 +55,10 @@ class Harness:
     @property
     def games(self) -> game_pb2_grpc.GameServiceStub:
         return game_pb2_grpc.GameServiceStub(self.channel)
+
+    @property
+    def players(self) -> player_pb2_grpc.PlayerServiceStub:
+        return player_pb2_grpc.PlayerServiceStub(self.channel)
 
     async def create(
         self, *, seats: int = 4, system_players: int = 0, solo: bool = False, options: dict[str, Any] | None = None

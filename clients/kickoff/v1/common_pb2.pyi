@@ -40,20 +40,22 @@ ROOM_MODE_ONLINE: RoomMode
 ROOM_MODE_SOLO: RoomMode
 
 class Seat(_message.Message):
-    __slots__ = ("seat", "kind", "taken", "name", "team", "choice")
+    __slots__ = ("seat", "kind", "taken", "name", "team", "choice", "player_id")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TAKEN_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     TEAM_FIELD_NUMBER: _ClassVar[int]
     CHOICE_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: SeatKind
     taken: bool
     name: str
     team: int
     choice: str
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., taken: _Optional[bool] = ..., name: _Optional[str] = ..., team: _Optional[int] = ..., choice: _Optional[str] = ...) -> None: ...
+    player_id: str
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., taken: _Optional[bool] = ..., name: _Optional[str] = ..., team: _Optional[int] = ..., choice: _Optional[str] = ..., player_id: _Optional[str] = ...) -> None: ...
 
 class Outcome(_message.Message):
     __slots__ = ("winners", "reason", "points", "winning_teams", "team_points")

@@ -13,7 +13,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Room(_message.Message):
-    __slots__ = ("room_id", "game", "mode", "status", "seats", "options", "version", "outcome", "created_at", "clock", "to_act", "tournament_id", "tournament_game", "clocks")
+    __slots__ = ("room_id", "game", "mode", "status", "seats", "options", "version", "outcome", "created_at", "clock", "to_act", "tournament_id", "tournament_game", "clocks", "rated")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
@@ -28,6 +28,7 @@ class Room(_message.Message):
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_GAME_FIELD_NUMBER: _ClassVar[int]
     CLOCKS_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     game: str
     mode: _common_pb2.RoomMode
@@ -42,10 +43,11 @@ class Room(_message.Message):
     tournament_id: str
     tournament_game: int
     clocks: _containers.RepeatedCompositeFieldContainer[_common_pb2.TurnClock]
-    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., tournament_id: _Optional[str] = ..., tournament_game: _Optional[int] = ..., clocks: _Optional[_Iterable[_Union[_common_pb2.TurnClock, _Mapping]]] = ...) -> None: ...
+    rated: bool
+    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., tournament_id: _Optional[str] = ..., tournament_game: _Optional[int] = ..., clocks: _Optional[_Iterable[_Union[_common_pb2.TurnClock, _Mapping]]] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class CreateRoomRequest(_message.Message):
-    __slots__ = ("game", "mode", "seats", "system_players", "options", "system_player", "think_seconds", "system_seats")
+    __slots__ = ("game", "mode", "seats", "system_players", "options", "system_player", "think_seconds", "system_seats", "rated")
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -54,6 +56,7 @@ class CreateRoomRequest(_message.Message):
     SYSTEM_PLAYER_FIELD_NUMBER: _ClassVar[int]
     THINK_SECONDS_FIELD_NUMBER: _ClassVar[int]
     SYSTEM_SEATS_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
     game: str
     mode: _common_pb2.RoomMode
     seats: int
@@ -62,13 +65,18 @@ class CreateRoomRequest(_message.Message):
     system_player: str
     think_seconds: float
     system_seats: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., seats: _Optional[int] = ..., system_players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., system_seats: _Optional[_Iterable[int]] = ...) -> None: ...
+    rated: bool
+    def __init__(self, game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., seats: _Optional[int] = ..., system_players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., system_seats: _Optional[_Iterable[int]] = ..., rated: _Optional[bool] = ...) -> None: ...
 
 class CreateRoomResponse(_message.Message):
-    __slots__ = ("room",)
+    __slots__ = ("room", "seat", "seat_token")
     ROOM_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     room: Room
-    def __init__(self, room: _Optional[_Union[Room, _Mapping]] = ...) -> None: ...
+    seat: int
+    seat_token: str
+    def __init__(self, room: _Optional[_Union[Room, _Mapping]] = ..., seat: _Optional[int] = ..., seat_token: _Optional[str] = ...) -> None: ...
 
 class GetRoomRequest(_message.Message):
     __slots__ = ("room_id",)

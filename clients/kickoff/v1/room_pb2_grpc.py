@@ -71,7 +71,8 @@ class RoomServiceServicer:
     """
 
     def CreateRoom(self, request, context):
-        """Creates a room; the creator then joins it like anyone else. Where the server requires one, it needs an API key
+        """Creates a room; the creator then joins it like anyone else, except a player creating it with their access token
+        (`authorization: Bearer`, PlayerService), who is seated at once. Where the server requires one, it needs an API key
         (`x-api-key` metadata: UNAUTHENTICATED without); RESOURCE_EXHAUSTED over the caller's create rate, or
         (server_full) when the node holds its most live rooms. A waiting room closes after the server's waiting time with
         no seat taken or given back.
@@ -95,8 +96,11 @@ class RoomServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def JoinRoom(self, request, context):
-        """Takes a free person's seat and returns its token; the game starts when every person's seat is taken.
-        RESOURCE_EXHAUSTED over the caller's join rate; FAILED_PRECONDITION (room_closed) once the room has closed.
+        """Takes a free person's seat and returns its token; the game starts when every person's seat is taken. With a
+        player's access token (`authorization: Bearer`, PlayerService) the player holds the seat: their name is the
+        default, the room is in their ListMyRooms, and TakeSeat gives another device the seat; ALREADY_EXISTS
+        (already_seated) where the player holds a seat of the room already. RESOURCE_EXHAUSTED over the caller's join
+        rate; FAILED_PRECONDITION (room_closed) once the room has closed.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -1,0 +1,414 @@
+"""The PlayerService: sign-in and sessions, profiles, a player's rooms and seats, leaderboards and history. It reads
+requests and hands the work to the players (service/players/) and the rooms; it holds no rules of its own."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from engine.core import Outcome, UnknownGame
+from engine.registry import GAMES, get_game
+from kickoff.v1 import common_pb2, player_pb2, player_pb2_grpc, room_pb2
+from service.actors.runtime import Remote
+from service.errors import InvalidRequest, PlayerNotFound, RoomNotFound
+from service.grpc.admission import Admission
+from service.grpc.convert import MODE, STATUS, outcome_to_proto, room_to_proto, struct, timestamp
+from service.grpc.servicers import ROOM_SERVICE, Seats, bearer_token, routed, unary
+from service.players.players import Players, SignedIn
+from service.players.sessions import Caller
+from service.players.store import PERSON, PlayerInfo, RatingInfo
+from service.rooms.room import Room
+from service.store.records import SYSTEM_RATING
+
+PLAYER_SERVICE = player_pb2.DESCRIPTOR.services_by_name["PlayerService"].full_name
+DEFAULT_PAGE, MOST_PAGE = 50, 500
+DEFAULT_NEIGHBOURS, MOST_NEIGHBOURS = 2, 25
+
+
+def page_size(size: int) -> int:
+    if not 0 <= size <= MOST_PAGE:
+        raise InvalidRequest(f"page_size must be 0-{MOST_PAGE}", field="page_size", code="bad_page_size")
+    return size or DEFAULT_PAGE
+
+
+def known_game(game: str) -> str:
+    if not game:
+        raise InvalidRequest("game is required", code="missing_game", field="game")
+    try:
+        get_game(game)
+    except UnknownGame:
+        known = ", ".join(sorted(GAMES))
+        raise InvalidRequest(f"no such game (known: {known})", code="unknown_game", field="game") from None
+    return game
+
+
+def rating_to_proto(rating: RatingInfo) -> player_pb2.Rating:
+    return player_pb2.Rating(
+        game=rating.game,
+        mu=rating.mu,
+        sigma=rating.sigma,
+        display=rating.display,
+        games=rating.games,
+        wins=rating.wins,
+    )
+
+
+def player_to_proto(
+    player: PlayerInfo, ratings: Sequence[RatingInfo] = (), identities: Sequence[tuple[str, str, float]] = ()
+) -> player_pb2.Player:
+    return player_pb2.Player(
+        player_id=player.player_id,
+        name=player.name,
+        created_at=timestamp(player.created_at),
+        ratings=[rating_to_proto(r) for r in ratings],
+        identities=[
+            player_pb2.Identity(issuer=issuer, subject=subject, linked_at=timestamp(linked))
+            for issuer, subject, linked in identities
+        ],
+        kind=common_pb2.SEAT_KIND_PERSON if player.kind == PERSON else common_pb2.SEAT_KIND_SYSTEM,
+    )
+
+
+def session_to_proto(signed: SignedIn, ratings: Sequence[RatingInfo] = ()) -> player_pb2.Session:
+    tokens = signed.tokens
+    return player_pb2.Session(
+        access_token=tokens.access_token,
+        access_expire_time=timestamp(tokens.access_expires),
+        refresh_token=tokens.refresh_token,
+        refresh_expire_time=timestamp(tokens.refresh_expires),
+        player=player_to_proto(signed.player, ratings),
+    )
+
+
+def _outcome(data: dict[str, Any] | None, teams: Sequence[int]) -> common_pb2.Outcome | None:
+    if not data:
+        return None
+    outcome = Outcome(
+        tuple(data.get("winners", ())),
+        data.get("reason", ""),
+        tuple(data.get("points", ())),
+        tuple(data.get("winning_teams", ())),
+        tuple(data.get("team_points", ())),
+    )
+    return outcome_to_proto(outcome, teams)
+
+
+def _teams(game: str, seats: int, options: dict[str, Any]) -> tuple[int, ...]:
+    try:
+        return get_game(game).teams(seats, options)
+    except Exception:  # a game no longer hosted: every seat its own team
+        return tuple(range(seats))
+
+
+def stored_seats(rows: Sequence[Any], teams: Sequence[int]) -> list[common_pb2.Seat]:
+    return [
+        common_pb2.Seat(
+            seat=row.seat,
+            kind=common_pb2.SEAT_KIND_PERSON if row.kind == PERSON else common_pb2.SEAT_KIND_SYSTEM,
+            taken=row.taken,
+            name=row.name,
+            team=teams[row.seat] if row.seat < len(teams) else row.seat,
+            player_id=row.player_id or "",
+        )
+        for row in rows
+    ]
+
+
+def stored_room(row: Any, seats: Sequence[Any], version: int) -> room_pb2.Room:
+    """A finished room as the store keeps it (no replay of its log)."""
+    teams = _teams(row.game, row.seats, row.options)
+    message = room_pb2.Room(
+        room_id=row.room_id,
+        game=row.game,
+        mode=MODE.get(row.mode, 0),
+        status=STATUS.get(row.status, 0),
+        seats=stored_seats(seats, teams),
+        options=struct(row.options),
+        version=version,
+        created_at=timestamp(row.created_at),
+        tournament_id=row.tournament_id or "",
+        tournament_game=row.tournament_game or 0,
+        rated=bool((row.outcome or {}).get("rated")),
+    )
+    outcome = _outcome(row.outcome, teams)
+    if outcome is not None:
+        message.outcome.CopyFrom(outcome)
+    return message
+
+
+class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
+    SERVICE = PLAYER_SERVICE
+
+    def __init__(self, players: Players, seats: Seats, admission: Admission) -> None:
+        self.players = players
+        self.store = players.store
+        self.seats = seats
+        self.admission = admission
+
+    async def locate(self, request: Any) -> Room | Remote:
+        return await self.seats.locate(request)
+
+    async def _caller(self, context: Any) -> Caller:
+        return await self.players.caller(bearer_token(context))
+
+    async def _player_id(self, request: Any, context: Any) -> str:
+        """The player a request names, or the caller's when it names none."""
+        if request.player_id:
+            return request.player_id  # type: ignore[no-any-return]
+        return (await self._caller(context)).player_id
+
+    # -- sign-in ----------------------------------------------------------------------------------------------------
+
+    @unary
+    async def SignInAsGuest(
+        self, request: player_pb2.SignInAsGuestRequest, context: Any
+    ) -> player_pb2.SignInAsGuestResponse:
+        self.admission.admit(context, "sign_in")
+        signed = await self.players.sign_in_as_guest(request.device_id, request.name)
+        ratings = await self.store.ratings(signed.player.player_id) if not signed.created else []
+        return player_pb2.SignInAsGuestResponse(session=session_to_proto(signed, ratings), created=signed.created)
+
+    @unary
+    async def SignInWithToken(
+        self, request: player_pb2.SignInWithTokenRequest, context: Any
+    ) -> player_pb2.SignInWithTokenResponse:
+        self.admission.admit(context, "sign_in")
+        signed = await self.players.sign_in_with_token(request.id_token, request.name)
+        ratings = await self.store.ratings(signed.player.player_id) if not signed.created else []
+        return player_pb2.SignInWithTokenResponse(session=session_to_proto(signed, ratings), created=signed.created)
+
+    @unary
+    async def RefreshSession(
+        self, request: player_pb2.RefreshSessionRequest, context: Any
+    ) -> player_pb2.RefreshSessionResponse:
+        self.admission.admit(context, "sign_in")
+        signed = await self.players.refresh(request.refresh_token)
+        return player_pb2.RefreshSessionResponse(session=session_to_proto(signed))
+
+    @unary
+    async def SignOut(self, request: player_pb2.SignOutRequest, context: Any) -> player_pb2.SignOutResponse:
+        caller = None if request.refresh_token else await self._caller(context)
+        await self.players.sign_out(caller, request.refresh_token)
+        return player_pb2.SignOutResponse()
+
+    @unary
+    async def LinkIdentity(
+        self, request: player_pb2.LinkIdentityRequest, context: Any
+    ) -> player_pb2.LinkIdentityResponse:
+        caller = await self._caller(context)
+        await self.players.link(caller, request.id_token)
+        player = await self.players.me(caller)
+        identities = await self.store.identities(caller.player_id)
+        ratings = await self.store.ratings(caller.player_id)
+        return player_pb2.LinkIdentityResponse(player=player_to_proto(player, ratings, identities))
+
+    # -- profiles ---------------------------------------------------------------------------------------------------
+
+    @unary
+    async def GetPlayer(self, request: player_pb2.GetPlayerRequest, context: Any) -> player_pb2.GetPlayerResponse:
+        if not request.player_id:
+            caller = await self._caller(context)
+            player = await self.players.me(caller)
+            identities = await self.store.identities(caller.player_id)
+        else:
+            identities = []
+            if request.player_id.startswith(SYSTEM_RATING):  # a kind of system player, rated like a player
+                kind = request.player_id[len(SYSTEM_RATING) :]
+                player = PlayerInfo(request.player_id, "system", f"{kind} bot", 0.0)
+            else:
+                found = await self.store.player(request.player_id)
+                if found is None:
+                    raise PlayerNotFound("no such player", field="player_id")
+                player = found
+        ratings = await self.store.ratings(player.player_id)
+        if player.kind == "system" and not ratings:
+            raise PlayerNotFound("no such player", field="player_id")
+        return player_pb2.GetPlayerResponse(player=player_to_proto(player, ratings, identities))
+
+    @unary
+    async def UpdatePlayer(
+        self, request: player_pb2.UpdatePlayerRequest, context: Any
+    ) -> player_pb2.UpdatePlayerResponse:
+        caller = await self._caller(context)
+        if not request.name:
+            raise InvalidRequest("name is required", code="missing_name", field="name")
+        await self.store.rename(caller.player_id, request.name)
+        player = await self.players.me(caller)
+        return player_pb2.UpdatePlayerResponse(
+            player=player_to_proto(player, await self.store.ratings(player.player_id))
+        )
+
+    @unary
+    async def DeletePlayer(
+        self, request: player_pb2.DeletePlayerRequest, context: Any
+    ) -> player_pb2.DeletePlayerResponse:
+        caller = await self._caller(context)
+        rooms = await self.store.delete(caller.player_id)
+        # Finished rooms this node holds in memory go, so that their seats are read again (with the pseudonym).
+        self.seats.directory.forget_finished(rooms)
+        return player_pb2.DeletePlayerResponse()
+
+    # -- seats ------------------------------------------------------------------------------------------------------
+
+    @unary
+    async def ListMyRooms(self, request: player_pb2.ListMyRoomsRequest, context: Any) -> player_pb2.ListMyRoomsResponse:
+        """The live rooms (at most the store's bound of them, so they are ordered whole: the caller's turn first, then
+        playing, then waiting, newest first in each), then the finished ones, a page at a time."""
+        caller = await self._caller(context)
+        size = page_size(request.page_size)
+        token = request.page_token
+        if token and not (token[0] in "lf" and (token[0] == "f" or token[1:].isdigit())):
+            raise InvalidRequest("page_token is not one this server gave", code="bad_page_token", field="page_token")
+        answer = player_pb2.ListMyRoomsResponse()
+        if not token or token[0] == "l":
+            start = int(token[1:]) if token else 0
+            held = await self.store.seats_held(caller.player_id, live=True)
+            found = await asyncio.gather(*(self._live(seat.room_id, seat.seat, context) for seat in held))
+            live = [mine for mine in found if mine is not None]
+            live.sort(key=lambda mine: (not mine.my_turn, mine.room.status != common_pb2.ROOM_STATUS_PLAYING))
+            answer.rooms.extend(live[start : start + size])
+            if start + size < len(live):
+                answer.next_page_token = f"l{start + size}"
+                return answer
+            size -= len(answer.rooms)
+            token = "f"
+            if not size:
+                answer.next_page_token = "f"
+                return answer
+        finished, following = await self.store.finished_seats(caller.player_id, size, token[1:])
+        stored = await self.store.summaries([seat.room_id for seat in finished])
+        for seat in finished:
+            if seat.room_id in stored:
+                answer.rooms.append(player_pb2.MyRoom(room=stored_room(*stored[seat.room_id]), seat=seat.seat))
+        answer.next_page_token = f"f{following}" if following else ""
+        return answer
+
+    async def _live(self, room_id: str, seat: int, context: Any) -> player_pb2.MyRoom | None:
+        """A live room of the caller's: this node's, or asked of the node that owns it (None: not reachable now)."""
+        try:
+            found = await self.seats.directory.locate(room_id)
+        except RoomNotFound:
+            return None
+        if isinstance(found, Room):
+            room = room_to_proto(found)
+        else:
+            assert self.seats.forwarder is not None
+            answer = await self.seats.forwarder.fetch(
+                f"/{ROOM_SERVICE}/GetRoom", room_pb2.GetRoomRequest(room_id=room_id), context, found
+            )
+            if answer is None:
+                return None
+            room = room_pb2.GetRoomResponse.FromString(answer).room
+        my_turn = room.status == common_pb2.ROOM_STATUS_PLAYING and seat in room.to_act
+        return player_pb2.MyRoom(room=room, seat=seat, my_turn=my_turn)
+
+    @routed
+    async def TakeSeat(
+        self, request: player_pb2.TakeSeatRequest, context: Any, room: Room
+    ) -> player_pb2.TakeSeatResponse:
+        caller = await self._caller(context)
+
+        def read() -> tuple[int, str] | None:
+            record = room.seat_of(caller.player_id)
+            return None if record is None else (record.seat, record.nonce)
+
+        held = await room.read(read)
+        if held is None:
+            raise RoomNotFound("the player holds no seat of this room", code="no_seat")
+        seat, nonce = held
+        # A tournament's game: the tournament seat's token, which every game of it accepts.
+        token = self.seats.tokens.issue(room.tournament_id or room.room_id, seat, nonce)
+        return player_pb2.TakeSeatResponse(room=room_to_proto(room), seat=seat, seat_token=token)
+
+    # -- leaderboards and history -----------------------------------------------------------------------------------
+
+    @unary
+    async def GetLeaderboard(
+        self, request: player_pb2.GetLeaderboardRequest, context: Any
+    ) -> player_pb2.GetLeaderboardResponse:
+        game = known_game(request.game)
+        lines, following = await self.store.leaderboard(game, page_size(request.page_size), request.page_token)
+        return player_pb2.GetLeaderboardResponse(
+            lines=[self._line(line) for line in lines], next_page_token=following, min_games=self.store.min_games
+        )
+
+    @staticmethod
+    def _line(line: Any) -> player_pb2.LeaderboardLine:
+        return player_pb2.LeaderboardLine(
+            rank=line.rank, player_id=line.player_id, name=line.name, rating=rating_to_proto(line.rating)
+        )
+
+    @unary
+    async def GetRank(self, request: player_pb2.GetRankRequest, context: Any) -> player_pb2.GetRankResponse:
+        game = known_game(request.game)
+        if not 0 <= request.neighbours <= MOST_NEIGHBOURS:
+            raise InvalidRequest(f"neighbours must be 0-{MOST_NEIGHBOURS}", field="neighbours")
+        player_id = await self._player_id(request, context)
+        line, above, below, ranked = await self.store.rank(game, player_id, request.neighbours or DEFAULT_NEIGHBOURS)
+        answer = player_pb2.GetRankResponse(
+            above=[self._line(x) for x in above],
+            below=[self._line(x) for x in below],
+            ranked=ranked,
+            min_games=self.store.min_games,
+        )
+        if line is not None:
+            answer.line.CopyFrom(self._line(line))
+        return answer
+
+    @unary
+    async def ListRatingChanges(
+        self, request: player_pb2.ListRatingChangesRequest, context: Any
+    ) -> player_pb2.ListRatingChangesResponse:
+        game = known_game(request.game)
+        player_id = await self._player_id(request, context)
+        rows, following = await self.store.rating_changes(
+            player_id, game, page_size(request.page_size), request.page_token
+        )
+        return player_pb2.ListRatingChangesResponse(
+            changes=[
+                player_pb2.RatingChange(
+                    room_id=row.room_id,
+                    game=row.game,
+                    time=timestamp(row.time),
+                    before=player_pb2.Rating(
+                        game=row.game,
+                        mu=row.mu_before,
+                        sigma=row.sigma_before,
+                        display=row.mu_before - 3 * row.sigma_before,
+                    ),
+                    after=player_pb2.Rating(game=row.game, mu=row.mu, sigma=row.sigma, display=row.mu - 3 * row.sigma),
+                    place=row.place,
+                )
+                for row in rows
+            ],
+            next_page_token=following,
+        )
+
+    @unary
+    async def ListPlayerGames(
+        self, request: player_pb2.ListPlayerGamesRequest, context: Any
+    ) -> player_pb2.ListPlayerGamesResponse:
+        game = known_game(request.game) if request.game else ""
+        player_id = await self._player_id(request, context)
+        games, following, played, won = await self.store.games(
+            player_id, game, page_size(request.page_size), request.page_token
+        )
+        answer = player_pb2.ListPlayerGamesResponse(next_page_token=following, played=played, won=won)
+        for row, seats in games:
+            teams = _teams(row.game, row.seat_count, row.options)
+            item = player_pb2.PlayerGame(
+                room_id=row.room_id,
+                game=row.game,
+                ended_at=timestamp(row.ended_at or 0.0),
+                seat=row.seat,
+                place=row.place or 0,
+                won=bool(row.won),
+                rated=bool((row.outcome or {}).get("rated")),
+                seats=stored_seats(seats, teams),
+            )
+            outcome = _outcome(row.outcome, teams)
+            if outcome is not None:
+                item.outcome.CopyFrom(outcome)
+            answer.games.append(item)
+        return answer

@@ -1,0 +1,1 @@
+"""Players: accounts, sign-in through external identity providers, sessions and ratings."""

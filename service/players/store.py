@@ -1,0 +1,734 @@
+"""What the store keeps of players: who they are, their sessions, their ratings and every change of one, and the
+queries of leaderboards and history. SQLAlchemy Core on the server's engine (SQLite or PostgreSQL), every statement
+bounded; nothing is kept in a node's memory, so every node of a cluster answers the same.
+
+Ratings change in the transaction that stores a rated game's last line (:meth:`PlayerStore.rate`, which the journal
+calls with the games that ended in its group): the rating rows are locked in one order (so two nodes ending games of
+the same players wait for each other, and never deadlock), the library computes the new skills, and each player's
+change is written once, keyed by the room and the player.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, delete, func, insert, or_, select, tuple_, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from service.errors import Conflict, InvalidRequest, PreconditionFailed, ResourceExhausted, Unauthenticated
+from service.players.ratings import Skill, rate_table
+from service.store.models import (
+    IdentityRow,
+    LogRow,
+    PlayerRow,
+    RatingChangeRow,
+    RatingRow,
+    RefreshTokenRow,
+    RoomRow,
+    SeatRow,
+    SessionRow,
+    TournamentLogRow,
+)
+from service.store.records import SYSTEM_RATING, GameResult
+
+PERSON, SYSTEM = "person", "system"
+FINISHED = "finished"
+MIN_GAMES = 5  # rated games a player needs to appear on a leaderboard (KICKOFF_LEADERBOARD_MIN_GAMES)
+MAX_LIVE_SEATS = 100  # seats a player may hold in rooms not finished (a join past it: RESOURCE_EXHAUSTED)
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    player_id: str
+    kind: str
+    name: str
+    created_at: float
+
+
+@dataclass(frozen=True)
+class RatingInfo:
+    game: str
+    player_id: str
+    mu: float
+    sigma: float
+    display: float
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of a leaderboard."""
+
+    rank: int
+    player_id: str
+    name: str
+    rating: RatingInfo
+
+
+@dataclass(frozen=True)
+class SeatHeld:
+    """A seat a player holds (ListMyRooms, TakeSeat)."""
+
+    room_id: str
+    seat: int
+    status: str
+    created_at: float
+    ended_at: float | None
+
+
+def _insert_ignoring(connection: AsyncConnection, table: Any) -> Any:
+    """An INSERT that leaves rows already there as they are (ON CONFLICT DO NOTHING, in either dialect)."""
+    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    return dialect.insert(table).on_conflict_do_nothing()
+
+
+def _token(*parts: Any) -> str:
+    return "|".join(repr(part) if isinstance(part, float) else str(part) for part in parts)
+
+
+def _untoken(token: str, kinds: Sequence[type]) -> list[Any]:
+    """A page token's parts, or InvalidRequest (bad_page_token)."""
+    parts = token.split("|")
+    try:
+        if len(parts) != len(kinds):
+            raise ValueError(token)
+        return [kind(part) for kind, part in zip(kinds, parts, strict=True)]
+    except ValueError:
+        raise InvalidRequest(
+            "page_token is not one this server gave", code="bad_page_token", field="page_token"
+        ) from None
+
+
+class PlayerStore:
+    """Players, sessions, ratings and history in the database behind ``engine``."""
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        clock: Callable[[], float],
+        *,
+        min_games: int = MIN_GAMES,
+        max_live_seats: int = MAX_LIVE_SEATS,
+    ) -> None:
+        self.engine = engine
+        self.clock = clock
+        self.min_games = min_games
+        self.max_live_seats = max_live_seats
+
+    # -- players --------------------------------------------------------------------------------------------------
+
+    async def player(self, player_id: str) -> PlayerInfo | None:
+        """A player who has not deleted themselves, or None."""
+        async with self.engine.connect() as connection:
+            row = (
+                await connection.execute(
+                    select(PlayerRow).where(PlayerRow.player_id == player_id, PlayerRow.deleted_at.is_(None))
+                )
+            ).first()
+        return None if row is None else PlayerInfo(row.player_id, row.kind, row.name, row.created_at)
+
+    async def names(self, player_ids: Sequence[str]) -> dict[str, str]:
+        if not player_ids:
+            return {}
+        async with self.engine.connect() as connection:
+            rows = await connection.execute(
+                select(PlayerRow.player_id, PlayerRow.name).where(PlayerRow.player_id.in_(set(player_ids)))
+            )
+            return {player_id: name for player_id, name in rows}
+
+    async def _new_player(
+        self, connection: AsyncConnection, name: str, device_hash: str | None, default: str
+    ) -> PlayerInfo:
+        """A new person (named ``default`` and a number when no name is given)."""
+        player_id = secrets.token_hex(10)
+        now = self.clock()
+        name = name or f"{default} {player_id[:4]}"
+        await connection.execute(
+            insert(PlayerRow).values(
+                player_id=player_id, kind=PERSON, name=name, device_hash=device_hash, created_at=now
+            )
+        )
+        return PlayerInfo(player_id, PERSON, name, now)
+
+    async def guest(self, device_hash: str | None, name: str) -> tuple[PlayerInfo, bool]:
+        """The player a guest sign-in is (the device's, when a device id is given), and whether it is new."""
+        if device_hash is not None:
+            found = await self._by_device(device_hash)
+            if found is not None:
+                return found, False
+        try:
+            async with self.engine.begin() as connection:
+                return await self._new_player(connection, name, device_hash, "Guest"), True
+        except IntegrityError:  # the same device signed in at the same moment elsewhere: that player
+            found = await self._by_device(device_hash or "")
+            if found is None:
+                raise
+            return found, False
+
+    async def _by_device(self, device_hash: str) -> PlayerInfo | None:
+        async with self.engine.connect() as connection:
+            row = (
+                await connection.execute(
+                    select(PlayerRow).where(PlayerRow.device_hash == device_hash, PlayerRow.deleted_at.is_(None))
+                )
+            ).first()
+        return None if row is None else PlayerInfo(row.player_id, row.kind, row.name, row.created_at)
+
+    async def for_identity(self, issuer: str, subject: str, name: str) -> tuple[PlayerInfo, bool]:
+        """The player an identity provider's account is (a new one at its first sign-in), and whether it is new."""
+        found = await self._by_identity(issuer, subject)
+        if found is not None:
+            return found, False
+        try:
+            async with self.engine.begin() as connection:
+                player = await self._new_player(connection, name, None, "Player")
+                await connection.execute(
+                    insert(IdentityRow).values(
+                        issuer=issuer, subject=subject, player_id=player.player_id, linked_at=self.clock()
+                    )
+                )
+                return player, True
+        except IntegrityError:  # a first sign-in of the same account at the same moment elsewhere
+            found = await self._by_identity(issuer, subject)
+            if found is None:
+                raise
+            return found, False
+
+    async def _by_identity(self, issuer: str, subject: str) -> PlayerInfo | None:
+        async with self.engine.connect() as connection:
+            row = (
+                await connection.execute(
+                    select(PlayerRow)
+                    .join(IdentityRow, IdentityRow.player_id == PlayerRow.player_id)
+                    .where(IdentityRow.issuer == issuer, IdentityRow.subject == subject, PlayerRow.deleted_at.is_(None))
+                )
+            ).first()
+        return None if row is None else PlayerInfo(row.player_id, row.kind, row.name, row.created_at)
+
+    async def link(self, player_id: str, issuer: str, subject: str) -> None:
+        """Link an identity provider's account to ``player_id``; Conflict (identity_taken) if another player has it."""
+        owner = await self._by_identity(issuer, subject)
+        if owner is not None:
+            if owner.player_id != player_id:
+                raise Conflict("another player has this identity linked", code="identity_taken")
+            return
+        try:
+            async with self.engine.begin() as connection:
+                await connection.execute(
+                    insert(IdentityRow).values(
+                        issuer=issuer, subject=subject, player_id=player_id, linked_at=self.clock()
+                    )
+                )
+        except IntegrityError:
+            raise Conflict("another player has this identity linked", code="identity_taken") from None
+
+    async def identities(self, player_id: str) -> list[tuple[str, str, float]]:
+        async with self.engine.connect() as connection:
+            rows = await connection.execute(
+                select(IdentityRow.issuer, IdentityRow.subject, IdentityRow.linked_at)
+                .where(IdentityRow.player_id == player_id)
+                .order_by(IdentityRow.linked_at)
+            )
+            return [tuple(row) for row in rows]  # type: ignore[misc]
+
+    async def rename(self, player_id: str, name: str) -> None:
+        async with self.engine.begin() as connection:
+            await connection.execute(update(PlayerRow).where(PlayerRow.player_id == player_id).values(name=name))
+
+    async def delete(self, player_id: str) -> list[str]:
+        """Delete a player: identities, sessions, refresh tokens and ratings go; the player's row and every seat they
+        held keep a pseudonym (in the seats and in the logs' join lines). Refused (live_games) while they hold a seat
+        of a room that is not finished. Returns the finished rooms whose seats were renamed."""
+        pseudonym = f"Former player {secrets.token_hex(2)}"
+        now = self.clock()
+        async with self.engine.begin() as connection:
+            held = (
+                await connection.execute(
+                    select(SeatRow.room_id, RoomRow.status, RoomRow.tournament_id)
+                    .join(RoomRow, RoomRow.room_id == SeatRow.room_id)
+                    .where(SeatRow.player_id == player_id)
+                )
+            ).all()
+            live = [room_id for room_id, status, _ in held if status != FINISHED]
+            if live:
+                raise PreconditionFailed(
+                    f"the player holds seats in {len(live)} rooms not finished: leave them or play them out first",
+                    code="live_games",
+                )
+            rooms = [room_id for room_id, _, _ in held]
+            tournaments = sorted({tournament for _, _, tournament in held if tournament})
+            await connection.execute(
+                update(SeatRow).where(SeatRow.player_id == player_id).values(name=pseudonym, player_id=None)
+            )
+            for start in range(0, len(rooms), 500):
+                await connection.execute(
+                    update(LogRow)
+                    .where(LogRow.room_id.in_(rooms[start : start + 500]), LogRow.player_id == player_id)
+                    .values(name=pseudonym, player_id="")
+                )
+            if tournaments:
+                await connection.execute(
+                    update(TournamentLogRow)
+                    .where(TournamentLogRow.tournament_id.in_(tournaments), TournamentLogRow.player_id == player_id)
+                    .values(name=pseudonym, player_id="")
+                )
+            sessions = select(SessionRow.session_id).where(SessionRow.player_id == player_id)
+            await connection.execute(delete(RefreshTokenRow).where(RefreshTokenRow.session_id.in_(sessions)))
+            await connection.execute(
+                update(SessionRow)
+                .where(SessionRow.player_id == player_id, SessionRow.revoked_at.is_(None))
+                .values(revoked_at=now, revoked_why="deleted")
+            )
+            await connection.execute(delete(IdentityRow).where(IdentityRow.player_id == player_id))
+            await connection.execute(delete(RatingRow).where(RatingRow.player_id == player_id))
+            await connection.execute(delete(RatingChangeRow).where(RatingChangeRow.player_id == player_id))
+            await connection.execute(
+                update(PlayerRow)
+                .where(PlayerRow.player_id == player_id)
+                .values(name=pseudonym, device_hash=None, deleted_at=now)
+            )
+        return rooms
+
+    # -- sessions -------------------------------------------------------------------------------------------------
+
+    async def open_session(self, player_id: str, token_hash: str, refresh_expires: float, expires: float) -> str:
+        session_id = secrets.token_hex(12)
+        now = self.clock()
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                insert(SessionRow).values(
+                    session_id=session_id, player_id=player_id, created_at=now, expires_at=expires
+                )
+            )
+            await connection.execute(
+                insert(RefreshTokenRow).values(
+                    token_hash=token_hash, session_id=session_id, issued_at=now, expires_at=refresh_expires
+                )
+            )
+        return session_id
+
+    async def rotate(self, token_hash: str, new_hash: str, refresh_seconds: float) -> tuple[str, str, float]:
+        """Trade a refresh token for the next one of its session: (player id, session id, the new one's expiry).
+        Unauthenticated when it is unknown, expired or revoked; a token used before revokes its session
+        (refresh_reused)."""
+        now = self.clock()
+        reused = False
+        async with self.engine.begin() as connection:
+            row = (
+                await connection.execute(
+                    select(
+                        RefreshTokenRow.session_id,
+                        RefreshTokenRow.used_at,
+                        RefreshTokenRow.expires_at,
+                        SessionRow.player_id,
+                        SessionRow.revoked_at,
+                        SessionRow.expires_at.label("session_expires"),
+                    )
+                    .join(SessionRow, SessionRow.session_id == RefreshTokenRow.session_id)
+                    .where(RefreshTokenRow.token_hash == token_hash)
+                    .with_for_update()
+                )
+            ).first()
+            if row is None:
+                raise Unauthenticated("the refresh token is not one this service gave", code="refresh_unknown")
+            if row.revoked_at is not None:
+                raise Unauthenticated("the session was ended: sign in again", code="session_revoked")
+            if row.used_at is not None:
+                reused = True
+                await self._revoke(connection, row.session_id, "refresh_reused", now)
+            elif now >= row.expires_at or now >= row.session_expires:
+                raise Unauthenticated("the refresh token has expired: sign in again", code="refresh_expired")
+            else:
+                # Only the first of two concurrent trades of one token marks it used (the other finds it used).
+                marked = await connection.execute(
+                    update(RefreshTokenRow)
+                    .where(RefreshTokenRow.token_hash == token_hash, RefreshTokenRow.used_at.is_(None))
+                    .values(used_at=now)
+                )
+                if marked.rowcount != 1:
+                    reused = True
+                    await self._revoke(connection, row.session_id, "refresh_reused", now)
+                else:
+                    expires = min(now + refresh_seconds, row.session_expires)
+                    await connection.execute(
+                        insert(RefreshTokenRow).values(
+                            token_hash=new_hash, session_id=row.session_id, issued_at=now, expires_at=expires
+                        )
+                    )
+                    return row.player_id, row.session_id, expires
+        assert reused
+        raise Unauthenticated(
+            "this refresh token was used before: the session is ended, sign in again", code="refresh_reused"
+        )
+
+    async def _revoke(self, connection: AsyncConnection, session_id: str, why: str, now: float) -> None:
+        await connection.execute(
+            update(SessionRow)
+            .where(SessionRow.session_id == session_id, SessionRow.revoked_at.is_(None))
+            .values(revoked_at=now, revoked_why=why)
+        )
+
+    async def revoke(self, session_id: str, why: str) -> None:
+        async with self.engine.begin() as connection:
+            await self._revoke(connection, session_id, why, self.clock())
+
+    async def session_of_refresh(self, token_hash: str) -> str | None:
+        async with self.engine.connect() as connection:
+            return (
+                await connection.execute(
+                    select(RefreshTokenRow.session_id).where(RefreshTokenRow.token_hash == token_hash)
+                )
+            ).scalar()
+
+    async def check_session(self, session_id: str, player_id: str) -> None:
+        """Unauthenticated unless the session is live and the player's."""
+        async with self.engine.connect() as connection:
+            row = (
+                await connection.execute(
+                    select(SessionRow.player_id, SessionRow.revoked_at, SessionRow.expires_at).where(
+                        SessionRow.session_id == session_id
+                    )
+                )
+            ).first()
+        if row is None or row.player_id != player_id:
+            raise Unauthenticated("the access token names no session of this service", code="session_unknown")
+        if row.revoked_at is not None:
+            raise Unauthenticated("the session was ended: sign in again", code="session_revoked")
+
+    # -- seats ----------------------------------------------------------------------------------------------------
+
+    async def seats_held(self, player_id: str, *, live: bool) -> list[SeatHeld]:
+        """The seats a player holds in rooms not finished (``live``; at most the live bound) or finished."""
+        status = RoomRow.status != FINISHED if live else RoomRow.status == FINISHED
+        query = (
+            select(SeatRow.room_id, SeatRow.seat, RoomRow.status, RoomRow.created_at, RoomRow.ended_at)
+            .join(RoomRow, RoomRow.room_id == SeatRow.room_id)
+            .where(SeatRow.player_id == player_id, status)
+            .order_by(RoomRow.created_at.desc(), SeatRow.room_id.desc())
+            .limit(self.max_live_seats)
+        )
+        async with self.engine.connect() as connection:
+            return [SeatHeld(*row) for row in await connection.execute(query)]
+
+    async def finished_seats(self, player_id: str, size: int, after: str) -> tuple[list[SeatHeld], str]:
+        """A page of the finished rooms a player held a seat in, newest first (by when they ended)."""
+        query = (
+            select(SeatRow.room_id, SeatRow.seat, RoomRow.status, RoomRow.created_at, RoomRow.ended_at)
+            .join(RoomRow, RoomRow.room_id == SeatRow.room_id)
+            .where(SeatRow.player_id == player_id, RoomRow.status == FINISHED)
+        )
+        query = self._after_ended(query, after)
+        query = query.order_by(RoomRow.ended_at.desc(), RoomRow.room_id.desc()).limit(size + 1)
+        async with self.engine.connect() as connection:
+            found = [SeatHeld(*row) for row in await connection.execute(query)]
+        following = _token(found[size - 1].ended_at or 0.0, found[size - 1].room_id) if len(found) > size else ""
+        return found[:size], following
+
+    @staticmethod
+    def _after_ended(query: Any, after: str) -> Any:
+        if not after:
+            return query
+        ended, room_id = _untoken(after, (float, str))
+        ended_at = func.coalesce(RoomRow.ended_at, 0.0)
+        return query.where(or_(ended_at < ended, and_(ended_at == ended, RoomRow.room_id < room_id)))
+
+    async def live_seat_count(self, player_id: str) -> int:
+        query = (
+            select(func.count())
+            .select_from(SeatRow)
+            .join(RoomRow, RoomRow.room_id == SeatRow.room_id)
+            .where(SeatRow.player_id == player_id, RoomRow.status != FINISHED)
+        )
+        async with self.engine.connect() as connection:
+            return int((await connection.execute(query)).scalar_one())
+
+    async def check_live_bound(self, player_id: str) -> None:
+        if await self.live_seat_count(player_id) >= self.max_live_seats:
+            raise ResourceExhausted(
+                f"the player holds seats in {self.max_live_seats} rooms not finished, the most there may be",
+                code="too_many_rooms",
+            )
+
+    # -- ratings --------------------------------------------------------------------------------------------------
+
+    async def rate(self, connection: AsyncConnection, results: Sequence[GameResult]) -> None:
+        """Apply the rating changes of rated games that end in the transaction of ``connection`` (the journal's, with
+        their last lines), in order."""
+        subjects = sorted({(r.game, s.rating_id) for r in results for s in r.seats if s.rating_id})
+        if not subjects:
+            return
+        now = max(r.time for r in results)
+        fresh = Skill()
+        await connection.execute(
+            _insert_ignoring(connection, RatingRow),
+            [
+                {
+                    "game": game,
+                    "player_id": rating_id,
+                    "kind": SYSTEM if rating_id.startswith(SYSTEM_RATING) else PERSON,
+                    "mu": fresh.mu,
+                    "sigma": fresh.sigma,
+                    "display": fresh.display,
+                    "games": 0,
+                    "wins": 0,
+                    "updated_at": now,
+                }
+                for game, rating_id in subjects
+            ],
+        )
+        rows = await connection.execute(
+            select(RatingRow.game, RatingRow.player_id, RatingRow.mu, RatingRow.sigma, RatingRow.games, RatingRow.wins)
+            .where(tuple_(RatingRow.game, RatingRow.player_id).in_(subjects))
+            .order_by(RatingRow.game, RatingRow.player_id)
+            .with_for_update()
+        )
+        current = {
+            (game, rating_id): [Skill(mu, sigma), games, wins] for game, rating_id, mu, sigma, games, wins in rows
+        }
+        changes = []
+        for result in results:
+            seats = [s for s in result.seats if s.rating_id]
+            teams = sorted({s.team for s in seats})
+            team_index = {team: index for index, team in enumerate(teams)}
+            team_places = [0] * len(teams)
+            for seat in seats:
+                team_places[team_index[seat.team]] = seat.place
+            before = {s.rating_id: current[(result.game, s.rating_id)][0] for s in seats}
+            after = rate_table([(s.rating_id, team_index[s.team]) for s in seats], team_places, before)
+            for rating_id, skill in after.items():
+                mine = [s for s in seats if s.rating_id == rating_id]
+                entry = current[(result.game, rating_id)]
+                entry[0] = skill
+                entry[1] += 1
+                entry[2] += any(s.won for s in mine)
+                changes.append(
+                    {
+                        "room_id": result.room_id,
+                        "player_id": rating_id,
+                        "game": result.game,
+                        "place": min(s.place for s in mine),
+                        "mu_before": before[rating_id].mu,
+                        "sigma_before": before[rating_id].sigma,
+                        "mu": skill.mu,
+                        "sigma": skill.sigma,
+                        "time": result.time,
+                    }
+                )
+        await connection.execute(insert(RatingChangeRow), changes)
+        touched = {(r.game, s.rating_id) for r in results for s in r.seats if s.rating_id}
+        for game, rating_id in sorted(touched):
+            skill, games, wins = current[(game, rating_id)]
+            await connection.execute(
+                update(RatingRow)
+                .where(RatingRow.game == game, RatingRow.player_id == rating_id)
+                .values(mu=skill.mu, sigma=skill.sigma, display=skill.display, games=games, wins=wins, updated_at=now)
+            )
+
+    async def ratings(self, player_id: str) -> list[RatingInfo]:
+        async with self.engine.connect() as connection:
+            rows = await connection.execute(
+                select(RatingRow).where(RatingRow.player_id == player_id).order_by(RatingRow.game)
+            )
+            return [self._rating(row) for row in rows]
+
+    async def ratings_of(self, game: str, player_ids: Sequence[str]) -> dict[str, RatingInfo]:
+        if not player_ids:
+            return {}
+        async with self.engine.connect() as connection:
+            rows = await connection.execute(
+                select(RatingRow).where(RatingRow.game == game, RatingRow.player_id.in_(set(player_ids)))
+            )
+            return {row.player_id: self._rating(row) for row in rows}
+
+    @staticmethod
+    def _rating(row: Any) -> RatingInfo:
+        return RatingInfo(row.game, row.player_id, row.mu, row.sigma, row.display, row.games, row.wins)
+
+    # -- leaderboards ---------------------------------------------------------------------------------------------
+
+    def _board(self, game: str) -> Any:
+        """The leaderboard's rows: people with at least the minimum of rated games. Order: rating (display)
+        highest first, then player id (ties are ordered, and share their rank)."""
+        return and_(RatingRow.game == game, RatingRow.kind == PERSON, RatingRow.games >= self.min_games)
+
+    async def _count(self, connection: AsyncConnection, condition: Any) -> int:
+        return int(
+            (await connection.execute(select(func.count()).select_from(RatingRow).where(condition))).scalar_one()
+        )
+
+    async def _lines(self, connection: AsyncConnection, game: str, rows: list[Any]) -> list[Line]:
+        """Leaderboard lines for ``rows`` (consecutive on the board, best first), with their ranks: one count for the
+        first row's rank, and one for its position (the ranks of the others follow)."""
+        if not rows:
+            return []
+        board = self._board(game)
+        first = rows[0]
+        rank = 1 + await self._count(connection, and_(board, RatingRow.display > first.display))
+        position = (
+            rank
+            - 1
+            + await self._count(
+                connection, and_(board, RatingRow.display == first.display, RatingRow.player_id < first.player_id)
+            )
+        )
+        names = dict(
+            (
+                await connection.execute(
+                    select(PlayerRow.player_id, PlayerRow.name).where(
+                        PlayerRow.player_id.in_([row.player_id for row in rows])
+                    )
+                )
+            ).all()
+        )
+        lines = []
+        for index, row in enumerate(rows):
+            if index and row.display != rows[index - 1].display:
+                rank = position + index + 1
+            lines.append(Line(rank, row.player_id, names.get(row.player_id, ""), self._rating(row)))
+        return lines
+
+    async def leaderboard(self, game: str, size: int, after: str) -> tuple[list[Line], str]:
+        query = select(RatingRow).where(self._board(game))
+        if after:
+            display, player_id = _untoken(after, (float, str))
+            query = query.where(
+                or_(
+                    RatingRow.display < display,
+                    and_(RatingRow.display == display, RatingRow.player_id > player_id),
+                )
+            )
+        query = query.order_by(RatingRow.display.desc(), RatingRow.player_id).limit(size + 1)
+        async with self.engine.connect() as connection:
+            rows = list(await connection.execute(query))
+            lines = await self._lines(connection, game, rows[:size])
+        following = _token(rows[size - 1].display, rows[size - 1].player_id) if len(rows) > size else ""
+        return lines, following
+
+    async def rank(self, game: str, player_id: str, neighbours: int) -> tuple[Line | None, list[Line], list[Line], int]:
+        """A player's line, the ``neighbours`` lines above and below it, and how many players the board has."""
+        board = self._board(game)
+        async with self.engine.connect() as connection:
+            ranked = await self._count(connection, board)
+            me = (await connection.execute(select(RatingRow).where(board, RatingRow.player_id == player_id))).first()
+            if me is None:
+                return None, [], [], ranked
+            above = list(
+                await connection.execute(
+                    select(RatingRow)
+                    .where(
+                        board,
+                        or_(
+                            RatingRow.display > me.display,
+                            and_(RatingRow.display == me.display, RatingRow.player_id < me.player_id),
+                        ),
+                    )
+                    .order_by(RatingRow.display, RatingRow.player_id.desc())
+                    .limit(neighbours)
+                )
+            )[::-1]
+            below = list(
+                await connection.execute(
+                    select(RatingRow)
+                    .where(
+                        board,
+                        or_(
+                            RatingRow.display < me.display,
+                            and_(RatingRow.display == me.display, RatingRow.player_id > me.player_id),
+                        ),
+                    )
+                    .order_by(RatingRow.display.desc(), RatingRow.player_id)
+                    .limit(neighbours)
+                )
+            )
+            lines = await self._lines(connection, game, [*above, me, *below])
+        return lines[len(above)], lines[: len(above)], lines[len(above) + 1 :], ranked
+
+    # -- history --------------------------------------------------------------------------------------------------
+
+    async def rating_changes(self, player_id: str, game: str, size: int, after: str) -> tuple[list[Any], str]:
+        query = select(RatingChangeRow).where(RatingChangeRow.player_id == player_id, RatingChangeRow.game == game)
+        if after:
+            time, room_id = _untoken(after, (float, str))
+            query = query.where(
+                or_(RatingChangeRow.time < time, and_(RatingChangeRow.time == time, RatingChangeRow.room_id < room_id))
+            )
+        query = query.order_by(RatingChangeRow.time.desc(), RatingChangeRow.room_id.desc()).limit(size + 1)
+        async with self.engine.connect() as connection:
+            rows = list(await connection.execute(query))
+        following = _token(rows[size - 1].time, rows[size - 1].room_id) if len(rows) > size else ""
+        return rows[:size], following
+
+    async def games(self, player_id: str, game: str, size: int, after: str) -> tuple[list[Any], str, int, int]:
+        """A page of a player's finished games (with every seat of each), newest first, and the games played and won
+        in all."""
+        mine = and_(SeatRow.player_id == player_id, RoomRow.status == FINISHED)
+        if game:
+            mine = and_(mine, RoomRow.game == game)
+        query = (
+            select(
+                SeatRow.room_id,
+                SeatRow.seat,
+                SeatRow.place,
+                SeatRow.won,
+                RoomRow.game,
+                RoomRow.ended_at,
+                RoomRow.outcome,
+                RoomRow.seats.label("seat_count"),
+                RoomRow.options,
+            )
+            .join(RoomRow, RoomRow.room_id == SeatRow.room_id)
+            .where(mine)
+        )
+        query = self._after_ended(query, after)
+        query = query.order_by(RoomRow.ended_at.desc(), RoomRow.room_id.desc()).limit(size + 1)
+        totals = (
+            select(func.count(), func.count().filter(SeatRow.won.is_(True)))
+            .select_from(SeatRow)
+            .join(RoomRow, RoomRow.room_id == SeatRow.room_id)
+            .where(mine, SeatRow.place > 0)
+        )
+        async with self.engine.connect() as connection:
+            rows = list(await connection.execute(query))
+            played, won = (await connection.execute(totals)).one()
+            page = rows[:size]
+            seats: dict[str, list[Any]] = {}
+            if page:
+                for row in await connection.execute(
+                    select(SeatRow)
+                    .where(SeatRow.room_id.in_([row.room_id for row in page]))
+                    .order_by(SeatRow.room_id, SeatRow.seat)
+                ):
+                    seats.setdefault(row.room_id, []).append(row)
+        following = _token(rows[size - 1].ended_at or 0.0, rows[size - 1].room_id) if len(rows) > size else ""
+        return [(row, seats.get(row.room_id, [])) for row in page], following, int(played), int(won)
+
+    async def summaries(self, room_ids: Sequence[str]) -> dict[str, tuple[Any, list[Any], int]]:
+        """Finished rooms as stored, by id: the room's row, its seats' rows and its version (its log's length)."""
+        if not room_ids:
+            return {}
+        async with self.engine.connect() as connection:
+            rooms = {
+                row.room_id: row
+                for row in await connection.execute(select(RoomRow).where(RoomRow.room_id.in_(room_ids)))
+            }
+            seats: dict[str, list[Any]] = {}
+            for row in await connection.execute(
+                select(SeatRow).where(SeatRow.room_id.in_(room_ids)).order_by(SeatRow.room_id, SeatRow.seat)
+            ):
+                seats.setdefault(row.room_id, []).append(row)
+            versions = dict(
+                (
+                    await connection.execute(
+                        select(LogRow.room_id, func.max(LogRow.version))
+                        .where(LogRow.room_id.in_(room_ids))
+                        .group_by(LogRow.room_id)
+                    )
+                ).all()
+            )
+        return {room_id: (row, seats.get(room_id, []), int(versions.get(room_id, 0))) for room_id, row in rooms.items()}
