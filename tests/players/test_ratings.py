@@ -51,12 +51,10 @@ async def test_rating_changes_equal_the_librarys_for_the_same_outcome(database_u
         )
         async with engine.begin() as connection:
             await store.rate(connection, [result])
-        rated = MODEL.rate(
-            [[expected[p] for p, t in zip(players, teams) if t == team] for team in range(len(team_sizes))],
-            ranks=places,
-        )
-        for team, ratings in enumerate(rated):
-            for player, rating in zip([p for p, t in zip(players, teams) if t == team], ratings):
+        members = [[p for p, t in zip(players, teams, strict=True) if t == team] for team in range(len(team_sizes))]
+        rated = MODEL.rate([[expected[p] for p in team] for team in members], ranks=places)
+        for team, ratings in zip(members, rated, strict=True):
+            for player, rating in zip(team, ratings, strict=True):
                 expected[player] = rating
     stored = await store.ratings_of("soker", players)
     for player in players:
