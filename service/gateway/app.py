@@ -18,12 +18,10 @@ import json
 import logging
 import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import grpc
-from google.protobuf import json_format
 from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from litestar import Litestar, Request, Response, delete, get, post
@@ -48,15 +46,35 @@ from kickoff.v1 import (
     game_pb2_grpc,
     move_pb2,
     move_pb2_grpc,
+    player_pb2_grpc,
     room_pb2,
     room_pb2_grpc,
     tournament_pb2,
     tournament_pb2_grpc,
 )
-from service.gateway.bodies import parse_body
+from service.gateway.calls import (
+    HEARTBEAT_SECONDS,
+    Upstream,
+)
+from service.gateway.calls import body as _body
+from service.gateway.calls import metadata as _metadata
+from service.gateway.calls import page_size as _page_size
+from service.gateway.calls import status_filter as _status
+from service.gateway.calls import to_json as _to_json
+from service.gateway.calls import upstream as _upstream
 from service.gateway.cors import CorsMiddleware, CorsPolicy
 from service.gateway.guard import ChangeGuard
-from service.gateway.openapi import CREATOR, SEAT, SEAT_OR_SPECTATOR, SECURITY_SCHEMES, add_components, operation
+from service.gateway.openapi import (
+    CREATOR,
+    CREATOR_OR_PLAYER,
+    PLAYER_OR_ANYONE,
+    SEAT,
+    SEAT_OR_SPECTATOR,
+    SECURITY_SCHEMES,
+    add_components,
+    operation,
+)
+from service.gateway.players import PLAYER_ROUTES
 from service.gateway.problems import BadRequest, bad_parameters, body_too_large, problem, rpc_error_to_problem
 from service.telemetry import Telemetry, traced_call
 
@@ -67,11 +85,9 @@ TICKET = (
     "EventSource, which cannot send the Authorization header. Send a ticket or a seat token, not both; with neither "
     "the events are a spectator's."
 )
-HEARTBEAT_SECONDS = 15.0
 RETRY_MILLISECONDS = 3000  # how long an EventSource waits before it reconnects
 MAX_BODY_BYTES = 64 * 1024  # a request body (the largest a client has reason to send is under 2 KB)
 MAX_VERSION = 2**63 - 1  # versions are int64
-MAX_PAGE_SIZE = 500  # rooms or tournaments a page (the server's own bound: service/rooms/directory.py)
 READY_TIMEOUT = 2.0  # seconds /readyz waits for the gRPC server's health check (at most the gateway's deadline)
 # The browser front-end (service/gateway/web/): plain HTML, CSS and JavaScript modules served as they are, at /play.
 WEB_DIRECTORY = Path(__file__).parent / "web"
@@ -121,76 +137,6 @@ def upstream_target(target: str) -> str:
     return ("ipv6:" if target.startswith("[") else "ipv4:") + target
 
 
-@dataclass
-class Upstream:
-    """The gRPC channel and stubs the gateway calls, with the deadline every call gets."""
-
-    channel: grpc.aio.Channel
-    games: game_pb2_grpc.GameServiceStub
-    rooms: room_pb2_grpc.RoomServiceStub
-    moves: move_pb2_grpc.MoveServiceStub
-    tournaments: tournament_pb2_grpc.TournamentServiceStub
-    timeout: float
-    heartbeat: float = HEARTBEAT_SECONDS  # seconds of silence before an event stream sends a comment line
-    # The event streams' own channel, with no interceptor: streams are not traced, and an intercepted grpc.aio
-    # stream pays for the interceptor machinery on every message it reads.
-    stream_channel: grpc.aio.Channel | None = None
-    stream_moves: move_pb2_grpc.MoveServiceStub | None = None
-    stream_tournaments: tournament_pb2_grpc.TournamentServiceStub | None = None
-    health: health_pb2_grpc.HealthStub | None = None  # the server's grpc.health.v1 service, for /readyz
-
-
-def _to_json(message: Message) -> dict[str, Any]:
-    """A reply in the proto3 JSON mapping with every field sent, zero values included (0, false, "", [], {}, the
-    enum's first name): only a field with presence (a message, a proto3 ``optional``, a oneof's member) is left out,
-    and then it is unset."""
-    return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
-
-
-async def _body(request: Request[Any, Any, Any], message: M) -> M:
-    """The request body read into ``message`` by the proto3 JSON mapping; a refusal names the field at fault and what
-    it takes, never what was sent (bodies.py)."""
-    raw = await request.body()
-    return parse_body(raw, message) if raw.strip() else message
-
-
-_METADATA_VALUE = re.compile(r"[ -~]*")  # what gRPC carries in a text metadata value: printable ASCII
-
-
-def _metadata(request: Request[Any, Any, Any]) -> tuple[tuple[str, str], ...]:
-    """What the gRPC call carries of the request: the seat token, the API key, and the client's address.
-
-    A header gRPC cannot carry (a tab, a byte past ASCII) is refused here: the call would fail before it left."""
-    headers = request.headers
-    metadata = [(name, headers[name]) for name in ("authorization", "x-api-key") if name in headers]
-    for name, value in metadata:
-        if not _METADATA_VALUE.fullmatch(value):
-            header = "Authorization" if name == "authorization" else "X-API-Key"
-            raise BadRequest(f"the {header} header must be printable ASCII", field=header)
-    if request.client is not None:
-        metadata.append(("x-forwarded-for", request.client.host))
-    return tuple(metadata)
-
-
-def _page_size(page_size: int) -> int:
-    if not 0 <= page_size <= MAX_PAGE_SIZE:
-        raise BadRequest(f"page_size must be 0-{MAX_PAGE_SIZE}", field="page_size")
-    return page_size
-
-
-def _status(enum: Any, prefix: str, status: str) -> int:
-    """A status filter given as ``playing`` or as the enum's own name (``ROOM_STATUS_PLAYING``)."""
-    names = enum.keys()
-    wanted = status if status in names else f"{prefix}{status.upper()}"
-    if wanted not in names:
-        raise BadRequest("status must be one of waiting, playing, finished", field="status")
-    return int(enum.Value(wanted))
-
-
-def _upstream(state: State) -> Upstream:
-    return state.upstream  # type: ignore[no-any-return]
-
-
 @get(
     "/v1/games",
     operation_id="ListGames",
@@ -231,7 +177,7 @@ async def get_rules(game: FromPath[str], state: State) -> dict[str, Any]:
     summary="Create a room",
     description='Body: CreateRoomRequest, e.g. {"game": "soker", "mode": "ROOM_MODE_SOLO", "seats": 4, '
     '"systemPlayers": 3}.',
-    security=CREATOR,
+    security=CREATOR_OR_PLAYER,
     tags=["rooms"],
 )
 async def create_room(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -283,6 +229,7 @@ async def get_room(room_id: FromPath[str], state: State) -> dict[str, Any]:
     ),
     summary="Take a seat; returns its bearer token",
     description='Body: {"seat": 1, "name": "ann"} (both optional).',
+    security=PLAYER_OR_ANYONE,
     tags=["seats"],
 )
 async def join_room(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -487,6 +434,7 @@ async def get_tournament(tournament_id: FromPath[str], state: State) -> dict[str
     ),
     summary="Take a tournament seat; its bearer token plays every game of the tournament",
     description='Body: {"seat": 0, "name": "ann"} (both optional).',
+    security=PLAYER_OR_ANYONE,
     tags=["tournaments"],
 )
 async def join_tournament(
@@ -785,6 +733,7 @@ def create_app(
             move_pb2_grpc.MoveServiceStub(streams),
             tournament_pb2_grpc.TournamentServiceStub(streams),
             health_pb2_grpc.HealthStub(channel),
+            player_pb2_grpc.PlayerServiceStub(channel),
         )
 
     async def disconnect(app: Litestar) -> None:
@@ -814,6 +763,7 @@ def create_app(
             leave_tournament,
             get_standings,
             stream_tournament,
+            *PLAYER_ROUTES,
             healthz,
             readyz,
             *([web_router()] if web else []),

@@ -61,6 +61,14 @@ SECURITY_SCHEMES: dict[str, SecurityScheme | Reference] = {
         description="The seat token from joining a room or tournament (the `seatToken` of JoinRoom or JoinTournament), "
         "as `Authorization: Bearer <token>`. A tournament seat's token plays every game of the tournament.",
     ),
+    "playerAuth": SecurityScheme(
+        type="http",
+        scheme="bearer",
+        bearer_format="JWT",
+        description="A player's access token (the `accessToken` of a session: POST /v1/players/guest, "
+        "/v1/players/sign-in or /v1/sessions/refresh), as `Authorization: Bearer <token>`. On creating or joining a "
+        "room or tournament it seats the player.",
+    ),
     "apiKey": SecurityScheme(
         type="apiKey",
         name="X-API-Key",
@@ -73,6 +81,9 @@ SECURITY_SCHEMES: dict[str, SecurityScheme | Reference] = {
 SEAT: list[SecurityRequirement] = [{"bearerAuth": []}]
 SEAT_OR_SPECTATOR: list[SecurityRequirement] = [{}, {"bearerAuth": []}]
 CREATOR: list[SecurityRequirement] = [{}, {"apiKey": []}]
+CREATOR_OR_PLAYER: list[SecurityRequirement] = [{}, {"apiKey": []}, {"playerAuth": []}]  # a player is seated
+PLAYER: list[SecurityRequirement] = [{"playerAuth": []}]
+PLAYER_OR_ANYONE: list[SecurityRequirement] = [{}, {"playerAuth": []}]
 
 _INT64 = {
     FieldDescriptor.TYPE_INT64,

@@ -248,7 +248,10 @@ async def test_the_openapi_document_says_which_routes_take_a_token_or_a_key(clie
     for operation in ("SubmitMove", "ListLegalMoves", "LeaveRoom", "CreateStreamTicket", "LeaveTournament"):
         assert security[operation] == seat, operation
     assert security["GetView"] == security["StreamEvents"] == optional
-    assert security["CreateRoom"] == security["CreateTournament"] == key
+    assert security["CreateTournament"] == key
+    assert security["CreateRoom"] == [*key, {"playerAuth": []}]  # a player creating a room is seated
+    assert security["JoinRoom"] == security["JoinTournament"] == security["GetPlayer"] == [{}, {"playerAuth": []}]
+    assert security["ListMyRooms"] == security["TakeSeat"] == [{"playerAuth": []}]
     assert security["ListGames"] is None and security["GetRoom"] is None
     events = document["paths"]["/v1/rooms/{room_id}/events"]["get"]
     ticket = next(p for p in events["parameters"] if p["name"] == "ticket")

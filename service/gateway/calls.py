@@ -1,0 +1,94 @@
+"""What every route of the gateway shares: the gRPC stubs it calls (with their deadline), and how a request's body,
+headers and paging become a gRPC request and a reply becomes JSON."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import grpc
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from grpc_health.v1 import health_pb2_grpc
+from litestar import Request
+from litestar.datastructures import State
+
+from kickoff.v1 import game_pb2_grpc, move_pb2_grpc, player_pb2_grpc, room_pb2_grpc, tournament_pb2_grpc
+from service.gateway.bodies import parse_body
+from service.gateway.problems import BadRequest
+
+M = TypeVar("M", bound=Message)
+HEARTBEAT_SECONDS = 15.0
+MAX_PAGE_SIZE = 500  # rooms or tournaments a page (the server's own bound: service/rooms/directory.py)
+
+
+@dataclass
+class Upstream:
+    """The gRPC channel and stubs the gateway calls, with the deadline every call gets."""
+
+    channel: grpc.aio.Channel
+    games: game_pb2_grpc.GameServiceStub
+    rooms: room_pb2_grpc.RoomServiceStub
+    moves: move_pb2_grpc.MoveServiceStub
+    tournaments: tournament_pb2_grpc.TournamentServiceStub
+    timeout: float
+    heartbeat: float = HEARTBEAT_SECONDS  # seconds of silence before an event stream sends a comment line
+    # The event streams' own channel, with no interceptor: streams are not traced, and an intercepted grpc.aio
+    # stream pays for the interceptor machinery on every message it reads.
+    stream_channel: grpc.aio.Channel | None = None
+    stream_moves: move_pb2_grpc.MoveServiceStub | None = None
+    stream_tournaments: tournament_pb2_grpc.TournamentServiceStub | None = None
+    health: health_pb2_grpc.HealthStub | None = None  # the server's grpc.health.v1 service, for /readyz
+    players: player_pb2_grpc.PlayerServiceStub | None = None
+
+
+def to_json(message: Message) -> dict[str, Any]:
+    """A reply in the proto3 JSON mapping with every field sent, zero values included (0, false, "", [], {}, the
+    enum's first name): only a field with presence (a message, a proto3 ``optional``, a oneof's member) is left out,
+    and then it is unset."""
+    return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
+
+
+async def body(request: Request[Any, Any, Any], message: M) -> M:
+    """The request body read into ``message`` by the proto3 JSON mapping; a refusal names the field at fault and what
+    it takes, never what was sent (bodies.py)."""
+    raw = await request.body()
+    return parse_body(raw, message) if raw.strip() else message
+
+
+METADATA_VALUE = re.compile(r"[ -~]*")  # what gRPC carries in a text metadata value: printable ASCII
+
+
+def metadata(request: Request[Any, Any, Any]) -> tuple[tuple[str, str], ...]:
+    """What the gRPC call carries of the request: the seat token, the API key, and the client's address.
+
+    A header gRPC cannot carry (a tab, a byte past ASCII) is refused here: the call would fail before it left."""
+    headers = request.headers
+    metadata = [(name, headers[name]) for name in ("authorization", "x-api-key") if name in headers]
+    for name, value in metadata:
+        if not METADATA_VALUE.fullmatch(value):
+            header = "Authorization" if name == "authorization" else "X-API-Key"
+            raise BadRequest(f"the {header} header must be printable ASCII", field=header)
+    if request.client is not None:
+        metadata.append(("x-forwarded-for", request.client.host))
+    return tuple(metadata)
+
+
+def page_size(page_size: int) -> int:
+    if not 0 <= page_size <= MAX_PAGE_SIZE:
+        raise BadRequest(f"page_size must be 0-{MAX_PAGE_SIZE}", field="page_size")
+    return page_size
+
+
+def status_filter(enum: Any, prefix: str, status: str) -> int:
+    """A status filter given as ``playing`` or as the enum's own name (``ROOM_STATUS_PLAYING``)."""
+    names = enum.keys()
+    wanted = status if status in names else f"{prefix}{status.upper()}"
+    if wanted not in names:
+        raise BadRequest("status must be one of waiting, playing, finished", field="status")
+    return int(enum.Value(wanted))
+
+
+def upstream(state: State) -> Upstream:
+    return state.upstream  # type: ignore[no-any-return]

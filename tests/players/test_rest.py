@@ -1,0 +1,53 @@
+"""The PlayerService over REST: sign in as a guest, act with the access token (create and join rooms, list them, take
+a seat up), leaderboards and history, and refusals as problem details with their reasons."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import httpx
+
+from tests.players.conftest import Served
+from tests.server.conftest import Harness
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def test_a_player_over_rest(served: Served, gateway: Callable[[Harness], Awaitable[httpx.AsyncClient]]) -> None:
+    client = await gateway(served.harness)
+    signed = await client.post("/v1/players/guest", json={"name": "Ann", "deviceId": "ann-laptop-0123456789"})
+    assert signed.status_code == 201 and signed.headers["cache-control"].startswith("no-store")
+    session = signed.json()["session"]
+    ann = bearer(session["accessToken"])
+    me = (await client.get("/v1/players/me", headers=ann)).json()
+    assert me["name"] == "Ann" and me["playerId"] == session["player"]["playerId"]
+    created = await client.post(
+        "/v1/rooms", json={"game": "soker", "mode": "ROOM_MODE_ONLINE", "seats": 2}, headers=ann
+    )
+    assert created.status_code == 201
+    room = created.json()
+    assert room["seats"][0]["playerId"] == me["playerId"]
+    bo = bearer((await client.post("/v1/players/guest", json={})).json()["session"]["accessToken"])
+    joined = await client.post(f"/v1/rooms/{room['roomId']}/seats", json={}, headers=bo)
+    assert joined.status_code == 201 and joined.json()["room"]["rated"]
+    mine = (await client.get("/v1/players/me/rooms", headers=ann)).json()
+    assert [(r["room"]["roomId"], r["myTurn"]) for r in mine["rooms"]] == [(room["roomId"], True)]
+    taken = await client.post(f"/v1/rooms/{room['roomId']}/my-seat", headers=ann)
+    assert taken.status_code == 200 and taken.json()["seat"] == 0 and taken.json()["seatToken"]
+    renamed = await client.patch("/v1/players/me", json={"name": "Annie"}, headers=ann)
+    assert renamed.json()["name"] == "Annie"
+    board = await client.get("/v1/games/soker/leaderboard", params={"page_size": 10})
+    assert board.status_code == 200 and board.json()["lines"] == []
+    history = await client.get("/v1/players/me/games", headers=ann)
+    assert history.json()["played"] == 0
+
+    refreshed = await client.post("/v1/sessions/refresh", json={"refreshToken": session["refreshToken"]})
+    assert refreshed.status_code == 200
+    reused = await client.post("/v1/sessions/refresh", json={"refreshToken": session["refreshToken"]})
+    assert (reused.status_code, reused.json()["reason"]) == (401, "refresh_reused")
+    gone = await client.get("/v1/players/me", headers=ann)
+    assert (gone.status_code, gone.json()["reason"]) == (401, "session_revoked")
+    unknown = await client.get("/v1/games/chess/leaderboard")
+    assert (unknown.status_code, unknown.json()["reason"]) == (400, "unknown_game")
