@@ -14,7 +14,6 @@ from kickoff.v1 import player_pb2
 from service.gateway.calls import body, metadata, to_json, upstream
 from service.gateway.calls import page_size as bounded_page
 from service.gateway.openapi import PLAYER, PLAYER_OR_ANYONE, operation
-from service.gateway.problems import BadRequest
 
 ME = "me"  # in a path: the caller (their access token names them)
 SESSION_EXAMPLE = {"session": {"accessToken": "eyJ...", "refreshToken": "kr1_...", "player": {"name": "Ann"}}}
@@ -242,8 +241,6 @@ async def get_rank(
     neighbours: FromQuery[int] = 0,
 ) -> dict[str, Any]:
     stub, timeout = _stub(state)
-    if not 0 <= neighbours <= 25:
-        raise BadRequest("neighbours must be 0-25", field="neighbours")
     message = player_pb2.GetRankRequest(game=game, player_id=_player_id(player_id), neighbours=neighbours)
     return to_json(await stub.GetRank(message, metadata=metadata(request), timeout=timeout))
 

@@ -99,7 +99,7 @@ def seat_to_proto(record: SeatRecord) -> common_pb2.Seat:
         name=record.name,
         team=record.team,
         choice=record.choice,
-        player_id=getattr(record, "player", ""),
+        player_id=record.player,
     )
 
 

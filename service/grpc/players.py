@@ -10,26 +10,21 @@ from typing import Any
 from engine.core import Outcome, UnknownGame
 from engine.registry import GAMES, get_game
 from kickoff.v1 import common_pb2, player_pb2, player_pb2_grpc, room_pb2
+from service.actors.directory import page_size_of
 from service.actors.runtime import Remote
 from service.errors import InvalidRequest, PlayerNotFound, RoomNotFound
 from service.grpc.admission import Admission
 from service.grpc.convert import MODE, STATUS, outcome_to_proto, room_to_proto, struct, timestamp
-from service.grpc.servicers import ROOM_SERVICE, Seats, bearer_token, routed, unary
+from service.grpc.servicers import Seats, bearer_token, routed, unary
 from service.players.players import Players, SignedIn
+from service.players.ratings import Skill
 from service.players.sessions import Caller
 from service.players.store import PERSON, PlayerInfo, RatingInfo
 from service.rooms.room import Room
 from service.store.records import SYSTEM_RATING
 
 PLAYER_SERVICE = player_pb2.DESCRIPTOR.services_by_name["PlayerService"].full_name
-DEFAULT_PAGE, MOST_PAGE = 50, 500
 DEFAULT_NEIGHBOURS, MOST_NEIGHBOURS = 2, 25
-
-
-def page_size(size: int) -> int:
-    if not 0 <= size <= MOST_PAGE:
-        raise InvalidRequest(f"page_size must be 0-{MOST_PAGE}", field="page_size", code="bad_page_size")
-    return size or DEFAULT_PAGE
 
 
 def known_game(game: str) -> str:
@@ -41,6 +36,11 @@ def known_game(game: str) -> str:
         known = ", ".join(sorted(GAMES))
         raise InvalidRequest(f"no such game (known: {known})", code="unknown_game", field="game") from None
     return game
+
+
+def skill_to_proto(game: str, skill: Skill) -> player_pb2.Rating:
+    """A rating as it stood before or after one game (mu, sigma and the figure shown)."""
+    return player_pb2.Rating(game=game, mu=skill.mu, sigma=skill.sigma, display=skill.display)
 
 
 def rating_to_proto(rating: RatingInfo) -> player_pb2.Rating:
@@ -256,7 +256,7 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
         """The live rooms (at most the store's bound of them, so they are ordered whole: the caller's turn first, then
         playing, then waiting, newest first in each), then the finished ones, a page at a time."""
         caller = await self._caller(context)
-        size = page_size(request.page_size)
+        size = page_size_of(request.page_size)
         token = request.page_token
         if token and not (token[0] in "lf" and (token[0] == "f" or token[1:].isdigit())):
             raise InvalidRequest("page_token is not one this server gave", code="bad_page_token", field="page_token")
@@ -287,19 +287,11 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
     async def _live(self, room_id: str, seat: int, context: Any) -> player_pb2.MyRoom | None:
         """A live room of the caller's: this node's, or asked of the node that owns it (None: not reachable now)."""
         try:
-            found = await self.seats.directory.locate(room_id)
+            room = await self.seats.summary(await self.seats.directory.locate(room_id), context)
         except RoomNotFound:
             return None
-        if isinstance(found, Room):
-            room = room_to_proto(found)
-        else:
-            assert self.seats.forwarder is not None
-            answer = await self.seats.forwarder.fetch(
-                f"/{ROOM_SERVICE}/GetRoom", room_pb2.GetRoomRequest(room_id=room_id), context, found
-            )
-            if answer is None:
-                return None
-            room = room_pb2.GetRoomResponse.FromString(answer).room
+        if room is None:
+            return None
         my_turn = room.status == common_pb2.ROOM_STATUS_PLAYING and seat in room.to_act
         return player_pb2.MyRoom(room=room, seat=seat, my_turn=my_turn)
 
@@ -328,7 +320,7 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
         self, request: player_pb2.GetLeaderboardRequest, context: Any
     ) -> player_pb2.GetLeaderboardResponse:
         game = known_game(request.game)
-        lines, following = await self.store.leaderboard(game, page_size(request.page_size), request.page_token)
+        lines, following = await self.store.leaderboard(game, page_size_of(request.page_size), request.page_token)
         return player_pb2.GetLeaderboardResponse(
             lines=[self._line(line) for line in lines], next_page_token=following, min_games=self.store.min_games
         )
@@ -363,7 +355,7 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
         game = known_game(request.game)
         player_id = await self._player_id(request, context)
         rows, following = await self.store.rating_changes(
-            player_id, game, page_size(request.page_size), request.page_token
+            player_id, game, page_size_of(request.page_size), request.page_token
         )
         return player_pb2.ListRatingChangesResponse(
             changes=[
@@ -371,13 +363,8 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
                     room_id=row.room_id,
                     game=row.game,
                     time=timestamp(row.time),
-                    before=player_pb2.Rating(
-                        game=row.game,
-                        mu=row.mu_before,
-                        sigma=row.sigma_before,
-                        display=row.mu_before - 3 * row.sigma_before,
-                    ),
-                    after=player_pb2.Rating(game=row.game, mu=row.mu, sigma=row.sigma, display=row.mu - 3 * row.sigma),
+                    before=skill_to_proto(row.game, Skill(row.mu_before, row.sigma_before)),
+                    after=skill_to_proto(row.game, Skill(row.mu, row.sigma)),
                     place=row.place,
                 )
                 for row in rows
@@ -392,7 +379,7 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
         game = known_game(request.game) if request.game else ""
         player_id = await self._player_id(request, context)
         games, following, played, won = await self.store.games(
-            player_id, game, page_size(request.page_size), request.page_token
+            player_id, game, page_size_of(request.page_size), request.page_token
         )
         answer = player_pb2.ListPlayerGamesResponse(next_page_token=following, played=played, won=won)
         for row, seats in games:

@@ -149,6 +149,17 @@ class Seats:
         room.check_seat(claim.seat, claim.nonce)
         return claim.seat, claim.nonce
 
+    async def summary(self, room: Room | Remote, context: grpc.aio.ServicerContext) -> room_pb2.Room | None:
+        """A room as GetRoom answers it: this node's, or asked of the node that owns it (None: that node did not
+        answer)."""
+        if isinstance(room, Room):
+            return room_to_proto(room)
+        assert self.forwarder is not None
+        answer = await self.forwarder.fetch(
+            f"/{ROOM_SERVICE}/GetRoom", room_pb2.GetRoomRequest(room_id=room.target_id), context, room
+        )
+        return None if answer is None else room_pb2.GetRoomResponse.FromString(answer).room
+
     def ticket(self, room: Room, seat: int, nonce: str) -> tuple[str, int]:
         """A stream ticket for the seat in ``room``, and when it expires (Unix seconds, the rooms' clock)."""
         expires = int(self.directory.clock.now()) + TICKET_SECONDS
@@ -245,18 +256,8 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
             page_size=request.page_size,
             page_token=request.page_token,
         )
-        rooms = await asyncio.gather(*(self._summary(room, context) for room in found))
+        rooms = await asyncio.gather(*(self.seats.summary(room, context) for room in found))
         return room_pb2.ListRoomsResponse(rooms=[r for r in rooms if r is not None], next_page_token=following)
-
-    async def _summary(self, room: Room | Remote, context: Any) -> room_pb2.Room | None:
-        """A room of a page: this node's, or asked of the node that owns it (None: that node did not answer)."""
-        if isinstance(room, Room):
-            return room_to_proto(room)
-        assert self.seats.forwarder is not None
-        answer = await self.seats.forwarder.fetch(
-            f"/{ROOM_SERVICE}/GetRoom", room_pb2.GetRoomRequest(room_id=room.target_id), context, room
-        )
-        return None if answer is None else room_pb2.GetRoomResponse.FromString(answer).room
 
     @routed
     async def JoinRoom(self, request: room_pb2.JoinRoomRequest, context: Any, room: Room) -> room_pb2.JoinRoomResponse:

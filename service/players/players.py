@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from service.errors import InvalidRequest, PlayerNotFound, Unauthenticated
-from service.players.identity import ExternalTokens
+from service.players.identity import ExternalIdentity, ExternalTokens
 from service.players.sessions import (
     REFRESH_SECONDS,
     SESSION_SECONDS,
@@ -72,7 +72,7 @@ class Players:
         player, created = await self.store.for_identity(identity.issuer, identity.subject, name)
         return SignedIn(await self._open(player), player, created)
 
-    async def _identity(self, id_token: str):  # type: ignore[no-untyped-def]
+    async def _identity(self, id_token: str) -> ExternalIdentity:
         if not id_token:
             raise InvalidRequest("id_token is required", field="id_token", code="missing_id_token")
         if not self.external.configured:

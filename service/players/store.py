@@ -82,6 +82,10 @@ class SeatHeld:
     ended_at: float | None
 
 
+def _info(row: Any) -> PlayerInfo | None:
+    return None if row is None else PlayerInfo(row.player_id, row.kind, row.name, row.created_at)
+
+
 def _insert_ignoring(connection: AsyncConnection, table: Any) -> Any:
     """An INSERT that leaves rows already there as they are (ON CONFLICT DO NOTHING, in either dialect)."""
     dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
@@ -131,7 +135,7 @@ class PlayerStore:
                     select(PlayerRow).where(PlayerRow.player_id == player_id, PlayerRow.deleted_at.is_(None))
                 )
             ).first()
-        return None if row is None else PlayerInfo(row.player_id, row.kind, row.name, row.created_at)
+        return _info(row)
 
     async def names(self, player_ids: Sequence[str]) -> dict[str, str]:
         if not player_ids:
@@ -178,7 +182,7 @@ class PlayerStore:
                     select(PlayerRow).where(PlayerRow.device_hash == device_hash, PlayerRow.deleted_at.is_(None))
                 )
             ).first()
-        return None if row is None else PlayerInfo(row.player_id, row.kind, row.name, row.created_at)
+        return _info(row)
 
     async def for_identity(self, issuer: str, subject: str, name: str) -> tuple[PlayerInfo, bool]:
         """The player an identity provider's account is (a new one at its first sign-in), and whether it is new."""
@@ -209,7 +213,7 @@ class PlayerStore:
                     .where(IdentityRow.issuer == issuer, IdentityRow.subject == subject, PlayerRow.deleted_at.is_(None))
                 )
             ).first()
-        return None if row is None else PlayerInfo(row.player_id, row.kind, row.name, row.created_at)
+        return _info(row)
 
     async def link(self, player_id: str, issuer: str, subject: str) -> None:
         """Link an identity provider's account to ``player_id``; Conflict (identity_taken) if another player has it."""
