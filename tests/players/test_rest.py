@@ -51,3 +51,16 @@ async def test_a_player_over_rest(served: Served, gateway: Callable[[Harness], A
     assert (gone.status_code, gone.json()["reason"]) == (401, "session_revoked")
     unknown = await client.get("/v1/games/chess/leaderboard")
     assert (unknown.status_code, unknown.json()["reason"]) == (400, "unknown_game")
+
+
+async def test_numbers_out_of_range_are_problems(
+    served: Served, gateway: Callable[[Harness], Awaitable[httpx.AsyncClient]]
+) -> None:
+    """A number too big for the call it fills is a 400 naming the field, never a server error (found by fuzzing)."""
+    client = await gateway(served.harness)
+    for neighbours in (13525899048883, -(2**31) - 1, 26):
+        refused = await client.get("/v1/games/soker/leaderboard/me", params={"neighbours": neighbours})
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["field"] == "neighbours"
+    board = await client.get("/v1/games/soker/leaderboard", params={"page_size": 2**40})
+    assert (board.status_code, board.json()["field"]) == (400, "page_size")
