@@ -12,11 +12,14 @@ import grpc
 import pytest
 from sqlalchemy import text
 
-from kickoff.v1 import move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc, tournament_pb2_grpc
+from kickoff.v1 import move_pb2, move_pb2_grpc, player_pb2_grpc, room_pb2, room_pb2_grpc, tournament_pb2_grpc
 from service.actors.runtime import Runtime
 from service.cluster.node import Node
 from service.grpc.server import KickoffServer, create_server
 from service.grpc.tokens import SeatTokens
+from service.players.identity import ExternalTokens
+from service.players.players import Players
+from service.players.store import PlayerStore
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
 from service.settings import NodeSettings
@@ -37,7 +40,8 @@ def auth(token: str) -> tuple[tuple[str, str], ...]:
 
 @dataclass
 class Member:
-    """One node: its server, directories, journal, lease node and runtime, and a channel to it."""
+    """One node: its server, directories, journal (rating players' games), lease node and runtime, and a channel to
+    it."""
 
     node: Node
     server: KickoffServer
@@ -60,6 +64,10 @@ class Member:
         return move_pb2_grpc.MoveServiceStub(self.channel)
 
     @property
+    def player_stub(self) -> player_pb2_grpc.PlayerServiceStub:
+        return player_pb2_grpc.PlayerServiceStub(self.channel)
+
+    @property
     def tournament_stub(self) -> tournament_pb2_grpc.TournamentServiceStub:
         return tournament_pb2_grpc.TournamentServiceStub(self.channel)
 
@@ -74,7 +82,8 @@ class Cluster:
     async def start(self, node_id: str, lease_seconds: float = 30.0, *, freezable: bool = False) -> Member:
         """A node; ``freezable``: the other nodes reach it through a :class:`Freezer` (``member.freezer``)."""
         engine = create_engine(self.url)
-        journal = SqlJournal(engine, node_id=node_id)
+        players = PlayerStore(engine, self.clock.now, min_games=1)
+        journal = SqlJournal(engine, node_id=node_id, rater=players.rate)
         settings = NodeSettings(node_id=node_id, lease_seconds=lease_seconds, renew_seconds=lease_seconds / 4)
         node = Node.for_engine(engine, settings, "")
         rooms = RoomDirectory(
@@ -83,9 +92,11 @@ class Cluster:
             seed_source=lambda: next(self._seeds),
             default_think_seconds=0,
             runtime=Runtime(node),
+            rates=True,
         )
         tournaments = TournamentDirectory(rooms)
-        server = await create_server(rooms, SeatTokens(SECRET), tournaments=tournaments)
+        signing = Players(players, SECRET, ExternalTokens((), clock=self.clock.now))  # (every node: the same secret)
+        server = await create_server(rooms, SeatTokens(SECRET), tournaments=tournaments, players=signing)
         node.address = node.table.address = f"127.0.0.1:{server.port}"  # (known once the port is bound)
         freezer = await Freezer(node.address).start() if freezable else None
         if freezer is not None:
