@@ -1,9 +1,10 @@
 """`kickoff client`: a full-screen terminal client of a kickoff server (Textual), keyboard-driven, fit for 80x24.
 
-Two screens: the lobby (the games, the rooms, creating, joining or watching a room) and the table (a room followed
-through the seat's play stream, or a spectator's event stream). Every call goes through :mod:`terminal.client`;
-how each game's table looks is :mod:`terminal.tables`. Like any third party's client, it imports nothing from the
-engine or the server.
+The lobby (the games, the rooms, creating, joining or watching a room, signing in as a guest) and the table (a room
+followed through the seat's play stream, or a spectator's event stream); for a signed-in player, "My games" (their
+rooms, their turn first: choosing one takes their seat up again) and each game's leaderboard. Every call goes through
+:mod:`terminal.client`; how each game's table looks is :mod:`terminal.tables`. Like any third party's client, it
+imports nothing from the engine or the server.
 """
 
 from __future__ import annotations
@@ -33,8 +34,18 @@ from textual.widgets import (
     Static,
 )
 
-from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
-from terminal.client import CallFailed, KickoffClient, PlayItem, RoomStream, Ticket, ViewSnapshot, new_request_id
+from kickoff.v1 import common_pb2, game_pb2, move_pb2, player_pb2, room_pb2
+from terminal.client import (
+    CallFailed,
+    KickoffClient,
+    PlayItem,
+    Refusal,
+    RoomStream,
+    SessionEnded,
+    Ticket,
+    ViewSnapshot,
+    new_request_id,
+)
 from terminal.tables import SeatBook, move_label, outcome_lines, room_event_text, view_parts
 
 STATUS_TEXT = {
@@ -77,6 +88,30 @@ def seat_counts(counts: Iterable[int]) -> str:
 def seat_summary(room: room_pb2.Room) -> str:
     taken = sum(1 for seat in room.seats if seat.taken)
     return f"{taken}/{len(room.seats)}"
+
+
+def seat_names(room: room_pb2.Room) -> str:
+    return ", ".join(seat.name for seat in room.seats if seat.taken and seat.name)
+
+
+def plural(count: int, thing: str) -> str:
+    return f"{count} {thing}{'s' if count != 1 else ''}"
+
+
+def rating_text(rating: player_pb2.Rating) -> str:
+    """A rating as shown: its display figure (mu - 3 sigma), one decimal."""
+    return f"{rating.display:.1f}"
+
+
+def refused(failed: CallFailed) -> str:
+    """A refusal in a status line; a session the server ended says so."""
+    if isinstance(failed, SessionEnded):
+        return session_ended_text(failed.refusal)
+    return f"Refused: {failed.refusal}"
+
+
+def session_ended_text(refusal: Refusal) -> str:
+    return f"Signed out: the server ended the session ({refusal.reason or refusal.code}). s: sign in again."
 
 
 # -- the lobby ---------------------------------------------------------------------------------------------------------
@@ -206,9 +241,14 @@ class LobbyScreen(Screen[None]):
         Binding("j", "join", "Join"),
         Binding("w", "watch", "Watch"),
         Binding("r", "refresh", "Refresh"),
-        Binding("g", "focus('#games')", "Games"),
-        Binding("n", "focus('#name')", "Name"),
-        Binding("i", "focus('#room-id')", "Room id"),
+        # (the side panel's headings name these keys, so that the footer has room for the players' keys at 80 columns)
+        Binding("g", "focus('#games')", "Games", show=False),
+        Binding("n", "focus('#name')", "Name", show=False),
+        Binding("i", "focus('#room-id')", "Room id", show=False),
+        Binding("s", "sign_in", "Sign in"),
+        Binding("o", "sign_out", "Sign out"),
+        Binding("m", "my_games", "My games"),
+        Binding("l", "leaderboard", "Leaderboard"),
         Binding("escape", "focus('#rooms')", "Rooms", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -218,6 +258,13 @@ class LobbyScreen(Screen[None]):
         self.games: list[game_pb2.GameInfo] = []
         self.rooms: dict[str, room_pb2.Room] = {}
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "sign_in":
+            return not self.client.signed_in
+        if action in ("sign_out", "my_games"):
+            return self.client.signed_in
+        return True
+
     @property
     def client(self) -> KickoffClient:
         return self.app.client  # type: ignore[attr-defined]
@@ -226,7 +273,7 @@ class LobbyScreen(Screen[None]):
         yield Header()
         with Horizontal(id="lobby"):
             with Vertical(id="lobby-side"):
-                yield Label("Games", classes="heading")
+                yield Label("Games (g)", classes="heading")
                 yield OptionList(id="games")
                 yield Label("Your name (n)", classes="heading")
                 yield Input(self.app.player_name, placeholder="shown at the table", id="name")  # type: ignore[attr-defined]
@@ -238,10 +285,10 @@ class LobbyScreen(Screen[None]):
                 yield Label("Rooms (waiting first)", classes="heading")
                 yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
         yield Static("", id="lobby-status")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)  # (so that every key of the lobby fits 80 columns)
 
     def on_mount(self) -> None:
-        self.sub_title = f"lobby - {self.client.target}"
+        self.sub_title = self._subtitle()
         table = self.query_one("#rooms", DataTable)
         table.add_columns("Room", "Game", "Mode", "Status", "Seats", "Players")
         table.focus()
@@ -252,6 +299,57 @@ class LobbyScreen(Screen[None]):
 
     def say(self, text: str) -> None:
         self.query_one("#lobby-status", Static).update(Text(text))
+
+    def _subtitle(self) -> str:
+        session = self.client.session
+        signed = f" - signed in as {session.name}" if session is not None else ""
+        return f"lobby - {self.client.target}{signed}"
+
+    def session_changed(self, text: str) -> None:
+        """Signed in or out: the subtitle, the keys offered, and a line saying so."""
+        self.sub_title = self._subtitle()
+        self.refresh_bindings()
+        self.say(text)
+
+    # -- the player's session -----------------------------------------------------------------------------------------
+
+    def action_sign_in(self) -> None:
+        if not self.client.signed_in:
+            self.run_worker(self._sign_in(), group="session", exclusive=True)
+
+    async def _sign_in(self) -> None:
+        try:
+            session = await self.client.sign_in_as_guest(self.player_name())
+        except CallFailed as failed:
+            self.say(f"Cannot sign in: {failed.refusal}")
+            return
+        self.query_one("#name", Input).value = session.name
+        self.session_changed(
+            f"Signed in as {session.name}, a guest player: the rooms you create or join are yours "
+            "(m: My games, l: leaderboards, o: sign out)."
+        )
+
+    def action_sign_out(self) -> None:
+        if self.client.signed_in:
+            self.run_worker(self._sign_out(), group="session", exclusive=True)
+
+    async def _sign_out(self) -> None:
+        try:
+            await self.client.sign_out()
+        except CallFailed as failed:
+            self.session_changed(f"Signed out here; the server could not be told: {failed.refusal}")
+            return
+        self.session_changed("Signed out: you play anonymously again (s: sign in).")
+
+    def action_my_games(self) -> None:
+        if self.client.signed_in:
+            self.app.push_screen(MyGamesScreen(self.app.page_size))  # type: ignore[attr-defined]
+
+    def action_leaderboard(self) -> None:
+        if not self.games:
+            self.say("No games yet: is the server up? (r: refresh)")
+            return
+        self.app.push_screen(LeaderboardScreen(self.games, self.selected_game(), self.app.page_size))  # type: ignore[attr-defined]
 
     def action_refresh(self) -> None:
         self.run_worker(self._load(), group="refresh", exclusive=True)
@@ -272,7 +370,7 @@ class LobbyScreen(Screen[None]):
         table = self.query_one("#rooms", DataTable)
         table.clear()
         for room in rooms:
-            players = ", ".join(seat.name for seat in room.seats if seat.taken and seat.name)
+            players = seat_names(room)
             table.add_row(
                 room.room_id,
                 room.game,
@@ -282,7 +380,10 @@ class LobbyScreen(Screen[None]):
                 Text(players[:40]),
                 key=room.room_id,
             )
-        self.say(f"{len(self.games)} games, {len(rooms)} rooms. c: create, j: join, w: watch the highlighted room.")
+        if self.client.session_ended is not None:  # (until the next sign-in)
+            self.say(session_ended_text(self.client.session_ended))
+        else:
+            self.say(f"{len(self.games)} games, {len(rooms)} rooms. c: create, j: join, w: watch the highlighted room.")
 
     @on(OptionList.OptionHighlighted, "#games")
     def _game_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -324,24 +425,36 @@ class LobbyScreen(Screen[None]):
 
     async def _create_and_join(self, request: dict[str, Any]) -> None:
         try:
-            room = await self.client.create_room(
+            created = await self.client.create_room(
                 request["game"],
                 seats=request["seats"],
                 solo=request["solo"],
                 system_players=request["system_players"],
                 options=request["options"],
+                # A signed-in player is seated by CreateRoom, which takes no choice: with one, they join as anyone.
+                as_player=not self.choice(),
             )
         except CallFailed as failed:
-            self.say(f"Refused: {failed.refusal}")
+            self.say(refused(failed))
             return
-        await self.join(room.room_id)
+        if created.ticket is not None:
+            self.app.push_screen(TableScreen(created.room.room_id, created.ticket))
+        else:
+            await self.join(created.room.room_id)
 
     async def join(self, room_id: str) -> None:
         try:
             ticket = await self.client.join_room(room_id, name=self.player_name(), choice=self.choice())
         except CallFailed as failed:
-            self.say(f"Refused: {failed.refusal}")
-            return
+            # A player holding a seat there already: take the seat up.
+            if not self.client.signed_in or failed.refusal.reason != "already_seated":
+                self.say(refused(failed))
+                return
+            try:
+                ticket = await self.client.take_seat(room_id)
+            except CallFailed as again:
+                self.say(refused(again if again.refusal.reason != "no_seat" else failed))
+                return
         self.app.push_screen(TableScreen(room_id, ticket))
 
     def action_join(self) -> None:
@@ -369,25 +482,261 @@ class LobbyScreen(Screen[None]):
         self.query_one("#rooms", DataTable).focus()
 
 
+# -- a player's games and the leaderboards -----------------------------------------------------------------------------
+
+
+class PagedScreen(Screen[None]):
+    """A screen of one list the server pages: the tokens of the pages seen (the last is this page's), and the next."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Lobby"),
+        Binding("n", "next_page", "Next page"),
+        Binding("p", "previous_page", "Previous page"),
+        Binding("r", "refresh", "Refresh"),
+    ]
+
+    def __init__(self, page_size: int) -> None:
+        super().__init__()
+        self.page_size = page_size
+        self.tokens = [""]
+        self.next_token = ""
+        self.loads = 0  # pages loaded (tests wait for the next)
+
+    @property
+    def client(self) -> KickoffClient:
+        return self.app.client  # type: ignore[attr-defined]
+
+    @property
+    def page(self) -> int:
+        """This page's number, from 1."""
+        return len(self.tokens)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next_page":
+            return bool(self.next_token)
+        if action == "previous_page":
+            return len(self.tokens) > 1
+        return True
+
+    def on_screen_resume(self) -> None:
+        """Shown (first, or back from a table): this page afresh."""
+        self.action_refresh()
+
+    def action_refresh(self) -> None:
+        self.run_worker(self._loaded(), group="page", exclusive=True)
+
+    def action_next_page(self) -> None:
+        if self.next_token:
+            self.tokens.append(self.next_token)
+            self.action_refresh()
+
+    def action_previous_page(self) -> None:
+        if len(self.tokens) > 1:
+            self.tokens.pop()
+            self.action_refresh()
+
+    async def _loaded(self) -> None:
+        try:
+            await self.load(self.tokens[-1])
+        finally:
+            self.loads += 1
+            self.refresh_bindings()
+
+    async def load(self, token: str) -> None:
+        raise NotImplementedError
+
+    def say(self, text: str) -> None:
+        self.query_one(".page-status", Static).update(Text(text))
+
+
+class MyGamesScreen(PagedScreen):
+    """The signed-in player's rooms in the server's order (their turn first, then the live, the waiting and the
+    finished ones), a page at a time; choosing one takes the player's seat up again (a fresh seat token)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("t", "take_seat", "Take seat")]
+
+    def __init__(self, page_size: int) -> None:
+        super().__init__(page_size)
+        self.rooms: list[player_pb2.MyRoom] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Label("My games (your turn first)", classes="heading")
+        yield DataTable(id="my-rooms", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="my-status", classes="page-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        session = self.client.session
+        self.sub_title = f"my games - {session.name if session else ''}"
+        table = self.query_one("#my-rooms", DataTable)
+        table.add_columns("Turn", "Room", "Game", "Mode", "Status", "Seat", "Players")
+        table.focus()
+
+    async def load(self, token: str) -> None:
+        try:
+            found = await self.client.list_my_rooms(page_size=self.page_size, page_token=token)
+        except CallFailed as failed:
+            self.say(refused(failed))
+            return
+        self.rooms, self.next_token = found.rooms, found.next_page_token
+        table = self.query_one("#my-rooms", DataTable)
+        table.clear()
+        for mine in self.rooms:
+            room = mine.room
+            table.add_row(
+                "your turn" if mine.my_turn else "",
+                room.room_id,
+                room.game,
+                MODE_TEXT.get(room.mode, "?"),
+                STATUS_TEXT.get(room.status, "?"),
+                str(mine.seat),
+                Text(seat_names(room)[:40]),
+                key=room.room_id,
+            )
+        turns = sum(1 for mine in self.rooms if mine.my_turn)
+        more = " n: next page." if self.next_token else ""
+        if self.rooms:
+            rooms = plural(len(self.rooms), "room")
+            self.say(f"Page {self.page}: {rooms}, your turn in {turns}. Enter (t): take your seat.{more}")
+        elif self.page > 1:
+            self.say(f"Page {self.page}: no more rooms. p: the previous page.")
+        else:
+            self.say("No games yet: create a room or join one in the lobby.")
+
+    def selected(self) -> str | None:
+        table = self.query_one("#my-rooms", DataTable)
+        if not table.row_count:
+            return None
+        row_key, _ = table.coordinate_to_cell_key((table.cursor_row, 0))
+        return row_key.value
+
+    @on(DataTable.RowSelected, "#my-rooms")
+    def action_take_seat(self) -> None:
+        room_id = self.selected()
+        if room_id is not None:
+            self.run_worker(self._take_seat(room_id), group="seat", exclusive=True)
+
+    async def _take_seat(self, room_id: str) -> None:
+        try:
+            ticket = await self.client.take_seat(room_id)
+        except CallFailed as failed:
+            self.say(refused(failed))
+            return
+        self.app.push_screen(TableScreen(room_id, ticket, back="games"))
+
+
+class LeaderboardScreen(PagedScreen):
+    """A game's leaderboard, a page at a time: rank, name, rating (its display figure), rated games; and, for a
+    signed-in player, their own place. g: the next game's."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("g", "next_game", "Next game")]
+
+    def __init__(self, games: list[game_pb2.GameInfo], game: str, page_size: int) -> None:
+        super().__init__(page_size)
+        self.games = games
+        names = [info.name for info in games]
+        self.game = game if game in names else (names[0] if names else "")
+        self.lines: list[player_pb2.LeaderboardLine] = []
+        self.min_games = 0
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="board-title", classes="heading")
+        yield Static("", id="board-me")
+        yield DataTable(id="board", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="board-status", classes="page-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#board", DataTable)
+        table.add_columns("Rank", "Player", "Rating", "Games", "Won")
+        table.focus()
+
+    def title_of(self, game: str) -> str:
+        return next((info.title for info in self.games if info.name == game and info.title), game)
+
+    def action_next_game(self) -> None:
+        names = [info.name for info in self.games]
+        if self.game in names and len(names) > 1:
+            self.game = names[(names.index(self.game) + 1) % len(names)]
+            self.tokens, self.next_token = [""], ""
+            self.action_refresh()
+
+    async def load(self, token: str) -> None:
+        game = self.game
+        self.sub_title = f"leaderboard - {self.title_of(game)}"
+        try:
+            board = await self.client.leaderboard(game, page_size=self.page_size, page_token=token)
+        except CallFailed as failed:
+            self.say(refused(failed))
+            return
+        self.lines, self.next_token, self.min_games = board.lines, board.next_page_token, board.min_games
+        games = plural(board.min_games, "rated game")
+        self.query_one("#board-title", Static).update(
+            Text(f"{self.title_of(game)}: the players with at least {games}, best first")
+        )
+        session = self.client.session
+        table = self.query_one("#board", DataTable)
+        table.clear()
+        for line in self.lines:
+            mine = session is not None and line.player_id == session.player_id
+            table.add_row(
+                str(line.rank),
+                Text(line.name + (" (you)" if mine else "")),
+                rating_text(line.rating),
+                str(line.rating.games),
+                str(line.rating.wins),
+                key=line.player_id,
+            )
+        more = " n: next page." if self.next_token else ""
+        if self.lines:
+            self.say(f"Page {self.page}: {len(self.lines)} players.{more}")
+        else:
+            self.say("Nobody is on it yet." if self.page == 1 else f"Page {self.page}: nobody more.")
+        self.query_one("#board-me", Static).update(Text(await self._me(game)))
+
+    async def _me(self, game: str) -> str:
+        """The signed-in player's place (GetRank for the caller)."""
+        if not self.client.signed_in:
+            return "Sign in (s, in the lobby) to see your place."
+        try:
+            rank = await self.client.rank(game)
+        except CallFailed as failed:
+            return refused(failed) if isinstance(failed, SessionEnded) else f"Your place: {failed.refusal}"
+        if rank.line is None:
+            return f"You are not on it yet: it takes {plural(rank.min_games, 'rated game')}."
+        line = rank.line
+        return (
+            f"You: #{line.rank} of {rank.ranked}, rating {rating_text(line.rating)}, "
+            f"{plural(line.rating.games, 'rated game')}, {line.rating.wins} won"
+        )
+
+
 # -- the table ---------------------------------------------------------------------------------------------------------
 
 
 class TableScreen(Screen[None]):
-    """One room, followed live: the seats, the table, the hand, whose turn it is and their clock, the events, and the
-    seat's legal moves (choosing one submits it). A spectator (no ticket) sees the public view and no moves."""
+    """One room, followed live: the seats (a player's with their rating in this game), the table, the hand, whose
+    turn it is and their clock, the events, and the seat's legal moves (choosing one submits it). A spectator (no
+    ticket) sees the public view and no moves."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "leave", "Lobby"),
-        Binding("l", "leave", "Lobby", show=False),
+        Binding("escape", "back('lobby')", "Lobby"),
+        Binding("escape", "back('games')", "My games"),
+        Binding("l", "leave", "Back", show=False),
         Binding("m", "focus('#moves')", "Moves"),
         Binding("e", "focus('#feed')", "Events"),
         Binding("r", "reconnect", "Reconnect"),
+        Binding("x", "give_back", "Give seat back"),
     ]
 
-    def __init__(self, room_id: str, ticket: Ticket | None) -> None:
+    def __init__(self, room_id: str, ticket: Ticket | None, *, back: str = "lobby") -> None:
+        """``back``: where Escape goes, "lobby" or "games" (My games)."""
         super().__init__()
         self.room_id = room_id
         self.ticket = ticket
+        self.back = back
         self.viewer = ticket.seat if ticket else None
         self.book = SeatBook(ticket.room.seats if ticket else (), self.viewer)
         self.room: room_pb2.Room | None = ticket.room if ticket else None
@@ -406,6 +755,7 @@ class TableScreen(Screen[None]):
         self._view_busy = False
         self._view_again = False
         self._ticker: Timer | None = None
+        self._looked_up: set[str] = set()  # the players whose rating was asked for
 
     @property
     def client(self) -> KickoffClient:
@@ -452,9 +802,18 @@ class TableScreen(Screen[None]):
         self._ticker = self.set_interval(0.5, self._draw_turn)
         self.run_worker(self._follow(0), group="stream", exclusive=True)
 
+    @property
+    def held(self) -> bool:
+        """Whether the seat is a signed-in player's (kept when they leave the table: My games takes it up again)."""
+        return self.ticket is not None and bool(self.ticket.player_id)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "reconnect":  # shown only once the room's stream broke off before the end
             return self.stream_over and not self.finished
+        if action == "back":  # Escape says where it goes back to
+            return parameters == (self.back,)
+        if action == "give_back":  # a player's seat in a room still waiting (an anonymous one goes back on leaving)
+            return self.held and self.status == common_pb2.ROOM_STATUS_WAITING
         return True
 
     def action_reconnect(self) -> None:
@@ -480,6 +839,7 @@ class TableScreen(Screen[None]):
             self.room = await self.client.get_room(self.room_id)
             for seat in self.room.seats:
                 self.book.take(seat)
+            self._want_ratings()
             self.sub_title = self._subtitle()
             if self.ticket is not None:
                 self.stream = await self.client.play(self.room_id, self.ticket.token, after_version)
@@ -512,7 +872,9 @@ class TableScreen(Screen[None]):
             lead = _seconds(update.time) - self.app.monotonic()  # type: ignore[attr-defined]
             self._offset = lead if self._offset is None else max(self._offset, lead)
             self.version = update.version
-            self.status = update.status
+            if update.status != self.status:
+                self.status = update.status
+                self.refresh_bindings()
             self.to_act = tuple(update.to_act)
             self.clocks = tuple(update.clocks)
             self.legal = list(update.legal_moves)
@@ -522,6 +884,8 @@ class TableScreen(Screen[None]):
                 if event.WhichOneof("kind") == "game_ended":
                     self.outcome = event.game_ended.outcome
                     self.book.winners = frozenset(self.outcome.winners)
+                    self._want_ratings(again=True)  # a rated game's end changed them
+            self._want_ratings()  # (a seat taken by a player)
             self._want_view()
         if item.accepted and item.accepted == self.pending:
             self.pending = ""
@@ -530,6 +894,31 @@ class TableScreen(Screen[None]):
         self._draw_turn()
         if self.finished:
             self._draw_outcome()
+
+    # -- the players' ratings -----------------------------------------------------------------------------------------
+
+    def _want_ratings(self, *, again: bool = False) -> None:
+        """Look up the rating in this game of each player at the table not asked for yet (``again``: every one, as
+        the server has it now)."""
+        for seat in list(self.book.seats.values()):
+            player_id = seat.player_id
+            if player_id and (again or player_id not in self._looked_up):
+                self._looked_up.add(player_id)
+                self.run_worker(self._load_rating(player_id, again), group="ratings")
+
+    async def _load_rating(self, player_id: str, fresh: bool) -> None:
+        """A player's rating beside their name; a failed lookup shows nothing (and changes nothing else)."""
+        try:
+            player = await self.client.get_player(player_id, fresh=fresh)
+        except CallFailed:
+            return
+        game = self.room.game if self.room is not None else ""
+        rating = next((rating for rating in player.ratings if rating.game == game), None)
+        if rating is None:
+            self.book.ratings.pop(player_id, None)
+        else:
+            self.book.ratings[player_id] = rating_text(rating)
+        self._draw_view()
 
     # -- the view -----------------------------------------------------------------------------------------------------
 
@@ -567,6 +956,8 @@ class TableScreen(Screen[None]):
             free = sum(1 for seat in self.book.seats.values() if not seat.taken)
             seats = renderer.seat_lines(None, self.book, to_act)
             state = [f"Waiting for {free} more player{'s' if free != 1 else ''} to join.", f"Room id: {self.room_id}"]
+            if self.held:
+                state.append("Your seat stays yours when you leave (My games); x gives it back.")
             hand = ""
         else:
             seats = renderer.seat_lines(view, self.book, to_act)
@@ -667,7 +1058,8 @@ class TableScreen(Screen[None]):
         outcome = self.outcome or (self.room.outcome if self.room is not None else common_pb2.Outcome())
         lines = outcome_lines(outcome, self.book)
         panel = self.query_one("#outcome", Static)
-        panel.update(Text("\n".join([*lines, "", "Escape: back to the lobby"])))
+        back = "My games" if self.back == "games" else "the lobby"
+        panel.update(Text("\n".join([*lines, "", f"Escape: back to {back}"])))
         panel.border_title = "Final whistle"
         panel.display = True
         self.query_one("#moves", OptionList).display = False
@@ -676,15 +1068,24 @@ class TableScreen(Screen[None]):
     def outcome_text(self) -> str:
         return str(self.query_one("#outcome", Static).content)
 
-    async def action_leave(self) -> None:
-        """Back to the lobby; a seat taken in a room still waiting for players is given back."""
+    async def action_leave(self, give_back: bool = False) -> None:
+        """Back (to the lobby, or My games); an anonymous seat taken in a room still waiting for players is given
+        back, a player's only when asked (``give_back``: x)."""
         if self.stream is not None:
             await self.stream.close()
         self.workers.cancel_group(self, "stream")
-        if self.ticket is not None and self.status == common_pb2.ROOM_STATUS_WAITING:
+        if self.ticket is not None and self.status == common_pb2.ROOM_STATUS_WAITING and (give_back or not self.held):
             with contextlib.suppress(CallFailed):  # (the game began meanwhile: the seat stays, as it must)
                 await self.client.leave_room(self.room_id, self.ticket.token)
         self.app.pop_screen()
+
+    async def action_back(self, to: str) -> None:
+        await self.action_leave()
+
+    async def action_give_back(self) -> None:
+        """Give a player's seat back while the room waits, and leave the table."""
+        if self.held and self.status == common_pb2.ROOM_STATUS_WAITING:
+            await self.action_leave(give_back=True)
 
 
 def _seconds(stamp: Any) -> float:
@@ -741,10 +1142,16 @@ class KickoffApp(App[None]):
         api_key: str = "",
         timeout: float = 10.0,
         monotonic: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
+        page_size: int = 20,
     ) -> None:
-        """``monotonic``: the local clock the turn clocks count down by (tests pass one they move by hand)."""
+        """``monotonic``: the local clock the turn clocks count down by (tests pass one they move by hand); ``clock``:
+        the wall clock a signed-in player's access token is refreshed by; ``page_size``: the lines of a page of My
+        games and of a leaderboard."""
         super().__init__()
         self.monotonic = monotonic
+        self.clock = clock
+        self.page_size = page_size
         self.target = target
         self.player_name = name
         self.start_room = room
@@ -754,7 +1161,13 @@ class KickoffApp(App[None]):
         self.client: KickoffClient
 
     async def on_mount(self) -> None:
-        self.client = KickoffClient(self.target, api_key=self.api_key, timeout=self.timeout)
+        self.client = KickoffClient(
+            self.target,
+            api_key=self.api_key,
+            timeout=self.timeout,
+            clock=self.clock,
+            on_session_ended=self._session_ended,
+        )
         lobby = LobbyScreen()
         await self.push_screen(lobby)
         if self.start_room:
@@ -762,6 +1175,15 @@ class KickoffApp(App[None]):
                 await self.push_screen(TableScreen(self.start_room, None))
             else:
                 lobby.run_worker(lobby.join(self.start_room), group="lobby", exclusive=True)
+
+    def _session_ended(self, refusal: Refusal) -> None:
+        """The server ended the player's session (the client has forgotten it): say so, wherever the user is."""
+        text = session_ended_text(refusal)
+        for screen in self.screen_stack:
+            if isinstance(screen, LobbyScreen):
+                screen.session_changed(text)
+        if not isinstance(self.screen, LobbyScreen):
+            self.notify(text, severity="warning", timeout=10)
 
     async def on_unmount(self) -> None:
         for screen in _tables(self.screen_stack):

@@ -10,13 +10,22 @@ the one file to edit.
 A failed call raises :class:`CallFailed`, whose :class:`Refusal` carries the gRPC status, the message and the
 ``google.rpc.ErrorInfo`` reason; a move refused on the play stream comes back as a :class:`PlayItem` with the same
 :class:`Refusal`.
+
+A player's session (``sign_in_as_guest``) is kept in memory for the run: its access token goes as ``authorization:
+Bearer`` on the PlayerService's calls and on CreateRoom and JoinRoom (which then seat the player); it is refreshed
+with the refresh token shortly before it expires by the client's clock, or once when the server answers
+``token_expired``, and the new pair replaces the old (a refresh token is good once, so refreshes never overlap). When
+the server says the session is over (``refresh_reused``, ``session_revoked``...) the client forgets it and raises
+:class:`SessionEnded`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import time
 import uuid
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,11 +40,16 @@ from kickoff.v1 import (
     game_pb2_grpc,
     move_pb2,
     move_pb2_grpc,
+    player_pb2,
+    player_pb2_grpc,
     room_pb2,
     room_pb2_grpc,
 )
 
 _CODE_NAMES = {code.value[0]: code.name for code in grpc.StatusCode}
+REFRESH_MARGIN = 60.0  # seconds before the access token's expiry (by the client's clock) that it is refreshed
+# The reasons a player's call is refused for that mean the session is over (sign in again).
+SESSION_OVER = frozenset({"session_revoked", "session_unknown", "refresh_reused", "refresh_expired", "refresh_unknown"})
 
 
 @dataclass(frozen=True)
@@ -58,6 +72,10 @@ class CallFailed(Exception):
     def __init__(self, refusal: Refusal) -> None:
         super().__init__(str(refusal))
         self.refusal = refusal
+
+
+class SessionEnded(CallFailed):
+    """The player's session is over (revoked, its refresh token reused or expired): the client has forgotten it."""
 
 
 def _reason(details: Iterable[Any]) -> str:
@@ -94,6 +112,72 @@ class Ticket:
     room: room_pb2.Room
     seat: int
     token: str
+
+    @property
+    def player_id(self) -> str:
+        """The player holding the seat ("" for an anonymous seat)."""
+        seats = [seat for seat in self.room.seats if seat.seat == self.seat]
+        return seats[0].player_id if seats else ""
+
+
+@dataclass(frozen=True)
+class NewRoom:
+    """A room created, and the creator's seat when a signed-in player created it (None: join it like anyone)."""
+
+    room: room_pb2.Room
+    ticket: Ticket | None = None
+
+
+@dataclass(frozen=True)
+class PlayerSession:
+    """A signed-in player's session as the client keeps it: who, the access token and when it expires (the server's
+    time, seconds since the epoch), and the refresh token (good once)."""
+
+    player: player_pb2.Player
+    access_token: str
+    access_expires: float
+    refresh_token: str
+    refresh_expires: float
+    # Whether the client's clock already read the access token as (nearly) expired when it arrived: a clock ahead of
+    # the server's. Then only the server's token_expired makes the client refresh (else it would refresh every call).
+    clock_ahead: bool = False
+
+    @property
+    def player_id(self) -> str:
+        return self.player.player_id
+
+    @property
+    def name(self) -> str:
+        return self.player.name
+
+
+@dataclass(frozen=True)
+class MyRoomsPage:
+    """A page of the signed-in player's rooms (the server's order: their turn first), and the next page's token."""
+
+    rooms: list[player_pb2.MyRoom]
+    next_page_token: str
+
+
+@dataclass(frozen=True)
+class LeaderboardPage:
+    """A page of a game's leaderboard (best first), the next page's token, and the rated games needed to be on it."""
+
+    lines: list[player_pb2.LeaderboardLine]
+    next_page_token: str
+    min_games: int
+
+
+@dataclass(frozen=True)
+class Rank:
+    """A player's place on a game's leaderboard (``line`` None while they have too few rated games), the lines just
+    above and below, how many players are on it, and the rated games needed."""
+
+    line: player_pb2.LeaderboardLine | None
+    above: list[player_pb2.LeaderboardLine]
+    below: list[player_pb2.LeaderboardLine]
+    ranked: int
+    min_games: int
 
 
 @dataclass(frozen=True)
@@ -189,18 +273,38 @@ def options_struct(options: Mapping[str, Any]) -> struct_pb2.Struct:
 
 
 class KickoffClient:
-    """An async client of one kickoff server: the channel, the three services' stubs, and every call the terminal
-    client makes. Seat tokens travel as ``authorization: Bearer <token>`` metadata; an API key (for servers that
-    require one to create rooms) as ``x-api-key``."""
+    """An async client of one kickoff server: the channel, the services' stubs, and every call the terminal client
+    makes. Seat tokens travel as ``authorization: Bearer <token>`` metadata, and so does a signed-in player's access
+    token on the calls that act for the player; an API key (for servers that require one to create rooms) as
+    ``x-api-key``.
 
-    def __init__(self, target: str, *, api_key: str = "", timeout: float = 10.0) -> None:
+    ``clock``: the wall clock (seconds since the epoch) the access token's expiry is read by; ``on_session_ended``
+    is told why, when the client forgets the session because the server ended it."""
+
+    def __init__(
+        self,
+        target: str,
+        *,
+        api_key: str = "",
+        timeout: float = 10.0,
+        clock: Callable[[], float] = time.time,
+        on_session_ended: Callable[[Refusal], None] | None = None,
+    ) -> None:
         self.target = target
         self.timeout = timeout
+        self.clock = clock
+        self.on_session_ended = on_session_ended
+        self.session: PlayerSession | None = None
+        self.session_ended: Refusal | None = None  # why the last session was forgotten (None: signed out, or never in)
+        self.refreshes = 0  # how many times this client refreshed a session
         self._api_key = api_key
         self._channel = grpc.aio.insecure_channel(target)
         self._games = game_pb2_grpc.GameServiceStub(self._channel)
         self._rooms = room_pb2_grpc.RoomServiceStub(self._channel)
         self._moves = move_pb2_grpc.MoveServiceStub(self._channel)
+        self._players = player_pb2_grpc.PlayerServiceStub(self._channel)
+        self._refreshing = asyncio.Lock()
+        self._known: dict[str, player_pb2.Player] = {}  # players looked up by id, for the run
 
     async def close(self) -> None:
         await self._channel.close()
@@ -214,6 +318,143 @@ class KickoffClient:
             return await method(request, metadata=metadata, timeout=self.timeout)
         except grpc.aio.AioRpcError as error:
             raise CallFailed(refusal_from_error(error)) from None
+
+    # -- the player's session -----------------------------------------------------------------------------------------
+
+    @property
+    def signed_in(self) -> bool:
+        return self.session is not None
+
+    def _keep(self, session: player_pb2.Session) -> PlayerSession:
+        expires = _seconds(session.access_expire_time)
+        kept = PlayerSession(
+            player=session.player,
+            access_token=session.access_token,
+            access_expires=expires,
+            refresh_token=session.refresh_token,
+            refresh_expires=_seconds(session.refresh_expire_time),
+            clock_ahead=self.clock() >= expires - REFRESH_MARGIN,
+        )
+        self.session = kept
+        self.session_ended = None
+        return kept
+
+    def _forget(self, refusal: Refusal) -> SessionEnded:
+        """Forget the session the server ended; the error to raise."""
+        self.session = None
+        self.session_ended = refusal
+        if self.on_session_ended is not None:
+            self.on_session_ended(refusal)
+        return SessionEnded(refusal)
+
+    async def sign_in_as_guest(self, name: str = "", device_id: str = "") -> PlayerSession:
+        """Sign in as a guest (a new player, unless ``device_id`` names one) and keep the session."""
+        request = player_pb2.SignInAsGuestRequest(name=name, device_id=device_id)
+        response = await self._unary(self._players.SignInAsGuest, request)
+        return self._keep(response.session)
+
+    async def sign_out(self) -> None:
+        """End the session on the server (by its refresh token: no access token needed) and forget it here, even when
+        the server cannot be told (CallFailed then says why)."""
+        session, self.session, self.session_ended = self.session, None, None
+        if session is not None:
+            request = player_pb2.SignOutRequest(refresh_token=session.refresh_token)
+            await self._unary(self._players.SignOut, request)
+
+    async def refresh_session(self) -> PlayerSession:
+        """Trade the refresh token for a new pair now."""
+        if self.session is None:
+            raise CallFailed(Refusal("UNAUTHENTICATED", "sign in first", "no_session"))
+        return await self._refresh(self.session)
+
+    async def _refresh(self, stale: PlayerSession) -> PlayerSession:
+        """A fresh pair for ``stale``: one refresh at a time, and none where another already replaced the pair."""
+        async with self._refreshing:
+            current = self.session
+            if current is None:
+                raise SessionEnded(self.session_ended or Refusal("UNAUTHENTICATED", "signed out", "no_session"))
+            if current is not stale:  # refreshed (or signed in again) while this call waited
+                return current
+            request = player_pb2.RefreshSessionRequest(refresh_token=stale.refresh_token)
+            try:
+                response = await self._unary(self._players.RefreshSession, request)
+            except CallFailed as failed:
+                if failed.refusal.code == "UNAUTHENTICATED":
+                    raise self._forget(failed.refusal) from None
+                raise
+            self.refreshes += 1
+            return self._keep(response.session)
+
+    async def _current(self, *, required: bool) -> PlayerSession | None:
+        """The session to send (refreshed first when its access token is about to expire); None when not signed in
+        and the call does not need a player."""
+        session = self.session
+        if session is None:
+            if required:
+                raise CallFailed(Refusal("UNAUTHENTICATED", "sign in first", "no_session"))
+            return None
+        if not session.clock_ahead and self.clock() >= session.access_expires - REFRESH_MARGIN:
+            session = await self._refresh(session)
+        return session
+
+    async def _as_player(
+        self, method: Any, request: Any, *, required: bool = True, metadata: tuple[tuple[str, str], ...] = ()
+    ) -> Any:
+        """A call that acts for the signed-in player (``required``: only for one; else anyone, the player if signed
+        in): refreshed and tried once more on token_expired; a session the server ended is forgotten."""
+        session = await self._current(required=required)
+        if session is None:
+            return await self._unary(method, request, metadata)
+        for attempt in (1, 2):
+            try:
+                return await self._unary(method, request, self._auth(session.access_token) + metadata)
+            except CallFailed as failed:
+                reason = failed.refusal.reason
+                if reason == "token_expired" and attempt == 1:
+                    session = await self._refresh(session)
+                    continue
+                if reason in SESSION_OVER and self.session is session:
+                    raise self._forget(failed.refusal) from None
+                raise
+        raise AssertionError("unreachable")
+
+    async def me(self) -> player_pb2.Player:
+        """The signed-in player, as the server has them now (with their ratings and identities)."""
+        response = await self._as_player(self._players.GetPlayer, player_pb2.GetPlayerRequest())
+        return response.player
+
+    async def get_player(self, player_id: str, *, fresh: bool = False) -> player_pb2.Player:
+        """Any player as others see them (their name and ratings); kept for the run unless ``fresh``."""
+        if fresh or player_id not in self._known:
+            response = await self._unary(self._players.GetPlayer, player_pb2.GetPlayerRequest(player_id=player_id))
+            self._known[player_id] = response.player
+        return self._known[player_id]
+
+    async def list_my_rooms(self, *, page_size: int = 50, page_token: str = "") -> MyRoomsPage:
+        """A page of the signed-in player's rooms: their turn first, then the live, the waiting, the finished ones."""
+        request = player_pb2.ListMyRoomsRequest(page_size=page_size, page_token=page_token)
+        response = await self._as_player(self._players.ListMyRooms, request)
+        return MyRoomsPage(list(response.rooms), response.next_page_token)
+
+    async def take_seat(self, room_id: str) -> Ticket:
+        """A fresh token for the seat the signed-in player holds in a room (NOT_FOUND no_seat where none)."""
+        response = await self._as_player(self._players.TakeSeat, player_pb2.TakeSeatRequest(room_id=room_id))
+        return Ticket(response.room, response.seat, response.seat_token)
+
+    async def leaderboard(self, game: str, *, page_size: int = 50, page_token: str = "") -> LeaderboardPage:
+        request = player_pb2.GetLeaderboardRequest(game=game, page_size=page_size, page_token=page_token)
+        response = await self._unary(self._players.GetLeaderboard, request)
+        return LeaderboardPage(list(response.lines), response.next_page_token, response.min_games)
+
+    async def rank(self, game: str, player_id: str = "", *, neighbours: int = 0) -> Rank:
+        """A player's place on a game's leaderboard (``player_id`` empty: the signed-in player's)."""
+        request = player_pb2.GetRankRequest(game=game, player_id=player_id, neighbours=neighbours)
+        if player_id:
+            response = await self._unary(self._players.GetRank, request)
+        else:
+            response = await self._as_player(self._players.GetRank, request)
+        line = response.line if response.HasField("line") else None
+        return Rank(line, list(response.above), list(response.below), response.ranked, response.min_games)
 
     # -- games and rooms ----------------------------------------------------------------------------------------------
 
@@ -239,7 +480,9 @@ class KickoffClient:
         system_players: int,
         options: Mapping[str, Any] | None = None,
         think_seconds: float | None = None,
-    ) -> room_pb2.Room:
+        as_player: bool = True,
+    ) -> NewRoom:
+        """Create a room; a signed-in player (unless not ``as_player``) is seated in it at once (``NewRoom.ticket``)."""
         request = room_pb2.CreateRoomRequest(
             game=game,
             mode=common_pb2.ROOM_MODE_SOLO if solo else common_pb2.ROOM_MODE_ONLINE,
@@ -251,13 +494,23 @@ class KickoffClient:
         if think_seconds is not None:
             request.think_seconds = think_seconds
         metadata = (("x-api-key", self._api_key),) if self._api_key else ()
-        return (await self._unary(self._rooms.CreateRoom, request, metadata)).room
+        if not as_player:
+            return NewRoom((await self._unary(self._rooms.CreateRoom, request, metadata)).room)
+        response = await self._as_player(self._rooms.CreateRoom, request, required=False, metadata=metadata)
+        ticket = Ticket(response.room, response.seat, response.seat_token) if response.HasField("seat") else None
+        return NewRoom(response.room, ticket)
 
-    async def join_room(self, room_id: str, *, name: str = "", choice: str = "", seat: int | None = None) -> Ticket:
+    async def join_room(
+        self, room_id: str, *, name: str = "", choice: str = "", seat: int | None = None, as_player: bool = True
+    ) -> Ticket:
+        """Take a seat: the signed-in player's (unless not ``as_player``), else an anonymous one."""
         request = room_pb2.JoinRoomRequest(room_id=room_id, name=name, choice=choice)
         if seat is not None:
             request.seat = seat
-        response = await self._unary(self._rooms.JoinRoom, request)
+        if as_player:
+            response = await self._as_player(self._rooms.JoinRoom, request, required=False)
+        else:
+            response = await self._unary(self._rooms.JoinRoom, request)
         return Ticket(response.room, response.seat, response.seat_token)
 
     async def leave_room(self, room_id: str, token: str) -> room_pb2.Room:
@@ -318,3 +571,7 @@ class KickoffClient:
             move_pb2.StreamEventsRequest(room_id=room_id, after_version=after_version), metadata=self._auth(token)
         )
         return RoomStream(room_id, call, False)
+
+
+def _seconds(stamp: Any) -> float:
+    return float(stamp.seconds + stamp.nanos / 1e9)

@@ -21,11 +21,13 @@ MAX_LABEL = 60
 
 
 class SeatBook:
-    """Who sits where: names and teams from the room's seats, and which seat is the viewer's."""
+    """Who sits where: names and teams from the room's seats, which seat is the viewer's, and the ratings (in the
+    room's game) of the players holding seats, as far as they are known."""
 
     def __init__(self, seats: Sequence[common_pb2.Seat] = (), viewer: int | None = None) -> None:
         self.viewer = viewer
         self.winners: frozenset[int] = frozenset()  # once the game is over
+        self.ratings: dict[str, str] = {}  # a player's id: their rating, as shown
         self.seats: dict[int, common_pb2.Seat] = {}
         for seat in seats:
             self.take(seat)
@@ -67,6 +69,23 @@ class SeatBook:
         if record is not None and not record.taken:
             return "(free)"
         return name
+
+    def rating(self, seat: int) -> str:
+        """The seat's player's rating, shown as "[12.3]" ("" for a seat no player holds, or a rating not known)."""
+        record = self.seats.get(seat)
+        if record is None or not record.player_id or not record.taken:
+            return ""
+        rating = self.ratings.get(record.player_id)
+        return f"[{rating}]" if rating else ""
+
+    def label(self, seat: int, width: int = 0) -> str:
+        """The seat's title with its player's rating beside it; with ``width``, fitted to it (the title shortened,
+        never the rating) and padded."""
+        title, rating = self.title(seat), self.rating(seat)
+        if not width:
+            return f"{title} {rating}" if rating else title
+        text = f"{title[: max(width - len(rating) - 1, 1)]} {rating}" if rating else title[:width]
+        return f"{text:<{width}}"
 
     def team(self, seat: int) -> int:
         record = self.seats.get(seat)
@@ -130,7 +149,7 @@ class TableRenderer:
         lines = []
         for seat in range(book.count):
             team = f"  team {book.team(seat)}" if book.has_teams else ""
-            lines.append(f"{_marker(seat, to_act)}{seat} {book.title(seat)}{team}{book.mark(seat)}")
+            lines.append(f"{_marker(seat, to_act)}{seat} {book.label(seat)}{team}{book.mark(seat)}")
         return lines
 
     def state_lines(self, view: Any, book: SeatBook) -> list[str]:
@@ -215,7 +234,7 @@ class SokerTable(TableRenderer):
             held = view.hand_sizes[seat] if seat < len(view.hand_sizes) else 0
             points = view.points[seat] if seat < len(view.points) else 0
             lines.append(
-                f"{_marker(seat, to_act)}{seat} {book.title(seat):<18.18} {held:>2} cards {points:>3} pts"
+                f"{_marker(seat, to_act)}{seat} {book.label(seat, 18)} {held:>2} cards {points:>3} pts"
                 + book.mark(seat)
             )
         return lines
@@ -293,7 +312,7 @@ class AgeOfSoccerTable(TableRenderer):
         lines = []
         for side in view.seats:
             lines.append(
-                f"{_marker(side.seat, to_act)}{side.seat} {book.title(side.seat):<14.14} {side.team} "
+                f"{_marker(side.seat, to_act)}{side.seat} {book.label(side.seat, 14)} {side.team} "
                 f"att {side.attack} def {side.defence} shields {side.shields}{book.mark(side.seat)}"
             )
             board = " ".join(card or f"({pos})" for pos, card in zip(AOS_POSITIONS, side.board, strict=False))
@@ -380,7 +399,7 @@ class CartaTable(TableRenderer):
 
     def seat_lines(self, view: Any, book: SeatBook, to_act: Sequence[int]) -> list[str]:
         return [
-            f"{_marker(side.seat, to_act)}{side.seat} {book.title(side.seat):<18.18} team {side.team} "
+            f"{_marker(side.seat, to_act)}{side.seat} {book.label(side.seat, 18)} team {side.team} "
             f"{side.cards:>2} cards{book.mark(side.seat)}"
             for side in view.seats
         ]

@@ -1,18 +1,25 @@
 """Helpers for the terminal client's tests: the app against an in-process server (the ``start`` fixture of
-tests/servers.py), waiting through the pilot, reading what the screen shows, and playing with keys."""
+tests/servers.py; ``served``: one with players, on SQLite), waiting through the pilot, reading what the screen shows,
+and playing with keys."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
-from textual.widgets import Log, OptionList, Static
+from textual.widgets import DataTable, Log, OptionList, Static
 
-from kickoff.v1 import room_pb2
-from terminal.app import CreateRoomScreen, KickoffApp, LobbyScreen, TableScreen
-from terminal.client import KickoffClient
+from kickoff.v1 import player_pb2, room_pb2
+from service.store.database import create_engine, upgrade_in_thread
+from service.store.journal import SqlJournal
+from terminal.app import CreateRoomScreen, KickoffApp, LobbyScreen, MyGamesScreen, PagedScreen, TableScreen
+from terminal.client import KickoffClient, LeaderboardPage, PlayerSession
+from tests.players.conftest import Served
 from tests.server.conftest import Harness
+from tests.servers import Start
 
 SIZE = (100, 32)
 PAUSES = 1000  # how many pilot pauses a wait may take before it fails (each at least one tick of the event loop)
@@ -26,6 +33,72 @@ async def rooms(harness: Harness, room_id: str = "") -> list[room_pb2.Room]:
         return [await client.get_room(room_id)] if room_id else await client.list_rooms()
     finally:
         await client.close()
+
+
+@pytest.fixture
+async def served(start: Start, tmp_path: Path) -> AsyncIterator[Served]:
+    """A server with players (sign-in, sessions, ratings; a leaderboard needs one rated game) on a SQLite file."""
+    url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
+    await upgrade_in_thread(url)
+    yield Served(await start(journal=SqlJournal(create_engine(url))))  # (the server stops, and closes the journal)
+
+
+def target(harness: Harness) -> str:
+    return f"127.0.0.1:{harness.server.port}"
+
+
+async def player(harness: Harness, player_id: str) -> player_pb2.Player:
+    """A player as GetPlayer reports them, read through the client's module."""
+    client = KickoffClient(target(harness))
+    try:
+        return await client.get_player(player_id)
+    finally:
+        await client.close()
+
+
+async def leaderboard(harness: Harness, game: str) -> LeaderboardPage:
+    """A game's leaderboard (one page) as GetLeaderboard reports it, read through the client's module."""
+    client = KickoffClient(target(harness))
+    try:
+        return await client.leaderboard(game)
+    finally:
+        await client.close()
+
+
+def as_session(session: PlayerSession) -> player_pb2.Session:
+    """The app's session as the players' harness (tests/players) takes one."""
+    return player_pb2.Session(access_token=session.access_token, player=session.player)
+
+
+async def sign_in(pilot: Pilot) -> PlayerSession:
+    """Sign in as a guest from the lobby with its key (the lobby's name)."""
+    app = pilot.app
+    await lobby(pilot)
+    await pilot.press("s")
+    await until(pilot, lambda: app.client.session is not None, "the sign-in")
+    assert app.client.session is not None
+    return app.client.session
+
+
+async def paged(pilot: Pilot, screen: PagedScreen, loads: int = 1) -> None:
+    """Wait until a paged screen has loaded ``loads`` pages in all."""
+    await until(pilot, lambda: pilot.app.screen is screen and screen.loads >= loads, f"page load {loads}")
+
+
+async def my_games(pilot: Pilot) -> MyGamesScreen:
+    """Open My games from the lobby with its key and wait for the first page."""
+    await lobby(pilot)
+    await pilot.press("m")
+    await until(pilot, lambda: isinstance(pilot.app.screen, MyGamesScreen), "My games")
+    screen = pilot.app.screen
+    assert isinstance(screen, MyGamesScreen)
+    await paged(pilot, screen)
+    return screen
+
+
+def cells(table: DataTable) -> list[list[str]]:
+    """A table's rows as the text of their cells."""
+    return [[str(cell) for cell in table.get_row_at(row)] for row in range(table.row_count)]
 
 
 async def until(pilot: Pilot, condition: Callable[[], bool], what: str) -> None:

@@ -1,15 +1,19 @@
-"""The terminal client's one module of calls (terminal/client.py), against a real server."""
+"""The terminal client's one module of calls (terminal/client.py), against a real server (one with players for the
+players' calls: sign-in, sessions and their refresh, seats, leaderboards)."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 
 import pytest
 
 from kickoff.v1 import common_pb2, move_pb2
-from terminal.client import CallFailed, KickoffClient
+from terminal.client import CallFailed, KickoffClient, Refusal, SessionEnded
+from tests.players.conftest import Served
 from tests.server.conftest import soker_move
+from tests.tui.conftest import target
 
 
 @pytest.fixture
@@ -32,8 +36,8 @@ async def test_a_refused_call_carries_its_status_message_and_reason(client: Kick
 async def test_rooms_views_moves_and_streams_go_through_the_stubs(client: KickoffClient) -> None:
     kickoff = client
     assert {"soker", "age-of-soccer", "carta-futbol-club"} <= {game.name for game in await kickoff.list_games()}
-    playing = await kickoff.create_room("soker", seats=2, solo=True, system_players=1, options={"hand_size": 5})
-    waiting = await kickoff.create_room("soker", seats=2, solo=False, system_players=0)
+    playing = (await kickoff.create_room("soker", seats=2, solo=True, system_players=1, options={"hand_size": 5})).room
+    waiting = (await kickoff.create_room("soker", seats=2, solo=False, system_players=0)).room
     ticket = await kickoff.join_room(playing.room_id, name="Ana")
     assert ticket.seat == 0 and ticket.room.status == common_pb2.ROOM_STATUS_PLAYING
     rooms = await kickoff.list_rooms()
@@ -93,3 +97,135 @@ def test_the_client_imports_nothing_from_the_engine_or_the_server() -> None:
     )
     done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]", done.stdout
+
+
+# -- players ----------------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def clients(served: Served):
+    """Clients of a server with players; ``clients(clock=...)`` makes one more."""
+    made: list[KickoffClient] = []
+
+    def make(**options) -> KickoffClient:
+        made.append(KickoffClient(target(served.harness), **options))
+        return made[-1]
+
+    yield make
+    for client in made:
+        await client.close()
+
+
+async def test_a_guest_creates_joins_takes_up_its_seat_and_signs_out(served: Served, clients) -> None:
+    ana, anyone = clients(), clients()
+    session = await ana.sign_in_as_guest("Ana")
+    assert ana.signed_in and session.name == "Ana" and session.player_id
+    created = await ana.create_room("soker", seats=2, solo=False, system_players=0)
+    assert created.ticket is not None and created.ticket.seat == 0, "the creator is seated at once"
+    assert created.ticket.player_id == session.player_id and created.room.seats[0].name == "Ana"
+    room_id = created.room.room_id
+    other = await anyone.join_room(room_id, name="Bea")  # anonymous, as ever
+    assert other.seat == 1 and other.player_id == ""
+
+    page = await ana.list_my_rooms()
+    assert [(mine.room.room_id, mine.seat, mine.my_turn) for mine in page.rooms] == [(room_id, 0, True)]
+    assert page.next_page_token == ""
+    first_page = await ana.list_my_rooms(page_size=1)
+    assert [mine.room.room_id for mine in first_page.rooms] == [room_id]
+    assert first_page.next_page_token == "", "(no finished rooms follow: no empty page)"
+    taken = await ana.take_seat(room_id)
+    assert taken.seat == 0 and taken.player_id == session.player_id
+    assert (await ana.get_view(room_id, taken.token)).viewer == 0, "the seat's token works"
+    with pytest.raises(CallFailed) as full:
+        await ana.join_room(room_id)  # (the game has started: her seat is still hers)
+    assert (full.value.refusal.code, full.value.refusal.reason) == ("ALREADY_EXISTS", "already_seated")
+    waiting = await ana.create_room("soker", seats=3, solo=False, system_players=0)
+    with pytest.raises(CallFailed) as seated:
+        await ana.join_room(waiting.room.room_id)
+    assert (seated.value.refusal.code, seated.value.refusal.reason) == ("ALREADY_EXISTS", "already_seated")
+    assert (await ana.me()).player_id == session.player_id
+
+    await ana.sign_out()
+    assert not ana.signed_in and ana.session_ended is None
+    stale = clients()
+    stale.session = session  # the tokens signed out: refused by the server, and forgotten
+    with pytest.raises(SessionEnded) as ended:
+        await stale.me()
+    assert ended.value.refusal.reason == "session_revoked" and stale.session is None
+    anonymous = await ana.create_room("soker", seats=2, solo=False, system_players=0)
+    assert anonymous.ticket is None and not anonymous.room.seats[0].taken, "signed out: anonymous again"
+    with pytest.raises(CallFailed) as needs:
+        await ana.list_my_rooms()
+    assert needs.value.refusal.reason == "no_session"
+
+
+async def test_an_access_token_is_refreshed_before_it_expires_and_once_on_token_expired(
+    served: Served, clients
+) -> None:
+    clock = served.harness.clock
+    on_time = clients(clock=clock.now)  # reads the server's clock
+    first = await on_time.sign_in_as_guest("Ana")
+    lagging = clients(clock=lambda: 0.0)  # a clock far behind: only the server says the token expired
+    second = await lagging.sign_in_as_guest("Bo")
+    clock.advance(15 * 60 - 30)  # within a minute of the expiry: refreshed before the call
+    await on_time.list_my_rooms()
+    assert on_time.refreshes == 1 and on_time.session is not None
+    assert on_time.session.refresh_token != first.refresh_token and on_time.session.access_expires > clock.now()
+    clock.advance(60)  # past the expiry: the lagging client is told token_expired, refreshes once and goes on
+    await lagging.list_my_rooms()
+    assert lagging.refreshes == 1 and lagging.session is not None
+    assert lagging.session.access_token != second.access_token
+
+    clock.advance(15 * 60 + 1)  # two calls at once on an expired token: one refresh (a refresh token is good once)
+    await asyncio.gather(lagging.list_my_rooms(), lagging.rank("soker"), lagging.me())
+    assert lagging.refreshes == 2 and lagging.signed_in
+    assert (await lagging.me()).player_id == second.player_id
+
+
+async def test_a_session_the_server_ended_is_forgotten_and_said_so(served: Served, clients) -> None:
+    told: list[Refusal] = []
+    ana = clients(clock=served.harness.clock.now, on_session_ended=told.append)
+    session = await ana.sign_in_as_guest("Ana")
+    thief = clients()
+    thief.session = session
+    await thief.refresh_session()  # the refresh token is used up by someone else
+    served.harness.clock.advance(15 * 60 + 1)
+    with pytest.raises(SessionEnded) as ended:
+        await ana.list_my_rooms()
+    assert (ended.value.refusal.code, ended.value.refusal.reason) == ("UNAUTHENTICATED", "refresh_reused")
+    assert ana.session is None and ana.session_ended == ended.value.refusal and told == [ended.value.refusal]
+
+    again = await ana.sign_in_as_guest("Ana")  # a new player (no device id), a new session
+    assert again.player_id != session.player_id and ana.session_ended is None
+    thief.session = again
+    await thief.sign_out()  # ended elsewhere: the next call says session_revoked
+    with pytest.raises(SessionEnded) as revoked:
+        await ana.join_room((await ana.create_room("soker", seats=2, solo=False, system_players=0)).room.room_id)
+    assert revoked.value.refusal.reason == "session_revoked" and not ana.signed_in
+    assert [refusal.reason for refusal in told] == ["refresh_reused", "session_revoked"]
+
+
+async def test_leaderboard_pages_a_players_rank_and_players_looked_up_once(served: Served, clients) -> None:
+    ana, bo = clients(), clients()
+    first, second = await ana.sign_in_as_guest("Ana"), await bo.sign_in_as_guest("Bo")
+    created = await ana.create_room("soker", seats=2, solo=False, system_players=0)
+    assert created.ticket is not None
+    joined = await bo.join_room(created.room.room_id)
+    ended = await served.play_out(created.room.room_id, {0: created.ticket.token, 1: joined.token})
+    assert ended.rated and ended.status == common_pb2.ROOM_STATUS_FINISHED
+
+    anyone = clients()
+    page = await anyone.leaderboard("soker", page_size=1)
+    assert len(page.lines) == 1 and page.next_page_token and page.min_games == 1
+    rest = await anyone.leaderboard("soker", page_size=1, page_token=page.next_page_token)
+    lines = page.lines + rest.lines
+    assert {line.player_id for line in lines} == {first.player_id, second.player_id} and not rest.next_page_token
+    assert [line.rating.games for line in lines] == [1, 1]
+    mine = await ana.rank("soker")
+    assert mine.line is not None and mine.line.player_id == first.player_id and mine.ranked == 2
+    assert (await anyone.rank("soker", second.player_id)).line.player_id == second.player_id
+
+    bo_seen = await anyone.get_player(second.player_id)
+    assert [(rating.game, rating.games) for rating in bo_seen.ratings] == [("soker", 1)]
+    assert await anyone.get_player(second.player_id) is bo_seen, "kept for the run"
+    assert await anyone.get_player(second.player_id, fresh=True) is not bo_seen

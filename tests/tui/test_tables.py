@@ -77,6 +77,28 @@ def test_a_soker_view_shows_the_hand_and_only_counts_of_the_others() -> None:
     assert renderer.state_lines(view, book())[-1] == "Turn: heuristic bot 1"
 
 
+def test_a_players_rating_is_shown_beside_their_name_and_only_theirs() -> None:
+    seats = SeatBook(
+        [
+            common_pb2.Seat(seat=0, kind=PERSON, taken=True, name="Ana", team=0, player_id="p-ana"),
+            common_pb2.Seat(seat=1, kind=PERSON, taken=True, name="Bo Longname-Longername", team=1, player_id="p-bo"),
+            common_pb2.Seat(seat=2, kind=PERSON, taken=True, name="Cy", team=2),  # anonymous: no player
+            common_pb2.Seat(seat=3, kind=PERSON, taken=True, name="Di", team=3, player_id="p-di"),  # not known yet
+        ],
+        viewer=0,
+    )
+    seats.ratings.update({"p-ana": "12.3", "p-bo": "-1.5", "p-cy": "99.0"})
+    assert [seats.rating(seat) for seat in range(4)] == ["[12.3]", "[-1.5]", "", ""]
+    assert seats.label(0) == "Ana (you) [12.3]" and seats.label(2) == "Cy" and seats.label(3) == "Di"
+    assert seats.label(1, 18) == "Bo Longname [-1.5]", "the name gives way, not the rating"
+    assert seats.label(2, 18) == "Cy".ljust(18)
+    renderer, view = view_parts(move_pb2.View(soker={"hand_sizes": [1, 4, 2, 3], "points": [3, 0, 1, 0]}))
+    lines = renderer.seat_lines(view, seats, to_act=[0])
+    assert lines[0].startswith("> 0 Ana (you) [12.3]") and " 1 cards " in lines[0]
+    assert "[" not in lines[2] and "[" not in lines[3]
+    assert len({line.index(" cards") for line in lines}) == 1, "the columns stay aligned"
+
+
 def test_events_are_one_line_each() -> None:
     seats = book()
     event = move_pb2.RoomEvent(game={"soker": {"drew": {"seat": 0, "count": 1, "card": "JUV-GKP", "cause": "table"}}})
