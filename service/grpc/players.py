@@ -273,8 +273,9 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
                 return answer
             size -= len(answer.rooms)
             token = "f"
-            if not size:
-                answer.next_page_token = "f"
+            if not size:  # the live rooms filled the page: a next one only if there are finished rooms to show
+                more, _ = await self.store.finished_seats(caller.player_id, 1, "")
+                answer.next_page_token = "f" if more else ""
                 return answer
         finished, following = await self.store.finished_seats(caller.player_id, size, token[1:])
         stored = await self.store.summaries([seat.room_id for seat in finished])

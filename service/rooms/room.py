@@ -332,12 +332,12 @@ class Room(ActorHandler):
             )
         if self.status == FINISHED and self.state is None:
             raise RoomUnavailable("the room closed: nobody joined it for too long", code="room_closed")
-        if self.status != WAITING:
-            raise RoomUnavailable("the game has started: every seat is taken", code="room_full")
         if player and self.seat_of(player) is not None:
             raise Conflict(
                 "the player holds a seat of this room already: take it up with TakeSeat", code="already_seated"
             )
+        if self.status != WAITING:
+            raise RoomUnavailable("the game has started: every seat is taken", code="room_full")
         if self._record.rated and not player:
             raise RoomUnavailable(
                 "this room is rated: join it signed in as a player (PlayerService)", code="sign_in_required"

@@ -44,15 +44,15 @@ async def test_a_player_lists_their_rooms_with_their_turn_first(served: Served) 
         (playing[1], False, 1),
         (playing[0], False, 1),
     ]
-    # Pages: one room at a time, the same order.
-    seen, token = [], ""
+    # Pages: one room at a time, the same order, and no empty page after the last (no finished rooms follow).
+    pages, token = [], ""
     while True:
         page = await my_rooms(served, ann, page_size=1, page_token=token)
-        seen += [r.room.room_id for r in page.rooms]
+        pages.append([r.room.room_id for r in page.rooms])
         token = page.next_page_token
         if not token:
             break
-    assert seen == [playing[1], playing[0], waiting.room_id]
+    assert pages == [[playing[1]], [playing[0]], [waiting.room_id]]
 
 
 async def test_a_second_device_takes_the_seat_up_and_both_devices_play_it(served: Served) -> None:
@@ -91,6 +91,12 @@ async def test_a_player_holds_one_seat_per_room(served: Served) -> None:
     ann = await served.guest()
     room = (await served.create(ann, seats=3)).room
     code, why, _ = await refusal(served.join(room.room_id, ann))
+    assert (code, why) == (grpc.StatusCode.ALREADY_EXISTS, "already_seated")
+    # Also once the game has started (every seat taken): the answer says the seat is theirs, not that the room is full.
+    bo = await served.guest()
+    full = (await served.create(bo)).room
+    await served.join(full.room_id, ann)
+    code, why, _ = await refusal(served.join(full.room_id, ann))
     assert (code, why) == (grpc.StatusCode.ALREADY_EXISTS, "already_seated")
 
 
