@@ -42,7 +42,7 @@ DETAIL_LIMIT = 300  # characters of a detail: it says what is wrong, it never ca
 
 TITLE: dict[int, str] = {
     400: "Bad request",
-    401: "Seat token missing or invalid",
+    401: "Token missing or invalid",  # a seat token, an access token or a refresh token: the reason says which
     403: "Not allowed",
     404: "Not found",
     409: "Conflict with the room's state",
