@@ -1,5 +1,5 @@
 // Every call the page makes: the gateway's REST routes (same origin), their refusals as problem details, and the seat
-// tokens this tab holds (sessionStorage, one per room).
+// tokens this tab holds (sessionStorage, one per room). A player's session (its access token) is session.js's.
 
 /** A refusal: the problem details' detail and reason (RFC 9457), or why the server could not be reached. */
 export class Problem extends Error {
@@ -18,6 +18,7 @@ export class Problem extends Error {
 }
 
 const enc = encodeURIComponent;
+const paged = (pageToken) => (pageToken ? `&page_token=${enc(pageToken)}` : "");
 
 export async function call(method, path, { body, token } = {}) {
   const headers = { Accept: "application/json" };
@@ -46,8 +47,9 @@ export const api = {
   rules: (game) => call("GET", `/v1/games/${enc(game)}/rules`),
   rooms: () => call("GET", "/v1/rooms?page_size=50"),
   room: (id) => call("GET", `/v1/rooms/${enc(id)}`),
-  createRoom: (body) => call("POST", "/v1/rooms", { body }),
-  join: (id, body) => call("POST", `/v1/rooms/${enc(id)}/seats`, { body }),
+  // `token`: a player's access token (the player is seated); none: an anonymous seat, as before players.
+  createRoom: (body, token) => call("POST", "/v1/rooms", { body, token }),
+  join: (id, body, token) => call("POST", `/v1/rooms/${enc(id)}/seats`, { body, token }),
   view: (id, token) => call("GET", `/v1/rooms/${enc(id)}/view`, { token }),
   legalMoves: (id, token) => call("GET", `/v1/rooms/${enc(id)}/legal-moves`, { token }),
   submit: (id, token, body) => call("POST", `/v1/rooms/${enc(id)}/moves`, { body, token }),
@@ -58,6 +60,19 @@ export const api = {
   roomEvents: (id, after, ticket) =>
     `/v1/rooms/${enc(id)}/events?after_version=${after}` + (ticket ? `&ticket=${enc(ticket)}` : ""),
   tournamentEvents: (id, after) => `/v1/tournaments/${enc(id)}/events?after_version=${after}`,
+
+  // Players (the PlayerService: a server without a store of players answers 501 unimplemented).
+  signInAsGuest: (body) => call("POST", "/v1/players/guest", { body }),
+  refreshSession: (refreshToken) => call("POST", "/v1/sessions/refresh", { body: { refreshToken } }),
+  signOut: (refreshToken) => call("POST", "/v1/sessions/sign-out", { body: { refreshToken } }),
+  rename: (token, name) => call("PATCH", "/v1/players/me", { body: { name }, token }),
+  player: (id) => call("GET", `/v1/players/${enc(id)}`),
+  myRooms: (token, pageToken = "", pageSize = 10) =>
+    call("GET", `/v1/players/me/rooms?page_size=${pageSize}${paged(pageToken)}`, { token }),
+  takeSeat: (id, token) => call("POST", `/v1/rooms/${enc(id)}/my-seat`, { token }),
+  leaderboard: (game, pageToken = "", pageSize = 25) =>
+    call("GET", `/v1/games/${enc(game)}/leaderboard?page_size=${pageSize}${paged(pageToken)}`),
+  myRank: (game, token) => call("GET", `/v1/games/${enc(game)}/leaderboard/me?neighbours=2`, { token }),
 };
 
 let games = null;
@@ -73,7 +88,8 @@ export async function hostedGames() {
   }
 }
 
-/** The seat tokens this tab holds, one per room: {seat, token, name}. */
+/** The seat tokens this tab holds, one per room: {seat, token, name, player} (player: the id of the player whose seat
+ * it is, when it was taken signed in). */
 export const seatTokens = {
   key: (roomId) => `kickoff:seat:${roomId}`,
   get(roomId) {
@@ -86,6 +102,15 @@ export const seatTokens = {
   },
   set(roomId, held) {
     sessionStorage.setItem(this.key(roomId), JSON.stringify(held));
+  },
+  /** Forgets the seats this tab took for a player (they signed out): an anonymous seat's token stays. */
+  dropPlayer(playerId) {
+    if (!playerId) return;
+    for (let index = sessionStorage.length - 1; index >= 0; index -= 1) {
+      const key = sessionStorage.key(index);
+      if (!key?.startsWith("kickoff:seat:")) continue;
+      if (this.get(key.slice("kickoff:seat:".length))?.player === playerId) sessionStorage.removeItem(key);
+    }
   },
 };
 

@@ -1,10 +1,13 @@
-// kickoff in a browser: one page, three views chosen by the address's fragment -
-//   #room=ID          the room's table, as this tab's seat if it holds one, else as a spectator
+// kickoff in a browser: one page, four views chosen by the address's fragment -
+//   #room=ID          the room's table, as this tab's seat if it holds one (or the signed-in player's, taken up),
+//                     else as a spectator
 //   #room=ID&watch    the room's table as a spectator
 //   #tournament=ID    a tournament's standings, live
+//   #leaderboard=GAME a game's leaderboard
 //   anything else     the lobby
 // The page holds no game rules: it draws the views and legal moves the server sends, and the server judges every move.
 
+import { leaderboardView } from "./leaderboard.js";
 import { lobby } from "./lobby.js";
 import { roomTable } from "./table.js";
 import { tournamentView } from "./tournament.js";
@@ -19,9 +22,11 @@ function route() {
   document.title = "kickoff";
   if (params.get("room")) shown = roomTable(main, params.get("room"), { watch: params.has("watch") });
   else if (params.get("tournament")) shown = tournamentView(main, params.get("tournament"));
+  else if (params.get("leaderboard")) shown = leaderboardView(main, params.get("leaderboard"));
   else shown = lobby(main);
   main.focus?.();
 }
 
 window.addEventListener("hashchange", route);
+window.addEventListener("kickoff:reroute", route); // a view's seat changed (a table took the player's seat up)
 route();

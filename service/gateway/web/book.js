@@ -17,6 +17,7 @@ export class SeatBook {
       taken: Boolean(seat.taken),
       team: seat.team ?? 0,
       choice: seat.choice || "",
+      playerId: seat.playerId || "", // the player holding it ("" for an anonymous seat, a system player's, a free one)
     });
   }
 

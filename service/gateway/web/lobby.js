@@ -1,8 +1,20 @@
-// The lobby: the games the server hosts, its rooms (join, watch, or go back to a seat this tab holds), its
-// tournaments, and a form that creates a room and takes a seat in it.
+// The lobby: the games the server hosts (with their leaderboards), its rooms (join, watch, or go back to a seat this
+// tab holds), its tournaments, and a form that creates a room and takes a seat in it. Where the server knows players:
+// signing in as a guest (session.js keeps the session), and the signed-in player's games, each taken up in this tab
+// (a second device picks the game up). Signed out, every seat is an anonymous one, as before players.
 
 import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
 import { field, fill, h, plural } from "./dom.js";
+import {
+  asPlayer,
+  currentSession,
+  myPlayerId,
+  onSessionChange,
+  playersServed,
+  signInAsGuest,
+  signOut,
+  takeUpSeat,
+} from "./session.js";
 
 const NAME_KEY = "kickoff:name";
 
@@ -10,6 +22,9 @@ export function lobby(root) {
   let stopped = false;
   let rulesAsked = 0;
   let games = new Map();
+  let playersOn = false; // the server knows players (until asked: as if not, unless a session is stored)
+  let myRoomsAsked = 0;
+  let myRoomsNext = "";
 
   const status = h("p", { class: "lobby-status", testid: "lobby-status", role: "alert" });
   const name = h("input", {
@@ -21,7 +36,40 @@ export function lobby(root) {
     placeholder: "your name",
     value: sessionStorage.getItem(NAME_KEY) || "",
   });
+  const nameField = field("Name", name, "Shown to the other players when you take a seat.");
+  const playerShown = h("strong", { testid: "player-name" });
+  const signedIn = h(
+    "div",
+    { class: "signed-in", testid: "signed-in", hidden: true },
+    h("p", {}, "Signed in as ", playerShown, "."),
+    h("button", { type: "button", testid: "sign-out", onclick: () => leave() }, "Sign out"),
+  );
+  const signIn = h(
+    "div",
+    { class: "sign-in", testid: "sign-in", hidden: true },
+    h("button", { type: "button", testid: "sign-in-guest", onclick: () => enter() }, "Sign in as guest"),
+    h("small", {}, "With the name above: your games and ratings, kept in this browser."),
+  );
   const gameList = h("ul", { class: "games", testid: "games", "aria-label": "Games" });
+  const myRoomList = h("tbody", { testid: "my-rooms" });
+  const myRoomsMore = h(
+    "button",
+    { type: "button", testid: "my-rooms-more", hidden: true, onclick: () => loadMyRooms(true) },
+    "More of my games",
+  );
+  const myGames = h(
+    "section",
+    { class: "panel wide", testid: "my-games", "aria-labelledby": "my-games-h", hidden: true },
+    h("h2", { id: "my-games-h" }, "My games"),
+    h("button", { type: "button", testid: "my-rooms-refresh", onclick: () => loadMyRooms() }, "Refresh"),
+    h(
+      "table",
+      { class: "rooms", "aria-labelledby": "my-games-h" },
+      h("thead", {}, h("tr", {}, ["Game", "Status", "Seat", "Players", ""].map((text) => h("th", { scope: "col" }, text)))),
+      myRoomList,
+    ),
+    myRoomsMore,
+  );
   const roomList = h("tbody", { testid: "rooms" });
   const tournamentList = h("ul", { class: "tournaments", testid: "tournaments", "aria-label": "Tournaments" });
 
@@ -86,11 +134,14 @@ export function lobby(root) {
         "section",
         { class: "panel", "aria-labelledby": "you-h" },
         h("h2", { id: "you-h" }, "You"),
-        field("Name", name, "Shown to the other players when you take a seat."),
+        signedIn,
+        nameField,
+        signIn,
         status,
       ),
       h("section", { class: "panel", "aria-labelledby": "games-h" }, h("h2", { id: "games-h" }, "Games"), gameList),
       h("section", { class: "panel" }, createForm),
+      myGames,
       h(
         "section",
         { class: "panel wide", "aria-labelledby": "rooms-h" },
@@ -130,6 +181,12 @@ export function lobby(root) {
   // -- games and the form --------------------------------------------------------------------------------------------
   async function loadGames() {
     games = await hostedGames();
+    drawGames();
+    fill(game, [...games.values()].map((info) => h("option", { value: info.name }, info.title || info.name)));
+    gameChosen();
+  }
+
+  function drawGames() {
     fill(
       gameList,
       [...games.values()].map((info) =>
@@ -139,11 +196,19 @@ export function lobby(root) {
           h("strong", {}, info.title || info.name),
           ` (${(info.seatCounts || []).join(", ")} seats): `,
           info.summary || "",
+          playersOn
+            ? [
+                " ",
+                h(
+                  "a",
+                  { href: `#leaderboard=${encodeURIComponent(info.name)}`, testid: "leaderboard-link" },
+                  `${info.title || info.name} leaderboard`,
+                ),
+              ]
+            : null,
         ),
       ),
     );
-    fill(game, [...games.values()].map((info) => h("option", { value: info.name }, info.title || info.name)));
-    gameChosen();
   }
 
   function gameChosen() {
@@ -229,23 +294,75 @@ export function lobby(root) {
       systemPlayer: kind.value,
     };
     if (think.value !== "") body.thinkSeconds = Number(think.value);
-    const chosen = chosenOptions();
-    if (Object.keys(chosen).length) body.options = chosen;
+    const changed = chosenOptions();
+    if (Object.keys(changed).length) body.options = changed;
     say("Creating the room…");
+    const chosen = choice.value.trim();
     try {
-      const room = await api.createRoom(body);
-      await takeSeat(room.roomId, choice.value.trim());
+      if ((await actingAsPlayer()) && !chosen) {
+        // The player is seated by creating it, in the first person's seat.
+        const answer = await asPlayer((token) => api.createRoom(body, token));
+        const room = answer.room || answer;
+        if (answer.seatToken) {
+          keepSeat(room.roomId, answer.seat ?? 0, answer.seatToken, currentSession()?.player.name || "");
+          open(room.roomId);
+        } else {
+          await takeUp(room.roomId);
+        }
+      } else {
+        // CreateRoom takes no choice: the room is made, then the seat taken with the choice (by the player if any).
+        const room = await api.createRoom(body);
+        await takeSeat(room.roomId, chosen);
+      }
     } catch (error) {
       say(`The room was not created: ${problem(error)}`);
     }
   }
 
+  /** Whether the page acts for a player: signed in, on a server that knows players. */
+  function signedInHere() {
+    return playersOn && Boolean(currentSession());
+  }
+
+  /** The same, once the server was asked whether it knows players (asked once per page load). */
+  async function actingAsPlayer() {
+    playersOn = await playersServed();
+    return signedInHere();
+  }
+
+  function keepSeat(id, seat, token, seatName) {
+    seatTokens.set(id, { seat, token, name: seatName, player: myPlayerId() || undefined });
+  }
+
+  function open(id) {
+    location.hash = `room=${encodeURIComponent(id)}`;
+  }
+
   async function takeSeat(id, chosen = "") {
+    if (await actingAsPlayer()) {
+      const body = chosen ? { choice: chosen } : {};
+      let joined;
+      try {
+        joined = await asPlayer((token) => api.join(id, body, token));
+      } catch (error) {
+        if (error instanceof Problem && error.reason === "already_seated") return takeUp(id);
+        throw error;
+      }
+      keepSeat(id, joined.seat ?? 0, joined.seatToken, currentSession()?.player.name || "");
+      open(id);
+      return;
+    }
     const body = { name: playerName() };
     if (chosen) body.choice = chosen;
     const joined = await api.join(id, body);
     seatTokens.set(id, { seat: joined.seat ?? 0, token: joined.seatToken, name: body.name });
-    location.hash = `room=${encodeURIComponent(id)}`;
+    open(id);
+  }
+
+  /** The player's seat of a room, taken up in this tab (a fresh seat token), and its table opened. */
+  async function takeUp(id) {
+    await takeUpSeat(id);
+    open(id);
   }
 
   async function joinRoom(id) {
@@ -272,7 +389,9 @@ export function lobby(root) {
     const id = room.roomId;
     const roomSeats = room.seats || [];
     const free = roomSeats.filter((seat) => !seat.taken).length;
-    const mine = seatTokens.get(id);
+    const me = signedInHere() ? myPlayerId() : "";
+    const tabHolds = Boolean(seatTokens.get(id));
+    const mine = tabHolds || (me && roomSeats.some((seat) => seat.playerId === me));
     const roomStatus = statusName(room.status);
     const names = roomSeats.map((seat) => (seat.taken ? seat.name || "?" : "(free)")).join(", ");
     return h(
@@ -286,7 +405,11 @@ export function lobby(root) {
         "td",
         { class: "actions" },
         mine
-          ? h("button", { type: "button", testid: "resume", onclick: () => joinRoom(id) }, "Back to my seat")
+          ? h(
+              "button",
+              { type: "button", testid: "resume", onclick: () => (tabHolds ? joinRoom(id) : pickUp(id)) },
+              "Back to my seat",
+            )
           : roomStatus === "waiting" && free
             ? h("button", { type: "button", testid: "join", onclick: () => joinRoom(id) }, "Join")
             : null,
@@ -320,13 +443,123 @@ export function lobby(root) {
     }
   }
 
+  // -- the player ----------------------------------------------------------------------------------------------------
+  function drawPlayer() {
+    const held = playersOn ? currentSession() : null;
+    signedIn.hidden = !held;
+    nameField.hidden = Boolean(held);
+    signIn.hidden = !playersOn || Boolean(held);
+    playerShown.textContent = held?.player.name || "";
+    myGames.hidden = !held;
+  }
+
+  async function enter() {
+    say("Signing in…");
+    try {
+      await signInAsGuest(playerName());
+      say("");
+    } catch (error) {
+      say(`You were not signed in: ${problem(error)}`);
+    }
+  }
+
+  async function leave() {
+    try {
+      await signOut();
+      say("");
+    } catch (error) {
+      say(`Signed out here (the server could not be told: ${problem(error)}).`);
+    }
+  }
+
+  async function pickUp(id) {
+    say("Taking your seat up…");
+    try {
+      await takeUp(id);
+    } catch (error) {
+      say(`Your seat could not be taken up: ${problem(error)}`);
+    }
+  }
+
+  function myRoomRow(mine) {
+    const room = mine.room || {};
+    const id = room.roomId;
+    const roomStatus = statusName(room.status);
+    const names = (room.seats || []).map((seat) => (seat.taken ? seat.name || "?" : "(free)")).join(", ");
+    return h(
+      "tr",
+      { testid: "my-room", data: { room: id, status: roomStatus, myTurn: String(Boolean(mine.myTurn)) } },
+      h(
+        "td",
+        {},
+        mine.myTurn ? [h("strong", { class: "my-turn-mark", testid: "my-turn" }, "Your turn"), " "] : null,
+        games.get(room.game)?.title || room.game,
+        " ",
+        h("code", { class: "room-id" }, id),
+      ),
+      h("td", {}, room.rated ? `${roomStatus}, rated` : roomStatus),
+      h("td", {}, String(mine.seat ?? 0)),
+      h("td", {}, names),
+      h(
+        "td",
+        { class: "actions" },
+        h(
+          "button",
+          { type: "button", testid: "take-up", onclick: () => pickUp(id) },
+          roomStatus === "finished" ? "Open" : "Play",
+        ),
+      ),
+    );
+  }
+
+  /** The player's rooms (their turn first, as the server orders them), a page at a time. */
+  async function loadMyRooms(more = false) {
+    if (!signedInHere()) return;
+    const asked = ++myRoomsAsked;
+    try {
+      const answer = await asPlayer((token) => api.myRooms(token, more ? myRoomsNext : ""));
+      if (stopped || asked !== myRoomsAsked) return;
+      const rows = (answer.rooms || []).map(myRoomRow);
+      if (more) myRoomList.append(...rows);
+      else fill(myRoomList, rows.length ? rows : h("tr", {}, h("td", { colspan: 5 }, "No games yet: create or join one.")));
+      myRoomsNext = answer.nextPageToken || "";
+      myRoomsMore.hidden = !myRoomsNext;
+    } catch (error) {
+      if (!stopped && asked === myRoomsAsked && currentSession()) say(`Your games could not be loaded: ${problem(error)}`);
+    }
+  }
+
+  // A new pair of tokens changes nothing here; signing in or out (here or in another tab) does.
+  let shownPlayer = myPlayerId();
+  const unsubscribe = onSessionChange((held, reason) => {
+    if (stopped) return;
+    drawPlayer();
+    const now = held?.player.playerId || "";
+    if (now === shownPlayer) return;
+    shownPlayer = now;
+    fill(myRoomList);
+    myRoomsMore.hidden = true;
+    if (!held && reason && reason !== "signed_out") say(`You were signed out (${reason.replace(/_/g, " ")}).`);
+    loadMyRooms();
+    refresh();
+  });
+
+  drawPlayer();
   loadGames()
-    .then(refresh)
+    .then(async () => {
+      playersOn = await playersServed();
+      if (stopped) return;
+      drawGames();
+      drawPlayer();
+      loadMyRooms();
+      await refresh();
+    })
     .catch((error) => say(`The games could not be loaded: ${problem(error)}`));
 
   return {
     stop() {
       stopped = true;
+      unsubscribe();
     },
   };
 }

@@ -1,12 +1,15 @@
-// A room's table, for a seat (its token in this tab's sessionStorage) or a spectator: the seats, the game's public
-// state, the seat's hand, whose turn it is with the turn clock, the events, the legal moves as buttons, refusals and
-// the outcome. Updates come from the room's event stream (a stream ticket opens a seat's own); the view is asked for
-// after each update. What is drawn of a game is its table module's (games/); this file knows no game.
+// A room's table, for a seat (its token in this tab's sessionStorage) or a spectator: the seats (a player's with their
+// rating in the game), the game's public state, the seat's hand, whose turn it is with the turn clock, the events, the
+// legal moves as buttons, refusals and the outcome. A signed-in player who holds a seat of the room but whose tab has
+// no token for it takes the seat up (a fresh seat token) unless the address says to watch. Updates come from the
+// room's event stream (a stream ticket opens a seat's own); the view is asked for after each update. What is drawn of
+// a game is its table module's (games/); this file knows no game.
 
 import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
 import { SeatBook } from "./book.js";
 import { fill, h, plural } from "./dom.js";
 import { moveLabel, pick, tableFor } from "./games/index.js";
+import { knownPlayer, lookUpPlayer, myPlayerId, ratingIn, ratingText, takeUpSeat } from "./session.js";
 
 const MAX_FEED = 2000; // event lines kept on the page
 
@@ -38,6 +41,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     stopped: false,
     retries: 0,
     timers: new Set(),
+    asked: new Set(), // the players looked up for their ratings
   };
 
   // -- the page ----------------------------------------------------------------------------------------------------
@@ -105,6 +109,23 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   }
 
   // -- drawing -----------------------------------------------------------------------------------------------------
+  /** The rating of the player holding a seat in this room's game ("unrated" before their first rated game); "" for a
+   * seat without a player, and until (or unless) the player could be looked up. */
+  function seatRating(seat) {
+    const playerId = s.book.seats.get(seat)?.playerId;
+    if (!playerId || !s.game) return "";
+    const player = knownPlayer(playerId);
+    if (!player) {
+      if (!s.asked.has(playerId)) {
+        s.asked.add(playerId);
+        lookUpPlayer(playerId).then((found) => found && !s.stopped && drawSeats());
+      }
+      return "";
+    }
+    const rating = ratingIn(player, s.game);
+    return rating ? `rating ${ratingText(rating)}` : "unrated";
+  }
+
   function drawSeats() {
     const [table, body] = pick(s.view);
     const count = Math.max(s.book.count, body?.handSizes?.length || 0, body?.seats?.length || 0);
@@ -114,11 +135,13 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       Array.from({ length: count }, (_, seat) => {
         const acting = s.toAct.includes(seat);
         const info = table && body ? table.seatInfo(body, seat, ctx()) : "";
+        const rating = seatRating(seat);
         return h(
           "li",
           { class: `seat${acting ? " acting" : ""}${seat === s.viewer ? " mine" : ""}`, testid: "seat", data: { seat } },
           h("span", { class: "seat-marker", "aria-hidden": "true" }, acting ? "▶" : ""),
           h("span", { class: "seat-name" }, `${seat}. ${s.book.title(seat)}`),
+          rating ? h("span", { class: "seat-rating", testid: "seat-rating" }, rating) : null,
           s.book.hasTeams ? h("span", { class: "seat-team" }, `team ${s.book.team(seat)}`) : null,
           acting ? h("span", { class: "seat-acting" }, "to act") : null,
           winners.has(seat) ? h("strong", { class: "seat-winner" }, "winner") : null,
@@ -478,12 +501,14 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   async function start() {
     try {
       const [answer, games] = await Promise.all([api.room(roomId), hostedGames().catch(() => new Map())]);
+      if (s.stopped) return;
+      if (!watch && !token && (await takeMySeatUp(answer))) return;
       applyRoom(answer);
       const info = games.get(answer.game);
       fill(title, info?.title || answer.game, " ", h("small", {}, "room ", h("code", {}, roomId)));
       document.title = `${info?.title || answer.game} - kickoff`;
       s.status = statusName(answer.status);
-      const mode = answer.mode === "ROOM_MODE_SOLO" ? "solo" : "online";
+      const mode = (answer.mode === "ROOM_MODE_SOLO" ? "solo" : "online") + (answer.rated ? ", rated" : "");
       role.textContent = token
         ? `You play seat ${s.viewer} (${mode}).`
         : `You are watching as a spectator (${mode}).`;
@@ -494,6 +519,20 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       notice("stream", `This room cannot be shown: ${problem.text}`);
       if (problem.status !== 404) reconnectLater();
     }
+  }
+
+  /** Takes the signed-in player's seat of the room up in this tab, and draws the table again as that seat; false when
+   * the player holds none (or it could not be taken up: the table is a spectator's). */
+  async function takeMySeatUp(answer) {
+    const me = myPlayerId();
+    if (!me || !(answer.seats || []).some((seat) => seat.playerId === me)) return false;
+    try {
+      await takeUpSeat(roomId);
+    } catch {
+      return false;
+    }
+    if (!s.stopped) window.dispatchEvent(new Event("kickoff:reroute"));
+    return true;
   }
 
   const ticking = setInterval(tickClock, 250);
