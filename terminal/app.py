@@ -431,8 +431,7 @@ class LobbyScreen(Screen[None]):
                 solo=request["solo"],
                 system_players=request["system_players"],
                 options=request["options"],
-                # A signed-in player is seated by CreateRoom, which takes no choice: with one, they join as anyone.
-                as_player=not self.choice(),
+                choice=self.choice(),  # (a signed-in player is seated by CreateRoom, with it)
             )
         except CallFailed as failed:
             self.say(refused(failed))

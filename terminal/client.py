@@ -481,8 +481,10 @@ class KickoffClient:
         options: Mapping[str, Any] | None = None,
         think_seconds: float | None = None,
         as_player: bool = True,
+        choice: str = "",
     ) -> NewRoom:
-        """Create a room; a signed-in player (unless not ``as_player``) is seated in it at once (``NewRoom.ticket``)."""
+        """Create a room; a signed-in player (unless not ``as_player``) is seated in it at once (``NewRoom.ticket``),
+        with ``choice`` for the seat where the game offers one. Anyone else joins after, with their choice."""
         request = room_pb2.CreateRoomRequest(
             game=game,
             mode=common_pb2.ROOM_MODE_SOLO if solo else common_pb2.ROOM_MODE_ONLINE,
@@ -496,6 +498,8 @@ class KickoffClient:
         metadata = (("x-api-key", self._api_key),) if self._api_key else ()
         if not as_player:
             return NewRoom((await self._unary(self._rooms.CreateRoom, request, metadata)).room)
+        if self.signed_in:
+            request.choice = choice  # (an anonymous creator's choice would be refused: they choose on joining)
         response = await self._as_player(self._rooms.CreateRoom, request, required=False, metadata=metadata)
         ticket = Ticket(response.room, response.seat, response.seat_token) if response.HasField("seat") else None
         return NewRoom(response.room, ticket)

@@ -224,6 +224,12 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         player = await self.seats.player(context)
         if player is not None:
             await self.seats.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
+        elif request.choice:
+            raise InvalidRequest(
+                "choice is the creating player's: send a player's access token, or join with the choice",
+                field="choice",
+                code="choice_needs_player",
+            )
         room = await self.seats.directory.create(
             game=request.game,
             mode=MODE_NAME[request.mode],
@@ -234,10 +240,12 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
             system_player=request.system_player,
             think_seconds=request.think_seconds if request.HasField("think_seconds") else None,
             rated=request.rated if request.HasField("rated") else None,
+            choice=request.choice,
         )
         if player is None:
             return room_pb2.CreateRoomResponse(room=room_to_proto(room))
-        seat, nonce = await room.join(None, player.name, "", player.player_id)  # the creator sits down at once
+        # The creator sits down at once.
+        seat, nonce = await room.join(None, player.name, request.choice, player.player_id)
         token = self.seats.tokens.issue(room.room_id, seat, nonce)
         return room_pb2.CreateRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
 

@@ -93,12 +93,14 @@ class RoomDirectory(Directory[Room]):
         tournament_id: str = "",
         tournament_game: int | None = None,
         rated: bool | None = None,
+        choice: str = "",
     ) -> Room:
         """A new room, stored, started and waiting for its people. Raises InvalidRequest naming what is wrong.
 
         System players take ``system_seats`` when given, else the last ``system_players`` seats. A tournament's rooms
         (``tournament_id``) may be all system players: see :meth:`check`. ``rated``: whether the game is rated (None:
-        the default rule, Room._rated); a rated room takes signed-in players only."""
+        the default rule, Room._rated); a rated room takes signed-in players only. ``choice``: what the creator, who
+        takes the first person's seat at once, chooses for it (checked here, so a bad one makes no room)."""
         if rated and not self.surroundings.rates:
             raise InvalidRequest(
                 "this server keeps no ratings (players need a database store)", code="ratings_off", field="rated"
@@ -114,6 +116,12 @@ class RoomDirectory(Directory[Room]):
             people_optional=bool(tournament_id),
         )
         taken = seats_of_system_players(seats, system_players, system_seats)
+        if choice:
+            first = next(seat for seat in range(seats) if seat not in taken)
+            try:
+                get_game(game).with_choices(seats, resolved, {first: choice})
+            except InvalidOptions as error:
+                raise InvalidRequest(str(error), field="choice", code="bad_choice") from None
         if not tournament_id and self.max_live_rooms is not None and len(self._live) >= self.max_live_rooms:
             raise ResourceExhausted(
                 f"this server holds as many live rooms as it may ({self.max_live_rooms}); try again later",

@@ -107,3 +107,21 @@ async def test_a_rated_room_takes_signed_in_players_only(served: Served) -> None
     assert (code, why) == (grpc.StatusCode.FAILED_PRECONDITION, "sign_in_required")
     joined = await served.join(room.room_id, await served.guest())
     assert joined.room.status == common_pb2.ROOM_STATUS_PLAYING and joined.room.rated
+
+
+async def test_a_creating_player_chooses_for_their_seat(served: Served) -> None:
+    """Age of Soccer's team code, chosen by the player creating the room, who sits down at once with it; a choice the
+    game does not offer makes no room; an anonymous creator joins with their choice as before."""
+    ann = await served.guest(name="Ann")
+    request = room_pb2.CreateRoomRequest(game="age-of-soccer", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, choice="VIK")
+    created = await served.harness.rooms.CreateRoom(request, metadata=auth(ann.access_token))
+    assert (created.seat, created.room.seats[created.seat].choice) == (0, "VIK")
+    assert created.room.seats[0].player_id == ann.player.player_id
+    before = len((await served.harness.rooms.ListRooms(room_pb2.ListRoomsRequest())).rooms)
+    request.choice = "XXX"
+    code, why, _ = await refusal(served.harness.rooms.CreateRoom(request, metadata=auth(ann.access_token)))
+    assert (code, why) == (grpc.StatusCode.INVALID_ARGUMENT, "bad_choice")
+    request.choice = "VIK"
+    code, why, _ = await refusal(served.harness.rooms.CreateRoom(request))
+    assert (code, why) == (grpc.StatusCode.INVALID_ARGUMENT, "choice_needs_player")
+    assert len((await served.harness.rooms.ListRooms(room_pb2.ListRoomsRequest())).rooms) == before

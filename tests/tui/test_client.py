@@ -143,6 +143,8 @@ async def test_a_guest_creates_joins_takes_up_its_seat_and_signs_out(served: Ser
     with pytest.raises(CallFailed) as seated:
         await ana.join_room(waiting.room.room_id)
     assert (seated.value.refusal.code, seated.value.refusal.reason) == ("ALREADY_EXISTS", "already_seated")
+    chosen = await ana.create_room("age-of-soccer", seats=2, solo=False, system_players=0, choice="VIK")
+    assert chosen.ticket is not None and chosen.room.seats[chosen.ticket.seat].choice == "VIK"
     assert (await ana.me()).player_id == session.player_id
 
     await ana.sign_out()

@@ -299,8 +299,9 @@ export function lobby(root) {
     say("Creating the room…");
     const chosen = choice.value.trim();
     try {
-      if ((await actingAsPlayer()) && !chosen) {
-        // The player is seated by creating it, in the first person's seat.
+      if (await actingAsPlayer()) {
+        // The player is seated by creating it, in the first person's seat, with their choice.
+        if (chosen) body.choice = chosen;
         const answer = await asPlayer((token) => api.createRoom(body, token));
         const room = answer.room || answer;
         if (answer.seatToken) {
@@ -310,7 +311,7 @@ export function lobby(root) {
           await takeUp(room.roomId);
         }
       } else {
-        // CreateRoom takes no choice: the room is made, then the seat taken with the choice (by the player if any).
+        // Anyone else takes a seat of the room made, with their choice.
         const room = await api.createRoom(body);
         await takeSeat(room.roomId, chosen);
       }
