@@ -55,9 +55,10 @@ async def start() -> AsyncIterator[Start]:
         clock = ManualClock()
         seeds = seeds or itertools.count(1)
         settings: LimitSettings = replace(no_limits(), **limits)  # type: ignore[arg-type]
-        players = None
+        players = store = None
         if isinstance(journal, SqlJournal):
             store = PlayerStore(journal.engine, clock.now, min_games=min_games)
+            await store.recount()  # (as a server starting does)
             journal.rater = store.rate
             players = Players(store, SECRET, ExternalTokens(issuers, clock=clock.now))
         directory = RoomDirectory(
@@ -74,7 +75,7 @@ async def start() -> AsyncIterator[Start]:
             directory, SeatTokens(SECRET), tournaments=tournaments, admission=Admission(settings), players=players
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
-        harness = Harness(server, clock, directory, channel)
+        harness = Harness(server, clock, directory, channel, store)
         started.append(harness)
         return harness
 

@@ -354,6 +354,7 @@ async def serve(
     if store.database_url != "memory":
         engine = create_engine(store.database_url)
         player_store = PlayerStore(engine, time.time, min_games=player_settings.min_games)
+        await player_store.recount()  # (the leaderboards' band counts, with this server's minimum of games)
         journal = SqlJournal(engine, telemetry, retry_seconds=store.retry_seconds, rater=player_store.rate)
         if engine.dialect.name == "postgresql":
             cluster = cluster or NodeSettings()

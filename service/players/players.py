@@ -51,6 +51,8 @@ class Players:
         self.clock = clock or store.clock
         self.access = AccessTokens(hmac.new(secret, b"kickoff access tokens", hashlib.sha256).digest(), self.clock)
         self._device_key = hmac.new(secret, b"kickoff guest devices", hashlib.sha256).digest()
+        # (every node's leaderboard page tokens are good on every other)
+        store.page_key = hmac.new(secret, b"kickoff leaderboard pages", hashlib.sha256).digest()
         self.external = external or ExternalTokens(())
         self.refresh_seconds = refresh_seconds
         self.session_seconds = session_seconds

@@ -10,12 +10,16 @@ change is written once, keyed by the room and the player.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import math
 import secrets
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, or_, select, tuple_, update
+from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -23,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from service.errors import Conflict, InvalidRequest, PreconditionFailed, ResourceExhausted, Unauthenticated
 from service.players.ratings import Skill, rate_table
 from service.store.models import (
+    BoardCountRow,
     IdentityRow,
     LogRow,
     PlayerRow,
@@ -92,6 +97,25 @@ def _insert_ignoring(connection: AsyncConnection, table: Any) -> Any:
     return dialect.insert(table).on_conflict_do_nothing()
 
 
+BAND = 0.25  # points of rating a band of the board's counts spans (a power of two: display / BAND is exact)
+
+
+def _band(display: float) -> int:
+    return math.floor(display / BAND)
+
+
+async def _add_to_bands(connection: AsyncConnection, changes: Counter[tuple[str, int]]) -> None:
+    """Adds each (game, band)'s change to the board's band counts, in one order (rows locked alike everywhere)."""
+    rows = [{"game": game, "band": band, "players": n} for (game, band), n in sorted(changes.items()) if n]
+    if rows:
+        dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+        statement = dialect.insert(BoardCountRow)
+        statement = statement.on_conflict_do_update(
+            index_elements=["game", "band"], set_={"players": BoardCountRow.players + statement.excluded.players}
+        )
+        await connection.execute(statement, rows)
+
+
 def _token(*parts: Any) -> str:
     return "|".join(repr(part) if isinstance(part, float) else str(part) for part in parts)
 
@@ -124,6 +148,9 @@ class PlayerStore:
         self.clock = clock
         self.min_games = min_games
         self.max_live_seats = max_live_seats
+        # Signs the leaderboard's page tokens, which carry the ranks the next page goes on from (so that a page never
+        # counts the board): Players sets the key every node derives from the shared secret.
+        self.page_key = secrets.token_bytes(32)
 
     # -- players --------------------------------------------------------------------------------------------------
 
@@ -290,6 +317,12 @@ class PlayerStore:
                 .values(revoked_at=now, revoked_why="deleted")
             )
             await connection.execute(delete(IdentityRow).where(IdentityRow.player_id == player_id))
+            gone = await connection.execute(
+                select(RatingRow.game, RatingRow.display).where(
+                    RatingRow.player_id == player_id, RatingRow.kind == PERSON, RatingRow.games >= self.min_games
+                )
+            )
+            await _add_to_bands(connection, Counter({(game, _band(display)): -1 for game, display in gone}))
             await connection.execute(delete(RatingRow).where(RatingRow.player_id == player_id))
             await connection.execute(delete(RatingChangeRow).where(RatingChangeRow.player_id == player_id))
             await connection.execute(
@@ -469,31 +502,56 @@ class PlayerStore:
             return
         now = max(r.time for r in results)
         fresh = Skill()
-        await connection.execute(
-            _insert_ignoring(connection, RatingRow),
-            [
-                {
-                    "game": game,
-                    "player_id": rating_id,
-                    "kind": SYSTEM if rating_id.startswith(SYSTEM_RATING) else PERSON,
-                    "mu": fresh.mu,
-                    "sigma": fresh.sigma,
-                    "display": fresh.display,
-                    "games": 0,
-                    "wins": 0,
-                    "updated_at": now,
-                }
-                for game, rating_id in subjects
-            ],
-        )
-        rows = await connection.execute(
-            select(RatingRow.game, RatingRow.player_id, RatingRow.mu, RatingRow.sigma, RatingRow.games, RatingRow.wins)
-            .where(tuple_(RatingRow.game, RatingRow.player_id).in_(subjects))
+        games = sorted({game for game, _ in subjects})
+        query = (
+            select(
+                RatingRow.game,
+                RatingRow.player_id,
+                RatingRow.mu,
+                RatingRow.sigma,
+                RatingRow.games,
+                RatingRow.wins,
+                RatingRow.display,
+            )
+            .where(  # (per game, so that SQLite searches the primary key: a tuple IN made it scan the table)
+                or_(
+                    *(
+                        and_(RatingRow.game == game, RatingRow.player_id.in_([p for g, p in subjects if g == game]))
+                        for game in games
+                    )
+                )
+            )
             .order_by(RatingRow.game, RatingRow.player_id)
             .with_for_update()
         )
+        rows = list(await connection.execute(query))
+        # Who was on the board before, and where (a band each): the board's counts change with them.
+        counted = {
+            (row.game, row.player_id): row.display
+            for row in rows
+            if not row.player_id.startswith(SYSTEM_RATING) and row.games >= self.min_games
+        }
+        if len(rows) < len(subjects):  # a first rated game of this game for someone: their row, then all locked
+            await connection.execute(
+                _insert_ignoring(connection, RatingRow),
+                [
+                    {
+                        "game": game,
+                        "player_id": rating_id,
+                        "kind": SYSTEM if rating_id.startswith(SYSTEM_RATING) else PERSON,
+                        "mu": fresh.mu,
+                        "sigma": fresh.sigma,
+                        "display": fresh.display,
+                        "games": 0,
+                        "wins": 0,
+                        "updated_at": now,
+                    }
+                    for game, rating_id in subjects
+                ],
+            )
+            rows = list(await connection.execute(query))
         current = {
-            (game, rating_id): [Skill(mu, sigma), games, wins] for game, rating_id, mu, sigma, games, wins in rows
+            (game, rating_id): [Skill(mu, sigma), games, wins] for game, rating_id, mu, sigma, games, wins, _ in rows
         }
         changes = []
         for result in results:
@@ -525,14 +583,54 @@ class PlayerStore:
                     }
                 )
         await connection.execute(insert(RatingChangeRow), changes)
-        touched = {(r.game, s.rating_id) for r in results for s in r.seats if s.rating_id}
-        for game, rating_id in sorted(touched):
-            skill, games, wins = current[(game, rating_id)]
-            await connection.execute(
-                update(RatingRow)
-                .where(RatingRow.game == game, RatingRow.player_id == rating_id)
-                .values(mu=skill.mu, sigma=skill.sigma, display=skill.display, games=games, wins=wins, updated_at=now)
+        rows_after = [
+            {
+                "key_game": game,
+                "key_player": rating_id,
+                "mu": skill.mu,
+                "sigma": skill.sigma,
+                "display": skill.display,
+                "games": played,
+                "wins": wins,
+                "updated_at": now,
+            }
+            for (game, rating_id), (skill, played, wins) in sorted(current.items())
+        ]
+        await connection.execute(
+            update(RatingRow)
+            .where(RatingRow.game == bindparam("key_game"), RatingRow.player_id == bindparam("key_player"))
+            .values(
+                mu=bindparam("mu"),
+                sigma=bindparam("sigma"),
+                display=bindparam("display"),
+                games=bindparam("games"),
+                wins=bindparam("wins"),
+                updated_at=bindparam("updated_at"),
+            ),
+            rows_after,
+        )
+        bands: Counter[tuple[str, int]] = Counter()
+        for (game, _), display in counted.items():
+            bands[(game, _band(display))] -= 1
+        for (game, rating_id), (skill, played, _) in current.items():
+            if not rating_id.startswith(SYSTEM_RATING) and played >= self.min_games:
+                bands[(game, _band(skill.display))] += 1
+        await _add_to_bands(connection, bands)
+
+    async def recount(self) -> None:
+        """The board's band counts made afresh from the ratings (the server does it as it starts: after ratings were
+        written some other way, or with another minimum of games). Rating changes wait for it (a table lock on
+        PostgreSQL; SQLite has one writer)."""
+        async with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                await connection.execute(text("LOCK TABLE board_counts IN EXCLUSIVE MODE"))
+            await connection.execute(delete(BoardCountRow))
+            rows = await connection.execute(
+                select(RatingRow.game, RatingRow.display).where(
+                    RatingRow.kind == PERSON, RatingRow.games >= self.min_games
+                )
             )
+            await _add_to_bands(connection, Counter((game, _band(display)) for game, display in rows))
 
     async def ratings(self, player_id: str) -> list[RatingInfo]:
         async with self.engine.connect() as connection:
@@ -561,76 +659,83 @@ class PlayerStore:
         highest first, then player id (ties are ordered, and share their rank)."""
         return and_(RatingRow.game == game, RatingRow.kind == PERSON, RatingRow.games >= self.min_games)
 
-    async def _count(self, connection: AsyncConnection, condition: Any) -> int:
-        return int(
-            (await connection.execute(select(func.count()).select_from(RatingRow).where(condition))).scalar_one()
+    def _board_rows(self, game: str) -> Any:
+        """The board's rows with each player's name (one statement reads a page)."""
+        return (
+            select(RatingRow, PlayerRow.name)
+            .outerjoin(PlayerRow, PlayerRow.player_id == RatingRow.player_id)
+            .where(self._board(game))
         )
 
-    async def _lines(self, connection: AsyncConnection, game: str, rows: list[Any]) -> list[Line]:
-        """Leaderboard lines for ``rows`` (consecutive on the board, best first), with their ranks: one count for the
-        first row's rank, and one for its position (the ranks of the others follow)."""
+    def _lines(self, rows: list[Any], start: tuple[int, int]) -> list[Line]:
+        """Leaderboard lines for ``rows`` (consecutive on the board, best first), the first with rank ``start[0]``
+        and ``start[1]`` lines before it on the board (the ranks of the others follow)."""
         if not rows:
             return []
-        board = self._board(game)
-        first = rows[0]
-        rank = 1 + await self._count(connection, and_(board, RatingRow.display > first.display))
-        position = (
-            rank
-            - 1
-            + await self._count(
-                connection, and_(board, RatingRow.display == first.display, RatingRow.player_id < first.player_id)
-            )
-        )
-        names = dict(
-            (
-                await connection.execute(
-                    select(PlayerRow.player_id, PlayerRow.name).where(
-                        PlayerRow.player_id.in_([row.player_id for row in rows])
-                    )
-                )
-            ).all()
-        )
+        rank, before = start
         lines = []
         for index, row in enumerate(rows):
             if index and row.display != rows[index - 1].display:
-                rank = position + index + 1
-            lines.append(Line(rank, row.player_id, names.get(row.player_id, ""), self._rating(row)))
+                rank = before + index + 1
+            lines.append(Line(rank, row.player_id, row.name or "", self._rating(row)))
         return lines
 
+    def _page_token(self, line: Line, before: int) -> str:
+        """The token of the page after ``line``: where it is (rating, player) and its rank and the lines before it,
+        signed (the ranks are the server's to say)."""
+        text = _token(line.rating.display, line.player_id, line.rank, before)
+        return f"{text}|{self._page_mac(text)}"
+
+    def _page_mac(self, text: str) -> str:
+        return hmac.new(self.page_key, text.encode(), hashlib.sha256).hexdigest()[:16]
+
+    def _page_after(self, token: str) -> tuple[float, str, int, int]:
+        text, _, mac = token.rpartition("|")
+        if not hmac.compare_digest(mac, self._page_mac(text)):
+            raise InvalidRequest("page_token is not one this server gave", code="bad_page_token", field="page_token")
+        display, player_id, rank, before = _untoken(text, (float, str, int, int))
+        return display, player_id, rank, before
+
     async def leaderboard(self, game: str, size: int, after: str) -> tuple[list[Line], str]:
-        query = select(RatingRow).where(self._board(game))
+        """A page of the board, best first. A page after the first goes on from its token (a seek in the board's
+        index, and the ranks it carries: no page counts the board)."""
+        query = self._board_rows(game)
+        last: tuple[float, int, int] | None = None  # the previous page's last line: rating, rank, lines before it
         if after:
-            display, player_id = _untoken(after, (float, str))
-            query = query.where(
-                or_(
-                    RatingRow.display < display,
-                    and_(RatingRow.display == display, RatingRow.player_id > player_id),
-                )
+            display, player_id, rank, before = self._page_after(after)
+            query = query.where(  # (the bound stated alone too, so that the index is searched from it)
+                RatingRow.display <= display, or_(RatingRow.display < display, RatingRow.player_id > player_id)
             )
+            last = (display, rank, before)
         query = query.order_by(RatingRow.display.desc(), RatingRow.player_id).limit(size + 1)
         async with self.engine.connect() as connection:
             rows = list(await connection.execute(query))
-            lines = await self._lines(connection, game, rows[:size])
-        following = _token(rows[size - 1].display, rows[size - 1].player_id) if len(rows) > size else ""
+            start = (1, 0)
+            if last is not None and rows:
+                display, rank, before = last
+                start = (rank if rows[0].display == display else before + 2, before + 1)
+            lines = self._lines(rows[:size], start)
+        following = self._page_token(lines[-1], start[1] + len(lines) - 1) if len(rows) > size else ""
         return lines, following
+
+    @staticmethod
+    def _banded(game: str) -> Any:
+        """How many players a game's board has (in all, or with a ``.where`` on the bands: in those bands)."""
+        return select(func.coalesce(func.sum(BoardCountRow.players), 0)).where(BoardCountRow.game == game)
 
     async def rank(self, game: str, player_id: str, neighbours: int) -> tuple[Line | None, list[Line], list[Line], int]:
         """A player's line, the ``neighbours`` lines above and below it, and how many players the board has."""
         board = self._board(game)
         async with self.engine.connect() as connection:
-            ranked = await self._count(connection, board)
-            me = (await connection.execute(select(RatingRow).where(board, RatingRow.player_id == player_id))).first()
+            me = (await connection.execute(self._board_rows(game).where(RatingRow.player_id == player_id))).first()
             if me is None:
-                return None, [], [], ranked
+                return None, [], [], int((await connection.execute(self._banded(game))).scalar_one())
             above = list(
                 await connection.execute(
-                    select(RatingRow)
+                    self._board_rows(game)
                     .where(
-                        board,
-                        or_(
-                            RatingRow.display > me.display,
-                            and_(RatingRow.display == me.display, RatingRow.player_id < me.player_id),
-                        ),
+                        RatingRow.display >= me.display,
+                        or_(RatingRow.display > me.display, RatingRow.player_id < me.player_id),
                     )
                     .order_by(RatingRow.display, RatingRow.player_id.desc())
                     .limit(neighbours)
@@ -638,20 +743,38 @@ class PlayerStore:
             )[::-1]
             below = list(
                 await connection.execute(
-                    select(RatingRow)
+                    self._board_rows(game)
                     .where(
-                        board,
-                        or_(
-                            RatingRow.display < me.display,
-                            and_(RatingRow.display == me.display, RatingRow.player_id > me.player_id),
-                        ),
+                        RatingRow.display <= me.display,
+                        or_(RatingRow.display < me.display, RatingRow.player_id > me.player_id),
                     )
                     .order_by(RatingRow.display.desc(), RatingRow.player_id)
                     .limit(neighbours)
                 )
             )
-            lines = await self._lines(connection, game, [*above, me, *below])
-        return lines[len(above)], lines[: len(above)], lines[len(above) + 1 :], ranked
+            first = above[0] if above else me
+            band = _band(first.display)
+            # In one statement (one snapshot): the board's players, those better than the first line shown (the
+            # bands above its band, and a count inside its band), and those equal to it before it in the order.
+            ranked, above_band, in_band, tied_before = (
+                await connection.execute(
+                    select(
+                        self._banded(game).scalar_subquery(),
+                        self._banded(game).where(BoardCountRow.band > band).scalar_subquery(),
+                        select(func.count())
+                        .select_from(RatingRow)
+                        .where(board, RatingRow.display > first.display, RatingRow.display < (band + 1) * BAND)
+                        .scalar_subquery(),
+                        select(func.count())
+                        .select_from(RatingRow)
+                        .where(board, RatingRow.display == first.display, RatingRow.player_id < first.player_id)
+                        .scalar_subquery(),
+                    )
+                )
+            ).one()
+            better = int(above_band) + int(in_band)
+            lines = self._lines([*above, me, *below], (1 + better, better + int(tied_before)))
+        return lines[len(above)], lines[: len(above)], lines[len(above) + 1 :], int(ranked)
 
     # -- history --------------------------------------------------------------------------------------------------
 

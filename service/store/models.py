@@ -246,6 +246,18 @@ class RatingRow(Base):
     updated_at: Mapped[float] = mapped_column(Double)
 
 
+class BoardCountRow(Base):
+    """How many players of a game's leaderboard have a rating (display) in one band (``display // BAND`` of
+    service/players/store.py), changed in the transactions that change ratings: a rank sums the bands above and
+    counts inside one band, instead of counting the board."""
+
+    __tablename__ = "board_counts"
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    band: Mapped[int] = mapped_column(Integer, primary_key=True)
+    players: Mapped[int] = mapped_column(Integer)
+
+
 class RatingChangeRow(Base):
     """One rated game's change of one player's rating: written in the transaction that stores the game's last line,
     once (the key is the room and the player), so a rating is never changed twice for one game nor lost."""

@@ -4,12 +4,12 @@ games (and system players) left out, pages that join up, a player's rank with ne
 from __future__ import annotations
 
 import grpc
-from sqlalchemy import insert
+from sqlalchemy import insert, select
 
 from kickoff.v1 import player_pb2
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
-from service.store.models import PlayerRow, RatingRow
+from service.store.models import BoardCountRow, PlayerRow, RatingRow
 from tests.players.conftest import Served, auth
 from tests.server.conftest import refusal
 from tests.servers import Start
@@ -49,29 +49,42 @@ async def seed(served: Served) -> None:
         rows.append({**rows[0], "player_id": "system-heuristic", "kind": "system", "display": 99.0, "games": 50})
         rows.append({**rows[0], "game": "carta-futbol-club", "display": 50.0})  # another game's board
         await connection.execute(insert(RatingRow), rows)
+    await served.harness.player_store.recount()  # (ratings written past the store: counted as a server starting)
 
 
 async def test_the_leaderboard_orders_ties_and_pages(served: Served) -> None:
+    """Every page size gives the same board: a page may end inside a tie or just after one, and the next page's ranks
+    go on from the token (which the server signs: an edited rank is refused)."""
     await seed(served)
     players = served.harness.players
-    lines, token = [], ""
-    while True:
-        page = await players.GetLeaderboard(
-            player_pb2.GetLeaderboardRequest(game="soker", page_size=2, page_token=token)
-        )
-        lines += [(line.rank, line.player_id, line.name, line.rating.display) for line in page.lines]
-        token = page.next_page_token
-        if not token:
-            break
-    assert lines == [
-        (1, "b2", "B2", 12.5),
-        (2, "a1", "A1", 10.0),
-        (2, "c3", "C3", 10.0),
-        (2, "e5", "E5", 10.0),
-        (5, "d4", "D4", 3.0),
-        (6, "f6", "F6", -1.0),
-    ]
-    assert page.min_games == 1
+    tokens: dict[int, list[str]] = {}
+    for size in range(1, 8):
+        lines, token = [], ""
+        while True:
+            page = await players.GetLeaderboard(
+                player_pb2.GetLeaderboardRequest(game="soker", page_size=size, page_token=token)
+            )
+            lines += [(line.rank, line.player_id, line.name, line.rating.display) for line in page.lines]
+            token = page.next_page_token
+            if not token:
+                break
+            tokens.setdefault(size, []).append(token)
+        assert lines == [
+            (1, "b2", "B2", 12.5),
+            (2, "a1", "A1", 10.0),
+            (2, "c3", "C3", 10.0),
+            (2, "e5", "E5", 10.0),
+            (5, "d4", "D4", 3.0),
+            (6, "f6", "F6", -1.0),
+        ], size
+        assert page.min_games == 1
+    display, player_id, rank, before, mac = tokens[2][0].split("|")  # (after a1, rank 2)
+    assert (player_id, rank) == ("a1", "2")
+    forged = "|".join([display, player_id, "1", before, mac])
+    code, why, _ = await refusal(
+        players.GetLeaderboard(player_pb2.GetLeaderboardRequest(game="soker", page_token=forged))
+    )
+    assert (code, why) == (grpc.StatusCode.INVALID_ARGUMENT, "bad_page_token")
 
 
 async def test_the_minimum_of_games_and_a_rank_with_neighbours(start: Start, database_url: str) -> None:
@@ -124,3 +137,40 @@ async def test_a_deleted_player_leaves_a_pseudonym_and_nothing_else(served: Serv
         __import__("kickoff.v1.room_pb2", fromlist=["x"]).GetRoomRequest(room_id=live.room.room_id)
     )
     assert room.room.seats[live.seat].name.startswith("Former player")
+
+
+async def band_counts(served: Served) -> dict[tuple[str, int], int]:
+    async with served.harness.directory.journal.engine.connect() as connection:  # type: ignore[attr-defined]
+        rows = await connection.execute(select(BoardCountRow.game, BoardCountRow.band, BoardCountRow.players))
+        return {(game, band): n for game, band, n in rows if n}
+
+
+async def test_ranks_agree_with_the_board_as_games_end_and_players_go(start: Start, database_url: str) -> None:
+    """A rank sums the board's band counts, which every rated game's end and every deletion keep: after each, every
+    player's rank and the board's size are what the whole board says, and the counts are what counting them afresh
+    (as a server starting does) finds. Two games are needed to be on the board, so players also come onto it."""
+    served = Served(await start(journal=SqlJournal(create_engine(database_url)), min_games=2))
+    players = served.harness.players
+    people = [await served.guest(name=name) for name in ("Ann", "Bo", "Cy", "Di")]
+    pairs = [(0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (2, 1), (3, 0)]
+
+    async def check() -> int:
+        board = await players.GetLeaderboard(player_pb2.GetLeaderboardRequest(game="soker"))
+        for line in board.lines:
+            rank = await players.GetRank(player_pb2.GetRankRequest(game="soker", player_id=line.player_id))
+            assert (rank.line.rank, rank.ranked) == (line.rank, len(board.lines))
+        kept = await band_counts(served)
+        await served.harness.player_store.recount()
+        assert await band_counts(served) == kept
+        return len(board.lines)
+
+    sizes = []
+    for first, second in pairs:
+        created = await served.create(people[first])
+        joined = await served.join(created.room.room_id, people[second])
+        tokens = {created.seat: created.seat_token, joined.seat: joined.seat_token}
+        assert (await served.play_out(created.room.room_id, tokens)).rated
+        sizes.append(await check())
+    assert sizes[0] == 0 and sizes[-1] == 4  # (each comes onto the board at their second game)
+    await players.DeletePlayer(player_pb2.DeletePlayerRequest(), metadata=auth(people[0].access_token))
+    assert await check() == 3

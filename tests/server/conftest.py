@@ -39,6 +39,7 @@ class Harness:
     clock: ManualClock
     directory: RoomDirectory
     channel: grpc.aio.Channel
+    player_store: Any = None  # (a PlayerStore where the server has players)
 
     @property
     def rooms(self) -> room_pb2_grpc.RoomServiceStub:
