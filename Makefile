@@ -62,6 +62,10 @@ bench: install
 		--seconds 15 --rounds 3 --local --database-url "$$KICKOFF_TEST_POSTGRES_URL"'
 	$(BIN)/kickoff bench clocks --rooms 5000
 	$(BIN)/kickoff bench history --games 2000 --stored 1000,10000
+	@# (both stores run, then the goals missed on either fail the target)
+	$(BIN)/kickoff bench players --players 100000 --readme README.md; sqlite=$$?; \
+	scripts/with-postgres sh -c '$(BIN)/kickoff bench players --players 100000 --rounds 0 --readme README.md \
+		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'; postgres=$$?; [ $$sqlite = 0 ] && [ $$postgres = 0 ]
 
 # The gRPC stubs in clients/ are generated from proto/ and checked in; never edit them by hand.
 stubs: install

@@ -159,15 +159,16 @@ def bench_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: 
 BEGIN, END = "<!-- kickoff bench goals: begin -->", "<!-- kickoff bench goals: end -->"
 
 
-def write_into(path: str, text: str) -> None:
-    """Replace what stands between the two markers in ``path`` (the README) with ``text``."""
+def write_into(path: str, text: str, begin: str = BEGIN, end: str = END) -> None:
+    """Replace what stands between the two markers in ``path`` (the README) with ``text`` (by default this
+    benchmark's markers; players.py passes its own)."""
     with open(path, encoding="utf-8") as file:
         content = file.read()
-    start, end = content.find(BEGIN), content.find(END)
-    if start < 0 or end < start:
-        raise ValueError(f"{path} has no '{BEGIN}' ... '{END}' block")
+    start, stop = content.find(begin), content.find(end)
+    if start < 0 or stop < start:
+        raise ValueError(f"{path} has no '{begin}' ... '{end}' block")
     with open(path, "w", encoding="utf-8") as file:
-        file.write(content[: start + len(BEGIN)] + "\n" + text + "\n" + content[end:])
+        file.write(content[: start + len(begin)] + "\n" + text + "\n" + content[stop:])
 
 
 def table(figures: dict[str, Any]) -> str:

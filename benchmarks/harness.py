@@ -57,8 +57,16 @@ class ServerProcess(Child):
     """`kickoff grpc` in a child process on a free port."""
 
     def __init__(
-        self, database_url: str = "", *, tracing: bool = False, env: dict[str, str] | None = None, node_id: str = ""
+        self,
+        database_url: str = "",
+        *,
+        tracing: bool = False,
+        env: dict[str, str] | None = None,
+        node_id: str = "",
+        program: tuple[str, ...] = ("-m", "cli"),
     ) -> None:
+        """``program``: what runs `grpc ...` (python's arguments before it): the `kickoff` command, or a benchmark's
+        wrapper of it (players.py's, which seeds the rooms)."""
         self.port = free_port()
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         if not database_url:  # a fresh SQLite file
@@ -66,7 +74,7 @@ class ServerProcess(Child):
             database_url = f"sqlite+aiosqlite:///{self._scratch.name}/bench.db"
         self.database_url = database_url
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cli", "grpc", "--port", str(self.port), "--database-url", database_url]
+            [sys.executable, *program, "grpc", "--port", str(self.port), "--database-url", database_url]
             + (["--discard-spans"] if tracing else [])
             + (["--node-id", node_id, "--advertise-address", f"127.0.0.1:{self.port}"] if node_id else []),
             env={**os.environ, **UNLIMITED, **(env or {})},

@@ -166,7 +166,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _bench_parser(commands: argparse._SubParsersAction) -> None:
-    """`kickoff bench engine|server|goals|cluster|clocks|history|bots` and their options."""
+    """`kickoff bench engine|server|goals|cluster|clocks|history|players|bots` and their options."""
     bench = commands.add_parser("bench", help="benchmarks")
     kinds = bench.add_subparsers(dest="bench", required=True)
     engine = kinds.add_parser("engine", help="random games in one process: games/s, moves/s, mean moves per game")
@@ -245,6 +245,28 @@ def _bench_parser(commands: argparse._SubParsersAction) -> None:
         "--stored", default="1000,10000", help="finished rooms in the store for the start-up figure, comma-separated"
     )
     history.add_argument("--json", action="store_true", help="print one JSON object")
+    players = kinds.add_parser(
+        "players",
+        help="leaderboards with many rated players (GetLeaderboard, GetRank: p99) and a rated game's server CPU "
+        "against an unrated one's, alternating rounds: the figures and pass/fail",
+    )
+    players.add_argument("--players", type=int, default=100_000, help="rated players written into the store")
+    players.add_argument("--game", default="soker", choices=sorted(GAMES))
+    players.add_argument("--calls", type=int, default=2_000, help="GetLeaderboard calls, and as many GetRank calls")
+    players.add_argument(
+        "--rounds", type=int, default=10, help="rounds of rated and of unrated games, alternating (0: none)"
+    )
+    players.add_argument("--games", type=int, default=50, help="games of four signed-in guests a round, all at once")
+    players.add_argument(
+        "--database-url",
+        default="",
+        help="a PostgreSQL database (a fresh one is made beside it, and dropped); default a fresh SQLite file",
+    )
+    players.add_argument("--seed", type=int, default=0)
+    players.add_argument("--json", action="store_true", help="print one JSON object")
+    players.add_argument(
+        "--readme", default="", help="also write the table into this file, between its markers for the store"
+    )
     bots = kinds.add_parser("bots", help="a system player's win rate against random players")
     bots.add_argument("--game", default="soker", choices=sorted(GAMES))
     bots.add_argument("--games", type=int, default=1_000)
@@ -378,6 +400,18 @@ def _bench_history(args: argparse.Namespace) -> int:
     result = bench_history(args.games, stored)
     _report(args, result, history_report(result))
     return 0
+
+
+def _bench_players(args: argparse.Namespace) -> int:
+    """Exits 1 when a goal is missed."""
+    from benchmarks.goals import write_into
+    from benchmarks.players import bench_players, markers, players_table
+
+    figures = bench_players(args.players, args.game, args.calls, args.rounds, args.games, args.database_url, args.seed)
+    _report(args, figures, players_table(figures))
+    if args.readme:
+        write_into(args.readme, players_table(figures), *markers(figures["database"]))
+    return 0 if figures["met"] == figures["of"] else 1
 
 
 def _bench_bots(args: argparse.Namespace) -> int:
@@ -589,5 +623,6 @@ _BENCHES = {
     "cluster": _bench_cluster,
     "clocks": _bench_clocks,
     "history": _bench_history,
+    "players": _bench_players,
     "bots": _bench_bots,
 }
