@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, text, update
+from sqlalchemy import and_, bindparam, delete, func, insert, literal, or_, select, text, union_all, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -727,31 +727,30 @@ class PlayerStore:
         """A player's line, the ``neighbours`` lines above and below it, and how many players the board has."""
         board = self._board(game)
         async with self.engine.connect() as connection:
-            me = (await connection.execute(self._board_rows(game).where(RatingRow.player_id == player_id))).first()
-            if me is None:
-                return None, [], [], int((await connection.execute(self._banded(game))).scalar_one())
-            above = list(
-                await connection.execute(
-                    self._board_rows(game)
-                    .where(
-                        RatingRow.display >= me.display,
-                        or_(RatingRow.display > me.display, RatingRow.player_id < me.player_id),
-                    )
-                    .order_by(RatingRow.display, RatingRow.player_id.desc())
-                    .limit(neighbours)
-                )
-            )[::-1]
-            below = list(
-                await connection.execute(
-                    self._board_rows(game)
-                    .where(
-                        RatingRow.display <= me.display,
-                        or_(RatingRow.display < me.display, RatingRow.player_id > me.player_id),
-                    )
-                    .order_by(RatingRow.display.desc(), RatingRow.player_id)
-                    .limit(neighbours)
-                )
+            # One statement: the player's row and the rows just above and below it (by the player's rating, read in
+            # the same statement).
+            mine = RatingRow.__table__.alias("mine")
+            display = select(mine.c.display).where(mine.c.game == game, mine.c.player_id == player_id).scalar_subquery()
+            parts = (
+                self._board_rows(game).where(RatingRow.player_id == player_id),
+                self._board_rows(game)
+                .where(RatingRow.display >= display, or_(RatingRow.display > display, RatingRow.player_id < player_id))
+                .order_by(RatingRow.display, RatingRow.player_id.desc())
+                .limit(neighbours),
+                self._board_rows(game)
+                .where(RatingRow.display <= display, or_(RatingRow.display < display, RatingRow.player_id > player_id))
+                .order_by(RatingRow.display.desc(), RatingRow.player_id)
+                .limit(neighbours),
             )
+            sides = [part.subquery(f"side{index}") for index, part in enumerate(parts)]
+            statement = union_all(*(select(literal(index).label("side"), side) for index, side in enumerate(sides)))
+            found: list[list[Any]] = [[], [], []]
+            for row in await connection.execute(statement):
+                found[row.side].append(row)
+            if not found[0]:
+                return None, [], [], int((await connection.execute(self._banded(game))).scalar_one())
+            board_order = lambda row: (-row.display, row.player_id)  # noqa: E731
+            [me], above, below = found[0], sorted(found[1], key=board_order), sorted(found[2], key=board_order)
             first = above[0] if above else me
             band = _band(first.display)
             # In one statement (one snapshot): the board's players, those better than the first line shown (the
