@@ -63,10 +63,9 @@ class ServerProcess(Child):
         tracing: bool = False,
         env: dict[str, str] | None = None,
         node_id: str = "",
-        program: tuple[str, ...] = ("-m", "cli"),
+        extra: tuple[str, ...] = (),
     ) -> None:
-        """``program``: what runs `grpc ...` (python's arguments before it): the `kickoff` command, or a benchmark's
-        wrapper of it (players.py's, which seeds the rooms)."""
+        """``extra``: more arguments of `kickoff grpc` (players.py's seeds the rooms)."""
         self.port = free_port()
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         if not database_url:  # a fresh SQLite file
@@ -74,7 +73,7 @@ class ServerProcess(Child):
             database_url = f"sqlite+aiosqlite:///{self._scratch.name}/bench.db"
         self.database_url = database_url
         self.process = subprocess.Popen(
-            [sys.executable, *program, "grpc", "--port", str(self.port), "--database-url", database_url]
+            [sys.executable, "-m", "cli", "grpc", "--port", str(self.port), "--database-url", database_url, *extra]
             + (["--discard-spans"] if tracing else [])
             + (["--node-id", node_id, "--advertise-address", f"127.0.0.1:{self.port}"] if node_id else []),
             env={**os.environ, **UNLIMITED, **(env or {})},

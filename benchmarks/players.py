@@ -17,8 +17,8 @@ store (a SQLite file, or a database made beside the PostgreSQL one named, droppe
   round of each to warm up) on the same server, whose CPU (user + system, from /proc) is read before and after each
   round; the medians of the per-round CPU per game are compared. Goal: rated costs < 5% more.
 
-The rooms' deals are seeded by a wrapper of `kickoff grpc` (this module's ``__main__``): the k-th room the server makes
-gets seed ``seed + k % games``, so the k-th game of every round is the same game, and its moves (chosen from the game's
+The rooms' deals are seeded (`kickoff grpc --room-seeds SEED:GAMES`): the k-th room the server makes gets seed
+``seed + k % games``, so the k-th game of every round is the same game, and its moves (chosen from the game's
 index and the room's version) the same moves; the figures say whether every game came out the same in every round.
 """
 
@@ -28,7 +28,6 @@ import asyncio
 import os
 import random
 import statistics
-import sys
 import tempfile
 import time
 import uuid
@@ -384,8 +383,7 @@ def bench_players(
         if not board.lines:
             raise ValueError("no seeded player is on the board: --players is too small")
         env = {"KICKOFF_SIGN_IN_RATE": "off", "KICKOFF_LEADERBOARD_MIN_GAMES": str(min_games)}
-        program = ("-m", "benchmarks.players", "--room-seeds", f"{seed}:{games}")
-        server = ServerProcess(url, env=env, program=program)
+        server = ServerProcess(url, env=env, extra=("--room-seeds", f"{seed}:{games}"))
         try:
             figures: dict[str, Any] = asyncio.run(_board_calls(server.target, game, board, calls, seed))
             if rounds:
@@ -462,30 +460,3 @@ def players_table(figures: dict[str, Any]) -> str:
         )
     lines.append(text + f"; {figures['cpu_count']} cores.")
     return "\n".join(lines)
-
-
-def _serve_seeded(argv: list[str]) -> int:
-    """`python -m benchmarks.players --room-seeds SEED:COUNT grpc ...`: `kickoff grpc ...`, each new room's deal
-    seeded ``SEED + k % COUNT`` (the k-th room it makes), so that each round of games is the same games."""
-    import itertools
-
-    import service.grpc.server as server_module
-    from cli import main
-    from service.rooms.directory import RoomDirectory
-
-    if len(argv) < 2 or argv[0] != "--room-seeds":
-        print("usage: python -m benchmarks.players --room-seeds SEED:COUNT grpc ...", file=sys.stderr)
-        return 2
-    seed, count = (int(part) for part in argv[1].split(":"))
-    seeds = itertools.cycle(range(seed, seed + count))
-
-    class SeededRooms(RoomDirectory):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **{**kwargs, "seed_source": lambda: next(seeds)})
-
-    server_module.RoomDirectory = SeededRooms  # (serve() makes its rooms with this name)
-    return main(argv[2:])
-
-
-if __name__ == "__main__":
-    sys.exit(_serve_seeded(sys.argv[1:]))

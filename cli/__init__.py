@@ -72,6 +72,13 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="benchmarks: trace every call through the SDK, then drop the spans (overrides OTEL_TRACES_EXPORTER)",
     )
+    grpc_server.add_argument(
+        "--room-seeds",
+        default=None,
+        metavar="SEED:COUNT",
+        help="benchmarks: the k-th room made is dealt with seed SEED + k %% COUNT, so that runs repeat the same games "
+        "(anyone who knows them knows every deal: never on a server people play on)",
+    )
 
     gateway = commands.add_parser("gateway", help="run the REST gateway (Litestar) in front of a gRPC server")
     gateway.add_argument("--host", default="127.0.0.1")
@@ -536,6 +543,7 @@ def _serve_both(args: argparse.Namespace) -> int:
 def _run_grpc(args: argparse.Namespace) -> int:
     import asyncio
     import dataclasses
+    import itertools
     import logging
 
     from service.grpc.server import serve
@@ -554,6 +562,17 @@ def _run_grpc(args: argparse.Namespace) -> int:
         "renew_seconds": args.renew_seconds,
     }
     cluster = NodeSettings(**{k: v for k, v in node_flags.items() if v is not None})  # (so are the node's settings)
+    seed_source = None
+    if args.room_seeds:
+        try:
+            first, count = (int(part) for part in args.room_seeds.split(":"))
+            if count < 1:
+                raise ValueError(count)
+        except ValueError:
+            print("--room-seeds takes SEED:COUNT, two whole numbers, COUNT at least 1", file=sys.stderr)
+            return 2
+        seeds = itertools.cycle(range(first, first + count))
+        seed_source = lambda: next(seeds)  # noqa: E731
     if store.database_url != "memory":
         upgrade(store.database_url)  # the server applies the migrations on start
     asyncio.run(
@@ -563,6 +582,7 @@ def _run_grpc(args: argparse.Namespace) -> int:
             limits,
             discard_spans=args.discard_spans,
             cluster=cluster,
+            seed_source=seed_source,
         )
     )
     return 0

@@ -341,8 +341,10 @@ async def serve(
     discard_spans: bool = False,
     cluster: NodeSettings | None = None,
     player_settings: PlayerSettings | None = None,
+    seed_source: Callable[[], int] | None = None,
 ) -> None:
     """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully.
+    ``seed_source``: each new room's seed (None: a random one; benchmarks repeat their games with a fixed one).
 
     On PostgreSQL the server is a node of a cluster (``cluster``: its id, address and lease): instead of restoring
     every room, it claims its share of the rooms nobody alive owns, and keeps claiming them as nodes die."""
@@ -369,6 +371,7 @@ async def serve(
         max_live_rooms=limits.max_live_rooms or None,
         runtime=runtime,
         rates=player_store is not None,
+        seed_source=seed_source,
     )
     secret = settings.token_secret or (await journal.token_secret() if journal else secrets.token_bytes(32))
     players = None

@@ -167,3 +167,9 @@ def test_make_test_lists_the_slowest_tests() -> None:
     recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
     pytest_line = next(line for line in recipe.splitlines() if "-m pytest" in line)
     assert "--durations=" in pytest_line, "`make test` prints only dots otherwise: nobody sees which tests are slow"
+
+
+def test_grpc_refuses_room_seeds_it_cannot_read(capsys: pytest.CaptureFixture[str]) -> None:
+    for bad in ("7", "7:0", "a:b"):
+        assert main(["grpc", "--database-url", "memory", "--room-seeds", bad]) == 2
+        assert "--room-seeds takes SEED:COUNT" in capsys.readouterr().err
