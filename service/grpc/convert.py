@@ -90,11 +90,15 @@ def add_clocks(message: Any, clocks: Sequence[Deadline]) -> None:
         message.clock.CopyFrom(message.clocks[0])
 
 
+def seat_kind(kind: str) -> int:
+    """A seat's (or a player's) kind, ``person`` or ``system``, as the contract's SeatKind."""
+    return common_pb2.SEAT_KIND_PERSON if kind == PERSON else common_pb2.SEAT_KIND_SYSTEM
+
+
 def seat_to_proto(record: SeatRecord) -> common_pb2.Seat:
-    kind = common_pb2.SEAT_KIND_PERSON if record.kind == PERSON else common_pb2.SEAT_KIND_SYSTEM
     return common_pb2.Seat(
         seat=record.seat,
-        kind=kind,
+        kind=seat_kind(record.kind),
         taken=record.taken,
         name=record.name,
         team=record.team,

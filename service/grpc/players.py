@@ -14,12 +14,12 @@ from service.actors.directory import page_size_of
 from service.actors.runtime import Remote
 from service.errors import InvalidRequest, PlayerNotFound, RoomNotFound
 from service.grpc.admission import Admission
-from service.grpc.convert import MODE, STATUS, outcome_to_proto, room_to_proto, struct, timestamp
+from service.grpc.convert import MODE, STATUS, outcome_to_proto, room_to_proto, seat_kind, struct, timestamp
 from service.grpc.servicers import Seats, bearer_token, routed, unary
 from service.players.players import Players, SignedIn
 from service.players.ratings import Skill
 from service.players.sessions import Caller
-from service.players.store import PERSON, PlayerInfo, RatingInfo
+from service.players.store import SYSTEM, PlayerInfo, RatingInfo
 from service.rooms.room import Room
 from service.store.records import SYSTEM_RATING
 
@@ -66,7 +66,7 @@ def player_to_proto(
             player_pb2.Identity(issuer=issuer, subject=subject, linked_at=timestamp(linked))
             for issuer, subject, linked in identities
         ],
-        kind=common_pb2.SEAT_KIND_PERSON if player.kind == PERSON else common_pb2.SEAT_KIND_SYSTEM,
+        kind=seat_kind(player.kind),
     )
 
 
@@ -105,7 +105,7 @@ def stored_seats(rows: Sequence[Any], teams: Sequence[int]) -> list[common_pb2.S
     return [
         common_pb2.Seat(
             seat=row.seat,
-            kind=common_pb2.SEAT_KIND_PERSON if row.kind == PERSON else common_pb2.SEAT_KIND_SYSTEM,
+            kind=seat_kind(row.kind),
             taken=row.taken,
             name=row.name,
             team=teams[row.seat] if row.seat < len(teams) else row.seat,
@@ -215,14 +215,14 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
             identities = []
             if request.player_id.startswith(SYSTEM_RATING):  # a kind of system player, rated like a player
                 kind = request.player_id[len(SYSTEM_RATING) :]
-                player = PlayerInfo(request.player_id, "system", f"{kind} bot", 0.0)
+                player = PlayerInfo(request.player_id, SYSTEM, f"{kind} bot", 0.0)
             else:
                 found = await self.store.player(request.player_id)
                 if found is None:
                     raise PlayerNotFound("no such player", field="player_id")
                 player = found
         ratings = await self.store.ratings(player.player_id)
-        if player.kind == "system" and not ratings:
+        if player.kind == SYSTEM and not ratings:
             raise PlayerNotFound("no such player", field="player_id")
         return player_pb2.GetPlayerResponse(player=player_to_proto(player, ratings, identities))
 

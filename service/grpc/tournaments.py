@@ -17,11 +17,11 @@ from service.actors.runtime import Remote
 from service.errors import InvalidRequest, PermissionDenied, Unauthenticated
 from service.grpc.admission import Admission
 from service.grpc.codecs import Codec, codec_of
-from service.grpc.convert import MODE, MODE_NAME, STATUS, options_from, outcome_to_proto, struct, timestamp
+from service.grpc.convert import MODE, MODE_NAME, STATUS, options_from, outcome_to_proto, seat_kind, struct, timestamp
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
 from service.grpc.servicers import Seats, bearer_token, internal, routed, unary
-from service.rooms.room import FINISHED, PERSON, PLAYING, WAITING
+from service.rooms.room import FINISHED, PLAYING, WAITING
 from service.tournaments.directory import TournamentDirectory
 from service.tournaments.tournament import (
     GameEnded,
@@ -75,9 +75,13 @@ def game_to_proto(game: GameInfo, teams: Sequence[int]) -> tournament_pb2.Tourna
 
 
 def _seat(record: TournamentSeat) -> common_pb2.Seat:
-    kind = common_pb2.SEAT_KIND_PERSON if record.kind == PERSON else common_pb2.SEAT_KIND_SYSTEM
     return common_pb2.Seat(
-        seat=record.seat, kind=kind, taken=record.taken, name=record.name, team=record.team, player_id=record.player
+        seat=record.seat,
+        kind=seat_kind(record.kind),
+        taken=record.taken,
+        name=record.name,
+        team=record.team,
+        player_id=record.player,
     )
 
 

@@ -91,10 +91,19 @@ def _info(row: Any) -> PlayerInfo | None:
     return None if row is None else PlayerInfo(row.player_id, row.kind, row.name, row.created_at)
 
 
+def _dialect(connection: AsyncConnection) -> Any:
+    """The dialect module whose INSERT takes ON CONFLICT (both stores have one)."""
+    return postgresql if connection.dialect.name == "postgresql" else sqlite
+
+
 def _insert_ignoring(connection: AsyncConnection, table: Any) -> Any:
     """An INSERT that leaves rows already there as they are (ON CONFLICT DO NOTHING, in either dialect)."""
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-    return dialect.insert(table).on_conflict_do_nothing()
+    return _dialect(connection).insert(table).on_conflict_do_nothing()
+
+
+def _kind(rating_id: str) -> str:
+    """Whose rating an id names: a system player's (``system-<kind>``) or a person's."""
+    return SYSTEM if rating_id.startswith(SYSTEM_RATING) else PERSON
 
 
 BAND = 0.25  # points of rating a band of the board's counts spans (a power of two: display / BAND is exact)
@@ -108,8 +117,7 @@ async def _add_to_bands(connection: AsyncConnection, changes: Counter[tuple[str,
     """Adds each (game, band)'s change to the board's band counts, in one order (rows locked alike everywhere)."""
     rows = [{"game": game, "band": band, "players": n} for (game, band), n in sorted(changes.items()) if n]
     if rows:
-        dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-        statement = dialect.insert(BoardCountRow)
+        statement = _dialect(connection).insert(BoardCountRow)
         statement = statement.on_conflict_do_update(
             index_elements=["game", "band"], set_={"players": BoardCountRow.players + statement.excluded.players}
         )
@@ -120,6 +128,10 @@ def _token(*parts: Any) -> str:
     return "|".join(repr(part) if isinstance(part, float) else str(part) for part in parts)
 
 
+def _bad_page_token() -> InvalidRequest:
+    return InvalidRequest("page_token is not one this server gave", code="bad_page_token", field="page_token")
+
+
 def _untoken(token: str, kinds: Sequence[type]) -> list[Any]:
     """A page token's parts, or InvalidRequest (bad_page_token)."""
     parts = token.split("|")
@@ -128,9 +140,28 @@ def _untoken(token: str, kinds: Sequence[type]) -> list[Any]:
             raise ValueError(token)
         return [kind(part) for kind, part in zip(kinds, parts, strict=True)]
     except ValueError:
-        raise InvalidRequest(
-            "page_token is not one this server gave", code="bad_page_token", field="page_token"
-        ) from None
+        raise _bad_page_token() from None
+
+
+def _after_on_board(display: Any, player_id: Any) -> Any:
+    """The rows after (display, player_id) in the board's order (rating highest first, then player id); the bound
+    is stated alone too, so that the board's index is searched from it."""
+    return and_(RatingRow.display <= display, or_(RatingRow.display < display, RatingRow.player_id > player_id))
+
+
+def _before_on_board(display: Any, player_id: Any) -> Any:
+    """The rows before (display, player_id) in the board's order (as :func:`_after_on_board`)."""
+    return and_(RatingRow.display >= display, or_(RatingRow.display > display, RatingRow.player_id < player_id))
+
+
+async def _seats_of(connection: AsyncConnection, room_ids: Sequence[str]) -> dict[str, list[Any]]:
+    """The seats' rows of rooms, by room, in seat order."""
+    seats: dict[str, list[Any]] = {}
+    for row in await connection.execute(
+        select(SeatRow).where(SeatRow.room_id.in_(room_ids)).order_by(SeatRow.room_id, SeatRow.seat)
+    ):
+        seats.setdefault(row.room_id, []).append(row)
+    return seats
 
 
 class PlayerStore:
@@ -163,15 +194,6 @@ class PlayerStore:
                 )
             ).first()
         return _info(row)
-
-    async def names(self, player_ids: Sequence[str]) -> dict[str, str]:
-        if not player_ids:
-            return {}
-        async with self.engine.connect() as connection:
-            rows = await connection.execute(
-                select(PlayerRow.player_id, PlayerRow.name).where(PlayerRow.player_id.in_(set(player_ids)))
-            )
-            return {player_id: name for player_id, name in rows}
 
     async def _new_player(
         self, connection: AsyncConnection, name: str, device_hash: str | None, default: str
@@ -318,9 +340,7 @@ class PlayerStore:
             )
             await connection.execute(delete(IdentityRow).where(IdentityRow.player_id == player_id))
             gone = await connection.execute(
-                select(RatingRow.game, RatingRow.display).where(
-                    RatingRow.player_id == player_id, RatingRow.kind == PERSON, RatingRow.games >= self.min_games
-                )
+                select(RatingRow.game, RatingRow.display).where(RatingRow.player_id == player_id, self._ranked())
             )
             await _add_to_bands(connection, Counter({(game, _band(display)): -1 for game, display in gone}))
             await connection.execute(delete(RatingRow).where(RatingRow.player_id == player_id))
@@ -526,11 +546,7 @@ class PlayerStore:
         )
         rows = list(await connection.execute(query))
         # Who was on the board before, and where (a band each): the board's counts change with them.
-        counted = {
-            (row.game, row.player_id): row.display
-            for row in rows
-            if not row.player_id.startswith(SYSTEM_RATING) and row.games >= self.min_games
-        }
+        counted = {(row.game, row.player_id): row.display for row in rows if self._on_board(row.player_id, row.games)}
         if len(rows) < len(subjects):  # a first rated game of this game for someone: their row, then all locked
             await connection.execute(
                 _insert_ignoring(connection, RatingRow),
@@ -538,7 +554,7 @@ class PlayerStore:
                     {
                         "game": game,
                         "player_id": rating_id,
-                        "kind": SYSTEM if rating_id.startswith(SYSTEM_RATING) else PERSON,
+                        "kind": _kind(rating_id),
                         "mu": fresh.mu,
                         "sigma": fresh.sigma,
                         "display": fresh.display,
@@ -613,7 +629,7 @@ class PlayerStore:
         for (game, _), display in counted.items():
             bands[(game, _band(display))] -= 1
         for (game, rating_id), (skill, played, _) in current.items():
-            if not rating_id.startswith(SYSTEM_RATING) and played >= self.min_games:
+            if self._on_board(rating_id, played):
                 bands[(game, _band(skill.display))] += 1
         await _add_to_bands(connection, bands)
 
@@ -625,11 +641,7 @@ class PlayerStore:
             if connection.dialect.name == "postgresql":
                 await connection.execute(text("LOCK TABLE board_counts IN EXCLUSIVE MODE"))
             await connection.execute(delete(BoardCountRow))
-            rows = await connection.execute(
-                select(RatingRow.game, RatingRow.display).where(
-                    RatingRow.kind == PERSON, RatingRow.games >= self.min_games
-                )
-            )
+            rows = await connection.execute(select(RatingRow.game, RatingRow.display).where(self._ranked()))
             await _add_to_bands(connection, Counter((game, _band(display)) for game, display in rows))
 
     async def ratings(self, player_id: str) -> list[RatingInfo]:
@@ -654,10 +666,18 @@ class PlayerStore:
 
     # -- leaderboards ---------------------------------------------------------------------------------------------
 
+    def _ranked(self) -> Any:
+        """The ratings on their game's board: people's, with at least the minimum of rated games."""
+        return and_(RatingRow.kind == PERSON, RatingRow.games >= self.min_games)
+
+    def _on_board(self, rating_id: str, games: int) -> bool:
+        """:meth:`_ranked`, of one rating."""
+        return _kind(rating_id) == PERSON and games >= self.min_games
+
     def _board(self, game: str) -> Any:
-        """The leaderboard's rows: people with at least the minimum of rated games. Order: rating (display)
-        highest first, then player id (ties are ordered, and share their rank)."""
-        return and_(RatingRow.game == game, RatingRow.kind == PERSON, RatingRow.games >= self.min_games)
+        """The leaderboard's rows: :meth:`_ranked` in one game. Order: rating (display) highest first, then player
+        id (ties are ordered, and share their rank)."""
+        return and_(RatingRow.game == game, self._ranked())
 
     def _board_rows(self, game: str) -> Any:
         """The board's rows with each player's name (one statement reads a page)."""
@@ -692,7 +712,7 @@ class PlayerStore:
     def _page_after(self, token: str) -> tuple[float, str, int, int]:
         text, _, mac = token.rpartition("|")
         if not hmac.compare_digest(mac, self._page_mac(text)):
-            raise InvalidRequest("page_token is not one this server gave", code="bad_page_token", field="page_token")
+            raise _bad_page_token()
         display, player_id, rank, before = _untoken(text, (float, str, int, int))
         return display, player_id, rank, before
 
@@ -703,9 +723,7 @@ class PlayerStore:
         last: tuple[float, int, int] | None = None  # the previous page's last line: rating, rank, lines before it
         if after:
             display, player_id, rank, before = self._page_after(after)
-            query = query.where(  # (the bound stated alone too, so that the index is searched from it)
-                RatingRow.display <= display, or_(RatingRow.display < display, RatingRow.player_id > player_id)
-            )
+            query = query.where(_after_on_board(display, player_id))
             last = (display, rank, before)
         query = query.order_by(RatingRow.display.desc(), RatingRow.player_id).limit(size + 1)
         async with self.engine.connect() as connection:
@@ -734,11 +752,11 @@ class PlayerStore:
             parts = (
                 self._board_rows(game).where(RatingRow.player_id == player_id),
                 self._board_rows(game)
-                .where(RatingRow.display >= display, or_(RatingRow.display > display, RatingRow.player_id < player_id))
+                .where(_before_on_board(display, player_id))
                 .order_by(RatingRow.display, RatingRow.player_id.desc())
                 .limit(neighbours),
                 self._board_rows(game)
-                .where(RatingRow.display <= display, or_(RatingRow.display < display, RatingRow.player_id > player_id))
+                .where(_after_on_board(display, player_id))
                 .order_by(RatingRow.display.desc(), RatingRow.player_id)
                 .limit(neighbours),
             )
@@ -823,14 +841,7 @@ class PlayerStore:
             rows = list(await connection.execute(query))
             played, won = (await connection.execute(totals)).one()
             page = rows[:size]
-            seats: dict[str, list[Any]] = {}
-            if page:
-                for row in await connection.execute(
-                    select(SeatRow)
-                    .where(SeatRow.room_id.in_([row.room_id for row in page]))
-                    .order_by(SeatRow.room_id, SeatRow.seat)
-                ):
-                    seats.setdefault(row.room_id, []).append(row)
+            seats = await _seats_of(connection, [row.room_id for row in page]) if page else {}
         following = _token(rows[size - 1].ended_at or 0.0, rows[size - 1].room_id) if len(rows) > size else ""
         return [(row, seats.get(row.room_id, [])) for row in page], following, int(played), int(won)
 
@@ -843,11 +854,7 @@ class PlayerStore:
                 row.room_id: row
                 for row in await connection.execute(select(RoomRow).where(RoomRow.room_id.in_(room_ids)))
             }
-            seats: dict[str, list[Any]] = {}
-            for row in await connection.execute(
-                select(SeatRow).where(SeatRow.room_id.in_(room_ids)).order_by(SeatRow.room_id, SeatRow.seat)
-            ):
-                seats.setdefault(row.room_id, []).append(row)
+            seats = await _seats_of(connection, room_ids)
             versions = dict(
                 (
                     await connection.execute(
