@@ -101,6 +101,12 @@ class ResourceExhausted(ServiceError):
     code = "resource_exhausted"
 
 
+class TicketNotFound(ServiceError):
+    """No such matchmaking ticket (or none of the caller's)."""
+
+    code = "ticket_not_found"
+
+
 class PlayerNotFound(ServiceError):
     """No such player (or one who deleted themselves)."""
 

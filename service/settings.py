@@ -226,3 +226,26 @@ class PlayerSettings:
             with open(text[1:], encoding="utf-8") as file:
                 return file.read()
         return text
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """Matchmaking (service/matches): how often the queues turn, how long a ticket waits before system players fill
+    its table, how long a person has to take a seat up, how long a ticket searches, and the quotas. The README's
+    "Matchmaking" section explains each."""
+
+    # KICKOFF_MATCH_INTERVAL: seconds between two turns of each game's queue.
+    interval_seconds: float = field(default_factory=lambda: _number("KICKOFF_MATCH_INTERVAL", "1"))
+    # KICKOFF_MATCH_FILL_SECONDS: a ticket's wait after which system players take the seats people did not (0: never).
+    fill_seconds: float = field(default_factory=lambda: _number("KICKOFF_MATCH_FILL_SECONDS", "30"))
+    # KICKOFF_MATCH_TAKE_UP_SECONDS: how long a matched person has to take the seat up before it goes to another.
+    take_up_seconds: float = field(default_factory=lambda: _number("KICKOFF_MATCH_TAKE_UP_SECONDS", "20"))
+    # KICKOFF_TICKET_SECONDS: how long a ticket searches before it expires.
+    ticket_seconds: float = field(default_factory=lambda: _number("KICKOFF_TICKET_SECONDS", "300"))
+    # KICKOFF_TICKETS_PER_PLAYER / _PER_CALLER: live tickets a player may be in, an address may have made.
+    per_player: int = field(default_factory=lambda: int(_number("KICKOFF_TICKETS_PER_PLAYER", "3", int)))
+    per_caller: int = field(default_factory=lambda: int(_number("KICKOFF_TICKETS_PER_CALLER", "50", int)))
+    # KICKOFF_MAX_QUEUE: searching tickets a game's queue may hold.
+    max_queue: int = field(default_factory=lambda: int(_number("KICKOFF_MAX_QUEUE", "20000", int)))
+    # KICKOFF_MAX_FOLLOWERS: ticket streams this node serves at once.
+    max_followers: int = field(default_factory=lambda: int(_number("KICKOFF_MAX_FOLLOWERS", "10000", int)))

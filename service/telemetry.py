@@ -90,6 +90,17 @@ class Instruments:
         self.commit_duration = meter.create_histogram(
             "kickoff.db.commit.duration", unit="s", description="One store commit (a group of log lines)"
         )
+        self.match_wait = meter.create_histogram(
+            "kickoff.match.wait", unit="s", description="A ticket's wait from joining the queue to its room, by game"
+        )
+        self.match_spread = meter.create_histogram(
+            "kickoff.match.rating_spread",
+            unit="{mu}",
+            description="A matched room's rating spread: its highest ticket rating less its lowest, by game",
+        )
+        self.tickets = meter.create_counter(
+            "kickoff.match.tickets", unit="{ticket}", description="Tickets that ended, by game and how (matched...)"
+        )
 
     @contextlib.contextmanager
     def stream(self, kind: str) -> Iterator[None]:

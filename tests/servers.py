@@ -22,13 +22,15 @@ from service.gateway.app import create_app
 from service.grpc.admission import Admission
 from service.grpc.server import create_server, no_limits
 from service.grpc.tokens import SeatTokens
+from service.matches.matchmaker import Matchmaker
+from service.matches.store import MatchStore, Quotas
 from service.players.identity import ExternalTokens, Issuer
 from service.players.players import Players
 from service.players.store import PlayerStore
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import RoomLimits
-from service.settings import HttpLimits, LimitSettings
+from service.settings import HttpLimits, LimitSettings, MatchSettings
 from service.store.journal import SqlJournal
 from service.tournaments.directory import TournamentDirectory
 from tests.server.conftest import Harness
@@ -49,13 +51,16 @@ async def start() -> AsyncIterator[Start]:
         seeds: Iterator[int] | None = None,
         issuers: tuple[Issuer, ...] = (),
         min_games: int = 1,
+        match: MatchSettings | None = None,
         **limits: object,
     ) -> Harness:
-        """``journal``: a SqlJournal gets players (sign-in, ratings) on its database, with ``issuers`` trusted."""
+        """``journal``: a SqlJournal gets players (sign-in, ratings) and matchmaking (``match``'s settings; the queues
+        turn when the test says) on its database, with ``issuers`` trusted."""
+        match = match or MatchSettings(fill_seconds=30, take_up_seconds=20, ticket_seconds=300)
         clock = ManualClock()
         seeds = seeds or itertools.count(1)
         settings: LimitSettings = replace(no_limits(), **limits)  # type: ignore[arg-type]
-        players = store = None
+        players = store = matchmaker = None
         if isinstance(journal, SqlJournal):
             store = PlayerStore(journal.engine, clock.now, min_games=min_games)
             await store.recount()  # (as a server starting does)
@@ -71,16 +76,33 @@ async def start() -> AsyncIterator[Start]:
             rates=players is not None,
         )
         tournaments = TournamentDirectory(directory, max_live=settings.max_live_tournaments or None)
+        if store is not None:
+            matches = MatchStore(
+                store.engine,
+                clock.now,
+                ticket_seconds=match.ticket_seconds,
+                take_up_seconds=match.take_up_seconds,
+                quotas=Quotas(match.per_player, match.per_caller, match.max_queue),
+            )
+            matchmaker = Matchmaker(matches, directory, store, match, clock=clock)
+            await matchmaker.start(turning=False)  # (a test turns the queues itself: Harness.matchmaker.tick)
         server = await create_server(
-            directory, SeatTokens(SECRET), tournaments=tournaments, admission=Admission(settings), players=players
+            directory,
+            SeatTokens(SECRET),
+            tournaments=tournaments,
+            admission=Admission(settings),
+            players=players,
+            matchmaker=matchmaker,
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
-        harness = Harness(server, clock, directory, channel, store)
+        harness = Harness(server, clock, directory, channel, store, matchmaker)
         started.append(harness)
         return harness
 
     yield start
     for harness in started:
+        if harness.matchmaker is not None:
+            await harness.matchmaker.close()
         await harness.channel.close()
         await harness.server.stop(0)
         if isinstance(harness.directory.journal, SqlJournal):

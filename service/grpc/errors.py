@@ -29,6 +29,7 @@ from service.errors import (
     StaleVersion,
     StoreRefused,
     StoreUnavailable,
+    TicketNotFound,
     TournamentNotFound,
     Unauthenticated,
 )
@@ -55,6 +56,7 @@ STATUS_OF: dict[type[Exception], grpc.StatusCode] = {
     StoreRefused: grpc.StatusCode.INVALID_ARGUMENT,
     ResourceExhausted: grpc.StatusCode.RESOURCE_EXHAUSTED,
     PlayerNotFound: grpc.StatusCode.NOT_FOUND,
+    TicketNotFound: grpc.StatusCode.NOT_FOUND,
     Conflict: grpc.StatusCode.ALREADY_EXISTS,
     PreconditionFailed: grpc.StatusCode.FAILED_PRECONDITION,
 }

@@ -28,6 +28,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from kickoff.v1 import (
     game_pb2,
     game_pb2_grpc,
+    match_pb2,
+    match_pb2_grpc,
     move_pb2,
     move_pb2_grpc,
     player_pb2,
@@ -43,16 +45,27 @@ from service.cluster.node import Node
 from service.grpc.admission import Admission
 from service.grpc.forward import Forwarder, Seal, peer_ping_ms
 from service.grpc.limits import tolerant
+from service.grpc.matches import MatchServicer
 from service.grpc.players import PlayerServicer
 from service.grpc.servicers import GameServicer, MoveServicer, RoomServicer, Seats
 from service.grpc.tokens import SeatTokens
 from service.grpc.tournaments import TournamentServicer
+from service.matches.matchmaker import Matchmaker
+from service.matches.store import MatchStore, Quotas
 from service.players.identity import ExternalTokens, issuers_from_json
 from service.players.players import Players
 from service.players.store import PlayerStore
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import RoomLimits
-from service.settings import GrpcSettings, LimitSettings, NodeSettings, PlayerSettings, Rate, StoreSettings
+from service.settings import (
+    GrpcSettings,
+    LimitSettings,
+    MatchSettings,
+    NodeSettings,
+    PlayerSettings,
+    Rate,
+    StoreSettings,
+)
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from service.store.keys import live_keys
@@ -188,6 +201,7 @@ SERVICES = (
     move_pb2.DESCRIPTOR.services_by_name["MoveService"].full_name,
     tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].full_name,
     player_pb2.DESCRIPTOR.services_by_name["PlayerService"].full_name,
+    match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
 )
 
 
@@ -281,11 +295,13 @@ async def create_server(
     tournaments: TournamentDirectory | None = None,
     admission: Admission | None = None,
     players: Players | None = None,
+    matchmaker: Matchmaker | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
     ``admission`` decides who may create, join and stream (default: anyone, with no rate or stream limits);
-    ``players`` signs players in (None: no PlayerService, and every seat is anonymous)."""
+    ``players`` signs players in (None: no PlayerService, and every seat is anonymous); ``matchmaker`` (with players)
+    serves MatchService."""
     telemetry = directory.telemetry
     interceptors = (
         [aio_server_interceptor(tracer_provider=telemetry.tracer_provider, filter_=traced_call())]
@@ -320,6 +336,13 @@ async def create_server(
             server,
             calls,
         )
+        if matchmaker is not None:
+            _register(
+                match_pb2_grpc.add_MatchServiceServicer_to_server,
+                MatchServicer(matchmaker, players, seats, admission),
+                server,
+                calls,
+            )
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     _enable_reflection(server)
@@ -342,6 +365,7 @@ async def serve(
     cluster: NodeSettings | None = None,
     player_settings: PlayerSettings | None = None,
     seed_source: Callable[[], int] | None = None,
+    match_settings: MatchSettings | None = None,
 ) -> None:
     """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully.
     ``seed_source``: each new room's seed (None: a random one; benchmarks repeat their games with a fixed one).
@@ -393,6 +417,10 @@ async def serve(
             log.info("restored %d unfinished %ss", unfinished, kind)
     if journal is not None:
         refreshing = asyncio.get_running_loop().create_task(refresh_keys(admission, journal.engine), name="api keys")
+    matchmaker = None
+    if player_store is not None:
+        matchmaker = _matchmaker(player_store, directory, match_settings or MatchSettings())
+        await matchmaker.start()
     _describe(limits)
     running = await create_server(
         directory,
@@ -402,6 +430,7 @@ async def serve(
         tournaments=tournaments,
         admission=admission,
         players=players,
+        matchmaker=matchmaker,
     )
     collector.settle()  # (what start-up made stays for good: see service/collector.py)
     log.info("kickoff gRPC server listening on %s:%d", settings.host, running.port)
@@ -416,11 +445,25 @@ async def serve(
     if refreshing is not None:
         refreshing.cancel()
     await running.stop(settings.grace_seconds)
+    if matchmaker is not None:
+        await matchmaker.close()
     if players is not None:
         await players.external.close()
     if journal is not None:
         await journal.close()
     telemetry.shutdown()
+
+
+def _matchmaker(players: PlayerStore, rooms: RoomDirectory, settings: MatchSettings) -> Matchmaker:
+    quotas = Quotas(settings.per_player, settings.per_caller, settings.max_queue)
+    store = MatchStore(
+        players.engine,
+        rooms.clock.now,
+        ticket_seconds=settings.ticket_seconds,
+        take_up_seconds=settings.take_up_seconds,
+        quotas=quotas,
+    )
+    return Matchmaker(store, rooms, players, settings, clock=rooms.clock)
 
 
 async def refresh_keys(

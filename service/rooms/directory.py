@@ -94,13 +94,18 @@ class RoomDirectory(Directory[Room]):
         tournament_game: int | None = None,
         rated: bool | None = None,
         choice: str = "",
+        room_id: str = "",
+        people: Sequence[tuple[int, str, str, str]] = (),
     ) -> Room:
         """A new room, stored, started and waiting for its people. Raises InvalidRequest naming what is wrong.
 
         System players take ``system_seats`` when given, else the last ``system_players`` seats. A tournament's rooms
         (``tournament_id``) may be all system players: see :meth:`check`. ``rated``: whether the game is rated (None:
         the default rule, Room._rated); a rated room takes signed-in players only. ``choice``: what the creator, who
-        takes the first person's seat at once, chooses for it (checked here, so a bad one makes no room)."""
+        takes the first person's seat at once, chooses for it (checked here, so a bad one makes no room).
+
+        ``people``: a matched room's, each (seat, name, nonce, player), seated as the room is made (its id chosen
+        beforehand, ``room_id``); with every other seat a system player's, the game starts as the room is stored."""
         if rated and not self.surroundings.rates:
             raise InvalidRequest(
                 "this server keeps no ratings (players need a database store)", code="ratings_off", field="rated"
@@ -129,7 +134,7 @@ class RoomDirectory(Directory[Room]):
                 retry_after=30.0,
             )
         record = RoomRecord(
-            room_id=secrets.token_hex(8),
+            room_id=room_id or secrets.token_hex(8),
             game=game,
             mode=mode,
             seats=seats,
@@ -143,9 +148,12 @@ class RoomDirectory(Directory[Room]):
             tournament_id=tournament_id,
             tournament_game=tournament_game,
             rated=rated,
+            people=tuple(people),
         )
         room = self.build(record, self.runtime.created_epoch)  # (on a node, the store makes its lease with it)
         await self.created(room)
+        if people and len(people) + len(taken) == seats:
+            await room.open()
         return room
 
     def creation_time(self) -> float:

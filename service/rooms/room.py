@@ -225,6 +225,9 @@ class Room(ActorHandler):
             else SeatRecord(s, PERSON, team=teams[s])
             for s in range(self._record.seats)
         ]
+        for seat, name, nonce, player in self._record.people:  # (a matched room: seated as it was made)
+            record = self.seats[seat]
+            record.taken, record.name, record.nonce, record.player = True, name, nonce, player
         self.state: GameState | None = None
         self.status = WAITING
         self.rated = False  # decided when the game starts (rated_by_default)
@@ -270,7 +273,8 @@ class Room(ActorHandler):
         return next((record for record in self.seats if player and record.player == player), None)
 
     async def open(self) -> None:
-        """Start the game of a room with no person's seat (a tournament of system players); once only."""
+        """Start the game of a room whose every seat was taken as it was made (a tournament of system players, a
+        matched room); once only."""
         await self.actor.call(self._open)
 
     async def leave(self, seat: int, nonce: str) -> None:
@@ -422,7 +426,7 @@ class Room(ActorHandler):
         await self._take_seat(seat, name, nonce, player=player)
 
     async def _open(self) -> None:
-        if any(r.kind == PERSON for r in self.seats):
+        if not all(r.taken for r in self.seats):
             raise InvalidRequest("a room with people's seats starts when they are all taken")
         if self.status == WAITING:
             await self._commit([self._start_game()], "start", -1)
@@ -628,6 +632,8 @@ class Room(ActorHandler):
         a waiting room's time to close runs again."""
         self._arm(self.clock.now(), self.seat_clocks.restart())
         self._arm_expiry()
+        if self.status == WAITING and self._record.people and all(r.taken for r in self.seats):
+            self.actor.enqueue(self._open)  # (a matched room stored just before a crash, not yet started)
 
     # -- old updates --------------------------------------------------------------------------------------------------
 

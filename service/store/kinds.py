@@ -57,18 +57,22 @@ def _room_row(record: RoomRecord) -> dict[str, Any]:
         "tournament_id": record.tournament_id or None,
         "tournament_game": record.tournament_game,
         "rated": record.rated,
+        "people": [list(person) for person in record.people] or None,
     }
 
 
 def _room_seats(record: RoomRecord) -> list[tuple[Any, list[dict[str, Any]]]]:
-    """A new room's seats (a projection of the log's joins and leaves, kept for queries)."""
+    """A new room's seats (a projection of the log's joins and leaves, kept for queries): a matched room's people are
+    seated from the start."""
+    people = {seat: (name, player) for seat, name, _, player in record.people}
     seats = [
         {
             "room_id": record.room_id,
             "seat": seat,
             "kind": "system" if seat in record.system_seats else "person",
-            "taken": seat in record.system_seats,
-            "name": f"{record.system_player} bot" if seat in record.system_seats else "",
+            "taken": seat in record.system_seats or seat in people,
+            "name": f"{record.system_player} bot" if seat in record.system_seats else people.get(seat, ("", ""))[0],
+            "player_id": people[seat][1] or None if seat in people else None,
         }
         for seat in range(record.seats)
     ]
@@ -94,6 +98,7 @@ def _room_record(row: Any) -> RoomRecord:
         tournament_id=row.tournament_id or "",
         tournament_game=row.tournament_game,
         rated=row.rated,
+        people=tuple((seat, name, nonce, player) for seat, name, nonce, player in row.people or ()),
     )
 
 

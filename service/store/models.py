@@ -37,6 +37,8 @@ class RoomRow(Base):
     tournament_game: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the game's index in it
     # Whether the creator asked for a rated game (None: the default rule, service/rooms/room.py rated_by_default)
     rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # a matched room's people, seated as it was made: [[seat, name, nonce, player id], ...] (0009)
+    people: Mapped[list[list[Any]] | None] = mapped_column(JSON, nullable=True)
     # Once finished: when, and how it ended (the outcome's JSON with "rated"), copied from the last line's result
     ended_at: Mapped[float | None] = mapped_column(Double, nullable=True)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
@@ -274,3 +276,82 @@ class RatingChangeRow(Base):
     mu: Mapped[float] = mapped_column(Double)
     sigma: Mapped[float] = mapped_column(Double)
     time: Mapped[float] = mapped_column(Double)
+
+
+class TicketRow(Base):
+    """A matchmaking ticket: one player, or a party, waiting for a table of a game (service/matches/). Its status
+    moves searching -> proposed (a table found, its people taking their seats up) -> matched (the room made), or ends
+    cancelled or expired; a proposed ticket whose people do not all take up in time is searching again, at the back.
+    ``version`` counts its changes (its followers hear of each)."""
+
+    __tablename__ = "tickets"
+    __table_args__ = (Index("ix_tickets_queue", "game", "status", "place"),)
+
+    ticket_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))  # searching, proposed, matched, cancelled, expired
+    leader: Mapped[str] = mapped_column(String(40), index=True)  # the player who enqueued it
+    members: Mapped[list[str]] = mapped_column(JSON)  # every player of the ticket, the leader first
+    names: Mapped[list[str]] = mapped_column(JSON)  # their names, in that order
+    counts: Mapped[list[int]] = mapped_column(JSON)  # the table sizes the ticket takes
+    mode: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)  # as asked (over the game's defaults)
+    options_key: Mapped[str] = mapped_column(String(64))  # tickets of one key may share a table
+    rating: Mapped[float] = mapped_column(Double)  # the mean of its members' mu in the game
+    place: Mapped[float] = mapped_column(Double)  # its place in the queue: when it joined (or was returned to) it
+    created_at: Mapped[float] = mapped_column(Double)
+    expires_at: Mapped[float] = mapped_column(Double)  # while searching: ends expired at this time
+    match_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(32), default="", server_default="")  # why it ended, or was returned
+    returned: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # times put back in the queue
+    caller: Mapped[str] = mapped_column(String(64), default="", server_default="")  # the address it came from
+    trace: Mapped[str] = mapped_column(String(64), default="", server_default="")  # its life's trace (traceparent)
+    ended_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+
+
+class QueuedPlayerRow(Base):
+    """A player's place in a game's queue: one ticket per player and game at a time (the key refuses a second),
+    deleted when the ticket ends."""
+
+    __tablename__ = "queued_players"
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    ticket_id: Mapped[str] = mapped_column(String(32), index=True)
+
+
+class MatchRow(Base):
+    """A table the matchmaker made of tickets: its seats (each a ticket's member, a system player, or empty while a
+    replacement is found), the room it becomes once every person took their seat up (its id chosen beforehand, so
+    that making it twice is impossible), and its status: proposed, ready (everyone took up), started (the room
+    exists)."""
+
+    __tablename__ = "matches"
+    __table_args__ = (Index("ix_matches_queue", "game", "status"),)
+
+    match_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    room_id: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))
+    size: Mapped[int] = mapped_column(Integer)
+    mode: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    options_key: Mapped[str] = mapped_column(String(64))
+    system_player: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    # per seat: {"seat", "ticket", "player", "name", "nonce", "by" (take up by), "accepted"}, or {"seat", "bot": true}
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    place: Mapped[float] = mapped_column(Double)  # the oldest place among its tickets (the fill wait counts from it)
+    created_at: Mapped[float] = mapped_column(Double)
+    started_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    spread: Mapped[float] = mapped_column(Double, default=0.0, server_default="0")  # max - min of its ratings
+
+
+class MatchQueueRow(Base):
+    """One game's queue: the row a matchmaker locks to match that game (one node at a time, the others skip it)."""
+
+    __tablename__ = "match_queues"
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    ticks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    ticked_at: Mapped[float] = mapped_column(Double, default=0.0, server_default="0")

@@ -30,6 +30,9 @@ class RoomRecord:
     tournament_id: str = ""
     tournament_game: int | None = None
     rated: bool | None = None  # as the creator asked (None: the default rule, see service/rooms/room.py)
+    # The people seated as the room is made (a matched room: its people took their seats up in the queue), each
+    # (seat, name, nonce, player); such a room starts as soon as it is stored.
+    people: tuple[tuple[int, str, str, str], ...] = ()
 
     @property
     def actor_id(self) -> str:

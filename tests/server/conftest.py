@@ -16,6 +16,7 @@ from grpc_status import rpc_status
 from kickoff.v1 import (
     common_pb2,
     game_pb2_grpc,
+    match_pb2_grpc,
     move_pb2,
     move_pb2_grpc,
     player_pb2_grpc,
@@ -40,6 +41,7 @@ class Harness:
     directory: RoomDirectory
     channel: grpc.aio.Channel
     player_store: Any = None  # (a PlayerStore where the server has players)
+    matchmaker: Any = None  # (a Matchmaker where it has players: the test turns its queues, matchmaker.tick())
 
     @property
     def rooms(self) -> room_pb2_grpc.RoomServiceStub:
@@ -60,6 +62,10 @@ class Harness:
     @property
     def players(self) -> player_pb2_grpc.PlayerServiceStub:
         return player_pb2_grpc.PlayerServiceStub(self.channel)
+
+    @property
+    def matches(self) -> match_pb2_grpc.MatchServiceStub:
+        return match_pb2_grpc.MatchServiceStub(self.channel)
 
     async def create(
         self, *, seats: int = 4, system_players: int = 0, solo: bool = False, options: dict[str, Any] | None = None

@@ -1,0 +1,661 @@
+"""The matchmaking store: tickets, the tables made of them, and each game's queue row, in the database every node
+shares (SQLite for one server, PostgreSQL for a cluster).
+
+Every change is one transaction that first locks its game's queue row (PostgreSQL: ``SELECT ... FOR UPDATE``; SQLite:
+an ``UPDATE`` of it, which takes the database's write lock at once and so never meets a write that came between its
+reads and its own). So the changes of one game's queue happen one at a time on every node, the tick that makes tables
+is never run by two nodes at once (a node that finds the row locked skips its tick: ``SKIP LOCKED``), and a ticket is
+in at most one table: its status and its table change in the same transaction, or not at all. A node that dies mid-way
+leaves nothing half done: its transaction never commits, and the next tick (on any node) starts from what is stored.
+
+A table becomes a room once every person at it took their seat up. The room's id is chosen with the table, so making
+the room is done at most once: the tick that starts a table makes its room unless the store has it already (a node
+died after making it, before marking the table started), then marks the table started and its tickets matched.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
+from types import SimpleNamespace
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from engine.registry import get_game
+from service.errors import Conflict, PreconditionFailed, ResourceExhausted, TicketNotFound
+from service.matches.matching import Table, Vacant, Waiting
+from service.store.models import MatchQueueRow, MatchRow, QueuedPlayerRow, TicketRow
+
+SEARCHING, PROPOSED, MATCHED, CANCELLED, EXPIRED = "searching", "proposed", "matched", "cancelled", "expired"
+LIVE = (SEARCHING, PROPOSED)
+READY, STARTED = "ready", "started"  # a table's status besides proposed
+NOT_TAKEN_UP = "not_taken_up"  # a ticket's reason when it went back to the queue
+BATCH = 2000  # tickets one tick considers at most (the oldest)
+# waiting, vacant tables, now, teams (size, options key -> each seat's team) -> the tables to make
+Planner = Callable[[list[Waiting], list[Vacant], float, Callable[[int, str], Sequence[int]]], list[Table]]
+
+
+@dataclass(frozen=True)
+class Quotas:
+    """How many live tickets a player may be in (one per game at most, in any case), a caller's address may have
+    made, and a game's queue may hold searching."""
+
+    per_player: int = 3
+    per_caller: int = 50
+    queue: int = 20_000
+
+
+@dataclass(frozen=True)
+class NewTicket:
+    game: str
+    members: tuple[str, ...]  # the leader first
+    names: tuple[str, ...]
+    counts: tuple[int, ...]
+    mode: str
+    options: dict[str, Any]
+    options_key: str
+    rating: float
+    caller: str = ""
+    trace: str = ""
+
+
+@dataclass(frozen=True)
+class TicketInfo:
+    ticket_id: str
+    game: str
+    status: str
+    members: tuple[str, ...]
+    names: tuple[str, ...]
+    counts: tuple[int, ...]
+    mode: str
+    options: dict[str, Any]
+    options_key: str
+    rating: float
+    place: float
+    created_at: float
+    expires_at: float
+    match_id: str
+    version: int
+    reason: str
+    returned: int
+    trace: str
+    ended_at: float | None
+
+    @property
+    def live(self) -> bool:
+        return self.status in LIVE
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    match_id: str
+    game: str
+    room_id: str
+    status: str
+    size: int
+    mode: str
+    options: dict[str, Any]
+    options_key: str
+    system_player: str
+    seats: tuple[dict[str, Any], ...]
+    place: float
+    created_at: float
+    started_at: float | None
+    spread: float
+
+    def people(self) -> list[tuple[int, str, str, str]]:
+        """Each person's (seat, name, nonce, player), as the room is made."""
+        return [(s["seat"], s["name"], s["nonce"], s["player"]) for s in self.seats if s.get("ticket")]
+
+    def bots(self) -> list[int]:
+        return [s["seat"] for s in self.seats if s.get("bot")]
+
+
+@dataclass
+class TickReport:
+    """What one tick did (None: another node holds the queue now)."""
+
+    expired: list[str]
+    returned: list[str]
+    tables: list[tuple[MatchInfo, Table]]  # made or filled
+    started: list[tuple[MatchInfo, list[TicketInfo]]]
+    changed: set[str]  # every ticket whose version moved
+    steps: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)  # (trace, span name, attributes)
+
+
+def _ticket(row: Any) -> TicketInfo:
+    return TicketInfo(
+        ticket_id=row.ticket_id,
+        game=row.game,
+        status=row.status,
+        members=tuple(row.members),
+        names=tuple(row.names),
+        counts=tuple(row.counts),
+        mode=row.mode,
+        options=dict(row.options),
+        options_key=row.options_key,
+        rating=row.rating,
+        place=row.place,
+        created_at=row.created_at,
+        expires_at=row.expires_at,
+        match_id=row.match_id or "",
+        version=row.version,
+        reason=row.reason,
+        returned=row.returned,
+        trace=row.trace,
+        ended_at=row.ended_at,
+    )
+
+
+def _match(row: Any) -> MatchInfo:
+    return MatchInfo(
+        match_id=row.match_id,
+        game=row.game,
+        room_id=row.room_id,
+        status=row.status,
+        size=row.size,
+        mode=row.mode,
+        options=dict(row.options),
+        options_key=row.options_key,
+        system_player=row.system_player,
+        seats=tuple(dict(seat) for seat in row.seats),
+        place=row.place,
+        created_at=row.created_at,
+        started_at=row.started_at,
+        spread=row.spread,
+    )
+
+
+def _dialect(connection: AsyncConnection) -> Any:
+    return postgresql if connection.dialect.name == "postgresql" else sqlite
+
+
+def _complete(seats: Sequence[dict[str, Any]]) -> bool:
+    """Every seat is a system player's or a person's who took it up."""
+    return all(seat.get("bot") or seat.get("accepted") for seat in seats)
+
+
+class MatchStore:
+    """Tickets and tables in the database behind ``engine`` (see the module docstring). ``clock`` gives now;
+    a ticket searches for ``ticket_seconds`` at most, a person has ``take_up_seconds`` to take a seat up."""
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        clock: Callable[[], float],
+        *,
+        ticket_seconds: float = 300.0,
+        take_up_seconds: float = 20.0,
+        quotas: Quotas | None = None,
+    ) -> None:
+        self.engine = engine
+        self.clock = clock
+        self.ticket_seconds = ticket_seconds
+        self.take_up_seconds = take_up_seconds
+        self.quotas = quotas or Quotas()
+
+    async def ensure_queues(self, games: Sequence[str]) -> None:
+        """Every game's queue row (a node starting makes the missing ones; another node's are left as they are)."""
+        async with self.engine.begin() as connection:
+            statement = _dialect(connection).insert(MatchQueueRow).on_conflict_do_nothing()
+            await connection.execute(statement, [{"game": game, "ticks": 0, "ticked_at": 0.0} for game in games])
+
+    async def _lock(self, connection: AsyncConnection, game: str, *, skip: bool = False) -> bool:
+        """Lock ``game``'s queue row for this transaction (see the module docstring); False: ``skip`` and another
+        transaction holds it."""
+        if connection.dialect.name == "postgresql":
+            query = select(MatchQueueRow.game).where(MatchQueueRow.game == game).with_for_update(skip_locked=skip)
+            return (await connection.execute(query)).first() is not None
+        changed = await connection.execute(
+            update(MatchQueueRow).where(MatchQueueRow.game == game).values(ticks=MatchQueueRow.ticks + 1)
+        )
+        return changed.rowcount == 1
+
+    # -- reading ----------------------------------------------------------------------------------------------------
+
+    async def ticket(self, ticket_id: str) -> tuple[TicketInfo, MatchInfo | None]:
+        """A ticket with its table (None while it has none); TicketNotFound."""
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(select(TicketRow).where(TicketRow.ticket_id == ticket_id))).first()
+            if row is None:
+                raise TicketNotFound("no such ticket")
+            match = None
+            if row.match_id:
+                found = (await connection.execute(select(MatchRow).where(MatchRow.match_id == row.match_id))).first()
+                match = _match(found) if found is not None else None
+        return _ticket(row), match
+
+    async def live_of(self, player_id: str) -> list[TicketInfo]:
+        """The live tickets ``player_id`` is in, oldest first."""
+        async with self.engine.connect() as connection:
+            ids = select(QueuedPlayerRow.ticket_id).where(QueuedPlayerRow.player_id == player_id)
+            rows = await connection.execute(
+                select(TicketRow).where(TicketRow.ticket_id.in_(ids)).order_by(TicketRow.created_at)
+            )
+            return [_ticket(row) for row in rows]
+
+    async def versions(self, ticket_ids: Sequence[str]) -> dict[str, int]:
+        """Each ticket's version now (the followers of tickets changed on other nodes read these)."""
+        if not ticket_ids:
+            return {}
+        async with self.engine.connect() as connection:
+            rows = await connection.execute(
+                select(TicketRow.ticket_id, TicketRow.version).where(TicketRow.ticket_id.in_(list(ticket_ids)))
+            )
+            return {row.ticket_id: row.version for row in rows}
+
+    async def queue_length(self, game: str) -> int:
+        async with self.engine.connect() as connection:
+            return await self._searching(connection, game)
+
+    @staticmethod
+    async def _searching(connection: AsyncConnection, game: str) -> int:
+        query = select(func.count()).where(TicketRow.game == game, TicketRow.status == SEARCHING)
+        return (await connection.execute(query)).scalar_one()
+
+    # -- a player's changes -----------------------------------------------------------------------------------------
+
+    async def enqueue(self, new: NewTicket) -> TicketInfo:
+        """Store a new searching ticket. Conflict (already_queued) for a member already in this game's queue;
+        ResourceExhausted for a quota (tickets_per_player, tickets_per_caller, queue_full)."""
+        now = self.clock()
+        ticket_id = secrets.token_hex(8)
+        quotas = self.quotas
+        async with self.engine.begin() as connection:
+            await self._lock(connection, new.game)
+            members = list(new.members)
+            held = await connection.execute(
+                select(QueuedPlayerRow.player_id, func.count())
+                .where(QueuedPlayerRow.player_id.in_(members))
+                .group_by(QueuedPlayerRow.player_id)
+            )
+            for player, count in held:
+                if count >= quotas.per_player:
+                    who = "you are" if player == new.members[0] else f"party member {player} is"
+                    raise ResourceExhausted(
+                        f"{who} in {count} queues already (at most {quotas.per_player})",
+                        code="tickets_per_player",
+                        retry_after=30.0,
+                    )
+            if new.caller:
+                query = select(func.count()).where(TicketRow.caller == new.caller, TicketRow.status.in_(LIVE))
+                if (await connection.execute(query)).scalar_one() >= quotas.per_caller:
+                    raise ResourceExhausted(
+                        f"this address has {quotas.per_caller} live tickets already; try again later",
+                        code="tickets_per_caller",
+                        retry_after=30.0,
+                    )
+            if await self._searching(connection, new.game) >= quotas.queue:
+                raise ResourceExhausted(
+                    f"the {new.game} queue holds as many tickets as it may ({quotas.queue}); try again later",
+                    code="queue_full",
+                    retry_after=10.0,
+                )
+            queued = (
+                await connection.execute(
+                    select(QueuedPlayerRow.player_id).where(
+                        QueuedPlayerRow.game == new.game, QueuedPlayerRow.player_id.in_(members)
+                    )
+                )
+            ).first()
+            if queued is not None:
+                who = "you are" if queued.player_id == new.members[0] else f"party member {queued.player_id} is"
+                raise Conflict(
+                    f"{who} in the {new.game} queue already: one ticket per player and game", code="already_queued"
+                )
+            row = {
+                "ticket_id": ticket_id,
+                "game": new.game,
+                "status": SEARCHING,
+                "leader": new.members[0],
+                "members": members,
+                "names": list(new.names),
+                "counts": list(new.counts),
+                "mode": new.mode,
+                "options": dict(new.options),
+                "options_key": new.options_key,
+                "rating": new.rating,
+                "place": now,
+                "created_at": now,
+                "expires_at": now + self.ticket_seconds,
+                "match_id": None,
+                "version": 1,
+                "reason": "",
+                "returned": 0,
+                "caller": new.caller[:64],
+                "trace": new.trace,
+                "ended_at": None,
+            }
+            try:
+                await connection.execute(insert(TicketRow), [row])
+                await connection.execute(
+                    insert(QueuedPlayerRow),
+                    [{"game": new.game, "player_id": player, "ticket_id": ticket_id} for player in members],
+                )
+            except IntegrityError:  # (only if the queue's lock did not hold: another server on a copy)
+                raise Conflict("a member is in this queue already", code="already_queued") from None
+        return _ticket(SimpleNamespace(**row))
+
+    async def cancel(self, ticket_id: str, player_id: str) -> tuple[TicketInfo, set[str]]:
+        """End a live ticket (any of its members may): a proposed one leaves its table, whose other tickets keep
+        their seats. Returns the ticket and every ticket whose version moved. TicketNotFound for a ticket that is not
+        the player's; PreconditionFailed (ticket_ended) for one already ended."""
+        game = await self._game_of(ticket_id, player_id)
+        now = self.clock()
+        async with self.engine.begin() as connection:
+            await self._lock(connection, game)
+            row = await self._locked_ticket(connection, ticket_id)
+            if row.status not in LIVE:
+                raise PreconditionFailed(f"the ticket is {row.status} already", code="ticket_ended")
+            changed = {ticket_id}
+            if row.match_id and await self._is_ready(connection, row.match_id):
+                raise PreconditionFailed(
+                    "everyone at the ticket's table took their seat up: the room is being made", code="room_being_made"
+                )
+            if row.status == PROPOSED and row.match_id:
+                changed |= await self._leave_table(connection, row.match_id, {ticket_id})
+            await self._end(connection, [ticket_id], CANCELLED, "cancelled", now)
+            info = _ticket((await connection.execute(select(TicketRow).where(TicketRow.ticket_id == ticket_id))).one())
+        return info, changed
+
+    async def accept(self, ticket_id: str, player_id: str) -> tuple[TicketInfo, bool]:
+        """The player takes up their seat at the ticket's table; returns the ticket and whether the table is ready
+        now (every person took up). PreconditionFailed (not_proposed) when the ticket has no table to take up."""
+        game = await self._game_of(ticket_id, player_id)
+        async with self.engine.begin() as connection:
+            await self._lock(connection, game)
+            row = await self._locked_ticket(connection, ticket_id)
+            if row.status != PROPOSED or not row.match_id:
+                raise PreconditionFailed(
+                    f"the ticket is {row.status}: there is no seat to take up", code="not_proposed"
+                )
+            match = (await connection.execute(select(MatchRow).where(MatchRow.match_id == row.match_id))).one()
+            seats = [dict(seat) for seat in match.seats]
+            for seat in seats:
+                if seat.get("ticket") == ticket_id and seat.get("player") == player_id:
+                    seat["accepted"] = True
+            ready = _complete(seats)
+            await connection.execute(
+                update(MatchRow)
+                .where(MatchRow.match_id == row.match_id)
+                .values(seats=seats, status=READY if ready else PROPOSED)
+            )
+            await self._touch(connection, [t for t in {s.get("ticket") for s in seats} if t])
+            info = _ticket((await connection.execute(select(TicketRow).where(TicketRow.ticket_id == ticket_id))).one())
+        return info, ready
+
+    @staticmethod
+    async def _is_ready(connection: AsyncConnection, match_id: str) -> bool:
+        query = select(MatchRow.status).where(MatchRow.match_id == match_id)
+        return (await connection.execute(query)).scalar_one_or_none() in (READY, STARTED)
+
+    async def _game_of(self, ticket_id: str, player_id: str) -> str:
+        async with self.engine.connect() as connection:
+            row = (
+                await connection.execute(
+                    select(TicketRow.game, TicketRow.members).where(TicketRow.ticket_id == ticket_id)
+                )
+            ).first()
+        if row is None or player_id not in row.members:
+            raise TicketNotFound("no such ticket of yours")
+        return row.game
+
+    @staticmethod
+    async def _locked_ticket(connection: AsyncConnection, ticket_id: str) -> Any:
+        return (await connection.execute(select(TicketRow).where(TicketRow.ticket_id == ticket_id))).one()
+
+    @staticmethod
+    async def _touch(connection: AsyncConnection, ticket_ids: Sequence[str], **values: Any) -> None:
+        if ticket_ids:
+            await connection.execute(
+                update(TicketRow)
+                .where(TicketRow.ticket_id.in_(list(ticket_ids)))
+                .values(version=TicketRow.version + 1, **values)
+            )
+
+    async def _end(self, connection: AsyncConnection, ticket_ids: Sequence[str], status: str, why: str, now: float):
+        await self._touch(connection, ticket_ids, status=status, reason=why, ended_at=now)
+        await connection.execute(delete(QueuedPlayerRow).where(QueuedPlayerRow.ticket_id.in_(list(ticket_ids))))
+
+    async def _leave_table(self, connection: AsyncConnection, match_id: str, leaving: set[str]) -> set[str]:
+        """``leaving`` tickets' seats at a table are free again; a table with no ticket left goes. Returns the tickets
+        still at it (their version moves: they hear that seats are being filled again)."""
+        match = (await connection.execute(select(MatchRow).where(MatchRow.match_id == match_id))).one()
+        seats = [_freed(s) if s.get("ticket") in leaving else dict(s) for s in match.seats]
+        staying = {s["ticket"] for s in seats if s.get("ticket")}
+        if staying:
+            await connection.execute(
+                update(MatchRow).where(MatchRow.match_id == match_id).values(seats=seats, status=PROPOSED)
+            )
+            await self._touch(connection, sorted(staying))
+        else:
+            await connection.execute(delete(MatchRow).where(MatchRow.match_id == match_id))
+        return staying
+
+    # -- the tick ---------------------------------------------------------------------------------------------------
+
+    async def tick(
+        self,
+        game: str,
+        planner: Planner,
+        system_player: Callable[[float], Awaitable[str]],
+        make_room: Callable[[MatchInfo], Awaitable[None]],
+    ) -> TickReport | None:
+        """One turn of ``game``'s queue, if no other node is taking it (None then): expire tickets, put back those
+        whose people did not take their seats up in time, make tables (``planner``; ``system_player`` picks the kind
+        for a table's mean rating) and start the tables every person took up (``make_room``)."""
+        now = self.clock()
+        async with self.engine.begin() as connection:
+            if not await self._lock(connection, game, skip=True):
+                return None
+            report = TickReport([], [], [], [], set())
+            rows = await connection.execute(
+                select(TicketRow.ticket_id, TicketRow.trace).where(
+                    TicketRow.game == game, TicketRow.status == SEARCHING, TicketRow.expires_at <= now
+                )
+            )
+            expired = [(row.ticket_id, row.trace) for row in rows]
+            if expired:
+                report.expired = [ticket_id for ticket_id, _ in expired]
+                await self._end(connection, report.expired, EXPIRED, "expired", now)
+                report.changed = set(report.expired)
+                report.steps += [(trace, "ticket.expired", {}) for _, trace in expired]
+            proposed = [
+                _match(row)
+                for row in await connection.execute(
+                    select(MatchRow).where(MatchRow.game == game, MatchRow.status == PROPOSED).order_by(MatchRow.place)
+                )
+            ]
+            for match in proposed:
+                late = {
+                    seat["ticket"]
+                    for seat in match.seats
+                    if seat.get("ticket") and not seat.get("accepted") and seat["by"] <= now
+                }
+                if late:
+                    report.changed |= await self._leave_table(connection, match.match_id, late)
+                    await self._touch(
+                        connection,
+                        sorted(late),
+                        status=SEARCHING,
+                        match_id=None,
+                        place=now,
+                        reason=NOT_TAKEN_UP,
+                        returned=TicketRow.returned + 1,
+                    )
+                    report.returned += sorted(late)
+                    report.changed |= late
+                    traces = await connection.execute(
+                        select(TicketRow.trace).where(TicketRow.ticket_id.in_(sorted(late)))
+                    )
+                    step = {"kickoff.match_id": match.match_id}
+                    report.steps += [(row.trace, "ticket.returned", step) for row in traces]
+            await self._make_tables(connection, game, now, planner, system_player, report)
+        await self._start(game, make_room, report)
+        return report
+
+    async def start_ready(self, game: str, make_room: Callable[[MatchInfo], Awaitable[None]]) -> TickReport:
+        """Start the tables of ``game`` that every person took up (after the last take-up, at once): waits for a tick
+        that holds the queue."""
+        report = TickReport([], [], [], [], set())
+        await self._start(game, make_room, report)
+        return report
+
+    async def _make_tables(
+        self,
+        connection: AsyncConnection,
+        game: str,
+        now: float,
+        planner: Planner,
+        system_player: Callable[[float], Awaitable[str]],
+        report: TickReport,
+    ) -> None:
+        query = (
+            select(TicketRow)
+            .where(TicketRow.game == game, TicketRow.status == SEARCHING)
+            .order_by(TicketRow.place)
+            .limit(BATCH)
+        )
+        rows = [_ticket(row) for row in await connection.execute(query)]
+        by_id = {ticket.ticket_id: ticket for ticket in rows}
+        waiting = [
+            Waiting(t.ticket_id, len(t.members), t.rating, frozenset(t.counts), t.options_key, t.place) for t in rows
+        ]
+        open_tables = [
+            _match(row)
+            for row in await connection.execute(
+                select(MatchRow).where(MatchRow.game == game, MatchRow.status == PROPOSED)
+            )
+        ]
+        vacant: list[Vacant] = []
+        tables_by_id: dict[str, MatchInfo] = {}
+        for match in open_tables:
+            free = tuple(seat["seat"] for seat in match.seats if not seat.get("ticket") and not seat.get("bot"))
+            if not free:
+                continue
+            at = sorted({seat["ticket"] for seat in match.seats if seat.get("ticket")})
+            ratings = [
+                row.rating
+                for row in await connection.execute(select(TicketRow.rating).where(TicketRow.ticket_id.in_(at)))
+            ]
+            teams = tuple(seat.get("team", seat["seat"]) for seat in match.seats)
+            vacant.append(
+                Vacant(match.match_id, match.size, match.options_key, match.place, teams, free, tuple(ratings))
+            )
+            tables_by_id[match.match_id] = match
+        if not waiting and not vacant:
+            return
+        options_of = {t.options_key: t.options for t in rows} | {m.options_key: m.options for m in open_tables}
+        rules = get_game(game)
+
+        def teams(size: int, key: str) -> Sequence[int]:
+            return rules.teams(size, rules.spec.resolve(size, options_of[key]))
+
+        for table in planner(waiting, vacant, now, teams):
+            tickets = [by_id[ticket] for ticket, _ in table.tickets]
+            by = now + self.take_up_seconds
+            if table.match_id:
+                match = tables_by_id[table.match_id]
+                seats = {seat["seat"]: dict(seat) for seat in match.seats}
+                kind = match.system_player
+            else:
+                table_teams = teams(table.size, table.key)
+                seats = {s: {"seat": s, "team": table_teams[s]} for s in range(table.size)}
+                ratings = [t.rating for t in tickets]
+                kind = await system_player(sum(ratings) / len(ratings)) if table.bots else ""
+            for ticket, (_, group) in zip(tickets, table.tickets, strict=True):
+                for member, name, seat in zip(ticket.members, ticket.names, group, strict=True):
+                    seats[seat] |= {
+                        "ticket": ticket.ticket_id,
+                        "player": member,
+                        "name": name,
+                        "nonce": secrets.token_hex(8),
+                        "by": by,
+                        "accepted": False,
+                    }
+            for seat in table.bots:
+                seats[seat] |= {"bot": True}
+            if not kind and table.bots:
+                kind = await system_player(sum(table.ratings) / len(table.ratings))
+            listed = [seats[s] for s in sorted(seats)]
+            status = READY if _complete(listed) else PROPOSED
+            if table.match_id:
+                await connection.execute(
+                    update(MatchRow)
+                    .where(MatchRow.match_id == table.match_id)
+                    .values(seats=listed, status=status, system_player=kind, spread=table.spread)
+                )
+                match_id = table.match_id
+                report.changed |= {s["ticket"] for s in listed if s.get("ticket")}
+            else:
+                first = tickets[0]
+                match_id = secrets.token_hex(8)
+                await connection.execute(
+                    insert(MatchRow),
+                    [
+                        {
+                            "match_id": match_id,
+                            "game": game,
+                            "room_id": secrets.token_hex(8),
+                            "status": status,
+                            "size": table.size,
+                            "mode": first.mode,
+                            "options": first.options,
+                            "options_key": first.options_key,
+                            "system_player": kind,
+                            "seats": listed,
+                            "place": min(t.place for t in tickets),
+                            "created_at": now,
+                            "started_at": None,
+                            "spread": table.spread,
+                        }
+                    ],
+                )
+            moved = [t.ticket_id for t in tickets]
+            await self._touch(connection, moved, status=PROPOSED, match_id=match_id, reason="")
+            report.changed |= set(moved)
+            step = {"kickoff.match_id": match_id, "kickoff.match.spread": table.spread}
+            report.steps += [(t.trace, "ticket.proposed", step) for t in tickets]
+            stored = (await connection.execute(select(MatchRow).where(MatchRow.match_id == match_id))).one()
+            report.tables.append((_match(stored), table))
+
+    async def _start(self, game: str, make_room: Callable[[MatchInfo], Awaitable[None]], report: TickReport) -> None:
+        """Make the rooms of ``game``'s tables that every person took up, then mark each started and its tickets
+        matched. Each room is made outside the queue's lock (the store of rooms is written by its journal, which on
+        SQLite waits for that lock's writer), and only a table still ready is marked: a ready table never changes
+        (its tickets can no longer be cancelled nor put back), so a room made twice (two nodes at once) is refused
+        by the store the second time and is the same room."""
+        async with self.engine.connect() as connection:
+            query = select(MatchRow).where(MatchRow.game == game, MatchRow.status == READY).order_by(MatchRow.place)
+            ready = [_match(row) for row in await connection.execute(query)]
+        for match in ready:
+            try:
+                await make_room(match)
+            except ResourceExhausted:  # (the node holds as many rooms as it may: the next tick tries again)
+                continue
+            now = self.clock()
+            async with self.engine.begin() as connection:
+                await self._lock(connection, game)
+                marked = await connection.execute(
+                    update(MatchRow)
+                    .where(MatchRow.match_id == match.match_id, MatchRow.status == READY)
+                    .values(status=STARTED, started_at=now)
+                )
+                if marked.rowcount != 1:
+                    continue
+                at = sorted({seat["ticket"] for seat in match.seats if seat.get("ticket")})
+                await self._end(connection, at, MATCHED, "", now)
+                rows = await connection.execute(select(TicketRow).where(TicketRow.ticket_id.in_(at)))
+                tickets = [_ticket(row) for row in rows]
+            report.started.append((replace(match, status=STARTED, started_at=now), tickets))
+            report.changed |= set(at)
+
+
+def _freed(seat: dict[str, Any]) -> dict[str, Any]:
+    """A seat its ticket left: free again, on its team."""
+    return {"seat": seat["seat"], "team": seat.get("team", seat["seat"])}
