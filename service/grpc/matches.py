@@ -16,12 +16,13 @@ from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
 from service.grpc.servicers import Seats, bearer_token, internal, unary
 from service.matches.matchmaker import Matchmaker
-from service.matches.store import CANCELLED, EXPIRED, MATCHED, PROPOSED, SEARCHING, MatchInfo, TicketInfo
+from service.matches.store import CANCELLED, EXPIRED, FORMING, MATCHED, PROPOSED, SEARCHING, MatchInfo, TicketInfo
 from service.players.players import Players
 from service.rooms.room import ONLINE
 
 MATCH_SERVICE = match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name
 TICKET_STATUS = {
+    FORMING: match_pb2.TICKET_STATUS_FORMING,
     SEARCHING: match_pb2.TICKET_STATUS_SEARCHING,
     PROPOSED: match_pb2.TICKET_STATUS_PROPOSED,
     MATCHED: match_pb2.TICKET_STATUS_MATCHED,
@@ -46,7 +47,7 @@ def ticket_to_proto(ticket: TicketInfo, match: MatchInfo | None, viewer: str, se
         returned=ticket.returned,
         mode=MODE[ticket.mode],
     )
-    if ticket.status == SEARCHING:
+    if ticket.status in (FORMING, SEARCHING):
         message.expire_time.CopyFrom(timestamp(ticket.expires_at))
     if match is not None and ticket.status in (PROPOSED, MATCHED) and ticket.match_id == match.match_id:
         table = message.table
@@ -69,7 +70,12 @@ def ticket_to_proto(ticket: TicketInfo, match: MatchInfo | None, viewer: str, se
                 elif not seat.get("accepted"):
                     table.take_up_time.CopyFrom(timestamp(seat["by"]))
     for player, name in zip(ticket.members, ticket.names, strict=True):
-        message.members.add(player_id=player, name=name, accepted=player in accepted or ticket.status == MATCHED)
+        message.members.add(
+            player_id=player,
+            name=name,
+            accepted=player in accepted or ticket.status == MATCHED,
+            joined=player in ticket.joined,
+        )
     return message
 
 
@@ -114,6 +120,13 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def GetTicket(self, request: match_pb2.GetTicketRequest, context: Any) -> match_pb2.GetTicketResponse:
         player = await self._player(context)
         return match_pb2.GetTicketResponse(ticket=await self._view(self._ticket_id(request), player))
+
+    @unary
+    async def JoinTicket(self, request: match_pb2.JoinTicketRequest, context: Any) -> match_pb2.JoinTicketResponse:
+        player = await self._player(context)
+        ticket_id = self._ticket_id(request)
+        await self.matchmaker.join(ticket_id, player)
+        return match_pb2.JoinTicketResponse(ticket=await self._view(ticket_id, player))
 
     @unary
     async def AcceptMatch(self, request: match_pb2.AcceptMatchRequest, context: Any) -> match_pb2.AcceptMatchResponse:

@@ -18,7 +18,9 @@ import logging
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from opentelemetry import trace
 from opentelemetry.context import Context
+from opentelemetry.trace import Link
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
 from engine.core import InvalidOptions, UnknownGame
@@ -263,8 +265,9 @@ class Matchmaker:
         caller: str = "",
     ) -> TicketInfo:
         """A new ticket for ``player_id`` and ``party`` (other players who sit at the same table, and on the same team
-        where the game has teams). Raises InvalidRequest naming what is wrong, PlayerNotFound for a party member who
-        is not a player, Conflict (already_queued) or ResourceExhausted (a quota)."""
+        where the game has teams; each is invited, and the ticket searches once they all joined it). Raises
+        InvalidRequest naming what is wrong, PlayerNotFound for a party member who is not a player, Conflict
+        (already_queued) or ResourceExhausted (a quota)."""
         try:
             rules = get_game(game)
         except UnknownGame:
@@ -308,9 +311,11 @@ class Matchmaker:
             names.append(info.name)
         ratings = await self.players.ratings_of(game, members)
         rating = sum(ratings[m].mu if m in ratings else MU for m in members) / len(members)
+        request = trace.get_current_span().get_span_context()  # (the call's span, when it is traced)
         with self.telemetry.tracer.start_as_current_span(
             "ticket.enqueue",
-            context=Context(),
+            context=Context(),  # a ticket's life is a trace of its own, linked to the call that began it
+            links=[Link(request)] if request.is_valid else [],
             attributes={"kickoff.game": game, "kickoff.ticket.players": len(members)},
         ):
             ticket = await self.store.enqueue(
@@ -335,6 +340,12 @@ class Matchmaker:
         if player_id not in ticket.members:
             raise TicketNotFound("no such ticket of yours")
         return ticket, match
+
+    async def join(self, ticket_id: str, player_id: str) -> TicketInfo:
+        """An invited party member joins the ticket (the last one puts it in the queue)."""
+        ticket = await self.store.join(ticket_id, player_id)
+        self.watch.changed([ticket_id])
+        return ticket
 
     async def cancel(self, ticket_id: str, player_id: str) -> TicketInfo:
         ticket, changed = await self.store.cancel(ticket_id, player_id)

@@ -29,10 +29,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from engine.registry import get_game
 from service.errors import Conflict, PreconditionFailed, ResourceExhausted, TicketNotFound
 from service.matches.matching import Table, Vacant, Waiting
-from service.store.models import MatchQueueRow, MatchRow, QueuedPlayerRow, TicketRow
+from service.store.models import MatchQueueRow, MatchRow, QueuedPlayerRow, TicketInviteRow, TicketRow
 
 SEARCHING, PROPOSED, MATCHED, CANCELLED, EXPIRED = "searching", "proposed", "matched", "cancelled", "expired"
-LIVE = (SEARCHING, PROPOSED)
+FORMING = "forming"  # a party's ticket whose invited members have not all joined
+LIVE = (FORMING, SEARCHING, PROPOSED)
 READY, STARTED = "ready", "started"  # a table's status besides proposed
 NOT_TAKEN_UP = "not_taken_up"  # a ticket's reason when it went back to the queue
 BATCH = 2000  # tickets one tick considers at most (the oldest)
@@ -70,6 +71,7 @@ class TicketInfo:
     game: str
     status: str
     members: tuple[str, ...]
+    joined: tuple[str, ...]
     names: tuple[str, ...]
     counts: tuple[int, ...]
     mode: str
@@ -134,6 +136,7 @@ def _ticket(row: Any) -> TicketInfo:
         game=row.game,
         status=row.status,
         members=tuple(row.members),
+        joined=tuple(row.joined),
         names=tuple(row.names),
         counts=tuple(row.counts),
         mode=row.mode,
@@ -231,9 +234,10 @@ class MatchStore:
         return _ticket(row), match
 
     async def live_of(self, player_id: str) -> list[TicketInfo]:
-        """The live tickets ``player_id`` is in, oldest first."""
+        """The live tickets ``player_id`` is in or invited to, oldest first."""
         async with self.engine.connect() as connection:
             ids = select(QueuedPlayerRow.ticket_id).where(QueuedPlayerRow.player_id == player_id)
+            ids = ids.union(select(TicketInviteRow.ticket_id).where(TicketInviteRow.player_id == player_id))
             rows = await connection.execute(
                 select(TicketRow).where(TicketRow.ticket_id.in_(ids)).order_by(TicketRow.created_at)
             )
@@ -261,59 +265,36 @@ class MatchStore:
     # -- a player's changes -----------------------------------------------------------------------------------------
 
     async def enqueue(self, new: NewTicket) -> TicketInfo:
-        """Store a new searching ticket. Conflict (already_queued) for a member already in this game's queue;
-        ResourceExhausted for a quota (tickets_per_player, tickets_per_caller, queue_full)."""
+        """Store a new ticket: searching, or for a party forming until each invited member joins (:meth:`join`).
+        Conflict (already_queued) for a leader already in this game's queue; ResourceExhausted for a quota
+        (tickets_per_player, tickets_per_caller, queue_full)."""
         now = self.clock()
         ticket_id = secrets.token_hex(8)
-        quotas = self.quotas
+        leader, invited = new.members[0], list(new.members[1:])
         async with self.engine.begin() as connection:
             await self._lock(connection, new.game)
-            members = list(new.members)
-            held = await connection.execute(
-                select(QueuedPlayerRow.player_id, func.count())
-                .where(QueuedPlayerRow.player_id.in_(members))
-                .group_by(QueuedPlayerRow.player_id)
-            )
-            for player, count in held:
-                if count >= quotas.per_player:
-                    who = "you are" if player == new.members[0] else f"party member {player} is"
-                    raise ResourceExhausted(
-                        f"{who} in {count} queues already (at most {quotas.per_player})",
-                        code="tickets_per_player",
-                        retry_after=30.0,
-                    )
+            await self._check_player(connection, new.game, leader, "you are")
             if new.caller:
                 query = select(func.count()).where(TicketRow.caller == new.caller, TicketRow.status.in_(LIVE))
-                if (await connection.execute(query)).scalar_one() >= quotas.per_caller:
+                if (await connection.execute(query)).scalar_one() >= self.quotas.per_caller:
                     raise ResourceExhausted(
-                        f"this address has {quotas.per_caller} live tickets already; try again later",
+                        f"this address has {self.quotas.per_caller} live tickets already; try again later",
                         code="tickets_per_caller",
                         retry_after=30.0,
                     )
-            if await self._searching(connection, new.game) >= quotas.queue:
+            if await self._searching(connection, new.game) >= self.quotas.queue:
                 raise ResourceExhausted(
-                    f"the {new.game} queue holds as many tickets as it may ({quotas.queue}); try again later",
+                    f"the {new.game} queue holds as many tickets as it may ({self.quotas.queue}); try again later",
                     code="queue_full",
                     retry_after=10.0,
-                )
-            queued = (
-                await connection.execute(
-                    select(QueuedPlayerRow.player_id).where(
-                        QueuedPlayerRow.game == new.game, QueuedPlayerRow.player_id.in_(members)
-                    )
-                )
-            ).first()
-            if queued is not None:
-                who = "you are" if queued.player_id == new.members[0] else f"party member {queued.player_id} is"
-                raise Conflict(
-                    f"{who} in the {new.game} queue already: one ticket per player and game", code="already_queued"
                 )
             row = {
                 "ticket_id": ticket_id,
                 "game": new.game,
-                "status": SEARCHING,
-                "leader": new.members[0],
-                "members": members,
+                "status": FORMING if invited else SEARCHING,
+                "leader": leader,
+                "members": list(new.members),
+                "joined": [leader],
                 "names": list(new.names),
                 "counts": list(new.counts),
                 "mode": new.mode,
@@ -333,13 +314,60 @@ class MatchStore:
             }
             try:
                 await connection.execute(insert(TicketRow), [row])
-                await connection.execute(
-                    insert(QueuedPlayerRow),
-                    [{"game": new.game, "player_id": player, "ticket_id": ticket_id} for player in members],
-                )
+                await self._queue(connection, new.game, leader, ticket_id)
             except IntegrityError:  # (only if the queue's lock did not hold: another server on a copy)
-                raise Conflict("a member is in this queue already", code="already_queued") from None
+                raise Conflict("you are in this queue already", code="already_queued") from None
+            if invited:
+                await connection.execute(
+                    insert(TicketInviteRow),
+                    [{"ticket_id": ticket_id, "player_id": player, "game": new.game} for player in invited],
+                )
         return _ticket(SimpleNamespace(**row))
+
+    async def _check_player(self, connection: AsyncConnection, game: str, player: str, who: str) -> None:
+        """Refuse a player in ``game``'s queue already (Conflict already_queued) or in as many queues as they may."""
+        query = select(QueuedPlayerRow.game).where(QueuedPlayerRow.player_id == player)
+        games = [row.game for row in await connection.execute(query)]
+        if game in games:
+            raise Conflict(f"{who} in the {game} queue already: one ticket per player and game", code="already_queued")
+        if len(games) >= self.quotas.per_player:
+            raise ResourceExhausted(
+                f"{who} in {len(games)} queues already (at most {self.quotas.per_player})",
+                code="tickets_per_player",
+                retry_after=30.0,
+            )
+
+    @staticmethod
+    async def _queue(connection: AsyncConnection, game: str, player: str, ticket_id: str) -> None:
+        await connection.execute(insert(QueuedPlayerRow), [{"game": game, "player_id": player, "ticket_id": ticket_id}])
+
+    async def join(self, ticket_id: str, player_id: str) -> TicketInfo:
+        """An invited party member joins the ticket (a member who joined already changes nothing); the last to join
+        puts it in the queue (searching, its place from now). Conflict (already_queued) or ResourceExhausted as for
+        enqueueing; PreconditionFailed (ticket_ended) for a ticket that ended."""
+        game = await self._game_of(ticket_id, player_id)
+        now = self.clock()
+        async with self.engine.begin() as connection:
+            await self._lock(connection, game)
+            row = await self._locked_ticket(connection, ticket_id)
+            if player_id in row.joined:
+                return _ticket(row)
+            if row.status != FORMING:
+                raise PreconditionFailed(f"the ticket is {row.status} already", code="ticket_ended")
+            await self._check_player(connection, game, player_id, "you are")
+            await self._queue(connection, game, player_id, ticket_id)
+            await connection.execute(
+                delete(TicketInviteRow).where(
+                    TicketInviteRow.ticket_id == ticket_id, TicketInviteRow.player_id == player_id
+                )
+            )
+            joined = [*row.joined, player_id]
+            complete = len(joined) == len(row.members)
+            values: dict[str, Any] = {"joined": joined}
+            if complete:
+                values |= {"status": SEARCHING, "place": now}
+            await self._touch(connection, [ticket_id], **values)
+            return _ticket(await self._locked_ticket(connection, ticket_id))
 
     async def cancel(self, ticket_id: str, player_id: str) -> tuple[TicketInfo, set[str]]:
         """End a live ticket (any of its members may): a proposed one leaves its table, whose other tickets keep
@@ -370,6 +398,8 @@ class MatchStore:
         async with self.engine.begin() as connection:
             await self._lock(connection, game)
             row = await self._locked_ticket(connection, ticket_id)
+            if row.status == MATCHED:  # (taken up already, and the room made: a retried take-up changes nothing)
+                return _ticket(row), False
             if row.status != PROPOSED or not row.match_id:
                 raise PreconditionFailed(
                     f"the ticket is {row.status}: there is no seat to take up", code="not_proposed"
@@ -421,6 +451,7 @@ class MatchStore:
     async def _end(self, connection: AsyncConnection, ticket_ids: Sequence[str], status: str, why: str, now: float):
         await self._touch(connection, ticket_ids, status=status, reason=why, ended_at=now)
         await connection.execute(delete(QueuedPlayerRow).where(QueuedPlayerRow.ticket_id.in_(list(ticket_ids))))
+        await connection.execute(delete(TicketInviteRow).where(TicketInviteRow.ticket_id.in_(list(ticket_ids))))
 
     async def _leave_table(self, connection: AsyncConnection, match_id: str, leaving: set[str]) -> set[str]:
         """``leaving`` tickets' seats at a table are free again; a table with no ticket left goes. Returns the tickets
@@ -456,7 +487,7 @@ class MatchStore:
             report = TickReport([], [], [], [], set())
             rows = await connection.execute(
                 select(TicketRow.ticket_id, TicketRow.trace).where(
-                    TicketRow.game == game, TicketRow.status == SEARCHING, TicketRow.expires_at <= now
+                    TicketRow.game == game, TicketRow.status.in_((FORMING, SEARCHING)), TicketRow.expires_at <= now
                 )
             )
             expired = [(row.ticket_id, row.trace) for row in rows]

@@ -289,9 +289,10 @@ class TicketRow(Base):
 
     ticket_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
-    status: Mapped[str] = mapped_column(String(16))  # searching, proposed, matched, cancelled, expired
+    status: Mapped[str] = mapped_column(String(16))  # forming, searching, proposed, matched, cancelled, expired
     leader: Mapped[str] = mapped_column(String(40), index=True)  # the player who enqueued it
     members: Mapped[list[str]] = mapped_column(JSON)  # every player of the ticket, the leader first
+    joined: Mapped[list[str]] = mapped_column(JSON)  # those who joined it (the leader; a party's invited, once they do)
     names: Mapped[list[str]] = mapped_column(JSON)  # their names, in that order
     counts: Mapped[list[int]] = mapped_column(JSON)  # the table sizes the ticket takes
     mode: Mapped[str] = mapped_column(String(16))
@@ -319,6 +320,17 @@ class QueuedPlayerRow(Base):
     game: Mapped[str] = mapped_column(String(32), primary_key=True)
     player_id: Mapped[str] = mapped_column(String(40), primary_key=True)
     ticket_id: Mapped[str] = mapped_column(String(32), index=True)
+
+
+class TicketInviteRow(Base):
+    """A party member invited to a ticket who has not joined it yet (JoinTicket): the ticket forms until none is
+    left. Being invited holds no place in any queue; deleted when the member joins or the ticket ends."""
+
+    __tablename__ = "ticket_invites"
+
+    ticket_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(40), primary_key=True, index=True)
+    game: Mapped[str] = mapped_column(String(32))
 
 
 class MatchRow(Base):

@@ -5,12 +5,16 @@ cancel, expiry, a person who never takes the seat up, quotas, and nobody seeing 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import grpc
 import pytest
 
 from kickoff.v1 import common_pb2, match_pb2, move_pb2, room_pb2
-from tests.matches.conftest import Queue, auth
+from service.store.database import create_engine
+from service.store.journal import SqlJournal
+from tests.matches.conftest import SETTINGS, Queue, auth
+from tests.server.conftest import refusal
 
 SEARCHING, PROPOSED, MATCHED = (
     match_pb2.TICKET_STATUS_SEARCHING,
@@ -55,6 +59,12 @@ async def test_a_party_of_two_sits_together_and_in_carta_on_one_team(queue: Queu
     leader, friend, *others = await queue.players(4)
     party = await queue.enqueue(leader, "carta-futbol-club", [4], party=[friend])
     solo = [await queue.enqueue(s, "carta-futbol-club", [4]) for s in others]
+    assert party.status == match_pb2.TICKET_STATUS_FORMING
+    await queue.turn()
+    assert (await queue.get(friend, party.ticket_id)).status == match_pb2.TICKET_STATUS_FORMING, "not before joining"
+    request = match_pb2.JoinTicketRequest(ticket_id=party.ticket_id)
+    joined = (await queue.stub.JoinTicket(request, metadata=auth(friend.access_token))).ticket
+    assert joined.status == SEARCHING and all(m.joined for m in joined.members)
     await queue.turn()
     for session in (leader, friend):
         await queue.accept(session, party.ticket_id)
@@ -67,6 +77,22 @@ async def test_a_party_of_two_sits_together_and_in_carta_on_one_team(queue: Queu
     teams = {s.player_id: s.team for s in room.seats}
     assert teams[leader.player.player_id] == teams[friend.player.player_id]
     assert sorted(teams.values()).count(teams[leader.player.player_id]) == 2
+
+
+async def test_an_invitation_holds_no_place_and_the_invited_may_decline(queue: Queue) -> None:
+    leader, invited = await queue.players(2)
+    party = await queue.enqueue(leader, counts=[2, 3], party=[invited])
+    (listed,) = (
+        await queue.stub.ListMyTickets(match_pb2.ListMyTicketsRequest(), metadata=auth(invited.access_token))
+    ).tickets
+    assert listed.ticket_id == party.ticket_id and [m.joined for m in listed.members] == [True, False]
+    own = await queue.enqueue(invited, counts=[2])  # being invited is no place in the queue
+    request = match_pb2.JoinTicketRequest(ticket_id=party.ticket_id)
+    code, reason, _ = await refusal(queue.stub.JoinTicket(request, metadata=auth(invited.access_token)))
+    assert (code, reason) == (grpc.StatusCode.ALREADY_EXISTS, "already_queued")
+    declined = await queue.cancel(invited, party.ticket_id)
+    assert declined.status == match_pb2.TICKET_STATUS_CANCELLED
+    assert (await queue.get(invited, own.ticket_id)).status == SEARCHING
 
 
 async def test_a_party_larger_than_a_team_is_refused(queue: Queue) -> None:
@@ -185,3 +211,36 @@ async def test_nobody_sees_or_touches_a_ticket_that_is_not_theirs(queue: Queue) 
     with pytest.raises(grpc.aio.AioRpcError) as anonymous:
         await queue.stub.Enqueue(match_pb2.EnqueueRequest(game="soker"))
     assert anonymous.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+async def test_taking_a_seat_up_again_changes_nothing(queue: Queue) -> None:
+    a, b = await queue.players(2)
+    tickets = [await queue.enqueue(s, counts=[2]) for s in (a, b)]
+    await queue.turn()
+    for session, ticket in zip((a, b), tickets, strict=True):
+        await queue.accept(session, ticket.ticket_id)
+    again = await queue.accept(a, tickets[0].ticket_id)  # (a client that did not hear the answer tries again)
+    assert again.status == MATCHED and again.table.seat_token
+
+
+@pytest.mark.parametrize(
+    ("limits", "reason"),
+    [
+        ({"per_player": 1}, "tickets_per_player"),
+        ({"per_caller": 2}, "tickets_per_caller"),
+        ({"max_queue": 2}, "queue_full"),
+    ],
+)
+async def test_quotas_answer_resource_exhausted_and_store_nothing(start, database_url: str, limits, reason) -> None:
+    harness = await start(journal=SqlJournal(create_engine(database_url)), match=replace(SETTINGS, **limits))
+    queue = Queue(harness)
+    a, b, c = await queue.players(3)
+    await queue.enqueue(a)
+    if reason == "tickets_per_player":  # a's second game's queue: one live ticket is a's most
+        over = queue.enqueue(a, "age-of-soccer")
+    else:  # a third ticket from the test's one address (per caller), or in a queue of two (queue full)
+        await queue.enqueue(b)
+        over = queue.enqueue(c)
+    code, found, _ = await refusal(over)
+    assert (code, found) == (grpc.StatusCode.RESOURCE_EXHAUSTED, reason)
+    assert await harness.matchmaker.store.live_of(c.player.player_id) == []

@@ -21,12 +21,14 @@ class TicketStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TICKET_STATUS_MATCHED: _ClassVar[TicketStatus]
     TICKET_STATUS_CANCELLED: _ClassVar[TicketStatus]
     TICKET_STATUS_EXPIRED: _ClassVar[TicketStatus]
+    TICKET_STATUS_FORMING: _ClassVar[TicketStatus]
 TICKET_STATUS_UNSPECIFIED: TicketStatus
 TICKET_STATUS_SEARCHING: TicketStatus
 TICKET_STATUS_PROPOSED: TicketStatus
 TICKET_STATUS_MATCHED: TicketStatus
 TICKET_STATUS_CANCELLED: TicketStatus
 TICKET_STATUS_EXPIRED: TicketStatus
+TICKET_STATUS_FORMING: TicketStatus
 
 class Ticket(_message.Message):
     __slots__ = ("ticket_id", "game", "status", "seat_counts", "options", "members", "rating", "create_time", "expire_time", "table", "version", "reason", "returned", "mode")
@@ -61,14 +63,16 @@ class Ticket(_message.Message):
     def __init__(self, ticket_id: _Optional[str] = ..., game: _Optional[str] = ..., status: _Optional[_Union[TicketStatus, str]] = ..., seat_counts: _Optional[_Iterable[int]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., members: _Optional[_Iterable[_Union[TicketMember, _Mapping]]] = ..., rating: _Optional[float] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., table: _Optional[_Union[MatchedTable, _Mapping]] = ..., version: _Optional[int] = ..., reason: _Optional[str] = ..., returned: _Optional[int] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ...) -> None: ...
 
 class TicketMember(_message.Message):
-    __slots__ = ("player_id", "name", "accepted")
+    __slots__ = ("player_id", "name", "accepted", "joined")
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     ACCEPTED_FIELD_NUMBER: _ClassVar[int]
+    JOINED_FIELD_NUMBER: _ClassVar[int]
     player_id: str
     name: str
     accepted: bool
-    def __init__(self, player_id: _Optional[str] = ..., name: _Optional[str] = ..., accepted: _Optional[bool] = ...) -> None: ...
+    joined: bool
+    def __init__(self, player_id: _Optional[str] = ..., name: _Optional[str] = ..., accepted: _Optional[bool] = ..., joined: _Optional[bool] = ...) -> None: ...
 
 class MatchedTable(_message.Message):
     __slots__ = ("room_id", "seats", "table_seats", "seat", "seat_token", "take_up_time", "system_player", "rating_spread")
@@ -133,6 +137,18 @@ class GetTicketRequest(_message.Message):
     def __init__(self, ticket_id: _Optional[str] = ...) -> None: ...
 
 class GetTicketResponse(_message.Message):
+    __slots__ = ("ticket",)
+    TICKET_FIELD_NUMBER: _ClassVar[int]
+    ticket: Ticket
+    def __init__(self, ticket: _Optional[_Union[Ticket, _Mapping]] = ...) -> None: ...
+
+class JoinTicketRequest(_message.Message):
+    __slots__ = ("ticket_id",)
+    TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    ticket_id: str
+    def __init__(self, ticket_id: _Optional[str] = ...) -> None: ...
+
+class JoinTicketResponse(_message.Message):
     __slots__ = ("ticket",)
     TICKET_FIELD_NUMBER: _ClassVar[int]
     ticket: Ticket

@@ -28,7 +28,8 @@ if _version_not_supported:
 class MatchServiceStub:
     """Matchmaking: a signed-in player (PlayerService's access token, `authorization: Bearer <access token>`) joins a
     game's queue with a ticket, alone or with a party of friends who sit at one table (in Carta Fútbol Club, on one
-    team). The matchmaker makes tables of players of similar rating, oldest tickets first, the rating window widening
+    team). Each friend named is invited: the ticket forms until every one of them joined it (JoinTicket), then searches;
+    being invited holds nobody's place in any queue, and any member may cancel. The matchmaker makes tables of players of similar rating, oldest tickets first, the rating window widening
     with the wait; after a wait, system players take the seats people did not. Each person of a table found takes
     their seat up (AcceptMatch) within a time limit: once all have, the room is made and the ticket is MATCHED, with
     the room's id and the caller's own seat token. A person who does not take up in time is replaced and their ticket
@@ -51,6 +52,11 @@ class MatchServiceStub:
                 '/kickoff.v1.MatchService/GetTicket',
                 request_serializer=kickoff_dot_v1_dot_match__pb2.GetTicketRequest.SerializeToString,
                 response_deserializer=kickoff_dot_v1_dot_match__pb2.GetTicketResponse.FromString,
+                _registered_method=True)
+        self.JoinTicket = channel.unary_unary(
+                '/kickoff.v1.MatchService/JoinTicket',
+                request_serializer=kickoff_dot_v1_dot_match__pb2.JoinTicketRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_match__pb2.JoinTicketResponse.FromString,
                 _registered_method=True)
         self.FollowTicket = channel.unary_stream(
                 '/kickoff.v1.MatchService/FollowTicket',
@@ -77,7 +83,8 @@ class MatchServiceStub:
 class MatchServiceServicer:
     """Matchmaking: a signed-in player (PlayerService's access token, `authorization: Bearer <access token>`) joins a
     game's queue with a ticket, alone or with a party of friends who sit at one table (in Carta Fútbol Club, on one
-    team). The matchmaker makes tables of players of similar rating, oldest tickets first, the rating window widening
+    team). Each friend named is invited: the ticket forms until every one of them joined it (JoinTicket), then searches;
+    being invited holds nobody's place in any queue, and any member may cancel. The matchmaker makes tables of players of similar rating, oldest tickets first, the rating window widening
     with the wait; after a wait, system players take the seats people did not. Each person of a table found takes
     their seat up (AcceptMatch) within a time limit: once all have, the room is made and the ticket is MATCHED, with
     the room's id and the caller's own seat token. A person who does not take up in time is replaced and their ticket
@@ -94,7 +101,15 @@ class MatchServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetTicket(self, request, context):
-        """A ticket of the caller's, as it stands.
+        """A ticket of the caller's (one they are in or invited to), as it stands.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def JoinTicket(self, request, context):
+        """Joins a party's ticket the caller is invited to; the last member to join puts it in the queue. ALREADY_EXISTS
+        (already_queued) for a player in that game's queue already.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -122,7 +137,7 @@ class MatchServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListMyTickets(self, request, context):
-        """The caller's live tickets.
+        """The caller's live tickets, and those they are invited to.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -140,6 +155,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.GetTicket,
                     request_deserializer=kickoff_dot_v1_dot_match__pb2.GetTicketRequest.FromString,
                     response_serializer=kickoff_dot_v1_dot_match__pb2.GetTicketResponse.SerializeToString,
+            ),
+            'JoinTicket': grpc.unary_unary_rpc_method_handler(
+                    servicer.JoinTicket,
+                    request_deserializer=kickoff_dot_v1_dot_match__pb2.JoinTicketRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_match__pb2.JoinTicketResponse.SerializeToString,
             ),
             'FollowTicket': grpc.unary_stream_rpc_method_handler(
                     servicer.FollowTicket,
@@ -172,7 +192,8 @@ def add_MatchServiceServicer_to_server(servicer, server):
 class MatchService:
     """Matchmaking: a signed-in player (PlayerService's access token, `authorization: Bearer <access token>`) joins a
     game's queue with a ticket, alone or with a party of friends who sit at one table (in Carta Fútbol Club, on one
-    team). The matchmaker makes tables of players of similar rating, oldest tickets first, the rating window widening
+    team). Each friend named is invited: the ticket forms until every one of them joined it (JoinTicket), then searches;
+    being invited holds nobody's place in any queue, and any member may cancel. The matchmaker makes tables of players of similar rating, oldest tickets first, the rating window widening
     with the wait; after a wait, system players take the seats people did not. Each person of a table found takes
     their seat up (AcceptMatch) within a time limit: once all have, the room is made and the ticket is MATCHED, with
     the room's id and the caller's own seat token. A person who does not take up in time is replaced and their ticket
@@ -224,6 +245,33 @@ class MatchService:
             '/kickoff.v1.MatchService/GetTicket',
             kickoff_dot_v1_dot_match__pb2.GetTicketRequest.SerializeToString,
             kickoff_dot_v1_dot_match__pb2.GetTicketResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def JoinTicket(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.MatchService/JoinTicket',
+            kickoff_dot_v1_dot_match__pb2.JoinTicketRequest.SerializeToString,
+            kickoff_dot_v1_dot_match__pb2.JoinTicketResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,6 +1,6 @@
 """Matchmaking: tickets (a player or a party waiting for a table), the players queued (one ticket per player and
-game), the tables made of tickets (matches), each game's queue row (what a matchmaker locks), and a matched room's
-people, seated as it is made.
+game), the party members invited who have not joined yet, the tables made of tickets (matches), each game's queue
+row (what a matchmaker locks), and a matched room's people, seated as it is made.
 
 Revision ID: 0009
 Revises: 0008
@@ -28,6 +28,7 @@ def upgrade() -> None:
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("leader", sa.String(40), nullable=False, index=True),
         sa.Column("members", sa.JSON, nullable=False),
+        sa.Column("joined", sa.JSON, nullable=False),
         sa.Column("names", sa.JSON, nullable=False),
         sa.Column("counts", sa.JSON, nullable=False),
         sa.Column("mode", sa.String(16), nullable=False),
@@ -51,6 +52,12 @@ def upgrade() -> None:
         sa.Column("game", sa.String(32), primary_key=True),
         sa.Column("player_id", sa.String(40), primary_key=True),
         sa.Column("ticket_id", sa.String(32), nullable=False, index=True),
+    )
+    op.create_table(
+        "ticket_invites",
+        sa.Column("ticket_id", sa.String(32), primary_key=True),
+        sa.Column("player_id", sa.String(40), primary_key=True, index=True),
+        sa.Column("game", sa.String(32), nullable=False),
     )
     op.create_table(
         "matches",
@@ -82,6 +89,7 @@ def downgrade() -> None:
     op.drop_table("match_queues")
     op.drop_index("ix_matches_queue", "matches")
     op.drop_table("matches")
+    op.drop_table("ticket_invites")
     op.drop_table("queued_players")
     op.drop_index("ix_tickets_queue", "tickets")
     op.drop_table("tickets")
