@@ -444,9 +444,9 @@ async def serve(
     print("kickoff gRPC server stopping", flush=True)
     if refreshing is not None:
         refreshing.cancel()
-    await running.stop(settings.grace_seconds)
-    if matchmaker is not None:
+    if matchmaker is not None:  # (no room is made here any more: the other nodes' matchmakers go on)
         await matchmaker.close()
+    await running.stop(settings.grace_seconds)
     if players is not None:
         await players.external.close()
     if journal is not None:

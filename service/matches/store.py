@@ -480,6 +480,8 @@ class MatchStore:
         """One turn of ``game``'s queue, if no other node is taking it (None then): expire tickets, put back those
         whose people did not take their seats up in time, make tables (``planner``; ``system_player`` picks the kind
         for a table's mean rating) and start the tables every person took up (``make_room``)."""
+        if not await self._busy(game):
+            return TickReport([], [], [], [], set())
         now = self.clock()
         async with self.engine.begin() as connection:
             if not await self._lock(connection, game, skip=True):
@@ -529,6 +531,12 @@ class MatchStore:
             await self._make_tables(connection, game, now, planner, system_player, report)
         await self._start(game, make_room, report)
         return report
+
+    async def _busy(self, game: str) -> bool:
+        """Whether ``game``'s queue has a live ticket (a turn of an empty queue locks and writes nothing)."""
+        async with self.engine.connect() as connection:
+            query = select(TicketRow.ticket_id).where(TicketRow.game == game, TicketRow.status.in_(LIVE)).limit(1)
+            return (await connection.execute(query)).first() is not None
 
     async def start_ready(self, game: str, make_room: Callable[[MatchInfo], Awaitable[None]]) -> TickReport:
         """Start the tables of ``game`` that every person took up (after the last take-up, at once): waits for a tick
