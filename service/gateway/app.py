@@ -2,22 +2,20 @@
 
 It holds no game rules and imports nothing from engine/ or service/rooms/: request bodies are the proto3 JSON mapping
 of the gRPC request messages, responses the mapping of the replies (a resource itself where the gRPC reply only wraps
-one: a Room, a Tournament, a RuleSet, Standings), live events the same redacted RoomUpdate messages as server-sent
-events. The seat token travels as ``Authorization: Bearer ...`` and is passed on as gRPC metadata,
-with the caller's API key (``X-API-Key``) and address (``x-forwarded-for``: the server counts rates and streams per
-caller, and believes this gateway's word where KICKOFF_TRUSTED_PROXIES names it). Every call carries a deadline;
-refusals become RFC 9457 problem details through the one table in problems.py. Request bodies are bounded (413) and
-JSON (415), changes from pages on other origins are refused (guard.py), and the gRPC channel's message sizes match
-the server's.
+one: a Room, a Tournament, a RuleSet, Standings), live events the same redacted RoomUpdate messages (a tournament's
+and a matchmaking ticket's changes alike) as server-sent events (streams.py). The players' and matchmaking routes are
+players.py's and matches.py's. The seat token travels as ``Authorization: Bearer ...`` and is passed on as gRPC
+metadata, with the caller's API key (``X-API-Key``) and address (``x-forwarded-for``: the server counts rates and
+streams per caller, and believes this gateway's word where KICKOFF_TRUSTED_PROXIES names it). Every call carries a
+deadline; refusals become RFC 9457 problem details through the one table in problems.py. Request bodies are bounded
+(413) and JSON (415), changes from pages on other origins are refused (guard.py), and the gRPC channel's message
+sizes match the server's.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 import logging
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -35,7 +33,6 @@ from litestar.openapi.spec import Components
 from litestar.params import FromPath, FromQuery, QueryParameter
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 from litestar.response import ServerSentEvent
-from litestar.response.sse import ServerSentEventMessage
 from litestar.static_files import create_static_files_router
 from opentelemetry import trace
 from opentelemetry.instrumentation.grpc import aio_client_interceptors
@@ -44,6 +41,7 @@ from kickoff.v1 import (
     common_pb2,
     game_pb2,
     game_pb2_grpc,
+    match_pb2_grpc,
     move_pb2,
     move_pb2_grpc,
     player_pb2_grpc,
@@ -64,6 +62,7 @@ from service.gateway.calls import to_json as _to_json
 from service.gateway.calls import upstream as _upstream
 from service.gateway.cors import CorsMiddleware, CorsPolicy
 from service.gateway.guard import ChangeGuard
+from service.gateway.matches import MATCH_ROUTES
 from service.gateway.openapi import (
     CREATOR,
     CREATOR_OR_PLAYER,
@@ -75,7 +74,9 @@ from service.gateway.openapi import (
     operation,
 )
 from service.gateway.players import PLAYER_ROUTES
-from service.gateway.problems import BadRequest, bad_parameters, body_too_large, problem, rpc_error_to_problem
+from service.gateway.problems import bad_parameters, body_too_large, problem, rpc_error_to_problem
+from service.gateway.streams import event_stream as _event_stream
+from service.gateway.streams import last_version as _last_version
 from service.telemetry import Telemetry, traced_call
 
 M = TypeVar("M", bound=Message)
@@ -85,9 +86,7 @@ TICKET = (
     "EventSource, which cannot send the Authorization header. Send a ticket or a seat token, not both; with neither "
     "the events are a spectator's."
 )
-RETRY_MILLISECONDS = 3000  # how long an EventSource waits before it reconnects
 MAX_BODY_BYTES = 64 * 1024  # a request body (the largest a client has reason to send is under 2 KB)
-MAX_VERSION = 2**63 - 1  # versions are int64
 READY_TIMEOUT = 2.0  # seconds /readyz waits for the gRPC server's health check (at most the gateway's deadline)
 # The browser front-end (service/gateway/web/): plain HTML, CSS and JavaScript modules served as they are, at /play.
 WEB_DIRECTORY = Path(__file__).parent / "web"
@@ -531,98 +530,6 @@ async def readyz(state: State) -> dict[str, str]:
     return {"status": "ok"}
 
 
-def _last_version(request: Request[Any, Any, Any]) -> int:
-    """Where an event stream resumes: the Last-Event-ID header (an EventSource reconnecting) or ?after_version=."""
-    last = request.headers.get("last-event-id") or request.query_params.get("after_version") or "0"
-    if not last.isdigit() or len(last) > 19 or int(last) > MAX_VERSION:
-        raise BadRequest(f"Last-Event-ID must be a version number, 0-{MAX_VERSION}", field="Last-Event-ID")
-    return int(last)
-
-
-# Statuses that end an event stream for a moment only: the client comes back (an EventSource does by itself).
-RECONNECTABLE = frozenset(
-    {
-        grpc.StatusCode.UNAVAILABLE,
-        grpc.StatusCode.CANCELLED,
-        grpc.StatusCode.DEADLINE_EXCEEDED,
-        grpc.StatusCode.INTERNAL,
-    }
-)
-
-
-def _problem_data(error: grpc.aio.AioRpcError) -> dict[str, Any]:
-    """The problem details a refusal would answer, as a `problem` event's data."""
-    refusal = rpc_error_to_problem(error)
-    extra = refusal.extra if isinstance(refusal.extra, dict) else {}
-    return {
-        "type": refusal.type_,
-        "title": refusal.title,
-        "status": refusal.status_code,
-        "detail": refusal.detail,
-        **extra,
-    }
-
-
-async def _event_stream(call: Any, heartbeat: float) -> ServerSentEvent | Response[None]:
-    """A gRPC server stream of versioned updates as server-sent events (``id`` is the version), with a comment line
-    after ``heartbeat`` seconds of silence so proxies keep the connection open.
-
-    The answer's head and a first line (the reconnection delay) go out at once, even when nothing is newer than the
-    version asked for. When the server's stream ends (the room or tournament is over), an ``end`` event says so and
-    the answer closes; a request with nothing left to send answers 204 No Content, which stops an EventSource from
-    reconnecting for ever."""
-    # Wait for the stream's start (or its refusal) so that errors answer as problem details, not as a broken stream.
-    await call.wait_for_connection()
-    first = asyncio.ensure_future(call.read())
-    done, _ = await asyncio.wait({first}, timeout=0.05)
-    if done and first.exception() is not None:
-        raise first.exception()  # type: ignore[misc]
-    if done and first.result() is grpc.aio.EOF:
-        return Response(content=None, status_code=204)
-
-    async def events() -> AsyncIterator[ServerSentEventMessage]:
-        pending: asyncio.Future[Any] = first
-        last = None
-        yield ServerSentEventMessage(
-            comment="open", data=None, retry=RETRY_MILLISECONDS
-        )  # the head and a line, at once
-        try:
-            while True:
-                done, _ = await asyncio.wait({pending}, timeout=heartbeat)
-                if not done:
-                    yield ServerSentEventMessage(comment="heartbeat", data=None)  # a comment only: no event
-                    continue
-                try:
-                    response = pending.result()
-                except grpc.aio.AioRpcError as error:
-                    # The stream broke after it began. Its room moved to another node, or a node stopped: the answer
-                    # ends without an `end` event, and the client comes back with the last event's id, as an
-                    # EventSource does by itself. The server refused to go on (the seat it was opened as changed
-                    # hands: `seat_released`): a `problem` event says why, and coming back is refused the same way.
-                    log.info("an event stream ended early: %s", error.code().name)
-                    if error.code() not in RECONNECTABLE:
-                        yield ServerSentEventMessage(data=json.dumps(_problem_data(error)), event="problem")
-                    return
-                if response is grpc.aio.EOF:
-                    yield ServerSentEventMessage(
-                        data=json.dumps({"version": str(last)} if last is not None else {}), event="end"
-                    )
-                    return
-                update = response.update
-                last = update.version
-                yield ServerSentEventMessage(
-                    data=json.dumps(_to_json(update), separators=(",", ":")),
-                    event="update",
-                    id=update.version,
-                )
-                pending = asyncio.ensure_future(call.read())
-        finally:
-            pending.cancel()
-            call.cancel()
-
-    return ServerSentEvent(events())
-
-
 def _name_span(request: Request[Any, Any, Any]) -> None:
     """Name the request's span after its route (``POST /v1/rooms/{room_id}/moves``), once routing has found it:
     the path itself (with room ids) would make every room's requests a different operation."""
@@ -666,7 +573,13 @@ def _telemetry_plugins(telemetry: Telemetry) -> list[Any]:
         tracer_provider=telemetry.tracer_provider,
         meter_provider=telemetry.meter_provider,
         exclude_spans=["receive", "send"],
-        exclude=[r"^/v1/rooms/[^/]+/events$", r"^/v1/tournaments/[^/]+/events$", r"^/healthz$", r"^/readyz$"],
+        exclude=[
+            r"^/v1/rooms/[^/]+/events$",
+            r"^/v1/tournaments/[^/]+/events$",
+            r"^/v1/tickets/[^/]+/events$",
+            r"^/healthz$",
+            r"^/readyz$",
+        ],
     )
     return [OpenTelemetryPlugin(config)]
 
@@ -687,10 +600,13 @@ messages, each one schema in `components.schemas` named after its message.
 - A request body is `application/json` (any other `Content-Type`, or a body without one: 415,
   `unsupported_media_type`); a request without a body needs no `Content-Type`. A POST or DELETE from a browser page
   whose `Origin` is neither the gateway's own nor one it lists is refused 403 (`origin_not_allowed`).
-- The event streams are server-sent events: `update` events (data: a RoomUpdate or TournamentUpdate, id: its
-  version; resume with Last-Event-ID), then one `end` event (data: a StreamEnd) when the updates are over, or one
-  `problem` event (data: ProblemDetails) when the server ends the stream for good (`seat_released`: the seat it was
-  opened as was given back). A stream's schema is each event's data, as SSE readers yield it."""
+- The event streams are server-sent events: `update` events (data: a RoomUpdate, a TournamentUpdate or a
+  matchmaking Ticket, id: its version; resume with Last-Event-ID), then one `end` event (data: a StreamEnd) when the
+  updates are over, or one `problem` event (data: ProblemDetails) when the server ends the stream for good
+  (`seat_released`: the seat it was opened as was given back). A stream's schema is each event's data, as SSE
+  readers yield it.
+- Matchmaking (`/v1/tickets`: join a game's queue, follow the ticket, take the seat found up) is a signed-in
+  player's: every route takes the access token (`playerAuth`), and a ticket is seen by its members only."""
 
 
 def create_app(
@@ -734,6 +650,8 @@ def create_app(
             tournament_pb2_grpc.TournamentServiceStub(streams),
             health_pb2_grpc.HealthStub(channel),
             player_pb2_grpc.PlayerServiceStub(channel),
+            match_pb2_grpc.MatchServiceStub(channel),
+            match_pb2_grpc.MatchServiceStub(streams),
         )
 
     async def disconnect(app: Litestar) -> None:
@@ -764,6 +682,7 @@ def create_app(
             get_standings,
             stream_tournament,
             *PLAYER_ROUTES,
+            *MATCH_ROUTES,
             healthz,
             readyz,
             *([web_router()] if web else []),

@@ -14,7 +14,14 @@ from grpc_health.v1 import health_pb2_grpc
 from litestar import Request
 from litestar.datastructures import State
 
-from kickoff.v1 import game_pb2_grpc, move_pb2_grpc, player_pb2_grpc, room_pb2_grpc, tournament_pb2_grpc
+from kickoff.v1 import (
+    game_pb2_grpc,
+    match_pb2_grpc,
+    move_pb2_grpc,
+    player_pb2_grpc,
+    room_pb2_grpc,
+    tournament_pb2_grpc,
+)
 from service.gateway.bodies import parse_body
 from service.gateway.problems import BadRequest
 
@@ -41,6 +48,8 @@ class Upstream:
     stream_tournaments: tournament_pb2_grpc.TournamentServiceStub | None = None
     health: health_pb2_grpc.HealthStub | None = None  # the server's grpc.health.v1 service, for /readyz
     players: player_pb2_grpc.PlayerServiceStub | None = None
+    matches: match_pb2_grpc.MatchServiceStub | None = None
+    stream_matches: match_pb2_grpc.MatchServiceStub | None = None  # (on the event streams' channel)
 
 
 def to_json(message: Message) -> dict[str, Any]:

@@ -282,17 +282,18 @@ _PROBLEM = OpenAPIMediaType(schema=ref("ProblemDetails"))
 SCHEMAS["StreamEnd"] = Schema(
     type=OpenAPIType.OBJECT,
     title="StreamEnd",
-    description="the data of an event stream's last event, named `end`: the updates are over (the game or "
-    "tournament ended) and the stream closes; reconnecting answers 204 No Content",
+    description="the data of an event stream's last event, named `end`: the updates are over (the game, the "
+    "tournament or the matchmaking ticket ended) and the stream closes; reconnecting answers 204 No Content",
     properties={"version": _int64(f"the last version the stream sent, absent when it sent none; {INT64}")},
     additional_properties=False,
 )
 _NAMED["StreamEnd"] = "StreamEnd"
 
 
-def _stream_schema(message: type[Message]) -> Schema:
+def _stream_schema(message: type[Message], marker: str) -> Schema:
     """What an SSE reader yields for each event of a stream: the event's data, parsed (the message; at the end a
-    StreamEnd, or ProblemDetails where the server refused to go on).
+    StreamEnd, or ProblemDetails where the server refused to go on). ``marker`` is a field the message always has and
+    the other two never do, which tells them apart.
 
     That is what generated SSE clients yield (@hey-api/openapi-ts types its stream's items with this schema), so the
     stream is described as they read it; the events' names and ids, which they pass aside, are in the description."""
@@ -302,19 +303,23 @@ def _stream_schema(message: type[Message]) -> Schema:
         description=f"each event's data (one line of JSON): a {name} in each `update` event, whose id is the "
         "version it brings the stream to (send it back as Last-Event-ID to resume), then a StreamEnd in the one "
         "`end` event; or, where the server refuses to go on (the seat the stream was opened as changed hands), "
-        f"ProblemDetails in a `problem` event, and the stream ends. A {name} always has `events`, ProblemDetails "
+        f"ProblemDetails in a `problem` event, and the stream ends. A {name} always has `{marker}`, ProblemDetails "
         "`status` and `title`, a StreamEnd neither. Between events the stream sends comment lines (`: heartbeat`) "
         "that carry no data, and a `retry:` line first.",
     )
 
 
-_READING = (
-    "Read it with a server-sent events reader: a browser's EventSource (listen for `update` and `end`), an SSE "
-    "library, or the SSE client of a generator such as @hey-api/openapi-ts, which yields each event's data parsed, "
-    "as the schema says: a RoomUpdate or TournamentUpdate (it has `events`), then the StreamEnd. A request/response "
-    "client generated from this document (openapi-python-client) cannot read a stream, but its models (RoomUpdate, "
-    "TournamentUpdate, StreamEnd) parse each event's data."
-)
+def _reading(name: str, marker: str) -> str:
+    """How a client reads a stream of ``name`` messages (``marker``: a field only they have)."""
+    return (
+        "Read it with a server-sent events reader: a browser's EventSource (listen for `update` and `end`), an SSE "
+        "library, or the SSE client of a generator such as @hey-api/openapi-ts, which yields each event's data "
+        f"parsed, as the schema says: a {name} (it has `{marker}`), then the StreamEnd. A request/response client "
+        f"generated from this document (openapi-python-client) cannot read a stream, but its models ({name}, "
+        "StreamEnd) parse each event's data."
+    )
+
+
 _VERSION = Schema(type=OpenAPIType.STRING, format="int64", pattern="^[0-9]+$", description=INT64)
 _RESUME = [
     Parameter(
@@ -339,14 +344,16 @@ def operation(
     example: dict[str, Any] | None = None,
     status: str = "200",
     media_type: str = "application/json",
+    marker: str = "events",
 ) -> type[Operation]:
     """An Operation class whose request and response bodies are references to the named messages' schemas, and
-    whose refusals are ProblemDetails."""
+    whose refusals are ProblemDetails. An event stream (``media_type`` text/event-stream) is described by each event's
+    data: ``response`` messages, told apart from the end and a problem by their field ``marker``."""
     request_schema = message_schema(request.DESCRIPTOR) if request is not None else None
     stream = media_type == "text/event-stream"
     if request is not None:
         _REQUESTS[request.DESCRIPTOR.full_name] = request.DESCRIPTOR
-    response_schema = _stream_schema(response) if stream else message_schema(response.DESCRIPTOR)
+    response_schema = _stream_schema(response, marker) if stream else message_schema(response.DESCRIPTOR)
 
     class MessageOperation(Operation):
         def __init__(self, **fields: Any) -> None:
@@ -369,7 +376,7 @@ def operation(
                 ),
             }
             if stream:
-                self.description = f"{self.description or ''}\n\n{_READING}".strip()
+                self.description = f"{self.description or ''}\n\n{_reading(response.__name__, marker)}".strip()
                 responses["204"] = OpenAPIResponse(
                     description="nothing is left after the version asked for, and the updates are over (an "
                     "EventSource stops reconnecting)"

@@ -23,7 +23,6 @@ from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from engine.registry import get_game
@@ -312,11 +311,8 @@ class MatchStore:
                 "trace": new.trace,
                 "ended_at": None,
             }
-            try:
-                await connection.execute(insert(TicketRow), [row])
-                await self._queue(connection, new.game, leader, ticket_id)
-            except IntegrityError:  # (only if the queue's lock did not hold: another server on a copy)
-                raise Conflict("you are in this queue already", code="already_queued") from None
+            await connection.execute(insert(TicketRow), [row])
+            await self._queue(connection, new.game, leader, ticket_id)  # (the key refuses a second: never, locked)
             if invited:
                 await connection.execute(
                     insert(TicketInviteRow),

@@ -1,5 +1,6 @@
 // Every call the page makes: the gateway's REST routes (same origin), their refusals as problem details, and the seat
-// tokens this tab holds (sessionStorage, one per room). A player's session (its access token) is session.js's.
+// tokens this tab holds (sessionStorage, one per room). A player's session (its access token) is session.js's; an
+// event stream that needs the access token is read by stream.js.
 
 /** A refusal: the problem details' detail and reason (RFC 9457), or why the server could not be reached. */
 export class Problem extends Error {
@@ -31,15 +32,19 @@ export async function call(method, path, { body, token } = {}) {
     throw new Problem(0, { detail: `the server cannot be reached (${error.message})`, reason: "unreachable" });
   }
   if (response.status === 204) return null;
-  const text = await response.text();
-  let data = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = { detail: text.slice(0, 200) };
-  }
+  const data = await readBody(response);
   if (!response.ok) throw new Problem(response.status, data || {});
   return data;
+}
+
+/** An answer's JSON body (a problem's too), or null; text that is not JSON as a detail. */
+export async function readBody(response) {
+  const text = await response.text();
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return { detail: text.slice(0, 200) };
+  }
 }
 
 export const api = {
@@ -73,6 +78,14 @@ export const api = {
   leaderboard: (game, pageToken = "", pageSize = 25) =>
     call("GET", `/v1/games/${enc(game)}/leaderboard?page_size=${pageSize}${paged(pageToken)}`),
   myRank: (game, token) => call("GET", `/v1/games/${enc(game)}/leaderboard/me?neighbours=2`, { token }),
+
+  // Matchmaking (the MatchService: a signed-in player's tickets; each takes the access token).
+  enqueue: (body, token) => call("POST", "/v1/tickets", { body, token }),
+  myTickets: (token) => call("GET", "/v1/tickets", { token }),
+  getTicket: (id, token) => call("GET", `/v1/tickets/${enc(id)}`, { token }),
+  acceptMatch: (id, token) => call("POST", `/v1/tickets/${enc(id)}/accept`, { token }),
+  cancelTicket: (id, token) => call("DELETE", `/v1/tickets/${enc(id)}`, { token }),
+  ticketEvents: (id) => `/v1/tickets/${enc(id)}/events`, // read with readEvents (stream.js): it takes the token
 };
 
 let games = null;

@@ -1,10 +1,13 @@
 // The lobby: the games the server hosts (with their leaderboards), its rooms (join, watch, or go back to a seat this
 // tab holds), its tournaments, and a form that creates a room and takes a seat in it. Where the server knows players:
-// signing in as a guest (session.js keeps the session), and the signed-in player's games, each taken up in this tab
-// (a second device picks the game up). Signed out, every seat is an anonymous one, as before players.
+// signing in as a guest (session.js keeps the session), the signed-in player's games, each taken up in this tab (a
+// second device picks the game up), and "Play now" beside each game: matchmaking finds the table (matchmaking.js),
+// and the search is shown here with its wait and a way to cancel it. Signed out, every seat is an anonymous one, as
+// before players.
 
 import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
 import { field, fill, h, plural } from "./dom.js";
+import { cancelSearch, currentSearch, onSearchChange, playNow, searching } from "./matchmaking.js";
 import {
   asPlayer,
   currentSession,
@@ -51,6 +54,27 @@ export function lobby(root) {
     h("small", {}, "With the name above: your games and ratings, kept in this browser."),
   );
   const gameList = h("ul", { class: "games", testid: "games", "aria-label": "Games" });
+  // The search "Play now" started: its state in a live region (announced as it changes), the wait beside it (not
+  // announced: it changes every second), and what can be done about it.
+  const searchStatus = h("p", { class: "search-status", testid: "search-status", role: "status" });
+  const searchWait = h("p", { class: "search-wait", testid: "search-wait", hidden: true });
+  const searchCancel = h(
+    "button",
+    { type: "button", testid: "search-cancel", hidden: true, onclick: () => cancelSearch() },
+    "Cancel search",
+  );
+  const searchAgain = h(
+    "button",
+    { type: "button", testid: "search-again", hidden: true, onclick: () => playAgain() },
+    "Try again",
+  );
+  const searchBox = h(
+    "div",
+    { class: "search", testid: "search", data: { phase: "", ticket: "" } },
+    searchStatus,
+    searchWait,
+    h("p", { class: "search-actions" }, searchCancel, searchAgain),
+  );
   const myRoomList = h("tbody", { testid: "my-rooms" });
   const myRoomsMore = h(
     "button",
@@ -139,7 +163,13 @@ export function lobby(root) {
         signIn,
         status,
       ),
-      h("section", { class: "panel", "aria-labelledby": "games-h" }, h("h2", { id: "games-h" }, "Games"), gameList),
+      h(
+        "section",
+        { class: "panel", "aria-labelledby": "games-h" },
+        h("h2", { id: "games-h" }, "Games"),
+        gameList,
+        searchBox,
+      ),
       h("section", { class: "panel" }, createForm),
       myGames,
       h(
@@ -204,11 +234,81 @@ export function lobby(root) {
                   { href: `#leaderboard=${encodeURIComponent(info.name)}`, testid: "leaderboard-link" },
                   `${info.title || info.name} leaderboard`,
                 ),
+                " ",
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    class: "play-now",
+                    testid: "play-now",
+                    "aria-label": `Play now: ${info.title || info.name}`,
+                    disabled: searching(),
+                    onclick: () => playNow(info.name, info.title || info.name, playerName()),
+                  },
+                  "Play now",
+                ),
               ]
             : null,
         ),
       ),
     );
+  }
+
+  // -- "Play now" ----------------------------------------------------------------------------------------------------
+  function searchText(search) {
+    const title = search.title;
+    const seat = search.ticket?.table?.takeUpTime;
+    switch (search.phase) {
+      case "starting":
+        return search.message || `Joining the ${title} queue…`;
+      case "forming":
+        return `Waiting for your party to join the ${title} search…`;
+      case "searching":
+        return search.ticket?.reason === "not_taken_up"
+          ? `Back in the ${title} queue (the seat was not taken up in time): searching for a table…`
+          : `Searching for a ${title} table…`;
+      case "proposed":
+        return seat
+          ? `A ${title} table is found: taking your seat…`
+          : `A ${title} table is found: waiting for the other players to take their seats…`;
+      case "matched":
+        return `A ${title} table is ready: going to it…`;
+      case "cancelled":
+        return `The ${title} search was cancelled.`;
+      case "expired":
+        return `Nobody was found in time: the ${title} search ended.`;
+      default:
+        return search.message;
+    }
+  }
+
+  function drawSearch() {
+    const search = currentSearch();
+    const live = searching(search);
+    Object.assign(searchBox.dataset, { phase: search?.phase || "", ticket: search?.ticketId || "" });
+    const text = search ? searchText(search) : "";
+    const extra = search && search.phase !== "failed" && search.phase !== "starting" ? search.message : "";
+    searchStatus.textContent = extra ? `${text} ${extra}` : text;
+    searchCancel.hidden = !live;
+    searchCancel.disabled = !search?.ticketId || Boolean(search?.cancelling);
+    searchAgain.hidden = !search || live;
+    searchAgain.setAttribute("aria-label", search ? `Try again: play ${search.title} now` : "Try again");
+    gameList.querySelectorAll('[data-testid="play-now"]').forEach((button) => (button.disabled = live));
+    drawWait();
+  }
+
+  /** How long the search has waited, by this browser's clock: "Waiting: 0:07". */
+  function drawWait() {
+    const search = currentSearch();
+    searchWait.hidden = !searching(search);
+    if (searchWait.hidden) return;
+    const seconds = Math.max(0, Math.floor((Date.now() - search.startedAt) / 1000));
+    searchWait.textContent = `Waiting: ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  }
+
+  function playAgain() {
+    const search = currentSearch();
+    if (search) playNow(search.game, search.title, playerName());
   }
 
   function gameChosen() {
@@ -466,6 +566,7 @@ export function lobby(root) {
 
   async function leave() {
     try {
+      if (searching()) await cancelSearch(); // (signed out, the search could no longer be cancelled: it would wait on)
       await signOut();
       say("");
     } catch (error) {
@@ -545,6 +646,9 @@ export function lobby(root) {
     refresh();
   });
 
+  const unfollow = onSearchChange(() => stopped || drawSearch());
+  const waiting = setInterval(drawWait, 1000);
+  drawSearch();
   drawPlayer();
   loadGames()
     .then(async () => {
@@ -561,6 +665,8 @@ export function lobby(root) {
     stop() {
       stopped = true;
       unsubscribe();
+      unfollow();
+      clearInterval(waiting);
     },
   };
 }
