@@ -1,8 +1,9 @@
 """`kickoff client`: a full-screen terminal client of a kickoff server (Textual), keyboard-driven, fit for 80x24.
 
-The lobby (the games, the rooms, creating, joining or watching a room, signing in as a guest) and the table (a room
-followed through the seat's play stream, or a spectator's event stream); for a signed-in player, "My games" (their
-rooms, their turn first: choosing one takes their seat up again) and each game's leaderboard. Every call goes through
+The lobby (the games, the rooms, creating, joining or watching a room, signing in as a guest, "Play now": a game's
+matchmaking queue, and the search until a table is found) and the table (a room followed through the seat's play
+stream, or a spectator's event stream); for a signed-in player, "My games" (their rooms, their turn first: choosing one
+takes their seat up again) and each game's leaderboard. Every call goes through
 :mod:`terminal.client`; how each game's table looks is :mod:`terminal.tables`. Like any third party's client, it
 imports nothing from the engine or the server.
 """
@@ -34,7 +35,7 @@ from textual.widgets import (
     Static,
 )
 
-from kickoff.v1 import common_pb2, game_pb2, move_pb2, player_pb2, room_pb2
+from kickoff.v1 import common_pb2, game_pb2, match_pb2, move_pb2, player_pb2, room_pb2
 from terminal.client import (
     CallFailed,
     KickoffClient,
@@ -233,6 +234,71 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
         self.dismiss(None)
 
 
+class PlayNowScreen(ModalScreen[dict[str, Any] | None]):
+    """Play now: the game whose queue to join (the lobby's highlighted one first, as the room form does) and the table
+    size, any or one. Answers ``{"game", "seat_counts"}`` (an empty list: any size), or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "play", "Play"),
+    ]
+
+    def __init__(self, games: list[game_pb2.GameInfo], game: str) -> None:
+        super().__init__()
+        self.games = {info.name: info for info in games}
+        self.game = game if game in self.games else next(iter(self.games), "")
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("Play now: a table found for you", id="dialog-title")
+            with Horizontal(classes="field"):
+                yield Label("Game")
+                yield Select(
+                    [(info.title or name, name) for name, info in self.games.items()],
+                    value=self.game,
+                    allow_blank=False,
+                    id="play-game",
+                )
+            with Horizontal(classes="field"):
+                yield Label("Table")
+                yield Select(self._size_options(), allow_blank=False, id="play-seats")
+            yield Static(self._hint(), id="play-hint")
+            with Horizontal(id="dialog-buttons"):
+                yield Button("Play", variant="primary", id="play")
+                yield Button("Cancel", id="cancel")
+        yield Footer()
+
+    def _size_options(self) -> list[tuple[str, int]]:
+        info = self.games.get(self.game)
+        counts = list(info.seat_counts) if info else []
+        return [(f"any size ({seat_counts(counts)})", 0)] + [(f"{count} seats", count) for count in counts]
+
+    def _hint(self) -> str:
+        return (
+            "You join the game's queue as a player (signed in as a guest if you are not): people of a similar "
+            "rating share a table, and after a wait system players take the seats nobody did. Ctrl+S: play."
+        )
+
+    @on(Select.Changed, "#play-game")
+    def _game_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str) and event.value != self.game:
+            self.game = event.value
+            self.query_one("#play-seats", Select).set_options(self._size_options())
+
+    def sizes(self) -> list[int]:
+        """The table sizes asked for: one, or none (any size the game takes)."""
+        value = self.query_one("#play-seats", Select).value
+        return [value] if isinstance(value, int) and value > 0 else []
+
+    @on(Button.Pressed, "#play")
+    def action_play(self) -> None:
+        self.dismiss({"game": self.game, "seat_counts": self.sizes()})
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class LobbyScreen(Screen[None]):
     """The games the server hosts, its rooms (waiting ones first), and what to do with them."""
 
@@ -240,8 +306,9 @@ class LobbyScreen(Screen[None]):
         Binding("c", "create", "Create"),
         Binding("j", "join", "Join"),
         Binding("w", "watch", "Watch"),
-        Binding("r", "refresh", "Refresh"),
-        # (the side panel's headings name these keys, so that the footer has room for the players' keys at 80 columns)
+        Binding("p", "play_now", "Play now"),
+        # (the panels' headings name these keys, so that the footer has room for the players' keys at 80 columns)
+        Binding("r", "refresh", "Refresh", show=False),
         Binding("g", "focus('#games')", "Games", show=False),
         Binding("n", "focus('#name')", "Name", show=False),
         Binding("i", "focus('#room-id')", "Room id", show=False),
@@ -257,6 +324,7 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.games: list[game_pb2.GameInfo] = []
         self.rooms: dict[str, room_pb2.Room] = {}
+        self.told = ""  # word left by a screen that came back to the lobby, shown after the next listing
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "sign_in":
@@ -282,7 +350,7 @@ class LobbyScreen(Screen[None]):
                 yield Label("Room id (i): Enter joins", classes="heading")
                 yield Input(placeholder="a room's id", id="room-id")
             with Vertical(id="lobby-main"):
-                yield Label("Rooms (waiting first)", classes="heading")
+                yield Label("Rooms (waiting first; r: refresh)", classes="heading")
                 yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
         yield Static("", id="lobby-status")
         yield Footer(compact=True, show_command_palette=False)  # (so that every key of the lobby fits 80 columns)
@@ -299,6 +367,12 @@ class LobbyScreen(Screen[None]):
 
     def say(self, text: str) -> None:
         self.query_one("#lobby-status", Static).update(Text(text))
+
+    def tell(self, text: str) -> None:
+        """Say ``text`` now and again once the rooms are listed afresh (coming back to the lobby lists them, and the
+        listing's own line would hide why the user is back)."""
+        self.told = text
+        self.say(text)
 
     def _subtitle(self) -> str:
         session = self.client.session
@@ -317,17 +391,19 @@ class LobbyScreen(Screen[None]):
         if not self.client.signed_in:
             self.run_worker(self._sign_in(), group="session", exclusive=True)
 
-    async def _sign_in(self) -> None:
+    async def _sign_in(self) -> bool:
+        """Sign in as a guest with the lobby's name; whether it worked (the status line says why not)."""
         try:
             session = await self.client.sign_in_as_guest(self.player_name())
         except CallFailed as failed:
             self.say(f"Cannot sign in: {failed.refusal}")
-            return
+            return False
         self.query_one("#name", Input).value = session.name
         self.session_changed(
             f"Signed in as {session.name}, a guest player: the rooms you create or join are yours "
-            "(m: My games, l: leaderboards, o: sign out)."
+            "(p: play now, m: My games, l: leaderboards, o: sign out)."
         )
+        return True
 
     def action_sign_out(self) -> None:
         if self.client.signed_in:
@@ -353,6 +429,41 @@ class LobbyScreen(Screen[None]):
 
     def action_refresh(self) -> None:
         self.run_worker(self._load(), group="refresh", exclusive=True)
+
+    # -- play now: a game's matchmaking queue -------------------------------------------------------------------------
+
+    def action_play_now(self) -> None:
+        if not self.games:
+            self.say("No games yet: is the server up? (r: refresh)")
+            return
+        self.app.push_screen(PlayNowScreen(self.games, self.selected_game()), self._play_chosen)
+
+    def _play_chosen(self, request: dict[str, Any] | None) -> None:
+        if request is not None:
+            self.run_worker(self._play_now(request["game"], request["seat_counts"]), group="lobby", exclusive=True)
+
+    async def _play_now(self, game: str, counts: list[int]) -> None:
+        """Join the game's queue (signed in as a guest first: matchmaking seats players) and follow the ticket. A
+        ticket of the player's already in that queue is followed instead."""
+        if not self.client.signed_in and not await self._sign_in():
+            return
+        try:
+            ticket = await self.client.enqueue(game, seat_counts=counts)
+        except CallFailed as failed:
+            ticket = await self._live_ticket(game) if failed.refusal.reason == "already_queued" else None
+            if ticket is None:
+                self.say(refused(failed))
+                return
+        title = next((info.title for info in self.games if info.name == game and info.title), game)
+        self.app.push_screen(SearchScreen(ticket, title))
+
+    async def _live_ticket(self, game: str) -> match_pb2.Ticket | None:
+        """The player's live ticket in ``game``'s queue, if any."""
+        try:
+            tickets = await self.client.my_tickets()
+        except CallFailed:
+            return None
+        return next((ticket for ticket in tickets if ticket.game == game), None)
 
     async def _load(self) -> None:
         try:
@@ -380,10 +491,16 @@ class LobbyScreen(Screen[None]):
                 Text(players[:40]),
                 key=room.room_id,
             )
-        if self.client.session_ended is not None:  # (until the next sign-in)
+        if self.told:
+            self.say(self.told)
+            self.told = ""
+        elif self.client.session_ended is not None:  # (until the next sign-in)
             self.say(session_ended_text(self.client.session_ended))
         else:
-            self.say(f"{len(self.games)} games, {len(rooms)} rooms. c: create, j: join, w: watch the highlighted room.")
+            self.say(
+                f"{len(self.games)} games, {len(rooms)} rooms. c: create, j: join, w: watch the highlighted room; "
+                "p: play now (a table found for you)."
+            )
 
     @on(OptionList.OptionHighlighted, "#games")
     def _game_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -479,6 +596,252 @@ class LobbyScreen(Screen[None]):
     @on(Input.Submitted, "#name, #choice")
     def _back_to_rooms(self) -> None:
         self.query_one("#rooms", DataTable).focus()
+
+
+# -- play now: the search ----------------------------------------------------------------------------------------------
+
+TICKET_PROPOSED = match_pb2.TICKET_STATUS_PROPOSED
+TICKET_MATCHED = match_pb2.TICKET_STATUS_MATCHED
+TICKET_ENDED = (match_pb2.TICKET_STATUS_CANCELLED, match_pb2.TICKET_STATUS_EXPIRED)
+RATING_NOTE = (
+    "People of a similar rating share a table, the oldest tickets first; the longer you wait, the wider the window "
+    "of ratings taken, and after a wait system players take the seats nobody did."
+)
+
+
+def minutes(seconds: float) -> str:
+    """A duration as m:ss."""
+    whole = max(0, int(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+class SearchScreen(Screen[None]):
+    """Play now, once in the queue: the ticket followed (FollowTicket) until it ends. While it searches: the game,
+    the wait so far, how the rating window works, and Escape cancels it (CancelTicket). A table found is taken up at
+    once (AcceptMatch: the person asked to play) and the others are waited for; once everyone has, the table opens at
+    the player's seat with its seat token, as joining a room opens it (Escape there goes back to the lobby). A ticket
+    cancelled or expired goes back to the lobby, which says so."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel search"),
+        Binding("r", "follow_again", "Follow again"),
+    ]
+
+    def __init__(self, ticket: match_pb2.Ticket, game_title: str) -> None:
+        super().__init__()
+        self.ticket = ticket
+        self.game_title = game_title
+        self.following = False  # the stream has sent the ticket
+        self.stream_over = False
+        self.taking_up = ""  # the room id of the table whose seat was taken up (once per table)
+        self.cancelling = False
+        self.ended = False  # on to the table, or back to the lobby
+        self.expires = 0.0  # when the search ends, as the ticket said last while searching (the server's time)
+        self._ticker: Timer | None = None
+        self._heard(ticket)
+
+    @property
+    def client(self) -> KickoffClient:
+        return self.app.client  # type: ignore[attr-defined]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="search"):
+            yield Static("", id="search-title", classes="heading")
+            yield Static("", id="search-wait")
+            yield Static("", id="search-note")
+            yield Static("", id="search-table")
+            yield Static("", id="search-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"play now - {self.game_title}"
+        self.app.searching.add(self.ticket.ticket_id)  # type: ignore[attr-defined]
+        self._draw()
+        self.say("Escape: cancel the search.")
+        self._ticker = self.set_interval(0.5, self._draw_wait)
+        self.run_worker(self._follow(), group="ticket", exclusive=True)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "follow_again":  # shown only once the ticket's stream broke off
+            return self.stream_over and not self.ended
+        return True
+
+    def say(self, text: str) -> None:
+        self.query_one("#search-status", Static).update(Text(text))
+
+    def _me(self) -> str:
+        session = self.client.session
+        return session.player_id if session is not None else ""
+
+    # -- following the ticket -----------------------------------------------------------------------------------------
+
+    async def _follow(self) -> None:
+        """Read the ticket's stream until the ticket ends (or the stream breaks off: r follows it again)."""
+        self.stream_over = False
+        self.refresh_bindings()
+        try:
+            async with contextlib.aclosing(self.client.follow_ticket(self.ticket.ticket_id)) as tickets:
+                async for ticket in tickets:
+                    self.following = True
+                    await self._apply(ticket)
+                    if self.ended:
+                        return
+        except CallFailed as failed:
+            if not self.ended and self.is_attached:
+                self.say(f"The ticket's stream broke off: {refused(failed)}. r: follow it again, Escape: cancel it.")
+        finally:
+            self.stream_over = True
+            self.refresh_bindings()
+
+    def action_follow_again(self) -> None:
+        if self.stream_over and not self.ended:
+            self.say("Following the ticket again...")
+            self.run_worker(self._follow(), group="ticket", exclusive=True)
+
+    async def _apply(self, ticket: match_pb2.Ticket) -> None:
+        """A ticket heard (on the stream, or in the answer to a take-up or a cancel): older news than the ticket
+        shown changes nothing, and nothing does once the screen is gone (the app ending)."""
+        if self.ended or not self.is_attached or ticket.version < self.ticket.version:
+            return
+        self._heard(ticket)
+        if ticket.status == TICKET_MATCHED:
+            await self._open_table(ticket)
+        elif ticket.status in TICKET_ENDED:
+            self._back(self._ended_text(ticket))
+        else:
+            if ticket.status == TICKET_PROPOSED:
+                self._take_up(ticket)
+            self._draw()
+
+    def _heard(self, ticket: match_pb2.Ticket) -> None:
+        self.ticket = ticket
+        if ticket.HasField("expire_time"):  # (only while it searches)
+            self.expires = _seconds(ticket.expire_time)
+
+    def _take_up(self, ticket: match_pb2.Ticket) -> None:
+        """Take the player's seat up at a table found, at once and once per table."""
+        me = next((member for member in ticket.members if member.player_id == self._me()), None)
+        if me is not None and not me.accepted and self.taking_up != ticket.table.room_id:
+            self.taking_up = ticket.table.room_id
+            self.run_worker(self._accept(ticket.ticket_id), group="take-up")
+
+    async def _accept(self, ticket_id: str) -> None:
+        try:
+            ticket = await self.client.accept_match(ticket_id)
+        except CallFailed as failed:  # (not_proposed: back in the queue meanwhile; the stream says so)
+            self.say(f"Cannot take the seat up: {refused(failed)}")
+            return
+        await self._apply(ticket)
+
+    async def _open_table(self, ticket: match_pb2.Ticket) -> None:
+        """The room is made: the table at the player's seat, in this screen's place."""
+        self.ended = True
+        self._stop()
+        try:
+            seat = await self.client.matched_seat(ticket)
+        except CallFailed as failed:
+            self._back(
+                f"A {self.game_title} table was found (room {ticket.table.room_id}) but cannot be opened: "
+                f"{refused(failed)}. m: My games takes your seat up."
+            )
+            return
+        self.app.switch_screen(TableScreen(seat.room.room_id, seat))
+
+    def _ended_text(self, ticket: match_pb2.Ticket) -> str:
+        if ticket.status == match_pb2.TICKET_STATUS_EXPIRED:
+            searched = self.expires - _seconds(ticket.create_time) if self.expires else 0.0
+            after = f" after {minutes(searched)}" if searched > 0 else ""
+            return f"No {self.game_title} table was found in time: the search expired{after}. p: play now again."
+        if self.cancelling:
+            return f"Search cancelled: you left the {self.game_title} queue. p: play now again."
+        return f"Your {self.game_title} ticket was cancelled (by another member, or another client). p: play now."
+
+    def _back(self, text: str) -> None:
+        """Back to the lobby, which says ``text``."""
+        self.ended = True
+        self._stop()
+        for screen in self.app.screen_stack:
+            if isinstance(screen, LobbyScreen):
+                screen.tell(text)
+        if self.app.screen is self:
+            self.app.pop_screen()
+
+    def _stop(self) -> None:
+        """The search is over: no more redraws, and nothing to cancel when the app ends."""
+        if self._ticker is not None:
+            self._ticker.stop()
+        self.app.searching.discard(self.ticket.ticket_id)  # type: ignore[attr-defined]
+
+    # -- cancelling ---------------------------------------------------------------------------------------------------
+
+    def action_cancel(self) -> None:
+        if not self.ended and not self.cancelling:
+            self.cancelling = True
+            self.say("Cancelling the search...")
+            self.run_worker(self._cancel(), group="cancel", exclusive=True)
+
+    async def _cancel(self) -> None:
+        ticket_id = self.ticket.ticket_id
+        try:
+            ticket = await self.client.cancel_ticket(ticket_id)
+        except CallFailed as failed:
+            self.cancelling = False
+            self.say(f"Cannot cancel: {refused(failed)}")
+            if failed.refusal.reason != "ticket_ended":
+                return
+            try:  # (it ended meanwhile, matched or expired: go where that leads)
+                ticket = await self.client.get_ticket(ticket_id)
+            except CallFailed:
+                return
+        await self._apply(ticket)
+
+    # -- drawing ------------------------------------------------------------------------------------------------------
+
+    def waited(self) -> float:
+        """Seconds since the ticket joined the queue, by the app's wall clock."""
+        return max(0.0, self.app.clock() - _seconds(self.ticket.create_time))  # type: ignore[attr-defined]
+
+    def wait_text(self) -> str:
+        ticket = self.ticket
+        if ticket.status == TICKET_PROPOSED:
+            people = [seat for seat in ticket.table.table_seats if seat.kind == common_pb2.SEAT_KIND_PERSON]
+            seated = sum(1 for seat in people if seat.accepted)
+            people_text = "person" if len(people) == 1 else "people"
+            return (
+                f"Table found, waiting for the others: {seated} of {len(people)} {people_text} seated "
+                f"({minutes(self.waited())} since you joined the queue)."
+            )
+        text = f"Searching: {minutes(self.waited())} so far"
+        if self.expires:
+            left = self.expires - self.app.clock()  # type: ignore[attr-defined]
+            text += f", {minutes(left)} left before the search ends"
+        return text + "."
+
+    def _draw_wait(self) -> None:
+        self.query_one("#search-wait", Static).update(Text(self.wait_text()))
+
+    def _draw(self) -> None:
+        ticket = self.ticket
+        sizes = seat_counts(ticket.seat_counts)
+        self.query_one("#search-title", Static).update(Text(f"{self.game_title}, a table of {sizes}"))
+        self._draw_wait()
+        note = f"Your ticket's rating (mu, its members' mean): {ticket.rating:.1f}. {RATING_NOTE}"
+        self.query_one("#search-note", Static).update(Text(note))
+        lines = []
+        if ticket.status == TICKET_PROPOSED:
+            for seat in ticket.table.table_seats:
+                if seat.kind == common_pb2.SEAT_KIND_SYSTEM:
+                    lines.append(f"{seat.seat:>3} {seat.name} (system player)")
+                elif seat.kind == common_pb2.SEAT_KIND_PERSON:
+                    you = " (you)" if seat.player_id == self._me() else ""
+                    taken = "seated" if seat.accepted else "not seated yet"
+                    lines.append(f"{seat.seat:>3} {seat.name}{you}: {taken}")
+                else:
+                    lines.append(f"{seat.seat:>3} (a seat being filled again)")
+        elif ticket.returned and ticket.reason == "not_taken_up":
+            lines.append("Back in the queue: the seat at the table found was not taken up in time.")
+        self.query_one("#search-table", Static).update(Text("\n".join(lines)))
 
 
 # -- a player's games and the leaderboards -----------------------------------------------------------------------------
@@ -1116,7 +1479,7 @@ class KickoffApp(App[None]):
     .field Select:focus > SelectCurrent { background: $primary 40%; }
     .field Input { border: none; height: 1; padding: 0 1; background: $boost; }
     .field Input:focus { background: $primary 40%; }
-    #create-hint { color: $text-muted; height: auto; max-height: 4; }
+    #create-hint, #play-hint { color: $text-muted; height: auto; max-height: 4; }
     #dialog-buttons { height: auto; align-horizontal: right; }
     #table { height: 2fr; }
     #board { width: 1fr; }
@@ -1129,6 +1492,9 @@ class KickoffApp(App[None]):
     #notice { height: auto; max-height: 2; padding: 0 1; }
     #notice.refusal { color: $error; }
     #feed { height: 1fr; min-height: 5; border: round $primary; }
+    #search { padding: 1 2; height: 1fr; }
+    #search Static { height: auto; margin-bottom: 1; }
+    #search-note, #search-status { color: $text-muted; }
     """
 
     def __init__(
@@ -1158,6 +1524,7 @@ class KickoffApp(App[None]):
         self.api_key = api_key
         self.timeout = timeout
         self.client: KickoffClient
+        self.searching: set[str] = set()  # the tickets of the searches open (cancelled when the app ends)
 
     async def on_mount(self) -> None:
         self.client = KickoffClient(
@@ -1188,6 +1555,9 @@ class KickoffApp(App[None]):
         for screen in _tables(self.screen_stack):
             if screen.stream is not None:
                 await screen.stream.close()
+        for ticket_id in list(self.searching):  # a search left open ends with the client: nobody would play the seat
+            with contextlib.suppress(CallFailed):
+                await self.client.cancel_ticket(ticket_id)
         await self.client.close()
 
 

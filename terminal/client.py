@@ -3,7 +3,8 @@
 The client is a client like any third party's: it speaks the contracts (proto/kickoff/v1) through the generated stubs
 and imports nothing from the engine or the server. The rest of the client (the screens, the table renderers) sees only
 what this module hands out: the contract's inner messages (``Room``, ``RoomUpdate``, ``View``, ``Move``, ``Outcome``)
-and the small classes below. So when an RPC's response message changes shape (``CreateRoom`` returning a
+and the small classes below (a matchmaking ticket is the contract's ``Ticket`` of match.proto; this module's own
+:class:`Ticket` is a seat taken in a room). So when an RPC's response message changes shape (``CreateRoom`` returning a
 ``CreateRoomResponse`` that holds the ``room``, ``StreamEvents`` streaming messages that hold an ``update``), this is
 the one file to edit.
 
@@ -12,11 +13,11 @@ A failed call raises :class:`CallFailed`, whose :class:`Refusal` carries the gRP
 :class:`Refusal`.
 
 A player's session (``sign_in_as_guest``) is kept in memory for the run: its access token goes as ``authorization:
-Bearer`` on the PlayerService's calls and on CreateRoom and JoinRoom (which then seat the player); it is refreshed
-with the refresh token shortly before it expires by the client's clock, or once when the server answers
-``token_expired``, and the new pair replaces the old (a refresh token is good once, so refreshes never overlap). When
-the server says the session is over (``refresh_reused``, ``session_revoked``...) the client forgets it and raises
-:class:`SessionEnded`.
+Bearer`` on the PlayerService's and the MatchService's calls and on CreateRoom and JoinRoom (which then seat the
+player); it is refreshed with the refresh token shortly before it expires by the client's clock, or once when the
+server answers ``token_expired``, and the new pair replaces the old (a refresh token is good once, so refreshes never
+overlap). When the server says the session is over (``refresh_reused``, ``session_revoked``...) the client forgets it
+and raises :class:`SessionEnded`.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from kickoff.v1 import (
     common_pb2,
     game_pb2,
     game_pb2_grpc,
+    match_pb2,
+    match_pb2_grpc,
     move_pb2,
     move_pb2_grpc,
     player_pb2,
@@ -303,6 +306,7 @@ class KickoffClient:
         self._rooms = room_pb2_grpc.RoomServiceStub(self._channel)
         self._moves = move_pb2_grpc.MoveServiceStub(self._channel)
         self._players = player_pb2_grpc.PlayerServiceStub(self._channel)
+        self._matches = match_pb2_grpc.MatchServiceStub(self._channel)
         self._refreshing = asyncio.Lock()
         self._known: dict[str, player_pb2.Player] = {}  # players looked up by id, for the run
 
@@ -455,6 +459,70 @@ class KickoffClient:
             response = await self._as_player(self._players.GetRank, request)
         line = response.line if response.HasField("line") else None
         return Rank(line, list(response.above), list(response.below), response.ranked, response.min_games)
+
+    # -- matchmaking --------------------------------------------------------------------------------------------------
+
+    async def enqueue(self, game: str, *, seat_counts: Iterable[int] = ()) -> match_pb2.Ticket:
+        """Join a game's queue as the signed-in player: a ticket searching for a table of one of ``seat_counts``
+        (empty: any size the game takes). ALREADY_EXISTS (already_queued) when the player is in that queue already."""
+        request = match_pb2.EnqueueRequest(game=game, seat_counts=list(seat_counts), mode=common_pb2.ROOM_MODE_ONLINE)
+        return (await self._as_player(self._matches.Enqueue, request)).ticket
+
+    async def get_ticket(self, ticket_id: str) -> match_pb2.Ticket:
+        """A ticket of the signed-in player's, as it stands (NOT_FOUND for anyone else's)."""
+        request = match_pb2.GetTicketRequest(ticket_id=ticket_id)
+        return (await self._as_player(self._matches.GetTicket, request)).ticket
+
+    async def my_tickets(self) -> list[match_pb2.Ticket]:
+        """The signed-in player's live tickets, oldest first."""
+        response = await self._as_player(self._matches.ListMyTickets, match_pb2.ListMyTicketsRequest())
+        return list(response.tickets)
+
+    async def follow_ticket(self, ticket_id: str) -> AsyncIterator[match_pb2.Ticket]:
+        """A ticket of the signed-in player's now and at each change, until it ends (matched, cancelled, expired).
+        The stream opens with the session's access token (refreshed first, like any player's call, and once more on
+        token_expired before anything came); cancelling the task that reads it ends it."""
+        request = match_pb2.FollowTicketRequest(ticket_id=ticket_id)
+        session = await self._current(required=True)
+        assert session is not None
+        for attempt in (1, 2):
+            call = self._matches.FollowTicket(request, metadata=self._auth(session.access_token))
+            heard = False
+            try:
+                async for message in call:
+                    heard = True
+                    yield message.ticket
+                return
+            except grpc.aio.AioRpcError as error:
+                refusal = refusal_from_error(error)
+                if refusal.reason == "token_expired" and attempt == 1 and not heard:
+                    session = await self._refresh(session)
+                    continue
+                if refusal.reason in SESSION_OVER and self.session is session:
+                    raise self._forget(refusal) from None
+                raise CallFailed(refusal) from None
+            finally:
+                call.cancel()
+
+    async def accept_match(self, ticket_id: str) -> match_pb2.Ticket:
+        """Take up the signed-in player's seat at the table the ticket was proposed (FAILED_PRECONDITION not_proposed
+        when it is not); the ticket after it, matched when the player was the last to take up."""
+        request = match_pb2.AcceptMatchRequest(ticket_id=ticket_id)
+        return (await self._as_player(self._matches.AcceptMatch, request)).ticket
+
+    async def cancel_ticket(self, ticket_id: str) -> match_pb2.Ticket:
+        """End a live ticket of the signed-in player's: it leaves the queue, or the table it was proposed; the ticket,
+        cancelled (FAILED_PRECONDITION when it had ended already)."""
+        request = match_pb2.CancelTicketRequest(ticket_id=ticket_id)
+        return (await self._as_player(self._matches.CancelTicket, request)).ticket
+
+    async def matched_seat(self, ticket: match_pb2.Ticket) -> Ticket:
+        """The seat a matched ticket gives the player: its room (read now), the seat, and the seat's token, as
+        joining the room would have given them."""
+        table = ticket.table
+        if ticket.status != match_pb2.TICKET_STATUS_MATCHED or not table.seat_token:
+            raise CallFailed(Refusal("FAILED_PRECONDITION", "the ticket is not matched", "not_matched"))
+        return Ticket(await self.get_room(table.room_id), table.seat, table.seat_token)
 
     # -- games and rooms ----------------------------------------------------------------------------------------------
 

@@ -295,12 +295,12 @@ async def test_the_lobbys_keys_my_games_and_a_leaderboard_fit_an_80x24_terminal(
     app = KickoffApp(target(harness), name="Ana")
     async with app.run_test(size=(80, 24)) as pilot:
         await lobby(pilot)
-        assert shown_keys(app) == {"Create", "Join", "Watch", "Refresh", "Sign in", "Leaderboard", "Quit"}
+        assert shown_keys(app) == {"Create", "Join", "Watch", "Play now", "Sign in", "Leaderboard", "Quit"}
         session = await sign_in(pilot)
         await served.create(as_session(session), seats=2, system_players=1, solo=True)
         await pilot.pause()
         assert shown_keys(app) == {
-            "Create", "Join", "Watch", "Refresh", "Sign out", "My games", "Leaderboard", "Quit"
+            "Create", "Join", "Watch", "Play now", "Sign out", "My games", "Leaderboard", "Quit"
         }  # fmt: skip
         await my_games(pilot)
         for selector in ("#my-rooms", "#my-status"):
