@@ -1,0 +1,40 @@
+"""The page as axe-core (Deque's accessibility engine, from the npm registry) judges it against WCAG 2.1 A and AA:
+the lobby signed out and signed in, a Play now search, the table it lands at, and a game's leaderboard have no
+violation. axe reads the rendered page (colours, names, roles, landmarks), so this catches what the page's own tests
+do not look for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.web.browser import Page, Pages, expect, require_browser
+from tests.web.test_matches import FILL_SECONDS, Site, play_now, site  # noqa: F401 (the fixture)
+
+require_browser()
+
+AXE = (Path(__file__).parents[2] / "node_modules" / "axe-core" / "axe.min.js").read_text()
+RULES = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+
+
+async def violations(page: Page) -> list[str]:
+    """Each WCAG A/AA rule the page breaks now, with the first element that breaks it. (Evaluated through the
+    browser's protocol: the page's Content-Security-Policy refuses inline scripts, rightly.)"""
+    if not await page.evaluate("typeof axe !== 'undefined'"):
+        await page.evaluate(AXE + ";0")
+    result = await page.evaluate("(rules) => axe.run(document, rules)", RULES)
+    return [f"{v['id']} ({v['impact']}): {v['nodes'][0]['html'][:160]}" for v in result["violations"]]
+
+
+async def test_the_lobby_a_search_its_table_and_a_leaderboard_have_no_wcag_violation(site: Site, pages: Pages) -> None:
+    page = await pages.new()
+    await page.goto(f"{site.base}/play")
+    await expect(page.get_by_role("button", name="Play now: Soker")).to_be_visible()
+    assert await violations(page) == [], "the lobby, signed out"
+    await play_now(page, site, "Ana")
+    assert await violations(page) == [], "the lobby, signed in and searching"
+    await site.queue.turn(FILL_SECONDS)
+    await expect(page.get_by_test_id("turn")).to_have_text("Your turn.")
+    assert await violations(page) == [], "the table"
+    await page.goto(f"{site.base}/play#leaderboard=soker")
+    await expect(page.get_by_role("heading", name="Soker leaderboard")).to_be_visible()
+    assert await violations(page) == [], "a leaderboard"
