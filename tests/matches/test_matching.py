@@ -93,3 +93,41 @@ def test_a_table_that_lost_people_is_filled_first_and_its_people_keep_their_plac
     tables = plan(queue, [vacant], T0 + 2, teams, None)
     assert tables[0].match_id == "m1" and tables[0].tickets == [("a", (2,))]
     assert [t.match_id for t in tables[1:]] == [], "b alone makes no table of 2"
+
+
+def test_random_queues_make_tables_that_keep_every_rule() -> None:
+    """Seeded random queues: no ticket at two tables, every table full (or filled by system players only after the
+    wait), of a size each of its tickets takes, its ratings within the window of the ticket that made it, every seat
+    taken once."""
+    import random
+
+    teams = teams_of("soker")
+    for seed in range(40):
+        chooser = random.Random(seed)
+        now = T0 + 60
+        queue = [
+            Waiting(
+                f"t{i}",
+                chooser.choice((1, 1, 1, 2)),
+                chooser.gauss(25, 8),
+                frozenset(chooser.sample((2, 3, 4), chooser.randint(1, 3))),
+                chooser.choice("ab"),
+                now - chooser.uniform(0, 45),
+            )
+            for i in range(chooser.randint(0, 60))
+        ]
+        by_id = {t.ticket_id: t for t in queue}
+        tables = plan(queue, [], now, teams, 30.0)
+        seated = [ticket for table in tables for ticket, _ in table.tickets]
+        assert len(seated) == len(set(seated)), seed
+        for table in tables:
+            members = [by_id[ticket] for ticket, _ in table.tickets]
+            assert all(table.size in t.counts and t.key == members[0].key for t in members), seed
+            # the ticket that made the table (the oldest left when it did: an older one left unmatched may join)
+            anchors = [a for a in members if all(abs(t.rating - a.rating) <= window(now - a.place) for t in members)]
+            assert anchors, seed
+            people = sum(t.players for t in members)
+            assert people + len(table.bots) == table.size and people >= 1, seed
+            assert not table.bots or any(now - a.place >= 30.0 for a in anchors), seed
+            seats = sorted(s for _, group in table.tickets for s in group) + list(table.bots)
+            assert sorted(seats) == list(range(table.size)), seed
