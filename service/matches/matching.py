@@ -5,7 +5,8 @@ The rules, in the order they apply at each tick:
 
 1. **Oldest first.** Tickets are taken in the order of their place in the queue (when they joined it, or were put
    back in it). A table found earlier that lost people (they did not take their seats up in time) is filled before
-   any new table is made, oldest first: its people keep their place.
+   any new table is made, oldest first: its people keep their place. A ticket put back is never offered the table it
+   left again.
 2. **Similar ratings.** A ticket's rating is the mean of its members' mu in the game. The oldest ticket (the anchor)
    takes tickets whose rating is within its window of its own; the window widens with the anchor's wait, as
    :data:`WINDOWS` says (+-3 for its first 10 s, +-6 to 20 s, +-12 to 40 s, then anyone), so a table's ratings lie
@@ -52,6 +53,7 @@ class Waiting:
     counts: frozenset[int]
     key: str
     place: float
+    left: str = ""  # the table it was put back from (its people did not take up in time): never offered it again
 
 
 @dataclass(frozen=True)
@@ -136,8 +138,11 @@ def plan(
         by_key.setdefault(ticket.key, []).append(ticket)
     ratings = {key: [t.rating for t in tickets] for key, tickets in by_key.items()}
 
-    def candidates(key: str, size: int, rating: float, width: float, exclude: str = "") -> list[Waiting]:
-        """The tickets not yet used within ``width`` of ``rating`` that take ``size``, oldest first."""
+    def candidates(
+        key: str, size: int, rating: float, width: float, exclude: str = "", table: str = ""
+    ) -> list[Waiting]:
+        """The tickets not yet used within ``width`` of ``rating`` that take ``size`` (and did not leave ``table``),
+        oldest first."""
         pool, line = by_key.get(key, []), ratings.get(key, [])
         low, high = bisect_left(line, rating - width), bisect_right(line, rating + width)
         found = [t for t in pool[low:high] if t.ticket_id not in used and t.ticket_id != exclude and size in t.counts]
@@ -163,7 +168,7 @@ def plan(
 
     for table in sorted(vacant, key=lambda v: (v.place, v.match_id)):
         rating = sum(table.ratings) / len(table.ratings) if table.ratings else 0.0
-        pool = candidates(table.key, table.size, rating, window(now - table.place))
+        pool = candidates(table.key, table.size, rating, window(now - table.place), table=table.match_id)
         chosen, seats = gather(table.teams, table.free, [], pool)
         taken = {seat for group in seats or [] for seat in group}
         left = tuple(seat for seat in table.free if seat not in taken)

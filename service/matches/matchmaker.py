@@ -359,7 +359,7 @@ class Matchmaker:
         ticket, ready = await self.store.accept(ticket_id, player_id)
         self.watch.changed([ticket_id])
         if ready:
-            report = await self.store.start_ready(ticket.game, self._room)
+            report = await self.store.start_ready(ticket.game, ticket.match_id, self._room)
             self._after(ticket.game, report)
             ticket, _ = await self.store.ticket(ticket_id)
         return ticket

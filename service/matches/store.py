@@ -1,16 +1,18 @@
-"""The matchmaking store: tickets, the tables made of them, and each game's queue row, in the database every node
+"""The matchmaking store: tickets, the tables made of them, and each game's queue rows, in the database every node
 shares (SQLite for one server, PostgreSQL for a cluster).
 
 Every change is one transaction that first locks its game's queue row (PostgreSQL: ``SELECT ... FOR UPDATE``; SQLite:
 an ``UPDATE`` of it, which takes the database's write lock at once and so never meets a write that came between its
-reads and its own). So the changes of one game's queue happen one at a time on every node, the tick that makes tables
-is never run by two nodes at once (a node that finds the row locked skips its tick: ``SKIP LOCKED``), and a ticket is
-in at most one table: its status and its table change in the same transaction, or not at all. A node that dies mid-way
-leaves nothing half done: its transaction never commits, and the next tick (on any node) starts from what is stored.
+reads and its own). So the changes of one game's queue happen one at a time on every node, and a ticket is in at most
+one table: its status and its table change in the same transaction, or not at all. A turn of the queue (the tick that
+makes tables) first locks a second row of the game's, skipping it when another node holds it (``SKIP LOCKED``), so
+one node at a time turns a queue, and then waits for the first row like any change. A node that dies mid-way leaves
+nothing half done: its transaction never commits, and the next tick (on any node) starts from what is stored.
 
-A table becomes a room once every person at it took their seat up. The room's id is chosen with the table, so making
-the room is done at most once: the tick that starts a table makes its room unless the store has it already (a node
-died after making it, before marking the table started), then marks the table started and its tickets matched.
+A table becomes a room once every person at it took their seat up. The room's id is chosen with the table, and a
+table is claimed before its room is made, so one node makes it: the one that claimed it, unless the store has it
+already (a node died after making it, before marking the table started); then that node marks the table started and
+its tickets matched.
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ from service.store.models import MatchQueueRow, MatchRow, QueuedPlayerRow, Ticke
 SEARCHING, PROPOSED, MATCHED, CANCELLED, EXPIRED = "searching", "proposed", "matched", "cancelled", "expired"
 FORMING = "forming"  # a party's ticket whose invited members have not all joined
 LIVE = (FORMING, SEARCHING, PROPOSED)
-READY, STARTED = "ready", "started"  # a table's status besides proposed
+READY, STARTING, STARTED = "ready", "starting", "started"  # a table's status besides proposed
+RECLAIM_SECONDS = 30.0  # a table claimed for starting this long ago (its node died meanwhile) is claimed again
+TURN = "#turn"  # the suffix of a game's second queue row: a turn locks it (SKIP LOCKED) before the first
 NOT_TAKEN_UP = "not_taken_up"  # a ticket's reason when it went back to the queue
 BATCH = 2000  # tickets one tick considers at most (the oldest)
 # waiting, vacant tables, now, teams (size, options key -> each seat's team) -> the tables to make
@@ -202,10 +206,12 @@ class MatchStore:
         self.quotas = quotas or Quotas()
 
     async def ensure_queues(self, games: Sequence[str]) -> None:
-        """Every game's queue row (a node starting makes the missing ones; another node's are left as they are)."""
+        """Every game's queue rows (a node starting makes the missing ones; another node's are left as they are):
+        the one every change locks, and the one a turn locks first (:data:`TURN`)."""
+        rows = [{"game": key, "ticks": 0, "ticked_at": 0.0} for game in games for key in (game, game + TURN)]
         async with self.engine.begin() as connection:
             statement = _dialect(connection).insert(MatchQueueRow).on_conflict_do_nothing()
-            await connection.execute(statement, [{"game": game, "ticks": 0, "ticked_at": 0.0} for game in games])
+            await connection.execute(statement, rows)
 
     async def _lock(self, connection: AsyncConnection, game: str, *, skip: bool = False) -> bool:
         """Lock ``game``'s queue row for this transaction (see the module docstring); False: ``skip`` and another
@@ -377,7 +383,7 @@ class MatchStore:
             if row.status not in LIVE:
                 raise PreconditionFailed(f"the ticket is {row.status} already", code="ticket_ended")
             changed = {ticket_id}
-            if row.match_id and await self._is_ready(connection, row.match_id):
+            if row.status == PROPOSED and await self._is_ready(connection, row.match_id):
                 raise PreconditionFailed(
                     "everyone at the ticket's table took their seat up: the room is being made", code="room_being_made"
                 )
@@ -418,7 +424,7 @@ class MatchStore:
     @staticmethod
     async def _is_ready(connection: AsyncConnection, match_id: str) -> bool:
         query = select(MatchRow.status).where(MatchRow.match_id == match_id)
-        return (await connection.execute(query)).scalar_one_or_none() in (READY, STARTED)
+        return (await connection.execute(query)).scalar_one_or_none() in (READY, STARTING, STARTED)
 
     async def _game_of(self, ticket_id: str, player_id: str) -> str:
         async with self.engine.connect() as connection:
@@ -480,8 +486,12 @@ class MatchStore:
             return TickReport([], [], [], [], set())
         now = self.clock()
         async with self.engine.begin() as connection:
-            if not await self._lock(connection, game, skip=True):
+            # One node turns a game's queue at a time: the turn's own row, skipped when another node holds it. Then
+            # the row every change takes, waited for (a take-up or an enqueue holds it for a moment only), so that
+            # changes never starve the turns.
+            if not await self._lock(connection, game + TURN, skip=True):
                 return None
+            await self._lock(connection, game)
             report = TickReport([], [], [], [], set())
             rows = await connection.execute(
                 select(TicketRow.ticket_id, TicketRow.trace).where(
@@ -506,24 +516,33 @@ class MatchStore:
                     for seat in match.seats
                     if seat.get("ticket") and not seat.get("accepted") and seat["by"] <= now
                 }
-                if late:
-                    report.changed |= await self._leave_table(connection, match.match_id, late)
+                if not late:
+                    continue
+                report.changed |= await self._leave_table(connection, match.match_id, late) | late
+                rows = await connection.execute(
+                    select(TicketRow.ticket_id, TicketRow.trace, TicketRow.expires_at).where(
+                        TicketRow.ticket_id.in_(sorted(late))
+                    )
+                )
+                step = {"kickoff.match_id": match.match_id}
+                over, back = [], []
+                for row in rows:
+                    (over if row.expires_at <= now else back).append(row)
+                if over:  # (its time was up while it was proposed: it ends, rather than searching again)
+                    await self._end(connection, [row.ticket_id for row in over], EXPIRED, "expired", now)
+                    report.expired += [row.ticket_id for row in over]
+                    report.steps += [(row.trace, "ticket.expired", step) for row in over]
+                if back:  # at the back of the queue; match_id keeps the table it left, never offered it again
                     await self._touch(
                         connection,
-                        sorted(late),
+                        [row.ticket_id for row in back],
                         status=SEARCHING,
-                        match_id=None,
                         place=now,
                         reason=NOT_TAKEN_UP,
                         returned=TicketRow.returned + 1,
                     )
-                    report.returned += sorted(late)
-                    report.changed |= late
-                    traces = await connection.execute(
-                        select(TicketRow.trace).where(TicketRow.ticket_id.in_(sorted(late)))
-                    )
-                    step = {"kickoff.match_id": match.match_id}
-                    report.steps += [(row.trace, "ticket.returned", step) for row in traces]
+                    report.returned += [row.ticket_id for row in back]
+                    report.steps += [(row.trace, "ticket.returned", step) for row in back]
             await self._make_tables(connection, game, now, planner, system_player, report)
         await self._start(game, make_room, report)
         return report
@@ -534,11 +553,12 @@ class MatchStore:
             query = select(TicketRow.ticket_id).where(TicketRow.game == game, TicketRow.status.in_(LIVE)).limit(1)
             return (await connection.execute(query)).first() is not None
 
-    async def start_ready(self, game: str, make_room: Callable[[MatchInfo], Awaitable[None]]) -> TickReport:
-        """Start the tables of ``game`` that every person took up (after the last take-up, at once): waits for a tick
-        that holds the queue."""
+    async def start_ready(
+        self, game: str, match_id: str, make_room: Callable[[MatchInfo], Awaitable[None]]
+    ) -> TickReport:
+        """Start the table ``match_id`` of ``game`` that every person took up (after the last take-up, at once)."""
         report = TickReport([], [], [], [], set())
-        await self._start(game, make_room, report)
+        await self._start(game, make_room, report, only=match_id)
         return report
 
     async def _make_tables(
@@ -559,7 +579,8 @@ class MatchStore:
         rows = [_ticket(row) for row in await connection.execute(query)]
         by_id = {ticket.ticket_id: ticket for ticket in rows}
         waiting = [
-            Waiting(t.ticket_id, len(t.members), t.rating, frozenset(t.counts), t.options_key, t.place) for t in rows
+            Waiting(t.ticket_id, len(t.members), t.rating, frozenset(t.counts), t.options_key, t.place, t.match_id)
+            for t in rows
         ]
         open_tables = [
             _match(row)
@@ -659,35 +680,57 @@ class MatchStore:
             stored = (await connection.execute(select(MatchRow).where(MatchRow.match_id == match_id))).one()
             report.tables.append((_match(stored), table))
 
-    async def _start(self, game: str, make_room: Callable[[MatchInfo], Awaitable[None]], report: TickReport) -> None:
-        """Make the rooms of ``game``'s tables that every person took up, then mark each started and its tickets
-        matched. Each room is made outside the queue's lock (the store of rooms is written by its journal, which on
-        SQLite waits for that lock's writer), and only a table still ready is marked: a ready table never changes
-        (its tickets can no longer be cancelled nor put back), so a room made twice (two nodes at once) is refused
-        by the store the second time and is the same room."""
-        async with self.engine.connect() as connection:
-            query = select(MatchRow).where(MatchRow.game == game, MatchRow.status == READY).order_by(MatchRow.place)
-            ready = [_match(row) for row in await connection.execute(query)]
-        for match in ready:
+    async def _start(
+        self,
+        game: str,
+        make_room: Callable[[MatchInfo], Awaitable[None]],
+        report: TickReport,
+        only: str = "",
+    ) -> None:
+        """Make the rooms of ``game``'s tables that every person took up (``only``: that table), then mark each
+        started and its tickets matched. A table is claimed first (starting, with the time of the claim), so that
+        one node makes its room; a claim whose node died is claimed again after RECLAIM_SECONDS. The room is made
+        outside the queue's lock (the rooms' store is written by the journal, which on SQLite waits for that lock's
+        writer), and only the claim's own holder marks the table started. A ready table never changes (its tickets
+        can no longer be cancelled nor put back); a room made twice all the same (a claim taken again from a node
+        that was slow, not dead) is refused by the store the second time, and is the same room."""
+        now = self.clock()
+        async with self.engine.begin() as connection:
+            await self._lock(connection, game)
+            query = select(MatchRow).where(
+                MatchRow.game == game,
+                (MatchRow.status == READY)
+                | ((MatchRow.status == STARTING) & (MatchRow.started_at <= now - RECLAIM_SECONDS)),
+            )
+            if only:
+                query = query.where(MatchRow.match_id == only)
+            claimed = [_match(row) for row in await connection.execute(query.order_by(MatchRow.place))]
+            if claimed:
+                await connection.execute(
+                    update(MatchRow)
+                    .where(MatchRow.match_id.in_([m.match_id for m in claimed]))
+                    .values(status=STARTING, started_at=now)
+                )
+        for match in claimed:
             try:
                 await make_room(match)
-            except ResourceExhausted:  # (the node holds as many rooms as it may: the next tick tries again)
+            except ResourceExhausted:  # (the node holds as many rooms as it may: claimed again later)
                 continue
-            now = self.clock()
+            started = self.clock()
             async with self.engine.begin() as connection:
                 await self._lock(connection, game)
                 marked = await connection.execute(
                     update(MatchRow)
-                    .where(MatchRow.match_id == match.match_id, MatchRow.status == READY)
-                    .values(status=STARTED, started_at=now)
+                    .where(MatchRow.match_id == match.match_id, MatchRow.status == STARTING, MatchRow.started_at == now)
+                    .values(status=STARTED, started_at=started)
                 )
-                if marked.rowcount != 1:
+                if marked.rowcount != 1:  # (claimed again meanwhile: the one who claimed it marks it)
                     continue
                 at = sorted({seat["ticket"] for seat in match.seats if seat.get("ticket")})
-                await self._end(connection, at, MATCHED, "", now)
+                await self._end(connection, at, MATCHED, "", started)
                 rows = await connection.execute(select(TicketRow).where(TicketRow.ticket_id.in_(at)))
                 tickets = [_ticket(row) for row in rows]
-            report.started.append((replace(match, status=STARTED, started_at=now), tickets))
+            report.started.append((replace(match, status=STARTED, started_at=started), tickets))
             report.changed |= set(at)
 
 

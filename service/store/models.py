@@ -336,8 +336,8 @@ class TicketInviteRow(Base):
 class MatchRow(Base):
     """A table the matchmaker made of tickets: its seats (each a ticket's member, a system player, or empty while a
     replacement is found), the room it becomes once every person took their seat up (its id chosen beforehand, so
-    that making it twice is impossible), and its status: proposed, ready (everyone took up), started (the room
-    exists)."""
+    that making it twice is impossible), and its status: proposed, ready (everyone took up), starting (claimed by the
+    node making its room; ``started_at`` is when), started (the room exists)."""
 
     __tablename__ = "matches"
     __table_args__ = (Index("ix_matches_queue", "game", "status"),)

@@ -244,3 +244,20 @@ async def test_quotas_answer_resource_exhausted_and_store_nothing(start, databas
     code, found, _ = await refusal(over)
     assert (code, found) == (grpc.StatusCode.RESOURCE_EXHAUSTED, reason)
     assert await harness.matchmaker.store.live_of(c.player.player_id) == []
+
+
+async def test_a_person_who_never_comes_holds_no_table_and_their_ticket_ends(queue: Queue) -> None:
+    """b never takes a seat up: b's ticket is never offered the table it left again (which goes on without b, a
+    system player in b's seat once the wait is over), and it expires when its time is up even while proposed."""
+    a, b = await queue.players(2)
+    mine, theirs = [await queue.enqueue(s, counts=[2]) for s in (a, b)]
+    await queue.turn()
+    await queue.accept(a, mine.ticket_id)
+    room_id = (await queue.get(a, mine.ticket_id)).table.room_id
+    for _ in range(40):
+        await queue.turn(20)
+    matched = await queue.get(a, mine.ticket_id)
+    assert matched.status == MATCHED and matched.table.room_id == room_id, "a's table went on, a keeping the seat"
+    assert [s.kind for s in matched.table.table_seats].count(common_pb2.SEAT_KIND_SYSTEM) == 1
+    ended = await queue.get(b, theirs.ticket_id)
+    assert ended.status == match_pb2.TICKET_STATUS_EXPIRED and ended.returned >= 1
