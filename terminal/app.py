@@ -118,7 +118,26 @@ def session_ended_text(refusal: Refusal) -> str:
 # -- the lobby ---------------------------------------------------------------------------------------------------------
 
 
-class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
+class GameForm(ModalScreen[dict[str, Any] | None]):
+    """A form about one of the server's games (the lobby's highlighted one first): the room form, Play now."""
+
+    def __init__(self, games: list[game_pb2.GameInfo], game: str) -> None:
+        super().__init__()
+        self.games = {info.name: info for info in games}
+        self.game = game if game in self.games else next(iter(self.games), "")
+
+    def game_field(self, widget_id: str) -> ComposeResult:
+        with Horizontal(classes="field"):
+            yield Label("Game")
+            yield Select(
+                [(info.title or name, name) for name, info in self.games.items()],
+                value=self.game,
+                allow_blank=False,
+                id=widget_id,
+            )
+
+
+class CreateRoomScreen(GameForm):
     """The form for a new room: the game, its seats (from the game's seat counts), solo or online, how many system
     players, and options over the game's defaults. Answers the request's fields, or None."""
 
@@ -127,22 +146,10 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
         Binding("ctrl+s", "create", "Create"),
     ]
 
-    def __init__(self, games: list[game_pb2.GameInfo], game: str) -> None:
-        super().__init__()
-        self.games = {info.name: info for info in games}
-        self.game = game if game in self.games else next(iter(self.games), "")
-
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label("Create a room", id="dialog-title")
-            with Horizontal(classes="field"):
-                yield Label("Game")
-                yield Select(
-                    [(info.title or name, name) for name, info in self.games.items()],
-                    value=self.game,
-                    allow_blank=False,
-                    id="create-game",
-                )
+            yield from self.game_field("create-game")
             with Horizontal(classes="field"):
                 yield Label("Seats")
                 yield Select(self._seat_options(), allow_blank=False, id="create-seats")
@@ -234,7 +241,7 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
         self.dismiss(None)
 
 
-class PlayNowScreen(ModalScreen[dict[str, Any] | None]):
+class PlayNowScreen(GameForm):
     """Play now: the game whose queue to join (the lobby's highlighted one first, as the room form does) and the table
     size, any or one. Answers ``{"game", "seat_counts"}`` (an empty list: any size), or None."""
 
@@ -243,22 +250,10 @@ class PlayNowScreen(ModalScreen[dict[str, Any] | None]):
         Binding("ctrl+s", "play", "Play"),
     ]
 
-    def __init__(self, games: list[game_pb2.GameInfo], game: str) -> None:
-        super().__init__()
-        self.games = {info.name: info for info in games}
-        self.game = game if game in self.games else next(iter(self.games), "")
-
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label("Play now: a table found for you", id="dialog-title")
-            with Horizontal(classes="field"):
-                yield Label("Game")
-                yield Select(
-                    [(info.title or name, name) for name, info in self.games.items()],
-                    value=self.game,
-                    allow_blank=False,
-                    id="play-game",
-                )
+            yield from self.game_field("play-game")
             with Horizontal(classes="field"):
                 yield Label("Table")
                 yield Select(self._size_options(), allow_blank=False, id="play-seats")

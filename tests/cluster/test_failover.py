@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import signal
 import socket
@@ -27,6 +26,8 @@ from sqlalchemy import text
 
 from kickoff.v1 import move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from service.store.database import create_engine, upgrade_in_thread
+from tests.cluster.nodes import Node
+from tests.cluster.nodes import start_node as start_cluster_node
 from tests.conftest import empty_database
 from tests.processes import free_port
 
@@ -64,30 +65,8 @@ def retry_delay(tries: int) -> float:
     return min(0.02 * 2**tries, 0.4)
 
 
-@dataclass
-class Node:
-    name: str
-    port: int
-    process: subprocess.Popen
-    log: Path
-
-    @property
-    def target(self) -> str:
-        return f"127.0.0.1:{self.port}"
-
-
 def start_node(name: str, url: str, tmp: Path) -> Node:
-    port = free_port()
-    log = tmp / f"{name}.log"
-    command = [sys.executable, "-m", "cli", "grpc", "--port", str(port), "--database-url", url]
-    command += ["--node-id", name, "--advertise-address", f"127.0.0.1:{port}"]
-    env = {k: v for k, v in os.environ.items() if k != "KICKOFF_TOKEN_SECRET"} | NODE_ENV
-    with log.open("w") as err:
-        process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=err, text=True)
-    for line in process.stdout:
-        if f":{port}" in line:
-            return Node(name, port, process, log)
-    raise AssertionError(f"node {name} did not start: {log.read_text()[-3000:]}")
+    return start_cluster_node(name, url, tmp, NODE_ENV)
 
 
 def start_gateway(targets: list[str], tmp: Path) -> tuple[subprocess.Popen, int]:

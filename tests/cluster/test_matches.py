@@ -17,11 +17,8 @@ exactly its people in the seats the table gave them, and that every matched clie
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import signal
-import subprocess
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -34,8 +31,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from kickoff.v1 import match_pb2, match_pb2_grpc, move_pb2, move_pb2_grpc, player_pb2, player_pb2_grpc
 from service.store.database import create_engine, upgrade_in_thread
+from tests.cluster.nodes import Node
+from tests.cluster.nodes import start_node as start_cluster_node
 from tests.conftest import empty_database
-from tests.processes import free_port
 
 SEED = 2044
 GUESTS = 200
@@ -81,27 +79,9 @@ def retry_delay(tries: int) -> float:
     return min(0.02 * 2**tries, 0.4)
 
 
-@dataclass
-class Node:
-    name: str
-    process: subprocess.Popen
-    target: str
-    log: Path
-
-
 def start_node(name: str, url: str, tmp: Path) -> Node:
     """`kickoff grpc` as a node of the cluster on ``url``, with :data:`NODE_ENV`; its log in ``tmp``."""
-    port = free_port()
-    log = tmp / f"{name}.log"
-    command = [sys.executable, "-m", "cli", "grpc", "--port", str(port), "--database-url", url]
-    command += ["--node-id", name, "--advertise-address", f"127.0.0.1:{port}"]
-    env = {k: v for k, v in os.environ.items() if k != "KICKOFF_TOKEN_SECRET"} | NODE_ENV
-    with log.open("w") as err:
-        process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=err, text=True)
-    for line in process.stdout:
-        if f":{port}" in line:
-            return Node(name, process, f"127.0.0.1:{port}", log)
-    raise AssertionError(f"node {name} did not start: {log.read_text()[-3000:]}")
+    return start_cluster_node(name, url, tmp, NODE_ENV)
 
 
 @dataclass
