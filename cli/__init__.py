@@ -173,7 +173,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _bench_parser(commands: argparse._SubParsersAction) -> None:
-    """`kickoff bench engine|server|goals|cluster|clocks|history|players|bots` and their options."""
+    """`kickoff bench engine|server|goals|cluster|clocks|history|players|match|bots` and their options."""
     bench = commands.add_parser("bench", help="benchmarks")
     kinds = bench.add_subparsers(dest="bench", required=True)
     engine = kinds.add_parser("engine", help="random games in one process: games/s, moves/s, mean moves per game")
@@ -274,6 +274,28 @@ def _bench_parser(commands: argparse._SubParsersAction) -> None:
     players.add_argument(
         "--readme", default="", help="also write the table into this file, between its markers for the store"
     )
+    match = kinds.add_parser(
+        "match",
+        help="matchmaking under tickets at a steady rate: enqueue -> matched p50/p99, matching CPU a ticket, the "
+        "tables' rating spread",
+    )
+    match.add_argument("--players", type=int, default=10_000, help="guests signed in and rated, one ticket each")
+    match.add_argument(
+        "--rate", type=float, default=15.0, help="tickets enqueued a second, open loop (default: what 2 cores sustain)"
+    )
+    match.add_argument("--game", default="soker", choices=sorted(GAMES))
+    match.add_argument("--interval", type=float, default=0.5, help="seconds between the queues' turns")
+    match.add_argument(
+        "--fill-seconds", type=float, default=10.0, help="a ticket's wait before system players fill its table"
+    )
+    match.add_argument(
+        "--database-url",
+        default="",
+        help="a PostgreSQL database (a fresh one is made beside it, and dropped); default a fresh SQLite file",
+    )
+    match.add_argument("--seed", type=int, default=0)
+    match.add_argument("--server-log", default="", help="keep the server's log in this file")
+    match.add_argument("--json", action="store_true", help="print one JSON object")
     bots = kinds.add_parser("bots", help="a system player's win rate against random players")
     bots.add_argument("--game", default="soker", choices=sorted(GAMES))
     bots.add_argument("--games", type=int, default=1_000)
@@ -419,6 +441,24 @@ def _bench_players(args: argparse.Namespace) -> int:
     if args.readme:
         write_into(args.readme, players_table(figures), *markers(figures["database"]))
     return 0 if figures["met"] == figures["of"] else 1
+
+
+def _bench_match(args: argparse.Namespace) -> int:
+    """Exits 1 when a ticket never ended."""
+    from benchmarks.match import bench_match, match_report
+
+    figures = bench_match(
+        args.players,
+        args.rate,
+        args.game,
+        args.interval,
+        args.fill_seconds,
+        args.database_url,
+        args.seed,
+        args.server_log,
+    )
+    _report(args, figures, match_report(figures))
+    return 0 if figures["ended"] == figures["tickets"] else 1
 
 
 def _bench_bots(args: argparse.Namespace) -> int:
@@ -644,5 +684,6 @@ _BENCHES = {
     "clocks": _bench_clocks,
     "history": _bench_history,
     "players": _bench_players,
+    "match": _bench_match,
     "bots": _bench_bots,
 }

@@ -285,7 +285,10 @@ class TicketRow(Base):
     ``version`` counts its changes (its followers hear of each)."""
 
     __tablename__ = "tickets"
-    __table_args__ = (Index("ix_tickets_queue", "game", "status", "place"),)
+    __table_args__ = (
+        Index("ix_tickets_queue", "game", "status", "place"),
+        Index("ix_tickets_caller", "caller", "status"),  # (the per-caller quota counts a caller's live tickets)
+    )
 
     ticket_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))

@@ -7,13 +7,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from tests.servers import Start
 from tests.web.browser import Page, Pages, expect, require_browser
-from tests.web.test_matches import FILL_SECONDS, Site, play_now, site  # noqa: F401 (the fixture)
+from tests.web.test_matches import FILL_SECONDS, Site, play_now, serve
 
 require_browser()
 
 AXE = (Path(__file__).parents[2] / "node_modules" / "axe-core" / "axe.min.js").read_text()
 RULES = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+
+
+@pytest.fixture
+async def site(start: Start, gateway, tmp_path: Path) -> Site:
+    return await serve(start, gateway, tmp_path)
 
 
 async def violations(page: Page) -> list[str]:

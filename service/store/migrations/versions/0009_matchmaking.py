@@ -47,6 +47,7 @@ def upgrade() -> None:
         sa.Column("ended_at", sa.Double, nullable=True),
     )
     op.create_index("ix_tickets_queue", "tickets", ["game", "status", "place"])
+    op.create_index("ix_tickets_caller", "tickets", ["caller", "status"])
     op.create_table(
         "queued_players",
         sa.Column("game", sa.String(32), primary_key=True),
@@ -91,6 +92,7 @@ def downgrade() -> None:
     op.drop_table("matches")
     op.drop_table("ticket_invites")
     op.drop_table("queued_players")
+    op.drop_index("ix_tickets_caller", "tickets")
     op.drop_index("ix_tickets_queue", "tickets")
     op.drop_table("tickets")
     with op.batch_alter_table("rooms") as batch:
