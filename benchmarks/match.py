@@ -36,12 +36,14 @@ the way (KICKOFF_TICKETS_PER_CALLER and KICKOFF_MAX_QUEUE high: the load comes f
 * **Trouble.** How many times a room was made (Matchmaker._room called) for each table started, the creations the
   store refused as made already and the other errors in the server's log, the queue turns a tick skipped because
   another transaction held the game's queue row (PostgreSQL's SKIP LOCKED), each tick's wall time, and the calls
-  that failed. The default rate (RATE) is one this 2-core machine sustains on both stores: past 15-20 tickets a
-  second, the take-ups' room making (each last take-up starts every ready table of its game, racing the tick and the
-  other take-ups that do the same) makes each room many times over and the queue falls behind for good.
+  that failed. The default rate (RATE) is one this 2-core machine sustains on both stores, with the client on the
+  same cores. (Before a table was claimed for starting, each last take-up started every ready table of its game,
+  racing the tick and the other take-ups: past 15-20 tickets a second rooms were made many times over and the queue
+  fell behind for good. These counters are how that was seen.)
 
-The instrumented server is this module run as a program (``python -m benchmarks.match serve ARGS``: `kickoff grpc
-ARGS` with the counters); it writes them as JSON to the file KICKOFF_BENCH_COUNTERS names whenever it gets SIGUSR1.
+The instrumented server is this module run as a program (``python -m benchmarks.match serve PORT DATABASE_URL``:
+the server `kickoff grpc` runs, with the counters); it writes them as JSON to the file KICKOFF_BENCH_COUNTERS names
+whenever it gets SIGUSR1.
 """
 
 from __future__ import annotations
@@ -77,10 +79,9 @@ CHANNELS = 4  # client channels the tickets are spread over
 SIGN_IN_AT_ONCE = 16  # sign-ins in flight at once
 REFRESH_AFTER = 600.0  # a session older than this is refreshed before its enqueue (access tokens last 15 minutes)
 MU, MU_SD, SIGMA = 25.0, 5.0, 2.0  # the players' ratings: mu drawn from N(MU, MU_SD)
-# Tickets a second by default: what this 2-core machine sustains on SQLite and PostgreSQL. Past 15-20 a second,
-# the matchmaker's rooms are made many times over (each last take-up starts every ready table of the game, racing
-# the tick and the other take-ups; see the module docstring) and the queue falls behind for good.
-RATE = 15.0
+# Tickets a second by default: what this 2-core machine sustains on SQLite and PostgreSQL with the client beside the
+# server (at 30 a second the server keeps some 0.8 of a core busy).
+RATE = 30.0
 ENTRY_POINTS = ("enqueue", "tick", "accept", "ticket", "cancel", "versions")  # (none inside another)
 
 SEARCHING, PROPOSED, MATCHED = (
@@ -183,9 +184,16 @@ def _instrument() -> dict[str, _Counter]:
     return counters
 
 
-def _serve(argv: Sequence[str]) -> int:
-    """`kickoff grpc ARGV` with the matchmaker's counters, written to $KICKOFF_BENCH_COUNTERS at each SIGUSR1."""
-    from cli import main
+def _serve(port: int, database_url: str) -> int:
+    """The gRPC server on ``port`` and ``database_url`` (what `kickoff grpc --port --database-url` runs, with the
+    settings of the environment) with the matchmaker's counters, written to $KICKOFF_BENCH_COUNTERS at each SIGUSR1.
+    (It calls the service itself, not the CLI: the CLI is the top of the house, and imports the benchmarks.)"""
+    import dataclasses
+    import logging
+
+    from service.grpc.server import serve
+    from service.settings import GrpcSettings, LimitSettings, StoreSettings
+    from service.store.database import upgrade
 
     counters = _instrument()
     path = os.environ["KICKOFF_BENCH_COUNTERS"]
@@ -205,7 +213,11 @@ def _serve(argv: Sequence[str]) -> int:
         os.replace(path + ".tmp", path)
 
     signal.signal(signal.SIGUSR1, dump)
-    return main(["grpc", *argv])
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    upgrade(database_url)
+    settings = dataclasses.replace(GrpcSettings(), port=port)
+    asyncio.run(serve(settings, StoreSettings(database_url=database_url), LimitSettings()))
+    return 0
 
 
 class MatchServer(ServerProcess):
@@ -220,9 +232,9 @@ class MatchServer(ServerProcess):
         self.log = log or os.path.join(self._folder.name, "server.log")  # (its stderr: the log)
         self._dumps = 0
         self._stderr = open(self.log, "w")  # noqa: SIM115 (the child writes it until it stops)
-        command = [sys.executable, "-m", "benchmarks.match", "serve", "--port", str(self.port)]
+        command = [sys.executable, "-m", "benchmarks.match", "serve", str(self.port), database_url]
         self.process = subprocess.Popen(
-            [*command, "--database-url", database_url],
+            command,
             env={**os.environ, **UNLIMITED, **env, "KICKOFF_BENCH_COUNTERS": self._counters},
             stdout=subprocess.PIPE,
             stderr=self._stderr,
@@ -723,7 +735,7 @@ def match_report(figures: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":  # the instrumented server: python -m benchmarks.match serve ARGS
-    if sys.argv[1:2] != ["serve"]:
-        sys.exit("usage: python -m benchmarks.match serve ARGS (kickoff grpc's)")
-    sys.exit(_serve(sys.argv[2:]))
+if __name__ == "__main__":  # the instrumented server: python -m benchmarks.match serve PORT DATABASE_URL
+    if sys.argv[1:2] != ["serve"] or len(sys.argv) != 4 or not sys.argv[2].isdigit():
+        sys.exit("usage: python -m benchmarks.match serve PORT DATABASE_URL")
+    sys.exit(_serve(int(sys.argv[2]), sys.argv[3]))

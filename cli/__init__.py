@@ -281,7 +281,7 @@ def _bench_parser(commands: argparse._SubParsersAction) -> None:
     )
     match.add_argument("--players", type=int, default=10_000, help="guests signed in and rated, one ticket each")
     match.add_argument(
-        "--rate", type=float, default=15.0, help="tickets enqueued a second, open loop (default: what 2 cores sustain)"
+        "--rate", type=float, default=30.0, help="tickets enqueued a second, open loop (default: what 2 cores sustain)"
     )
     match.add_argument("--game", default="soker", choices=sorted(GAMES))
     match.add_argument("--interval", type=float, default=0.5, help="seconds between the queues' turns")
