@@ -16,23 +16,10 @@ import os
 import uuid
 from typing import Any
 
-from benchmarks.harness import ServerProcess
+from benchmarks.harness import ServerProcess, database
 from benchmarks.load import drive
 
 LEASE = {"KICKOFF_LEASE_SECONDS": "10", "KICKOFF_RENEW_SECONDS": "3"}
-
-
-async def _database(admin_url: str, name: str, *, drop: bool = False) -> str:
-    import asyncpg
-
-    connection = await asyncpg.connect(admin_url.replace("postgresql+asyncpg", "postgresql"))
-    try:
-        await connection.execute(
-            f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)' if drop else f'CREATE DATABASE "{name}"'
-        )
-    finally:
-        await connection.close()
-    return admin_url.rsplit("/", 1)[0] + f"/{name}"
 
 
 def _store_cpu_seconds() -> float:
@@ -68,7 +55,7 @@ def _nodes(url: str, count: int) -> list[ServerProcess]:
 
 def _run(admin_url: str, count: int, rooms: int, seconds: float, seed: int, local: bool) -> dict[str, float]:
     name = f"kickoff_bench_{uuid.uuid4().hex[:8]}"
-    url = asyncio.run(_database(admin_url, name))
+    url = asyncio.run(database(admin_url, name))
     nodes = _nodes(url, count)
     try:
         cpu = [node.cpu_seconds() for node in nodes]
@@ -81,7 +68,7 @@ def _run(admin_url: str, count: int, rooms: int, seconds: float, seed: int, loca
     finally:
         for node in nodes:
             node.stop()
-        asyncio.run(_database(admin_url, name, drop=True))
+        asyncio.run(database(admin_url, name, drop=True))
     figures = stats.figures(elapsed, rss)
     figures["server_cpu_us_per_move"] = round(sum(cpu) / max(1, stats.moves) * 1e6)
     figures["store_cpu_us_per_move"] = round(store / max(1, stats.moves) * 1e6)

@@ -1,4 +1,5 @@
-"""What the benchmarks share: kickoff's processes (and the bare fan-out server) started on free ports of loopback.
+"""What the benchmarks share: kickoff's processes (and the bare fan-out server) started on free ports of loopback, and
+a fresh store for a run.
 
 Each is a child process of the benchmark, stopped by it: `kickoff grpc` (:class:`ServerProcess`), `kickoff gateway`
 (:class:`GatewayProcess`) and the bare fan-out server of baseline.py (:class:`BaselineProcess`). They run without the
@@ -7,6 +8,7 @@ per-caller limits (:data:`UNLIMITED`): the load comes from one address.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -14,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from collections.abc import Callable
 
 import httpx
 
@@ -141,3 +145,30 @@ class GatewayProcess(Child):
             time.sleep(0.05)
         self.process.kill()
         raise RuntimeError("the gateway did not start")
+
+
+def fresh_store(database_url: str, name: str) -> tuple[str, Callable[[], None]]:
+    """A fresh SQLite file ``name``.db (``database_url`` empty), or a fresh database beside the PostgreSQL one named.
+    Returns its URL and what removes it."""
+    if not database_url:
+        folder = tempfile.TemporaryDirectory(prefix=f"kickoff-bench-{name}-")
+        return f"sqlite+aiosqlite:///{folder.name}/{name}.db", folder.cleanup
+    if database_url.startswith("postgresql"):
+        made = f"kickoff_bench_{uuid.uuid4().hex[:8]}"
+        url = asyncio.run(database(database_url, made))
+        return url, lambda: asyncio.run(database(database_url, made, drop=True))
+    raise ValueError("--database-url is a PostgreSQL database (a fresh one is made beside it), or empty: SQLite")
+
+
+async def database(admin_url: str, name: str, *, drop: bool = False) -> str:
+    """Make (or, ``drop``, remove) the database ``name`` beside the PostgreSQL one at ``admin_url``; its URL."""
+    import asyncpg
+
+    connection = await asyncpg.connect(admin_url.replace("postgresql+asyncpg", "postgresql"))
+    try:
+        await connection.execute(
+            f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)' if drop else f'CREATE DATABASE "{name}"'
+        )
+    finally:
+        await connection.close()
+    return admin_url.rsplit("/", 1)[0] + f"/{name}"

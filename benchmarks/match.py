@@ -59,8 +59,7 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,7 +67,7 @@ import grpc
 from google.protobuf import struct_pb2
 from sqlalchemy import func, insert, select
 
-from benchmarks.harness import UNLIMITED, ServerProcess, free_port
+from benchmarks.harness import UNLIMITED, ServerProcess, free_port, fresh_store
 from engine.registry import GAMES
 from kickoff.v1 import match_pb2, match_pb2_grpc, player_pb2, player_pb2_grpc
 
@@ -546,21 +545,6 @@ def _matchmaker_cpu(before: dict[str, Any], after: dict[str, Any], tickets: int)
     return figures
 
 
-def _fresh_store(database_url: str) -> tuple[str, Callable[[], None]]:
-    """A fresh SQLite file (``database_url`` empty), or a fresh database beside the PostgreSQL one named. Returns its
-    URL and what removes it."""
-    if not database_url:
-        folder = tempfile.TemporaryDirectory(prefix="kickoff-bench-match-")
-        return f"sqlite+aiosqlite:///{folder.name}/match.db", folder.cleanup
-    if database_url.startswith("postgresql"):
-        from benchmarks.cluster import _database
-
-        name = f"kickoff_bench_{uuid.uuid4().hex[:8]}"
-        url = asyncio.run(_database(database_url, name))
-        return url, lambda: asyncio.run(_database(database_url, name, drop=True))
-    raise ValueError("--database-url is a PostgreSQL database (a fresh one is made beside it), or empty: SQLite")
-
-
 async def _run(server: MatchServer, url: str, game: str, count: int, rate: float, seed: int) -> dict[str, Any]:
     """Sign in, rate, then the load; the figures of the run (CPU between the first enqueue and the last end)."""
     from benchmarks.cluster import _store_cpu_seconds
@@ -657,7 +641,7 @@ def bench_match(
         raise ValueError(f"--game is one of {', '.join(sorted(GAMES))}")
     if players < 2 or rate <= 0 or interval <= 0 or fill_seconds <= 0:
         raise ValueError("--players must be at least 2, --rate, --interval and --fill-seconds positive")
-    url, remove = _fresh_store(database_url)
+    url, remove = fresh_store(database_url, "match")
     env = {
         "KICKOFF_SIGN_IN_RATE": "off",
         "KICKOFF_MATCH_INTERVAL": str(interval),

@@ -28,9 +28,7 @@ import asyncio
 import os
 import random
 import statistics
-import tempfile
 import time
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +37,7 @@ import grpc
 from sqlalchemy import insert
 
 from benchmarks.goals import Goal
-from benchmarks.harness import ServerProcess
+from benchmarks.harness import ServerProcess, fresh_store
 from engine.registry import GAMES
 from kickoff.v1 import common_pb2, move_pb2, move_pb2_grpc, player_pb2, player_pb2_grpc, room_pb2, room_pb2_grpc
 
@@ -341,21 +339,6 @@ def _rated_rounds(server: ServerProcess, game: str, games: int, rounds: int) -> 
 # -- the benchmark ------------------------------------------------------------------------------------------------
 
 
-def _fresh_store(database_url: str) -> tuple[str, Any]:
-    """The store to seed: a fresh SQLite file (``database_url`` empty), or a fresh database beside the PostgreSQL
-    one named. Returns its URL and what removes it."""
-    if not database_url:
-        folder = tempfile.TemporaryDirectory(prefix="kickoff-bench-")
-        return f"sqlite+aiosqlite:///{folder.name}/players.db", folder.cleanup
-    if database_url.startswith("postgresql"):
-        from benchmarks.cluster import _database
-
-        name = f"kickoff_bench_{uuid.uuid4().hex[:8]}"
-        url = asyncio.run(_database(database_url, name))
-        return url, lambda: asyncio.run(_database(database_url, name, drop=True))
-    raise ValueError("--database-url is a PostgreSQL database (a fresh one is made beside it), or empty: SQLite")
-
-
 def bench_players(
     players: int = 100_000,
     game: str = "soker",
@@ -374,7 +357,7 @@ def bench_players(
     if players < 1 or calls < 1 or rounds < 0 or games < 1:
         raise ValueError("--players, --calls and --games must be positive, --rounds 0 or more")
     min_games = PlayerSettings().min_games
-    url, remove = _fresh_store(database_url)
+    url, remove = fresh_store(database_url, "players")
     try:
         upgrade(url)  # the schema the server's migrations make (the server runs them again at its start: nothing)
         began = time.perf_counter()
