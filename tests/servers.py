@@ -23,7 +23,7 @@ from service.grpc.admission import Admission
 from service.grpc.server import create_server, no_limits
 from service.grpc.tokens import SeatTokens
 from service.matches.matchmaker import Matchmaker
-from service.matches.store import MatchStore, Quotas
+from service.matches.store import MatchStore
 from service.players.identity import ExternalTokens, Issuer
 from service.players.players import Players
 from service.players.store import PlayerStore
@@ -77,14 +77,7 @@ async def start() -> AsyncIterator[Start]:
         )
         tournaments = TournamentDirectory(directory, max_live=settings.max_live_tournaments or None)
         if store is not None:
-            matches = MatchStore(
-                store.engine,
-                clock.now,
-                ticket_seconds=match.ticket_seconds,
-                take_up_seconds=match.take_up_seconds,
-                quotas=Quotas(match.per_player, match.per_caller, match.max_queue),
-            )
-            matchmaker = Matchmaker(matches, directory, store, match, clock=clock)
+            matchmaker = Matchmaker(MatchStore(store.engine, clock.now, match), directory, store, match, clock=clock)
             await matchmaker.start(turning=False)  # (a test turns the queues itself: Harness.matchmaker.tick)
         server = await create_server(
             directory,

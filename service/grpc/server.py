@@ -51,7 +51,7 @@ from service.grpc.servicers import GameServicer, MoveServicer, RoomServicer, Sea
 from service.grpc.tokens import SeatTokens
 from service.grpc.tournaments import TournamentServicer
 from service.matches.matchmaker import Matchmaker
-from service.matches.store import MatchStore, Quotas
+from service.matches.store import MatchStore
 from service.players.identity import ExternalTokens, issuers_from_json
 from service.players.players import Players
 from service.players.store import PlayerStore
@@ -455,14 +455,7 @@ async def serve(
 
 
 def _matchmaker(players: PlayerStore, rooms: RoomDirectory, settings: MatchSettings) -> Matchmaker:
-    quotas = Quotas(settings.per_player, settings.per_caller, settings.max_queue)
-    store = MatchStore(
-        players.engine,
-        rooms.clock.now,
-        ticket_seconds=settings.ticket_seconds,
-        take_up_seconds=settings.take_up_seconds,
-        quotas=quotas,
-    )
+    store = MatchStore(players.engine, rooms.clock.now, settings)
     return Matchmaker(store, rooms, players, settings, clock=rooms.clock)
 
 

@@ -156,10 +156,8 @@ class Matchmaker:
             self._timer = self.clock.call_at(self.clock.now() + self.settings.interval_seconds, self._due)
 
     def _due(self) -> None:
-        if self._ticking is None or self._ticking.done():
-            self._ticking = asyncio.get_running_loop().create_task(self._turn(), name="matchmaker")
-        else:
-            self._schedule()
+        # (one turn at a time: the next is scheduled when this one ends)
+        self._ticking = asyncio.get_running_loop().create_task(self._turn(), name="matchmaker")
 
     async def _turn(self) -> None:
         try:
@@ -354,15 +352,14 @@ class Matchmaker:
         self._step(ticket.trace, "ticket.cancelled", {})
         return ticket
 
-    async def accept(self, ticket_id: str, player_id: str) -> TicketInfo:
-        """Take up the player's seat at the ticket's table; the last person to take up starts the room at once."""
+    async def accept(self, ticket_id: str, player_id: str) -> None:
+        """Take up the player's seat at the ticket's table; the last person to take up starts the room at once (read
+        the ticket for where it stands then)."""
         ticket, ready = await self.store.accept(ticket_id, player_id)
         self.watch.changed([ticket_id])
         if ready:
             report = await self.store.start_ready(ticket.game, ticket.match_id, self._room)
             self._after(ticket.game, report)
-            ticket, _ = await self.store.ticket(ticket_id)
-        return ticket
 
 
 def _largest_team(rules: Any, count: int, options: Mapping[str, Any]) -> int:

@@ -30,6 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from engine.registry import get_game
 from service.errors import Conflict, PreconditionFailed, ResourceExhausted, TicketNotFound
 from service.matches.matching import Table, Vacant, Waiting
+from service.settings import MatchSettings
 from service.store.models import MatchQueueRow, MatchRow, QueuedPlayerRow, TicketInviteRow, TicketRow
 
 SEARCHING, PROPOSED, MATCHED, CANCELLED, EXPIRED = "searching", "proposed", "matched", "cancelled", "expired"
@@ -42,16 +43,6 @@ NOT_TAKEN_UP = "not_taken_up"  # a ticket's reason when it went back to the queu
 BATCH = 2000  # tickets one tick considers at most (the oldest)
 # waiting, vacant tables, now, teams (size, options key -> each seat's team) -> the tables to make
 Planner = Callable[[list[Waiting], list[Vacant], float, Callable[[int, str], Sequence[int]]], list[Table]]
-
-
-@dataclass(frozen=True)
-class Quotas:
-    """How many live tickets a player may be in (one per game at most, in any case), a caller's address may have
-    made, and a game's queue may hold searching."""
-
-    per_player: int = 3
-    per_caller: int = 50
-    queue: int = 20_000
 
 
 @dataclass(frozen=True)
@@ -188,22 +179,12 @@ def _complete(seats: Sequence[dict[str, Any]]) -> bool:
 
 class MatchStore:
     """Tickets and tables in the database behind ``engine`` (see the module docstring). ``clock`` gives now;
-    a ticket searches for ``ticket_seconds`` at most, a person has ``take_up_seconds`` to take a seat up."""
+    ``settings`` how long a ticket searches, how long a person has to take a seat up, and the quotas."""
 
-    def __init__(
-        self,
-        engine: AsyncEngine,
-        clock: Callable[[], float],
-        *,
-        ticket_seconds: float = 300.0,
-        take_up_seconds: float = 20.0,
-        quotas: Quotas | None = None,
-    ) -> None:
+    def __init__(self, engine: AsyncEngine, clock: Callable[[], float], settings: MatchSettings | None = None) -> None:
         self.engine = engine
         self.clock = clock
-        self.ticket_seconds = ticket_seconds
-        self.take_up_seconds = take_up_seconds
-        self.quotas = quotas or Quotas()
+        self.settings = settings or MatchSettings()
 
     async def ensure_queues(self, games: Sequence[str]) -> None:
         """Every game's queue rows (a node starting makes the missing ones; another node's are left as they are):
@@ -281,15 +262,16 @@ class MatchStore:
             await self._check_player(connection, new.game, leader, "you are")
             if new.caller:
                 query = select(func.count()).where(TicketRow.caller == new.caller, TicketRow.status.in_(LIVE))
-                if (await connection.execute(query)).scalar_one() >= self.quotas.per_caller:
+                if (await connection.execute(query)).scalar_one() >= self.settings.per_caller:
                     raise ResourceExhausted(
-                        f"this address has {self.quotas.per_caller} live tickets already; try again later",
+                        f"this address has {self.settings.per_caller} live tickets already; try again later",
                         code="tickets_per_caller",
                         retry_after=30.0,
                     )
-            if await self._searching(connection, new.game) >= self.quotas.queue:
+            if await self._searching(connection, new.game) >= self.settings.max_queue:
                 raise ResourceExhausted(
-                    f"the {new.game} queue holds as many tickets as it may ({self.quotas.queue}); try again later",
+                    f"the {new.game} queue holds as many tickets as it may ({self.settings.max_queue}); try again "
+                    "later",
                     code="queue_full",
                     retry_after=10.0,
                 )
@@ -308,7 +290,7 @@ class MatchStore:
                 "rating": new.rating,
                 "place": now,
                 "created_at": now,
-                "expires_at": now + self.ticket_seconds,
+                "expires_at": now + self.settings.ticket_seconds,
                 "match_id": None,
                 "version": 1,
                 "reason": "",
@@ -332,9 +314,9 @@ class MatchStore:
         games = [row.game for row in await connection.execute(query)]
         if game in games:
             raise Conflict(f"{who} in the {game} queue already: one ticket per player and game", code="already_queued")
-        if len(games) >= self.quotas.per_player:
+        if len(games) >= self.settings.per_player:
             raise ResourceExhausted(
-                f"{who} in {len(games)} queues already (at most {self.quotas.per_player})",
+                f"{who} in {len(games)} queues already (at most {self.settings.per_player})",
                 code="tickets_per_player",
                 retry_after=30.0,
             )
@@ -614,7 +596,7 @@ class MatchStore:
 
         for table in planner(waiting, vacant, now, teams):
             tickets = [by_id[ticket] for ticket, _ in table.tickets]
-            by = now + self.take_up_seconds
+            by = now + self.settings.take_up_seconds
             if table.match_id:
                 match = tables_by_id[table.match_id]
                 seats = {seat["seat"]: dict(seat) for seat in match.seats}

@@ -36,8 +36,8 @@ async def test_a_tickets_life_is_one_trace_and_its_wait_and_spread_are_measured(
     journal = SqlJournal(engine, telemetry.telemetry)
     rooms = RoomDirectory(clock=clock, journal=journal, telemetry=telemetry.telemetry, default_think_seconds=0)
     players = PlayerStore(engine, clock.now)
-    store = MatchStore(engine, clock.now)
-    matchmaker = Matchmaker(store, rooms, players, MatchSettings(fill_seconds=30), clock=clock)
+    settings = MatchSettings(fill_seconds=30)
+    matchmaker = Matchmaker(MatchStore(engine, clock.now, settings), rooms, players, settings, clock=clock)
     await matchmaker.start(turning=False)
     try:
         ann, bob = [(await players.guest(None, name))[0] for name in ("Ann", "Bob")]
