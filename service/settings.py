@@ -249,3 +249,61 @@ class MatchSettings:
     max_queue: int = field(default_factory=lambda: int(_number("KICKOFF_MAX_QUEUE", "20000", int)))
     # KICKOFF_MAX_FOLLOWERS: ticket streams this node serves at once.
     max_followers: int = field(default_factory=lambda: int(_number("KICKOFF_MAX_FOLLOWERS", "10000", int)))
+
+
+def _networks(name: str) -> tuple[str, ...]:
+    networks = tuple(part.strip() for part in _env(name, "").split(",") if part.strip())
+    for network in networks:
+        try:
+            ipaddress.ip_network(network, strict=False)
+        except ValueError:
+            raise ValueError(f"{name}: {network!r} is not an address or a network (CIDR)") from None
+    return networks
+
+
+@dataclass(frozen=True)
+class CorrespondenceSettings:
+    """Correspondence rooms (clocks of hours or days): when an idle one rests (leaves memory, its deadline stored),
+    and how often the store is swept for rooms whose deadline comes near. The README's "Correspondence play and
+    webhooks" section explains each."""
+
+    # KICKOFF_REST_SECONDS: a correspondence room with no stream open and nothing due rests after this long idle.
+    rest_seconds: float = field(default_factory=lambda: _number("KICKOFF_REST_SECONDS", "300"))
+    # KICKOFF_WAKE_SECONDS: how often the store is swept for resting rooms whose first deadline comes within two
+    # sweeps (they are loaded, and their clock runs in memory to the deadline).
+    wake_seconds: float = field(default_factory=lambda: _number("KICKOFF_WAKE_SECONDS", "60"))
+
+
+@dataclass(frozen=True)
+class WebhookSettings:
+    """Webhooks (service/webhooks): the operator key of their admin API, the addresses endpoints may have, and how
+    deliveries are retried. The README's "Correspondence play and webhooks" section explains each."""
+
+    # KICKOFF_OPERATOR_KEY: the key of the operator APIs (`x-operator-key`), at least 32 characters; unset: no
+    # operator API (the server keeps only its hash).
+    operator_key: str = field(default_factory=lambda: _env("KICKOFF_OPERATOR_KEY", ""), repr=False)
+    # KICKOFF_WEBHOOK_ALLOW: addresses or networks (CIDR, comma-separated) endpoints may reach although they are
+    # loopback, link-local, private or reserved (e.g. 10.0.0.0/8 for receivers inside the cluster). None by default.
+    allow: tuple[str, ...] = field(default_factory=lambda: _networks("KICKOFF_WEBHOOK_ALLOW"))
+    # KICKOFF_WEBHOOK_RETRY_HOURS: how long a failing delivery is retried before it is a dead letter.
+    retry_hours: float = field(default_factory=lambda: _number("KICKOFF_WEBHOOK_RETRY_HOURS", "26"))
+    # KICKOFF_WEBHOOK_REMINDER_SECONDS: how long before a deadline clock.running_out is sent (at most half the
+    # period; clocks under 10 minutes get none).
+    reminder_seconds: float = field(default_factory=lambda: _number("KICKOFF_WEBHOOK_REMINDER_SECONDS", "3600"))
+    # KICKOFF_WEBHOOK_POLL_SECONDS: how often each node looks for deliveries due (a change made on the node wakes it
+    # at once).
+    poll_seconds: float = field(default_factory=lambda: _number("KICKOFF_WEBHOOK_POLL_SECONDS", "1"))
+    # KICKOFF_WEBHOOK_BACKLOG: deliveries an endpoint may have waiting; past it, new events for it are dead letters
+    # at once (kept, to send again), so a dead receiver cannot fill the store.
+    backlog: int = field(default_factory=lambda: int(_number("KICKOFF_WEBHOOK_BACKLOG", "100000", int)))
+    # KICKOFF_WEBHOOK_KEEP_DAYS: how long delivered and obsolete deliveries are kept (dead letters: 30 days).
+    keep_days: float = field(default_factory=lambda: _number("KICKOFF_WEBHOOK_KEEP_DAYS", "7"))
+    # KICKOFF_SECRETS_KEY: seals the endpoints' signing secrets in the store (Fernet, 32 url-safe base64 bytes);
+    # unset, a key kept in the store seals them (set it, so that a copy of the database alone gives no secret away).
+    secrets_key: str = field(default_factory=lambda: _env("KICKOFF_SECRETS_KEY", ""), repr=False)
+
+    def __post_init__(self) -> None:
+        if self.operator_key and len(self.operator_key) < 32:
+            raise ValueError("KICKOFF_OPERATOR_KEY needs at least 32 characters")
+        if self.retry_hours < 24:
+            raise ValueError("KICKOFF_WEBHOOK_RETRY_HOURS must be at least 24 (deliveries are retried for a day)")

@@ -25,6 +25,9 @@ of this node is refused. A fenced-out writer gets RoomMoved (nothing of it is st
 stored as if nothing happened. A room created here gets its lease (epoch 1) in the transaction that stores it, and a
 finished room or tournament gives its lease up in the transaction of its last line.
 
+The events a line causes (a player's turn began, a game ended: service/webhooks) are written by the ``outbox`` in
+the line's transaction too, so a crash neither loses a delivery nor invents one.
+
 A rated game's last line carries its result, and the ``rater`` (the players' store) changes the ratings of its players
 in the same transaction: the change is part of the game's durable record, stored with it or not at all, and never made
 again (a line is stored once). A rater that fails for a reason of its own (a bug) is logged and the game's end stored
@@ -40,7 +43,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from opentelemetry import trace
 from opentelemetry.context import Context
@@ -68,6 +71,13 @@ def transient(error: BaseException) -> bool:
         # InterfaceError: the driver's connection is gone; InternalError: a transaction the server aborted.
         return error.connection_invalidated or isinstance(error, OperationalError | InterfaceError | InternalError)
     return isinstance(error, OSError | TimeoutError)
+
+
+class Outbox(Protocol):
+    """What writes the events a group's lines cause (webhook deliveries) in the group's transaction."""
+
+    async def lines(self, connection: Any, lines: list[tuple[str, Any, str]]) -> None:
+        """``lines``: each (kind, log entry, the actor's status after it)."""
 
 
 @dataclass(eq=False)
@@ -108,6 +118,8 @@ class SqlJournal:
     ) -> None:
         self.engine = engine
         self.rater = rater  # changes the ratings of rated games ending in a transaction (the module docstring)
+        # writes the webhook deliveries the lines cause, in their transaction (service/webhooks/outbox.py)
+        self.outbox: Outbox | None = None
         self.retry_seconds = retry_seconds
         self.node_id = node_id  # set: a node of a cluster, whose every line is fenced by its lease (module docstring)
         telemetry = telemetry or Telemetry()
@@ -301,13 +313,20 @@ class SqlJournal:
             await connection.execute(insert(kind.log), [w.row for w in lines])
             key = getattr(kind.table, kind.key)
             for write in lines:
+                values = kind.current(write.source)  # (a room's: who must act now)
                 if write.status != self._stored_status.get(write.lease):
-                    await connection.execute(update(kind.table).where(key == write.owner).values(status=write.status))
+                    values["status"] = write.status
+                if values:
+                    await connection.execute(update(kind.table).where(key == write.owner).values(**values))
         if self.rater is not None:
             results = [w.source.result for w in writes if w.line and getattr(w.source, "result", None) is not None]
             rated = [result for result in results if result.rated]
             if rated:
                 await self._rate(connection, rated)
+        if self.outbox is not None:
+            lines = [(w.kind, w.source, w.status) for w in writes if w.line]
+            if lines:
+                await self.outbox.lines(connection, lines)
         if self.node_id:
             await self._lease_changes(connection, writes)
 

@@ -35,6 +35,7 @@ class Kind:
     rows_created: Callable[[Any], list[tuple[Any, list[dict[str, Any]]]]] = _nothing  # more rows a creation adds
     changes: Callable[[Any], list[Any]] = _nothing  # statements a log line makes besides its row
     lease_group: Callable[[Any], str] = field(default=lambda record: "")  # the lease's tournament ('' for none)
+    current: Callable[[Any], dict[str, Any]] = field(default=lambda entry: {})  # a line's values for the actor's row
 
 
 # -- rooms --------------------------------------------------------------------------------------------------------
@@ -58,6 +59,7 @@ def _room_row(record: RoomRecord) -> dict[str, Any]:
         "tournament_game": record.tournament_game,
         "rated": record.rated,
         "people": [list(person) for person in record.people] or None,
+        "correspondence_hours": record.correspondence_hours,
     }
 
 
@@ -99,6 +101,7 @@ def _room_record(row: Any) -> RoomRecord:
         tournament_game=row.tournament_game,
         rated=row.rated,
         people=tuple((seat, name, nonce, player) for seat, name, nonce, player in row.people or ()),
+        correspondence_hours=row.correspondence_hours or 0,
     )
 
 
@@ -146,6 +149,15 @@ def _room_changes(entry: LogEntry) -> list[Any]:
                 .values(place=seat.place, won=seat.won)
             )
     return changes
+
+
+def _room_current(entry: LogEntry) -> dict[str, Any]:
+    """Who must act after a line (each seat's player and deadline), and when the room must be in memory if it rests:
+    kept on the room's row for "my turn" lists and the wake-up sweep (nothing for a line that does not say)."""
+    if entry.turns is None:
+        return {}
+    turns = {str(turn.seat): [turn.player, turn.deadline] for turn in entry.turns}
+    return {"turns": turns or None, "wake_at": entry.wake_at}
 
 
 def _room_entry(line: Any) -> LogEntry:
@@ -260,6 +272,7 @@ KINDS: dict[str, Kind] = {
             rows_created=_room_seats,
             changes=_room_changes,
             lease_group=lambda record: record.tournament_id or "",
+            current=_room_current,
         ),
     )
 }

@@ -42,6 +42,12 @@ class RoomRow(Base):
     # Once finished: when, and how it ended (the outcome's JSON with "rated"), copied from the last line's result
     ended_at: Mapped[float | None] = mapped_column(Double, nullable=True)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # A correspondence room's clock in hours (0: a live room) (0010)
+    correspondence_hours: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Who must act now, kept with every line: {seat: [player id or "", deadline or None]} (None: nobody) (0010)
+    turns: Mapped[dict[str, list[Any]] | None] = mapped_column(JSON, nullable=True)
+    # When a resting correspondence room must be in memory again: its first deadline (None: a room that never rests)
+    wake_at: Mapped[float | None] = mapped_column(Double, nullable=True, index=True)
 
 
 class SeatRow(Base):
@@ -370,3 +376,48 @@ class MatchQueueRow(Base):
     game: Mapped[str] = mapped_column(String(32), primary_key=True)
     ticks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     ticked_at: Mapped[float] = mapped_column(Double, default=0.0, server_default="0")
+
+
+class WebhookEndpointRow(Base):
+    """A URL that wants some kinds of event (0010). The signing secret is kept sealed (service/webhooks/secrets.py):
+    Standard Webhooks signatures are HMACs, so the server needs the secret itself, not a hash of it."""
+
+    __tablename__ = "webhook_endpoints"
+
+    endpoint_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    url: Mapped[str] = mapped_column(String(2048))
+    events: Mapped[list[str]] = mapped_column(JSON)  # the event types wanted, e.g. ["turn.began"]
+    description: Mapped[str] = mapped_column(String(128), default="", server_default="")
+    secret: Mapped[str] = mapped_column(Text)  # sealed
+    secret_hint: Mapped[str] = mapped_column(String(16))
+    max_in_flight: Mapped[int] = mapped_column(Integer)
+    timeout_seconds: Mapped[float] = mapped_column(Double)
+    created_at: Mapped[float] = mapped_column(Double)
+
+
+class WebhookDeliveryRow(Base):
+    """One event for one endpoint: the outbox (0010). Written in the transaction of the change that caused it; sent
+    by whichever node claims it (``claimed_until``: no other node sends it before then)."""
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (
+        Index("ix_webhook_deliveries_due", "status", "next_attempt_at"),
+        Index("ix_webhook_deliveries_endpoint", "endpoint_id", "status", "next_attempt_at"),
+    )
+
+    delivery_id: Mapped[str] = mapped_column(String(40), primary_key=True)  # the webhook-id: msg_<hex>
+    endpoint_id: Mapped[str] = mapped_column(String(32))
+    event: Mapped[str] = mapped_column(String(32))  # turn.began, match.found, ...
+    payload: Mapped[str] = mapped_column(Text)  # the body, exactly as every attempt sends it
+    created_at: Mapped[float] = mapped_column(Double)
+    retry_from: Mapped[float] = mapped_column(Double)  # retried for the retry window from here (redelivery resets it)
+    next_attempt_at: Mapped[float] = mapped_column(Double)
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    status: Mapped[str] = mapped_column(String(12))  # pending, sending, delivered, dead, obsolete
+    claimed_by: Mapped[str] = mapped_column(String(64), default="", server_default="")
+    claimed_until: Mapped[float | None] = mapped_column(Double, nullable=True)
+    last_error: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    last_status: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    finished_at: Mapped[float | None] = mapped_column(Double, nullable=True)  # delivered, dead or obsolete since
+    # What must still hold when it is sent (a clock reminder: {"room_id", "seat", "deadline"}), else it is obsolete
+    condition: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)

@@ -33,10 +33,23 @@ class RoomRecord:
     # The people seated as the room is made (a matched room: its people took their seats up in the queue), each
     # (seat, name, nonce, player); such a room starts as soon as it is stored.
     people: tuple[tuple[int, str, str, str], ...] = ()
+    correspondence_hours: int = 0  # a correspondence room's clock, in hours for every period (0: a live room)
 
     @property
     def actor_id(self) -> str:
         return self.room_id
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One seat that must act after a line: who holds it (a player's id; '' for a system player or a guest), its
+    clock's deadline (None: no clock), and whether its period began with this line (a new turn or answer, rather than
+    one running on)."""
+
+    seat: int
+    player: str
+    deadline: float | None
+    began: bool
 
 
 @dataclass(frozen=True)
@@ -58,6 +71,13 @@ class LogEntry:
     epoch: int = 0  # the writer's lease epoch (0: a single node without leases)
     player: str = ""  # a join's player ('' for a seat taken without a player's session)
     result: GameResult | None = None  # the last line's: how the game ended for each seat (not a column of the log)
+    # Every acting seat after the line (not a column of the log: the room's row keeps the last line's, for "my turn"
+    # lists, webhooks and waking resting rooms); None: not known (a line read back from the store)
+    turns: tuple[Turn, ...] | None = None
+    game: str = ""  # the room's game (not a column: for the events the line causes)
+    # When the room must be in memory again if it rests: a correspondence room's first deadline while only people
+    # act (None: a room that does not rest now). Not a column of the log: the room's row keeps the last line's.
+    wake_at: float | None = None
 
     @property
     def actor_id(self) -> str:
@@ -131,6 +151,7 @@ class TournamentEntry:
     time: float = 0.0
     epoch: int = 0  # the writer's lease epoch, as in a room's log
     player: str = ""  # a join's player ('' for a seat taken without a player's session)
+    players: tuple[str, ...] = ()  # a game line's: the tournament's players (not a column: for its webhook event)
 
     @property
     def actor_id(self) -> str:

@@ -192,6 +192,32 @@ class ListMyRoomsResponse(_message.Message):
     next_page_token: str
     def __init__(self, rooms: _Optional[_Iterable[_Union[MyRoom, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
+class ListMyTurnsRequest(_message.Message):
+    __slots__ = ("page_size",)
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    def __init__(self, page_size: _Optional[int] = ...) -> None: ...
+
+class MyTurn(_message.Message):
+    __slots__ = ("room_id", "game", "seat", "deadline", "correspondence_hours")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    CORRESPONDENCE_HOURS_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    game: str
+    seat: int
+    deadline: _timestamp_pb2.Timestamp
+    correspondence_hours: int
+    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., correspondence_hours: _Optional[int] = ...) -> None: ...
+
+class ListMyTurnsResponse(_message.Message):
+    __slots__ = ("turns",)
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    turns: _containers.RepeatedCompositeFieldContainer[MyTurn]
+    def __init__(self, turns: _Optional[_Iterable[_Union[MyTurn, _Mapping]]] = ...) -> None: ...
+
 class TakeSeatRequest(_message.Message):
     __slots__ = ("room_id",)
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]

@@ -85,6 +85,11 @@ class PlayerServiceStub:
                 request_serializer=kickoff_dot_v1_dot_player__pb2.ListMyRoomsRequest.SerializeToString,
                 response_deserializer=kickoff_dot_v1_dot_player__pb2.ListMyRoomsResponse.FromString,
                 _registered_method=True)
+        self.ListMyTurns = channel.unary_unary(
+                '/kickoff.v1.PlayerService/ListMyTurns',
+                request_serializer=kickoff_dot_v1_dot_player__pb2.ListMyTurnsRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_player__pb2.ListMyTurnsResponse.FromString,
+                _registered_method=True)
         self.TakeSeat = channel.unary_unary(
                 '/kickoff.v1.PlayerService/TakeSeat',
                 request_serializer=kickoff_dot_v1_dot_player__pb2.TakeSeatRequest.SerializeToString,
@@ -187,6 +192,14 @@ class PlayerServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListMyTurns(self, request, context):
+        """The rooms waiting for the caller now (those where the caller must act), the nearest deadline first; read from the
+        store, so it wakes no correspondence room that rests.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def TakeSeat(self, request, context):
         """A fresh seat token for the seat the caller holds in a room (another device takes the game up; the first
         device's token and streams go on: both are the same holder). NOT_FOUND (no_seat) where the caller holds none.
@@ -270,6 +283,11 @@ def add_PlayerServiceServicer_to_server(servicer, server):
                     servicer.ListMyRooms,
                     request_deserializer=kickoff_dot_v1_dot_player__pb2.ListMyRoomsRequest.FromString,
                     response_serializer=kickoff_dot_v1_dot_player__pb2.ListMyRoomsResponse.SerializeToString,
+            ),
+            'ListMyTurns': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMyTurns,
+                    request_deserializer=kickoff_dot_v1_dot_player__pb2.ListMyTurnsRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_player__pb2.ListMyTurnsResponse.SerializeToString,
             ),
             'TakeSeat': grpc.unary_unary_rpc_method_handler(
                     servicer.TakeSeat,
@@ -546,6 +564,33 @@ class PlayerService:
             '/kickoff.v1.PlayerService/ListMyRooms',
             kickoff_dot_v1_dot_player__pb2.ListMyRoomsRequest.SerializeToString,
             kickoff_dot_v1_dot_player__pb2.ListMyRoomsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMyTurns(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.PlayerService/ListMyTurns',
+            kickoff_dot_v1_dot_player__pb2.ListMyTurnsRequest.SerializeToString,
+            kickoff_dot_v1_dot_player__pb2.ListMyTurnsResponse.FromString,
             options,
             channel_credentials,
             insecure,
