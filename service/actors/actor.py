@@ -56,8 +56,9 @@ class Journal(Protocol):
         """An actor as created, with its log (None: no such actor)."""
         ...
 
-    async def load_live(self, kind: str) -> list[tuple[Any, list[Any]]]:
-        """Every unfinished actor of ``kind`` with its log, oldest first."""
+    async def load_live(self, kind: str, wake_before: float | None = None) -> list[tuple[Any, list[Any]]]:
+        """Every unfinished actor of ``kind`` with its log, oldest first (``wake_before``: but those resting until
+        later)."""
         ...
 
     async def page(self, kind: str, size: int, after: str, **filters: str) -> tuple[list[str], str]:
@@ -201,6 +202,18 @@ class Actor(Generic[U]):
     @property
     def started(self) -> bool:
         return self._task is not None
+
+    @property
+    def idle(self) -> bool:
+        """Nothing in hand, queued, waiting to be retried or rebuilt, and still here (a resting room may go)."""
+        return (
+            not self._busy
+            and self._queue.empty()
+            and self._retry is None
+            and not self._recovering
+            and not self.ahead
+            and self.moved is None
+        )
 
     def stop(self) -> None:
         """Stop at once, without waiting (a finished actor leaving memory: it has nothing in hand)."""

@@ -87,6 +87,11 @@ class Directory(Generic[H]):
     def kept(self, handler: H) -> None:
         """``handler`` finished and is kept among the recent ones."""
 
+    def wake_horizon(self) -> float | None:
+        """A kind whose actors may rest (leave memory while nothing happens to them): the time before which a resting
+        one need not be in memory, so that a start leaves it in the store (None: every live actor is loaded)."""
+        return None
+
     # -- the actors' host -------------------------------------------------------------------------------------------
 
     def finished(self, handler: H) -> None:

@@ -198,6 +198,11 @@ class Readers(Generic[T]):
         self.limit = limit
         self._read_back = read_back
 
+    @property
+    def open_feeds(self) -> int:
+        """How many feeds are open (a room with a reader never rests)."""
+        return len(self._feeds)
+
     async def older(self, start: int) -> list[T]:
         if self._read_back is None:
             raise Evicted(start)

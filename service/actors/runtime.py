@@ -34,6 +34,8 @@ class Kind(Protocol):
 
     async def restore(self, stored: list[tuple[Any, list[Any]]]) -> int: ...
 
+    def wake_horizon(self) -> float | None: ...
+
     def child_finished(self, actor_id: str, child: Any) -> None: ...
 
     async def hand_over(self) -> int: ...
@@ -112,9 +114,13 @@ class Runtime:
 
     async def restore(self, journal: Any) -> dict[str, int]:
         """A single server's start: rebuild every unfinished actor the store holds, children first (a tournament's
-        log names its rooms); how many of each kind are unfinished."""
+        log names its rooms), but those that rest (a kind's ``wake_horizon``: its actors the store says need not be in
+        memory before then stay in the store until they are due); how many of each kind are unfinished."""
         children_first = list(reversed(self._parents_first()))
-        return {kind.kind: await kind.restore(await journal.load_live(kind.kind)) for kind in children_first}
+        return {
+            kind.kind: await kind.restore(await journal.load_live(kind.kind, wake_before=kind.wake_horizon()))
+            for kind in children_first
+        }
 
     async def sweep(self) -> int:
         """Claim the node's share of the orphaned leases and rebuild what they own; returns how many were claimed."""

@@ -194,6 +194,36 @@ async def list_my_rooms(
     return to_json(await stub.ListMyRooms(message, metadata=metadata(request), timeout=timeout))
 
 
+@get(
+    "/v1/players/me/turns",
+    operation_id="ListMyTurns",
+    operation_class=operation(
+        player_pb2.ListMyTurnsResponse,
+        example={
+            "turns": [
+                {
+                    "roomId": "9cde6c191823ba5c",
+                    "game": "soker",
+                    "seat": 0,
+                    "deadline": "2027-01-15T08:00:00Z",
+                    "correspondenceHours": 24,
+                }
+            ]
+        },
+    ),
+    summary="The rooms waiting for the caller (their turn), the nearest deadline first",
+    description="Read from the store: it wakes no correspondence room that rests. Rooms without a clock come last; at "
+    "most page_size rooms (default 50, at most 500).",
+    security=PLAYER,
+    cache_control=PRIVATE,
+    tags=["players"],
+)
+async def list_my_turns(request: Request[Any, Any, Any], state: State, page_size: FromQuery[int] = 0) -> dict[str, Any]:
+    stub, timeout = _stub(state)
+    message = player_pb2.ListMyTurnsRequest(page_size=bounded_page(page_size))
+    return to_json(await stub.ListMyTurns(message, metadata=metadata(request), timeout=timeout))
+
+
 @post(
     "/v1/rooms/{room_id:str}/my-seat",
     operation_id="TakeSeat",
@@ -300,6 +330,7 @@ PLAYER_ROUTES = [
     sign_out,
     link_identity,
     list_my_rooms,
+    list_my_turns,
     get_me,
     update_player,
     delete_player,

@@ -123,6 +123,7 @@ def room_to_proto(room: Room) -> room_pb2.Room:
         tournament_id=room.tournament_id,
         tournament_game=room.tournament_game or 0,
         rated=room.rated and published.status != "waiting",
+        correspondence_hours=room.correspondence_hours,
     )
     if published.outcome is not None:
         message.outcome.CopyFrom(outcome_to_proto(published.outcome, room.teams))

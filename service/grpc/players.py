@@ -1,5 +1,9 @@
 """The PlayerService: sign-in and sessions, profiles, a player's rooms and seats, leaderboards and history. It reads
-requests and hands the work to the players (service/players/) and the rooms; it holds no rules of its own."""
+requests and hands the work to the players (service/players/) and the rooms; it holds no rules of its own.
+
+A correspondence room that rests (service/rooms/directory.py) is not woken by a player's lists: ListMyTurns reads the
+rooms' rows only (who must act now, kept with every line), and ListMyRooms shows a resting room as its row and seats
+say, rather than asking the room."""
 
 from __future__ import annotations
 
@@ -14,13 +18,23 @@ from service.actors.directory import page_size_of
 from service.actors.runtime import Remote
 from service.errors import InvalidRequest, PlayerNotFound, RoomNotFound
 from service.grpc.admission import Admission
-from service.grpc.convert import MODE, STATUS, outcome_to_proto, room_to_proto, seat_kind, struct, timestamp
+from service.grpc.convert import (
+    MODE,
+    STATUS,
+    add_clocks,
+    outcome_to_proto,
+    room_to_proto,
+    seat_kind,
+    struct,
+    timestamp,
+)
 from service.grpc.servicers import Seats, bearer_token, routed, unary
 from service.players.players import Players, SignedIn
 from service.players.ratings import Skill
 from service.players.sessions import Caller
 from service.players.store import SYSTEM, PlayerInfo, RatingInfo
-from service.rooms.room import Room
+from service.rooms.clocks import Deadline
+from service.rooms.room import ONLINE, PERSON, PLAYING, Room
 from service.store.records import SYSTEM_RATING
 
 PLAYER_SERVICE = player_pb2.DESCRIPTOR.services_by_name["PlayerService"].full_name
@@ -130,10 +144,35 @@ def stored_room(row: Any, seats: Sequence[Any], version: int) -> room_pb2.Room:
         tournament_id=row.tournament_id or "",
         tournament_game=row.tournament_game or 0,
         rated=bool((row.outcome or {}).get("rated")),
+        correspondence_hours=row.correspondence_hours or 0,
     )
     outcome = _outcome(row.outcome, teams)
     if outcome is not None:
         message.outcome.CopyFrom(outcome)
+    return message
+
+
+def resting_room(row: Any, seats: Sequence[Any], version: int) -> room_pb2.Room:
+    """A live room that rests, as the store keeps it (no replay of its log, nothing woken): its row says who must act
+    now and each acting seat's deadline (rooms.turns, written with its last line), so the answer is the room as of
+    that line, as the room itself would answer. Only a seat's choice is not kept there (it is left out); whether the
+    game is rated follows the default rule (Room._rated) from the seats' players."""
+    message = stored_room(row, seats, version)
+    turns: dict[str, list[Any]] = row.turns or {}
+    message.to_act.extend(int(seat) for seat in turns)
+    period = (row.correspondence_hours or 0) * 3600.0
+    add_clocks(
+        message,
+        [Deadline(int(seat), turn[1], period) for seat, turn in turns.items() if len(turn) > 1 and turn[1] is not None],
+    )
+    if row.status == PLAYING:
+        people = [seat for seat in seats if seat.kind == PERSON]
+        message.rated = (
+            row.rated is not False
+            and bool(people)
+            and all(seat.player_id for seat in people)
+            and (row.rated is True or row.mode == ONLINE)
+        )
     return message
 
 
@@ -264,7 +303,17 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
         if not token or token[0] == "l":
             start = int(token[1:]) if token else 0
             held = await self.store.seats_held(caller.player_id, live=True)
-            found = await asyncio.gather(*(self._live(seat.room_id, seat.seat, context) for seat in held))
+            directory = self.seats.directory
+            resting = [seat.room_id for seat in held if directory.rests(seat.room_id, seat.wake_at)]
+            stored = await self.store.summaries(resting) if resting else {}
+            found = await asyncio.gather(
+                *(
+                    self._resting(stored[seat.room_id], seat.seat)
+                    if seat.room_id in stored
+                    else self._live(seat.room_id, seat.seat, context)
+                    for seat in held
+                )
+            )
             live = [mine for mine in found if mine is not None]
             live.sort(key=lambda mine: (not mine.my_turn, mine.room.status != common_pb2.ROOM_STATUS_PLAYING))
             answer.rooms.extend(live[start : start + size])
@@ -295,6 +344,27 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
             return None
         my_turn = room.status == common_pb2.ROOM_STATUS_PLAYING and seat in room.to_act
         return player_pb2.MyRoom(room=room, seat=seat, my_turn=my_turn)
+
+    @staticmethod
+    async def _resting(stored: tuple[Any, list[Any], int], seat: int) -> player_pb2.MyRoom:
+        """A live room of the caller's that rests, from the store (asking for it would wake it)."""
+        room = resting_room(*stored)
+        my_turn = room.status == common_pb2.ROOM_STATUS_PLAYING and seat in room.to_act
+        return player_pb2.MyRoom(room=room, seat=seat, my_turn=my_turn)
+
+    @unary
+    async def ListMyTurns(self, request: player_pb2.ListMyTurnsRequest, context: Any) -> player_pb2.ListMyTurnsResponse:
+        """The rooms where the caller must act now, the nearest deadline first (rooms without a clock last), read
+        from the rooms' rows: no room is loaded, and none that rests is woken."""
+        caller = await self._caller(context)
+        answer = player_pb2.ListMyTurnsResponse()
+        for held in await self.store.turns(caller.player_id, page_size_of(request.page_size)):
+            turn = answer.turns.add(
+                room_id=held.room_id, game=held.game, seat=held.seat, correspondence_hours=held.correspondence_hours
+            )
+            if held.deadline is not None:
+                turn.deadline.CopyFrom(timestamp(held.deadline))
+        return answer
 
     @routed
     async def TakeSeat(

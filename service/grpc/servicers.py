@@ -132,8 +132,9 @@ class Seats:
         return await self.players.me(caller)
 
     async def locate(self, request: Any) -> Room | Remote:
-        """The room the request names: here, or on the node that owns it."""
-        return await self.directory.locate(_room_id(request))
+        """The room the request names: here, or on the node that owns it (a resting room is loaded, and kept from
+        resting again for a while: the call uses it)."""
+        return await self.directory.locate(_room_id(request), use=True)
 
     def seat(self, context: grpc.aio.ServicerContext, room: Room, *, required: bool) -> tuple[int, str] | None:
         """The caller's (seat, nonce) in ``room``; None for a spectator when ``required`` is False."""
@@ -241,6 +242,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
             think_seconds=request.think_seconds if request.HasField("think_seconds") else None,
             rated=request.rated if request.HasField("rated") else None,
             choice=request.choice,
+            correspondence_hours=request.correspondence_hours,
         )
         if player is None:
             return room_pb2.CreateRoomResponse(room=room_to_proto(room))

@@ -42,7 +42,7 @@ from service.store.models import (
 from service.store.records import SYSTEM_RATING, GameResult
 
 PERSON, SYSTEM = "person", "system"
-FINISHED = "finished"
+FINISHED, PLAYING = "finished", "playing"
 MIN_GAMES = 5  # rated games a player needs to appear on a leaderboard (KICKOFF_LEADERBOARD_MIN_GAMES)
 MAX_LIVE_SEATS = 100  # seats a player may hold in rooms not finished (a join past it: RESOURCE_EXHAUSTED)
 
@@ -85,6 +85,18 @@ class SeatHeld:
     status: str
     created_at: float
     ended_at: float | None
+    wake_at: float | None = None  # a live room's: when it must be in memory if it rests (None: it never rests)
+
+
+@dataclass(frozen=True)
+class TurnHeld:
+    """A room waiting for a player (ListMyTurns), as its row says: the seat that must act, and its deadline."""
+
+    room_id: str
+    game: str
+    seat: int
+    deadline: float | None  # None: no clock
+    correspondence_hours: int
 
 
 def _info(row: Any) -> PlayerInfo | None:
@@ -464,7 +476,7 @@ class PlayerStore:
         """The seats a player holds in rooms not finished (``live``; at most the live bound) or finished."""
         status = RoomRow.status != FINISHED if live else RoomRow.status == FINISHED
         query = (
-            select(SeatRow.room_id, SeatRow.seat, RoomRow.status, RoomRow.created_at, RoomRow.ended_at)
+            select(SeatRow.room_id, SeatRow.seat, RoomRow.status, RoomRow.created_at, RoomRow.ended_at, RoomRow.wake_at)
             .join(RoomRow, RoomRow.room_id == SeatRow.room_id)
             .where(SeatRow.player_id == player_id, status)
             .order_by(RoomRow.created_at.desc(), SeatRow.room_id.desc())
@@ -472,6 +484,29 @@ class PlayerStore:
         )
         async with self.engine.connect() as connection:
             return [SeatHeld(*row) for row in await connection.execute(query)]
+
+    async def turns(self, player_id: str, size: int) -> list[TurnHeld]:
+        """The rooms being played where one of the player's seats must act now, as their rows say (the journal keeps
+        who must act on each room's row with every line: nothing is loaded, no resting room woken): the nearest
+        deadline first, rooms without a clock last, at most ``size``."""
+        query = (
+            select(SeatRow.room_id, SeatRow.seat, RoomRow.game, RoomRow.turns, RoomRow.correspondence_hours)
+            .join(RoomRow, RoomRow.room_id == SeatRow.room_id)
+            .where(SeatRow.player_id == player_id, RoomRow.status == PLAYING)
+            .order_by(RoomRow.created_at.desc(), SeatRow.room_id.desc())
+            .limit(self.max_live_seats)
+        )
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        found = []
+        for row in rows:
+            turn = (row.turns or {}).get(str(row.seat))
+            if turn is None:
+                continue
+            deadline = turn[1] if len(turn) > 1 else None
+            found.append(TurnHeld(row.room_id, row.game, row.seat, deadline, row.correspondence_hours or 0))
+        found.sort(key=lambda held: (held.deadline is None, held.deadline or 0.0))  # (stable: newest first on ties)
+        return found[:size]
 
     async def finished_seats(self, player_id: str, size: int, after: str) -> tuple[list[SeatHeld], str]:
         """A page of the finished rooms a player held a seat in, newest first (by when they ended)."""

@@ -7,6 +7,9 @@ Soccer's player whose turn it is, while others answer a shot) has its clock paus
 period, the clock resumes with the time that was left. The log's times and deadlines say it all, so a replay pauses
 and resumes the same way.
 
+A correspondence room (``period``: its hours, in seconds) gives every clocked period that length instead of the game's
+seconds: a turn, and an answer in a response window alike; what happens when it runs out is the same.
+
 Names: the room's ``Clock`` is its source of time (service/rooms/clock.py); a :class:`Deadline` is one seat's
 running clock as readers are told it; :class:`SeatClocks` keeps them all, with each seat's timers (its clock, and
 a system player's think time) and the periods paused.
@@ -33,11 +36,12 @@ class Deadline:
 
 class SeatClocks:
     """See the module docstring. ``expired(seat, key)`` is called when a seat's clock runs out (the room queues the
-    table's move)."""
+    table's move); ``period``: a correspondence room's length of every clocked period, in seconds (None: the game's)."""
 
-    def __init__(self, clock: Clock, expired: Callable[[int, Any], None]) -> None:
+    def __init__(self, clock: Clock, expired: Callable[[int, Any], None], period: float | None = None) -> None:
         self.clock = clock
         self._expired = expired
+        self.period = period
         self.running: dict[int, Deadline] = {}  # the running clock of each acting seat that has one
         self._keys: dict[int, Any] = {}  # each acting seat's clocked period
         self._paused: dict[int, tuple[Any, float]] = {}  # a seat's period left unfinished: (its key, seconds left)
@@ -91,6 +95,8 @@ class SeatClocks:
             self.running.pop(seat, None)
             paused_key, left = self._paused.pop(seat, (None, 0.0))
             seconds = state.clock_seconds(seat) if online else None
+            if seconds and self.period:  # (a correspondence room: hours, wherever the game has a clock)
+                seconds = self.period
             if seconds:
                 deadline = stored.get(seat, stored.get(-1)) if stored else None
                 if deadline is None:

@@ -1,8 +1,33 @@
-"""The directory of rooms: creates them (checking the request, and the node's cap on live rooms); finding, listing,
-rebuilding and handing over are the runtime's (service/actors/directory.py), for rooms as for every kind of actor."""
+"""The directory of rooms: creates them (checking the request, and the node's cap on live rooms) and lets idle
+correspondence rooms rest; finding, listing, rebuilding and handing over are the runtime's
+(service/actors/directory.py), for rooms as for every kind of actor.
+
+**Resting.** A correspondence room (every clocked period lasts hours: ``correspondence_hours``) may go days between
+two moves, and holding it in memory all that time, a timer set for days, costs memory for nothing. So every
+``wake_seconds`` (:meth:`RoomDirectory.start_resting`, on the directory's clock) :meth:`RoomDirectory.rest_and_wake`
+lets go of each such room that is being played, has no reader (no open stream), nothing in hand or queued in its
+actor, was not changed, loaded or called for in ``rest_seconds``, and is not due within two sweeps (its ``wake_at``,
+the first deadline while only people act, is later than now + 2 * wake_seconds): its actor stops, its timers with it,
+and it leaves memory; the store has all of it. On a node of a cluster it keeps its lease, so calls for it still come
+to this node. Any call for it (``locate``) reads it back from the store and rebuilds it as a restart would, each
+clock resuming with its stored deadline. The same pass asks the store for the rooms due within two sweeps
+(``journal.due``; on a node, those whose lease names it) and loads each that is not in memory, so that its clock runs
+out in memory, on time. A single server's start loads no resting room (:meth:`RoomDirectory.wake_horizon`): the sweep
+does, when it is due. A room whose system player must move never rests (its ``wake_at`` is None), nor does a live
+room, a waiting one or a tournament's game.
+
+**The cap on live rooms** (``max_live_rooms``). Resting rooms are not in memory, so the rooms held (``_live``, and
+the kickoff.rooms gauge) do not count them; but they are this server's, and each comes back when it is due or called
+for. So a new room is refused once the rooms held and the rooms resting (``_resting``) together reach the cap:
+resting frees memory, never room under the cap, and a server whose resting rooms all wake at once still holds no
+more than its cap. The resting rooms are counted from the store when resting starts (:meth:`start_resting`: after a
+restart, or on a node, the rooms whose lease names it) and kept up to date as rooms rest, come back, or move away.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import secrets
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -13,16 +38,20 @@ from engine.registry import GAMES, get_game
 from service.actors.actor import Journal
 from service.actors.directory import Directory, page_size_of
 from service.actors.runtime import Remote, Runtime
-from service.errors import InvalidRequest, ResourceExhausted, RoomNotFound
-from service.rooms.clock import Clock, SystemClock
+from service.errors import InvalidRequest, ResourceExhausted, RoomMoved, RoomNotFound
+from service.rooms.clock import Clock, SystemClock, Timer
 from service.rooms.room import KIND, ONLINE, SOLO, Room, RoomLimits, Surroundings
+from service.settings import CorrespondenceSettings
 from service.store.memory import MemoryJournal
 from service.store.records import RoomRecord
 from service.telemetry import Telemetry
 
-__all__ = ["KEEP_FINISHED", "RoomDirectory", "page_size_of", "seats_of_system_players"]
+__all__ = ["KEEP_FINISHED", "MAX_CORRESPONDENCE_HOURS", "RoomDirectory", "page_size_of", "seats_of_system_players"]
+
+log = logging.getLogger(__name__)
 
 KEEP_FINISHED = 256  # finished rooms kept in memory, the most recently used
+MAX_CORRESPONDENCE_HOURS = 14 * 24  # a correspondence room's longest period: 14 days
 
 
 def seats_of_system_players(seats: int, count: int, chosen: Sequence[int] = ()) -> tuple[int, ...]:
@@ -44,9 +73,10 @@ def seats_of_system_players(seats: int, count: int, chosen: Sequence[int] = ()) 
 
 class RoomDirectory(Directory[Room]):
     """Every room of this server. ``seed_source`` gives each new room its seed (tests pass a fixed one).
-    ``max_live_rooms`` caps the rooms waiting or playing at once (a tournament's games do not count: the tournaments
-    have a cap of their own); ``limits`` is what each room may hold on to; ``runtime`` says where rooms live (a single
-    server by default)."""
+    ``max_live_rooms`` caps the rooms waiting or playing at once, those resting included (see the module docstring; a
+    tournament's games do not count: the tournaments have a cap of their own); ``limits`` is what each room may hold
+    on to; ``runtime`` says where rooms live (a single server by default); ``correspondence`` when idle
+    correspondence rooms rest and how often the store is swept for those due."""
 
     kind = KIND
     parent = "tournament"  # a tournament's game names it
@@ -65,6 +95,7 @@ class RoomDirectory(Directory[Room]):
         keep_finished: int = KEEP_FINISHED,
         runtime: Runtime | None = None,
         rates: bool = False,
+        correspondence: CorrespondenceSettings | None = None,
     ) -> None:
         super().__init__(journal=journal or MemoryJournal(), runtime=runtime or Runtime(), keep_finished=keep_finished)
         self.clock = clock or SystemClock()
@@ -76,8 +107,13 @@ class RoomDirectory(Directory[Room]):
         # ``rates``: the store keeps players' ratings, so games may be rated (a SQL journal with the players' rater)
         self.surroundings = Surroundings(self.clock, self.journal, self.telemetry, self.limits, rates)
         self.max_live_rooms = max_live_rooms
-        self._live: set[str] = set()  # rooms waiting or playing, outside tournaments
+        self._live: set[str] = set()  # rooms waiting or playing in memory, outside tournaments
         self._created = 0.0  # the last creation time given
+        self.correspondence = correspondence or CorrespondenceSettings()
+        self._resting: set[str] = set()  # live rooms of this server's that rest (not in memory: the store has them)
+        self._resting_on = False  # resting and waking every wake_seconds (start_resting)
+        self._sweep_timer: Timer | None = None
+        self._sweeping: asyncio.Task[None] | None = None
 
     async def create(
         self,
@@ -96,6 +132,7 @@ class RoomDirectory(Directory[Room]):
         choice: str = "",
         room_id: str = "",
         people: Sequence[tuple[int, str, str, str]] = (),
+        correspondence_hours: int = 0,
     ) -> Room:
         """A new room, stored, started and waiting for its people. Raises InvalidRequest naming what is wrong.
 
@@ -105,7 +142,10 @@ class RoomDirectory(Directory[Room]):
         takes the first person's seat at once, chooses for it (checked here, so a bad one makes no room).
 
         ``people``: a matched room's, each (seat, name, nonce, player), seated as the room is made (its id chosen
-        beforehand, ``room_id``); with every other seat a system player's, the game starts as the room is stored."""
+        beforehand, ``room_id``); with every other seat a system player's, the game starts as the room is stored.
+
+        ``correspondence_hours``: a correspondence room (online only), whose every clocked period lasts this many
+        hours (1-336) instead of the game's seconds; 0 for a live room."""
         if rated and not self.surroundings.rates:
             raise InvalidRequest(
                 "this server keeps no ratings (players need a database store)", code="ratings_off", field="rated"
@@ -120,6 +160,18 @@ class RoomDirectory(Directory[Room]):
             think_seconds=think_seconds,
             people_optional=bool(tournament_id),
         )
+        if not 0 <= correspondence_hours <= MAX_CORRESPONDENCE_HOURS:
+            raise InvalidRequest(
+                f"correspondence_hours must be 0-{MAX_CORRESPONDENCE_HOURS} (0: a live room)",
+                code="bad_correspondence",
+                field="correspondence_hours",
+            )
+        if correspondence_hours and mode != ONLINE:
+            raise InvalidRequest(
+                "a correspondence room is an online room: a solo room has no clock",
+                code="bad_correspondence",
+                field="correspondence_hours",
+            )
         taken = seats_of_system_players(seats, system_players, system_seats)
         if choice:
             first = next(seat for seat in range(seats) if seat not in taken)
@@ -127,7 +179,11 @@ class RoomDirectory(Directory[Room]):
                 get_game(game).with_choices(seats, resolved, {first: choice})
             except InvalidOptions as error:
                 raise InvalidRequest(str(error), field="choice", code="bad_choice") from None
-        if not tournament_id and self.max_live_rooms is not None and len(self._live) >= self.max_live_rooms:
+        if (
+            not tournament_id
+            and self.max_live_rooms is not None
+            and len(self._live) + len(self._resting) >= self.max_live_rooms
+        ):
             raise ResourceExhausted(
                 f"this server holds as many live rooms as it may ({self.max_live_rooms}); try again later",
                 code="server_full",
@@ -149,6 +205,7 @@ class RoomDirectory(Directory[Room]):
             tournament_game=tournament_game,
             rated=rated,
             people=tuple(people),
+            correspondence_hours=correspondence_hours,
         )
         room = self.build(record, self.runtime.created_epoch)  # (on a node, the store makes its lease with it)
         await self.created(room)
@@ -218,11 +275,13 @@ class RoomDirectory(Directory[Room]):
         return dict(Counter((room.game.spec.name, room.published.status) for room in self.held()))
 
     def added(self, room: Room) -> None:
+        self._resting.discard(room.room_id)  # (a resting room loaded again)
         if not room.tournament_id:
             self._live.add(room.room_id)
 
     def removed(self, actor_id: str) -> None:
         self._live.discard(actor_id)
+        self._resting.discard(actor_id)
 
     def kept(self, room: Room) -> None:
         room.forget_updates()
@@ -233,7 +292,124 @@ class RoomDirectory(Directory[Room]):
         """Rooms newest first, of ``game`` and in ``status`` when given (see Directory.list)."""
         return await super().list(page_size=page_size, page_token=page_token, game=game, status=status)
 
+    async def locate(self, actor_id: str, *, use: bool = False) -> Room | Remote:  # type: ignore[override]
+        """As Directory.locate; ``use``: a call for the room (not a listing), which keeps an idle room from resting
+        for ``rest_seconds`` (so that a call that found it never finds it gone to rest before it is handled)."""
+        found = await super().locate(actor_id)
+        if use and isinstance(found, Room):
+            found.used_at = self.clock.now()
+        return found
+
     def in_tournament(self, tournament_id: str) -> list[Room]:
         """The rooms of one tournament in memory, by game index (its live game is always among them)."""
         rooms = [room for room in self.held() if room.tournament_id == tournament_id]
         return sorted(rooms, key=lambda room: room.tournament_game or 0)
+
+    # -- resting ----------------------------------------------------------------------------------------------------
+
+    def wake_horizon(self) -> float:
+        """Until when a resting room need not be in memory: two wake sweeps from now (a room due before then is
+        loaded; one due later may rest)."""
+        return self.clock.now() + 2 * self.correspondence.wake_seconds
+
+    def resting(self) -> frozenset[str]:
+        """The live rooms of this server's that rest (not in memory)."""
+        return frozenset(self._resting)
+
+    def rests(self, room_id: str, wake_at: float | None) -> bool:
+        """Whether a live room whose row says ``wake_at`` rests: not in memory here, and not due before the horizon
+        (its summary is then the store's: asking for the room would wake it)."""
+        return room_id not in self._actors and wake_at is not None and wake_at > self.wake_horizon()
+
+    async def rest_and_wake(self) -> tuple[list[str], list[str]]:
+        """One pass (see the module docstring): the idle correspondence rooms rest, and the rooms due within two
+        sweeps that are not in memory are loaded. Returns the ids of both, (rested, woken)."""
+        settings = self.correspondence
+        now = self.clock.now()
+        horizon = now + 2 * settings.wake_seconds
+        rested = []
+        for room in self.held():
+            actor = room.actor
+            if room.may_rest(now, settings.rest_seconds, horizon) and self.runtime.holds(
+                KIND, room.room_id, actor.epoch
+            ):
+                self._rest(room)
+                rested.append(room.room_id)
+        woken = []
+        due = getattr(self.journal, "due", None)
+        if due is not None:
+            for room_id in await due(KIND, horizon):
+                if room_id in self._actors:
+                    continue
+                try:
+                    found = await self.locate(room_id)
+                except Exception as error:  # (the store is away, the room moved: the next sweep tries again)
+                    log.warning("could not wake room %s: %s", room_id, type(error).__name__)
+                    continue
+                if isinstance(found, Room):
+                    woken.append(room_id)
+        if rested or woken:
+            log.info("%d rooms went to rest, %d woke; %d rest", len(rested), len(woken), len(self._resting))
+        return rested, woken
+
+    def _rest(self, room: Room) -> None:
+        """Let a room go from memory (its lease stays, on a node): its actor stops, and its timers with it. A call
+        that found it before and sends it a command after is told to send it again (RoomMoved, retriable), which
+        wakes it; none can, unless it waited ``rest_seconds`` between the two."""
+        actor = room.actor
+        actor.moved = RoomMoved("this room went to rest; send the call again (it wakes the room)")
+        actor.stop()
+        self._actors.pop(room.room_id, None)
+        self._live.discard(room.room_id)
+        self._resting.add(room.room_id)
+
+    async def start_resting(self) -> None:
+        """Count the rooms resting in the store (after a restart, or on a node: those whose lease names it), then
+        rest and wake every ``wake_seconds`` on the directory's clock, until :meth:`stop_resting`."""
+        due = getattr(self.journal, "due", None)
+        if due is not None:
+            self._resting = {room_id for room_id in await due(KIND, None) if room_id not in self._actors}
+        self._resting_on = True
+        self._next_sweep()
+
+    def stop_resting(self) -> None:
+        self._resting_on = False
+        if self._sweep_timer is not None:
+            self._sweep_timer.cancel()
+            self._sweep_timer = None
+        if self._sweeping is not None:
+            self._sweeping.cancel()
+            self._sweeping = None
+
+    def _next_sweep(self) -> None:
+        if self._resting_on and self._sweep_timer is None:
+            every = max(self.correspondence.wake_seconds, 1.0)  # (a setting of 0 must not spin)
+            self._sweep_timer = self.clock.call_at(self.clock.now() + every, self._sweep_due)
+
+    def _sweep_due(self) -> None:
+        self._sweep_timer = None
+        if self._resting_on and self._sweeping is None:
+            self._sweeping = asyncio.get_running_loop().create_task(self._sweep(), name="rooms resting and waking")
+
+    async def _sweep(self) -> None:
+        try:
+            await self.rest_and_wake()
+        except Exception as error:  # the store is away: the next sweep tries again
+            log.warning("could not rest and wake rooms: %s", type(error).__name__)
+        finally:
+            self._sweeping = None
+            self._next_sweep()
+
+    def lose(self, actor_ids: list[str]) -> None:
+        self._resting.difference_update(actor_ids)  # (another node took them: they are not this node's any more)
+        super().lose(actor_ids)
+
+    async def hand_over(self) -> int:
+        """As Directory.hand_over; the resting rooms go too (the node gives every lease back, theirs with them)."""
+        self.stop_resting()
+        self._resting.clear()
+        return await super().hand_over()
+
+    async def close(self) -> None:
+        self.stop_resting()
+        await super().close()

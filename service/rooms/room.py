@@ -11,6 +11,12 @@ Every change is an :class:`Update` with the next version number. Updates are kep
 the last version it saw gets every later update exactly once; each viewer gets the update redacted for it. When the
 store fails, the actor rebuilds the room from its log (see the runtime), and a retried request id answers as the
 first time.
+
+Every line says who must act after it (``LogEntry.turns``: each acting seat's player and deadline), which the store
+keeps on the room's row for "my turn" lists. A correspondence room (``correspondence_hours``: every clocked period
+lasts hours) may rest: its directory lets an idle one leave memory (service/rooms/directory.py), and its line's
+``wake_at`` says when it must be back, its first deadline while only people act (never while a system player must
+move: that room stays in memory).
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ from service.errors import (
 from service.rooms.clock import Clock, Timer
 from service.rooms.clocks import Deadline, SeatClocks
 from service.rooms.seats import PERSON, SYSTEM, check_holder, seat_to_take
-from service.store.records import GameResult, LogEntry, RoomRecord, SeatResult, system_rating_id
+from service.store.records import GameResult, LogEntry, RoomRecord, SeatResult, Turn, system_rating_id
 from service.telemetry import SpanScope, Telemetry
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
@@ -181,6 +187,7 @@ class Room(ActorHandler):
         self.system_seats = tuple(record.system_seats)  # the seats system players take
         self.tournament_id = record.tournament_id  # the tournament this room's game belongs to ('' for none)
         self.tournament_game = record.tournament_game  # the game's index in it
+        self.correspondence_hours = record.correspondence_hours  # every clocked period lasts this many hours (0: live)
         self.parent = ("tournament", record.tournament_id) if record.tournament_id else None  # told when it ends
         self.surroundings = surroundings
         self.clock = surroundings.clock
@@ -204,8 +211,9 @@ class Room(ActorHandler):
             readers=Readers(limits.stream_buffer, self._read_back),
             tracing=self._tracing,
         )
-        self.seat_clocks = SeatClocks(self.clock, self._expired)
+        self.seat_clocks = SeatClocks(self.clock, self._expired, self.correspondence_hours * 3600.0 or None)
         self._expiry: Timer | None = None
+        self.used_at = self.clock.now()  # when it was last changed, loaded or called for (an idle one may rest)
         self.reset()
 
     def reset(self) -> None:
@@ -538,10 +546,14 @@ class Room(ActorHandler):
         actor.version = version = actor.version + 1
         replay = actor.replaying
         now = replay.time if replay else self.clock.now()
-        self._arm(now, replay.deadlines if replay else None)
+        begun = self._arm(now, replay.deadlines if replay else None)
         running = self.seat_clocks.running
+        state = self.state
+        to_act = state.to_act() if state is not None else ()
         entry = None
         if replay is None:
+            self.used_at = now
+            began = {seat for seat, _ in begun}
             entry = LogEntry(
                 self.room_id,
                 version,
@@ -557,9 +569,18 @@ class Room(ActorHandler):
                 epoch=actor.epoch,
                 player=player,
                 result=self._result(events[-1].outcome, now) if self.status == FINISHED else None,
+                turns=tuple(
+                    Turn(
+                        seat,
+                        self.seats[seat].player,
+                        running[seat].deadline if seat in running else None,
+                        seat in began,
+                    )
+                    for seat in to_act
+                ),
+                game=self.game.spec.name,
+                wake_at=self.wake_at,
             )
-        state = self.state
-        to_act = state.to_act() if state is not None else ()
         deadlines = tuple(running[seat] for seat in to_act if seat in running)
         legal = {seat: state.legal_moves(seat) for seat in to_act if self.seats[seat].kind == PERSON}
         finished = self.status == FINISHED
@@ -656,11 +677,11 @@ class Room(ActorHandler):
 
     # -- clocks and system players ---------------------------------------------------------------------------------
 
-    def _arm(self, now: float, stored: Mapping[int, float] | None = None) -> None:
+    def _arm(self, now: float, stored: Mapping[int, float] | None = None) -> list[tuple[int, Any]]:
         """After a change: the seats' clocks follow the acting seats (service/rooms/clocks.py), and each system
         player whose period began is woken. ``stored``: the deadlines the log has by seat, so that a restored room
         resumes each clock with the time that was left. While replaying a log, no timer is set and no system player
-        woken: that happens once the room is whole again."""
+        woken: that happens once the room is whole again. Returns the (seat, key) of each period that began."""
         replaying = self.actor.replaying is not None
         state = self.state if self.status == PLAYING else None
         begun = self.seat_clocks.arm(state, now, online=self.mode == ONLINE, stored=stored, replaying=replaying)
@@ -668,6 +689,34 @@ class Room(ActorHandler):
             for seat, key in begun:
                 if self.seats[seat].kind == SYSTEM:
                     self._wake_bot(seat, key)
+        return begun
+
+    @property
+    def wake_at(self) -> float | None:
+        """When a correspondence room that rests must be in memory again: the first running deadline while the game
+        is played and every acting seat is a person's. None for a live room, a room that is not playing, one whose
+        system player must move (it stays in memory) and one without a running clock."""
+        state = self.state
+        if not self.correspondence_hours or self.status != PLAYING or state is None:
+            return None
+        acting = state.to_act()
+        if not acting or any(self.seats[seat].kind != PERSON for seat in acting):
+            return None
+        running = self.seat_clocks.running
+        deadlines = [running[seat].deadline for seat in acting if seat in running]
+        return min(deadlines) if deadlines else None
+
+    def may_rest(self, now: float, rest_seconds: float, horizon: float) -> bool:
+        """Whether this room may leave memory now: a correspondence room being played (outside tournaments) whose
+        actor has nothing in hand or queued, with no reader, unused for ``rest_seconds``, and whose ``wake_at`` is
+        later than ``horizon`` (the wake sweep's reach: it is loaded again before it is due)."""
+        if not self.correspondence_hours or self.status != PLAYING or self.tournament_id:
+            return False
+        actor = self.actor
+        if not actor.idle or actor.readers.open_feeds or now - self.used_at < rest_seconds:
+            return False
+        wake_at = self.wake_at
+        return wake_at is not None and wake_at > horizon
 
     @property
     def first_deadline(self) -> Deadline | None:

@@ -375,18 +375,20 @@ class SqlJournal:
 
     # -- reading back --------------------------------------------------------------------------------------------
 
-    async def load_live(self, kind: str) -> list[tuple[Any, list[Any]]]:
+    async def load_live(self, kind: str, wake_before: float | None = None) -> list[tuple[Any, list[Any]]]:
         """Every unfinished actor of ``kind`` with its log, oldest first (finished ones are loaded when asked for:
-        :meth:`load_one`; load rooms before tournaments, whose logs name them)."""
+        :meth:`load_one`; load rooms before tournaments, whose logs name them). ``wake_before``: leave out the
+        resting ones, those whose row says they need not be in memory before then (``wake_at`` later: a
+        correspondence room that rests; the wake sweep, :meth:`due`, loads it in time)."""
         stored = KINDS[kind]
         key, log_key = getattr(stored.table, stored.key), getattr(stored.log, stored.key)
-        unfinished = select(key).where(stored.table.status != FINISHED)
+        live = stored.table.status != FINISHED
+        wake_at = getattr(stored.table, "wake_at", None)
+        if wake_before is not None and wake_at is not None:
+            live = and_(live, or_(wake_at.is_(None), wake_at <= wake_before))
+        unfinished = select(key).where(live)
         async with self.engine.connect() as connection:
-            rows = (
-                await connection.execute(
-                    select(stored.table).where(stored.table.status != FINISHED).order_by(stored.table.created_at)
-                )
-            ).all()
+            rows = (await connection.execute(select(stored.table).where(live).order_by(stored.table.created_at))).all()
             lines = (
                 await connection.execute(
                     select(stored.log).where(log_key.in_(unfinished)).order_by(log_key, stored.log.version)
@@ -398,6 +400,26 @@ class SqlJournal:
         for row in rows:
             self._stored_status[(kind, getattr(row, stored.key))] = row.status
         return [(stored.record_of(row), by_actor.get(getattr(row, stored.key), [])) for row in rows]
+
+    async def due(self, kind: str, before: float | None) -> list[str]:
+        """The ids of the unfinished actors of ``kind`` whose row says when they must be in memory (``wake_at``: a
+        correspondence room's first deadline), at ``before`` or earlier (None: whenever), soonest first; on a node of
+        a cluster only those whose lease names this node (another node wakes its own)."""
+        stored = KINDS[kind]
+        table = stored.table
+        wake_at = getattr(table, "wake_at", None)
+        if wake_at is None:
+            return []
+        key = getattr(table, stored.key)
+        query = select(key).where(table.status != FINISHED, wake_at.is_not(None))
+        if before is not None:
+            query = query.where(wake_at <= before)
+        if self.node_id:
+            query = query.join(LeaseRow, and_(LeaseRow.kind == kind, LeaseRow.target_id == key)).where(
+                LeaseRow.node_id == self.node_id
+            )
+        async with self.engine.connect() as connection:
+            return list((await connection.execute(query.order_by(wake_at, key))).scalars())
 
     async def load_one(self, kind: str, actor_id: str) -> tuple[Any, list[Any]] | None:
         """One actor with its log, or None when the store has no such actor."""

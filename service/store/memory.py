@@ -46,6 +46,8 @@ class MemoryJournal:
         self.records: dict[str, dict[str, Any]] = {kind: {} for kind in KINDS}
         self.logs: dict[str, dict[str, list[Any]]] = {kind: {} for kind in KINDS}
         self.statuses: dict[str, dict[str, str]] = {kind: {} for kind in KINDS}
+        # each actor's current values, as the SQL journal keeps them on its row (a room's turns and wake_at)
+        self.current: dict[str, dict[str, dict[str, Any]]] = {kind: {} for kind in KINDS}
 
     async def create(self, kind: str, record: Any) -> None:
         actor_id = record.actor_id
@@ -64,6 +66,9 @@ class MemoryJournal:
         packed = PACKED.get(kind)
         self.logs[kind].setdefault(actor_id, []).append(packed[0](entry) if packed else entry)
         self.statuses[kind][actor_id] = status
+        values = KINDS[kind].current(entry)
+        if values:
+            self.current[kind].setdefault(actor_id, {}).update(values)
 
     async def load(self, kind: str, actor_id: str) -> list[Any]:
         return self.log(kind, actor_id)
@@ -72,13 +77,34 @@ class MemoryJournal:
         record = self.records[kind].get(actor_id)
         return None if record is None else (record, self.log(kind, actor_id))
 
-    async def load_live(self, kind: str) -> list[tuple[Any, list[Any]]]:
+    async def load_live(self, kind: str, wake_before: float | None = None) -> list[tuple[Any, list[Any]]]:
         statuses = self.statuses[kind]
         return [
             (record, self.log(kind, actor_id))
             for actor_id, record in self.records[kind].items()
             if statuses[actor_id] != "finished"
+            and (wake_before is None or not self._wakes_after(kind, actor_id, wake_before))
         ]
+
+    def _wake_at(self, kind: str, actor_id: str) -> float | None:
+        wake_at: float | None = self.current[kind].get(actor_id, {}).get("wake_at")
+        return wake_at
+
+    def _wakes_after(self, kind: str, actor_id: str, when: float) -> bool:
+        wake_at = self._wake_at(kind, actor_id)
+        return wake_at is not None and wake_at > when
+
+    async def due(self, kind: str, before: float | None) -> list[str]:
+        """As SqlJournal.due (no leases here)."""
+        statuses = self.statuses[kind]
+        found = [
+            (wake_at, actor_id)
+            for actor_id in self.records[kind]
+            if statuses[actor_id] != "finished"
+            and (wake_at := self._wake_at(kind, actor_id)) is not None
+            and (before is None or wake_at <= before)
+        ]
+        return [actor_id for _, actor_id in sorted(found)]
 
     async def page(self, kind: str, size: int, after: str, **filters: str) -> tuple[list[str], str]:
         records, statuses = self.records[kind], self.statuses[kind]

@@ -1,0 +1,73 @@
+"""Resting correspondence rooms on a cluster's nodes: a room that rests keeps its lease, so a call through any node
+reaches its owner, which loads it; only the owner's sweep wakes it; and when the owner dies, the node that claims the
+room rebuilds it with the deadline it had."""
+
+from __future__ import annotations
+
+from kickoff.v1 import room_pb2
+from tests.cluster.conftest import Cluster
+
+DAY = 24 * 3600.0
+REST = 300.0  # KICKOFF_REST_SECONDS' default
+WAKE = 60.0  # KICKOFF_WAKE_SECONDS' default
+
+
+async def test_a_resting_room_keeps_its_lease_and_wakes_where_it_lives(cluster: Cluster) -> None:
+    a = await cluster.start("a")
+    b = await cluster.start("b")
+    request = room_pb2.CreateRoomRequest(game="soker", mode=1, seats=2, think_seconds=0, correspondence_hours=24)
+    room = (await a.room_stub.CreateRoom(request)).room
+    assert room.correspondence_hours == 24
+    for name in ("ann", "bo"):  # (through b: forwarded to a)
+        await b.room_stub.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id, name=name))
+    before = (await a.room_stub.GetRoom(room_pb2.GetRoomRequest(room_id=room.room_id))).room
+    deadline = before.clock.deadline.ToNanoseconds() / 1e9
+    assert deadline == cluster.clock.now() + DAY
+
+    cluster.clock.advance(REST)
+    assert await a.rooms.rest_and_wake() == ([room.room_id], [])
+    assert room.room_id not in a.rooms._actors and a.rooms.resting() == {room.room_id}
+    assert a.node.held == {("room", room.room_id): 1}, "resting, it keeps its lease"
+    assert await a.journal.due("room", None) == [room.room_id] and await b.journal.due("room", None) == []
+
+    # A call through b is forwarded to a, which reads the room back; b never loads it.
+    again = (await b.room_stub.GetRoom(room_pb2.GetRoomRequest(room_id=room.room_id))).room
+    assert again == before
+    assert room.room_id in a.rooms._actors and room.room_id not in b.rooms._actors
+    assert a.rooms.get(room.room_id).epoch == 1
+
+    # It rests again; b's sweep, even close to the deadline, leaves it alone (it is a's to wake), a's wakes it.
+    cluster.clock.advance(REST)
+    assert (await a.rooms.rest_and_wake())[0] == [room.room_id]
+    cluster.clock.advance(deadline - 2 * WAKE - cluster.clock.now())
+    assert await b.rooms.rest_and_wake() == ([], [])
+    assert await a.rooms.rest_and_wake() == ([], [room.room_id])
+    assert cluster.clock.pending() == [deadline]
+    cluster.clock.advance(WAKE * 2)
+    woken = a.rooms.get(room.room_id)
+    await woken.settle()
+    assert woken.version == before.version + 1 and woken.published.to_act == (1,)
+
+
+async def test_when_the_owner_of_a_resting_room_dies_the_claiming_node_keeps_its_deadline(cluster: Cluster) -> None:
+    a = await cluster.start("a")
+    b = await cluster.start("b")
+    request = room_pb2.CreateRoomRequest(game="soker", mode=1, seats=2, think_seconds=0, correspondence_hours=24)
+    room = (await a.room_stub.CreateRoom(request)).room
+    for name in ("ann", "bo"):
+        await a.room_stub.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id, name=name))
+    deadline = a.rooms.get(room.room_id).first_deadline.deadline
+    version = a.rooms.get(room.room_id).version
+    cluster.clock.advance(REST)
+    assert (await a.rooms.rest_and_wake())[0] == [room.room_id]
+
+    await cluster.expire("a")  # a dies with the room resting: b claims it, and rebuilds it
+    assert await b.runtime.sweep() == 1
+    claimed = b.rooms.get(room.room_id)
+    assert claimed.epoch == 2 and claimed.version == version and claimed.first_deadline.deadline == deadline
+    assert await b.journal.due("room", None) == [room.room_id]
+    cluster.clock.advance(deadline - cluster.clock.now())
+    await claimed.settle()
+    assert claimed.version == version + 1
+    log = await cluster.log(room.room_id)
+    assert [entry.epoch for entry in log][-1] == 2 and log[-1].kind == "table"
