@@ -168,12 +168,15 @@ def _parser() -> argparse.ArgumentParser:
     key_revoke = key_commands.add_parser("revoke", help="revoke a key (servers refuse it within 30 s)")
     key_revoke.add_argument("key_id")
 
+    from cli import webhooks
+
+    webhooks.add_parser(commands)
     _bench_parser(commands)
     return parser
 
 
 def _bench_parser(commands: argparse._SubParsersAction) -> None:
-    """`kickoff bench engine|server|goals|cluster|clocks|history|players|match|bots` and their options."""
+    """`kickoff bench engine|server|goals|cluster|clocks|history|players|match|webhooks|bots` and their options."""
     bench = commands.add_parser("bench", help="benchmarks")
     kinds = bench.add_subparsers(dest="bench", required=True)
     engine = kinds.add_parser("engine", help="random games in one process: games/s, moves/s, mean moves per game")
@@ -296,6 +299,24 @@ def _bench_parser(commands: argparse._SubParsersAction) -> None:
     match.add_argument("--seed", type=int, default=0)
     match.add_argument("--server-log", default="", help="keep the server's log in this file")
     match.add_argument("--json", action="store_true", help="print one JSON object")
+    webhooks = kinds.add_parser(
+        "webhooks",
+        help="deliveries a second to a loopback receiver; server CPU a move with a delivery a move, against none; "
+        "idle correspondence rooms' memory and CPU",
+    )
+    webhooks.add_argument("--deliveries", type=int, default=5000, help="events put in the outbox at once")
+    webhooks.add_argument("--rooms", type=int, default=40, help="rooms played at once in the CPU rounds")
+    webhooks.add_argument("--seconds", type=float, default=8.0, help="a CPU round's length")
+    webhooks.add_argument("--rounds", type=int, default=3, help="CPU rounds of each side, alternating")
+    webhooks.add_argument("--idle", type=int, default=10_000, help="idle correspondence rooms (0: none)")
+    webhooks.add_argument("--quiet", type=float, default=10.0, help="seconds over which idle CPU is measured")
+    webhooks.add_argument(
+        "--database-url",
+        default="",
+        help="a PostgreSQL database (a fresh one is made beside it, and dropped); default a fresh SQLite file",
+    )
+    webhooks.add_argument("--seed", type=int, default=0)
+    webhooks.add_argument("--json", action="store_true", help="print one JSON object")
     bots = kinds.add_parser("bots", help="a system player's win rate against random players")
     bots.add_argument("--game", default="soker", choices=sorted(GAMES))
     bots.add_argument("--games", type=int, default=1_000)
@@ -459,6 +480,26 @@ def _bench_match(args: argparse.Namespace) -> int:
     )
     _report(args, figures, match_report(figures))
     return 0 if figures["ended"] == figures["tickets"] else 1
+
+
+def _bench_webhooks(args: argparse.Namespace) -> int:
+    """Exits 1 when a delivery was lost, repeated or badly signed."""
+    from benchmarks.webhooks import bench_webhooks, webhooks_report
+
+    figures = bench_webhooks(
+        deliveries=args.deliveries,
+        rooms=args.rooms,
+        seconds=args.seconds,
+        rounds=args.rounds,
+        idle=args.idle,
+        quiet=args.quiet,
+        database_url=args.database_url,
+        seed=args.seed,
+    )
+    _report(args, figures, webhooks_report(figures))
+    through = figures["throughput"]
+    clean = through["delivered"] == through["deliveries"] and not through["repeats"] and not through["bad_signatures"]
+    return 0 if clean and not figures["cpu"]["bad_signatures"] else 1
 
 
 def _bench_bots(args: argparse.Namespace) -> int:
@@ -665,6 +706,12 @@ def _keys(args: argparse.Namespace) -> int:
     return asyncio.run(run())
 
 
+def _webhooks(args: argparse.Namespace) -> int:
+    from cli import webhooks
+
+    return webhooks.run(args)
+
+
 # `kickoff COMMAND` and `kickoff bench KIND`: the function that runs each (each imports what it needs when called).
 _COMMANDS = {
     "play": _play,
@@ -674,6 +721,7 @@ _COMMANDS = {
     "client": _run_client,
     "db": _upgrade_database,
     "keys": _keys,
+    "webhooks": _webhooks,
     "bench": _bench,
 }
 _BENCHES = {
@@ -685,5 +733,6 @@ _BENCHES = {
     "history": _bench_history,
     "players": _bench_players,
     "match": _bench_match,
+    "webhooks": _bench_webhooks,
     "bots": _bench_bots,
 }

@@ -107,6 +107,12 @@ class TicketNotFound(ServiceError):
     code = "ticket_not_found"
 
 
+class EndpointNotFound(ServiceError):
+    """No such webhook endpoint."""
+
+    code = "endpoint_not_found"
+
+
 class PlayerNotFound(ServiceError):
     """No such player (or one who deleted themselves)."""
 

@@ -30,7 +30,7 @@ from service.players.store import PlayerStore
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import RoomLimits
-from service.settings import HttpLimits, LimitSettings, MatchSettings
+from service.settings import HttpLimits, LimitSettings, MatchSettings, WebhookSettings
 from service.store.journal import SqlJournal
 from service.tournaments.directory import TournamentDirectory
 from tests.server.conftest import Harness
@@ -52,10 +52,12 @@ async def start() -> AsyncIterator[Start]:
         issuers: tuple[Issuer, ...] = (),
         min_games: int = 1,
         match: MatchSettings | None = None,
+        webhooks: WebhookSettings | None = None,
         **limits: object,
     ) -> Harness:
         """``journal``: a SqlJournal gets players (sign-in, ratings) and matchmaking (``match``'s settings; the queues
-        turn when the test says) on its database, with ``issuers`` trusted."""
+        turn when the test says) on its database, with ``issuers`` trusted; and webhooks with ``webhooks``' settings
+        (the test steps the dispatcher: Harness.webhooks.dispatcher.step)."""
         match = match or MatchSettings(fill_seconds=30, take_up_seconds=20, ticket_seconds=300)
         clock = ManualClock()
         seeds = seeds or itertools.count(1)
@@ -79,6 +81,14 @@ async def start() -> AsyncIterator[Start]:
         if store is not None:
             matchmaker = Matchmaker(MatchStore(store.engine, clock.now, match), directory, store, match, clock=clock)
             await matchmaker.start(turning=False)  # (a test turns the queues itself: Harness.matchmaker.tick)
+        hooks = None
+        if webhooks is not None and isinstance(journal, SqlJournal):
+            from service.webhooks.webhooks import Webhooks
+
+            hooks = await Webhooks.open(journal.engine, webhooks, clock=clock, telemetry=directory.telemetry)
+            journal.outbox = hooks.outbox
+            if matchmaker is not None:
+                matchmaker.store.outbox = hooks.outbox
         server = await create_server(
             directory,
             SeatTokens(SECRET),
@@ -86,9 +96,10 @@ async def start() -> AsyncIterator[Start]:
             admission=Admission(settings),
             players=players,
             matchmaker=matchmaker,
+            webhooks=hooks,
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
-        harness = Harness(server, clock, directory, channel, store, matchmaker)
+        harness = Harness(server, clock, directory, channel, store, matchmaker, hooks)
         started.append(harness)
         return harness
 
@@ -98,6 +109,8 @@ async def start() -> AsyncIterator[Start]:
             await harness.matchmaker.close()
         await harness.channel.close()
         await harness.server.stop(0)
+        if harness.webhooks is not None:
+            await harness.webhooks.close()
         if isinstance(harness.directory.journal, SqlJournal):
             await harness.directory.journal.close()
 

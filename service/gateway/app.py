@@ -49,6 +49,7 @@ from kickoff.v1 import (
     room_pb2_grpc,
     tournament_pb2,
     tournament_pb2_grpc,
+    webhook_pb2_grpc,
 )
 from service.gateway.calls import (
     HEARTBEAT_SECONDS,
@@ -77,6 +78,7 @@ from service.gateway.players import PLAYER_ROUTES
 from service.gateway.problems import bad_parameters, body_too_large, problem, rpc_error_to_problem
 from service.gateway.streams import event_stream as _event_stream
 from service.gateway.streams import last_version as _last_version
+from service.gateway.webhooks import WEBHOOK_ROUTES
 from service.telemetry import Telemetry, traced_call
 
 M = TypeVar("M", bound=Message)
@@ -175,7 +177,8 @@ async def get_rules(game: FromPath[str], state: State) -> dict[str, Any]:
     ),
     summary="Create a room",
     description='Body: CreateRoomRequest, e.g. {"game": "soker", "mode": "ROOM_MODE_SOLO", "seats": 4, '
-    '"systemPlayers": 3}.',
+    '"systemPlayers": 3}; a correspondence room (online, every turn and answer lasting hours, 1-336) adds '
+    '"correspondenceHours": 24.',
     security=CREATOR_OR_PLAYER,
     tags=["rooms"],
 )
@@ -652,6 +655,7 @@ def create_app(
             player_pb2_grpc.PlayerServiceStub(channel),
             match_pb2_grpc.MatchServiceStub(channel),
             match_pb2_grpc.MatchServiceStub(streams),
+            webhook_pb2_grpc.WebhookServiceStub(channel),
         )
 
     async def disconnect(app: Litestar) -> None:
@@ -683,6 +687,7 @@ def create_app(
             stream_tournament,
             *PLAYER_ROUTES,
             *MATCH_ROUTES,
+            *WEBHOOK_ROUTES,
             healthz,
             readyz,
             *([web_router()] if web else []),

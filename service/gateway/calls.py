@@ -21,6 +21,7 @@ from kickoff.v1 import (
     player_pb2_grpc,
     room_pb2_grpc,
     tournament_pb2_grpc,
+    webhook_pb2_grpc,
 )
 from service.gateway.bodies import parse_body
 from service.gateway.problems import BadRequest
@@ -50,6 +51,7 @@ class Upstream:
     players: player_pb2_grpc.PlayerServiceStub | None = None
     matches: match_pb2_grpc.MatchServiceStub | None = None
     stream_matches: match_pb2_grpc.MatchServiceStub | None = None  # (on the event streams' channel)
+    webhooks: webhook_pb2_grpc.WebhookServiceStub | None = None
 
 
 def to_json(message: Message) -> dict[str, Any]:
@@ -66,18 +68,20 @@ async def body(request: Request[Any, Any, Any], message: M) -> M:
     return parse_body(raw, message) if raw.strip() else message
 
 
+FORWARDED_HEADERS = {"authorization": "Authorization", "x-api-key": "X-API-Key", "x-operator-key": "X-Operator-Key"}
 METADATA_VALUE = re.compile(r"[ -~]*")  # what gRPC carries in a text metadata value: printable ASCII
 
 
 def metadata(request: Request[Any, Any, Any]) -> tuple[tuple[str, str], ...]:
-    """What the gRPC call carries of the request: the seat token, the API key, and the client's address.
+    """What the gRPC call carries of the request: the seat token, the API key, the operator key (the admin API's),
+    and the client's address.
 
     A header gRPC cannot carry (a tab, a byte past ASCII) is refused here: the call would fail before it left."""
     headers = request.headers
-    metadata = [(name, headers[name]) for name in ("authorization", "x-api-key") if name in headers]
+    metadata = [(name, headers[name]) for name in FORWARDED_HEADERS if name in headers]
     for name, value in metadata:
         if not METADATA_VALUE.fullmatch(value):
-            header = "Authorization" if name == "authorization" else "X-API-Key"
+            header = FORWARDED_HEADERS[name]
             raise BadRequest(f"the {header} header must be printable ASCII", field=header)
     if request.client is not None:
         metadata.append(("x-forwarded-for", request.client.host))

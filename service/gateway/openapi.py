@@ -76,6 +76,12 @@ SECURITY_SCHEMES: dict[str, SecurityScheme | Reference] = {
         description="An API key (`kickoff keys`), for creating rooms and tournaments where the server requires one; "
         "a caller that sends one is counted (rates, streams) as that key's holder.",
     ),
+    "operatorKey": SecurityScheme(
+        type="apiKey",
+        name="X-Operator-Key",
+        security_scheme_in="header",
+        description="The operator key (KICKOFF_OPERATOR_KEY), for the operators' admin API (webhooks).",
+    ),
 }
 # What each kind of route takes: the seat token (required or optional), or an API key where the server asks for one.
 SEAT: list[SecurityRequirement] = [{"bearerAuth": []}]
@@ -84,6 +90,7 @@ CREATOR: list[SecurityRequirement] = [{}, {"apiKey": []}]
 CREATOR_OR_PLAYER: list[SecurityRequirement] = [{}, {"apiKey": []}, {"playerAuth": []}]  # a player is seated
 PLAYER: list[SecurityRequirement] = [{"playerAuth": []}]
 PLAYER_OR_ANYONE: list[SecurityRequirement] = [{}, {"playerAuth": []}]
+OPERATOR: list[SecurityRequirement] = [{"operatorKey": []}]
 
 _INT64 = {
     FieldDescriptor.TYPE_INT64,

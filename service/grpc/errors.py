@@ -16,6 +16,7 @@ from grpc_status import rpc_status
 from engine.core import GameOver, IllegalMove, InvalidOptions, MalformedMove, NotYourTurn, RuleError, UnknownGame
 from service.errors import (
     Conflict,
+    EndpointNotFound,
     InvalidRequest,
     PermissionDenied,
     PlayerNotFound,
@@ -57,6 +58,7 @@ STATUS_OF: dict[type[Exception], grpc.StatusCode] = {
     ResourceExhausted: grpc.StatusCode.RESOURCE_EXHAUSTED,
     PlayerNotFound: grpc.StatusCode.NOT_FOUND,
     TicketNotFound: grpc.StatusCode.NOT_FOUND,
+    EndpointNotFound: grpc.StatusCode.NOT_FOUND,
     Conflict: grpc.StatusCode.ALREADY_EXISTS,
     PreconditionFailed: grpc.StatusCode.FAILED_PRECONDITION,
 }

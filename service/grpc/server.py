@@ -38,6 +38,8 @@ from kickoff.v1 import (
     room_pb2_grpc,
     tournament_pb2,
     tournament_pb2_grpc,
+    webhook_pb2,
+    webhook_pb2_grpc,
 )
 from service import collector
 from service.actors.runtime import Runtime
@@ -50,6 +52,7 @@ from service.grpc.players import PlayerServicer
 from service.grpc.servicers import GameServicer, MoveServicer, RoomServicer, Seats
 from service.grpc.tokens import SeatTokens
 from service.grpc.tournaments import TournamentServicer
+from service.grpc.webhooks import WebhookServicer
 from service.matches.matchmaker import Matchmaker
 from service.matches.store import MatchStore
 from service.players.identity import ExternalTokens, issuers_from_json
@@ -58,6 +61,7 @@ from service.players.store import PlayerStore
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import RoomLimits
 from service.settings import (
+    CorrespondenceSettings,
     GrpcSettings,
     LimitSettings,
     MatchSettings,
@@ -65,12 +69,14 @@ from service.settings import (
     PlayerSettings,
     Rate,
     StoreSettings,
+    WebhookSettings,
 )
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from service.store.keys import live_keys
 from service.telemetry import from_environment, traced_call
 from service.tournaments.directory import TournamentDirectory
+from service.webhooks.webhooks import Webhooks
 
 log = logging.getLogger(__name__)
 
@@ -202,6 +208,7 @@ SERVICES = (
     tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].full_name,
     player_pb2.DESCRIPTOR.services_by_name["PlayerService"].full_name,
     match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
+    webhook_pb2.DESCRIPTOR.services_by_name["WebhookService"].full_name,
 )
 
 
@@ -296,12 +303,13 @@ async def create_server(
     admission: Admission | None = None,
     players: Players | None = None,
     matchmaker: Matchmaker | None = None,
+    webhooks: Webhooks | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
     ``admission`` decides who may create, join and stream (default: anyone, with no rate or stream limits);
     ``players`` signs players in (None: no PlayerService, and every seat is anonymous); ``matchmaker`` (with players)
-    serves MatchService."""
+    serves MatchService; ``webhooks`` serves WebhookService (the operators' admin API)."""
     telemetry = directory.telemetry
     interceptors = (
         [aio_server_interceptor(tracer_provider=telemetry.tracer_provider, filter_=traced_call())]
@@ -343,6 +351,8 @@ async def create_server(
                 server,
                 calls,
             )
+    if webhooks is not None:
+        _register(webhook_pb2_grpc.add_WebhookServiceServicer_to_server, WebhookServicer(webhooks), server, calls)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     _enable_reflection(server)
@@ -366,9 +376,13 @@ async def serve(
     player_settings: PlayerSettings | None = None,
     seed_source: Callable[[], int] | None = None,
     match_settings: MatchSettings | None = None,
+    correspondence: CorrespondenceSettings | None = None,
+    webhook_settings: WebhookSettings | None = None,
 ) -> None:
     """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully.
     ``seed_source``: each new room's seed (None: a random one; benchmarks repeat their games with a fixed one).
+    ``correspondence``: when idle correspondence rooms rest, and how often the store is swept for those due (the
+    rooms resting are not restored at start: the sweep loads each when it is due).
 
     On PostgreSQL the server is a node of a cluster (``cluster``: its id, address and lease): instead of restoring
     every room, it claims its share of the rooms nobody alive owns, and keeps claiming them as nodes die."""
@@ -396,6 +410,7 @@ async def serve(
         runtime=runtime,
         rates=player_store is not None,
         seed_source=seed_source,
+        correspondence=correspondence or CorrespondenceSettings(),
     )
     secret = settings.token_secret or (await journal.token_secret() if journal else secrets.token_bytes(32))
     players = None
@@ -404,6 +419,16 @@ async def serve(
             issuers_from_json(player_settings.providers_json()), leeway=player_settings.leeway_seconds
         )
         players = Players(player_store, secret, external)
+    webhooks = None
+    if journal is not None:  # (the outbox is written in the journal's transactions: every line's events, or none)
+        webhooks = await Webhooks.open(
+            journal.engine,
+            webhook_settings or WebhookSettings(),
+            clock=directory.clock,
+            telemetry=telemetry,
+            node_id=node.node_id if node is not None else "",
+        )
+        journal.outbox = webhooks.outbox
     admission = Admission(limits)
     refreshing: asyncio.Task[None] | None = None
     # The tournaments hear of finished games, so they exist before the rooms come back.
@@ -415,12 +440,16 @@ async def serve(
     elif journal is not None:
         for kind, unfinished in (await runtime.restore(journal)).items():
             log.info("restored %d unfinished %ss", unfinished, kind)
+    await directory.start_resting()  # (correspondence rooms: rest when idle, wake when due)
     if journal is not None:
         refreshing = asyncio.get_running_loop().create_task(refresh_keys(admission, journal.engine), name="api keys")
     matchmaker = None
     if player_store is not None:
         matchmaker = _matchmaker(player_store, directory, match_settings or MatchSettings())
+        matchmaker.store.outbox = webhooks.outbox if webhooks is not None else None
         await matchmaker.start()
+    if webhooks is not None:
+        webhooks.start()
     _describe(limits)
     running = await create_server(
         directory,
@@ -431,6 +460,7 @@ async def serve(
         admission=admission,
         players=players,
         matchmaker=matchmaker,
+        webhooks=webhooks,
     )
     collector.settle()  # (what start-up made stays for good: see service/collector.py)
     log.info("kickoff gRPC server listening on %s:%d", settings.host, running.port)
@@ -446,7 +476,10 @@ async def serve(
         refreshing.cancel()
     if matchmaker is not None:  # (no room is made here any more: the other nodes' matchmakers go on)
         await matchmaker.close()
+    directory.stop_resting()
     await running.stop(settings.grace_seconds)
+    if webhooks is not None:  # (after the last line: its deliveries are in the outbox, for any node to send)
+        await webhooks.close()
     if players is not None:
         await players.external.close()
     if journal is not None:

@@ -32,6 +32,7 @@ from service.errors import Conflict, PreconditionFailed, ResourceExhausted, Tick
 from service.matches.matching import Table, Vacant, Waiting
 from service.settings import MatchSettings
 from service.store.models import MatchQueueRow, MatchRow, QueuedPlayerRow, TicketInviteRow, TicketRow
+from service.webhooks.events import match_event
 
 SEARCHING, PROPOSED, MATCHED, CANCELLED, EXPIRED = "searching", "proposed", "matched", "cancelled", "expired"
 FORMING = "forming"  # a party's ticket whose invited members have not all joined
@@ -185,6 +186,7 @@ class MatchStore:
         self.engine = engine
         self.clock = clock
         self.settings = settings or MatchSettings()
+        self.outbox: Any = None  # writes a match.found webhook event per ticket, in the table's transaction
 
     async def ensure_queues(self, games: Sequence[str]) -> None:
         """Every game's queue rows (a node starting makes the missing ones; another node's are left as they are):
@@ -594,6 +596,7 @@ class MatchStore:
         def teams(size: int, key: str) -> Sequence[int]:
             return rules.teams(size, rules.spec.resolve(size, options_of[key]))
 
+        found: list[Any] = []  # (the webhook events of the tickets proposed a table)
         for table in planner(waiting, vacant, now, teams):
             tickets = [by_id[ticket] for ticket, _ in table.tickets]
             by = now + self.settings.take_up_seconds
@@ -657,10 +660,24 @@ class MatchStore:
             moved = [t.ticket_id for t in tickets]
             await self._touch(connection, moved, status=PROPOSED, match_id=match_id, reason="")
             report.changed |= set(moved)
+            if self.outbox is not None:
+                found += [
+                    match_event(
+                        ticket_id=t.ticket_id,
+                        game=game,
+                        match_id=match_id,
+                        players=list(t.members),
+                        take_up_by=by,
+                        now=now,
+                    )
+                    for t in tickets
+                ]
             step = {"kickoff.match_id": match_id, "kickoff.match.spread": table.spread}
             report.steps += [(t.trace, "ticket.proposed", step) for t in tickets]
             stored = (await connection.execute(select(MatchRow).where(MatchRow.match_id == match_id))).one()
             report.tables.append((_match(stored), table))
+        if found:
+            await self.outbox.write(connection, found)
 
     async def _start(
         self,

@@ -285,7 +285,8 @@ class Tournament(ActorHandler):
             raise RuntimeError(f"tournament {self.tournament_id}: room {room.room_id} is not game {index}")
         self.game_room_ids.append(room.room_id)
         self.status = PLAYING
-        entry = TournamentEntry("", 0, "game", game_index=index, room_id=room.room_id)
+        players = tuple(record.player for record in self.seats if record.player)  # (for its webhook event)
+        entry = TournamentEntry("", 0, "game", game_index=index, room_id=room.room_id, players=players)
         await self._commit([GameStarted(self.game_info(index))], entry)
 
     async def _game_ended(self, index: int) -> None:

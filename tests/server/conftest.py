@@ -23,6 +23,7 @@ from kickoff.v1 import (
     room_pb2,
     room_pb2_grpc,
     tournament_pb2_grpc,
+    webhook_pb2_grpc,
 )
 from service.grpc.server import KickoffServer, create_server
 from service.grpc.tokens import SeatTokens
@@ -42,6 +43,7 @@ class Harness:
     channel: grpc.aio.Channel
     player_store: Any = None  # (a PlayerStore where the server has players)
     matchmaker: Any = None  # (a Matchmaker where it has players: the test turns its queues, matchmaker.tick())
+    webhooks: Any = None  # (a Webhooks where the test asked for them: the test steps its dispatcher)
 
     @property
     def rooms(self) -> room_pb2_grpc.RoomServiceStub:
@@ -66,6 +68,10 @@ class Harness:
     @property
     def matches(self) -> match_pb2_grpc.MatchServiceStub:
         return match_pb2_grpc.MatchServiceStub(self.channel)
+
+    @property
+    def webhook_admin(self) -> webhook_pb2_grpc.WebhookServiceStub:
+        return webhook_pb2_grpc.WebhookServiceStub(self.channel)
 
     async def create(
         self, *, seats: int = 4, system_players: int = 0, solo: bool = False, options: dict[str, Any] | None = None

@@ -120,8 +120,8 @@ class WebhookServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def RedeliverDeliveries(self, request, context):
-        """Sends dead deliveries again (each with its own webhook-id, so a receiver that had it drops it): those named, or
-        every dead one of an endpoint.
+        """Sends dead deliveries again, each with the webhook-id it had (a receiver that got it after all drops it): those
+        named, or every dead one of an endpoint.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -1,0 +1,149 @@
+"""WebhookService: the operators' admin API for webhook endpoints and their deliveries, behind the operator key
+(``x-operator-key``). It reads requests and hands them to service/webhooks; it holds no rule of its own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kickoff.v1 import webhook_pb2, webhook_pb2_grpc
+from service.actors.directory import page_size_of
+from service.errors import InvalidRequest
+from service.grpc.convert import timestamp
+from service.grpc.servicers import unary
+from service.webhooks.events import (
+    CLOCK_RUNNING_OUT,
+    GAME_ENDED,
+    MATCH_FOUND,
+    TOURNAMENT_GAME_READY,
+    TURN_BEGAN,
+)
+from service.webhooks.store import Endpoint
+from service.webhooks.webhooks import OPERATOR_HEADER, Webhooks
+
+WEBHOOK_SERVICE = webhook_pb2.DESCRIPTOR.services_by_name["WebhookService"].full_name
+EVENT = {
+    TURN_BEGAN: webhook_pb2.WEBHOOK_EVENT_TURN_BEGAN,
+    MATCH_FOUND: webhook_pb2.WEBHOOK_EVENT_MATCH_FOUND,
+    GAME_ENDED: webhook_pb2.WEBHOOK_EVENT_GAME_ENDED,
+    TOURNAMENT_GAME_READY: webhook_pb2.WEBHOOK_EVENT_TOURNAMENT_GAME_READY,
+    CLOCK_RUNNING_OUT: webhook_pb2.WEBHOOK_EVENT_CLOCK_RUNNING_OUT,
+}
+EVENT_NAME = {value: name for name, value in EVENT.items()}
+STATUS = {
+    "pending": webhook_pb2.DELIVERY_STATUS_PENDING,
+    "sending": webhook_pb2.DELIVERY_STATUS_SENDING,
+    "delivered": webhook_pb2.DELIVERY_STATUS_DELIVERED,
+    "dead": webhook_pb2.DELIVERY_STATUS_DEAD,
+    "obsolete": webhook_pb2.DELIVERY_STATUS_OBSOLETE,
+}
+STATUS_NAME = {value: name for name, value in STATUS.items()}
+
+
+def endpoint_to_proto(endpoint: Endpoint) -> webhook_pb2.WebhookEndpoint:
+    return webhook_pb2.WebhookEndpoint(
+        endpoint_id=endpoint.endpoint_id,
+        url=endpoint.url,
+        events=[EVENT[event] for event in endpoint.events if event in EVENT],
+        description=endpoint.description,
+        max_in_flight=endpoint.max_in_flight,
+        timeout_seconds=endpoint.timeout_seconds,
+        create_time=timestamp(endpoint.created_at),
+        secret_hint=endpoint.secret_hint,
+        backlog=endpoint.backlog,
+        dead=endpoint.dead,
+    )
+
+
+def delivery_to_proto(row: Any) -> webhook_pb2.WebhookDelivery:
+    message = webhook_pb2.WebhookDelivery(
+        delivery_id=row.delivery_id,
+        endpoint_id=row.endpoint_id,
+        event=EVENT.get(row.event, webhook_pb2.WEBHOOK_EVENT_UNSPECIFIED),
+        status=STATUS.get(row.status, webhook_pb2.DELIVERY_STATUS_UNSPECIFIED),
+        attempts=row.attempts,
+        create_time=timestamp(row.created_at),
+        last_error=row.last_error,
+        last_status_code=row.last_status,
+        payload=row.payload,
+    )
+    if row.status == "pending":
+        message.next_attempt_time.CopyFrom(timestamp(row.next_attempt_at))
+    return message
+
+
+def _offered_key(context: Any) -> str | None:
+    for key, value in context.invocation_metadata() or ():
+        if key == OPERATOR_HEADER:
+            return value
+    return None
+
+
+class WebhookServicer(webhook_pb2_grpc.WebhookServiceServicer):
+    def __init__(self, webhooks: Webhooks) -> None:
+        self.webhooks = webhooks
+
+    def _operator(self, context: Any) -> None:
+        self.webhooks.operator.check(_offered_key(context))
+
+    @unary
+    async def AddEndpoint(self, request: webhook_pb2.AddEndpointRequest, context: Any) -> Any:
+        self._operator(context)
+        events = []
+        for event in request.events:
+            if event not in EVENT_NAME:
+                raise InvalidRequest(
+                    "events: name each event wanted (not UNSPECIFIED)", code="bad_event", field="events"
+                )
+            events.append(EVENT_NAME[event])
+        endpoint, secret = await self.webhooks.add(
+            request.url,
+            events,
+            secret=request.secret,
+            description=request.description,
+            max_in_flight=request.max_in_flight,
+            timeout_seconds=request.timeout_seconds,
+        )
+        return webhook_pb2.AddEndpointResponse(endpoint=endpoint_to_proto(endpoint), secret=secret)
+
+    @unary
+    async def ListEndpoints(self, request: webhook_pb2.ListEndpointsRequest, context: Any) -> Any:
+        self._operator(context)
+        endpoints = await self.webhooks.store.list()
+        return webhook_pb2.ListEndpointsResponse(endpoints=[endpoint_to_proto(e) for e in endpoints])
+
+    @unary
+    async def RemoveEndpoint(self, request: webhook_pb2.RemoveEndpointRequest, context: Any) -> Any:
+        self._operator(context)
+        await self.webhooks.remove(request.endpoint_id)
+        return webhook_pb2.RemoveEndpointResponse()
+
+    @unary
+    async def TestEndpoint(self, request: webhook_pb2.TestEndpointRequest, context: Any) -> Any:
+        self._operator(context)
+        delivery_id, attempt = await self.webhooks.test(request.endpoint_id)
+        return webhook_pb2.TestEndpointResponse(
+            delivered=attempt.ok,
+            status_code=attempt.status,
+            error=attempt.error,
+            seconds=attempt.seconds,
+            delivery_id=delivery_id,
+        )
+
+    @unary
+    async def ListDeliveries(self, request: webhook_pb2.ListDeliveriesRequest, context: Any) -> Any:
+        self._operator(context)
+        rows, following = await self.webhooks.store.deliveries(
+            endpoint_id=request.endpoint_id,
+            status=STATUS_NAME.get(request.status, ""),
+            size=page_size_of(request.page_size),
+            after=request.page_token,
+        )
+        return webhook_pb2.ListDeliveriesResponse(
+            deliveries=[delivery_to_proto(row) for row in rows], next_page_token=following
+        )
+
+    @unary
+    async def RedeliverDeliveries(self, request: webhook_pb2.RedeliverDeliveriesRequest, context: Any) -> Any:
+        self._operator(context)
+        count = await self.webhooks.redeliver(request.endpoint_id, list(request.delivery_ids))
+        return webhook_pb2.RedeliverDeliveriesResponse(redelivered=count)

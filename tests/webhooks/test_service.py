@@ -1,0 +1,320 @@
+"""Webhooks as a server runs them: the operators' admin API behind the operator key (gRPC and REST), and the events
+that played games, correspondence clocks and the matchmaker write into the outbox, delivered signed and card-free."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+from sqlalchemy import select
+from standardwebhooks import Webhook
+
+from engine.registry import get_game
+from kickoff.v1 import common_pb2, move_pb2, player_pb2, room_pb2, webhook_pb2
+from service.settings import WebhookSettings
+from service.store.database import create_engine
+from service.store.journal import SqlJournal
+from service.store.models import WebhookDeliveryRow
+from tests.server.conftest import Harness
+from tests.servers import Start
+from tests.webhooks.conftest import OPERATOR_KEY
+
+KEY = OPERATOR_KEY
+OPERATOR = (("x-operator-key", KEY),)
+TURN = webhook_pb2.WEBHOOK_EVENT_TURN_BEGAN
+ENDED = webhook_pb2.WEBHOOK_EVENT_GAME_ENDED
+REMINDER = webhook_pb2.WEBHOOK_EVENT_CLOCK_RUNNING_OUT
+
+
+def auth(token: str) -> tuple[tuple[str, str], ...]:
+    return (("authorization", f"Bearer {token}"),)
+
+
+def reason(error: grpc.aio.AioRpcError) -> str:
+    status = rpc_status.from_call(error)
+    for detail in status.details if status else ():
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return info.reason
+    return ""
+
+
+async def register(harness: Harness, url: str, events: list[int]) -> tuple[str, str]:
+    request = webhook_pb2.AddEndpointRequest(url=url, events=events)
+    answer = await harness.webhook_admin.AddEndpoint(request, metadata=OPERATOR)
+    return answer.endpoint.endpoint_id, answer.secret
+
+
+async def drain(harness: Harness) -> None:
+    """Every delivery due now sent (the test steps the dispatcher; nothing runs by itself)."""
+    dispatcher = harness.webhooks.dispatcher
+    for _ in range(1000):  # (each pass claims what an endpoint may have in flight)
+        await harness.directory.settle()
+        sent = await dispatcher.step()
+        await dispatcher.settle()
+        if not sent:
+            return
+
+
+async def guest(harness: Harness, name: str) -> player_pb2.Session:
+    return (await harness.players.SignInAsGuest(player_pb2.SignInAsGuestRequest(name=name))).session
+
+
+# -- the admin API ----------------------------------------------------------------------------------------------
+
+
+async def test_the_admin_api_needs_the_operator_key(harness: Harness, receivers: Any) -> None:
+    receiver = await receivers()
+    request = webhook_pb2.AddEndpointRequest(url=receiver.url, events=[TURN])
+    with pytest.raises(grpc.aio.AioRpcError) as missing:
+        await harness.webhook_admin.AddEndpoint(request)
+    assert missing.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert reason(missing.value) == "operator_key_required"
+    with pytest.raises(grpc.aio.AioRpcError) as wrong:
+        await harness.webhook_admin.ListEndpoints(
+            webhook_pb2.ListEndpointsRequest(), metadata=(("x-operator-key", "x" * 32),)
+        )
+    assert wrong.value.code() == grpc.StatusCode.UNAUTHENTICATED and reason(wrong.value) == "bad_operator_key"
+    # An API key or a player's token is no operator key.
+    player = await guest(harness, "Ann")
+    with pytest.raises(grpc.aio.AioRpcError) as player_call:
+        await harness.webhook_admin.ListEndpoints(
+            webhook_pb2.ListEndpointsRequest(), metadata=auth(player.access_token)
+        )
+    assert player_call.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+async def test_a_server_without_an_operator_key_has_no_admin_api(start: Start, database_url: str) -> None:
+    harness = await start(
+        journal=SqlJournal(create_engine(database_url)), webhooks=WebhookSettings(allow=("127.0.0.0/8",))
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as off:
+        await harness.webhook_admin.ListEndpoints(webhook_pb2.ListEndpointsRequest(), metadata=OPERATOR)
+    assert off.value.code() == grpc.StatusCode.PERMISSION_DENIED and reason(off.value) == "operator_api_off"
+
+
+@pytest.mark.parametrize(
+    ("url", "code"),
+    [
+        ("http://10.1.2.3/hook", "address_refused"),
+        ("http://169.254.169.254/latest/meta-data", "address_refused"),
+        ("http://[::1]:8080/hook", "address_refused"),
+        ("ftp://push.example.com/hook", "bad_url"),
+        ("http://user:secret@127.0.0.1/hook", "bad_url"),
+    ],
+)
+async def test_an_endpoint_on_a_refused_address_is_not_registered(harness: Harness, url: str, code: str) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await register(harness, url, [TURN])
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert reason(refused.value) == code
+    listed = await harness.webhook_admin.ListEndpoints(webhook_pb2.ListEndpointsRequest(), metadata=OPERATOR)
+    assert not listed.endpoints
+
+
+async def test_endpoints_are_added_listed_tested_and_removed(harness: Harness, receivers: Any) -> None:
+    receiver = await receivers()
+    endpoint_id, secret = await register(harness, receiver.url, [TURN, ENDED])
+    assert secret.startswith("whsec_")
+    listed = await harness.webhook_admin.ListEndpoints(webhook_pb2.ListEndpointsRequest(), metadata=OPERATOR)
+    (endpoint,) = listed.endpoints
+    assert endpoint.endpoint_id == endpoint_id and list(endpoint.events) == [TURN, ENDED]
+    assert secret not in str(listed) and endpoint.secret_hint == secret[:10] + "..."
+    tested = await harness.webhook_admin.TestEndpoint(
+        webhook_pb2.TestEndpointRequest(endpoint_id=endpoint_id), metadata=OPERATOR
+    )
+    assert tested.delivered and tested.status_code == 200
+    (request,) = receiver.requests
+    event = Webhook(secret).verify(request.body, request.headers)
+    assert event["type"] == "webhook.test" and request.headers["webhook-id"] == tested.delivery_id
+    await harness.webhook_admin.RemoveEndpoint(
+        webhook_pb2.RemoveEndpointRequest(endpoint_id=endpoint_id), metadata=OPERATOR
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as gone:
+        await harness.webhook_admin.RemoveEndpoint(
+            webhook_pb2.RemoveEndpointRequest(endpoint_id=endpoint_id), metadata=OPERATOR
+        )
+    assert gone.value.code() == grpc.StatusCode.NOT_FOUND and reason(gone.value) == "endpoint_not_found"
+
+
+async def test_the_rest_admin_api(harness: Harness, gateway: Any, receivers: Any) -> None:
+    client = await gateway(harness)
+    receiver = await receivers()
+    body = {"url": receiver.url, "events": ["WEBHOOK_EVENT_GAME_ENDED"]}
+    refused = await client.post("/v1/admin/webhooks", json=body)
+    assert refused.status_code == 401
+    assert refused.headers["content-type"].startswith("application/problem+json")
+    made = await client.post("/v1/admin/webhooks", json=body, headers={"X-Operator-Key": KEY})
+    assert made.status_code == 201, made.text
+    endpoint_id = made.json()["endpoint"]["endpointId"]
+    assert made.json()["secret"].startswith("whsec_") and "private" in made.headers["cache-control"]
+    listed = await client.get("/v1/admin/webhooks", headers={"X-Operator-Key": KEY})
+    assert [e["endpointId"] for e in listed.json()["endpoints"]] == [endpoint_id]
+    bad = await client.post(
+        "/v1/admin/webhooks", json={**body, "url": "http://192.168.1.10/"}, headers={"X-Operator-Key": KEY}
+    )
+    assert bad.status_code == 400 and bad.json()["reason"] == "address_refused"
+    dead = await client.get("/v1/admin/webhooks/deliveries?status=dead", headers={"X-Operator-Key": KEY})
+    assert dead.status_code == 200 and dead.json()["deliveries"] == []
+    gone = await client.delete(f"/v1/admin/webhooks/{endpoint_id}", headers={"X-Operator-Key": KEY})
+    assert gone.status_code == 200
+    assert (await client.get("/v1/admin/webhooks", headers={"X-Operator-Key": KEY})).json()["endpoints"] == []
+
+
+# -- events from play ---------------------------------------------------------------------------------------------
+
+
+def every_face(game: str, seats: int) -> set[str]:
+    """Every card code of the game (a new game's locations hold each card once)."""
+    state = get_game(game).new_game(seats, get_game(game).spec.resolve(seats, {}), 1)
+    return {code for codes in state.locations().values() for code in codes}
+
+
+def strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for key, item in value.items() for s in [key, *strings(item)]]
+    if isinstance(value, list):
+        return [s for item in value for s in strings(item)]
+    return []
+
+
+async def play_to_the_end(harness: Harness, room_id: str, token: str, seed: int) -> None:
+    """The person's seat plays at random (the system player answers at once) until the game ends."""
+    chooser = random.Random(seed)
+    for _ in range(2000):
+        await harness.directory.settle()
+        room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
+        if room.status == common_pb2.ROOM_STATUS_FINISHED:
+            return
+        legal = await harness.moves.ListLegalMoves(
+            move_pb2.ListLegalMovesRequest(room_id=room_id), metadata=auth(token)
+        )
+        if not legal.moves:
+            continue
+        await harness.moves.SubmitMove(
+            move_pb2.SubmitMoveRequest(
+                room_id=room_id, move=chooser.choice(legal.moves), expected_version=legal.version
+            ),
+            metadata=auth(token),
+        )
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("game", ["soker", "age-of-soccer", "carta-futbol-club"])
+async def test_a_played_game_sends_signed_events_that_hold_no_card(harness: Harness, receivers: Any, game: str) -> None:
+    receiver = await receivers()
+    _, secret = await register(harness, receiver.url, [TURN, ENDED])
+    ann = await guest(harness, "Ann")
+    made = await harness.rooms.CreateRoom(
+        room_pb2.CreateRoomRequest(
+            game=game, mode=common_pb2.ROOM_MODE_ONLINE, seats=2, system_players=1, think_seconds=0
+        ),
+        metadata=auth(ann.access_token),
+    )
+    room_id = made.room.room_id
+    await play_to_the_end(harness, room_id, made.seat_token, seed=3)
+    await drain(harness)
+    events = [Webhook(secret).verify(request.body, request.headers) for request in receiver.requests]
+    assert len({request.headers["webhook-id"] for request in receiver.requests}) == len(events)
+    turns = [event for event in events if event["type"] == "turn.began"]
+    ended = [event for event in events if event["type"] == "game.ended"]
+    assert turns and all(
+        t["data"]["player_id"] == ann.player.player_id and t["data"]["room_id"] == room_id for t in turns
+    )
+    assert all(t["data"]["seat"] == made.seat for t in turns)  # (never the system player's turns)
+    (end,) = ended
+    assert end["data"]["room_id"] == room_id and end["data"]["reason"]
+    assert {seat["player_id"] for seat in end["data"]["seats"]} == {ann.player.player_id, None}
+    # No card face anywhere: not as a value, not inside one.
+    faces = every_face(game, 2)
+    for event in events:
+        for text in strings(event):
+            assert text not in faces, (event["type"], text)
+            assert not [face for face in faces if len(face) > 3 and face in text], (event["type"], text)
+    # Every delivery is written once per event, and stored as delivered.
+    async with harness.directory.journal.engine.connect() as connection:
+        stored = (await connection.execute(select(WebhookDeliveryRow.status))).scalars().all()
+    assert stored and set(stored) == {"delivered"} and len(stored) == len(events)
+
+
+async def test_a_correspondence_turn_gets_a_reminder_an_hour_before_its_deadline(
+    harness: Harness, receivers: Any
+) -> None:
+    receiver = await receivers()
+    _, secret = await register(harness, receiver.url, [TURN, REMINDER])
+    ann = await guest(harness, "Ann")
+    made = await harness.rooms.CreateRoom(
+        room_pb2.CreateRoomRequest(
+            game="soker",
+            mode=common_pb2.ROOM_MODE_ONLINE,
+            seats=2,
+            system_players=1,
+            think_seconds=0,
+            correspondence_hours=24,
+        ),
+        metadata=auth(ann.access_token),
+    )
+    await drain(harness)
+    (began,) = [json.loads(request.body) for request in receiver.requests]
+    assert began["type"] == "turn.began" and began["data"]["player_id"] == ann.player.player_id
+    harness.clock.advance(23 * 3600 - 1)
+    await drain(harness)
+    assert len(receiver.requests) == 1  # (not yet: due an hour before the deadline)
+    harness.clock.advance(1)
+    await drain(harness)
+    reminder = Webhook(secret).verify(receiver.requests[-1].body, receiver.requests[-1].headers)
+    assert reminder["type"] == "clock.running_out" and reminder["data"]["seconds_left"] == 3600
+    assert (
+        reminder["data"]["room_id"] == made.room.room_id and reminder["data"]["deadline"] == began["data"]["deadline"]
+    )
+
+
+async def end_turn(harness: Harness, room_id: str, token: str) -> None:
+    """The person's moves until their turn is over (a draw leaves it running) and the next one began."""
+    view = await harness.moves.GetView(move_pb2.GetViewRequest(room_id=room_id), metadata=auth(token))
+    first = view.clocks[0].deadline.seconds
+    while True:
+        legal = await harness.moves.ListLegalMoves(
+            move_pb2.ListLegalMovesRequest(room_id=room_id), metadata=auth(token)
+        )
+        await harness.moves.SubmitMove(
+            move_pb2.SubmitMoveRequest(room_id=room_id, move=legal.moves[-1], expected_version=legal.version),
+            metadata=auth(token),
+        )
+        await harness.directory.settle()
+        view = await harness.moves.GetView(move_pb2.GetViewRequest(room_id=room_id), metadata=auth(token))
+        if view.clocks and view.clocks[0].deadline.seconds != first:
+            return
+
+
+async def test_a_reminder_for_a_seat_that_moved_is_never_sent(harness: Harness, receivers: Any) -> None:
+    receiver = await receivers()
+    await register(harness, receiver.url, [REMINDER])
+    ann = await guest(harness, "Ann")
+    made = await harness.rooms.CreateRoom(
+        room_pb2.CreateRoomRequest(
+            game="soker",
+            mode=common_pb2.ROOM_MODE_ONLINE,
+            seats=2,
+            system_players=1,
+            think_seconds=0,
+            correspondence_hours=24,
+        ),
+        metadata=auth(ann.access_token),
+    )
+    room_id, token = made.room.room_id, made.seat_token
+    harness.clock.advance(3600)
+    await end_turn(harness, room_id, token)
+    harness.clock.advance(22 * 3600)  # (the first turn's reminder falls due; that turn is over)
+    await drain(harness)
+    assert receiver.requests == []  # (the second turn's reminder is due an hour later)
+    async with harness.directory.journal.engine.connect() as connection:
+        statuses = (await connection.execute(select(WebhookDeliveryRow.status))).scalars().all()
+    assert "obsolete" in statuses
