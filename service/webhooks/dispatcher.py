@@ -23,9 +23,11 @@ in [0.75, 1.25) (jitter, so receivers coming back are not hit by every sender at
 35 attempts, the last 25 h 25 min after the first (24 h: 33 attempts); with the jitter the count falls between 30
 and 44 (in practice 33 to 38).
 
-:meth:`Dispatcher.start` runs a pass every ``poll_seconds`` (and at once after :meth:`Dispatcher.wake`, which the
-outbox calls when it writes); once every :data:`PRUNE_SECONDS` a pass deletes delivered and obsolete deliveries
-older than ``keep_days`` and dead ones older than :data:`DEAD_KEEP_DAYS`. The metrics: ``kickoff.webhook.deliveries``
+:meth:`Dispatcher.start` runs a pass every ``poll_seconds`` (and sooner after :meth:`Dispatcher.wake`, which the
+outbox calls when it writes, but no sooner than :data:`PASS_GAP` after the pass before: under load, a pass claims
+what many lines wrote, and the outcomes of a round of attempts are written in one transaction); once every
+:data:`PRUNE_SECONDS` a pass deletes delivered and obsolete deliveries older than ``keep_days`` and dead ones older
+than :data:`DEAD_KEEP_DAYS`. The metrics: ``kickoff.webhook.deliveries``
 (outcomes: delivered, failed, dead, obsolete), ``kickoff.webhook.attempt_duration``, and the gauges
 ``kickoff.webhook.backlog`` and ``kickoff.webhook.oldest_age``, read from a snapshot a pass refreshes at most every
 :data:`SNAPSHOT_SECONDS` (never a query when metrics are read); :meth:`Dispatcher.backlog` gives that snapshot's
@@ -45,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from opentelemetry.metrics import CallbackOptions, Observation
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from service.errors import EndpointNotFound
@@ -71,6 +73,8 @@ DEAD_KEEP_DAYS = 30.0
 CLOSE_SECONDS = 35.0  # close waits this long for attempts in flight (the longest timeout is 30 s)
 MAX_TASKS = 1024  # attempts in flight on one node
 ERROR_LENGTH = 200  # webhook_deliveries.last_error
+PASS_GAP = 0.05  # seconds at least between the starts of two passes (a wake comes no sooner)
+RECORD_LINGER = 0.02  # seconds answered attempts wait for the others of their round, to share one transaction
 
 
 class Now(Protocol):
@@ -147,7 +151,10 @@ class Dispatcher:
         self._tasks: set[asyncio.Task[None]] = set()
         self._local: dict[str, int] = {}  # endpoint -> its attempts in flight on this node
         self._limits: dict[str, int] = {}  # endpoint -> its max_in_flight, as last read
-        self._saturated: set[str] = set()  # endpoints that had more due than they could take: wake when one ends
+        self._saturated: set[str] = set()  # endpoints that had more due than they could take
+        self._answers: list[tuple[Claim, Attempt]] = []  # attempts answered, their outcomes not yet written
+        self._recorder: asyncio.Task[None] | None = None
+        self._hurry = False  # the next pass is for room freed (at once), not for new deliveries (after PASS_GAP)
         self._passing = asyncio.Lock()
         self._woken = asyncio.Event()
         self._running: asyncio.Task[None] | None = None
@@ -206,9 +213,11 @@ class Dispatcher:
             return claimed
 
     async def settle(self) -> None:
-        """Wait until no attempt is in flight (tests: after :meth:`step`)."""
-        while self._tasks:
+        """Wait until no attempt is in flight and every outcome is written (tests: after :meth:`step`)."""
+        while self._tasks or (self._recorder is not None and not self._recorder.done()):
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+            if self._recorder is not None:
+                await asyncio.gather(self._recorder, return_exceptions=True)
 
     @staticmethod
     def _due_rows(now: float) -> Any:
@@ -337,8 +346,6 @@ class Dispatcher:
                 self._local[claim.endpoint_id] = left
             else:
                 self._local.pop(claim.endpoint_id, None)
-            if claim.endpoint_id in self._saturated:  # room for what waits: the next pass at once
-                self.wake()
 
         task.add_done_callback(done)
 
@@ -369,48 +376,85 @@ class Dispatcher:
             claim.endpoint_id,
             claim.max_in_flight,
         )
-        try:
-            await self._finish(claim, attempt)
-        except Exception as error:  # the claim runs out and the delivery is tried again: at least once
-            log.warning("could not record webhook attempt %s: %s", claim.delivery_id, type(error).__name__)
+        outcome = DELIVERED if attempt.ok else "failed"
+        self._duration.record(attempt.seconds, {"kickoff.endpoint": claim.endpoint_id, "kickoff.outcome": outcome})
+        self._answers.append((claim, attempt))
+        if self._recorder is None or self._recorder.done():
+            self._recorder = asyncio.get_running_loop().create_task(self._record(), name="webhook outcomes")
 
-    async def _finish(self, claim: Claim, attempt: Attempt) -> None:
+    async def _record(self) -> None:
+        """Write the attempts' outcomes that came meanwhile, many in one transaction (a delivery's attempt costs the
+        store a share of one commit, not a commit of its own), until none is left; then a pass claims what the
+        answered attempts made room for. It waits RECORD_LINGER first, or until every attempt in flight answered,
+        so that the answers of one round of attempts share a transaction."""
+        lingered = time.monotonic() + RECORD_LINGER
+        while self._tasks and time.monotonic() < lingered:
+            await asyncio.sleep(0.002)
+        while self._answers:
+            answers, self._answers = self._answers, []
+            try:
+                await self._finish(answers)
+            except Exception as error:  # their claims run out and they are tried again: at least once
+                self._complain("could not record webhook attempts", error)
+        self._hurry = True  # (room for what waits: the next pass at once)
+        self.wake()
+
+    async def _finish(self, answers: list[tuple[Claim, Attempt]]) -> None:
+        """Each attempt's outcome, written only where its row is still this claim (a late answer changes nothing):
+        delivered; pending again after the backoff; or dead, past the retry window."""
         d = WebhookDeliveryRow
         now = self.clock.now()
-        values: dict[str, Any] = {
-            "claimed_until": None,
-            "last_status": attempt.status,
-            "last_error": attempt.error[:ERROR_LENGTH],
-        }
-        if attempt.ok:
-            outcome = DELIVERED
-            values |= {"status": DELIVERED, "finished_at": now}
-        else:
-            due = now + backoff(claim.attempts, self.random)
-            if due > claim.retry_from + self.settings.retry_hours * 3600.0:
-                outcome = DEAD
-                values |= {"status": DEAD, "finished_at": now}
+        rows: dict[str, list[dict[str, Any]]] = {}
+        for claim, attempt in answers:
+            row = {
+                "id": claim.delivery_id,
+                "until": claim.claimed_until,
+                "tries": claim.attempts,
+                "code": attempt.status,
+                "error": attempt.error[:ERROR_LENGTH],
+                "due": now,
+                "finished": now,
+            }
+            if attempt.ok:
+                outcome = DELIVERED
             else:
-                outcome = "failed"
-                values |= {"status": PENDING, "next_attempt_at": due}
-        attributes = {"kickoff.endpoint": claim.endpoint_id}
-        self._duration.record(attempt.seconds, attributes | {"kickoff.outcome": DELIVERED if attempt.ok else "failed"})
+                row["due"] = now + backoff(claim.attempts, self.random)
+                outcome = DEAD if row["due"] > claim.retry_from + self.settings.retry_hours * 3600.0 else PENDING
+                if outcome == PENDING:
+                    row["finished"] = None
+            rows.setdefault(f"{claim.endpoint_id} {outcome}", []).append(row)
         async with self.engine.begin() as connection:
-            done = await connection.execute(
-                update(d)
-                .where(
-                    d.delivery_id == claim.delivery_id,
-                    d.status == SENDING,
-                    d.claimed_by == self.node_id,
-                    d.claimed_until == claim.claimed_until,
-                    d.attempts == claim.attempts,
+            recorded = {}
+            for key, group in rows.items():
+                status = key.rsplit(" ", 1)[1]
+                done = await connection.execute(
+                    update(d)
+                    .where(
+                        d.delivery_id == bindparam("id"),
+                        d.status == SENDING,
+                        d.claimed_by == self.node_id,
+                        d.claimed_until == bindparam("until"),
+                        d.attempts == bindparam("tries"),
+                    )
+                    .values(
+                        status=status,
+                        claimed_until=None,
+                        last_status=bindparam("code"),
+                        last_error=bindparam("error"),
+                        next_attempt_at=bindparam("due"),
+                        finished_at=bindparam("finished"),
+                    )
+                    .execution_options(synchronize_session=False),
+                    group,
                 )
-                .values(**values)
-            )
-        if done.rowcount:
-            self._deliveries.add(1, attributes | {"kickoff.outcome": outcome})
-        else:  # claimed again meanwhile (this answer came after the claim ran out), or removed
-            log.info("webhook %s: attempt %d answered after its claim ended", claim.delivery_id, claim.attempts)
+                recorded[key] = done.rowcount if done.rowcount >= 0 else len(group)
+        for key, count in recorded.items():
+            endpoint_id, status = key.rsplit(" ", 1)
+            if count:
+                outcome = "failed" if status == PENDING else status
+                self._deliveries.add(count, {"kickoff.endpoint": endpoint_id, "kickoff.outcome": outcome})
+            if count < len(rows[key]):  # claimed again meanwhile (answered after the claim ended), or removed
+                log.info("%d webhook attempts answered after their claims ended", len(rows[key]) - count)
 
     async def test(self, endpoint_id: str) -> tuple[str, Attempt]:
         """Send the endpoint a signed ``webhook.test`` event now, not stored; its webhook-id and how it went.
@@ -449,6 +493,8 @@ class Dispatcher:
     async def _run(self) -> None:
         while not self._closing:
             self._woken.clear()
+            self._hurry = False
+            passed = time.monotonic()
             try:
                 await self.step()
             except Exception as error:  # the store is away: the next pass may do
@@ -456,6 +502,10 @@ class Dispatcher:
             if self._closing:
                 break
             await self._pause()
+            if not self._hurry:  # (woken by new deliveries, not by room freed for those waiting)
+                # A pass woken early waits PASS_GAP after the one before, so that what many lines wrote meanwhile
+                # is claimed, sent and recorded together rather than a pass and two transactions a delivery.
+                await asyncio.sleep(max(0.0, passed + PASS_GAP - time.monotonic()))
 
     def _complain(self, what: str, error: Exception) -> None:
         """Log a failure of the store (at most once a minute: a store that is away fails every pass)."""
@@ -492,6 +542,8 @@ class Dispatcher:
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
+        if self._recorder is not None:  # (the outcomes of what was answered)
+            await asyncio.gather(self._recorder, return_exceptions=True)
         await self.sender.aclose()
 
     # -- the backlog snapshot, the gauges, pruning ----------------------------------------------------------------

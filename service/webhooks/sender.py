@@ -93,12 +93,22 @@ class VettedBackend(AsyncNetworkBackend):
 
 
 class _Pool:
-    __slots__ = ("pool", "size", "users")
+    """One endpoint's connections kept open between attempts: at most ``size`` (its max_in_flight), the most
+    recently used taken first. (httpcore's own pool looks at every connection it holds, socket and all, on every
+    request; an attempt here looks only at the one it takes.)"""
 
-    def __init__(self, pool: httpcore.AsyncConnectionPool, size: int) -> None:
-        self.pool = pool
+    __slots__ = ("idle", "size", "slots", "users")
+
+    def __init__(self, size: int) -> None:
+        self.idle: list[httpcore.AsyncHTTPConnection] = []
         self.size = size
+        self.slots = asyncio.Semaphore(size)  # (attempts at once: the dispatcher's bound, kept here too)
         self.users = 0
+
+    async def aclose(self) -> None:
+        idle, self.idle = self.idle, []
+        for connection in idle:
+            await connection.aclose()
 
 
 def _chain(error: BaseException) -> typing.Iterator[BaseException]:
@@ -206,9 +216,11 @@ class Sender:
         )
         extensions = {"timeout": {"connect": timeout, "read": timeout, "write": timeout, "pool": timeout}}
         held = await self._take(pool, connections)
+        connection: httpcore.AsyncHTTPConnection | None = None
         try:
-            async with asyncio.timeout(timeout):
-                async with held.pool.stream(
+            async with asyncio.timeout(timeout), held.slots:
+                connection = await self._connection(held, request_url.origin)
+                async with connection.stream(
                     b"POST", request_url, headers=headers, content=payload.encode(), extensions=extensions
                 ) as response:
                     status = response.status
@@ -224,6 +236,8 @@ class Sender:
             return failed(why)
         finally:
             held.users -= 1
+            if connection is not None:
+                await self._put_back(held, connection)
         if 200 <= status < 300:
             return Attempt(True, status, "", time.monotonic() - started)
         if 300 <= status < 400:
@@ -235,29 +249,40 @@ class Sender:
         held = self._pools.get(key)
         if held is not None and held.size != size and held.users == 0:
             del self._pools[key]
-            await held.pool.aclose()
+            await held.aclose()
             held = None
         if held is None:
-            pool = httpcore.AsyncConnectionPool(
-                ssl_context=self.ssl_context,
-                max_connections=size,
-                keepalive_expiry=KEEPALIVE_SECONDS,
-                retries=0,
-                network_backend=self.backend,
-            )
-            held = self._pools[key] = _Pool(pool, size)
+            held = self._pools[key] = _Pool(size)
         self._pools.move_to_end(key)
         held.users += 1
         if len(self._pools) > self.max_pools:  # the least recently used pools nobody uses now go
             idle = [name for name, other in self._pools.items() if other.users == 0]
             for name in idle[: len(self._pools) - self.max_pools]:
-                await self._pools.pop(name).pool.aclose()
+                await self._pools.pop(name).aclose()
         return held
+
+    async def _connection(self, held: _Pool, origin: httpcore.Origin) -> httpcore.AsyncHTTPConnection:
+        """An idle connection of the endpoint's that is still good, else a new one (it connects on its request)."""
+        while held.idle:
+            connection = held.idle.pop()
+            if connection.can_handle_request(origin) and connection.is_idle() and not connection.has_expired():
+                return connection
+            await connection.aclose()
+        return httpcore.AsyncHTTPConnection(
+            origin, ssl_context=self.ssl_context, keepalive_expiry=KEEPALIVE_SECONDS, network_backend=self.backend
+        )
+
+    async def _put_back(self, held: _Pool, connection: httpcore.AsyncHTTPConnection) -> None:
+        """Keep a connection the attempt left reusable (its answer read whole), while the endpoint has room."""
+        if connection.is_available() and not connection.is_closed() and len(held.idle) < held.size:
+            held.idle.append(connection)
+        else:
+            await connection.aclose()
 
     async def aclose(self) -> None:
         pools, self._pools = list(self._pools.values()), OrderedDict()
         for held in pools:
             try:
-                await held.pool.aclose()
+                await held.aclose()
             except Exception as error:  # pragma: no cover - a connection that fails to close is gone anyway
                 log.debug("closing a webhook pool: %s", type(error).__name__)
