@@ -71,6 +71,10 @@ bench: install
 	$(BIN)/kickoff bench match --players 10000 --rate 30; sqlite=$$?; \
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench match --players 10000 --rate 30 \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'; postgres=$$?; [ $$sqlite = 0 ] && [ $$postgres = 0 ]
+	@# (webhooks: deliveries a second, CPU a move with and without a delivery, 10,000 idle correspondence rooms)
+	$(BIN)/kickoff bench webhooks --idle 10000; sqlite=$$?; \
+	scripts/with-postgres sh -c '$(BIN)/kickoff bench webhooks --idle 0 \
+		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'; postgres=$$?; [ $$sqlite = 0 ] && [ $$postgres = 0 ]
 
 # The gRPC stubs in clients/ are generated from proto/ and checked in; never edit them by hand.
 stubs: install

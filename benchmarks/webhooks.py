@@ -19,7 +19,9 @@ signature with the ``standardwebhooks`` library, and counts each webhook-id once
   rest), and after they rested (each idle for KICKOFF_REST_SECONDS, here 5 s, with no stream open: they leave memory,
   their deadlines stored), and after a restart of the server on the same store (which loads none of them: the sweep
   wakes each only when its deadline comes near). Idle CPU is the server's over ``quiet`` seconds, as a share of one
-  core.
+  core, beside the same server's with no room at all (its matchmaker's queues turning, its sweeps, its outbox
+  looked at every second). Resident memory after resting shows what Python keeps of freed memory (it seldom gives
+  it back); after the restart, what the rooms cost a server that holds them resting.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ ENV = {
 }
 OPERATOR = (("x-operator-key", OPERATOR_KEY),)
 AT_ONCE = 32  # calls in flight while rooms are made
+ROOMS_PER_PLAYER = 100  # rooms not finished a player may hold seats in (the server's own bound)
 
 
 class Receiver:
@@ -73,6 +76,7 @@ class Receiver:
         self.first = self.last = 0.0
         self.server: asyncio.Server | None = None
         self.port = 0
+        self._writers: set[asyncio.StreamWriter] = set()
 
     async def start(self) -> None:
         self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
@@ -85,6 +89,7 @@ class Receiver:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         from standardwebhooks import Webhook
 
+        self._writers.add(writer)
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -110,11 +115,15 @@ class Receiver:
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         finally:
+            self._writers.discard(writer)
             writer.close()
 
     async def close(self) -> None:
         if self.server is not None:
             self.server.close()
+        for writer in list(self._writers):  # (their handlers read the end, and finish)
+            writer.close()
+        await asyncio.sleep(0.05)
 
 
 def _auth(token: str) -> tuple[tuple[str, str], ...]:
@@ -314,33 +323,39 @@ async def _idle_cpu(server: ServerProcess, quiet: float) -> float:
 
 
 async def _make_idle(target: str, count: int) -> None:
+    """``count`` correspondence rooms, each with its two players seated (a player holds at most ROOMS_PER_PLAYER
+    rooms not finished: enough pairs of guests for them all)."""
     async with grpc.aio.insecure_channel(target) as channel:
         room_stub = room_pb2_grpc.RoomServiceStub(channel)
-        guests = await _guests(channel, 2 * AT_ONCE)
+        pairs = -(-count // ROOMS_PER_PLAYER)
+        guests = await _guests(channel, 2 * pairs)
         numbers = iter(range(count))
 
-        async def worker(pair: Sequence[player_pb2.Session]) -> None:
-            for _ in numbers:
-                await _table(room_stub, pair, hours=24)
+        async def worker() -> None:
+            for number in numbers:
+                pair = number % pairs
+                await _table(room_stub, guests[2 * pair : 2 * pair + 2], hours=24)
 
-        await asyncio.gather(*(worker(guests[2 * i : 2 * i + 2]) for i in range(AT_ONCE)))
+        await asyncio.gather(*(worker() for _ in range(AT_ONCE)))
 
 
-def _idle(database_url: str, count: int, quiet: float) -> dict[str, Any]:
+def _idle(database_url: str, count: int, quiet: float, rest: float) -> dict[str, Any]:
     url, remove = fresh_store(database_url, "idle")
-    server = ServerProcess(url, env=ENV)
+    env = {**ENV, "KICKOFF_REST_SECONDS": str(rest), "KICKOFF_WAKE_SECONDS": str(rest)}
+    server = ServerProcess(url, env=env)
     try:
         empty = _rss_mb(server)
+        empty_cpu = asyncio.run(_idle_cpu(server, quiet))  # (what a server does with no room: its queues, its sweeps)
         started = time.perf_counter()
         asyncio.run(_make_idle(server.target, count))
         made_in = time.perf_counter() - started
         held = _rss_mb(server)
         held_cpu = asyncio.run(_idle_cpu(server, 2.0))  # (before KICKOFF_REST_SECONDS have passed)
-        time.sleep(float(ENV["KICKOFF_REST_SECONDS"]) + 2 * float(ENV["KICKOFF_WAKE_SECONDS"]))  # (they rest)
+        time.sleep(3 * rest)  # (idle for ``rest``, then a sweep lets them rest)
         rested_cpu = asyncio.run(_idle_cpu(server, quiet))
         rested = _rss_mb(server)
         server.stop()
-        server = ServerProcess(url, env=ENV)  # (a restart: it loads none of them)
+        server = ServerProcess(url, env=env)  # (a restart: it loads none of them)
         restarted = _rss_mb(server)
         restarted_cpu = asyncio.run(_idle_cpu(server, quiet))
         return {
@@ -351,6 +366,7 @@ def _idle(database_url: str, count: int, quiet: float) -> dict[str, Any]:
             "rss_mb_rested": rested,
             "rss_mb_restarted": restarted,
             "kb_per_room_in_memory": round((held - empty) * 1024 / count, 1),
+            "idle_cpu_percent_empty": empty_cpu,
             "idle_cpu_percent_in_memory": held_cpu,
             "idle_cpu_percent_rested": rested_cpu,
             "idle_cpu_percent_restarted": restarted_cpu,
@@ -370,6 +386,7 @@ def bench_webhooks(
     quiet: float = 10.0,
     database_url: str = "",
     seed: int = 0,
+    rest: float = 5.0,
 ) -> dict[str, Any]:
     """The three figures of the module docstring."""
     url, remove = fresh_store(database_url, "webhooks")
@@ -381,7 +398,7 @@ def bench_webhooks(
     finally:
         server.stop()
         remove()
-    figures["idle"] = _idle(database_url, idle, quiet) if idle else {}
+    figures["idle"] = _idle(database_url, idle, quiet, rest) if idle else {}
     return figures
 
 
@@ -398,7 +415,8 @@ def webhooks_report(figures: dict[str, Any]) -> str:
     )
     if idle:
         text += (
-            f"; {idle['rooms']:,} idle correspondence rooms: in memory {idle['rss_mb_in_memory']} MB RSS "
+            f"; {idle['rooms']:,} idle correspondence rooms (an empty server: {idle['idle_cpu_percent_empty']}% CPU): "
+            f"in memory {idle['rss_mb_in_memory']} MB RSS "
             f"({idle['kb_per_room_in_memory']} KB a room over {idle['rss_mb_empty']} MB empty), "
             f"{idle['idle_cpu_percent_in_memory']}% CPU; rested {idle['rss_mb_rested']} MB, "
             f"{idle['idle_cpu_percent_rested']}% CPU; after a restart {idle['rss_mb_restarted']} MB, "

@@ -12,10 +12,9 @@ from pathlib import Path
 
 import httpx
 
-from kickoff.v1 import common_pb2, room_pb2
 from tests.processes import free_port
 from tests.server.conftest import Harness
-from tests.webhooks.test_service import TURN, auth, drain, guest, register
+from tests.webhooks.test_service import TURN, against_a_system_player, drain, guest, register
 
 README = Path(__file__).parents[2] / "README.md"
 
@@ -49,12 +48,7 @@ async def test_the_readmes_receiver_runs_as_written(harness: Harness, tmp_path: 
                     await asyncio.sleep(0.05)
         assert forged.status_code == 400
         ann = await guest(harness, "Ann")
-        made = await harness.rooms.CreateRoom(
-            room_pb2.CreateRoomRequest(
-                game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, system_players=1, think_seconds=0
-            ),
-            metadata=auth(ann.access_token),
-        )
+        made = await against_a_system_player(harness, ann)
         await drain(harness)
     finally:
         process.terminate()

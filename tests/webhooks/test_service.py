@@ -3,8 +3,11 @@ that played games, correspondence clocks and the matchmaker write into the outbo
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import random
+import sys
 from typing import Any
 
 import grpc
@@ -15,7 +18,7 @@ from sqlalchemy import select
 from standardwebhooks import Webhook
 
 from engine.registry import get_game
-from kickoff.v1 import common_pb2, move_pb2, player_pb2, room_pb2, webhook_pb2
+from kickoff.v1 import common_pb2, match_pb2, move_pb2, player_pb2, room_pb2, tournament_pb2, webhook_pb2
 from service.settings import WebhookSettings
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
@@ -63,6 +66,21 @@ async def drain(harness: Harness) -> None:
 
 async def guest(harness: Harness, name: str) -> player_pb2.Session:
     return (await harness.players.SignInAsGuest(player_pb2.SignInAsGuestRequest(name=name))).session
+
+
+async def against_a_system_player(
+    harness: Harness, session: player_pb2.Session, *, game: str = "soker", correspondence_hours: int = 0
+) -> room_pb2.CreateRoomResponse:
+    """An online room of two seats made by the player (seated at once) against a system player: its game begins."""
+    request = room_pb2.CreateRoomRequest(
+        game=game,
+        mode=common_pb2.ROOM_MODE_ONLINE,
+        seats=2,
+        system_players=1,
+        think_seconds=0,
+        correspondence_hours=correspondence_hours,
+    )
+    return await harness.rooms.CreateRoom(request, metadata=auth(session.access_token))
 
 
 # -- the admin API ----------------------------------------------------------------------------------------------
@@ -212,12 +230,7 @@ async def test_a_played_game_sends_signed_events_that_hold_no_card(harness: Harn
     receiver = await receivers()
     _, secret = await register(harness, receiver.url, [TURN, ENDED])
     ann = await guest(harness, "Ann")
-    made = await harness.rooms.CreateRoom(
-        room_pb2.CreateRoomRequest(
-            game=game, mode=common_pb2.ROOM_MODE_ONLINE, seats=2, system_players=1, think_seconds=0
-        ),
-        metadata=auth(ann.access_token),
-    )
+    made = await against_a_system_player(harness, ann, game=game)
     room_id = made.room.room_id
     await play_to_the_end(harness, room_id, made.seat_token, seed=3)
     await drain(harness)
@@ -250,17 +263,7 @@ async def test_a_correspondence_turn_gets_a_reminder_an_hour_before_its_deadline
     receiver = await receivers()
     _, secret = await register(harness, receiver.url, [TURN, REMINDER])
     ann = await guest(harness, "Ann")
-    made = await harness.rooms.CreateRoom(
-        room_pb2.CreateRoomRequest(
-            game="soker",
-            mode=common_pb2.ROOM_MODE_ONLINE,
-            seats=2,
-            system_players=1,
-            think_seconds=0,
-            correspondence_hours=24,
-        ),
-        metadata=auth(ann.access_token),
-    )
+    made = await against_a_system_player(harness, ann, correspondence_hours=24)
     await drain(harness)
     (began,) = [json.loads(request.body) for request in receiver.requests]
     assert began["type"] == "turn.began" and began["data"]["player_id"] == ann.player.player_id
@@ -298,17 +301,7 @@ async def test_a_reminder_for_a_seat_that_moved_is_never_sent(harness: Harness, 
     receiver = await receivers()
     await register(harness, receiver.url, [REMINDER])
     ann = await guest(harness, "Ann")
-    made = await harness.rooms.CreateRoom(
-        room_pb2.CreateRoomRequest(
-            game="soker",
-            mode=common_pb2.ROOM_MODE_ONLINE,
-            seats=2,
-            system_players=1,
-            think_seconds=0,
-            correspondence_hours=24,
-        ),
-        metadata=auth(ann.access_token),
-    )
+    made = await against_a_system_player(harness, ann, correspondence_hours=24)
     room_id, token = made.room.room_id, made.seat_token
     harness.clock.advance(3600)
     await end_turn(harness, room_id, token)
@@ -318,3 +311,79 @@ async def test_a_reminder_for_a_seat_that_moved_is_never_sent(harness: Harness, 
     async with harness.directory.journal.engine.connect() as connection:
         statuses = (await connection.execute(select(WebhookDeliveryRow.status))).scalars().all()
     assert "obsolete" in statuses
+
+
+async def test_a_match_found_and_a_tournaments_next_game_are_sent(harness: Harness, receivers: Any) -> None:
+    receiver = await receivers()
+    found, ready = webhook_pb2.WEBHOOK_EVENT_MATCH_FOUND, webhook_pb2.WEBHOOK_EVENT_TOURNAMENT_GAME_READY
+    _, secret = await register(harness, receiver.url, [found, ready])
+    ann, bob = await guest(harness, "Ann"), await guest(harness, "Bob")
+    tickets = {}
+    for session in (ann, bob):
+        request = match_pb2.EnqueueRequest(game="soker", seat_counts=[2])
+        ticket = (await harness.matches.Enqueue(request, metadata=auth(session.access_token))).ticket
+        tickets[ticket.ticket_id] = session.player.player_id
+    harness.clock.advance(1)
+    await harness.matchmaker.tick()
+    created = await harness.tournaments.CreateTournament(
+        tournament_pb2.CreateTournamentRequest(
+            game="soker", mode=common_pb2.ROOM_MODE_ONLINE, system_players=3, think_seconds=0
+        )
+    )
+    tournament_id = created.tournament.tournament_id
+    await harness.tournaments.JoinTournament(
+        tournament_pb2.JoinTournamentRequest(tournament_id=tournament_id, name="Ann"),
+        metadata=auth(ann.access_token),
+    )
+    await drain(harness)
+    events = [Webhook(secret).verify(request.body, request.headers) for request in receiver.requests]
+    matched = {event["data"]["ticket_id"]: event["data"] for event in events if event["type"] == "match.found"}
+    assert set(matched) == set(tickets)
+    assert all(data["players"] == [tickets[ticket]] and data["take_up_deadline"] for ticket, data in matched.items())
+    assert len({data["match_id"] for data in matched.values()}) == 1  # (one table for both)
+    (game,) = [event["data"] for event in events if event["type"] == "tournament.game_ready"]
+    assert game["tournament_id"] == tournament_id and game["game_index"] == 0
+    assert game["players"] == [ann.player.player_id] and game["room_id"]
+
+
+async def test_kickoff_webhooks_drives_the_admin_api(harness: Harness, receivers: Any) -> None:
+    receiver = await receivers()
+    env = {**os.environ, "KICKOFF_OPERATOR_KEY": KEY}
+    target = f"127.0.0.1:{harness.server.port}"
+
+    async def kickoff(*words: str, key: bool = True) -> tuple[int, str]:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "cli",
+            "webhooks",
+            "--target",
+            target,
+            *words,
+            env=env if key else {k: v for k, v in env.items() if k != "KICKOFF_OPERATOR_KEY"},
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        output, _ = await process.communicate()
+        return process.returncode or 0, output.decode()
+
+    code, output = await kickoff("add", receiver.url, "--event", "turn.began", "--event", "game.ended")
+    assert code == 0, output
+    endpoint_id = output.split()[1]
+    secret = output.rsplit(": ", 1)[1].strip()
+    assert secret.startswith("whsec_")
+    code, output = await kickoff("list")
+    assert code == 0 and endpoint_id in output and "turn.began,game.ended" in output and secret not in output
+    code, output = await kickoff("test", endpoint_id)
+    assert code == 0 and "delivered: HTTP 200" in output
+    Webhook(secret).verify(receiver.requests[-1].body, receiver.requests[-1].headers)
+    code, output = await kickoff("deliveries", "--status", "dead")
+    assert code == 0 and output == ""
+    code, output = await kickoff("add", "http://10.0.0.1/hook", "--event", "turn.began")
+    assert code == 1 and "INVALID_ARGUMENT" in output
+    code, output = await kickoff("list", key=False)
+    assert code == 2 and "KICKOFF_OPERATOR_KEY" in output
+    code, output = await kickoff("remove", endpoint_id)
+    assert code == 0
+    code, output = await kickoff("list")
+    assert code == 0 and output == ""
