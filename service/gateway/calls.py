@@ -106,7 +106,9 @@ def status_filter(enum: Any, prefix: str, status: str) -> int:
     names = enum.keys()
     wanted = status if status in names else f"{prefix}{status.upper()}"
     if wanted not in names:
-        raise BadRequest("status must be one of waiting, playing, finished", field="status")
+        shown = [name for name in names if not name.endswith("_UNSPECIFIED")]
+        choices = ", ".join(name.removeprefix(prefix).lower() for name in shown)
+        raise BadRequest(f"status must be one of {choices}", field="status")
     return int(enum.Value(wanted))
 
 

@@ -12,11 +12,10 @@ from litestar.datastructures import State
 from litestar.params import FromPath, FromQuery
 
 from kickoff.v1 import webhook_pb2
-from service.gateway.calls import body, metadata, to_json, upstream
+from service.gateway.calls import body, metadata, status_filter, to_json, upstream
 from service.gateway.calls import page_size as bounded_page
 from service.gateway.openapi import OPERATOR, operation
 from service.gateway.players import PRIVATE
-from service.gateway.problems import BadRequest
 
 ENDPOINT_EXAMPLE = {
     "endpointId": "we_3f2a9c1d4e5b6a70",
@@ -130,20 +129,11 @@ async def list_deliveries(
     page_token: FromQuery[str] = "",
 ) -> dict[str, Any]:
     stub, timeout = _stub(state)
+    wanted = status_filter(webhook_pb2.DeliveryStatus, "DELIVERY_STATUS_", status) if status else 0
     message = webhook_pb2.ListDeliveriesRequest(
-        endpoint_id=endpoint_id, status=_status(status), page_size=bounded_page(page_size), page_token=page_token
+        endpoint_id=endpoint_id, status=wanted, page_size=bounded_page(page_size), page_token=page_token
     )
     return to_json(await stub.ListDeliveries(message, metadata=metadata(request), timeout=timeout))
-
-
-def _status(status: str) -> int:
-    if not status:
-        return webhook_pb2.DELIVERY_STATUS_UNSPECIFIED
-    names = webhook_pb2.DeliveryStatus.keys()
-    wanted = status if status in names else f"DELIVERY_STATUS_{status.upper()}"
-    if wanted not in names or wanted == "DELIVERY_STATUS_UNSPECIFIED":
-        raise BadRequest("status must be one of pending, sending, delivered, dead, obsolete", field="status")
-    return int(webhook_pb2.DeliveryStatus.Value(wanted))
 
 
 @post(
