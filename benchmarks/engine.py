@@ -111,7 +111,7 @@ class BotFigures:
 def bench_bots(
     game_name: str,
     games: int,
-    bot: str = "heuristic",
+    bot: str = "normal",
     opponent: str = "random",
     seats: int | tuple[int, ...] = 4,
     seed: int = 0,

@@ -320,12 +320,21 @@ def _bench_parser(commands: argparse._SubParsersAction) -> None:
     bots = kinds.add_parser("bots", help="a system player's win rate against random players")
     bots.add_argument("--game", default="soker", choices=sorted(GAMES))
     bots.add_argument("--games", type=int, default=1_000)
-    bots.add_argument("--bot", default="heuristic")
+    bots.add_argument("--bot", default="normal")
     bots.add_argument("--opponent", default="random")
     bots.add_argument(
         "--seats", default="4", help="table size, or sizes taken in turn (e.g. 2,4); a team game's bot plays a team"
     )
     bots.add_argument("--seed", type=int, default=0)
+    bots.add_argument(
+        "--deals",
+        type=int,
+        default=0,
+        help="play duplicate deals instead (each once for every side the bot takes)",
+    )
+    bots.add_argument("--think", type=float, default=1.0, help="with --deals: a searching bot's seconds a decision")
+    bots.add_argument("--iterations", type=int, default=0, help="with --deals: a fixed search budget, not --think")
+    bots.add_argument("--workers", type=int, default=2, help="with --deals: games played at once (one core each)")
     bots.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -508,6 +517,23 @@ def _bench_bots(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise ValueError("--games must be at least 1")
     counts = tuple(int(part) for part in args.seats.split(","))
+    if args.deals:
+        from benchmarks.strength import bench_strength, strength_report
+
+        for count in counts:
+            result = bench_strength(
+                args.game,
+                args.deals,
+                args.bot,
+                args.opponent,
+                count,
+                args.seed,
+                args.think,
+                args.iterations or None,
+                args.workers,
+            )
+            _report(args, result.to_json(), strength_report(result))
+        return 0
     figures = bench_bots(args.game, args.games, args.bot, args.opponent, counts, args.seed)
     _report(args, figures.to_json(), bots_report(figures, args.game, counts))
     return 0

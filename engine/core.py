@@ -533,6 +533,7 @@ class Game(ABC):
 
     spec: GameSpec
     bots: Mapping[str, Callable[[int], Bot]]  # bot name -> factory taking a seed
+    search: Any = None  # how its ``hard`` players search (an engine.search.SearchSettings; engine.levels sets it)
 
     @abstractmethod
     def new_game(self, seats: int, options: Mapping[str, Any] | None, seed: int) -> GameState:
@@ -545,6 +546,15 @@ class Game(ABC):
     @abstractmethod
     def move_from_wire(self, text: str) -> Any:
         """The move whose wire form is ``text``; raises :class:`MalformedMove` when it cannot be read."""
+
+    def sample(self, view: View, seed: int) -> GameState:
+        """A whole state that a seat's ``view`` (``state.view(seat)``) could have come from, for a system player that
+        searches: everything the view shows as it shows it (the viewer's own cards, every public card and count, whose
+        turn it is), and every card it hides dealt from ``Rng(seed)`` among the places it hides (the other hands, the
+        decks, face-down cards) with the sizes it shows. Anything else the view does not show (the game's own RNG) is
+        drawn from ``seed`` too. Reads only ``view``: the same view and seed give the same state, whatever state the
+        view came from, and ``sample(view, seed).view(view.viewer) == view``."""
+        raise NotImplementedError(f"{self.spec.title} cannot sample a state from a view")
 
     def replay(
         self, seats: int, options: Mapping[str, Any] | None, seed: int, log: Iterable[tuple[int, Any]]

@@ -262,6 +262,17 @@ def _networks(name: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
+class BotSettings:
+    """System players that search (the ``hard`` level): the worker processes they search in. The README's "System
+    players" section explains it."""
+
+    # KICKOFF_BOT_WORKERS: worker processes for searches (each search holds one for its think time; a room whose
+    # search finds every worker busy waits its turn inside its clock's margin). 0: search in the server's own thread
+    # (blocks the event loop: for tools and tests only).
+    workers: int = field(default_factory=lambda: int(_number("KICKOFF_BOT_WORKERS", "1", int)))
+
+
+@dataclass(frozen=True)
 class CorrespondenceSettings:
     """Correspondence rooms (clocks of hours or days): when an idle one rests (leaves memory, its deadline stored),
     and how often the store is swept for rooms whose deadline comes near. The README's "Correspondence play and

@@ -84,6 +84,11 @@ class Instruments:
         self.think_time = meter.create_histogram(
             "kickoff.system_player.think_time", unit="s", description="How long system players thought before moving"
         )
+        self.search_iterations = meter.create_histogram(
+            "kickoff.system_player.search_iterations",
+            unit="{iteration}",
+            description="Iterations of a hard system player's search a decision",
+        )
         self.event_streams = meter.create_up_down_counter(
             "kickoff.event_streams.open", unit="{stream}", description="Open event streams (events, play, tournament)"
         )

@@ -167,6 +167,9 @@ class CreateRoomScreen(GameForm):
             with Horizontal(classes="field"):
                 yield Label("Options")
                 yield Input(placeholder="e.g. max_rounds=2 turn_seconds=30", id="create-options")
+            with Horizontal(classes="field"):
+                yield Label("Their level")
+                yield Select(self._level_options(), value="normal", allow_blank=False, id="create-level")
             yield Static(self._hint(), id="create-hint")
             with Horizontal(id="dialog-buttons"):
                 yield Button("Create", variant="primary", id="create")
@@ -177,6 +180,15 @@ class CreateRoomScreen(GameForm):
         info = self.games.get(self.game)
         counts = list(info.seat_counts) if info else [2]
         return [(f"{count} seats", count) for count in counts]
+
+    def _level_options(self) -> list[tuple[str, str]]:
+        info = self.games.get(self.game)
+        levels = list(info.levels) if info and info.levels else ["normal"]
+        return [(f"{level} (searches)" if level == "hard" else level, level) for level in levels]
+
+    def _level(self) -> str:
+        value = self.query_one("#create-level", Select).value
+        return value if isinstance(value, str) else "normal"
 
     def _seats(self) -> int:
         try:
@@ -232,6 +244,7 @@ class CreateRoomScreen(GameForm):
                 "seats": self._seats(),
                 "solo": self._solo(),
                 "system_players": system,
+                "system_player": self._level(),
                 "options": options,
             }
         )
@@ -542,6 +555,7 @@ class LobbyScreen(Screen[None]):
                 seats=request["seats"],
                 solo=request["solo"],
                 system_players=request["system_players"],
+                system_player=request.get("system_player", ""),
                 options=request["options"],
                 choice=self.choice(),  # (a signed-in player is seated by CreateRoom, with it)
             )

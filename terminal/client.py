@@ -550,6 +550,7 @@ class KickoffClient:
         think_seconds: float | None = None,
         as_player: bool = True,
         choice: str = "",
+        system_player: str = "",
     ) -> NewRoom:
         """Create a room; a signed-in player (unless not ``as_player``) is seated in it at once (``NewRoom.ticket``),
         with ``choice`` for the seat where the game offers one. Anyone else joins after, with their choice."""
@@ -558,6 +559,7 @@ class KickoffClient:
             mode=common_pb2.ROOM_MODE_SOLO if solo else common_pb2.ROOM_MODE_ONLINE,
             seats=seats,
             system_players=system_players,
+            system_player=system_player,
         )
         if options:
             request.options.CopyFrom(options_struct(options))

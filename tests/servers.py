@@ -30,6 +30,7 @@ from service.players.store import PlayerStore
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import RoomLimits
+from service.rooms.thinking import Thinkers
 from service.settings import HttpLimits, LimitSettings, MatchSettings, WebhookSettings
 from service.store.journal import SqlJournal
 from service.tournaments.directory import TournamentDirectory
@@ -53,11 +54,13 @@ async def start() -> AsyncIterator[Start]:
         min_games: int = 1,
         match: MatchSettings | None = None,
         webhooks: WebhookSettings | None = None,
+        thinkers: Thinkers | None = None,
         **limits: object,
     ) -> Harness:
         """``journal``: a SqlJournal gets players (sign-in, ratings) and matchmaking (``match``'s settings; the queues
         turn when the test says) on its database, with ``issuers`` trusted; and webhooks with ``webhooks``' settings
-        (the test steps the dispatcher: Harness.webhooks.dispatcher.step)."""
+        (the test steps the dispatcher: Harness.webhooks.dispatcher.step). ``thinkers``: where hard system players
+        search (default: in the test's thread, 16 iterations a decision)."""
         match = match or MatchSettings(fill_seconds=30, take_up_seconds=20, ticket_seconds=300)
         clock = ManualClock()
         seeds = seeds or itertools.count(1)
@@ -76,6 +79,7 @@ async def start() -> AsyncIterator[Start]:
             limits=room_limits,
             max_live_rooms=settings.max_live_rooms or None,
             rates=players is not None,
+            thinkers=thinkers or Thinkers(0, iterations=16),
         )
         tournaments = TournamentDirectory(directory, max_live=settings.max_live_tournaments or None)
         if store is not None:
@@ -111,6 +115,7 @@ async def start() -> AsyncIterator[Start]:
         await harness.server.stop(0)
         if harness.webhooks is not None:
             await harness.webhooks.close()
+        harness.directory.thinkers.close()
         if isinstance(harness.directory.journal, SqlJournal):
             await harness.directory.journal.close()
 

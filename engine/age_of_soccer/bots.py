@@ -17,6 +17,7 @@ from typing import Any
 from engine.age_of_soccer import cards as C
 from engine.age_of_soccer.rules import AosMove, AosState
 from engine.core import Rng
+from engine.search import SearchSettings
 
 # What an action card is worth keeping, by kind (the discard goes from the least).
 KEEP = {
@@ -236,3 +237,4 @@ class _Table:
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+SEARCH = SearchSettings()

@@ -18,6 +18,7 @@ from typing import Any
 from engine.carta import cards as C
 from engine.carta.rules import CartaMove, CartaState
 from engine.core import Rng
+from engine.search import SearchSettings
 
 # How much a card is worth keeping (the card laid face down is the one worth least).
 _KEEP = {C.SS: 30, C.JOKER: 40, C.SUPER: 35, C.CANITO: 25, C.OFFSIDE: 12, C.SIGA: 10, C.PI: 0, C.DT: 0}
@@ -158,3 +159,4 @@ def _least(moves: list[CartaMove]) -> CartaMove:
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+SEARCH = SearchSettings()

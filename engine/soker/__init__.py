@@ -1,9 +1,10 @@
 """Soker: the flagship game. :data:`SOKER` is the rule set with its system players; see :mod:`engine.soker.rules` for
 the rules as settled."""
 
-from engine.soker.bots import BOTS
+from engine.levels import with_levels
+from engine.soker.bots import BOTS, SEARCH
 from engine.soker.rules import Soker, SokerMove, SokerState, SokerView
 
-SOKER = Soker(BOTS)
+SOKER = with_levels(Soker(BOTS), SEARCH)
 
 __all__ = ["SOKER", "Soker", "SokerMove", "SokerState", "SokerView"]

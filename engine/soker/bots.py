@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from engine.search import SearchSettings
 from engine.soker.cards import (
     CARD_MASK_BY_COUNTRY,
     JOKER_MASK,
@@ -96,3 +97,4 @@ def _strongest_country(hand: int) -> int:
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+SEARCH = SearchSettings()

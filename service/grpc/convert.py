@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
 from engine.core import Game, InvalidOptions, Outcome
+from engine.levels import levels_of
 from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
 from service.errors import InvalidRequest
 from service.grpc.codecs import Codec, codec_of
@@ -187,7 +188,12 @@ def rules_to_proto(game: Game, options: Mapping[str, Any]) -> game_pb2.RuleSet:
             entry.maximum = option.maximum
         rules.append(entry)
     return game_pb2.RuleSet(
-        game=spec.name, title=spec.title, deck_size=spec.deck_size, seat_counts=spec.seat_counts, options=rules
+        game=spec.name,
+        title=spec.title,
+        deck_size=spec.deck_size,
+        seat_counts=spec.seat_counts,
+        options=rules,
+        levels=levels_of(game),
     )
 
 

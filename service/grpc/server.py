@@ -60,7 +60,9 @@ from service.players.players import Players
 from service.players.store import PlayerStore
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import RoomLimits
+from service.rooms.thinking import Thinkers
 from service.settings import (
+    BotSettings,
     CorrespondenceSettings,
     GrpcSettings,
     LimitSettings,
@@ -378,6 +380,7 @@ async def serve(
     match_settings: MatchSettings | None = None,
     correspondence: CorrespondenceSettings | None = None,
     webhook_settings: WebhookSettings | None = None,
+    bot_settings: BotSettings | None = None,
 ) -> None:
     """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully.
     ``seed_source``: each new room's seed (None: a random one; benchmarks repeat their games with a fixed one).
@@ -411,6 +414,7 @@ async def serve(
         rates=player_store is not None,
         seed_source=seed_source,
         correspondence=correspondence or CorrespondenceSettings(),
+        thinkers=Thinkers((bot_settings or BotSettings()).workers),
     )
     secret = settings.token_secret or (await journal.token_secret() if journal else secrets.token_bytes(32))
     players = None
@@ -478,6 +482,7 @@ async def serve(
         await matchmaker.close()
     directory.stop_resting()
     await running.stop(settings.grace_seconds)
+    directory.thinkers.close()
     if webhooks is not None:  # (after the last line: its deliveries are in the outbox, for any node to send)
         await webhooks.close()
     if players is not None:

@@ -17,6 +17,7 @@ import grpc
 from google.protobuf import timestamp_pb2
 
 from engine.core import UnknownGame
+from engine.levels import levels_of
 from engine.registry import GAMES, get_game
 from kickoff.v1 import common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.actors.feed import Feed
@@ -186,6 +187,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                     seat_counts=g.spec.seat_counts,
                     summary=g.spec.summary,
                     seat_choice=g.spec.seat_choice,
+                    levels=levels_of(g),
                 )
                 for g in GAMES.values()
             ]

@@ -24,6 +24,7 @@ from opentelemetry.trace import Link
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
 from engine.core import InvalidOptions, UnknownGame
+from engine.levels import levels_of
 from engine.registry import GAMES, get_game
 from service.errors import InvalidRequest, PlayerNotFound, ResourceExhausted, StoreRefused, TicketNotFound
 from service.matches.matching import Table, Vacant, Waiting, plan
@@ -193,11 +194,12 @@ class Matchmaker:
         return plan(waiting, vacant, now, teams, self.settings.fill_seconds or None)
 
     async def _kind(self, game: str, rating: float) -> str:
-        """The system players' kind for a table of ``rating``: the one whose own rating in the game is nearest."""
-        kinds = sorted(get_game(game).bots)
+        """The system players' level for a table of ``rating``: the one whose own rating in the game is nearest (level
+        ``normal`` among equals: every level is unrated at first)."""
+        kinds = sorted(levels_of(get_game(game)), key=lambda kind: kind != "normal")
         ratings = await self.players.ratings_of(game, [system_rating_id(kind) for kind in kinds])
         mu = {kind: ratings[system_rating_id(kind)].mu if system_rating_id(kind) in ratings else MU for kind in kinds}
-        return min(kinds, key=lambda kind: (abs(mu[kind] - rating), kind))
+        return min(kinds, key=lambda kind: abs(mu[kind] - rating))
 
     async def _room(self, match: MatchInfo) -> None:
         """Make a started table's room, unless the store has it already (a node made it and died before marking the

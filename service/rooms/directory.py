@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.core import InvalidOptions, UnknownGame
+from engine.levels import ALIASES, levels_of
 from engine.registry import GAMES, get_game
 from service.actors.actor import Journal
 from service.actors.directory import Directory, page_size_of
@@ -41,6 +42,7 @@ from service.actors.runtime import Remote, Runtime
 from service.errors import InvalidRequest, ResourceExhausted, RoomMoved, RoomNotFound
 from service.rooms.clock import Clock, SystemClock, Timer
 from service.rooms.room import KIND, ONLINE, SOLO, Room, RoomLimits, Surroundings
+from service.rooms.thinking import Thinkers
 from service.settings import CorrespondenceSettings
 from service.store.memory import MemoryJournal
 from service.store.records import RoomRecord
@@ -96,6 +98,7 @@ class RoomDirectory(Directory[Room]):
         runtime: Runtime | None = None,
         rates: bool = False,
         correspondence: CorrespondenceSettings | None = None,
+        thinkers: Thinkers | None = None,
     ) -> None:
         super().__init__(journal=journal or MemoryJournal(), runtime=runtime or Runtime(), keep_finished=keep_finished)
         self.clock = clock or SystemClock()
@@ -105,7 +108,9 @@ class RoomDirectory(Directory[Room]):
         self.default_think_seconds = default_think_seconds
         self.limits = limits or RoomLimits()
         # ``rates``: the store keeps players' ratings, so games may be rated (a SQL journal with the players' rater)
-        self.surroundings = Surroundings(self.clock, self.journal, self.telemetry, self.limits, rates)
+        # ``thinkers``: where hard system players search (none: in the event loop's thread, for tools and tests)
+        self.thinkers = thinkers or Thinkers(0)
+        self.surroundings = Surroundings(self.clock, self.journal, self.telemetry, self.limits, rates, self.thinkers)
         self.max_live_rooms = max_live_rooms
         self._live: set[str] = set()  # rooms waiting or playing in memory, outside tournaments
         self._created = 0.0  # the last creation time given
@@ -254,9 +259,9 @@ class RoomDirectory(Directory[Room]):
                 f"a solo {what} is one person against system players: system_players must be {seats - 1}",
                 code="solo_needs_one_person",
             )
-        system_player = system_player or "heuristic"
+        system_player = ALIASES.get(system_player, system_player) or "normal"
         if system_player not in rules.bots:
-            known = ", ".join(sorted(rules.bots))
+            known = ", ".join(levels_of(rules))
             raise InvalidRequest(f"no such system player (known: {known})", code="unknown_bot", field="system_player")
         if think_seconds is not None and not 0 <= think_seconds <= 60:
             raise InvalidRequest("think_seconds must be 0-60", code="bad_think_time")

@@ -21,7 +21,9 @@ move: that room stays in memory).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 import random
 import secrets
 import time
@@ -51,6 +53,7 @@ from service.errors import (
 from service.rooms.clock import Clock, Timer
 from service.rooms.clocks import Deadline, SeatClocks
 from service.rooms.seats import PERSON, SYSTEM, check_holder, seat_to_take
+from service.rooms.thinking import Thinkers
 from service.store.records import GameResult, LogEntry, RoomRecord, SeatResult, Turn, system_rating_id
 from service.telemetry import SpanScope, Telemetry
 
@@ -59,6 +62,9 @@ ONLINE, SOLO = "online", "solo"
 KIND = "room"  # the rooms' kind of actor
 REFUSALS_KEPT = 32  # refused request ids remembered per seat (accepted ones are kept for the room's life)
 THINK_RANGE = (0.8, 2.0)  # a system player's think time when the room sets none
+SEARCH_MARGIN = 1.0  # a search ends this many seconds before the seat's clock runs out
+
+log = logging.getLogger(__name__)
 EXPIRED = "expired"  # the outcome's reason when a waiting room closes unplayed
 
 
@@ -80,6 +86,7 @@ class Surroundings:
     telemetry: Telemetry = field(default_factory=Telemetry)
     limits: RoomLimits = RoomLimits()
     rates: bool = False  # the store keeps players' ratings (a SQL store with players): games may be rated
+    thinkers: Thinkers = field(default_factory=lambda: Thinkers(0))  # where hard system players search
 
 
 @dataclass
@@ -213,6 +220,7 @@ class Room(ActorHandler):
         )
         self.seat_clocks = SeatClocks(self.clock, self._expired, self.correspondence_hours * 3600.0 or None)
         self._expiry: Timer | None = None
+        self._searches: set[asyncio.Task[None]] = set()  # system players' searches under way
         self.used_at = self.clock.now()  # when it was last changed, loaded or called for (an idle one may rest)
         self.reset()
 
@@ -262,6 +270,8 @@ class Room(ActorHandler):
         if self._expiry is not None:
             self._expiry.cancel()
             self._expiry = None
+        for search in list(self._searches):
+            search.cancel()
 
     # -- requests ---------------------------------------------------------------------------------------------------
 
@@ -761,6 +771,9 @@ class Room(ActorHandler):
         return SpanScope(self._tracer.start_span(name, attributes=attributes), **options)
 
     def _wake_bot(self, seat: int, key: Any) -> None:
+        if hasattr(self.seats[seat].bot, "decide"):  # (a player that searches: its thinking is its search)
+            self._search(seat, key)
+            return
         think = self.think_seconds
         if think is None:
             think = self._think_random.uniform(*THINK_RANGE)
@@ -775,15 +788,54 @@ class Room(ActorHandler):
         else:
             self.seat_clocks.later(seat, self.clock.now() + think, enqueue)
 
-    async def _bot_move(self, seat: int, key: Any) -> None:
-        """A system player moves through the same path as people, if its turn still stands."""
+    def _search(self, seat: int, key: Any) -> None:
+        """Start the search of a system player that searches, off the event loop (Thinkers): it is given the seat's
+        view, for its think time (the room's ``think_seconds``, else the game's), always ending
+        ``SEARCH_MARGIN`` seconds inside the seat's clock; its move then goes the way of any system player's."""
+        state = self.state
+        if state is None:
+            return
+        seconds = self.think_seconds if self.think_seconds is not None else self.game.search.seconds
+        running = self.seat_clocks.running.get(seat)
+        if running is not None:
+            seconds = min(seconds, max(0.0, running.deadline - self.clock.now() - SEARCH_MARGIN))
+        view = state.view(seat)
+        seed = (self.seed + seat) * 1_000_003 + state.version
+        thinkers = self.surroundings.thinkers
+        actor = self.actor
+
+        async def think() -> None:
+            move = None
+            try:
+                thought = await thinkers.think(self.game.spec.name, view, seat, seed, seconds)
+                move = self.game.move_from_wire(thought.move)
+                self._metrics.search_iterations.record(thought.iterations, self._game_attribute)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # (the pool broke, or the search failed): the normal player answers instead
+                log.exception("room %s: seat %s's search failed; the normal player moves instead", self.room_id, seat)
+            actor.enqueue(lambda: self._bot_move(seat, key, move))
+
+        self._metrics.think_time.record(seconds, self._game_attribute)
+        task = asyncio.get_running_loop().create_task(think(), name=f"search {self.room_id} seat {seat}")
+        self._searches.add(task)
+        task.add_done_callback(self._searches.discard)
+
+    async def _bot_move(self, seat: int, key: Any, move: Any = None) -> None:
+        """A system player moves through the same path as people, if its turn still stands (``move``: the one its
+        search chose; None: ask the bot, or for a player that searches whose search failed, the normal player)."""
         state = self.state
         clocks = self.seat_clocks
         if clocks.key(seat) != key or state is None or seat not in state.to_act():
             return
         bot = self.seats[seat].bot
         assert bot is not None
-        move = bot.choose(state, seat)
+        if move is None:
+            if hasattr(bot, "decide"):
+                bot = self.game.new_bot("normal", self.seed + seat)
+            move = bot.choose(state, seat)
+        elif move not in state.legal_moves(seat):  # (the table changed while it searched: another seat acted)
+            move = self.game.new_bot("normal", self.seed + seat).choose(state, seat)
         try:
             with self._span("room.system_player_move", seat, move):
                 await self._apply(seat, move, by_table=False)

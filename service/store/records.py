@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.levels import ALIASES
+
 
 @dataclass(frozen=True)
 class RoomRecord:
@@ -88,8 +90,9 @@ SYSTEM_RATING = "system-"  # a system player's rating id: system-<kind> (a playe
 
 
 def system_rating_id(kind: str) -> str:
-    """The rating id a kind of system player plays for (rated per kind and game, like a player)."""
-    return SYSTEM_RATING + kind
+    """The rating id a kind of system player plays for (rated per kind and game, like a player; an older name of a
+    level plays for the level)."""
+    return SYSTEM_RATING + ALIASES.get(kind, kind)
 
 
 @dataclass(frozen=True)

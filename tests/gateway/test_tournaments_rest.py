@@ -91,7 +91,7 @@ async def test_one_person_and_three_system_players_play_a_tournament_over_rest(c
         assert standings_lines(seen) == table(games[:count]), "the live standings after each game"
     final = (await client.get(f"/v1/tournaments/{tid}/standings")).json()
     assert final["final"] and standings_lines(final) == table(games)
-    assert {line["name"] for line in final["lines"]} == {"ann", "heuristic bot"}
+    assert {line["name"] for line in final["lines"]} == {"ann", "normal bot"}
     tournament = (await client.get(f"/v1/tournaments/{tid}")).json()
     assert tournament["status"] == "TOURNAMENT_STATUS_FINISHED" and tournament["gamesPlayed"] == 8
     # A client that saw version 5 picks up the rest, and only the rest.

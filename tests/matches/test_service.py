@@ -125,7 +125,7 @@ async def test_system_players_fill_the_table_after_the_wait(queue: Queue) -> Non
     found = await queue.get(alone, ticket.ticket_id)
     kinds = [s.kind for s in found.table.table_seats]
     assert found.status == PROPOSED and kinds.count(common_pb2.SEAT_KIND_SYSTEM) == 2
-    assert found.table.system_player in ("heuristic", "random")
+    assert found.table.system_player in ("normal", "random")
     matched = await queue.accept(alone, ticket.ticket_id)
     assert matched.status == MATCHED
     room = (await queue.harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=matched.table.room_id))).room

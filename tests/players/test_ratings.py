@@ -110,7 +110,7 @@ async def test_solo_rooms_are_not_rated_unless_asked_and_system_players_have_rat
     asked = await served.create(ann, solo=True, seats=3, system_players=2, rated=True)
     ended = await served.play_out(asked.room.room_id, {asked.seat: asked.seat_token})
     assert ended.rated
-    bot = (await players.GetPlayer(player_pb2.GetPlayerRequest(player_id="system-heuristic"))).player
+    bot = (await players.GetPlayer(player_pb2.GetPlayerRequest(player_id="system-normal"))).player
     assert [(r.game, r.games) for r in bot.ratings] == [("soker", 1)]
     me = (await players.GetPlayer(player_pb2.GetPlayerRequest(), metadata=auth(ann.access_token))).player
     assert [(r.game, r.games) for r in me.ratings] == [("soker", 1)]

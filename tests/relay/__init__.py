@@ -326,7 +326,7 @@ class Relay(Game):
     spec = SPEC
 
     def __init__(self) -> None:
-        self.bots = {"random": RandomBot, "heuristic": RandomBot}
+        self.bots = {"random": RandomBot, "normal": RandomBot, "heuristic": RandomBot}
 
     def teams(self, seats: int, options: Mapping[str, Any]) -> tuple[int, ...]:
         return tuple(seat % 2 for seat in range(seats))

@@ -50,7 +50,7 @@ def test_bench_engine_with_a_baseline_alternates_rounds_and_reports_the_ratio(
 def test_bench_bots_reports_a_win_rate(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "bots", "--games", "8", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["games"] == 8 and 0 <= result["win_rate"] <= 1 and result["bot"] == "heuristic"
+    assert result["games"] == 8 and 0 <= result["win_rate"] <= 1 and result["bot"] == "normal"
 
 
 def test_the_console_script_runs() -> None:

@@ -26,7 +26,7 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from kickoff.v1 import limits_pb2 as kickoff_dot_v1_dot_limits__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/game.proto\x12\nkickoff.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x17kickoff/v1/limits.proto\"\x12\n\x10ListGamesRequest\"8\n\x11ListGamesResponse\x12#\n\x05games\x18\x01 \x03(\x0b\x32\x14.kickoff.v1.GameInfo\"b\n\x08GameInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0bseat_counts\x18\x03 \x03(\x05\x12\x0f\n\x07summary\x18\x04 \x01(\t\x12\x13\n\x0bseat_choice\x18\x05 \x01(\t\"[\n\x0fGetRulesRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x30\n\x07options\x18\x02 \x01(\x0b\x32\x17.google.protobuf.StructB\x06\xaa\xbb\x18\x02\x10\x10\"6\n\x10GetRulesResponse\x12\"\n\x05rules\x18\x01 \x01(\x0b\x32\x13.kickoff.v1.RuleSet\"\xc9\x01\n\nRuleOption\x12\x0c\n\x04name\x18\x01 \x01(\t\x12%\n\x05value\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12-\n\rdefault_value\x18\x03 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x14\n\x07minimum\x18\x05 \x01(\x03H\x00\x88\x01\x01\x12\x14\n\x07maximum\x18\x06 \x01(\x03H\x01\x88\x01\x01\x42\n\n\x08_minimumB\n\n\x08_maximum\"w\n\x07RuleSet\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x11\n\tdeck_size\x18\x03 \x01(\x05\x12\x13\n\x0bseat_counts\x18\x04 \x03(\x05\x12\'\n\x07options\x18\x05 \x03(\x0b\x32\x16.kickoff.v1.RuleOption2\x9e\x01\n\x0bGameService\x12H\n\tListGames\x12\x1c.kickoff.v1.ListGamesRequest\x1a\x1d.kickoff.v1.ListGamesResponse\x12\x45\n\x08GetRules\x12\x1b.kickoff.v1.GetRulesRequest\x1a\x1c.kickoff.v1.GetRulesResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/game.proto\x12\nkickoff.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x17kickoff/v1/limits.proto\"\x12\n\x10ListGamesRequest\"8\n\x11ListGamesResponse\x12#\n\x05games\x18\x01 \x03(\x0b\x32\x14.kickoff.v1.GameInfo\"r\n\x08GameInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0bseat_counts\x18\x03 \x03(\x05\x12\x0f\n\x07summary\x18\x04 \x01(\t\x12\x13\n\x0bseat_choice\x18\x05 \x01(\t\x12\x0e\n\x06levels\x18\x06 \x03(\t\"[\n\x0fGetRulesRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x30\n\x07options\x18\x02 \x01(\x0b\x32\x17.google.protobuf.StructB\x06\xaa\xbb\x18\x02\x10\x10\"6\n\x10GetRulesResponse\x12\"\n\x05rules\x18\x01 \x01(\x0b\x32\x13.kickoff.v1.RuleSet\"\xc9\x01\n\nRuleOption\x12\x0c\n\x04name\x18\x01 \x01(\t\x12%\n\x05value\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12-\n\rdefault_value\x18\x03 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x14\n\x07minimum\x18\x05 \x01(\x03H\x00\x88\x01\x01\x12\x14\n\x07maximum\x18\x06 \x01(\x03H\x01\x88\x01\x01\x42\n\n\x08_minimumB\n\n\x08_maximum\"\x87\x01\n\x07RuleSet\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x11\n\tdeck_size\x18\x03 \x01(\x05\x12\x13\n\x0bseat_counts\x18\x04 \x03(\x05\x12\'\n\x07options\x18\x05 \x03(\x0b\x32\x16.kickoff.v1.RuleOption\x12\x0e\n\x06levels\x18\x06 \x03(\t2\x9e\x01\n\x0bGameService\x12H\n\tListGames\x12\x1c.kickoff.v1.ListGamesRequest\x1a\x1d.kickoff.v1.ListGamesResponse\x12\x45\n\x08GetRules\x12\x1b.kickoff.v1.GetRulesRequest\x1a\x1c.kickoff.v1.GetRulesResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -42,15 +42,15 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTGAMESRESPONSE']._serialized_start=112
   _globals['_LISTGAMESRESPONSE']._serialized_end=168
   _globals['_GAMEINFO']._serialized_start=170
-  _globals['_GAMEINFO']._serialized_end=268
-  _globals['_GETRULESREQUEST']._serialized_start=270
-  _globals['_GETRULESREQUEST']._serialized_end=361
-  _globals['_GETRULESRESPONSE']._serialized_start=363
-  _globals['_GETRULESRESPONSE']._serialized_end=417
-  _globals['_RULEOPTION']._serialized_start=420
-  _globals['_RULEOPTION']._serialized_end=621
-  _globals['_RULESET']._serialized_start=623
-  _globals['_RULESET']._serialized_end=742
-  _globals['_GAMESERVICE']._serialized_start=745
-  _globals['_GAMESERVICE']._serialized_end=903
+  _globals['_GAMEINFO']._serialized_end=284
+  _globals['_GETRULESREQUEST']._serialized_start=286
+  _globals['_GETRULESREQUEST']._serialized_end=377
+  _globals['_GETRULESRESPONSE']._serialized_start=379
+  _globals['_GETRULESRESPONSE']._serialized_end=433
+  _globals['_RULEOPTION']._serialized_start=436
+  _globals['_RULEOPTION']._serialized_end=637
+  _globals['_RULESET']._serialized_start=640
+  _globals['_RULESET']._serialized_end=775
+  _globals['_GAMESERVICE']._serialized_start=778
+  _globals['_GAMESERVICE']._serialized_end=936
 # @@protoc_insertion_point(module_scope)

@@ -19,18 +19,20 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "title", "seat_counts", "summary", "seat_choice")
+    __slots__ = ("name", "title", "seat_counts", "summary", "seat_choice", "levels")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     SEAT_COUNTS_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     SEAT_CHOICE_FIELD_NUMBER: _ClassVar[int]
+    LEVELS_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     seat_counts: _containers.RepeatedScalarFieldContainer[int]
     summary: str
     seat_choice: str
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., seat_counts: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ..., seat_choice: _Optional[str] = ...) -> None: ...
+    levels: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., seat_counts: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ..., seat_choice: _Optional[str] = ..., levels: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetRulesRequest(_message.Message):
     __slots__ = ("game", "options")
@@ -63,15 +65,17 @@ class RuleOption(_message.Message):
     def __init__(self, name: _Optional[str] = ..., value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., default_value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., description: _Optional[str] = ..., minimum: _Optional[int] = ..., maximum: _Optional[int] = ...) -> None: ...
 
 class RuleSet(_message.Message):
-    __slots__ = ("game", "title", "deck_size", "seat_counts", "options")
+    __slots__ = ("game", "title", "deck_size", "seat_counts", "options", "levels")
     GAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
     SEAT_COUNTS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    LEVELS_FIELD_NUMBER: _ClassVar[int]
     game: str
     title: str
     deck_size: int
     seat_counts: _containers.RepeatedScalarFieldContainer[int]
     options: _containers.RepeatedCompositeFieldContainer[RuleOption]
-    def __init__(self, game: _Optional[str] = ..., title: _Optional[str] = ..., deck_size: _Optional[int] = ..., seat_counts: _Optional[_Iterable[int]] = ..., options: _Optional[_Iterable[_Union[RuleOption, _Mapping]]] = ...) -> None: ...
+    levels: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game: _Optional[str] = ..., title: _Optional[str] = ..., deck_size: _Optional[int] = ..., seat_counts: _Optional[_Iterable[int]] = ..., options: _Optional[_Iterable[_Union[RuleOption, _Mapping]]] = ..., levels: _Optional[_Iterable[str]] = ...) -> None: ...

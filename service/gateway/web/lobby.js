@@ -110,7 +110,9 @@ export function lobby(root) {
   const kind = h(
     "select",
     { testid: "create-system-kind", name: "systemPlayer" },
-    h("option", { value: "heuristic" }, "heuristic"),
+    h("option", { value: "normal" }, "normal"),
+    h("option", { value: "hard" }, "hard (searches)"),
+    h("option", { value: "easy" }, "easy"),
     h("option", { value: "random" }, "random"),
   );
   const think = h("input", {

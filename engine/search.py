@@ -1,0 +1,215 @@
+"""The search that ``hard`` system players use: information-set Monte Carlo tree search (Cowling, Powley and
+Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012), in its single-observer form.
+
+The bot is given its seat's view and nothing else. Each iteration:
+
+1. **Determinise**: the game deals a whole state that view could have come from (``Game.sample``): the bot's own
+   cards and every public card as the view shows them, every hidden card at random among the hidden places.
+2. **Select**: from the root (the bot's decision) down one tree shared by every determinisation, each node a move. At a
+   node only the moves legal in this determinisation compete; each such child counts one *availability*, and the
+   child chosen is the one with the best ``mean reward + c * sqrt(ln(availability) / visits)`` for the seat that
+   makes that move (each seat maximises its own reward, so opponents play their best against the bot, not its
+   wishes).
+3. **Expand** one move legal here that the node has not tried (chosen at random).
+4. **Play out** to the end with the game's playout policy (its ``normal`` bot where that plays better than random:
+   every game's does), each seat choosing from its own view of the determinisation.
+5. **Back up** the result: 1 for a seat whose team won, 0 for one that lost, a share for a drawn game.
+
+The move played is the root's most visited child. Searching one tree over every determinisation (rather than a tree
+per sample, then a vote) spends the whole budget on the moves that are the bot's to choose, which matters when the
+budget allows only hundreds of iterations; the price is that opponents are searched as if they knew the sampled
+hands ("strategy fusion"), which the many samples average out.
+
+It is anytime: it stops at a deadline on an injectable clock (always after at least ``min_iterations``), or after a
+fixed number of iterations, and it is deterministic for a seed given a fixed number of iterations. Games choose their
+settings (:class:`SearchSettings`) and say why in their ``bots`` module.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Bot, GameState, View
+
+__all__ = ["Decision", "SearchBot", "SearchSettings", "rewards"]
+
+PLAYOUT_LIMIT = 5_000  # moves a playout may take before it is scored as it stands (no game comes near it)
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How a game's ``hard`` players search. ``exploration``: UCB's ``c`` (rewards lie in [0, 1]); ``seconds``: the
+    think time a decision when none is given (the service caps it by the seat's clock); ``min_iterations``: the fewest
+    iterations even a deadline already past allows; ``playout``: the game's bot that plays the playouts."""
+
+    exploration: float = 0.7
+    seconds: float = 1.0
+    min_iterations: int = 8
+    playout: str = "normal"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A search's answer: the move, how many iterations it ran and how long it took (by its clock)."""
+
+    move: Any
+    iterations: int
+    seconds: float
+
+
+class _Node:
+    __slots__ = ("available", "children", "reward", "seat", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat  # the seat whose move led here (the root: the bot's)
+        self.children: dict[Any, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0
+
+
+def rewards(state: GameState) -> list[float]:
+    """Each seat's reward for how ``state`` ended: 1 if its team won, 0 if it lost, ``1 / teams`` each when nobody
+    won (a draw, a stalemate, or a playout cut short)."""
+    seats = state.seats
+    teams = [state.team_of(seat) for seat in range(seats)]
+    outcome = state.outcome()
+    winning: tuple[int, ...] = ()
+    if outcome is not None:
+        winning, _ = outcome.for_teams(teams)
+    if not winning:
+        share = 1.0 / len(set(teams))
+        return [share] * seats
+    return [1.0 if team in winning else 0.0 for team in teams]
+
+
+class SearchBot:
+    """A system player that searches (see the module docstring). ``sample``: the game's ``sample(view, seed)``;
+    ``policies``: the game's bot factories by name (the playout policy is ``settings.playout``); ``iterations`` or
+    ``seconds``: a fixed budget a decision (iterations win when both are given); ``clock``: the deadline's clock.
+
+    As a :class:`~engine.core.Bot` it reads only ``state.view(seat)``: two states with the same view for its seat give
+    the same move for the same seed and a fixed number of iterations."""
+
+    def __init__(
+        self,
+        sample: Callable[[View, int], GameState],
+        policies: Mapping[str, Callable[[int], Bot]],
+        seed: int = 0,
+        settings: SearchSettings = SearchSettings(),
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.sample = sample
+        self.policy = policies[settings.playout]
+        self.seed = seed
+        self.settings = settings
+        self.iterations = iterations
+        self.seconds = settings.seconds if seconds is None else seconds
+        self.clock = clock
+        self.last: Decision | None = None  # the latest decision (for benchmarks and logs)
+
+    def choose(self, state: GameState, seat: int) -> Any:
+        view = state.view(seat)
+        decision = self.decide(view, seat, seed=self.seed * 1_000_003 + state.version)
+        self.last = decision
+        return decision.move
+
+    def decide(
+        self,
+        view: View,
+        seat: int,
+        *,
+        seed: int,
+        iterations: int | None = None,
+        deadline: float | None = None,
+    ) -> Decision:
+        """The move for ``seat`` from its ``view``: search until ``deadline`` (on ``clock``; default: ``seconds``
+        from now) or for ``iterations`` (default: the bot's own budget, if it has one)."""
+        clock = self.clock
+        started = clock()
+        iterations = self.iterations if iterations is None else iterations
+        if iterations is None and deadline is None:
+            deadline = started + self.seconds
+        rng = random.Random(seed)
+        sample = self.sample
+        first = sample(view, rng.getrandbits(62))
+        legal = first.legal_moves(seat)
+        if not legal:
+            raise ValueError(f"seat {seat} has no move to make in this view")
+        if len(legal) == 1:
+            return Decision(legal[0], 0, clock() - started)
+        policies = [self.policy(rng.getrandbits(62)) for _ in range(first.seats)]
+        exploration = self.settings.exploration
+        least = max(1, self.settings.min_iterations)
+        root = _Node(seat)
+        log, sqrt, randrange = math.log, math.sqrt, rng.randrange
+        done = 0
+        state: GameState | None = first
+        while True:
+            if done >= least:
+                if iterations is not None:
+                    if done >= iterations:
+                        break
+                elif clock() >= deadline:  # type: ignore[operator]
+                    break
+            if state is None:
+                state = sample(view, rng.getrandbits(62))
+            path = [root]
+            node = root
+            actor = seat
+            # Select and expand.
+            while True:
+                moves = state.legal_moves(actor)
+                children = node.children
+                untried = [move for move in moves if move not in children]
+                if untried:
+                    for move in moves:
+                        child = children.get(move)
+                        if child is not None:
+                            child.available += 1
+                    move = untried[randrange(len(untried))]
+                    child = children[move] = _Node(actor)
+                    child.available = 1
+                    state.apply(actor, move)
+                    path.append(child)
+                    break
+                best, best_score = None, -1.0
+                for move in moves:
+                    child = children[move]
+                    child.available += 1
+                    score = child.reward / child.visits + exploration * sqrt(log(child.available) / child.visits)
+                    if score > best_score:
+                        best, best_score = move, score
+                node = children[best]
+                state.apply(actor, best)
+                path.append(node)
+                acting = state.to_act()
+                if not acting:
+                    break
+                actor = acting[0]
+            # Play out.
+            moves_left = PLAYOUT_LIMIT
+            while moves_left:
+                acting = state.to_act()
+                if not acting:
+                    break
+                player = acting[0]
+                state.apply(player, policies[player].choose(state, player))
+                moves_left -= 1
+            # Back up.
+            scored = rewards(state)
+            for node in path:
+                node.visits += 1
+                node.reward += scored[node.seat]
+            state = None
+            done += 1
+        best_move = max(legal, key=lambda move: root.children[move].visits if move in root.children else -1)
+        return Decision(best_move, done, clock() - started)
