@@ -7,6 +7,9 @@ moves, nothing more.
   when it holds a shot, shoots its strongest shot first, defends with the card that stops the shot, and interferes
   from outside when the attacker is the one to fear (the leader, or a win for it).
 
+The levels (engine/levels.py) build ``easy``, ``normal`` and ``hard`` from these two; why ``hard`` searches as it
+does in this game is said at :data:`SEARCH`.
+
 Measured by ``kickoff bench bots --game age-of-soccer`` (see the README for the figure).
 """
 
@@ -237,4 +240,10 @@ class _Table:
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+# How ``hard`` searches (engine/search.py): information-set MCTS, one tree over every deal of the hidden cards. Most of
+# a turn's decisions (whom to challenge, which shot, which defence) depend on what the seat holds and the boards, which
+# every deal shares; the hidden hands change which answers the opponents have, and the shared tree weighs each line by
+# how often it is legal. Games are long (a playout takes milliseconds), so the budget allows hundreds of iterations, not
+# the thousands a tree per sample would need. The playouts use the normal player, which fills boards and shoots as a
+# person does.
 SEARCH = SearchSettings()

@@ -8,6 +8,9 @@ moves, nothing more.
   tackles for a foul only while a foul restarts the count; answers an Off-side with its Siga-siga; and lays face down
   the card it needs least.
 
+The levels (engine/levels.py) build ``easy``, ``normal`` and ``hard`` from these two; why ``hard`` searches as it
+does in this game is said at :data:`SEARCH`.
+
 Measured by ``kickoff bench bots --game carta-futbol-club`` (see the README for the figure).
 """
 
@@ -159,4 +162,9 @@ def _least(moves: list[CartaMove]) -> CartaMove:
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+# How ``hard`` searches (engine/search.py): information-set MCTS, one tree over every deal of the hidden cards. Carta's
+# decisions are many and small (which card, face up or down, to pass, dribble or shoot) and its hidden cards are the
+# others' hands and the decks; one shared tree keeps the whole budget on the seat's own choices, and rewards count for
+# the seat's team, so teammates search for the same result. The playouts use the normal player: random play in Carta
+# rarely reaches a shot, so random playouts would score nearly every line as a draw.
 SEARCH = SearchSettings()

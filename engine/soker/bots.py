@@ -5,6 +5,9 @@
   Links that make the next player skip), keeps the cards of its strongest country and a Joker for a country win, holds
   Yellow and Red back for when it has nothing better, and spends Red when an opponent is close to going out.
 
+The levels (engine/levels.py) build ``easy``, ``normal`` and ``hard`` from these two; why ``hard`` searches as it
+does in this game is said at :data:`SEARCH`.
+
 Measured by ``kickoff bench bots`` (see the README for the figure).
 """
 
@@ -97,4 +100,9 @@ def _strongest_country(hand: int) -> int:
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+# How ``hard`` searches (engine/search.py): information-set MCTS, one tree over every deal of the hidden cards. A Soker
+# turn's choices (a card, a package and its order, draw, end) are few and the same whatever the opponents hold, and a
+# game is short (a playout with normal players is about 0.2 ms), so one shared tree gets thousands of iterations a
+# second; a tree per sampled deal would split them. The playouts use the normal player: it plays packages and Links as
+# a person does, where random play wastes cards and makes every line look alike.
 SEARCH = SearchSettings()

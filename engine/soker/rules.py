@@ -758,5 +758,52 @@ class Soker(Game):
             raise ValueError(f"not a Soker state: {exc}") from exc
         return state
 
+    def sample(self, view: SokerView, seed: int) -> SokerState:  # type: ignore[override]
+        """A state ``view`` could have come from, for a searching system player. Kept as the view shows them: the
+        viewer's hand, the top card (and the club a Joker on top stands for), every hand's size, the deck's and the
+        discard pile's sizes, whose turn it is and whether they drew, the points, the version and the outcome. Dealt
+        at random from ``Rng(seed)``: every other card, among the other hands, the deck and the discard pile under the
+        top card (the view shows only the top, so a seat need not remember what lies under it). Not shown, and set as
+        a table usually stands: the stalemate count (0, and the turn counted idle when nothing is left to draw), and
+        the options (the defaults: after the deal no rule reads them but the clock's)."""
+        if view.viewer is None or view.hand is None:
+            raise ValueError("a sample needs a seat's view, not a spectator's")
+        seats = len(view.hand_sizes)
+        viewer = view.viewer
+        rng = Rng(seed)
+        known = set(view.hand)
+        known.add(view.top_card)
+        unknown = [card for card in range(DECK_SIZE) if card not in known]
+        rng.shuffle(unknown)
+        state = SokerState()
+        state.seats = seats
+        state.options = SPEC.resolve(seats, None)
+        hands = []
+        at = 0
+        for seat, size in enumerate(view.hand_sizes):
+            if seat == viewer:
+                hand = 0
+                for card in view.hand:
+                    hand |= BIT[card]
+            else:
+                hand = 0
+                for card in unknown[at : at + size]:
+                    hand |= BIT[card]
+                at += size
+            hands.append(hand)
+        state.hands = hands
+        state.deck = unknown[at : at + view.deck_size]
+        at += view.deck_size
+        state.discard = [*unknown[at : at + view.discard_size - 1], view.top_card]
+        state.top = view.top
+        state.current = view.current
+        state.drawn = view.drawn
+        state.played = list(view.points)
+        state.idle_start = not state.can_draw()
+        state.result = view.outcome
+        state.rng = Rng(rng.next_u64())
+        state.version = view.version
+        return state
+
     def move_from_wire(self, text: str) -> SokerMove:
         return SokerMove.from_wire(text)

@@ -61,9 +61,9 @@ async def _play_out(harness: Harness, room_id: str, token: str, seed: int) -> ro
         await harness.submit(room_id, token, chooser.choice(legal), expected=view.version)
 
 
-async def test_a_search_under_way_delays_no_other_room(start) -> None:
-    """A hard player thinking for 30 seconds in the worker: meanwhile another room's person plays a whole game against
-    normal players, and the hard room has not moved (its search still runs). The loop was never held."""
+async def test_a_search_under_way_delays_no_other_room(start, caplog) -> None:
+    """A hard player thinking for 3 seconds in the worker: meanwhile another room's person plays a whole game against
+    normal players, and the hard room has not moved; then its search answers, and it moves. The loop was never held."""
     harness: Harness = await start(thinkers=Thinkers(1))
     thinking = await harness.rooms.CreateRoom(
         room_pb2.CreateRoomRequest(
@@ -73,7 +73,7 @@ async def test_a_search_under_way_delays_no_other_room(start) -> None:
             system_players=1,
             system_seats=[0],
             system_player="hard",
-            think_seconds=30,
+            think_seconds=3,
         )
     )
     other = await harness.rooms.CreateRoom(
@@ -83,11 +83,18 @@ async def test_a_search_under_way_delays_no_other_room(start) -> None:
     )
     _, token = await harness.join(other.room.room_id)
     _, waiting = await harness.join(thinking.room.room_id)
-    started = (await harness.view(thinking.room.room_id, waiting)).version
+    started = await harness.view(thinking.room.room_id, waiting)
+    assert list(started.to_act) == [0]
     finished = await _play_out(harness, other.room.room_id, token, 5)
     assert finished.status == common_pb2.ROOM_STATUS_FINISHED
-    assert (await harness.view(thinking.room.room_id, waiting)).version == started
-    assert list((await harness.view(thinking.room.room_id, waiting)).to_act) == [0]
+    assert (await harness.view(thinking.room.room_id, waiting)).version == started.version  # (still searching)
+    for _ in range(3_000):
+        moved = await harness.view(thinking.room.room_id, waiting)
+        if moved.version > started.version:
+            break
+        await asyncio.sleep(0.01)
+    assert moved.version > started.version
+    assert "search failed" not in caplog.text  # (its own move, not the normal player's instead)
 
 
 async def test_solo_games_against_hard_players_end(start, caplog) -> None:
