@@ -43,14 +43,16 @@ class EasyBot:
 
 
 def with_levels(game: Game, settings: SearchSettings) -> Game:
-    """``game`` with the four levels as its bots (and the aliases), built from its ``random`` and ``heuristic``."""
+    """``game`` with the four levels as its bots (and the aliases), built from its ``random`` and ``heuristic``;
+    ``hard`` only where the game can sample a table from a view (``Game.sample``)."""
     bots: dict[str, Callable[[int], Bot]] = dict(game.bots)
     heuristic = bots["heuristic"]
     bots["normal"] = heuristic
     bots["easy"] = lambda seed: EasyBot(heuristic(seed), seed)
     policies: Mapping[str, Callable[[int], Bot]] = bots
-    bots["hard"] = lambda seed: SearchBot(game.sample, policies, seed, settings)
-    game.bots = {name: bots[name] for name in (*LEVELS, *ALIASES)}
+    if type(game).sample is not Game.sample:  # (a game that cannot deal a table from a view cannot search)
+        bots["hard"] = lambda seed: SearchBot(game.sample, policies, seed, settings)
+    game.bots = {name: bots[name] for name in (*LEVELS, *ALIASES) if name in bots}
     game.search = settings  # type: ignore[attr-defined]
     return game
 
