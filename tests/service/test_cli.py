@@ -53,6 +53,18 @@ def test_bench_bots_reports_a_win_rate(capsys: pytest.CaptureFixture[str]) -> No
     assert result["games"] == 8 and 0 <= result["win_rate"] <= 1 and result["bot"] == "normal"
 
 
+def test_bench_bots_plays_duplicate_deals_and_reports_an_interval_and_the_decisions(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["bench", "bots", "--game", "soker", "--seats", "2", "--bot", "hard", "--opponent", "random", "--deals", "3"]
+    assert main([*args, "--iterations", "12", "--workers", "1", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["deals"] == 3 and result["games"] == 6  # (each deal once with the hard player in each seat)
+    low, high = result["interval_95"]
+    assert 0 <= low <= result["win_rate"] <= high <= 1
+    assert result["decisions"] > 0 and result["iterations_p50"] == 12 and result["decision_p99_ms"] > 0
+
+
 def test_the_console_script_runs() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "cli", "bench", "engine", "--games", "5"], capture_output=True, text=True
