@@ -144,6 +144,8 @@ SINGLES = tuple(SokerMove(PLAY, (c,)) for c in range(DECK_SIZE))
 _SEAT_TUPLES = tuple((seat,) for seat in range(SPEC.max_seats))
 # _OPPONENTS[seats][seat]: the other seats in order from the seat's left.
 _OPPONENTS = {n: tuple(tuple((seat + i) % n for i in range(1, n)) for seat in range(n)) for n in SPEC.seat_counts}
+# The options a sample sets (Soker.sample): the defaults for each number of seats.
+_DEFAULT_OPTIONS = {n: SPEC.resolve(n, None) for n in SPEC.seat_counts}
 
 
 def _packages(club: int, owned: int, jokers: int) -> tuple[tuple[int, bool, SokerMove], ...]:
@@ -316,7 +318,14 @@ _event = tuple.__new__
 
 @dataclass(frozen=True)
 class SokerView:
-    """What one seat (``viewer``) or a spectator (``viewer`` None) may see. ``hand`` is the viewer's own, else None."""
+    """What one seat (``viewer``) or a spectator (``viewer`` None) may see. ``hand`` is the viewer's own, else None.
+
+    Everyone may also see the discard pile under the top card (``under``, ``discard_under`` in JSON, bottom first: each
+    of its cards was played face up, or flipped at the deal) and the stalemate count (``idle_turns``, and
+    ``idle_start``: whether the turn in hand began with nothing left to draw, so that it counts if it ends without a
+    play). Every seat saw each of these happen; a searching system player needs them to deal a table its view could
+    have come from (``Soker.sample``).
+    """
 
     viewer: int | None
     hand: tuple[int, ...] | None
@@ -330,6 +339,9 @@ class SokerView:
     points: tuple[int, ...]
     version: int
     outcome: Outcome | None
+    under: tuple[int, ...]  # the discard pile under the top card, bottom first
+    idle_turns: int
+    idle_start: bool
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -343,6 +355,9 @@ class SokerView:
             "points": list(self.points),
             "version": self.version,
             "outcome": self.outcome.to_json() if self.outcome else None,
+            "discard_under": [CODES[c] for c in self.under],
+            "idle_turns": self.idle_turns,
+            "idle_start": self.idle_start,
         }
         if self.top >= JOKER_AS_CLUB:
             data["joker_as_club"] = C.CLUBS[self.top - JOKER_AS_CLUB].code
@@ -649,6 +664,9 @@ class SokerState(GameState):
             points=self.points(),
             version=self.version,
             outcome=self.result,
+            under=tuple(self.discard[:-1]),
+            idle_turns=self.idle_turns,
+            idle_start=self.idle_start,
         )
 
     def locations(self) -> dict[str, list[str]]:
@@ -759,48 +777,72 @@ class Soker(Game):
         return state
 
     def sample(self, view: SokerView, seed: int) -> SokerState:  # type: ignore[override]
-        """A state ``view`` could have come from, for a searching system player. Kept as the view shows them: the
-        viewer's hand, the top card (and the club a Joker on top stands for), every hand's size, the deck's and the
-        discard pile's sizes, whose turn it is and whether they drew, the points, the version and the outcome. Dealt
-        at random from ``Rng(seed)``: every other card, among the other hands, the deck and the discard pile under the
-        top card (the view shows only the top, so a seat need not remember what lies under it). Not shown, and set as
-        a table usually stands: the stalemate count (0, and the turn counted idle when nothing is left to draw), and
-        the options (the defaults: after the deal no rule reads them but the clock's)."""
-        if view.viewer is None or view.hand is None:
-            raise ValueError("a sample needs a seat's view, not a spectator's")
-        seats = len(view.hand_sizes)
+        """A state ``view`` could have come from, for a searching system player; it reads nothing but ``view``.
+
+        Kept as the view shows them: the viewer's hand, the whole discard pile in its order (the top card, the club a
+        Joker on top stands for, and the cards under it: all public), every hand's size, the deck's size, whose turn
+        it is and whether they drew, the points (and the outcome, with the cards each seat discarded), the stalemate
+        count and whether the turn in hand counts towards it, and the version.
+
+        Dealt at random from ``Rng(seed)``, uniformly: the cards hidden from the viewer (the other hands and the deck,
+        the deck in a random order) among the other hands and the deck, with the sizes the view shows; then the
+        game's own generator (which shuffles the next reshuffle), from the same ``Rng``.
+
+        Not shown and not needed by any rule after the deal, so set as a new table sets them: the options (the
+        defaults) and the turns begun (1; only the online clock reads it).
+
+        Added to the view for this (``discard_under``, ``idle_turns`` and ``idle_start``, all public): the discard
+        pile under the top card and the stalemate count. Without them a sample would move public cards, or end a
+        stalemate on another turn than the true table. The view does not say which hidden cards
+        came from the discard pile at a reshuffle (a seat that remembers knows the deck holds only those), so the
+        sample does not keep that: every hidden card is equally likely in every hidden place."""
         viewer = view.viewer
+        if viewer is None or view.hand is None:
+            raise ValueError("a sample needs a seat's view, not a spectator's")
+        seen = 0
+        for card in view.hand:
+            seen |= BIT[card]
+        own = seen
+        discard = [*view.under, view.top_card]
+        for card in discard:
+            seen |= BIT[card]
+        hidden = [card for card in range(DECK_SIZE) if not seen >> card & 1]
+        sizes = view.hand_sizes
+        if len(hidden) != sum(sizes) - sizes[viewer] + view.deck_size or len(discard) != view.discard_size:
+            raise ValueError("the view's sizes do not add up to the deck")
         rng = Rng(seed)
-        known = set(view.hand)
-        known.add(view.top_card)
-        unknown = [card for card in range(DECK_SIZE) if card not in known]
-        rng.shuffle(unknown)
-        state = SokerState()
-        state.seats = seats
-        state.options = SPEC.resolve(seats, None)
+        rng.shuffle(hidden)
+        seats = len(sizes)
         hands = []
         at = 0
-        for seat, size in enumerate(view.hand_sizes):
+        for seat in range(seats):
             if seat == viewer:
-                hand = 0
-                for card in view.hand:
-                    hand |= BIT[card]
-            else:
-                hand = 0
-                for card in unknown[at : at + size]:
-                    hand |= BIT[card]
-                at += size
+                hands.append(own)
+                continue
+            hand = 0
+            end = at + sizes[seat]
+            for card in hidden[at:end]:
+                hand |= BIT[card]
             hands.append(hand)
+            at = end
+        state = SokerState()
+        state.seats = seats
+        state.options = dict(_DEFAULT_OPTIONS[seats])
         state.hands = hands
-        state.deck = unknown[at : at + view.deck_size]
-        at += view.deck_size
-        state.discard = [*unknown[at : at + view.discard_size - 1], view.top_card]
+        state.deck = hidden[at:]
+        state.discard = discard
         state.top = view.top
         state.current = view.current
         state.drawn = view.drawn
-        state.played = list(view.points)
-        state.idle_start = not state.can_draw()
-        state.result = view.outcome
+        outcome = view.outcome
+        played = list(view.points)
+        if outcome is not None and outcome.reason in BONUS:
+            for seat in outcome.winners:
+                played[seat] -= BONUS[outcome.reason]
+        state.played = played
+        state.idle_turns = view.idle_turns
+        state.idle_start = view.idle_start
+        state.result = outcome
         state.rng = Rng(rng.next_u64())
         state.version = view.version
         return state
