@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -90,6 +91,7 @@ def _one(
         level = bot if teams[seat] == hero else opponent
         player = game.new_bot(level, deal * 16 + seat)
         if isinstance(player, SearchBot):
+            player.clock = time.perf_counter
             player.iterations = iterations
             if seconds is not None:
                 player.seconds = seconds

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -51,6 +50,7 @@ class SearchSettings:
     seconds: float = 1.0
     min_iterations: int = 8
     playout: str = "normal"
+    iterations: int = 1_000  # the budget of a bot given no clock (the engine reads no time of its own)
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,10 @@ class _Node:
         self.reward = 0.0
 
 
+def _no_clock() -> float:
+    return 0.0
+
+
 def rewards(state: GameState) -> list[float]:
     """Each seat's reward for how ``state`` ended: 1 if its team won, 0 if it lost, ``1 / teams`` each when nobody
     won (a draw, a stalemate, or a playout cut short)."""
@@ -91,7 +95,9 @@ def rewards(state: GameState) -> list[float]:
 class SearchBot:
     """A system player that searches (see the module docstring). ``sample``: the game's ``sample(view, seed)``;
     ``policies``: the game's bot factories by name (the playout policy is ``settings.playout``); ``iterations`` or
-    ``seconds``: a fixed budget a decision (iterations win when both are given); ``clock``: the deadline's clock.
+    ``seconds``: a fixed budget a decision (iterations win when both are given); ``clock``: the deadline's clock
+    (the engine reads no time: the service and the benchmarks give one; without it a decision takes
+    ``settings.iterations``).
 
     As a :class:`~engine.core.Bot` it reads only ``state.view(seat)``: two states with the same view for its seat give
     the same move for the same seed and a fixed number of iterations."""
@@ -105,7 +111,7 @@ class SearchBot:
         *,
         iterations: int | None = None,
         seconds: float | None = None,
-        clock: Callable[[], float] = time.perf_counter,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.sample = sample
         self.policy = policies[settings.playout]
@@ -133,11 +139,14 @@ class SearchBot:
     ) -> Decision:
         """The move for ``seat`` from its ``view``: search until ``deadline`` (on ``clock``; default: ``seconds``
         from now) or for ``iterations`` (default: the bot's own budget, if it has one)."""
-        clock = self.clock
+        clock = self.clock or _no_clock
         started = clock()
         iterations = self.iterations if iterations is None else iterations
         if iterations is None and deadline is None:
-            deadline = started + self.seconds
+            if self.clock is None:
+                iterations = self.settings.iterations
+            else:
+                deadline = started + self.seconds
         rng = random.Random(seed)
         sample = self.sample
         first = sample(view, rng.getrandbits(62))

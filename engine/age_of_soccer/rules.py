@@ -87,7 +87,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.age_of_soccer import cards as C
 from engine.age_of_soccer.cards import (
@@ -223,9 +223,35 @@ class AosEvent(Event):
 # Views
 
 
+class Seen(NamedTuple):
+    """What a seat knows of the table that its view's JSON form does not show, for a system player that searches
+    (:meth:`AgeOfSoccer.sample`): all of it public, or the seat's own. It stays on the view object and is never sent
+    (the service builds the view's message from the JSON form key by key, so a new key there would need a new field
+    in the message). ``action_discard``: the faces of the action discard pile, bottom first (every card goes there
+    face up; the JSON form shows only the top and the size); ``passes``: the passes in a row in the challenge
+    exchange (the next pass settles the challenge after one); ``answer``: the face the viewer answered the shot with,
+    waiting for the seats before it ("" if none); ``max_rounds`` and ``turns_begun``: the round limit in force and the
+    turns begun so far, missed turns included (they decide when a game with a round limit ends); ``version``: the
+    moves made so far (a system player seeds its search with it)."""
+
+    action_discard: tuple[str, ...] = ()
+    passes: int = 0
+    answer: str = ""
+    max_rounds: int = 0
+    turns_begun: int = 1
+    version: int = 0
+
+
 @dataclass(frozen=True)
 class AosView:
+    """A seat's view, or a spectator's: ``data`` is its JSON form, ``seen`` what else the seat knows (:class:`Seen`)."""
+
     data: dict[str, Any]
+    seen: Seen
+
+    @property
+    def viewer(self) -> int | None:
+        return self.data["viewer"]
 
     def to_json(self) -> dict[str, Any]:
         return self.data
@@ -991,7 +1017,16 @@ class AosState(GameState):
             }
         if self.result is not None:
             data["outcome"] = self.result.to_json()
-        return AosView(data)
+        held = self.window["held"].get(viewer, -1) if self.window and viewer is not None else -1
+        seen = Seen(
+            tuple([ACTION_FACE[card] for card in self.action_discard]),
+            self.challenge["passes"] if self.challenge else 0,
+            ACTION_FACE[held] if held >= 0 else "",
+            self.options["max_rounds"],
+            self.turns_begun,
+            self.version,
+        )
+        return AosView(data, seen)
 
     def locations(self) -> dict[str, list[str]]:
         places = {
@@ -1181,6 +1216,37 @@ class AgeOfSoccer(Game):
             raise ValueError(f"not an Age of Soccer state: {exc}") from exc
         return state
 
+    def sample(self, view: AosView, seed: int) -> AosState:  # type: ignore[override]
+        """A state that a seat's ``view`` could have come from, for a system player that searches.
+
+        Kept as the view shows them: the teams, every board, the shields left and won, the Red Cards waiting, whose turn
+        it is, the phase and the turn's number, whether the seat traded, whom it challenged, the challenge, match, shot,
+        window and draft under way, the outcome; the viewer's own hand; the player discard pile and the draft's face-up
+        cards; the action discard pile, bottom first (from :class:`Seen`); the passes in a row in a challenge's
+        exchange, the viewer's own answer waiting in a window, the round limit, the turns begun and the version
+        (:class:`Seen`).
+
+        Dealt at random from ``Rng(seed)``, uniformly: every other player card among the other hands and the player
+        deck, and every other action card among the other hands and the action deck, with the sizes the view shows. A
+        deal must fit what the table knows of those hands, or it is dealt again: an attacker asked to shoot holds a shot
+        (the match is a draw by itself when it holds none), and a seat that answered a shot and waits for the seats
+        before it holds a card that answers it (the one it answered with is drawn among those). After 200 deals that
+        do not fit (a position that rare is very rare), a card that fits is swapped into each hand lacking one, which
+        is no longer exactly uniform. Copies of one action face are alike: the view's faces take the lowest-numbered
+        copies.
+
+        Not in the view, and drawn or set here: the game's random numbers (from ``seed``); the clocks' options (the
+        defaults: no rule reads them after the deal) and the clocks' periods (0); where a discard phase leads (the
+        match: no action card reaches the hand after training, so only training's hand limit ever asks for one).
+        Not kept, because neither the view nor the state records them: which player cards in another hand everyone
+        saw go there (a draft, a transfer, a benched player), and which action cards a Greedy Agent took from the
+        viewer. Added to the view for this (on the view object, not its JSON form): :class:`Seen`, every part of it
+        public but the viewer's own answer, which is the viewer's own card."""
+        try:
+            return _sample(view.data, view.seen, Rng(seed))
+        except (KeyError, IndexError, TypeError) as exc:
+            raise ValueError(f"not an Age of Soccer seat's view: {exc!r}") from exc
+
     def move_from_wire(self, text: str) -> AosMove:
         return AosMove.parse(text)
 
@@ -1225,6 +1291,187 @@ _PICKS = {  # (a player card can be drawn, an action card can be drawn) -> the p
     (False, False): [],  # never asked: _next_turn moves such a turn on to training
 }
 _OTHERS = {n: tuple(tuple(s for s in range(n) if s != seat) for seat in range(n)) for n in SPEC.seat_counts}
+
+
+# -- sampling a state from a view (AgeOfSoccer.sample) -------------------------------------------------------------
+
+_OPTIONS = SPEC.defaults()
+_TEAM_OF = {code: team for team, code in enumerate(TEAMS)}
+_COPIES = {face: tuple(card for card in range(C.ACTION_CARDS) if ACTION_FACE[card] == face) for face in sorted(C.FACES)}
+_SHOTS = frozenset(card for card in range(C.ACTION_CARDS) if ACTION_KIND[card] in (C.SHOOT, C.SUPERSHOT))
+_OF_KIND = {kind: frozenset(c for c in range(C.ACTION_CARDS) if ACTION_KIND[c] == kind) for kind in set(ACTION_KIND)}
+_SUPERSAVE_OF = {ACTION_TEAM[card]: card for card in _OF_KIND[C.SUPERSAVE]}
+_PLAIN_SHOT, _SUPER_SHOT = "SHOOT", ACTION_FACE[min(_OF_KIND[C.SUPERSHOT])]
+_DEALS = 200  # deals tried before the cards a constraint needs are placed by hand (a deal that rare is very rare)
+
+
+def _sample(data: dict[str, Any], seen: Seen, rng: Rng) -> AosState:
+    """:meth:`AgeOfSoccer.sample`'s work, from a view's JSON form and what else its seat knows."""
+    viewer = data["viewer"]
+    if viewer is None or "hand" not in data:
+        raise ValueError("a sample needs a seat's view, not a spectator's")
+    table = data["seats"]
+    seats = len(table)
+    phase = data["phase"]
+    state = AosState()
+    state.seats = seats
+    state.version = seen.version
+    state.options = {**_OPTIONS, "teams": ",".join(seat["team"] for seat in table), "max_rounds": seen.max_rounds}
+    state.teams = [_TEAM_OF[seat["team"]] for seat in table]
+    state.boards = boards = [[PLAYER_BY_CODE[code] if code else -1 for code in seat["board"]] for seat in table]
+    state.shields = [seat["shields"] for seat in table]
+    state.won = [list(seat["won"]) for seat in table]
+    hand = data["hand"]
+
+    # Player cards: the viewer's, the boards', the discard pile's and the draft's are seen; the rest are dealt.
+    mine = [PLAYER_BY_CODE[code] for code in hand["players"]]
+    state.player_discard = [PLAYER_BY_CODE[code] for code in data["player_discard"]]
+    draft = data.get("draft")
+    drafted = [PLAYER_BY_CODE[code] for code in draft["cards"]] if draft else []
+    known = {*mine, *state.player_discard, *drafted}
+    for board in boards:
+        known.update(board)
+    unseen = [card for card in range(PLAYER_CARDS) if card not in known]
+    rng.shuffle(unseen)
+    players: list[list[int]] = []
+    at = 0
+    for seat, public in enumerate(table):
+        if seat == viewer:
+            players.append(mine)
+        else:
+            size = public["players_held"]
+            players.append(unseen[at : at + size])
+            at += size
+    if len(unseen) - at != data["player_deck"]:
+        raise ValueError("the view's player cards do not add up")
+    state.players = players
+    state.player_deck = unseen[at:]
+
+    # Action cards: the viewer's, the discard pile's and the Red Cards waiting are seen; the rest are dealt.
+    used = dict.fromkeys(_COPIES, 0)
+    taken: list[list[int]] = []
+    for faces in (seen.action_discard, hand["actions"], *(("RED",) * seat["red_cards"] for seat in table)):
+        cards = []
+        for face in faces:
+            copy = used[face]
+            used[face] = copy + 1
+            cards.append(_COPIES[face][copy])
+        taken.append(cards)
+    discard, own, *reds = taken
+    top = seen.action_discard[-1] if seen.action_discard else ""
+    if len(discard) != data["action_discard_size"] or top != data["action_discard_top"]:
+        raise ValueError("the view's action discard pile and what its seat saw disagree")
+    unseen = [card for face, cards in _COPIES.items() for card in cards[used[face] :]]
+    starts = []
+    at = 0
+    for seat, public in enumerate(table):
+        starts.append(at)
+        if seat != viewer:
+            at += public["actions_held"]
+    if len(unseen) - at != data["action_deck"]:
+        raise ValueError("the view's action cards do not add up")
+
+    # What the table knows of the hands dealt: each (start, size, the cards that fit, whether one is its answer).
+    needs: list[tuple[int, int, frozenset[int], int]] = []
+    if phase == SHOT and data["match"]["attacker"] != viewer:
+        attacker = data["match"]["attacker"]
+        needs.append((starts[attacker], table[attacker]["actions_held"], _SHOTS, -1))
+    window = data.get("window")
+    if phase == WINDOW:
+        activated = data["shot"]["activated"]
+        defender = data["match"]["defender"]
+        for seat in window["answered"]:
+            if seat != viewer:
+                needs.append(
+                    (starts[seat], table[seat]["actions_held"], _answering(state, seat, defender, activated), seat)
+                )
+    rng.shuffle(unseen)
+    if needs:
+        for _ in range(_DEALS):
+            if all(not fits.isdisjoint(unseen[start : start + size]) for start, size, fits, _ in needs):
+                break
+            rng.shuffle(unseen)
+        else:
+            _place_needed(unseen, needs, rng)
+    state.actions = [
+        own if seat == viewer else unseen[starts[seat] : starts[seat] + public["actions_held"]]
+        for seat, public in enumerate(table)
+    ]
+    state.action_deck = unseen[at:]
+    state.action_discard = discard
+    state.reds = reds
+
+    # The turn, and what is under way.
+    state.active = data["active"]
+    state.turn = data["turn"]
+    state.turns_begun = seen.turns_begun
+    state.phase = phase
+    state.after_discard = MATCH
+    state.traded = data["traded"]
+    state.challenged = list(data["challenged"])
+    if "challenge" in data:
+        state.challenge = {**data["challenge"], "passes": seen.passes}
+    if "match" in data:
+        state.match = dict(data["match"])
+    if "shot" in data:
+        shot = data["shot"]
+        kind = C.face_kind(top)
+        if kind in (C.SHOOT, C.SUPERSHOT) and (kind == C.SUPERSHOT) == shot["super"]:
+            face = top
+        else:  # (the shot of a match over, which only the view's "super" reads)
+            face = _SUPER_SHOT if shot["super"] else _PLAIN_SHOT
+        state.shot = {"face": face, "activated": shot["activated"]}
+    if window:
+        held: dict[int, int] = {}
+        for seat in window["answered"]:
+            if seat == viewer:
+                if not seen.answer:
+                    raise ValueError("the view says its seat answered, and not with what")
+                held[seat] = state._holds(seat, seen.answer)
+        for _, _, fits, seat in needs:
+            if seat >= 0:
+                answers = [card for card in state.actions[seat] if card in fits]
+                held[seat] = answers[rng.below(len(answers))]
+        state.window = {"order": list(window["order"]), "passed": set(window["passed"]), "held": held}
+    if draft:
+        state.draft = {"cards": drafted, "order": list(draft["order"]), "turn": draft["turn"]}
+    outcome = data.get("outcome")
+    state.result = Outcome.from_json(outcome) if outcome else None
+    state.rng = Rng(rng.next_u64())
+    return state
+
+
+def _answering(state: AosState, seat: int, defender: int, activated: bool) -> frozenset[int]:
+    """The action cards with which ``seat`` may answer the shot under way (as :meth:`AosState._answers` reads them)."""
+    fits = set(_OF_KIND[C.OFFSIDE])
+    if not activated:
+        fits |= _OF_KIND[C.COUNTER]
+    if seat == defender:
+        if not activated:
+            fits |= _OF_KIND[C.SAVE]
+        fits.update(card for team, card in _SUPERSAVE_OF.items() if not activated or state.activates(seat, team))
+    return frozenset(fits)
+
+
+def _place_needed(cards: list[int], needs: list[tuple[int, int, frozenset[int], int]], rng: Rng) -> None:
+    """After many deals that did not fit: into each hand that lacks a card it needs, one such card from where it
+    does not leave another hand short (swapped with a card of that hand, chosen at random)."""
+    for start, size, fits, _ in needs:
+        if not fits.isdisjoint(cards[start : start + size]):
+            continue
+        spare = []
+        for place, card in enumerate(cards):
+            if card not in fits:
+                continue
+            other = next((need for need in needs if need[0] <= place < need[0] + need[1]), None)
+            if other is None or sum(held in other[2] for held in cards[other[0] : other[0] + other[1]]) > (
+                card in other[2]
+            ):
+                spare.append(place)
+        if not spare or not size:
+            raise ValueError("no deal of the hidden cards fits the view")
+        place, into = spare[rng.below(len(spare))], start + rng.below(size)
+        cards[place], cards[into] = cards[into], cards[place]
 
 
 def _canonical(move: AosMove) -> AosMove:
