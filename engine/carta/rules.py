@@ -84,7 +84,7 @@ in which a move names its cards never arises here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,8 +164,31 @@ _DOWN = tuple(CartaMove("down", (FACE[card],)) for card in range(CARDS))
 
 
 @dataclass(frozen=True)
+class CartaSeen:
+    """What a seat knows of the match that its view's JSON form does not show, for a system player that searches
+    (:meth:`CartaFutbolClub.sample`): all of it public. It stays on the view object and is never sent (the service
+    builds the view's message from the JSON form key by key, so a new key there would need a new field in the
+    message). ``played``: the faces of the cards played face up and out of play, in the order they left the table
+    (everyone saw them; the JSON form counts them); ``options``: the table's options as (name, value) pairs (they say
+    whether a level match goes to extra time and penalties); ``version``: the moves made so far (a system player seeds
+    its search with it)."""
+
+    played: tuple[str, ...] = ()
+    options: tuple[tuple[str, Any], ...] = ()
+    version: int = 0
+
+
+@dataclass(frozen=True)
 class CartaView:
+    """A seat's view, or a spectator's: ``data`` is its JSON form, ``seen`` what else the seat knows
+    (:class:`CartaSeen`)."""
+
     data: dict[str, Any]
+    seen: CartaSeen = CartaSeen()
+
+    @property
+    def viewer(self) -> int | None:
+        return self.data["viewer"]
 
     def to_json(self) -> dict[str, Any]:
         return self.data
@@ -799,7 +822,8 @@ class CartaState(GameState):
             data["hand_cards"] = sorted(self.faces(viewer))
         if self.result is not None:
             data["outcome"] = self.result.to_json()
-        return CartaView(data)
+        seen = CartaSeen(tuple(map(FACE.__getitem__, self.played)), tuple(self.options.items()), self.version)
+        return CartaView(data, seen)
 
     def locations(self) -> dict[str, list[str]]:
         places: dict[str, list[str]] = {"pile": [INSTANCE[card] for card in self.pile]}
@@ -916,6 +940,50 @@ def _face_down(hand: list[int]) -> list[CartaMove]:
     return moves
 
 
+# A sample's card tables: each colour's Skill, Special and Luck card ids, and a colour's index by its name.
+_SKILL_IDS = tuple(tuple(C.deck_cards(colour, C.SKILL)) for colour in range(len(COLOURS)))
+_SPECIAL_IDS = tuple(tuple(C.deck_cards(colour, C.SPECIAL)) for colour in range(len(COLOURS)))
+_LUCK_IDS = tuple(tuple(C.deck_cards(colour, C.LUCK)) for colour in range(len(COLOURS)))
+_COLOUR_OF_NAME = {"": -1, **{name: colour for colour, name in enumerate(C.COLOUR_NAMES)}}
+
+
+def _draw(rng: Rng, items: list[int], k: int) -> None:
+    """Move a uniformly random choice of ``k`` of ``items``, in random order, to its end: the first ``k`` steps of a
+    Fisher-Yates shuffle, each index drawn from one byte of a 64-bit output (as ``Rng.shuffle`` draws them, for
+    lists of up to 256), rejecting the bytes that would bias it. The rest stay in front, in no particular order."""
+    n = len(items)
+    next_u64 = rng.next_u64
+    pool = left = 0
+    for i in range(n - 1, max(n - 1 - k, 0), -1):
+        size = i + 1
+        limit = 256 - 256 % size
+        while True:
+            if not left:
+                pool, left = next_u64(), 8
+            byte = pool & 0xFF
+            pool >>= 8
+            left -= 1
+            if byte < limit:
+                break
+        j = byte % size
+        items[i], items[j] = items[j], items[i]
+
+
+def _place(faces: Sequence[str], taken: bytearray) -> list[int]:
+    """A card for each of ``faces``: of the copies that look alike, the first not yet placed (so that the same view
+    places the same copies)."""
+    cards = []
+    for face in faces:
+        for card in BY_FACE[face]:
+            if not taken[card]:
+                break
+        else:
+            raise ValueError(f"not a view of a Carta Fútbol Club state: more {face} than the deck holds")
+        taken[card] = 1
+        cards.append(card)
+    return cards
+
+
 class CartaFutbolClub(Game):
     """The Carta Fútbol Club rule set; its system players are given to it (engine/carta/__init__.py)."""
 
@@ -969,8 +1037,147 @@ class CartaFutbolClub(Game):
             raise ValueError(f"not a Carta Fútbol Club state: {exc}") from exc
         return state
 
+    def sample(self, view: CartaView, seed: int) -> CartaState:  # type: ignore[override]
+        """A state ``view`` could have come from, for a searching system player (a seat's view, or a spectator's).
+
+        Kept as the view shows them: the phase, the toss, the colours, the starter, the hand, the goals, the ball, the
+        count, whose turn it is, the card waiting for its answer and an Off-side waiting for its Siga-siga, the
+        shootout's kicks, the outcome; the viewer's own hand; every card played face up (the table's, and those out of
+        play); the Luck cards everyone saw go to the bottom of their decks, in order; the size of every hand, deck and
+        the pile; and the options and the move count. Copies that look alike (the Special and Luck cards) are told
+        apart by the order of their ids, the view showing faces only. Derived from the rules: who gets each team's
+        extra card next (it moves on one teammate a hand).
+
+        Dealt at random from ``Rng(seed)``, uniformly among the places that may hold them, each colour apart: the rest
+        of a team's cards among its Skill deck (Skill cards only, in random order), its Special deck (Special cards
+        only), its players' hands other than the viewer's and a face-down card one of them has on the table (any of
+        the team's Skill and Special cards), and the pile (whatever is left of both colours: the sizes above fix how
+        many of each); the Luck cards not seen at the bottom, in random order above those that were. The view shows
+        neither the pile's cards nor who laid which face-down card, so the viewer's own face-down cards are dealt like
+        any other hidden card of its colour (none of them is on the table when the viewer has to play: it lays one
+        only for the next player to answer), and so is the split of another hand between Skill and Special cards.
+        Not shown, and drawn from the seed: the game's RNG (the coin, the shuffles to come).
+
+        For this the view object carries three public facts its JSON form does not show (:class:`CartaSeen`, never
+        sent): the faces of the cards played face up and out of play (everyone saw them; the JSON form only counts
+        them), the options (whether a level match goes to extra time and penalties) and the move count (a system
+        player seeds its search with it)."""
+        data = view.to_json()
+        viewer = data["viewer"]
+        rows = data["seats"]
+        seats = len(rows)
+        rng = Rng(seed)
+        state = CartaState()
+        seen = view.seen
+        if not seen.options or len(seen.played) != data["played"]:
+            raise ValueError("a sample needs a view as a state gives it (with its CartaSeen), not rebuilt from JSON")
+        state.seats = seats
+        state.options = dict(seen.options)
+        state.version = seen.version
+        state.phase = data["phase"]
+        coin = data["coin"]
+        state.call, state.coin, state.winner_team = coin["call"], coin["side"], coin["winner"]
+        colours = state.colours = [_COLOUR_OF_NAME[name] for name in data["colours"]]
+        state.starter = data["starter"]
+        state.hand = data["hand"]
+        state.goals = list(data["goals"])
+        state.ball = data["ball"]
+        state.count = data["count"]
+        state.actor = data["actor"]
+        shootout = data.get("shootout")
+        if shootout is not None:
+            state.kicks, state.scored = list(shootout["kicks"]), list(shootout["scored"])
+            state.sudden = shootout["sudden"]
+        outcome = data.get("outcome")
+        state.result = Outcome.from_json(outcome) if outcome is not None else None
+        state.extra = [state.hand % (seats // 2)] * 2  # each hand dealt moves it on one teammate
+        hands: list[list[int]] = [[] for _ in range(seats)]
+        state.hands = hands
+        if colours[0] < 0:  # before the colours are chosen every card is in its box
+            state.rng = Rng(rng.next_u64())
+            return state
+        taken = bytearray(CARDS)
+        if viewer is not None:
+            hands[viewer] = _place(data["hand_cards"], taken)
+        state.played = _place(seen.played, taken)
+        pending = data.get("pending")
+        offside = data.get("offside")
+        table: list[int] = []
+        down: list[bool] = []
+        laid_down = -1  # the team whose player has a card face down on the table
+        if pending is not None:
+            if pending["down"]:
+                laid_down = pending["seat"] % 2
+                table.append(-1)  # dealt below
+            else:
+                table += _place([pending["card"]], taken)
+            down.append(pending["down"])
+            if offside is not None:
+                table += _place([offside["card"]], taken)
+                down.append(False)
+                state.offside = offside["caller"]
+        decks = data["decks"]
+        pile: list[int] = []
+        for team in (0, 1):
+            colour = colours[team]
+            bottom = _place(data["luck_bottom"][team], taken)
+            luck = [card for card in _LUCK_IDS[colour] if not taken[card]]
+            rng.shuffle(luck)
+            bottom.extend(luck)
+            state.luck[team] = bottom
+            state.luck_known[team] = len(data["luck_bottom"][team])
+            skill = [card for card in _SKILL_IDS[colour] if not taken[card]]
+            special = [card for card in _SPECIAL_IDS[colour] if not taken[card]]
+            in_skill, in_special = decks["skill"][team], decks["special"][team]
+            if in_skill > len(skill) or in_special > len(special) or decks["luck"][team] != len(bottom):
+                raise ValueError("not a view of a Carta Fútbol Club state: its decks do not add up")
+            # Each deck: a random choice of the hidden cards of its kind, in random order; the rest may be anywhere.
+            cut = len(skill) - in_skill
+            _draw(rng, skill, in_skill)
+            state.skill[team] = skill[cut:]
+            rest = skill[:cut]
+            cut = len(special) - in_special
+            _draw(rng, special, in_special)
+            state.special[team] = special[cut:]
+            rest += special[:cut]
+            held = [seat for seat in range(team, seats, 2) if seat != viewer]
+            dealt = sum(rows[seat]["cards"] for seat in held) + (laid_down == team)
+            cut = len(rest) - dealt
+            if cut < 0:
+                raise ValueError("not a view of a Carta Fútbol Club state: its hands do not add up")
+            _draw(rng, rest, dealt)  # the hands' and the face-down card's, at the end; the pile's in front
+            for seat in held:
+                size = rows[seat]["cards"]
+                hands[seat] = rest[cut : cut + size]
+                cut += size
+            if laid_down == team:
+                table[0] = rest[cut]
+            pile += rest[: len(rest) - dealt]
+        if len(pile) != data["pile"]:
+            raise ValueError("not a view of a Carta Fútbol Club state: its pile does not add up")
+        if pending is not None:
+            state.pending = {
+                "seat": pending["seat"],
+                "card": table[0],
+                "action": pending["action"],
+                "value": pending["value"],
+            }
+        state.table, state.down, state.pile = table, down, pile
+        state.rng = Rng(rng.next_u64())
+        return state
+
     def move_from_wire(self, text: str) -> CartaMove:
         return CartaMove.parse(text)
 
 
-__all__ = ["BY_FACE", "COLOURS", "DECK", "CartaFutbolClub", "CartaMove", "CartaState", "CartaView", "Event"]
+__all__ = [
+    "BY_FACE",
+    "COLOURS",
+    "DECK",
+    "CartaFutbolClub",
+    "CartaMove",
+    "CartaSeen",
+    "CartaState",
+    "CartaView",
+    "Event",
+]
