@@ -56,6 +56,8 @@ bench: install
 	$(BIN)/kickoff bench bots --game carta-futbol-club --games 1000 --seats 2,4
 	$(BIN)/kickoff bench bots --game soker --bot hard --opponent normal --seats 2,4 --deals 100 --think 1
 	$(BIN)/kickoff bench bots --game soker --bot hard --opponent random --seats 2 --deals 25 --think 1
+	$(BIN)/kickoff bench bots --game age-of-soccer --bot hard --opponent normal --seats 2,4 --deals 100 --think 1
+	$(BIN)/kickoff bench bots --game carta-futbol-club --bot hard --opponent normal --seats 2,4 --deals 100 --think 1
 	$(BIN)/kickoff bench goals --rooms 200 --seconds 15 --rounds 3 --readme README.md
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0 \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'
