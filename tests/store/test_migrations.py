@@ -66,3 +66,34 @@ def test_a_first_start_logs_one_line_of_ours_and_no_alembic_chatter(tmp_path, ca
     assert chatter == [], "Alembic's INFO lines (its set-up, each migration run) are not shown"
     ours = [r.getMessage() for r in caplog.records if r.name == "service.store.database"]
     assert len(ours) == 1 and ours[0].startswith("the store is at its newest migration, 0")
+
+
+async def test_the_heuristic_players_ratings_become_the_normal_levels(empty_database_url: str) -> None:
+    """0011: the heuristic player is now the normal level; its rating and its history move with it, nothing else."""
+    url = empty_database_url
+    await asyncio.to_thread(_upgrade_to, url, "0010")
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            for player in ("system-heuristic", "system-random", "ann"):
+                await connection.execute(
+                    text(
+                        "INSERT INTO ratings (game, player_id, kind, mu, sigma, display, games, wins, updated_at) "
+                        "VALUES ('soker', :player, 'system', 26.0, 7.0, 5.0, 3, 2, 1.0)"
+                    ),
+                    {"player": player},
+                )
+            await connection.execute(
+                text(
+                    "INSERT INTO rating_changes (room_id, player_id, game, place, mu_before, sigma_before, mu, sigma, "
+                    "time) VALUES ('r1', 'system-heuristic', 'soker', 1, 25.0, 8.3, 26.0, 7.0, 1.0)"
+                )
+            )
+        await asyncio.to_thread(_upgrade_to, url, "head")
+        async with engine.connect() as connection:
+            ratings = {row[0]: row[1] for row in await connection.execute(text("SELECT player_id, mu FROM ratings"))}
+            changes = [row[0] for row in await connection.execute(text("SELECT player_id FROM rating_changes"))]
+    finally:
+        await engine.dispose()
+    assert ratings == {"system-normal": 26.0, "system-random": 26.0, "ann": 26.0}
+    assert changes == ["system-normal"]
