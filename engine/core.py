@@ -144,21 +144,24 @@ class Rng:
             if x < limit:
                 return x % n
 
-    def shuffle(self, items: list[Any]) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates), exactly uniform.
+    def shuffle(self, items: list[Any], count: int | None = None) -> None:
+        """Shuffle ``items`` in place (Fisher-Yates), exactly uniform. ``count``: only the first ``count`` steps, which
+        move a uniformly random choice of ``count`` items, in random order, to the end (the rest stay in front, in no
+        particular order): a random draw of ``count`` cards, for a search's sample of hidden hands.
 
         Dealing and reshuffling are most of a game's random numbers, so for the short lists of card games each index is
         drawn from one byte of a 64-bit output (eight indices per output), rejecting the few bytes that would bias it.
         """
+        stop = 0 if count is None else max(len(items) - 1 - count, 0)
         if len(items) > 256:
             below = self.below
-            for i in range(len(items) - 1, 0, -1):
+            for i in range(len(items) - 1, stop, -1):
                 j = below(i + 1)
                 items[i], items[j] = items[j], items[i]
             return
         z = self.state
         pool = left = 0
-        for i in range(len(items) - 1, 0, -1):
+        for i in range(len(items) - 1, stop, -1):
             n = i + 1
             limit = 256 - 256 % n
             while True:

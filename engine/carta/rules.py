@@ -947,28 +947,6 @@ _LUCK_IDS = tuple(tuple(C.deck_cards(colour, C.LUCK)) for colour in range(len(CO
 _COLOUR_OF_NAME = {"": -1, **{name: colour for colour, name in enumerate(C.COLOUR_NAMES)}}
 
 
-def _draw(rng: Rng, items: list[int], k: int) -> None:
-    """Move a uniformly random choice of ``k`` of ``items``, in random order, to its end: the first ``k`` steps of a
-    Fisher-Yates shuffle, each index drawn from one byte of a 64-bit output (as ``Rng.shuffle`` draws them, for
-    lists of up to 256), rejecting the bytes that would bias it. The rest stay in front, in no particular order."""
-    n = len(items)
-    next_u64 = rng.next_u64
-    pool = left = 0
-    for i in range(n - 1, max(n - 1 - k, 0), -1):
-        size = i + 1
-        limit = 256 - 256 % size
-        while True:
-            if not left:
-                pool, left = next_u64(), 8
-            byte = pool & 0xFF
-            pool >>= 8
-            left -= 1
-            if byte < limit:
-                break
-        j = byte % size
-        items[i], items[j] = items[j], items[i]
-
-
 def _place(faces: Sequence[str], taken: bytearray) -> list[int]:
     """A card for each of ``faces``: of the copies that look alike, the first not yet placed (so that the same view
     places the same copies)."""
@@ -1133,11 +1111,11 @@ class CartaFutbolClub(Game):
                 raise ValueError("not a view of a Carta Fútbol Club state: its decks do not add up")
             # Each deck: a random choice of the hidden cards of its kind, in random order; the rest may be anywhere.
             cut = len(skill) - in_skill
-            _draw(rng, skill, in_skill)
+            rng.shuffle(skill, in_skill)
             state.skill[team] = skill[cut:]
             rest = skill[:cut]
             cut = len(special) - in_special
-            _draw(rng, special, in_special)
+            rng.shuffle(special, in_special)
             state.special[team] = special[cut:]
             rest += special[:cut]
             held = [seat for seat in range(team, seats, 2) if seat != viewer]
@@ -1145,7 +1123,7 @@ class CartaFutbolClub(Game):
             cut = len(rest) - dealt
             if cut < 0:
                 raise ValueError("not a view of a Carta Fútbol Club state: its hands do not add up")
-            _draw(rng, rest, dealt)  # the hands' and the face-down card's, at the end; the pile's in front
+            rng.shuffle(rest, dealt)  # the hands' and the face-down card's, at the end; the pile's in front
             for seat in held:
                 size = rows[seat]["cards"]
                 hands[seat] = rest[cut : cut + size]

@@ -830,11 +830,10 @@ class Room(ActorHandler):
             return
         bot = self.seats[seat].bot
         assert bot is not None
-        if move is None:
-            if hasattr(bot, "decide"):
-                bot = self.game.new_bot("normal", self.seed + seat)
+        if move is None and not hasattr(bot, "decide"):
             move = bot.choose(state, seat)
-        elif move not in state.legal_moves(seat):  # (the table changed while it searched: another seat acted)
+        elif move is None or move not in state.legal_moves(seat):
+            # Its search failed, or the table changed while it searched: the normal player moves instead.
             move = self.game.new_bot("normal", self.seed + seat).choose(state, seat)
         try:
             with self._span("room.system_player_move", seat, move):
