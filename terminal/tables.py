@@ -59,8 +59,14 @@ class SeatBook:
         return record.name
 
     def title(self, seat: int) -> str:
-        """The seat's name as a heading: its own name, marked when it is the viewer's or a system player's."""
+        """The seat's name as a heading: its own name, marked when it is the viewer's or a system player's, and
+        when a system player stands in for its person."""
         record = self.seats.get(seat)
+        if record is not None and record.stand_in:
+            return f"{self._title(seat, record)} ({record.stand_in} stand-in)"
+        return self._title(seat, record)
+
+    def _title(self, seat: int, record: common_pb2.Seat | None) -> str:
         if seat == self.viewer:
             return f"{record.name if record is not None and record.name else f'seat {seat}'} (you)"
         name = self.name(seat)
@@ -498,6 +504,16 @@ def room_event_text(event: move_pb2.RoomEvent, book: SeatBook) -> str:
         return f"{seat.name or f'seat {seat.seat}'} took seat {seat.seat}"
     if kind == "seat_left":
         return f"seat {event.seat_left.seat} is free again"
+    if kind == "stand_in":
+        seat, level = event.stand_in.seat, event.stand_in.level
+        if seat in book.seats:
+            book.seats[seat].stand_in = level
+        who = book.name(seat)
+        if not level:
+            return f"{who} {'are' if who == 'you' else 'is'} back"
+        if who == "you":
+            return f"a {level} system player stands in for you: your next move takes your seat back"
+        return f"a {level} system player stands in for {who}"
     if kind == "game_started":
         return f"the game begins: {book.name(event.game_started.first_seat)} first"
     if kind == "game_ended":

@@ -178,7 +178,8 @@ async def get_rules(game: FromPath[str], state: State) -> dict[str, Any]:
     summary="Create a room",
     description='Body: CreateRoomRequest, e.g. {"game": "soker", "mode": "ROOM_MODE_SOLO", "seats": 4, '
     '"systemPlayers": 3}; a correspondence room (online, every turn and answer lasting hours, 1-336) adds '
-    '"correspondenceHours": 24.',
+    '"correspondenceHours": 24; "standIns": true lets a system player play for a person the clock played for twice '
+    "in a row, until the person moves again.",
     security=CREATOR_OR_PLAYER,
     tags=["rooms"],
 )

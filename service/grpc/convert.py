@@ -28,6 +28,7 @@ from service.rooms.room import (
     SeatLeftEvent,
     SeatRecord,
     SeatTakenEvent,
+    StandInEvent,
     Update,
 )
 
@@ -105,6 +106,7 @@ def seat_to_proto(record: SeatRecord) -> common_pb2.Seat:
         team=record.team,
         choice=record.choice,
         player_id=record.player,
+        stand_in=record.stand_in,
     )
 
 
@@ -125,6 +127,7 @@ def room_to_proto(room: Room) -> room_pb2.Room:
         tournament_game=room.tournament_game or 0,
         rated=room.rated and published.status != "waiting",
         correspondence_hours=room.correspondence_hours,
+        stand_ins=room.stand_ins,
     )
     if published.outcome is not None:
         message.outcome.CopyFrom(outcome_to_proto(published.outcome, room.teams))
@@ -166,6 +169,8 @@ def _room_event(event: Any, codec: Codec, teams: Sequence[int]) -> move_pb2.Room
         return move_pb2.RoomEvent(seat_left=move_pb2.SeatLeft(seat=event.seat))
     if kind is GameStartedEvent:
         return move_pb2.RoomEvent(game_started=move_pb2.GameStarted(first_seat=event.first_seat))
+    if kind is StandInEvent:
+        return move_pb2.RoomEvent(stand_in=move_pb2.StandIn(seat=event.seat, level=event.level))
     if kind is GameEndedEvent:
         return move_pb2.RoomEvent(game_ended=move_pb2.GameEnded(outcome=outcome_to_proto(event.outcome, teams)))
     raise TypeError(f"no proto for {event!r}")

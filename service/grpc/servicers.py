@@ -245,6 +245,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
             rated=request.rated if request.HasField("rated") else None,
             choice=request.choice,
             correspondence_hours=request.correspondence_hours,
+            stand_ins=request.stand_ins,
         )
         if player is None:
             return room_pb2.CreateRoomResponse(room=room_to_proto(room))

@@ -138,6 +138,7 @@ class RoomDirectory(Directory[Room]):
         room_id: str = "",
         people: Sequence[tuple[int, str, str, str]] = (),
         correspondence_hours: int = 0,
+        stand_ins: bool = False,
     ) -> Room:
         """A new room, stored, started and waiting for its people. Raises InvalidRequest naming what is wrong.
 
@@ -150,7 +151,10 @@ class RoomDirectory(Directory[Room]):
         beforehand, ``room_id``); with every other seat a system player's, the game starts as the room is stored.
 
         ``correspondence_hours``: a correspondence room (online only), whose every clocked period lasts this many
-        hours (1-336) instead of the game's seconds; 0 for a live room."""
+        hours (1-336) instead of the game's seconds; 0 for a live room.
+
+        ``stand_ins``: a person's seat the clock played for twice in a row is played by a system player at ``normal``
+        until the person moves again (online only: a solo room has no clock)."""
         if rated and not self.surroundings.rates:
             raise InvalidRequest(
                 "this server keeps no ratings (players need a database store)", code="ratings_off", field="rated"
@@ -176,6 +180,12 @@ class RoomDirectory(Directory[Room]):
                 "a correspondence room is an online room: a solo room has no clock",
                 code="bad_correspondence",
                 field="correspondence_hours",
+            )
+        if stand_ins and mode != ONLINE:
+            raise InvalidRequest(
+                "stand-ins play for people the clock played for: a solo room has no clock",
+                code="bad_stand_ins",
+                field="stand_ins",
             )
         taken = seats_of_system_players(seats, system_players, system_seats)
         if choice:
@@ -211,6 +221,7 @@ class RoomDirectory(Directory[Room]):
             rated=rated,
             people=tuple(people),
             correspondence_hours=correspondence_hours,
+            stand_ins=stand_ins,
         )
         room = self.build(record, self.runtime.created_epoch)  # (on a node, the store makes its lease with it)
         await self.created(room)

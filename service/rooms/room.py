@@ -63,6 +63,8 @@ KIND = "room"  # the rooms' kind of actor
 REFUSALS_KEPT = 32  # refused request ids remembered per seat (accepted ones are kept for the room's life)
 THINK_RANGE = (0.8, 2.0)  # a system player's think time when the room sets none
 SEARCH_MARGIN = 1.0  # a search ends this many seconds before the seat's clock runs out
+STAND_IN_AFTER = 2  # with stand-ins on: the clock's plays in a row for a person's seat after which a stand-in plays it
+STAND_IN_LEVEL = "normal"  # the stand-in's level
 
 log = logging.getLogger(__name__)
 EXPIRED = "expired"  # the outcome's reason when a waiting room closes unplayed
@@ -103,6 +105,8 @@ class SeatRecord:
     choice: str = ""  # what the person chose on taking the seat (GameSpec.seat_choice), as the game understood it
     since: int = 0  # the version at which its holder took it (a stream opened as the seat ends when it is given back)
     player: str = ""  # the player holding it ('' for a seat taken without a player's session, and a system player's)
+    stand_in: str = ""  # the level of the system player standing in for its person now ('' while the person plays)
+    clocked: int = 0  # a person's seat: the periods in a row the clock has played for it
 
 
 # Room-level events. Only GameEvent can hold secrets; each is redacted for one viewer before it leaves the room.
@@ -124,6 +128,12 @@ class GameStartedEvent:
 @dataclass(frozen=True)
 class GameEvent:
     event: Any  # the engine's event, unredacted
+
+
+@dataclass(frozen=True)
+class StandInEvent:
+    seat: int
+    level: str  # the stand-in's level as it begins; '' as it ends
 
 
 @dataclass(frozen=True)
@@ -195,6 +205,7 @@ class Room(ActorHandler):
         self.tournament_id = record.tournament_id  # the tournament this room's game belongs to ('' for none)
         self.tournament_game = record.tournament_game  # the game's index in it
         self.correspondence_hours = record.correspondence_hours  # every clocked period lasts this many hours (0: live)
+        self.stand_ins = record.stand_ins  # whether system players stand in for absent people (see _stand_in)
         self.parent = ("tournament", record.tournament_id) if record.tournament_id else None  # told when it ends
         self.surroundings = surroundings
         self.clock = surroundings.clock
@@ -516,25 +527,50 @@ class Room(ActorHandler):
             self._accepted[(seat, request_id)] = answer.version
         return answer
 
-    async def _apply(self, seat: int, move: Any, *, by_table: bool, request_id: str = "") -> MoveAnswer:
-        """The one path every move takes: the engine judges it, the journal commits it, then everyone hears of it."""
+    async def _apply(
+        self, seat: int, move: Any, *, by_table: bool, request_id: str = "", stand_in: bool = False
+    ) -> MoveAnswer:
+        """The one path every move takes: the engine judges it, the journal commits it, then everyone hears of it.
+        ``by_table``: the clock's move; ``stand_in``: a stand-in's move for a person's seat."""
         state = self.state
         if state is None:
             raise RoomUnavailable("the game has not started", code="not_started")
         engine_events = state.apply(seat, move, by_table=by_table)
         events: list[Any] = [GameEvent(e) for e in engine_events]
         outcome = state.outcome()
+        record = self.seats[seat]
+        changed = record.kind == PERSON and self._stand_in(record, by_table, stand_in, outcome is None)
+        if changed:
+            events.append(StandInEvent(seat, record.stand_in))
         if outcome is not None:
             self.status = FINISHED
             events.append(GameEndedEvent(outcome))  # (a game's own end event, if it has one, stays: the codec decides)
-        mover = None if by_table or self.seats[seat].kind == SYSTEM else seat
-        update = await self._commit(events, "table" if by_table else "move", seat, mover, request_id, move=move)
+        mover = None if by_table or stand_in or record.kind == SYSTEM else seat
+        kind = "table" if by_table else "stand_in" if stand_in else "move"
+        update = await self._commit(events, kind, seat, mover, request_id, move=move, seats_changed=changed)
         if self.actor.replaying is None and self._tracing:
             trace.get_current_span().set_attribute("kickoff.version", update.version)
         if self.actor.replaying is None and self._metering:
-            who = "table" if by_table else ("person" if mover is not None else "system")
+            who = kind if mover is None and kind != "move" else ("person" if mover is not None else "system")
             self._metrics.moves.add(1, {**self._game_attribute, "kickoff.move.kind": _kind(move), "kickoff.mover": who})
         return MoveAnswer(update.version, update)
+
+    def _stand_in(self, record: SeatRecord, by_table: bool, stand_in: bool, playing: bool) -> bool:
+        """Keep count of the clock's plays in a row for a person's seat, and with stand-ins on, start a stand-in
+        after ``STAND_IN_AFTER`` of them (while the game goes on) or end it at the person's own move. Returns whether
+        the seat changed. Only the log decides (its table and move lines), so a replay stands in where the game did."""
+        if by_table:
+            record.clocked += 1
+            if self.stand_ins and playing and not record.stand_in and record.clocked >= STAND_IN_AFTER:
+                record.stand_in = STAND_IN_LEVEL
+                record.bot = self.game.new_bot(STAND_IN_LEVEL, self.seed + record.seat)
+                return True
+        elif not stand_in:  # the person's own move
+            record.clocked = 0
+            if record.stand_in:
+                record.stand_in, record.bot = "", None
+                return True
+        return False
 
     async def _commit(
         self,
@@ -544,6 +580,7 @@ class Room(ActorHandler):
         mover: int | None = None,
         request_id: str = "",
         *,
+        seats_changed: bool = False,
         move: Any = None,
         name: str = "",
         nonce: str = "",
@@ -612,7 +649,7 @@ class Room(ActorHandler):
         self.published = Published(
             version,
             self.status,
-            tuple(_copy(r) for r in self.seats) if kind in ("join", "leave") else published.seats,
+            tuple(_copy(r) for r in self.seats) if seats_changed or kind in ("join", "leave") else published.seats,
             to_act,
             deadlines,
             events[-1].outcome if finished else None,
@@ -654,7 +691,13 @@ class Room(ActorHandler):
             await self._close()
         else:
             move = self.game.move_from_wire(entry.move or "")
-            answer = await self._apply(entry.seat, move, by_table=entry.kind == "table", request_id=entry.request_id)
+            answer = await self._apply(
+                entry.seat,
+                move,
+                by_table=entry.kind == "table",
+                request_id=entry.request_id,
+                stand_in=entry.kind == "stand_in",
+            )
             if entry.request_id:
                 self._accepted[(entry.seat, entry.request_id)] = answer.version
 
@@ -697,7 +740,7 @@ class Room(ActorHandler):
         begun = self.seat_clocks.arm(state, now, online=self.mode == ONLINE, stored=stored, replaying=replaying)
         if not replaying:
             for seat, key in begun:
-                if self.seats[seat].kind == SYSTEM:
+                if self.seats[seat].bot is not None:  # (a system player, or a stand-in)
                     self._wake_bot(seat, key)
         return begun
 
@@ -710,7 +753,7 @@ class Room(ActorHandler):
         if not self.correspondence_hours or self.status != PLAYING or state is None:
             return None
         acting = state.to_act()
-        if not acting or any(self.seats[seat].kind != PERSON for seat in acting):
+        if not acting or any(self.seats[seat].bot is not None for seat in acting):
             return None
         running = self.seat_clocks.running
         deadlines = [running[seat].deadline for seat in acting if seat in running]
@@ -828,21 +871,26 @@ class Room(ActorHandler):
         clocks = self.seat_clocks
         if clocks.key(seat) != key or state is None or seat not in state.to_act():
             return
-        bot = self.seats[seat].bot
-        assert bot is not None
+        record = self.seats[seat]
+        bot = record.bot
+        if bot is None:
+            return  # (a stand-in whose person moved again meanwhile)
+        stand_in = record.kind == PERSON
         if move is None and not hasattr(bot, "decide"):
             move = bot.choose(state, seat)
         elif move is None or move not in state.legal_moves(seat):
             # Its search failed, or the table changed while it searched: the normal player moves instead.
             move = self.game.new_bot("normal", self.seed + seat).choose(state, seat)
         try:
-            with self._span("room.system_player_move", seat, move):
-                await self._apply(seat, move, by_table=False)
+            with self._span("room.stand_in_move" if stand_in else "room.system_player_move", seat, move):
+                await self._apply(seat, move, by_table=False, stand_in=stand_in)
         except NotYourTurn:
             return
         # The same seat may have to act again in the same period (after a draw): wake it again.
         state = self.state
-        if state is not None and self.status == PLAYING and seat in state.to_act() and clocks.key(seat) == key:
+        if state is None or self.status != PLAYING or seat not in state.to_act():
+            return
+        if clocks.key(seat) == key and record.bot is not None:
             self._wake_bot(seat, key)
 
 
@@ -864,4 +912,5 @@ def _copy(record: SeatRecord) -> SeatRecord:
         team=record.team,
         choice=record.choice,
         player=record.player,
+        stand_in=record.stand_in,
     )

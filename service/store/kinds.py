@@ -60,6 +60,7 @@ def _room_row(record: RoomRecord) -> dict[str, Any]:
         "rated": record.rated,
         "people": [list(person) for person in record.people] or None,
         "correspondence_hours": record.correspondence_hours,
+        "stand_ins": record.stand_ins,
     }
 
 
@@ -102,6 +103,7 @@ def _room_record(row: Any) -> RoomRecord:
         rated=row.rated,
         people=tuple((seat, name, nonce, player) for seat, name, nonce, player in row.people or ()),
         correspondence_hours=row.correspondence_hours or 0,
+        stand_ins=bool(row.stand_ins),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, Double, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, Boolean, Double, ForeignKey, Index, Integer, String, Text, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -44,6 +44,8 @@ class RoomRow(Base):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     # A correspondence room's clock in hours (0: a live room) (0010)
     correspondence_hours: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Whether system players stand in for people the clock played for twice in a row (0012)
+    stand_ins: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # Who must act now, kept with every line: {seat: [player id or "", deadline or None]} (None: nobody) (0010)
     turns: Mapped[dict[str, list[Any]] | None] = mapped_column(JSON, nullable=True)
     # When a resting correspondence room must be in memory again: its first deadline (None: a room that never rests)

@@ -36,6 +36,9 @@ class RoomRecord:
     # (seat, name, nonce, player); such a room starts as soon as it is stored.
     people: tuple[tuple[int, str, str, str], ...] = ()
     correspondence_hours: int = 0  # a correspondence room's clock, in hours for every period (0: a live room)
+    # Whether a system player at ``normal`` stands in for a person the clock played for twice in a row, until the
+    # person moves again (service/rooms/room.py)
+    stand_ins: bool = False
 
     @property
     def actor_id(self) -> str:
@@ -61,7 +64,7 @@ class LogEntry:
     room_id: str
     version: int
     kind: str  # join, leave, start (a room of system players only), move (a person's or a system player's), table,
-    # close (a waiting room expired)
+    # stand_in (a stand-in's move for a person's seat), close (a waiting room expired)
     seat: int
     move: str | None = None  # the move's wire form
     request_id: str = ""

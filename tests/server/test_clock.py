@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from kickoff.v1 import move_pb2, room_pb2
-from tests.server.conftest import Harness, auth, soker_move
+import grpc
+
+from kickoff.v1 import common_pb2, move_pb2, room_pb2
+from tests.server.conftest import Harness, auth, refusal, soker_move
 
 
 async def next_update(stream) -> move_pb2.RoomUpdate:
@@ -73,3 +75,29 @@ async def test_an_absent_person_is_never_removed_the_table_keeps_playing(harness
         await harness.settle(room.room_id)
     view = await harness.view(room.room_id, token)  # the seat and its token stay
     assert view.viewer == 0 and view.version > 3
+
+
+async def test_stand_ins_are_a_room_option_seen_on_the_seat_and_in_the_stream(harness: Harness) -> None:
+    solo = room_pb2.CreateRoomRequest(
+        game="soker", mode=common_pb2.ROOM_MODE_SOLO, seats=2, system_players=1, stand_ins=True
+    )
+    code, reason, _ = await refusal(harness.rooms.CreateRoom(solo))
+    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "bad_stand_ins"), "a solo room has no clock"
+    request = room_pb2.CreateRoomRequest(
+        game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, stand_ins=True, think_seconds=5
+    )
+    room = (await harness.rooms.CreateRoom(request)).room
+    assert room.stand_ins and not (await harness.create(seats=2)).stand_ins, "off by default"
+    await harness.join(room.room_id, name="ann")
+    await harness.join(room.room_id, name="bo")
+    stream = harness.moves.StreamEvents(move_pb2.StreamEventsRequest(room_id=room.room_id, after_version=2))
+    for _ in range(2):  # the clock plays ann's turn; the table plays bo's too
+        for _ in range(2):
+            harness.clock.advance(30)
+            await harness.settle(room.room_id)
+    seen = []
+    while not seen:
+        seen = [e.stand_in for e in (await next_update(stream)).events if e.WhichOneof("kind") == "stand_in"]
+    assert seen == [move_pb2.StandIn(seat=0, level="normal")]
+    seats = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room.room_id))).room.seats
+    assert [(s.name, s.stand_in) for s in seats] == [("ann", "normal"), ("bo", "normal")]

@@ -137,3 +137,14 @@ def test_options_are_typed_as_name_value_pairs() -> None:
     with pytest.raises(ValueError, match="name=value"):
         parse_options("max_rounds")
     assert seat_counts([2, 3, 4, 5]) == "2-5 seats" and seat_counts([2, 4, 6]) == "2/4/6 seats"
+
+
+def test_a_stand_in_is_told_in_the_feed_and_marked_on_the_seat() -> None:
+    people = [common_pb2.Seat(seat=0, name="ann", taken=True), common_pb2.Seat(seat=1, name="bo", taken=True)]
+    book = SeatBook(people, viewer=1)
+    began, ended = (move_pb2.RoomEvent(stand_in=move_pb2.StandIn(seat=s, level=v)) for s, v in ((0, "normal"), (0, "")))
+    assert room_event_text(began, book) == "a normal system player stands in for ann"
+    assert book.title(0) == "ann (normal stand-in)" and book.title(1) == "bo (you)"
+    assert room_event_text(ended, book) == "ann is back" and book.title(0) == "ann"
+    mine = move_pb2.RoomEvent(stand_in=move_pb2.StandIn(seat=1, level="normal"))
+    assert room_event_text(mine, book).endswith("stands in for you: your next move takes your seat back")

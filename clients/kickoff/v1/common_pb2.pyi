@@ -40,7 +40,7 @@ ROOM_MODE_ONLINE: RoomMode
 ROOM_MODE_SOLO: RoomMode
 
 class Seat(_message.Message):
-    __slots__ = ("seat", "kind", "taken", "name", "team", "choice", "player_id")
+    __slots__ = ("seat", "kind", "taken", "name", "team", "choice", "player_id", "stand_in")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TAKEN_FIELD_NUMBER: _ClassVar[int]
@@ -48,6 +48,7 @@ class Seat(_message.Message):
     TEAM_FIELD_NUMBER: _ClassVar[int]
     CHOICE_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    STAND_IN_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: SeatKind
     taken: bool
@@ -55,7 +56,8 @@ class Seat(_message.Message):
     team: int
     choice: str
     player_id: str
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., taken: _Optional[bool] = ..., name: _Optional[str] = ..., team: _Optional[int] = ..., choice: _Optional[str] = ..., player_id: _Optional[str] = ...) -> None: ...
+    stand_in: str
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., taken: _Optional[bool] = ..., name: _Optional[str] = ..., team: _Optional[int] = ..., choice: _Optional[str] = ..., player_id: _Optional[str] = ..., stand_in: _Optional[str] = ...) -> None: ...
 
 class Outcome(_message.Message):
     __slots__ = ("winners", "reason", "points", "winning_teams", "team_points")

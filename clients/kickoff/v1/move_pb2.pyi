@@ -71,18 +71,28 @@ class GenericEvent(_message.Message):
     def __init__(self, data: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
 
 class RoomEvent(_message.Message):
-    __slots__ = ("seat_taken", "seat_left", "game_started", "game", "game_ended")
+    __slots__ = ("seat_taken", "seat_left", "game_started", "game", "game_ended", "stand_in")
     SEAT_TAKEN_FIELD_NUMBER: _ClassVar[int]
     SEAT_LEFT_FIELD_NUMBER: _ClassVar[int]
     GAME_STARTED_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
+    STAND_IN_FIELD_NUMBER: _ClassVar[int]
     seat_taken: SeatTaken
     seat_left: SeatLeft
     game_started: GameStarted
     game: GameEvent
     game_ended: GameEnded
-    def __init__(self, seat_taken: _Optional[_Union[SeatTaken, _Mapping]] = ..., seat_left: _Optional[_Union[SeatLeft, _Mapping]] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., game: _Optional[_Union[GameEvent, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ...) -> None: ...
+    stand_in: StandIn
+    def __init__(self, seat_taken: _Optional[_Union[SeatTaken, _Mapping]] = ..., seat_left: _Optional[_Union[SeatLeft, _Mapping]] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., game: _Optional[_Union[GameEvent, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., stand_in: _Optional[_Union[StandIn, _Mapping]] = ...) -> None: ...
+
+class StandIn(_message.Message):
+    __slots__ = ("seat", "level")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    level: str
+    def __init__(self, seat: _Optional[int] = ..., level: _Optional[str] = ...) -> None: ...
 
 class SeatTaken(_message.Message):
     __slots__ = ("seat",)

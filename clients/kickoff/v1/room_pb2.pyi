@@ -13,7 +13,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Room(_message.Message):
-    __slots__ = ("room_id", "game", "mode", "status", "seats", "options", "version", "outcome", "created_at", "clock", "to_act", "tournament_id", "tournament_game", "clocks", "rated", "correspondence_hours")
+    __slots__ = ("room_id", "game", "mode", "status", "seats", "options", "version", "outcome", "created_at", "clock", "to_act", "tournament_id", "tournament_game", "clocks", "rated", "correspondence_hours", "stand_ins")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
@@ -30,6 +30,7 @@ class Room(_message.Message):
     CLOCKS_FIELD_NUMBER: _ClassVar[int]
     RATED_FIELD_NUMBER: _ClassVar[int]
     CORRESPONDENCE_HOURS_FIELD_NUMBER: _ClassVar[int]
+    STAND_INS_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     game: str
     mode: _common_pb2.RoomMode
@@ -46,10 +47,11 @@ class Room(_message.Message):
     clocks: _containers.RepeatedCompositeFieldContainer[_common_pb2.TurnClock]
     rated: bool
     correspondence_hours: int
-    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., tournament_id: _Optional[str] = ..., tournament_game: _Optional[int] = ..., clocks: _Optional[_Iterable[_Union[_common_pb2.TurnClock, _Mapping]]] = ..., rated: _Optional[bool] = ..., correspondence_hours: _Optional[int] = ...) -> None: ...
+    stand_ins: bool
+    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., tournament_id: _Optional[str] = ..., tournament_game: _Optional[int] = ..., clocks: _Optional[_Iterable[_Union[_common_pb2.TurnClock, _Mapping]]] = ..., rated: _Optional[bool] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ...) -> None: ...
 
 class CreateRoomRequest(_message.Message):
-    __slots__ = ("game", "mode", "seats", "system_players", "options", "system_player", "think_seconds", "system_seats", "rated", "choice", "correspondence_hours")
+    __slots__ = ("game", "mode", "seats", "system_players", "options", "system_player", "think_seconds", "system_seats", "rated", "choice", "correspondence_hours", "stand_ins")
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -61,6 +63,7 @@ class CreateRoomRequest(_message.Message):
     RATED_FIELD_NUMBER: _ClassVar[int]
     CHOICE_FIELD_NUMBER: _ClassVar[int]
     CORRESPONDENCE_HOURS_FIELD_NUMBER: _ClassVar[int]
+    STAND_INS_FIELD_NUMBER: _ClassVar[int]
     game: str
     mode: _common_pb2.RoomMode
     seats: int
@@ -72,7 +75,8 @@ class CreateRoomRequest(_message.Message):
     rated: bool
     choice: str
     correspondence_hours: int
-    def __init__(self, game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., seats: _Optional[int] = ..., system_players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., system_seats: _Optional[_Iterable[int]] = ..., rated: _Optional[bool] = ..., choice: _Optional[str] = ..., correspondence_hours: _Optional[int] = ...) -> None: ...
+    stand_ins: bool
+    def __init__(self, game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., seats: _Optional[int] = ..., system_players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., system_seats: _Optional[_Iterable[int]] = ..., rated: _Optional[bool] = ..., choice: _Optional[str] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ...) -> None: ...
 
 class CreateRoomResponse(_message.Message):
     __slots__ = ("room", "seat", "seat_token")

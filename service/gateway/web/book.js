@@ -18,7 +18,14 @@ export class SeatBook {
       team: seat.team ?? 0,
       choice: seat.choice || "",
       playerId: seat.playerId || "", // the player holding it ("" for an anonymous seat, a system player's, a free one)
+      standIn: seat.standIn || "", // the level of the system player standing in for its person ("" while they play)
     });
+  }
+
+  /** A StandIn event: a system player at ``level`` stands in for the seat's person ("" : the person is back). */
+  standIn(seat, level) {
+    const record = this.seats.get(seat);
+    if (record) record.standIn = level || "";
   }
 
   get count() {

@@ -124,6 +124,7 @@ export function lobby(root) {
     step: "any",
     placeholder: "0.8-2 s at random",
   });
+  const standIns = h("input", { testid: "create-stand-ins", name: "standIns", type: "checkbox" });
   const choice = h("input", { testid: "create-choice", name: "choice", maxlength: 16 });
   const choiceField = field("Your choice", choice);
   const options = h("div", { class: "options", testid: "create-options" });
@@ -137,6 +138,11 @@ export function lobby(root) {
     field("System players", system, "Seats the server plays; solo: every seat but yours."),
     field("System players' kind", kind),
     field("System players' think time (seconds)", think),
+    field(
+      "Stand-ins",
+      standIns,
+      "Online: once the clock plays for a person twice in a row, a normal system player plays for them until they move.",
+    ),
     choiceField,
     h("fieldset", {}, h("legend", {}, "Game options"), options),
     h("button", { type: "submit", testid: "create-submit" }, "Create and take a seat"),
@@ -333,8 +339,11 @@ export function lobby(root) {
     if (mode.value === "solo") {
       system.value = String(count - 1);
       system.disabled = true;
+      standIns.checked = false;
+      standIns.disabled = true; // (a solo room has no clock)
     } else {
       system.disabled = false;
+      standIns.disabled = false;
       system.value = String(Math.min(Number(system.value) || 0, count - 1));
     }
   }
@@ -396,6 +405,7 @@ export function lobby(root) {
       systemPlayer: kind.value,
     };
     if (think.value !== "") body.thinkSeconds = Number(think.value);
+    if (standIns.checked) body.standIns = true;
     const changed = chosenOptions();
     if (Object.keys(changed).length) body.options = changed;
     say("Creating the room…");

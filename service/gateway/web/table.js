@@ -144,6 +144,9 @@ export function roomTable(root, roomId, { watch = false } = {}) {
           rating ? h("span", { class: "seat-rating", testid: "seat-rating" }, rating) : null,
           s.book.hasTeams ? h("span", { class: "seat-team" }, `team ${s.book.team(seat)}`) : null,
           acting ? h("span", { class: "seat-acting" }, "to act") : null,
+          s.book.seats.get(seat)?.standIn
+            ? h("span", { class: "seat-stand-in", testid: "seat-stand-in" }, `${s.book.seats.get(seat).standIn} stand-in`)
+            : null,
           winners.has(seat) ? h("strong", { class: "seat-winner" }, "winner") : null,
           info ? h("span", { class: "seat-info" }, info) : null,
         );
@@ -190,6 +193,8 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     else if (s.viewer !== null && s.toAct.includes(s.viewer)) {
       const others = s.toAct.filter((seat) => seat !== s.viewer);
       turn.textContent = others.length ? `Your move (with ${s.book.names(others)}).` : "Your turn.";
+      const standIn = s.book.seats.get(s.viewer)?.standIn;
+      if (standIn) turn.textContent += ` A ${standIn} system player is playing for you: move to take your seat back.`;
     } else turn.textContent = `Waiting for ${s.book.names(s.toAct)}.`;
     room.classList.toggle("my-turn", s.viewer !== null && s.toAct.includes(s.viewer) && s.status === "playing");
   }
@@ -293,6 +298,16 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     }
     if (event.seatLeft) return `seat ${event.seatLeft.seat ?? 0} is free again`;
     if (event.gameStarted) return `the game begins: ${s.book.name(event.gameStarted.firstSeat ?? 0)} first`;
+    if (event.standIn) {
+      const seat = event.standIn.seat ?? 0;
+      const level = event.standIn.level || "";
+      s.book.standIn(seat, level);
+      const who = s.book.name(seat);
+      if (!level) return `${who} ${who === "you" ? "are" : "is"} back`;
+      return who === "you"
+        ? `a ${level} system player stands in for you: your next move takes your seat back`
+        : `a ${level} system player stands in for ${who}`;
+    }
     if (event.gameEnded) {
       s.outcome = event.gameEnded.outcome || {};
       return `game over (${(s.outcome.reason || "-").replace(/_/g, " ")}): won by ${s.book.names(s.outcome.winners)}`;
