@@ -2,9 +2,9 @@
 
 Each deal is played once for every side the bot can take (every seat of a game of single seats, every team of a team
 game), with the same cards, so the luck of the deal cancels. Games run in parallel worker processes, one core each, so
-a search's think time is a core's. The report gives the bot's win rate with a 95% Wilson interval (for a team game, of
-the matches not drawn), the decisions' p50 and p99 time and the iterations a decision of a searching bot (decisions
-with one legal move are not searched and not counted)."""
+a search's think time is a core's. The report gives the bot's win rate with a 95% Wilson interval (for a game played
+by teams, Carta Fútbol Club, of the matches not drawn, one against one too), the decisions' p50 and p99 time and the
+iterations a decision of a searching bot (decisions with one legal move are not searched and not counted)."""
 
 from __future__ import annotations
 
@@ -65,6 +65,7 @@ class StrengthFigures:
             "games": self.games,
             "wins": self.wins,
             "draws": self.draws,
+            "decided": decided,
             "win_rate": round(self.wins / decided, 4) if decided else None,
             "interval_95": [round(low, 4), round(high, 4)],
             "of": "matches not drawn" if self.teams else "games",
@@ -129,7 +130,11 @@ def bench_strength(
     options = game.spec.resolve(seats, None)
     teams = game.teams(seats, options)
     sides = sorted(set(teams))
-    team_game = len(sides) < seats
+    # A game played by teams at some table size (Carta: two against two) counts its matches not drawn at every size,
+    # one against one too: a side is a team of one.
+    team_game = any(
+        len(set(game.teams(count, game.spec.resolve(count, None)))) < count for count in game.spec.seat_counts
+    )
     tasks = [
         (name, seats, seed + deal, hero, bot, opponent, seconds, iterations) for deal in range(deals) for hero in sides
     ]
@@ -167,8 +172,8 @@ def strength_report(figures: StrengthFigures) -> str:
     budget = f"{figures.iterations} iterations" if figures.iterations else f"{figures.seconds:g} s"
     text = (
         f"{figures.game}, {figures.seats} seats: {side} {figures.bot} against {against} over {figures.deals} duplicate "
-        f"deals ({figures.games} games, {budget} a decision): won {figures.wins} of {data['of']} "
-        f"({data['win_rate']:.1%}, 95% interval {low:.1%}-{high:.1%})"
+        f"deals ({figures.games} games, {budget} a decision): won {figures.wins} of {data['decided']} {data['of']} "
+        f"({data['win_rate'] or 0:.1%}, 95% interval {low:.1%}-{high:.1%}; {figures.draws} drawn)"
     )
     if data["decisions"]:
         text += (

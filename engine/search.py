@@ -9,8 +9,9 @@ The bot is given its seat's view and nothing else. Each iteration:
    node only the moves legal in this determinisation compete; each such child counts one *availability*, and the
    child chosen is the one with the best ``mean reward + c * sqrt(ln(availability) / visits)`` for the seat that
    makes that move (each seat maximises its own reward, so opponents play their best against the bot, not its
-   wishes).
-3. **Expand** one move legal here that the node has not tried (chosen at random).
+   wishes), the playout policy's own move there adding ``bias / (visits + 1)`` (progressive bias).
+3. **Expand** one move legal here that the node has not tried: the playout policy's own move first when the game
+   sets a bias, else one at random.
 4. **Play out** to the end with the game's playout policy (its ``normal`` bot where that plays better than random:
    every game's does), each seat choosing from its own view of the determinisation.
 5. **Back up** the result: 1 for a seat whose team won, 0 for one that lost, a share for a drawn game.
@@ -21,7 +22,10 @@ budget allows only hundreds of iterations; the price is that opponents are searc
 hands ("strategy fusion"), which the many samples average out.
 
 It is anytime: it stops at a deadline on an injectable clock (always after at least ``min_iterations``), or after a
-fixed number of iterations, and it is deterministic for a seed given a fixed number of iterations. Games choose their
+fixed number of iterations, and it is deterministic for a seed given a fixed number of iterations. It answers early
+when the decision is settled: when the most visited move leads the next by more than the iterations left (counted, or
+at the rate so far until the deadline), since no other move could overtake it (with a fixed number, the answer is
+the one the whole budget would give). Games choose their
 settings (:class:`SearchSettings`) and say why in their ``bots`` module.
 """
 
@@ -37,6 +41,7 @@ from engine.core import Bot, GameState, View
 
 __all__ = ["Decision", "SearchBot", "SearchSettings", "rewards"]
 
+SETTLED_EVERY = 16  # iterations between two looks at whether the decision is settled (see _settled)
 PLAYOUT_LIMIT = 5_000  # moves a playout may take before it is scored as it stands (no game comes near it)
 
 
@@ -44,13 +49,21 @@ PLAYOUT_LIMIT = 5_000  # moves a playout may take before it is scored as it stan
 class SearchSettings:
     """How a game's ``hard`` players search. ``exploration``: UCB's ``c`` (rewards lie in [0, 1]); ``seconds``: the
     think time a decision when none is given (the service caps it by the seat's clock); ``min_iterations``: the fewest
-    iterations even a deadline already past allows; ``playout``: the game's bot that plays the playouts."""
+    iterations even a deadline already past allows; ``playout``: the game's bot that plays the playouts; ``bias``:
+    progressive bias (Chaslot et al., 2008) towards the move the playout policy would make at a node, worth
+    ``bias / (visits + 1)`` on top of its UCB score and tried first, so that with few iterations a decision falls back
+    on the policy's judgement instead of on a handful of noisy playouts; ``judge``: a game's early verdict on a
+    playout (a football game's next goal decides it: the rest of a long match is mostly noise to one decision)."""
 
     exploration: float = 0.7
+    bias: float = 0.0  # progressive bias towards the playout policy's own move at each node (0: none)
     seconds: float = 1.0
     min_iterations: int = 8
     playout: str = "normal"
     iterations: int = 1_000  # the budget of a bot given no clock (the engine reads no time of its own)
+    # Where a game scores a playout before its end: ``judge(root)`` (the iteration's deal as the decision found it)
+    # gives a function that, asked before each playout move, returns each seat's reward to stop there, or None.
+    judge: Callable[[GameState], Callable[[GameState], list[float] | None]] | None = None
 
 
 @dataclass(frozen=True)
@@ -71,6 +84,19 @@ class _Node:
         self.visits = 0
         self.available = 0
         self.reward = 0.0
+
+
+def _settled(root: _Node, left: float) -> bool:
+    """Whether the most visited move leads the next by more than the iterations ``left``: each iteration visits one
+    move of the root, so no other could overtake it and the search may answer now with the move it would end with."""
+    first = second = 0
+    for child in root.children.values():
+        visits = child.visits
+        if visits > first:
+            first, second = visits, first
+        elif visits > second:
+            second = visits
+    return first - second > left
 
 
 def _no_clock() -> float:
@@ -157,6 +183,8 @@ class SearchBot:
             return Decision(legal[0], 0, clock() - started)
         policies = [self.policy(rng.getrandbits(62)) for _ in range(first.seats)]
         exploration = self.settings.exploration
+        bias = self.settings.bias
+        judge = self.settings.judge
         least = max(1, self.settings.min_iterations)
         root = _Node(seat)
         log, sqrt, randrange = math.log, math.sqrt, rng.randrange
@@ -167,10 +195,17 @@ class SearchBot:
                 if iterations is not None:
                     if done >= iterations:
                         break
-                elif clock() >= deadline:  # type: ignore[operator]
+                    left = iterations - done
+                else:
+                    now = clock()
+                    if now >= deadline:  # type: ignore[operator]
+                        break
+                    left = (deadline - now) * done / max(now - started, 1e-9)  # type: ignore[operator]
+                if done % SETTLED_EVERY == 0 and _settled(root, left):
                     break
             if state is None:
                 state = sample(view, rng.getrandbits(62))
+            verdict = judge(state) if judge is not None else None
             path = [root]
             node = root
             actor = seat
@@ -178,13 +213,14 @@ class SearchBot:
             while True:
                 moves = state.legal_moves(actor)
                 children = node.children
+                hint = policies[actor].choose(state, actor) if bias and len(moves) > 1 else None
                 untried = [move for move in moves if move not in children]
                 if untried:
                     for move in moves:
                         child = children.get(move)
                         if child is not None:
                             child.available += 1
-                    move = untried[randrange(len(untried))]
+                    move = hint if hint is not None and hint not in children else untried[randrange(len(untried))]
                     child = children[move] = _Node(actor)
                     child.available = 1
                     state.apply(actor, move)
@@ -195,6 +231,8 @@ class SearchBot:
                     child = children[move]
                     child.available += 1
                     score = child.reward / child.visits + exploration * sqrt(log(child.available) / child.visits)
+                    if move == hint:
+                        score += bias / (child.visits + 1)
                     if score > best_score:
                         best, best_score = move, score
                 node = children[best]
@@ -206,15 +244,21 @@ class SearchBot:
                 actor = acting[0]
             # Play out.
             moves_left = PLAYOUT_LIMIT
+            scored = None
             while moves_left:
                 acting = state.to_act()
                 if not acting:
                     break
+                if verdict is not None:
+                    scored = verdict(state)
+                    if scored is not None:
+                        break
                 player = acting[0]
                 state.apply(player, policies[player].choose(state, player))
                 moves_left -= 1
             # Back up.
-            scored = rewards(state)
+            if scored is None:
+                scored = rewards(state)
             for node in path:
                 node.visits += 1
                 node.reward += scored[node.seat]

@@ -240,10 +240,36 @@ class _Table:
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+def next_shield(root: AosState) -> Any:
+    """A playout's verdict at the next shield won after the decision (at three or more seats, where one shield does
+    not end the game): 1 for the seat that won it, 0 for the seat that lost it, a half for the others; a game that
+    ends first is scored as it ended."""
+    base = [sum(row) for row in root.won]
+    total = sum(base)
+    seats = root.seats
+
+    def verdict(state: AosState) -> list[float] | None:
+        won = state.won
+        if seats == 2 or sum(map(sum, won)) == total:
+            return None
+        gained = [sum(won[seat]) - base[seat] for seat in range(seats)]
+        lost = [sum(row[seat] for row in won) - sum(row[seat] for row in root_won) for seat in range(seats)]
+        return [min(1.0, max(0.0, 0.5 + 0.5 * (gained[seat] - lost[seat]))) for seat in range(seats)]
+
+    root_won = [row[:] for row in root.won]
+    return verdict
+
+
 # How ``hard`` searches (engine/search.py): information-set MCTS, one tree over every deal of the hidden cards. Most of
 # a turn's decisions (whom to challenge, which shot, which defence) depend on what the seat holds and the boards, which
 # every deal shares; the hidden hands change which answers the opponents have, and the shared tree weighs each line by
 # how often it is legal. Games are long (a playout takes milliseconds), so the budget allows hundreds of iterations, not
 # the thousands a tree per sample would need. The playouts use the normal player, which fills boards and shoots as a
-# person does.
-SEARCH = SearchSettings()
+# person does. At three or four seats a playout ends at the next shield won, where the game moves most (at two, that
+# shield ends the game anyway); the bias towards the normal player's own move keeps a decision of few iterations
+# from being a random one (2 seats, 100 iterations, 20 duplicate deals against normal: 27 of 40 won with it, 23
+# without).
+BIAS = 2.0  # (see SEARCH)
+SEARCH = SearchSettings(bias=BIAS, judge=next_shield)
