@@ -104,7 +104,9 @@ BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
 # turn's choices (a card, a package and its order, draw, end) are few and the same whatever the opponents hold, and a
 # game is short (a playout with normal players is about 0.2 ms), so one shared tree gets thousands of iterations a
 # second; a tree per sampled deal would split them. The playouts use the normal player: it plays packages and Links as
-# a person does, where random play wastes cards and makes every line look alike. A bias towards the normal player's
-# own move at each node helps at four seats, where each decision gets fewer iterations (one hard against three normal
-# over 25 duplicate deals at 0.3 s a decision: 35 of 100 won with it, 29 without; at 300 iterations, 36 and 32).
-SEARCH = SearchSettings(bias=2.0)
+# a person does, where random play wastes cards and makes every line look alike. No bias towards the normal player's
+# move: it helps at a short budget (one hard against three normal over 25 duplicate deals at 0.3 s a decision: 35 of
+# 100 won with it, 29 without), but asking the normal player at every node costs Soker's cheap iterations most of
+# their number, and at 1 s a decision hard did worse with it (2 seats: 63.0% of 200 games, 4 seats: 35.4% of 240)
+# than without (67.0% of 100, 41.5% of 200).
+SEARCH = SearchSettings()
