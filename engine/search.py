@@ -62,8 +62,9 @@ class SearchSettings:
     playout: str = "normal"
     iterations: int = 1_000  # the budget of a bot given no clock (the engine reads no time of its own)
     # Where a game scores a playout before its end: ``judge(root)`` (the iteration's deal as the decision found it)
-    # gives a function that, asked before each playout move, returns each seat's reward to stop there, or None.
-    judge: Callable[[GameState], Callable[[GameState], list[float] | None]] | None = None
+    # gives a function that, asked before each playout move, returns each seat's reward to stop there, or None; or
+    # gives None where this table is always played to its end.
+    judge: Callable[[GameState], Callable[[GameState], list[float] | None] | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -195,14 +196,15 @@ class SearchBot:
                 if iterations is not None:
                     if done >= iterations:
                         break
-                    left = iterations - done
-                else:
-                    now = clock()
-                    if now >= deadline:  # type: ignore[operator]
-                        break
-                    left = (deadline - now) * done / max(now - started, 1e-9)  # type: ignore[operator]
-                if done % SETTLED_EVERY == 0 and _settled(root, left):
+                elif (now := clock()) >= deadline:  # type: ignore[operator]
                     break
+                if done % SETTLED_EVERY == 0:
+                    if iterations is not None:
+                        left: float = iterations - done
+                    else:  # (the iterations the rate so far leaves until the deadline)
+                        left = (deadline - now) * done / max(now - started, 1e-9)  # type: ignore[operator]
+                    if _settled(root, left):
+                        break
             if state is None:
                 state = sample(view, rng.getrandbits(62))
             verdict = judge(state) if judge is not None else None

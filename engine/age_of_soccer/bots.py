@@ -246,19 +246,19 @@ def next_shield(root: AosState) -> Any:
     """A playout's verdict at the next shield won after the decision (at three or more seats, where one shield does
     not end the game): 1 for the seat that won it, 0 for the seat that lost it, a half for the others; a game that
     ends first is scored as it ended."""
-    base = [sum(row) for row in root.won]
-    total = sum(base)
     seats = root.seats
+    if seats == 2:
+        return None  # (played to its end: its first shield ends it)
+    base = [sum(row) - sum(line[seat] for line in root.won) for seat, row in enumerate(root.won)]  # won - lost
+    total = sum(map(sum, root.won))
 
     def verdict(state: AosState) -> list[float] | None:
         won = state.won
-        if seats == 2 or sum(map(sum, won)) == total:
+        if sum(map(sum, won)) == total:
             return None
-        gained = [sum(won[seat]) - base[seat] for seat in range(seats)]
-        lost = [sum(row[seat] for row in won) - sum(row[seat] for row in root_won) for seat in range(seats)]
-        return [min(1.0, max(0.0, 0.5 + 0.5 * (gained[seat] - lost[seat]))) for seat in range(seats)]
+        net = [sum(row) - sum(line[seat] for line in won) - base[seat] for seat, row in enumerate(won)]
+        return [min(1.0, max(0.0, 0.5 + 0.5 * change)) for change in net]
 
-    root_won = [row[:] for row in root.won]
     return verdict
 
 

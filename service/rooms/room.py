@@ -539,7 +539,8 @@ class Room(ActorHandler):
         events: list[Any] = [GameEvent(e) for e in engine_events]
         outcome = state.outcome()
         record = self.seats[seat]
-        changed = record.kind == PERSON and self._stand_in(record, by_table, stand_in, outcome is None)
+        playing = outcome is None
+        changed = self.stand_ins and record.kind == PERSON and self._stand_in(record, by_table, stand_in, playing)
         if changed:
             events.append(StandInEvent(seat, record.stand_in))
         if outcome is not None:
@@ -551,17 +552,17 @@ class Room(ActorHandler):
         if self.actor.replaying is None and self._tracing:
             trace.get_current_span().set_attribute("kickoff.version", update.version)
         if self.actor.replaying is None and self._metering:
-            who = kind if mover is None and kind != "move" else ("person" if mover is not None else "system")
+            who = "person" if mover is not None else "system" if kind == "move" else kind
             self._metrics.moves.add(1, {**self._game_attribute, "kickoff.move.kind": _kind(move), "kickoff.mover": who})
         return MoveAnswer(update.version, update)
 
     def _stand_in(self, record: SeatRecord, by_table: bool, stand_in: bool, playing: bool) -> bool:
-        """Keep count of the clock's plays in a row for a person's seat, and with stand-ins on, start a stand-in
+        """In a room with stand-ins: keep count of the clock's plays in a row for a person's seat, start a stand-in
         after ``STAND_IN_AFTER`` of them (while the game goes on) or end it at the person's own move. Returns whether
         the seat changed. Only the log decides (its table and move lines), so a replay stands in where the game did."""
         if by_table:
             record.clocked += 1
-            if self.stand_ins and playing and not record.stand_in and record.clocked >= STAND_IN_AFTER:
+            if playing and not record.stand_in and record.clocked >= STAND_IN_AFTER:
                 record.stand_in = STAND_IN_LEVEL
                 record.bot = self.game.new_bot(STAND_IN_LEVEL, self.seed + record.seat)
                 return True
