@@ -4,15 +4,21 @@ another store, e.g. postgresql+asyncpg://user@host/db."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import sqlite3
+import weakref
+from collections.abc import AsyncIterator
+from contextvars import ContextVar
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -30,6 +36,46 @@ def _sqlite_path(url: str) -> Path | None:
     if url.startswith(prefix) and url[len(prefix) :] not in ("", ":memory:"):
         return Path(url[len(prefix) :])
     return None
+
+
+WRITE_WAIT = 30.0  # seconds a write transaction on SQLite waits its turn in the process before it fails
+_writing: ContextVar[bool] = ContextVar("kickoff_sqlite_writing", default=False)
+
+
+class _SqliteEngine(AsyncEngine):
+    """A SQLite engine whose write transactions (:meth:`begin`) take turns in the process, first come first served.
+
+    SQLite has one writer at a time. Left to itself, each waiting connection sleeps and retries in SQLite's busy
+    handler, unfairly and for at most its busy timeout: with the event loop short of CPU (a loaded machine) a writer
+    holds the lock longer, and a call could fail with "database is locked" although nothing was wrong. Here writers
+    queue on an asyncio lock instead, so each gets its turn; the busy timeout is left for other processes on the same
+    file. A transaction begun inside another one's turn (the same task) goes straight to SQLite, as before; one that
+    waits WRITE_WAIT seconds for its turn fails as SQLite would ("database is locked")."""
+
+    def __init__(self, sync_engine) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(sync_engine)
+        self._turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+    @contextlib.asynccontextmanager
+    async def begin(self) -> AsyncIterator[AsyncConnection]:
+        if _writing.get():
+            async with super().begin() as connection:
+                yield connection
+            return
+        turn = self._turns.setdefault(asyncio.get_running_loop(), asyncio.Lock())
+        try:
+            async with asyncio.timeout(WRITE_WAIT):
+                await turn.acquire()
+        except TimeoutError:
+            reason = sqlite3.OperationalError(f"database is locked (no turn to write in {WRITE_WAIT:g} s)")
+            raise OperationalError("BEGIN", None, reason) from None
+        token = _writing.set(True)
+        try:
+            async with super().begin() as connection:
+                yield connection
+        finally:
+            _writing.reset(token)
+            turn.release()
 
 
 def create_engine(url: str, *, pool: bool = True) -> AsyncEngine:
@@ -50,6 +96,7 @@ def create_engine(url: str, *, pool: bool = True) -> AsyncEngine:
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
+        return _SqliteEngine(engine.sync_engine)
     return engine
 
 

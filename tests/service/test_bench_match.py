@@ -17,7 +17,8 @@ SMALL = {"players": 40, "rate": 40.0, "interval": 0.2, "fill_seconds": 1.0}
 
 def _check(figures: dict) -> None:
     assert figures["tickets"] == figures["players"] == 40
-    assert figures["ended"] == figures["tickets"] == figures["matched"], "every ticket ended, matched"
+    trouble = {key: figures[key] for key in ("not_ended", "cancelled", "expired", "errors", "server_log")}
+    assert figures["ended"] == figures["tickets"] == figures["matched"], f"every ticket ended, matched: {trouble}"
     assert figures["not_enqueued"] == 0 and figures["matched_without_seat_token"] == 0
     assert figures["store"]["statuses"] == {"matched": 40}
     tables = figures["store"]["tables"]
