@@ -58,9 +58,13 @@ class _SqliteEngine(AsyncEngine):
 
     @contextlib.asynccontextmanager
     async def begin(self) -> AsyncIterator[AsyncConnection]:
-        if _writing.get():
-            async with super().begin() as connection:
-                yield connection
+        async with self._turn(), super().begin() as connection:
+            yield connection
+
+    @contextlib.asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        if _writing.get():  # (inside a turn already)
+            yield
             return
         turn = self._turns.setdefault(asyncio.get_running_loop(), asyncio.Lock())
         try:
@@ -71,15 +75,14 @@ class _SqliteEngine(AsyncEngine):
             raise OperationalError("BEGIN", None, reason) from None
         token = _writing.set(True)
         try:
-            async with super().begin() as connection:
-                yield connection
+            yield
         finally:
             _writing.reset(token)
             turn.release()
 
 
 def create_engine(url: str, *, pool: bool = True) -> AsyncEngine:
-    """An async engine; SQLite files get WAL and a busy timeout, and their folder is made."""
+    """An async engine; SQLite files get WAL, a busy timeout and writers that take turns, and their folder is made."""
     path = _sqlite_path(url)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
