@@ -9,9 +9,11 @@ The bot is given its seat's view and nothing else. Each iteration:
    node only the moves legal in this determinisation compete; each such child counts one *availability*, and the
    child chosen is the one with the best ``mean reward + c * sqrt(ln(availability) / visits)`` for the seat that
    makes that move (each seat maximises its own reward, so opponents play their best against the bot, not its
-   wishes), the playout policy's own move there adding ``bias / (visits + 1)`` (progressive bias).
+   wishes), the playout policy's own move there adding ``bias / (visits + 1)`` (progressive bias). The policy is
+   asked once a node, in the first determinisation that reaches it, not at every visit: the answer is a hint, and
+   asking at every visit would cost a cheap game most of its iterations.
 3. **Expand** one move legal here that the node has not tried: the playout policy's own move first when the game
-   sets a bias, else one at random.
+   sets a bias (and that move is legal in this determinisation), else one at random.
 4. **Play out** to the end with the game's playout policy (its ``normal`` bot where that plays better than random:
    every game's does), each seat choosing from its own view of the determinisation.
 5. **Back up** the result: 1 for a seat whose team won, 0 for one that lost, a share for a drawn game.
@@ -76,8 +78,11 @@ class Decision:
     seconds: float
 
 
+_UNASKED = object()  # a node whose playout policy has not been asked yet
+
+
 class _Node:
-    __slots__ = ("available", "children", "reward", "seat", "visits")
+    __slots__ = ("available", "children", "hint", "reward", "seat", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat  # the seat whose move led here (the root: the bot's)
@@ -85,6 +90,7 @@ class _Node:
         self.visits = 0
         self.available = 0
         self.reward = 0.0
+        self.hint: Any = _UNASKED  # the playout policy's move here, asked once (with a bias), in the first deal seen
 
 
 def _settled(root: _Node, left: float) -> bool:
@@ -215,14 +221,21 @@ class SearchBot:
             while True:
                 moves = state.legal_moves(actor)
                 children = node.children
-                hint = policies[actor].choose(state, actor) if bias and len(moves) > 1 else None
+                hint = None
+                if bias and len(moves) > 1:
+                    hint = node.hint
+                    if hint is _UNASKED:
+                        hint = node.hint = policies[actor].choose(state, actor)
                 untried = [move for move in moves if move not in children]
                 if untried:
                     for move in moves:
                         child = children.get(move)
                         if child is not None:
                             child.available += 1
-                    move = hint if hint is not None and hint not in children else untried[randrange(len(untried))]
+                    if hint is not None and hint not in children and hint in moves:
+                        move = hint
+                    else:
+                        move = untried[randrange(len(untried))]
                     child = children[move] = _Node(actor)
                     child.available = 1
                     state.apply(actor, move)
