@@ -31,6 +31,7 @@ from typing import Any, NamedTuple, Protocol, Self
 
 __all__ = [
     "Bot",
+    "CardFace",
     "Event",
     "Game",
     "GameOver",
@@ -439,6 +440,32 @@ class Event:
         return text + (f": {' '.join(shown)}" if shown else "") + (f" ({extra})" if extra else "")
 
 
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    """One face of a game's cards, with what a front-end needs to draw it and a person needs to read it, so that no
+    front-end keeps card data of its own. ``code`` is the face as moves, views and events write it; ``copies`` the
+    cards that show it (copies that look alike share one face); ``text`` what the card does, where it does more than
+    its kind says ("" for a plain card); ``details`` the game's own fields (a country and its colour, a team's attack
+    and defence...), plain JSON values that each game's docs name."""
+
+    code: str
+    name: str
+    kind: str
+    copies: int = 1
+    text: str = ""
+    details: Mapping[str, str | int | bool | tuple[str, ...]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "kind": self.kind,
+            "copies": self.copies,
+            "text": self.text,
+            "details": {key: list(value) if isinstance(value, tuple) else value for key, value in self.details.items()},
+        }
+
+
 class View(Protocol):
     """What one seat (or a spectator) may know of a game."""
 
@@ -581,6 +608,11 @@ class Game(ABC):
         """The team each seat plays for at a table of ``seats`` (known before the deal: a waiting room shows it).
         Every seat is its own team unless a game says otherwise; it agrees with ``GameState.team_of``."""
         return tuple(range(seats))
+
+    def catalogue(self) -> tuple[CardFace, ...]:
+        """Every face of the game's cards, in the game's own order (a game without cards to draw has none). Each
+        code a view, move or event of the game writes is one face's code; the copies add up to ``spec.deck_size``."""
+        return ()
 
     def new_bot(self, name: str, seed: int) -> Bot:
         try:

@@ -9,9 +9,14 @@ common ones, whose copies are alike (``SHOOT`` x12, ``SAVE`` x10, ``OFFSIDE`` x4
 ``BUS`` x4, ``CUPRUN`` x2, ``SAMBA`` x3, ``BANKRUPT`` x3, ``RED`` x3, ``INJURY`` x3, ``FREE`` x3, ``INSIDER`` x3,
 ``WINDOW`` x2). A card's *face* is what players see and name (``SHOOT``); its *instance* (``SHOOT#07``) tells the copies
 apart for the audits only.
+
+:data:`CATALOGUE` is every face as a front-end draws it: the player cards (team, position, attack and defence) and the
+action faces (kind, name, what it does, whether it is a training card), copies that look alike sharing one face.
 """
 
 from __future__ import annotations
+
+from engine.core import CardFace
 
 TEAMS = ("SPA", "VIK", "PAR", "ROM", "ZUL", "AZT", "MON")
 TEAM_NAMES = ("Spartans", "Vikings", "Parthians", "Romans", "Zulus", "Aztecs", "Mongols")
@@ -95,3 +100,84 @@ def face_kind(face: str) -> str:
 
 def label_player(card: int) -> str:
     return f"{TEAM_NAMES[card >> 2]} {POSITION_NAMES[card & 3]} ({ATTACK[card & 3]}/{DEFENCE[card & 3]})"
+
+
+ACTION_NAMES = {
+    OWNER: "Millionaire Owner",
+    AGENT: "Greedy Agent",
+    SUPERSHOT: "Super Shot",
+    SUPERSAVE: "Super Save",
+    SHOOT: "Shoot",
+    SAVE: "Save",
+    OFFSIDE: "Offside",
+    COUNTER: "Counter Attack",
+    EAGLE: "Eagle Eye",
+    BUS: "Park the Bus",
+    CUPRUN: "Dazzling Cup Run",
+    SAMBA: "Samba Fever",
+    BANKRUPT: "Bankruptcy",
+    RED: "Red Card",
+    INJURY: "Injury",
+    FREE: "Free Transfer",
+    INSIDER: "Insider Trading",
+    WINDOW: "Transfer Window",
+}
+_ACTIVATED = "when your team board is the {teams}' or a {team} player is on your board"
+ACTION_TEXT = {
+    OWNER: "Pick up two action cards; three with two {team} players on your board.",
+    AGENT: "Steal one action card, chosen blind, from another player's hand; two with two {team} players on your "
+    "board.",
+    SUPERSHOT: "A shot at goal. Activated (" + _ACTIVATED + "), only a Super Save or an Offside stops it; otherwise "
+    "it is a plain Shoot.",
+    SUPERSAVE: "Stops a plain shot. Activated (" + _ACTIVATED + "), it stops a Super Shot too; otherwise it is a "
+    "plain Save.",
+    SHOOT: "A shot at goal, played by the attacker in a match: unless it is stopped, the attacker takes one of the "
+    "defender's shields.",
+    SAVE: "The defender stops a plain shot (not an activated Super Shot).",
+    OFFSIDE: "Stops any shot. The defender or any player outside the match may play it.",
+    COUNTER: "Cancels a plain shot (not an activated Super Shot) and makes its player the attacker, who must then "
+    "shoot. The defender or any player outside the match may play it.",
+    EAGLE: "+4 attack for one match, played with a challenge or in its exchange; as many as you like.",
+    BUS: "+4 defence for one match, played against a challenge; as many as you like.",
+    CUPRUN: "Played with a challenge: the challenge stands whatever the points.",
+    SAMBA: "From you round the table, everyone picks up one action card.",
+    BANKRUPT: "Another player loses two action cards, chosen blind, to the discard pile.",
+    RED: "Another player misses a turn (Red Cards stack).",
+    INJURY: "An opponent's active player goes to the player discard pile.",
+    FREE: "Steal an opponent's active player into your hand.",
+    INSIDER: "Take an opponent's active player and give it to any other player, into their hand.",
+    WINDOW: "One player card per player is dealt face up; from you round the table, each takes one.",
+}
+
+
+def _player_face(card: int) -> CardFace:
+    team, position = card >> 2, card & 3
+    details = {
+        "team": TEAMS[team],
+        "team_name": TEAM_NAMES[team],
+        "position": POSITIONS[position],
+        "position_name": POSITION_NAMES[position],
+        "attack": ATTACK[position],
+        "defence": DEFENCE[position],
+    }
+    name = f"{TEAM_NAMES[team].removesuffix('s')} {POSITION_NAMES[position]}"  # "a Zulu Goalkeeper", as the rulebook
+    text = f"On your board: +{ATTACK[position]} attack, +{DEFENCE[position]} defence."
+    return CardFace(PLAYER_CODES[card], name, "player", text=text, details=details)
+
+
+def _action_face(face: str) -> CardFace:
+    kind, team = face_kind(face), face_team(face)
+    details: dict[str, str | int | bool | tuple[str, ...]] = {"action": kind, "training": kind in TRAINING}
+    name = ACTION_NAMES[kind]
+    text = ACTION_TEXT[kind]
+    if team >= 0:
+        details |= {"team": TEAMS[team], "team_name": TEAM_NAMES[team]}
+        one = TEAM_NAMES[team].removesuffix("s")  # "the Roman Millionaire Owner Card", as the rulebook
+        name = f"{one} {name}"
+        text = text.replace("{teams}", TEAM_NAMES[team]).replace("{team}", one)
+    return CardFace(face, name, "action", copies=ACTION_FACE.count(face), text=text, details=details)
+
+
+CATALOGUE: tuple[CardFace, ...] = tuple(_player_face(card) for card in range(PLAYER_CARDS)) + tuple(
+    _action_face(face) for face in dict.fromkeys(ACTION_FACE)
+)

@@ -105,6 +105,7 @@ from engine.age_of_soccer.cards import (
 )
 from engine.core import (
     Bot,
+    CardFace,
     ChoiceTaken,
     Event,
     Game,
@@ -1145,6 +1146,9 @@ class AgeOfSoccer(Game):
 
     def __init__(self, bots: Mapping[str, Callable[[int], Bot]] | None = None) -> None:
         self.bots = dict(bots or {})
+
+    def catalogue(self) -> tuple[CardFace, ...]:
+        return C.CATALOGUE
 
     def new_game(self, seats: int, options: Mapping[str, Any] | None, seed: int) -> AosState:
         resolved = SPEC.resolve(seats, options)

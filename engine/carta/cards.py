@@ -12,9 +12,14 @@ Two decks of 60, Blue (``B``) and Green (``G``): card ``id = colour * 60 + k``. 
 
 Skill cards are each one of a kind; Special and Luck cards have copies that look alike. A card's *face* is what
 players see and name (``B-CANITO``); its *instance* (``B-CANITO#3``) tells the copies apart for the audits only.
+
+:data:`CATALOGUE` is every face as a front-end draws it: its deck's colour, its group (Skill, Special, Luck), its kind
+and number, the actions it is played as, and what it does (a Special card's text as the rulebook has it read aloud).
 """
 
 from __future__ import annotations
+
+from engine.core import CardFace
 
 COLOURS = ("B", "G")
 COLOUR_NAMES = ("blue", "green")
@@ -101,3 +106,77 @@ def deck_cards(colour: int, ks: tuple[int, ...]) -> list[int]:
 def low_key(card: int) -> tuple[int, int]:
     """The order of "lowest card": by number, then kind (Pass/Intercept, Dribble/Tackle, Shot/Save, Joker)."""
     return VALUE[card], card % DECK
+
+
+GROUP = {
+    **dict.fromkeys(SKILL_KINDS, "skill"),
+    **dict.fromkeys(SPECIAL_KINDS, "special"),
+    **dict.fromkeys(LUCK_KINDS, "luck"),
+}
+KIND_WORD = {
+    PI: "pass_intercept",
+    DT: "dribble_tackle",
+    SS: "shot_save",
+    JOKER: "joker",
+    CANITO: "canito",
+    OFFSIDE: "offside",
+    SIGA: "siga_siga",
+    SUPER: "super_defensa",
+    GOAL: "goal",
+    NOGOAL: "no_goal",
+}
+NAMES = {
+    PI: "Pass / Intercept {n}",
+    DT: "Dribble / Slide Tackle {n}",
+    SS: "Shot on Goal / Save {n}",
+    JOKER: "Joker {n}",
+    CANITO: "Cañito",
+    OFFSIDE: "Off-side",
+    SIGA: "Siga-siga",
+    SUPER: "Super Defensa",
+    GOAL: "Goal",
+    NOGOAL: "No goal",
+}
+TEXT = {
+    PI: "Pass {n} for the team with the ball, Intercept {n} for the other. The higher wins; a tie goes to the "
+    "Intercept.",
+    DT: "Dribble {n} for the team with the ball, Slide Tackle {n} for the other. The higher wins; a tie is a foul by "
+    "the tackling team.",
+    SS: "Shot on Goal {n} for the team with the ball (after three attacking plays in a row, or from a direct free "
+    "kick), Save {n} for the other. The higher wins; on a tie the shooter's Luck card decides.",
+    JOKER: "Played as any of the six actions at {n}: Pass, Dribble or Shot on Goal, Intercept, Slide Tackle or Save.",
+    CANITO: "Counts as one attacking play. Only a Super Defensa stops it.",
+    OFFSIDE: "Called after any pass. Cancelled with Siga-siga.",
+    SIGA: "Cancels an Off-side: the pass stands and its player goes on.",
+    SUPER: "Stops a Pass, a Dribble or a Cañito.",
+    GOAL: "Drawn to settle a tied shot or a penalty: a goal.",
+    NOGOAL: "Drawn to settle a tied shot or a penalty: no goal.",
+}
+
+
+def _catalogue_face(card: int) -> CardFace:
+    kind, number = KIND[card], VALUE[card]
+    if kind in ATTACK_OF:
+        actions: tuple[str, ...] = (ATTACK_OF[kind], DEFENCE_OF[kind])
+    elif kind == JOKER:
+        actions = ACTIONS
+    else:
+        actions = ()
+    details: dict[str, str | int | bool | tuple[str, ...]] = {
+        "deck": COLOUR_NAMES[COLOUR[card]],
+        "deck_code": COLOURS[COLOUR[card]],
+        "group": GROUP[kind],
+        "number": number,
+        "actions": actions,
+    }
+    return CardFace(
+        FACE[card],
+        NAMES[kind].format(n=number),
+        KIND_WORD[kind],
+        copies=len(BY_FACE[FACE[card]]),
+        text=TEXT[kind].format(n=number),
+        details=details,
+    )
+
+
+CATALOGUE: tuple[CardFace, ...] = tuple(_catalogue_face(cards[0]) for cards in BY_FACE.values())

@@ -92,6 +92,7 @@ from engine.carta import cards as C
 from engine.carta.cards import ACTIONS, BY_FACE, CARDS, COLOURS, DECK, FACE, INSTANCE, KIND, VALUE
 from engine.core import (
     Bot,
+    CardFace,
     Event,
     Game,
     GameOver,
@@ -969,6 +970,9 @@ class CartaFutbolClub(Game):
 
     def __init__(self, bots: Mapping[str, Callable[[int], Bot]] | None = None) -> None:
         self.bots = dict(bots or {})
+
+    def catalogue(self) -> tuple[CardFace, ...]:
+        return C.CATALOGUE
 
     def new_game(self, seats: int, options: Mapping[str, Any] | None, seed: int) -> CartaState:
         resolved = SPEC.resolve(seats, options)

@@ -11,15 +11,25 @@ that top discard" is one ``&``. The top discard is a *top key*: a card id, or ``
 package and stands for that club's card.
 
 Each card has a stable code for the wire and for people: ``JUV-GKP``, ``YELLOW-1``, ``RED-2``, ``JOKER-3``.
+
+:data:`CATALOGUE` is every card as a front-end draws it (the rulebook's table): the country's colour as the background,
+the position word top left, the club's crest bottom right in the club's coloured ring, the legend's name on hover.
+The rulebook gives the four country colours and says only that each club's ring has a colour of its own; the twelve
+ring colours are *settled here*, each distinct from the others and at least 3:1 in contrast with its own country's
+background (the contrast WCAG asks of a part of a picture that carries meaning: a Dortmund ring is not yellow on a
+yellow card), and the crest carries the club's code too, so a colour is never the only sign of a club.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+from engine.core import CardFace
+
 COUNTRIES = ("Italy", "Germany", "Spain", "England")
 COUNTRY_CODES = ("ITA", "GER", "ESP", "ENG")
 COUNTRY_COLOURS = ("green", "yellow", "red", "white")
+COUNTRY_RGB = ("#2e7d32", "#fdd835", "#c62828", "#f5f5f5")  # the colours as a front-end paints them
 POSITIONS = ("GKP", "DEF", "MID", "FRW")
 POSITION_NAMES = ("Goalkeeper", "Defender", "Midfielder", "Forward")
 
@@ -59,6 +69,22 @@ LEGENDS: dict[str, tuple[str, str, str, str]] = {
     "LIV": ("Ray Clemence", "Alan Hansen", "Steven Gerrard", "Kenny Dalglish"),
     "MUN": ("Peter Schmeichel", "Rio Ferdinand", "Paul Scholes", "Bobby Charlton"),
     "ARS": ("David Seaman", "Tony Adams", "Patrick Vieira", "Thierry Henry"),
+}
+
+# Each club's ring: club -> (colour, as a front-end paints it). Settled here (see the module docstring).
+RINGS: dict[str, tuple[str, str]] = {
+    "JUV": ("black", "#111111"),
+    "MIL": ("white", "#ffffff"),
+    "INT": ("navy", "#0d1b4c"),
+    "BAY": ("red", "#c8102e"),
+    "BVB": ("brown", "#6d3b07"),
+    "HSV": ("blue", "#0057b8"),
+    "RMA": ("gold", "#ffd700"),
+    "FCB": ("sky blue", "#8fd3f4"),
+    "ATM": ("mint", "#a5f2c9"),
+    "LIV": ("orange", "#e65100"),
+    "MUN": ("purple", "#6a1b9a"),
+    "ARS": ("forest green", "#1b5e20"),
 }
 
 PLAYER_CARDS = 48
@@ -195,3 +221,38 @@ def is_country_set(hand: int) -> bool:
         return False
     players = hand & PLAYER_MASK
     return any(players & ~country == 0 for country in CARD_MASK_BY_COUNTRY)
+
+
+SPECIAL_TEXT = {
+    YELLOW: "All opponents skip; you play again with any card.",
+    RED: "As a Yellow card (all opponents skip; you play again with any card), and every opponent draws one card.",
+    JOKER: "Always legal; the next player may play anything. It joins a club's package as that club's card and "
+    "completes a winning set of one country.",
+}
+
+
+def _face(card: int) -> CardFace:
+    if card >= PLAYER_CARDS:
+        kind = special_kind(card)
+        assert kind is not None
+        return CardFace(CODES[card], label(card), kind, text=SPECIAL_TEXT[kind])
+    club = CLUBS[card >> 2]
+    position = card & 3
+    ring, ring_rgb = RINGS[club.code]
+    details = {
+        "country": COUNTRIES[club.country],
+        "country_code": COUNTRY_CODES[club.country],
+        "country_colour": COUNTRY_COLOURS[club.country],
+        "country_rgb": COUNTRY_RGB[club.country],
+        "position": POSITIONS[position],
+        "position_name": POSITION_NAMES[position],
+        "club": club.code,
+        "club_name": club.name,
+        "ring_colour": ring,
+        "ring_rgb": ring_rgb,
+        "legend": LEGENDS[club.code][position],
+    }
+    return CardFace(CODES[card], f"{club.name} {POSITION_NAMES[position]}", "player", details=details)
+
+
+CATALOGUE: tuple[CardFace, ...] = tuple(_face(card) for card in range(DECK_SIZE))

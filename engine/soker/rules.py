@@ -39,6 +39,7 @@ from typing import Any, NamedTuple
 
 from engine.core import (
     Bot,
+    CardFace,
     Game,
     GameOver,
     GameSpec,
@@ -721,6 +722,9 @@ class Soker(Game):
 
     def __init__(self, bots: Mapping[str, Callable[[int], Bot]] | None = None) -> None:
         self.bots = dict(bots or {})
+
+    def catalogue(self) -> tuple[CardFace, ...]:
+        return C.CATALOGUE
 
     def new_game(self, seats: int, options: Mapping[str, Any] | None, seed: int) -> SokerState:
         resolved = SPEC.resolve(seats, options)

@@ -166,6 +166,32 @@ async def get_rules(game: FromPath[str], state: State) -> dict[str, Any]:
     return _to_json((await up.games.GetRules(game_pb2.GetRulesRequest(game=game), timeout=up.timeout)).rules)
 
 
+@get(
+    "/v1/games/{game:str}/cards",
+    operation_id="ListCards",
+    operation_class=operation(
+        game_pb2.ListCardsResponse,
+        example={
+            "game": "soker",
+            "cards": [
+                {
+                    "code": "JUV-FRW",
+                    "name": "Juventus Forward",
+                    "kind": "player",
+                    "copies": 1,
+                    "soker": {"country": "Italy", "countryColour": "green", "club": "JUV", "ringColour": "black"},
+                }
+            ],
+        },
+    ),
+    summary="Every face of a game's cards, with what a front-end needs to draw it",
+    tags=["games"],
+)
+async def list_cards(game: FromPath[str], state: State) -> dict[str, Any]:
+    up = _upstream(state)
+    return _to_json(await up.games.ListCards(game_pb2.ListCardsRequest(game=game), timeout=up.timeout))
+
+
 @post(
     "/v1/rooms",
     operation_id="CreateRoom",
@@ -669,6 +695,7 @@ def create_app(
         route_handlers=[
             list_games,
             get_rules,
+            list_cards,
             create_room,
             list_rooms,
             get_room,

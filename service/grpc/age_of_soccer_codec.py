@@ -125,6 +125,9 @@ def _message(move: AosMove) -> pb.AgeOfSoccerMove:
 
 
 class AgeOfSoccerCodec(Codec):
+    face_field = "age_of_soccer"
+    face_message = pb.AgeOfSoccerCardFace
+
     def __init__(self) -> None:
         super().__init__(AGE_OF_SOCCER)
         self._move_protos: dict[AosMove, move_pb2.Move] = {}  # moves repeat: build each one's message once

@@ -63,6 +63,9 @@ def _set_if_seat(message: Any, name: str, value: int) -> None:
 
 
 class CartaCodec(Codec):
+    face_field = "carta"
+    face_message = pb.CartaCardFace
+
     def __init__(self) -> None:
         super().__init__(CARTA)
         self._move_protos: dict[CartaMove, move_pb2.Move] = {}  # moves repeat: build each one's message once

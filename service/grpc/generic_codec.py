@@ -11,16 +11,29 @@ from typing import Any
 
 from google.protobuf import struct_pb2
 
-from engine.core import Game, MalformedMove
-from kickoff.v1 import move_pb2
+from engine.core import CardFace, Game, MalformedMove
+from kickoff.v1 import game_pb2, move_pb2
 
 
 class Codec:
     """The generic form of one game's messages."""
 
+    face_field = "generic"  # CardFace's field for the game's own card fields, and its message (None: a Struct)
+    face_message: Any = None
+
     def __init__(self, game: Game) -> None:
         self.game = game
         self.name = game.spec.name
+
+    def card_to_proto(self, face: CardFace) -> game_pb2.CardFace:
+        """A face of the game's catalogue; its ``details`` are the fields of the game's own message (face_message)."""
+        message = game_pb2.CardFace(code=face.code, name=face.name, kind=face.kind, copies=face.copies, text=face.text)
+        details = face.to_json()["details"]
+        if self.face_message is None:
+            message.generic.update(details)
+        else:
+            getattr(message, self.face_field).CopyFrom(self.face_message(**details))
+        return message
 
     def move_from_proto(self, move: move_pb2.Move) -> Any:
         """The engine's move; MalformedMove when it is for another game or unreadable."""

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import grpc
 from google.protobuf import timestamp_pb2
 
-from engine.core import UnknownGame
+from engine.core import Game, UnknownGame
 from engine.levels import levels_of
 from engine.registry import GAMES, get_game
 from kickoff.v1 import common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
@@ -24,6 +24,7 @@ from service.actors.feed import Feed
 from service.actors.runtime import Remote
 from service.errors import InvalidRequest, PermissionDenied, RoomNotFound, Unauthenticated
 from service.grpc.admission import Admission
+from service.grpc.codecs import codec_of
 from service.grpc.convert import (
     MODE_NAME,
     STATUS_NAME,
@@ -195,14 +196,30 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @unary
     async def GetRules(self, request: game_pb2.GetRulesRequest, context: Any) -> game_pb2.GetRulesResponse:
-        if not request.game:
-            raise InvalidRequest("game is required", code="missing_game")
-        try:
-            game = get_game(request.game)
-        except UnknownGame:
-            known = ", ".join(sorted(GAMES))
-            raise RoomNotFound(f"no such game (known: {known})", code="unknown_game", field="game") from None
+        game = _named_game(request.game)
         return game_pb2.GetRulesResponse(rules=rules_to_proto(game, options_from(request.options)))
+
+    @unary
+    async def ListCards(self, request: game_pb2.ListCardsRequest, context: Any) -> game_pb2.ListCardsResponse:
+        return _cards_of(_named_game(request.game))
+
+
+def _named_game(name: str) -> Game:
+    """The game a request names: InvalidRequest when it names none, RoomNotFound (unknown_game) when there is none."""
+    if not name:
+        raise InvalidRequest("game is required", code="missing_game")
+    try:
+        return get_game(name)
+    except UnknownGame:
+        known = ", ".join(sorted(GAMES))
+        raise RoomNotFound(f"no such game (known: {known})", code="unknown_game", field="game") from None
+
+
+@functools.cache
+def _cards_of(game: Game) -> game_pb2.ListCardsResponse:
+    """A game's catalogue as its answer, built once: the cards never change while the process runs."""
+    codec = codec_of(game)
+    return game_pb2.ListCardsResponse(game=game.spec.name, cards=[codec.card_to_proto(f) for f in game.catalogue()])
 
 
 ROOM_SERVICE = room_pb2.DESCRIPTOR.services_by_name["RoomService"].full_name

@@ -15,6 +15,9 @@ _WIRE_OF_KIND = {"draw": "draw", "end_turn": "end"}
 
 
 class SokerCodec(Codec):
+    face_field = "soker"
+    face_message = soker_pb2.SokerCardFace
+
     def move_from_proto(self, move: move_pb2.Move) -> SokerMove:
         which = move.WhichOneof("game")
         if which != "soker":

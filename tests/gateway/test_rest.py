@@ -39,6 +39,8 @@ async def test_a_whole_game_over_rest_and_server_sent_events(client: AsyncTestCl
     assert games["games"][0]["name"] == "soker"
     rules = (await client.get("/v1/games/soker/rules")).json()
     assert {o["name"]: o["value"] for o in rules["options"]}["turn_seconds"] == 30
+    cards = (await client.get("/v1/games/soker/cards")).json()["cards"]
+    assert len(cards) == 58 and cards[0]["soker"]["countryColour"] == "green" and cards[0]["soker"]["ringRgb"]
     room_id, token = await solo_room(client)
     chooser = random.Random(1)
     moves = 0
@@ -87,6 +89,7 @@ async def test_events_resume_after_the_last_event_id(client: AsyncTestClient) ->
     [
         ("get", "/v1/rooms/nope", None, 404, "room_not_found"),
         ("get", "/v1/games/chess/rules", None, 404, "unknown_game"),
+        ("get", "/v1/games/chess/cards", None, 404, "unknown_game"),
         ("post", "/v1/rooms", {"game": "soker", "mode": "ROOM_MODE_ONLINE", "seats": 9}, 400, "invalid_options"),
         ("post", "/v1/rooms", {"game": "soker", "seatz": 4}, 400, "bad_request"),
         ("post", "/v1/rooms", {"game": "soker", "seats": "four"}, 400, "bad_request"),

@@ -187,6 +187,29 @@ async def test_options_and_rules_in_force(harness: Harness) -> None:
     assert rules.deck_size == 120 and list(rules.seat_counts) == [2, 4, 6]
 
 
+async def test_every_game_lists_its_cards_with_its_own_fields(harness: Harness) -> None:
+    for name, field in (("soker", "soker"), ("age-of-soccer", "age_of_soccer"), ("carta-futbol-club", "carta")):
+        cards = await harness.games.ListCards(game_pb2.ListCardsRequest(game=name))
+        rules = (await harness.games.GetRules(game_pb2.GetRulesRequest(game=name))).rules
+        assert cards.game == name and sum(card.copies for card in cards.cards) == rules.deck_size
+        assert all(card.WhichOneof("game") == field for card in cards.cards), name
+    soker = {card.code: card for card in (await harness.games.ListCards(game_pb2.ListCardsRequest(game="soker"))).cards}
+    forward = soker["JUV-FRW"]
+    assert (forward.name, forward.soker.country_colour, forward.soker.legend) == (
+        "Juventus Forward",
+        "green",
+        "Alessandro Del Piero",
+    )
+    carta = await harness.games.ListCards(game_pb2.ListCardsRequest(game="carta-futbol-club"))
+    assert list(next(c for c in carta.cards if c.code == "G-DT-8").carta.actions) == ["dribble", "tackle"]
+    # (relay, the tests' own game, has no cards to draw)
+    assert not (await harness.games.ListCards(game_pb2.ListCardsRequest(game="relay"))).cards
+    code, reason, _ = await refusal(harness.games.ListCards(game_pb2.ListCardsRequest(game="chess")))
+    assert (code, reason) == (grpc.StatusCode.NOT_FOUND, "unknown_game")
+    code, reason, _ = await refusal(harness.games.ListCards(game_pb2.ListCardsRequest()))
+    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "missing_game")
+
+
 async def test_rooms_list_in_pages_filtered_by_status(harness: Harness) -> None:
     created = [await harness.create(seats=2) for _ in range(5)]
     await harness.join(created[0].room_id)

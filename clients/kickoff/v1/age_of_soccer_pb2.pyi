@@ -289,3 +289,23 @@ class AgeOfSoccerEvent(_message.Message):
     deck: str
     cause: str
     def __init__(self, kind: _Optional[str] = ..., seat: _Optional[int] = ..., target: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ..., private_cards: _Optional[_Iterable[str]] = ..., other: _Optional[int] = ..., count: _Optional[int] = ..., attack: _Optional[int] = ..., defence: _Optional[int] = ..., activated: _Optional[bool] = ..., deck: _Optional[str] = ..., cause: _Optional[str] = ...) -> None: ...
+
+class AgeOfSoccerCardFace(_message.Message):
+    __slots__ = ("team", "team_name", "position", "position_name", "attack", "defence", "action", "training")
+    TEAM_FIELD_NUMBER: _ClassVar[int]
+    TEAM_NAME_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    POSITION_NAME_FIELD_NUMBER: _ClassVar[int]
+    ATTACK_FIELD_NUMBER: _ClassVar[int]
+    DEFENCE_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    TRAINING_FIELD_NUMBER: _ClassVar[int]
+    team: str
+    team_name: str
+    position: str
+    position_name: str
+    attack: int
+    defence: int
+    action: str
+    training: bool
+    def __init__(self, team: _Optional[str] = ..., team_name: _Optional[str] = ..., position: _Optional[str] = ..., position_name: _Optional[str] = ..., attack: _Optional[int] = ..., defence: _Optional[int] = ..., action: _Optional[str] = ..., training: _Optional[bool] = ...) -> None: ...

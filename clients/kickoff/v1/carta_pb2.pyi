@@ -208,3 +208,17 @@ class CartaEvent(_message.Message):
     kicks: _containers.RepeatedScalarFieldContainer[int]
     scored: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, kind: _Optional[str] = ..., seat: _Optional[int] = ..., target: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ..., private_cards: _Optional[_Iterable[str]] = ..., count: _Optional[int] = ..., call: _Optional[str] = ..., coin: _Optional[str] = ..., winner: _Optional[int] = ..., choice: _Optional[str] = ..., colours: _Optional[_Iterable[str]] = ..., team: _Optional[int] = ..., action: _Optional[str] = ..., value: _Optional[int] = ..., play: _Optional[int] = ..., answer: _Optional[bool] = ..., outcome: _Optional[str] = ..., goal: _Optional[bool] = ..., goals: _Optional[_Iterable[int]] = ..., hand: _Optional[int] = ..., shootout: _Optional[bool] = ..., kicks: _Optional[_Iterable[int]] = ..., scored: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class CartaCardFace(_message.Message):
+    __slots__ = ("deck", "deck_code", "group", "number", "actions")
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    DECK_CODE_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    deck: str
+    deck_code: str
+    group: str
+    number: int
+    actions: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, deck: _Optional[str] = ..., deck_code: _Optional[str] = ..., group: _Optional[str] = ..., number: _Optional[int] = ..., actions: _Optional[_Iterable[str]] = ...) -> None: ...

@@ -1,5 +1,8 @@
 from google.protobuf import struct_pb2 as _struct_pb2
+from kickoff.v1 import age_of_soccer_pb2 as _age_of_soccer_pb2
+from kickoff.v1 import carta_pb2 as _carta_pb2
 from kickoff.v1 import limits_pb2 as _limits_pb2
+from kickoff.v1 import soker_pb2 as _soker_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -79,3 +82,39 @@ class RuleSet(_message.Message):
     options: _containers.RepeatedCompositeFieldContainer[RuleOption]
     levels: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, game: _Optional[str] = ..., title: _Optional[str] = ..., deck_size: _Optional[int] = ..., seat_counts: _Optional[_Iterable[int]] = ..., options: _Optional[_Iterable[_Union[RuleOption, _Mapping]]] = ..., levels: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ListCardsRequest(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    def __init__(self, game: _Optional[str] = ...) -> None: ...
+
+class ListCardsResponse(_message.Message):
+    __slots__ = ("game", "cards")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    cards: _containers.RepeatedCompositeFieldContainer[CardFace]
+    def __init__(self, game: _Optional[str] = ..., cards: _Optional[_Iterable[_Union[CardFace, _Mapping]]] = ...) -> None: ...
+
+class CardFace(_message.Message):
+    __slots__ = ("code", "name", "kind", "copies", "text", "soker", "age_of_soccer", "carta", "generic")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    COPIES_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    SOKER_FIELD_NUMBER: _ClassVar[int]
+    AGE_OF_SOCCER_FIELD_NUMBER: _ClassVar[int]
+    CARTA_FIELD_NUMBER: _ClassVar[int]
+    GENERIC_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    name: str
+    kind: str
+    copies: int
+    text: str
+    soker: _soker_pb2.SokerCardFace
+    age_of_soccer: _age_of_soccer_pb2.AgeOfSoccerCardFace
+    carta: _carta_pb2.CartaCardFace
+    generic: _struct_pb2.Struct
+    def __init__(self, code: _Optional[str] = ..., name: _Optional[str] = ..., kind: _Optional[str] = ..., copies: _Optional[int] = ..., text: _Optional[str] = ..., soker: _Optional[_Union[_soker_pb2.SokerCardFace, _Mapping]] = ..., age_of_soccer: _Optional[_Union[_age_of_soccer_pb2.AgeOfSoccerCardFace, _Mapping]] = ..., carta: _Optional[_Union[_carta_pb2.CartaCardFace, _Mapping]] = ..., generic: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...

@@ -45,6 +45,11 @@ class GameServiceStub:
                 request_serializer=kickoff_dot_v1_dot_game__pb2.GetRulesRequest.SerializeToString,
                 response_deserializer=kickoff_dot_v1_dot_game__pb2.GetRulesResponse.FromString,
                 _registered_method=True)
+        self.ListCards = channel.unary_unary(
+                '/kickoff.v1.GameService/ListCards',
+                request_serializer=kickoff_dot_v1_dot_game__pb2.ListCardsRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_game__pb2.ListCardsResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -65,6 +70,13 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListCards(self, request, context):
+        """Returns every face of a game's cards with what a front-end needs to draw it, so that none keeps card data.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -77,6 +89,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.GetRules,
                     request_deserializer=kickoff_dot_v1_dot_game__pb2.GetRulesRequest.FromString,
                     response_serializer=kickoff_dot_v1_dot_game__pb2.GetRulesResponse.SerializeToString,
+            ),
+            'ListCards': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListCards,
+                    request_deserializer=kickoff_dot_v1_dot_game__pb2.ListCardsRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_game__pb2.ListCardsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -134,6 +151,33 @@ class GameService:
             '/kickoff.v1.GameService/GetRules',
             kickoff_dot_v1_dot_game__pb2.GetRulesRequest.SerializeToString,
             kickoff_dot_v1_dot_game__pb2.GetRulesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListCards(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.GameService/ListCards',
+            kickoff_dot_v1_dot_game__pb2.ListCardsRequest.SerializeToString,
+            kickoff_dot_v1_dot_game__pb2.ListCardsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -120,3 +120,29 @@ class SokerTurnEnded(_message.Message):
     seat: int
     by_table: bool
     def __init__(self, seat: _Optional[int] = ..., by_table: _Optional[bool] = ...) -> None: ...
+
+class SokerCardFace(_message.Message):
+    __slots__ = ("country", "country_code", "country_colour", "country_rgb", "position", "position_name", "club", "club_name", "ring_colour", "ring_rgb", "legend")
+    COUNTRY_FIELD_NUMBER: _ClassVar[int]
+    COUNTRY_CODE_FIELD_NUMBER: _ClassVar[int]
+    COUNTRY_COLOUR_FIELD_NUMBER: _ClassVar[int]
+    COUNTRY_RGB_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    POSITION_NAME_FIELD_NUMBER: _ClassVar[int]
+    CLUB_FIELD_NUMBER: _ClassVar[int]
+    CLUB_NAME_FIELD_NUMBER: _ClassVar[int]
+    RING_COLOUR_FIELD_NUMBER: _ClassVar[int]
+    RING_RGB_FIELD_NUMBER: _ClassVar[int]
+    LEGEND_FIELD_NUMBER: _ClassVar[int]
+    country: str
+    country_code: str
+    country_colour: str
+    country_rgb: str
+    position: str
+    position_name: str
+    club: str
+    club_name: str
+    ring_colour: str
+    ring_rgb: str
+    legend: str
+    def __init__(self, country: _Optional[str] = ..., country_code: _Optional[str] = ..., country_colour: _Optional[str] = ..., country_rgb: _Optional[str] = ..., position: _Optional[str] = ..., position_name: _Optional[str] = ..., club: _Optional[str] = ..., club_name: _Optional[str] = ..., ring_colour: _Optional[str] = ..., ring_rgb: _Optional[str] = ..., legend: _Optional[str] = ...) -> None: ...
