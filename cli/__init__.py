@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from engine.core import RuleError
 from engine.registry import GAMES
@@ -153,6 +154,19 @@ def _parser() -> argparse.ArgumentParser:
     client.add_argument(
         "--api-key", default=None, help="for servers that require one to create rooms (default $KICKOFF_API_KEY)"
     )
+
+    replay = commands.add_parser(
+        "replay",
+        help="a room's game move by move: read back from a replay file, or fetched from a server (--room)",
+        description="A replay file is a room's whole replay in GetReplayResponse's JSON form (GET "
+        "/v1/rooms/{room_id}/replay with every page's steps in one list). Until the game is over it holds what a "
+        "spectator saw; after, every hand.",
+    )
+    replay.add_argument("file", nargs="?", help="the replay file to read (with --room --save: the one to write)")
+    replay.add_argument("--room", default=None, help="fetch this room's replay from the server instead")
+    replay.add_argument("--target", default="127.0.0.1:50051", help="with --room: the gRPC server, host:port")
+    replay.add_argument("--save", action="store_true", help="with --room: write the replay to FILE, print nothing")
+    replay.add_argument("--keys", action="store_true", help="step through it full screen (arrows, g, Space, + and -)")
 
     db = commands.add_parser("db", help="the database")
     db_commands = db.add_subparsers(dest="db", required=True)
@@ -555,6 +569,45 @@ def _run_client(args: argparse.Namespace) -> int:
     return run(args.target, name=args.name, room=args.room, watch=args.watch, api_key=api_key)
 
 
+def _replay(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from terminal.replay import read_replay, replay_json, replay_lines
+
+    if args.room is None:
+        if args.file is None or args.save:
+            raise ValueError("give a replay FILE to read, or --room ID (with --save FILE to write one)")
+        replay = read_replay(args.file)
+    else:
+        if args.save and args.file is None:
+            raise ValueError("--save needs the FILE to write")
+        replay = asyncio.run(_fetch_replay(args.target, args.room))
+        if args.save:
+            with open(args.file, "w", encoding="utf-8") as out:
+                out.write(replay_json(replay))
+            print(f"{len(replay.steps)} versions of room {args.room} written to {args.file}")
+            return 0
+    if args.keys:
+        from terminal.app import run_replay
+
+        return run_replay(replay)
+    for line in replay_lines(replay):
+        print(line)
+    return 0
+
+
+async def _fetch_replay(target: str, room_id: str) -> Any:
+    from terminal.client import CallFailed, KickoffClient
+
+    client = KickoffClient(target)
+    try:
+        return await client.replay(room_id)
+    except CallFailed as failed:
+        raise ValueError(f"the server gave no replay of {room_id}: {failed.refusal}") from None
+    finally:
+        await client.close()
+
+
 def _run_gateway(args: argparse.Namespace) -> int:
     import dataclasses
     import os
@@ -745,6 +798,7 @@ _COMMANDS = {
     "gateway": _run_gateway,
     "serve": _serve_both,
     "client": _run_client,
+    "replay": _replay,
     "db": _upgrade_database,
     "keys": _keys,
     "webhooks": _webhooks,

@@ -47,6 +47,7 @@ from terminal.client import (
     ViewSnapshot,
     new_request_id,
 )
+from terminal.replay import ReplayScreen
 from terminal.tables import SeatBook, move_label, outcome_lines, room_event_text, view_parts
 
 STATUS_TEXT = {
@@ -55,6 +56,10 @@ STATUS_TEXT = {
     common_pb2.ROOM_STATUS_FINISHED: "finished",
 }
 MODE_TEXT = {common_pb2.ROOM_MODE_ONLINE: "online", common_pb2.ROOM_MODE_SOLO: "solo"}
+# The lobby's rooms table: each column's width but the players', which takes what is left of the table (at least
+# PLAYERS_WIDTH), so that the table fits an 80-column terminal; a highlighted room's line below says the rest.
+ROOM_COLUMNS = (("Room", 8), ("Game", 13), ("Status", 8), ("Seats", 5))
+PLAYERS_WIDTH = 8
 
 
 def parse_options(text: str) -> dict[str, Any]:
@@ -315,6 +320,7 @@ class LobbyScreen(Screen[None]):
         Binding("j", "join", "Join"),
         Binding("w", "watch", "Watch"),
         Binding("p", "play_now", "Play now"),
+        Binding("v", "replay", "Replay", show=False),
         # (the panels' headings name these keys, so that the footer has room for the players' keys at 80 columns)
         Binding("r", "refresh", "Refresh", show=False),
         Binding("g", "focus('#games')", "Games", show=False),
@@ -358,16 +364,27 @@ class LobbyScreen(Screen[None]):
                 yield Label("Room id (i): Enter joins", classes="heading")
                 yield Input(placeholder="a room's id", id="room-id")
             with Vertical(id="lobby-main"):
-                yield Label("Rooms (waiting first; r: refresh)", classes="heading")
+                yield Label("Rooms (waiting first; r: refresh, v: replay)", classes="heading")
                 yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="room-line")
         yield Static("", id="lobby-status")
         yield Footer(compact=True, show_command_palette=False)  # (so that every key of the lobby fits 80 columns)
 
     def on_mount(self) -> None:
         self.sub_title = self._subtitle()
-        table = self.query_one("#rooms", DataTable)
-        table.add_columns("Room", "Game", "Mode", "Status", "Seats", "Players")
-        table.focus()
+        self.query_one("#rooms", DataTable).focus()
+
+    def _columns(self, table: DataTable[Any]) -> None:
+        """The rooms table's columns, the players' as wide as the table leaves (a cell's padding is one each side)."""
+        players = table.scrollable_content_region.width - sum(width + 2 for _, width in ROOM_COLUMNS) - 2
+        table.clear(columns=True)
+        for label, width in ROOM_COLUMNS:
+            table.add_column(label, width=width)
+        table.add_column("Players", width=max(players, PLAYERS_WIDTH))
+
+    def on_resize(self) -> None:
+        if self.rooms:
+            self._show_rooms()
 
     def on_screen_resume(self) -> None:
         """Shown (first, or back from a table): list the games and rooms afresh."""
@@ -486,19 +503,7 @@ class LobbyScreen(Screen[None]):
             self.say(f"Cannot reach the server: {failed.refusal}")
             return
         self.rooms = {room.room_id: room for room in rooms}
-        table = self.query_one("#rooms", DataTable)
-        table.clear()
-        for room in rooms:
-            players = seat_names(room)
-            table.add_row(
-                room.room_id,
-                room.game,
-                MODE_TEXT.get(room.mode, "?"),
-                STATUS_TEXT.get(room.status, "?"),
-                seat_summary(room),
-                Text(players[:40]),
-                key=room.room_id,
-            )
+        self._show_rooms()
         if self.told:
             self.say(self.told)
             self.told = ""
@@ -508,6 +513,33 @@ class LobbyScreen(Screen[None]):
             self.say(
                 f"{len(self.games)} games, {len(rooms)} rooms. c: create, j: join, w: watch the highlighted room; "
                 "p: play now (a table found for you)."
+            )
+
+    def _show_rooms(self) -> None:
+        table = self.query_one("#rooms", DataTable)
+        self._columns(table)
+        titles = {game.name: game.title for game in self.games}
+        for room in self.rooms.values():
+            table.add_row(
+                room.room_id,
+                titles.get(room.game, room.game),
+                STATUS_TEXT.get(room.status, "?"),
+                seat_summary(room),
+                Text(seat_names(room) or "-"),
+                key=room.room_id,
+            )
+
+    @on(DataTable.RowHighlighted, "#rooms")
+    def _room_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        room = self.rooms.get(str(event.row_key.value))
+        if room is not None:
+            titles = {game.name: game.title for game in self.games}
+            players = seat_names(room) or "no one seated yet"
+            self.query_one("#room-line", Static).update(
+                Text(
+                    f"{room.room_id} {titles.get(room.game, room.game)}, {MODE_TEXT.get(room.mode, '?')}, "
+                    f"{STATUS_TEXT.get(room.status, '?')}: {players}"
+                )
             )
 
     @on(OptionList.OptionHighlighted, "#games")
@@ -595,6 +627,13 @@ class LobbyScreen(Screen[None]):
             self.say("No room to watch.")
             return
         self.app.push_screen(TableScreen(room_id, None))
+
+    def action_replay(self) -> None:
+        room_id = self.selected_room()
+        if room_id is None:
+            self.say("No room to replay.")
+            return
+        self.run_worker(open_replay(self, room_id), group="lobby", exclusive=True)
 
     @on(Input.Submitted, "#room-id")
     def _join_by_id(self, event: Input.Submitted) -> None:
@@ -1100,6 +1139,7 @@ class TableScreen(Screen[None]):
         Binding("e", "focus('#feed')", "Events"),
         Binding("r", "reconnect", "Reconnect"),
         Binding("x", "give_back", "Give seat back"),
+        Binding("v", "replay", "Replay"),
     ]
 
     def __init__(self, room_id: str, ticket: Ticket | None, *, back: str = "lobby") -> None:
@@ -1185,7 +1225,13 @@ class TableScreen(Screen[None]):
             return parameters == (self.back,)
         if action == "give_back":  # a player's seat in a room still waiting (an anonymous one goes back on leaving)
             return self.held and self.status == common_pb2.ROOM_STATUS_WAITING
+        if action == "replay":  # the game again, every hand shown, once it is over
+            return self.finished
         return True
+
+    def action_replay(self) -> None:
+        if self.finished:
+            self.run_worker(open_replay(self, self.room_id), group="replay", exclusive=True)
 
     def action_reconnect(self) -> None:
         """Follow the room again from the last version seen (after the stream broke off)."""
@@ -1472,11 +1518,12 @@ class KickoffApp(App[None]):
     TITLE = "kickoff"
     CSS = """
     .heading { color: $accent; text-style: bold; }
-    #lobby-side { width: 32; }
+    #lobby-side { width: 26; }
     #lobby-side Input { height: 1; border: none; padding: 0 1; margin-bottom: 1; background: $boost; }
     #lobby-side Input:focus { background: $primary 40%; }
     #games { height: auto; max-height: 7; border: none; }
-    #rooms { height: 1fr; }
+    #rooms { height: 1fr; scrollbar-size-vertical: 1; }
+    #room-line { height: 1; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
     #lobby-status { height: 2; color: $text-muted; padding: 0 1; }
     #dialog { width: 70; height: auto; max-height: 100%; border: thick $accent; background: $surface; padding: 0 1; }
     #dialog-title { text-style: bold; }
@@ -1504,6 +1551,12 @@ class KickoffApp(App[None]):
     #search { padding: 1 2; height: 1fr; }
     #search Static { height: auto; margin-bottom: 1; }
     #search-note, #search-status { color: $text-muted; }
+    #replay { height: 1fr; }
+    #replay-board { width: 1fr; }
+    #replay-seats, #replay-state, #replay-hands { border: round $primary; height: auto; padding: 0 1; }
+    #replay-feed { width: 1fr; border: round $primary; }
+    #replay-jump { height: 1; border: none; padding: 0 1; background: $boost; }
+    #replay-position { height: 1; padding: 0 1; text-style: bold; }
     """
 
     def __init__(
@@ -1570,8 +1623,39 @@ class KickoffApp(App[None]):
         await self.client.close()
 
 
+async def open_replay(screen: Screen[Any], room_id: str) -> None:
+    """Fetch a room's replay and show it (a refusal is said where the screen says things)."""
+    client: KickoffClient = screen.app.client  # type: ignore[attr-defined]
+    try:
+        replay = await client.replay(room_id)
+    except CallFailed as failed:
+        screen.notify(f"No replay: {failed.refusal}", severity="warning")
+        return
+    await screen.app.push_screen(ReplayScreen(replay))
+
+
 def _tables(screens: Iterable[Screen[Any]]) -> list[TableScreen]:
     return [screen for screen in screens if isinstance(screen, TableScreen)]
+
+
+class ReplayApp(App[None]):
+    """A replay file, full screen, without a server: the client's replay screen alone (Escape quits)."""
+
+    TITLE = "kickoff replay"
+    CSS = KickoffApp.CSS
+
+    def __init__(self, replay: move_pb2.GetReplayResponse) -> None:
+        super().__init__()
+        self.replay = replay
+
+    async def on_mount(self) -> None:
+        await self.push_screen(ReplayScreen(self.replay), callback=lambda _: self.exit())
+
+
+def run_replay(replay: move_pb2.GetReplayResponse) -> int:
+    """Step through a replay full screen until the user leaves it."""
+    ReplayApp(replay).run()
+    return 0
 
 
 def run(target: str, *, name: str = "", room: str | None = None, watch: bool = False, api_key: str = "") -> int:

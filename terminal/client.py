@@ -536,6 +536,21 @@ class KickoffClient:
         order = {common_pb2.ROOM_STATUS_WAITING: 0, common_pb2.ROOM_STATUS_PLAYING: 1}
         return sorted(response.rooms, key=lambda room: order.get(room.status, 2))
 
+    async def replay(self, room_id: str, *, page_size: int = 500) -> move_pb2.GetReplayResponse:
+        """A room's whole replay so far: every page's steps in one answer (the room as of the last page), the form
+        of a replay file (terminal/replay.py)."""
+        whole = move_pb2.GetReplayResponse()
+        after = 0
+        while True:
+            request = move_pb2.GetReplayRequest(room_id=room_id, after_version=after, page_size=page_size)
+            page = await self._unary(self._moves.GetReplay, request)
+            whole.steps.extend(page.steps)
+            whole.room.CopyFrom(page.room)
+            whole.revealed, whole.last_version = page.revealed, page.last_version
+            after = page.next_after_version
+            if not after:
+                return whole
+
     async def get_room(self, room_id: str) -> room_pb2.Room:
         return (await self._unary(self._rooms.GetRoom, room_pb2.GetRoomRequest(room_id=room_id))).room
 

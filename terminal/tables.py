@@ -272,7 +272,8 @@ class SokerTable(TableRenderer):
         if kind == "reshuffled":
             return f"the discard pile became a new deck of {body.deck_size}"
         if kind == "skipped":
-            return f"{book.names(body.seats)} skip{'s' if len(body.seats) == 1 else ''} a turn ({body.cause})"
+            one = len(body.seats) == 1 and body.seats[0] != book.viewer  # "you skip", "ann skips", "ann, bo skip"
+            return f"{book.names(body.seats)} skip{'s' if one else ''} a turn ({body.cause})"
         if kind == "turn_ended":
             return f"{book.name(body.seat)} ended the turn" + (" (the clock ran out)" if body.by_table else "")
         return kind or "event"
@@ -285,7 +286,7 @@ class AgeOfSoccerTable(TableRenderer):
     game = "age_of_soccer"
     PHRASES: ClassVar[dict[str, str]] = {
         "turn_began": "{who}: turn begins",
-        "missed_turn": "{who} misses the turn (red card)",
+        "missed_turn": "{who} missed the turn (red card)",
         "drew": "{who} drew {cards} from the {deck} ({cause})",
         "reshuffled": "the {deck} discard pile became a new deck of {count}",
         "traded": "{who} traded {cards}",

@@ -305,6 +305,27 @@ async def get_view(room_id: FromPath[str], request: Request[Any, Any, Any], stat
 
 
 @get(
+    "/v1/rooms/{room_id:str}/replay",
+    operation_id="GetReplay",
+    operation_class=operation(
+        move_pb2.GetReplayResponse,
+        example={"revealed": True, "lastVersion": "212", "nextAfterVersion": "50", "steps": [{"update": {}}]},
+    ),
+    summary="A room's game again, a page of versions at a time",
+    description="Until the game is over each step is what a spectator saw; once it is over every hand is shown (each "
+    "step's `hands`, by seat, and the cards drawn in its events). Pass `nextAfterVersion` as `after_version` for the "
+    "next page. Every page's steps in one answer make the replay file `kickoff replay FILE` reads.",
+    tags=["play"],
+)
+async def get_replay(
+    room_id: FromPath[str], state: State, after_version: FromQuery[int] = 0, page_size: FromQuery[int] = 0
+) -> dict[str, Any]:
+    up = _upstream(state)
+    request = move_pb2.GetReplayRequest(room_id=room_id, after_version=after_version, page_size=_page_size(page_size))
+    return _to_json(await up.moves.GetReplay(request, timeout=up.timeout))
+
+
+@get(
     "/v1/rooms/{room_id:str}/legal-moves",
     operation_id="ListLegalMoves",
     operation_class=operation(
@@ -702,6 +723,7 @@ def create_app(
             join_room,
             leave_room,
             get_view,
+            get_replay,
             list_legal_moves,
             submit_move,
             stream_events,

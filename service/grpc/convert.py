@@ -24,6 +24,7 @@ from service.rooms.room import (
     GameEndedEvent,
     GameEvent,
     GameStartedEvent,
+    ReplayStep,
     Room,
     SeatLeftEvent,
     SeatRecord,
@@ -306,6 +307,33 @@ def update_bytes(room: Room, update: Update, viewer: int | None) -> bytes:
     legal = update.legal.get(viewer)
     tail = b"".join([_legal_move_piece(move, codec) for move in legal]) if legal else b""
     return b"".join((head, *mine, _viewer_piece(viewer), tail))
+
+
+def replay_to_proto(room: Room, steps: Sequence[ReplayStep], revealed: bool, last: int) -> move_pb2.GetReplayResponse:
+    """A page of the room's replay (Room.replay_steps): until the game is over each update and view as a spectator
+    sees it; once it is over (``revealed``) each update's events as they happened and every seat's view too."""
+    codec = codec_for(room)
+    response = move_pb2.GetReplayResponse(room=room_to_proto(room), revealed=revealed, last_version=last)
+    for step in steps:
+        into = response.steps.add()
+        update = step.update
+        shown = _replay_update(room, update, codec) if revealed else update_bytes(room, update, None)
+        into.update.MergeFromString(shown)
+        if step.view is not None:
+            into.view.CopyFrom(codec.view_to_proto(step.view))
+        into.hands.extend(codec.view_to_proto(view) for view in step.hands)
+    if steps and steps[-1].update.version < last:
+        response.next_after_version = steps[-1].update.version
+    return response
+
+
+def _replay_update(room: Room, update: Update, codec: Codec) -> bytes:
+    """The update with its events as they happened (a finished game's replay: nothing is hidden any more)."""
+    pieces = update.rendered.get(_PIECES)
+    if pieces is None:
+        pieces = update.rendered[_PIECES] = _pieces(room, update, codec)
+    events = (_room_event(event, codec, room.teams) for event in update.events)
+    return pieces[0] + b"".join(_event_piece(event) for event in events if event is not None)
 
 
 _SHORT_VARINTS = tuple(_encode_varint(length) for length in range(4096))  # (most updates' lengths)

@@ -20,6 +20,7 @@ from engine.core import Game, UnknownGame
 from engine.levels import levels_of
 from engine.registry import GAMES, get_game
 from kickoff.v1 import common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from service.actors.directory import page_size_of
 from service.actors.feed import Feed
 from service.actors.runtime import Remote
 from service.errors import InvalidRequest, PermissionDenied, RoomNotFound, Unauthenticated
@@ -31,6 +32,7 @@ from service.grpc.convert import (
     add_clocks,
     codec_for,
     options_from,
+    replay_to_proto,
     room_to_proto,
     rules_to_proto,
     stream_message,
@@ -406,6 +408,15 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
         seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
         ticket, expires = self.seats.ticket(room, seat, nonce)
         return move_pb2.CreateStreamTicketResponse(ticket=ticket, expire_time=timestamp_pb2.Timestamp(seconds=expires))
+
+    @routed
+    async def GetReplay(
+        self, request: move_pb2.GetReplayRequest, context: Any, room: Room
+    ) -> move_pb2.GetReplayResponse:
+        if request.after_version < 0:
+            raise InvalidRequest("after_version must be 0 or more", code="bad_after_version", field="after_version")
+        steps, revealed, last = await room.replay_steps(request.after_version, page_size_of(request.page_size))
+        return replay_to_proto(room, steps, revealed, last)
 
     async def Play(
         self, request_iterator: AsyncIterator[move_pb2.PlayRequest], context: grpc.aio.ServicerContext

@@ -176,6 +176,16 @@ class Published:
 
 
 @dataclass(frozen=True)
+class ReplayStep:
+    """One update of a replay and the table after it: what a spectator saw (None before the game began) and, once
+    the game is over, what each seat saw, by seat (every hand shown; empty before the end)."""
+
+    update: Update
+    view: Any
+    hands: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
 class MoveAnswer:
     """What an accepted move returns: the version after it and the update it caused (``retried``: the first answer
     to a request id seen before)."""
@@ -728,6 +738,32 @@ class Room(ActorHandler):
         aside = Room(self.record(), replace(self.surroundings, limits=replace(self.limits, history=None)))
         await aside.actor.replay(entries)
         return [aside.updates[index] for index in range(start, min(stop, len(aside.updates)))]
+
+    async def replay_steps(self, after: int, count: int) -> tuple[list[ReplayStep], bool, int]:
+        """Up to ``count`` of the stored updates after version ``after``, each with the table after it, rebuilt from
+        the store's log by a room replayed aside: ``(steps, revealed, last)``. ``revealed``: the game is over, so
+        every hand may be shown (each step carries every seat's view); until then a step holds what a spectator may
+        see only. ``last``: the last stored version."""
+        published = self.published
+        revealed, last = published.status == FINISHED, published.version
+        stop = min(last, after + count)
+        if after >= stop:
+            return [], revealed, last
+        entries = [entry for entry in await self.actor.journal.load(KIND, self.room_id) if entry.version <= stop]
+        aside = Room(self.record(), replace(self.surroundings, limits=replace(self.limits, history=None)))
+        steps: list[ReplayStep] = []
+        for entry in entries:
+            await aside.actor.replay([entry])
+            if entry.version <= after:
+                continue
+            state = aside.state
+            update = aside.updates[entry.version - 1]
+            if state is None:
+                steps.append(ReplayStep(update, None))
+            else:
+                hands = tuple(state.view(seat) for seat in range(len(aside.seats))) if revealed else ()
+                steps.append(ReplayStep(update, state.view(None), hands))
+        return steps, revealed, last
 
     # -- clocks and system players ---------------------------------------------------------------------------------
 

@@ -84,12 +84,44 @@ async def test_events_resume_after_the_last_event_id(client: AsyncTestClient) ->
     assert "viewer" not in first[0], "without a token the events are a spectator's"
 
 
+async def test_a_finished_games_replay_pages_through_every_version_with_the_hands_shown(
+    client: AsyncTestClient,
+) -> None:
+    room_id, token = await solo_room(client, seats=2)
+    chooser = random.Random(3)
+    while (view := (await client.get(f"/v1/rooms/{room_id}/view", headers=bearer(token))).json()).get("toAct"):
+        legal = (await client.get(f"/v1/rooms/{room_id}/legal-moves", headers=bearer(token))).json()["moves"]
+        await client.post(f"/v1/rooms/{room_id}/moves", json={"move": chooser.choice(legal)}, headers=bearer(token))
+    steps, after = [], 0
+    while True:
+        page = (await client.get(f"/v1/rooms/{room_id}/replay?after_version={after}&page_size=25")).json()
+        assert page["revealed"] and page["room"]["status"] == "ROOM_STATUS_FINISHED"
+        steps += page["steps"]
+        after = int(page.get("nextAfterVersion", 0))
+        if not after:
+            break
+    assert [int(step["update"]["version"]) for step in steps] == list(range(1, int(view["version"]) + 1))
+    assert steps[-1]["hands"][0] == view["view"], "the seat's own last view is among the hands"
+    assert len(steps[-1]["hands"]) == 2 and not steps[-1]["view"]["soker"]["hand"], "a spectator's view has no hand"
+    events = parse_sse((await client.get(f"/v1/rooms/{room_id}/events")).text)
+    assert steps[0]["update"]["events"] == events[0]["events"]
+    drawn = [
+        event["game"]["soker"]["drew"]
+        for step in steps
+        for event in step["update"]["events"]
+        if "drew" in event.get("game", {}).get("soker", {})
+    ]
+    assert drawn and all(drew["card"] for drew in drawn if drew["count"]), "once over, every card drawn is shown"
+
+
 @pytest.mark.parametrize(
     ("method", "path", "body", "status", "reason"),
     [
         ("get", "/v1/rooms/nope", None, 404, "room_not_found"),
         ("get", "/v1/games/chess/rules", None, 404, "unknown_game"),
         ("get", "/v1/games/chess/cards", None, 404, "unknown_game"),
+        ("get", "/v1/rooms/nope/replay", None, 404, "room_not_found"),
+        ("get", "/v1/rooms/nope/replay?page_size=501", None, 400, "bad_request"),
         ("post", "/v1/rooms", {"game": "soker", "mode": "ROOM_MODE_ONLINE", "seats": 9}, 400, "invalid_options"),
         ("post", "/v1/rooms", {"game": "soker", "seatz": 4}, 400, "bad_request"),
         ("post", "/v1/rooms", {"game": "soker", "seats": "four"}, 400, "bad_request"),

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Footer, Input
+from textual.widgets import DataTable, Footer, Input
 
-from kickoff.v1 import common_pb2
+from kickoff.v1 import common_pb2, room_pb2
 from terminal.app import KickoffApp
-from tests.tui.conftest import SIZE, at_table, create_room, lobby, play_to_end, rooms, shown, until
+from tests.tui.conftest import SIZE, at_table, cells, create_room, lobby, play_to_end, rooms, shown, until
 
 GAMES = [
     # game, seats, what is typed into the options field, what the table shows of the game, cards before the first move
@@ -97,6 +97,28 @@ async def test_the_lobby_and_a_table_fit_an_80x24_terminal_with_their_keys_in_th
             assert_inside(app, selector, 80, 24)
         assert table.query_one("#moves").region.height >= 5 and table.query_one("#feed").region.height >= 5
         assert screen is not table
+
+
+async def test_the_lobbys_rooms_fit_80_columns_and_the_highlighted_room_says_the_rest(start) -> None:
+    harness = await start()
+    for game in ("carta-futbol-club", "age-of-soccer", "soker"):
+        created = await harness.rooms.CreateRoom(
+            room_pb2.CreateRoomRequest(game=game, mode=common_pb2.ROOM_MODE_ONLINE, seats=4)
+        )
+        for name in ("Alexandrina", "Bartholomew"):
+            await harness.rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=created.room.room_id, name=name))
+    app = KickoffApp(f"127.0.0.1:{harness.server.port}", name="Ana")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await lobby(pilot)
+        table = screen.query_one("#rooms", DataTable)
+        await until(pilot, lambda: table.row_count == 3, "the three rooms listed")
+        assert table.virtual_size.width <= table.scrollable_content_region.width, "no column is cut off"
+        assert_inside(app, "#room-line", 80, 24)
+        listed = cells(table)
+        assert {row[1] for row in listed} == {"Soker", "Age of Soccer", "Carta Fútbol Club"}
+        assert all(row[3] == "2/4" and row[4] == "Alexandrina, Bartholomew" for row in listed)
+        newest = shown(app, "#room-line")
+        assert newest.startswith(listed[0][0]) and "Alexandrina, Bartholomew" in newest, "the whole of the room"
 
 
 def footer_keys(app: KickoffApp) -> set[str]:

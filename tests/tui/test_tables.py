@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from google.protobuf import struct_pb2
 
 from kickoff.v1 import common_pb2, move_pb2
 from terminal.app import parse_options, seat_counts
-from terminal.tables import SeatBook, move_label, outcome_lines, room_event_text, view_parts
+from terminal.tables import (
+    AgeOfSoccerTable,
+    CartaTable,
+    SeatBook,
+    move_label,
+    outcome_lines,
+    room_event_text,
+    view_parts,
+)
 
 BOT = common_pb2.SEAT_KIND_SYSTEM
 PERSON = common_pb2.SEAT_KIND_PERSON
@@ -112,6 +122,20 @@ def test_events_are_one_line_each() -> None:
     assert room_event_text(move_pb2.RoomEvent(game={"generic": {"data": data}}), seats) == "the table scored team=1"
     joined = move_pb2.RoomEvent(seat_taken={"seat": {"seat": 2, "name": "Cy", "taken": True}})
     assert room_event_text(joined, seats) == "Cy took seat 2" and seats.name(2) == "Cy"
+
+
+def test_event_lines_read_as_english_whoever_acts() -> None:
+    seats = book()
+    skipped = {(0,): "you skip", (1,): "heuristic bot 1 skips", (1, 2): "heuristic bot 1, heuristic bot 2 skip"}
+    for who, words in skipped.items():
+        event = move_pb2.RoomEvent(game={"soker": {"skipped": {"seats": list(who), "cause": "link"}}})
+        assert room_event_text(event, seats) == f"{words} a turn (link)"
+    # Every phrase of the games with phrases, said of "you": no verb agrees with a third person.
+    for renderer in (AgeOfSoccerTable(), CartaTable()):
+        field = "age_of_soccer" if renderer.game == "age_of_soccer" else "carta"
+        for kind in renderer.PHRASES:
+            text = room_event_text(move_pb2.RoomEvent(game={field: {"kind": kind, "seat": 0}}), seats)
+            assert not re.search(r"\byou (is|has|\w*[^s\W]s)\b", text), text
 
 
 def test_the_outcome_names_the_winners_by_seat() -> None:

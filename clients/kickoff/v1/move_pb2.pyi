@@ -7,6 +7,7 @@ from kickoff.v1 import age_of_soccer_pb2 as _age_of_soccer_pb2
 from kickoff.v1 import carta_pb2 as _carta_pb2
 from kickoff.v1 import common_pb2 as _common_pb2
 from kickoff.v1 import limits_pb2 as _limits_pb2
+from kickoff.v1 import room_pb2 as _room_pb2
 from kickoff.v1 import soker_pb2 as _soker_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
@@ -263,3 +264,37 @@ class MoveResult(_message.Message):
     version: int
     error: _status_pb2.Status
     def __init__(self, request_id: _Optional[str] = ..., accepted: _Optional[bool] = ..., version: _Optional[int] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
+
+class GetReplayRequest(_message.Message):
+    __slots__ = ("room_id", "after_version", "page_size")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    after_version: int
+    page_size: int
+    def __init__(self, room_id: _Optional[str] = ..., after_version: _Optional[int] = ..., page_size: _Optional[int] = ...) -> None: ...
+
+class ReplayStep(_message.Message):
+    __slots__ = ("update", "view", "hands")
+    UPDATE_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    update: RoomUpdate
+    view: View
+    hands: _containers.RepeatedCompositeFieldContainer[View]
+    def __init__(self, update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., hands: _Optional[_Iterable[_Union[View, _Mapping]]] = ...) -> None: ...
+
+class GetReplayResponse(_message.Message):
+    __slots__ = ("room", "steps", "revealed", "last_version", "next_after_version")
+    ROOM_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    REVEALED_FIELD_NUMBER: _ClassVar[int]
+    LAST_VERSION_FIELD_NUMBER: _ClassVar[int]
+    NEXT_AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    room: _room_pb2.Room
+    steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
+    revealed: bool
+    last_version: int
+    next_after_version: int
+    def __init__(self, room: _Optional[_Union[_room_pb2.Room, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., revealed: _Optional[bool] = ..., last_version: _Optional[int] = ..., next_after_version: _Optional[int] = ...) -> None: ...

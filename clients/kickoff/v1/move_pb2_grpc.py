@@ -66,6 +66,11 @@ class MoveServiceStub:
                 request_serializer=kickoff_dot_v1_dot_move__pb2.PlayRequest.SerializeToString,
                 response_deserializer=kickoff_dot_v1_dot_move__pb2.PlayResponse.FromString,
                 _registered_method=True)
+        self.GetReplay = channel.unary_unary(
+                '/kickoff.v1.MoveService/GetReplay',
+                request_serializer=kickoff_dot_v1_dot_move__pb2.GetReplayRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_move__pb2.GetReplayResponse.FromString,
+                _registered_method=True)
 
 
 class MoveServiceServicer:
@@ -124,6 +129,17 @@ class MoveServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetReplay(self, request, context):
+        """A room's game again, version by version, a page at a time: for a replay. Anyone may ask, with or without a
+        token, and everyone gets the same answer. Until the game is over each step is as a spectator sees it (no hand,
+        no card drawn); once it is over every hand is shown, as at a table when the cards are turned over: each step
+        carries every seat's view and its events as they happened. A whole replay (every page's steps in one
+        GetReplayResponse, in its JSON form) is the file `kickoff replay FILE` reads.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MoveServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -156,6 +172,11 @@ def add_MoveServiceServicer_to_server(servicer, server):
                     servicer.Play,
                     request_deserializer=kickoff_dot_v1_dot_move__pb2.PlayRequest.FromString,
                     response_serializer=kickoff_dot_v1_dot_move__pb2.PlayResponse.SerializeToString,
+            ),
+            'GetReplay': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetReplay,
+                    request_deserializer=kickoff_dot_v1_dot_move__pb2.GetReplayRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_move__pb2.GetReplayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -322,6 +343,33 @@ class MoveService:
             '/kickoff.v1.MoveService/Play',
             kickoff_dot_v1_dot_move__pb2.PlayRequest.SerializeToString,
             kickoff_dot_v1_dot_move__pb2.PlayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetReplay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.MoveService/GetReplay',
+            kickoff_dot_v1_dot_move__pb2.GetReplayRequest.SerializeToString,
+            kickoff_dot_v1_dot_move__pb2.GetReplayResponse.FromString,
             options,
             channel_credentials,
             insecure,
