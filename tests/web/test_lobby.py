@@ -84,3 +84,28 @@ async def test_two_people_play_an_online_room_made_and_joined_in_the_lobby(
     await expect(bo.get_by_test_id("turn")).to_have_text("Your turn.")
     await expect(ana.get_by_test_id("turn")).to_have_text("Waiting for Bo.")
     await expect(ana.get_by_test_id("moves")).to_have_text("Nothing to do now.")
+
+
+async def test_the_lobby_lists_the_waiting_rooms_first_and_the_rest_a_page_at_a_time(
+    start: Start, gateway, pages: Pages
+) -> None:
+    harness = await start()
+    client: httpx.AsyncClient = await gateway(harness)
+    online = {"game": "soker", "mode": "ROOM_MODE_ONLINE", "seats": 2}
+    waiting = [(await client.post("/v1/rooms", json=online)).json()["roomId"] for _ in range(2)]  # the oldest
+    playing = []
+    for _ in range(21):
+        solo = {"game": "soker", "mode": "ROOM_MODE_SOLO", "seats": 2, "systemPlayers": 1, "thinkSeconds": 0}
+        room_id = (await client.post("/v1/rooms", json=solo)).json()["roomId"]
+        await client.post(f"/v1/rooms/{room_id}/seats", json={"name": "Bo"})
+        playing.append(room_id)
+    page = await pages.new()
+    await page.goto(f"{client.base_url}/play")
+    rows = page.get_by_test_id("room-row")
+    await expect(rows).to_have_count(22)  # the two waiting rooms, then a page of 20 others, newest first
+    listed = await rows.evaluate_all("rows => rows.map(row => row.dataset.room)")
+    assert listed[:2] == waiting[::-1] and listed[2:] == playing[::-1][:20]
+    await page.get_by_test_id("rooms-more").click()
+    await expect(rows).to_have_count(23)
+    assert await rows.nth(22).get_attribute("data-room") == playing[0]
+    await expect(page.get_by_test_id("rooms-more")).to_be_hidden()

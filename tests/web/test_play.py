@@ -126,8 +126,18 @@ async def test_a_person_plays_a_solo_room_to_its_end_by_clicking_while_a_spectat
         await expect(points).to_have_count(len(outcome["points"]))
         for seat, value in enumerate(outcome["points"]):
             assert (await points.nth(seat).inner_text()).endswith(f": {value} point{'' if value == 1 else 's'}")
-    headline = "You won!" if 0 in winners else "You lost." if winners else "Nobody won."
+    result, headline = (
+        ("won", "✓You won!")
+        if 0 in winners
+        else ("lost", "✗You lost.")
+        if winners
+        else ("draw", "=A draw: nobody won.")
+    )
     await expect(player.get_by_test_id("outcome-headline")).to_have_text(headline)
+    await expect(player.get_by_test_id("outcome")).to_have_attribute("data-result", result)
+    await expect(watcher.get_by_test_id("outcome")).to_have_attribute("data-result", "over")
+    state = await player.get_by_test_id("game-state").inner_text()
+    assert "Turn:" not in state and "To act" not in state, "nothing says whose turn it is after the end"
     await expect(watcher.get_by_test_id("outcome-headline")).to_have_text("Game over.")
     await expect(player.get_by_test_id("turn")).to_have_text("Game over.")
 

@@ -44,7 +44,7 @@ async def test_a_broken_stream_resumes_with_a_new_ticket_from_the_last_version(o
     harness, server, client = own_gateway
     page = await pages.new()
     streams: list[str] = []
-    page.on("request", lambda request: streams.append(request.url) if "/events" in request.url else None)
+    page.on("request", lambda request: streams.append(request.url) if "/events?" in request.url else None)
     await page.goto(f"{client.base_url}/play")
     await page.get_by_test_id("name").fill("Ana")
     await page.get_by_test_id("create-game").select_option("soker")

@@ -50,7 +50,11 @@ export async function readBody(response) {
 export const api = {
   games: () => call("GET", "/v1/games"),
   rules: (game) => call("GET", `/v1/games/${enc(game)}/rules`),
-  rooms: () => call("GET", "/v1/rooms?page_size=50"),
+  // `status`: "waiting", "playing", "finished" or "" (every room), newest first, a page at a time.
+  rooms: (status = "", pageToken = "", pageSize = 20) =>
+    call("GET", `/v1/rooms?page_size=${pageSize}${status ? `&status=${enc(status)}` : ""}${paged(pageToken)}`),
+  replay: (id, after = 0, pageSize = 500) =>
+    call("GET", `/v1/rooms/${enc(id)}/replay?after_version=${after}&page_size=${pageSize}`),
   room: (id) => call("GET", `/v1/rooms/${enc(id)}`),
   // `token`: a player's access token (the player is seated); none: an anonymous seat, as before players.
   createRoom: (body, token) => call("POST", "/v1/rooms", { body, token }),

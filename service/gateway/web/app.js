@@ -2,6 +2,7 @@
 //   #room=ID          the room's table, as this tab's seat if it holds one (or the signed-in player's, taken up),
 //                     else as a spectator
 //   #room=ID&watch    the room's table as a spectator
+//   #replay=ID        the room's game again, version by version
 //   #tournament=ID    a tournament's standings, live
 //   #leaderboard=GAME a game's leaderboard
 //   anything else     the lobby
@@ -9,6 +10,7 @@
 
 import { leaderboardView } from "./leaderboard.js";
 import { lobby } from "./lobby.js";
+import { replayView } from "./replay.js";
 import { roomTable } from "./table.js";
 import { tournamentView } from "./tournament.js";
 
@@ -21,6 +23,7 @@ function route() {
   main.replaceChildren();
   document.title = "kickoff";
   if (params.get("room")) shown = roomTable(main, params.get("room"), { watch: params.has("watch") });
+  else if (params.get("replay")) shown = replayView(main, params.get("replay"));
   else if (params.get("tournament")) shown = tournamentView(main, params.get("tournament"));
   else if (params.get("leaderboard")) shown = leaderboardView(main, params.get("leaderboard"));
   else shown = lobby(main);

@@ -95,6 +95,13 @@ export function lobby(root) {
     myRoomsMore,
   );
   const roomList = h("tbody", { testid: "rooms" });
+  // The rooms: every waiting room first (a page of them, then more on asking), then the others, newest first, paged.
+  const rooms = { waiting: [], others: [], waitingToken: "", othersToken: "" };
+  const roomsMore = h(
+    "button",
+    { type: "button", testid: "rooms-more", hidden: true, onclick: () => moreRooms() },
+    "More rooms",
+  );
   const tournamentList = h("ul", { class: "tournaments", testid: "tournaments", "aria-label": "Tournaments" });
 
   // -- the create form -----------------------------------------------------------------------------------------------
@@ -191,6 +198,7 @@ export function lobby(root) {
           h("thead", {}, h("tr", {}, ["Game", "Status", "Mode", "Seats", ""].map((text) => h("th", { scope: "col" }, text)))),
           roomList,
         ),
+        roomsMore,
         byId,
       ),
       h(
@@ -526,17 +534,57 @@ export function lobby(root) {
           : roomStatus === "waiting" && free
             ? h("button", { type: "button", testid: "join", onclick: () => joinRoom(id) }, "Join")
             : null,
-        h("button", { type: "button", testid: "watch", onclick: () => watchRoom(id) }, "Watch"),
+        roomStatus === "finished"
+          ? h("a", { class: "button", testid: "replay", href: `#replay=${encodeURIComponent(id)}` }, "Replay")
+          : h("button", { type: "button", testid: "watch", onclick: () => watchRoom(id) }, "Watch"),
       ),
     );
   }
 
+  function drawRooms() {
+    const seen = new Set();
+    const list = [...rooms.waiting, ...rooms.others].filter((room) => !seen.has(room.roomId) && seen.add(room.roomId));
+    fill(roomList, list.length ? list.map(roomRow) : h("tr", {}, h("td", { colspan: 5 }, "No rooms yet: create one.")));
+    roomsMore.hidden = !rooms.waitingToken && !rooms.othersToken;
+  }
+
+  /** The next page: of the waiting rooms while there are more, then of the others (a room waiting is shown once). */
+  async function moreRooms() {
+    try {
+      if (rooms.waitingToken) {
+        const page = await api.rooms("waiting", rooms.waitingToken);
+        rooms.waiting.push(...(page.rooms || []));
+        rooms.waitingToken = page.nextPageToken || "";
+      } else if (rooms.othersToken) {
+        const page = await api.rooms("", rooms.othersToken);
+        rooms.others.push(...othersOf(page));
+        rooms.othersToken = page.nextPageToken || "";
+      }
+      if (!stopped) drawRooms();
+    } catch (error) {
+      say(`More rooms could not be loaded: ${problem(error)}`);
+    }
+  }
+
+  function othersOf(page) {
+    return (page.rooms || []).filter((room) => statusName(room.status) !== "waiting");
+  }
+
   async function refresh() {
     try {
-      const [rooms, tournaments] = await Promise.all([api.rooms(), api.tournaments()]);
+      const [waiting, others, tournaments] = await Promise.all([
+        api.rooms("waiting"),
+        api.rooms(""),
+        api.tournaments(),
+      ]);
       if (stopped) return;
-      const list = rooms.rooms || [];
-      fill(roomList, list.length ? list.map(roomRow) : h("tr", {}, h("td", { colspan: 5 }, "No rooms yet: create one.")));
+      Object.assign(rooms, {
+        waiting: waiting.rooms || [],
+        waitingToken: waiting.nextPageToken || "",
+        others: othersOf(others),
+        othersToken: others.nextPageToken || "",
+      });
+      drawRooms();
       const cups = tournaments.tournaments || [];
       fill(
         tournamentList,

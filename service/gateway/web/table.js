@@ -8,6 +8,7 @@
 import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
 import { SeatBook } from "./book.js";
 import { fill, h, plural } from "./dom.js";
+import { roomEventText } from "./events.js";
 import { moveLabel, pick, tableFor } from "./games/index.js";
 import { knownPlayer, lookUpPlayer, myPlayerId, ratingIn, ratingText, takeUpSeat } from "./session.js";
 
@@ -81,7 +82,8 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   root.append(room);
   role.textContent = token ? `You play seat ${s.viewer}.` : "You are watching as a spectator.";
 
-  const ctx = () => ({ book: s.book, viewer: s.viewer, toAct: s.toAct });
+  // `over`: the game has ended, so nothing says whose turn it is any more.
+  const ctx = () => ({ book: s.book, viewer: s.viewer, toAct: s.toAct, over: s.status === "finished" });
 
   /** What is wrong with the connection, by what it concerns ("stream", "view", "moves"...); "" when it is fine. */
   const notices = new Map();
@@ -251,15 +253,23 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     outcome.hidden = false;
     const winners = o.winners || [];
     if (o.reason === "expired") {
+      outcome.className = "outcome";
       fill(outcome, h("h2", {}, "The room closed unplayed (nobody joined in time)."));
       return;
     }
-    const headline =
-      s.viewer === null ? "Game over." : winners.includes(s.viewer) ? "You won!" : winners.length ? "You lost." : "Nobody won.";
+    const result = s.viewer === null ? "over" : winners.includes(s.viewer) ? "won" : winners.length ? "lost" : "draw";
+    const [mark, headline] = {
+      over: ["", "Game over."],
+      won: ["✓", "You won!"],
+      lost: ["✗", "You lost."],
+      draw: ["=", "A draw: nobody won."],
+    }[result];
+    outcome.className = `outcome ${result}`;
+    outcome.dataset.result = result;
     const named = (seat) => `${s.book.title(seat)} (seat ${seat})`;
     fill(
       outcome,
-      h("h2", { testid: "outcome-headline" }, headline),
+      h("h2", { testid: "outcome-headline" }, mark ? h("span", { class: "outcome-mark", "aria-hidden": "true" }, mark) : null, headline),
       h("p", { testid: "outcome-winners" }, `Winners: ${winners.map(named).join(", ") || "nobody"}`),
       h("p", { testid: "outcome-reason" }, `Reason: ${(o.reason || "-").replace(/_/g, " ")}`),
       (o.points || []).length
@@ -277,6 +287,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
               (o.winningTeams?.length ? `; winning team ${o.winningTeams.join(", ")}` : ""),
           )
         : null,
+      h("p", {}, h("a", { class: "button", testid: "outcome-replay", href: `#replay=${encodeURIComponent(roomId)}` }, "Watch the replay")),
     );
   }
 
@@ -291,32 +302,8 @@ export function roomTable(root, roomId, { watch = false } = {}) {
 
   // -- events ------------------------------------------------------------------------------------------------------
   function eventText(event) {
-    if (event.seatTaken) {
-      const seat = event.seatTaken.seat || {};
-      s.book.take(seat);
-      return `${seat.name || `seat ${seat.seat ?? 0}`} took seat ${seat.seat ?? 0}`;
-    }
-    if (event.seatLeft) return `seat ${event.seatLeft.seat ?? 0} is free again`;
-    if (event.gameStarted) return `the game begins: ${s.book.name(event.gameStarted.firstSeat ?? 0)} first`;
-    if (event.standIn) {
-      const seat = event.standIn.seat ?? 0;
-      const level = event.standIn.level || "";
-      s.book.standIn(seat, level);
-      const who = s.book.name(seat);
-      if (!level) return `${who} ${who === "you" ? "are" : "is"} back`;
-      return who === "you"
-        ? `a ${level} system player stands in for you: your next move takes your seat back`
-        : `a ${level} system player stands in for ${who}`;
-    }
-    if (event.gameEnded) {
-      s.outcome = event.gameEnded.outcome || {};
-      return `game over (${(s.outcome.reason || "-").replace(/_/g, " ")}): won by ${s.book.names(s.outcome.winners)}`;
-    }
-    if (event.game) {
-      const [table, body] = pick(event.game);
-      return table ? table.eventText(body, ctx()) : "(empty event)";
-    }
-    return Object.keys(event)[0] || "(empty event)";
+    if (event.gameEnded) s.outcome = event.gameEnded.outcome || {};
+    return roomEventText(event, ctx());
   }
 
   function onUpdate(update) {

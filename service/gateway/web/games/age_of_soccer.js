@@ -68,9 +68,11 @@ export default {
     );
   },
 
-  state(view, { book }) {
+  state(view, { book, over }) {
     const lines = [
-      line("Turn", `${view.turn ?? 0}: ${book.name(view.active ?? 0)}, ${view.phase || "-"}${view.traded ? " (traded)" : ""}`),
+      over
+        ? line("Turns played", `${view.turn ?? 0}`)
+        : line("Turn", `${view.turn ?? 0}: ${book.name(view.active ?? 0)}, ${view.phase || "-"}${view.traded ? " (traded)" : ""}`),
       line(
         "Decks",
         `${plural(view.playerDeck ?? 0, "player card")}, ${plural(view.actionDeck ?? 0, "action card")}; ` +

@@ -44,7 +44,7 @@ export default {
     return plural(entry.cards ?? 0, "card");
   },
 
-  state(view, { book }) {
+  state(view, { book, over }) {
     const decks = view.decks || {};
     const teams = Math.max((decks.skill || []).length, (view.goals || []).length, 2);
     const lines = [
@@ -56,7 +56,7 @@ export default {
       lines.push(line("Toss", `called ${view.coin.call}, showed ${view.coin.side}, won by team ${view.coin.winner ?? 0}`));
     }
     if (view.ball !== undefined) lines.push(line("Ball", `team ${view.ball}, attacking play ${view.count ?? 0}`));
-    if (view.actor !== undefined) lines.push(line("To act", book.name(view.actor)));
+    if (view.actor !== undefined && !over) lines.push(line("To act", book.name(view.actor)));
     const left = [];
     for (let team = 0; team < teams; team += 1) {
       left.push(`team ${team} ${decks.skill?.[team] ?? 0}/${decks.special?.[team] ?? 0}/${decks.luck?.[team] ?? 0}`);

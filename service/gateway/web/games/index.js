@@ -10,7 +10,7 @@
 //   eventText(event, ctx)        one readable line for one of its events
 //   moveLabel(move, ctx)         a short text for one of its moves
 //   cardClass(card)              (optional) a CSS class for a card
-// ctx is {book (names and teams), viewer, toAct}.
+// ctx is {book (names and teams), viewer, toAct, over (the game has ended: nothing says whose turn it is)}.
 
 import ageOfSoccer from "./age_of_soccer.js";
 import carta from "./carta.js";

@@ -22,14 +22,14 @@ export default {
     return `${plural(held, "card")}, ${plural(points, "point")}`;
   },
 
-  state(view, { book }) {
+  state(view, { book, over }) {
     const top = view.topCard ? cardList([view.topCard], { testid: "top-card", label: "Top discard", classOf: cardClass }) : "-";
     const current = view.current ?? 0;
     return [
       line("Top card", top),
       view.jokerAsClub ? line("The Joker stands for", view.jokerAsClub) : null,
       line("Deck", `${plural(view.deckSize ?? 0, "card")}, discard pile ${view.discardSize ?? 0}`),
-      line("Turn", `${book.name(current)}${view.drawn ? " (has drawn)" : ""}`),
+      over ? null : line("Turn", `${book.name(current)}${view.drawn ? " (has drawn)" : ""}`),
     ];
   },
 
