@@ -5,6 +5,7 @@ second page watches the same room as a spectator and never shows a card hidden f
 from __future__ import annotations
 
 import random
+import re
 import time
 from pathlib import Path
 
@@ -52,7 +53,7 @@ async def create_solo_room(page: Page, base: str, game: str, seats: int, options
     return await room.get_attribute("data-room")
 
 
-async def play_by_clicking(page: Page, chooser: random.Random, mid_game: Path) -> int:
+async def play_by_clicking(page: Page, chooser: random.Random, mid_game: Path, labels: set[str] | None = None) -> int:
     """Clicks one of the legal moves the page lists, whenever it lists new ones, until the page shows the outcome;
     takes the mid-game screenshot before the third click. Returns the clicks."""
     serial, clicks = -1, 0
@@ -65,6 +66,8 @@ async def play_by_clicking(page: Page, chooser: random.Random, mid_game: Path) -
         buttons = page.get_by_test_id("move")
         count = await buttons.count()
         assert count > 0
+        if labels is not None:
+            labels.update(await buttons.all_inner_texts())
         if clicks == 2:
             await screenshot(page, mid_game.parent, mid_game.stem)
         await buttons.nth(chooser.randrange(count)).click()
@@ -107,8 +110,14 @@ async def test_a_person_plays_a_solo_room_to_its_end_by_clicking_while_a_spectat
     assert await watcher.get_by_test_id("moves").count() == 0 and await watcher.get_by_test_id("hand").count() == 0
 
     await expect(player.get_by_test_id("turn")).to_contain_text("Your")
-    clicks = await play_by_clicking(player, random.Random(7), artifacts / f"{game}-table")
+    if game == "carta-futbol-club":  # the seat is told its team, and what a face-down play means
+        await expect(player.get_by_test_id("your-team")).to_contain_text("Your team: team 0")
+    labels: set[str] = set()
+    clicks = await play_by_clicking(player, random.Random(7), artifacts / f"{game}-table", labels)
     assert clicks > 0
+    face_down = [label for label in labels if "face down" in label]
+    assert all(re.search(r"Juego tapada|Paso|Shot on Goal", label) for label in face_down), face_down
+    assert (game == "carta-futbol-club") <= bool(face_down), "a Carta seat is offered face-down plays, explained"
 
     room = (await client.get(f"/v1/rooms/{room_id}")).json()
     assert room["status"] == "ROOM_STATUS_FINISHED"

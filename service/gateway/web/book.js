@@ -64,6 +64,12 @@ export class SeatBook {
     return this.seats.get(seat)?.team ?? seat;
   }
 
+  /** The other seats of the seat's team. */
+  teammates(seat) {
+    const team = this.team(seat);
+    return [...this.seats.keys()].filter((other) => other !== seat && this.team(other) === team).sort((a, b) => a - b);
+  }
+
   names(seats) {
     return (seats || []).map((seat) => this.name(seat)).join(", ") || "nobody";
   }

@@ -37,6 +37,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     busy: false,
     requests: 0,
     outcome: null,
+    mode: "", // "online" or "solo", and ", rated", once the room is read
     source: null,
     ended: false,
     stopped: false,
@@ -83,7 +84,8 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   role.textContent = token ? `You play seat ${s.viewer}.` : "You are watching as a spectator.";
 
   // `over`: the game has ended, so nothing says whose turn it is any more.
-  const ctx = () => ({ book: s.book, viewer: s.viewer, toAct: s.toAct, over: s.status === "finished" });
+  // `view`: the game's view now (a move's label may depend on it: who has the ball).
+  const ctx = () => ({ book: s.book, viewer: s.viewer, toAct: s.toAct, over: s.status === "finished", view: pick(s.view)[1] });
 
   /** What is wrong with the connection, by what it concerns ("stream", "view", "moves"...); "" when it is fine. */
   const notices = new Map();
@@ -291,7 +293,14 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     );
   }
 
+  function drawRole() {
+    if (!token) return;
+    const team = s.book.hasTeams ? `, for team ${s.book.team(s.viewer)} (with ${s.book.names(s.book.teammates(s.viewer))})` : "";
+    role.textContent = `You play seat ${s.viewer}${s.mode ? ` (${s.mode})` : ""}${team}.`;
+  }
+
   function drawAll() {
+    drawRole();
     drawTurn();
     drawView();
     drawMoves();
@@ -511,9 +520,8 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       document.title = `${info?.title || answer.game} - kickoff`;
       s.status = statusName(answer.status);
       const mode = (answer.mode === "ROOM_MODE_SOLO" ? "solo" : "online") + (answer.rated ? ", rated" : "");
-      role.textContent = token
-        ? `You play seat ${s.viewer} (${mode}).`
-        : `You are watching as a spectator (${mode}).`;
+      s.mode = mode;
+      if (!token) role.textContent = `You are watching as a spectator (${mode}).`;
       drawAll();
       await openStream();
     } catch (error) {

@@ -44,7 +44,7 @@ export default {
     return plural(entry.cards ?? 0, "card");
   },
 
-  state(view, { book, over }) {
+  state(view, { book, over, viewer }) {
     const decks = view.decks || {};
     const teams = Math.max((decks.skill || []).length, (view.goals || []).length, 2);
     const lines = [
@@ -55,7 +55,11 @@ export default {
     if (view.coin?.call) {
       lines.push(line("Toss", `called ${view.coin.call}, showed ${view.coin.side}, won by team ${view.coin.winner ?? 0}`));
     }
-    if (view.ball !== undefined) lines.push(line("Ball", `team ${view.ball}, attacking play ${view.count ?? 0}`));
+    const mine = viewer === null || viewer === undefined ? null : book.team(viewer);
+    const yours = (team) => (team === mine ? " (yours)" : "");
+    const colour = (view.colours || [])[mine];
+    if (mine !== null) lines.unshift(line("Your team", `team ${mine}, ${colour ? `the ${colour} deck` : "its deck not chosen yet"}`, "your-team"));
+    if (view.ball !== undefined) lines.push(line("Ball", `team ${view.ball}${yours(view.ball)}, attacking play ${view.count ?? 0}`));
     if (view.actor !== undefined && !over) lines.push(line("To act", book.name(view.actor)));
     const left = [];
     for (let team = 0; team < teams; team += 1) {
@@ -90,7 +94,7 @@ export default {
     return text;
   },
 
-  moveLabel(move) {
+  moveLabel(move, ctx) {
     const [kind, body] = only(move);
     switch (kind) {
       case "call":
@@ -99,8 +103,16 @@ export default {
         return body.choice === "kickoff" ? "Choose the kick-off" : `Choose the ${body.choice} deck`;
       case "play":
         return `Play ${body.card}${body.action ? ` as ${body.action}` : ""}`;
-      case "down":
-        return `Lay ${body.card} face down`;
+      case "down": {
+        // The rulebook's face-down plays: in a shootout it is a Shot on Goal 1; with the ball, "Juego tapada" (no
+        // attack: any Slide Tackle or Intercept beats it); without, "Paso" (no steal: the attacking team adds a play).
+        const view = ctx?.view || {};
+        if (view.shootout) return `Lay ${body.card} face down: a kick as a Shot on Goal 1 (it saves nothing)`;
+        const attacking = ctx && ctx.viewer !== null && view.ball === ctx.book.team(ctx.viewer);
+        return attacking
+          ? `Lay ${body.card} face down ("Juego tapada"): no attack, and any Slide Tackle or Intercept takes the ball`
+          : `Lay ${body.card} face down ("Paso"): no steal, and the attacking team adds a play`;
+      }
       case "decline":
         return "No Siga-siga: let the off-side stand";
       default:
