@@ -32,6 +32,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     viewBusy: false,
     viewAgain: false,
     moves: [],
+    picking: {}, // what a game's move picker keeps between drawings (a Soker selection)
     movesVersion: -1,
     movesSerial: 0,
     busy: false,
@@ -206,6 +207,12 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   function drawMoves() {
     if (!token) return;
     const list = s.status === "playing" ? s.moves : [];
+    const [table] = pick(s.view);
+    if (list.length && table?.picker) {
+      s.picking.redraw = drawMoves;
+      fill(moves, table.picker(list, ctx(), play, { busy: s.busy, memory: s.picking }));
+      return;
+    }
     fill(
       moves,
       list.length
@@ -342,6 +349,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   }
 
   function setMoves(list, version) {
+    s.picking = {}; // (a selection is made among the moves it was made from)
     s.moves = list;
     s.movesVersion = version;
     s.movesSerial += 1;

@@ -10,6 +10,10 @@
 //   eventText(event, ctx)        one readable line for one of its events
 //   moveLabel(move, ctx)         a short text for one of its moves
 //   cardClass(card)              (optional) a CSS class for a card
+//   picker(moves, ctx, send, {busy, memory})
+//                                (optional) the seat's moves drawn the game's way instead of a button each (Soker:
+//                                cards selected in order); `send(move)` plays one, `memory` lasts while the moves do
+//                                (memory.redraw() draws them again)
 // ctx is {book (names and teams), viewer, toAct, over (the game has ended: nothing says whose turn it is)}.
 
 import ageOfSoccer from "./age_of_soccer.js";

@@ -12,9 +12,106 @@ function cardClass(card) {
   return `card-pos-${(card.split("-")[1] || "").toLowerCase()}`;
 }
 
+/** Whether `prefix` starts `cards`. */
+function starts(cards, prefix) {
+  return prefix.length <= cards.length && prefix.every((card, index) => cards[index] === card);
+}
+
+/**
+ * The seat's moves as a Soker table offers them (see games/index.js, `picker`): the hand's cards to select in order,
+ * each selectable only while the selection so far, with it, begins a legal play (a package in one order, so that its
+ * last card becomes the top discard); a double-click plays a card that is legal alone at once; "Play" sends the
+ * selection once it is a legal play; "Draw a card" and "End the turn" as they come. `memory` keeps the selection
+ * while the moves stay the same.
+ */
+function picker(moves, ctx, send, { busy, memory }) {
+  // (each move as the server sent it, {"soker": {...}}: sent back as it is)
+  const plays = moves.filter((move) => move.soker?.play).map((move) => ({ move, cards: move.soker.play.cards || [] }));
+  const others = moves.filter((move) => !move.soker?.play);
+  const hand = ctx.view?.hand || [];
+  memory.picked ||= [];
+  const picked = memory.picked;
+  const redraw = () => memory.redraw?.();
+  const open = (card) => !picked.includes(card) && plays.some((p) => starts(p.cards, [...picked, card]));
+  const chosen = plays.find((p) => p.cards.length === picked.length && starts(p.cards, picked));
+  const cardButton = (card) => {
+    const order = picked.indexOf(card);
+    const alone = plays.find((p) => p.cards.length === 1 && p.cards[0] === card);
+    const selectable = order >= 0 ? order === picked.length - 1 : open(card);
+    return h(
+      "li",
+      {},
+      h(
+        "button",
+        {
+          type: "button",
+          class: `card pick ${cardClass(card)}${order >= 0 ? " picked" : ""}`,
+          testid: "pick-card",
+          data: { card, order: order >= 0 ? order + 1 : "" },
+          "aria-pressed": order >= 0 ? "true" : "false",
+          "aria-label": `${card}${order >= 0 ? `, selected ${order + 1}` : ""}${alone ? ", double-click to play it" : ""}`,
+          disabled: busy || !selectable,
+          onclick: () => {
+            if (order >= 0) picked.pop();
+            else picked.push(card);
+            redraw();
+          },
+          ondblclick: () => {
+            if (alone && !busy) {
+              memory.picked = [];
+              send(alone.move);
+            }
+          },
+        },
+        order >= 0 ? h("span", { class: "pick-order", "aria-hidden": "true" }, String(order + 1)) : null,
+        card,
+      ),
+    );
+  };
+  const top = picked[picked.length - 1];
+  return [
+    h("li", { class: "pick-hand" }, h("ul", { class: "cards", "aria-label": "Your cards: select a play in order" }, hand.map(cardButton))),
+    plays.length
+      ? h(
+          "li",
+          {},
+          h(
+            "button",
+            {
+              type: "button",
+              class: "move",
+              testid: "play-selection",
+              disabled: busy || !chosen,
+              onclick: () => {
+                memory.picked = [];
+                send(chosen.move);
+              },
+            },
+            chosen ? `Play ${picked.join(" ")}${picked.length > 1 ? ` (${top} on top)` : ""}` : "Play: select cards",
+          ),
+        )
+      : null,
+    picked.length
+      ? h("li", {}, h("button", { type: "button", testid: "clear-selection", onclick: () => ((memory.picked = []), redraw()) }, "Clear"))
+      : null,
+    ...others.map((move) =>
+      h("li", {}, h("button", { type: "button", class: "move", testid: "move", disabled: busy, onclick: () => send(move) }, moveLabel(move.soker))),
+    ),
+  ];
+}
+
+function moveLabel(move) {
+  const [kind, body] = only(move);
+  if (kind === "play") return `Play ${(body.cards || []).join(" ")}`;
+  if (kind === "draw") return "Draw a card";
+  if (kind === "endTurn") return "End the turn";
+  return kind || "(empty move)";
+}
+
 export default {
   member: "soker",
   cardClass,
+  picker,
 
   seatInfo(view, seat) {
     const held = view.handSizes?.[seat] ?? 0;
@@ -68,11 +165,5 @@ export default {
     }
   },
 
-  moveLabel(move) {
-    const [kind, body] = only(move);
-    if (kind === "play") return `Play ${(body.cards || []).join(" ")}`;
-    if (kind === "draw") return "Draw a card";
-    if (kind === "endTurn") return "End the turn";
-    return kind || "(empty move)";
-  },
+  moveLabel,
 };

@@ -1,0 +1,105 @@
+"""Soker's table in the browser: a package is made by selecting the hand's cards in order (only selections that begin a
+legal play are offered) and its last card becomes the top discard; a double-click plays a card legal alone at once;
+and every move is reachable with the keyboard alone."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+
+from tests.servers import Start
+from tests.web.browser import Page, Pages, expect, require_browser
+
+require_browser()
+
+
+async def seated_page(pages: Pages, client: httpx.AsyncClient, room_id: str, token: str) -> Page:
+    """A page whose tab holds seat 0 of the room (as the lobby would have left it), at the table."""
+    page = await pages.new()
+    await page.goto(f"{client.base_url}/play")
+    held = json.dumps({"seat": 0, "token": token, "name": "Ana"})
+    await page.evaluate("([key, held]) => sessionStorage.setItem(key, held)", [f"kickoff:seat:{room_id}", held])
+    await page.goto(f"{client.base_url}/play#room={room_id}")
+    await expect(page.get_by_test_id("turn")).to_have_text("Your turn.")
+    return page
+
+
+async def room_with(client: httpx.AsyncClient, wanted) -> tuple[str, str, list[dict]]:
+    """A solo room (seat 0 first) whose first legal plays hold one that ``wanted`` picks; its id, token and plays."""
+    for _ in range(30):
+        body = {"game": "soker", "mode": "ROOM_MODE_SOLO", "seats": 2, "systemPlayers": 1, "thinkSeconds": 0}
+        room_id = (await client.post("/v1/rooms", json={**body, "options": {"first_seat": 0}})).json()["roomId"]
+        token = (await client.post(f"/v1/rooms/{room_id}/seats", json={"name": "Ana"})).json()["seatToken"]
+        auth = {"Authorization": f"Bearer {token}"}
+        moves = (await client.get(f"/v1/rooms/{room_id}/legal-moves", headers=auth)).json()["moves"]
+        plays = [move["soker"]["play"]["cards"] for move in moves if "play" in move["soker"]]
+        if any(wanted(cards) for cards in plays):
+            return room_id, token, plays
+    raise AssertionError("no deal of 30 offered such a play")
+
+
+async def top_after(client: httpx.AsyncClient, room_id: str, cards: list[str]) -> str:
+    """The top discard right after seat 0 played ``cards`` (read from the room's replay: the system player may have
+    played since)."""
+    steps = (await client.get(f"/v1/rooms/{room_id}/replay?page_size=500")).json()["steps"]
+    for step in steps:
+        for event in step["update"].get("events", []):
+            played = event.get("game", {}).get("soker", {}).get("played")
+            if played is not None and played.get("seat", 0) == 0 and played["cards"] == cards:
+                return step["view"]["soker"]["topCard"]
+    raise AssertionError(f"seat 0 never played {cards}")
+
+
+async def test_a_package_selected_in_order_is_played_and_its_last_card_becomes_the_top(
+    start: Start, gateway, pages: Pages
+) -> None:
+    client: httpx.AsyncClient = await gateway(await start())
+    room_id, token, plays = await room_with(client, lambda cards: len(cards) >= 2)
+    package = next(cards for cards in plays if len(cards) >= 2)
+    page = await seated_page(pages, client, room_id, token)
+    cards = page.get_by_test_id("pick-card")
+    play = page.get_by_test_id("play-selection")
+    await expect(play).to_be_disabled()
+    for count, card in enumerate(package, 1):
+        await page.locator(f'[data-testid="pick-card"][data-card="{card}"]').click()
+        await expect(page.locator(f'[data-testid="pick-card"][data-card="{card}"]')).to_have_attribute(
+            "data-order", str(count)
+        )
+        offered = set(await cards.evaluate_all("cs => cs.filter(c => !c.disabled).map(c => c.dataset.card)"))
+        chosen = package[:count]
+        expected = {rest[count] for rest in plays if rest[:count] == chosen and len(rest) > count} | {card}
+        assert offered == expected, "only cards that go on to a legal play are offered (and the last one, to undo)"
+    await expect(play).to_have_text(f"Play {' '.join(package)} ({package[-1]} on top)")
+    await play.click()
+    await expect(page.get_by_test_id("feed")).to_contain_text(f"you played {' '.join(package)}")
+    assert await top_after(client, room_id, package) == package[-1]
+
+
+async def test_a_double_click_plays_a_card_and_the_keyboard_alone_plays_the_rest(
+    start: Start, gateway, pages: Pages
+) -> None:
+    client: httpx.AsyncClient = await gateway(await start())
+    room_id, token, plays = await room_with(client, lambda cards: len(cards) == 1)
+    single = next(cards[0] for cards in plays if len(cards) == 1)
+    page = await seated_page(pages, client, room_id, token)
+    await page.locator(f'[data-testid="pick-card"][data-card="{single}"]').dblclick()
+    await expect(page.get_by_test_id("feed")).to_contain_text(f"you played {single}")
+    assert await top_after(client, room_id, [single]) == single
+    # Later turns with the keys only: Tab to a card, Space or Enter to select, Tab to "Play" and Enter; or Draw.
+    for _ in range(3):
+        await expect(page.get_by_test_id("turn")).to_have_text("Your turn.", timeout=20_000)
+        offered = page.locator('[data-testid="pick-card"]:not([disabled])')
+        target = page.get_by_test_id("play-selection") if await offered.count() else page.get_by_test_id("move").first
+        if await offered.count():
+            await offered.first.focus()
+            await page.keyboard.press("Space")
+        version = await page.get_by_test_id("room").get_attribute("data-version")
+        if await target.is_disabled():  # (a package's first card: a second one is needed, or draw instead)
+            target = page.get_by_test_id("move").first
+        await target.focus()
+        await expect(target).to_be_focused()
+        await page.keyboard.press("Enter")
+        await expect(page.get_by_test_id("room")).not_to_have_attribute("data-version", version)
+        if (await client.get(f"/v1/rooms/{room_id}")).json()["status"] == "ROOM_STATUS_FINISHED":
+            break
