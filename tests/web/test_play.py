@@ -71,7 +71,7 @@ async def play_by_clicking(page: Page, chooser: random.Random, mid_game: Path, l
         if clicks == 2:
             await screenshot(page, mid_game.parent, mid_game.stem)
         # A Soker table offers its cards to select: a card legal alone is played with a double-click.
-        alone = page.locator('[data-testid="pick-card"][aria-label*="double-click"]:not([disabled])')
+        alone = page.locator('[data-testid="pick-card"][data-alone="yes"]:not([disabled])')
         singles = await alone.count()
         index = chooser.randrange(count + singles)
         if index >= count:

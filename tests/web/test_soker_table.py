@@ -60,6 +60,18 @@ async def test_a_package_selected_in_order_is_played_and_its_last_card_becomes_t
     page = await seated_page(pages, client, room_id, token)
     cards = page.get_by_test_id("pick-card")
     play = page.get_by_test_id("play-selection")
+    # Each card drawn from the catalogue: the country's colour, the position word, the club's ringed mark, the legend.
+    faces = {face["code"]: face for face in (await client.get("/v1/games/soker/cards")).json()["cards"]}
+    first = faces[package[0]]["soker"]
+    drawn = page.locator(f'[data-testid="pick-card"][data-card="{package[0]}"]')
+    await expect(drawn.locator(".soker-pos")).to_have_text(first["position"])
+    await expect(drawn.locator(".soker-crest")).to_have_text(first["club"])
+    await expect(drawn).to_have_attribute("data-legend", f"{first['legend']}, {first['clubName']}")
+    rgb = [int(first["countryRgb"][i : i + 2], 16) for i in (1, 3, 5)]
+    assert await drawn.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb({}, {}, {})".format(*rgb)
+    ring = [int(first["ringRgb"][i : i + 2], 16) for i in (1, 3, 5)]
+    crest = drawn.locator(".soker-crest")
+    assert await crest.evaluate("e => getComputedStyle(e).borderTopColor") == "rgb({}, {}, {})".format(*ring)
     await expect(play).to_be_disabled()
     for count, card in enumerate(package, 1):
         await page.locator(f'[data-testid="pick-card"][data-card="{card}"]').click()

@@ -50,6 +50,7 @@ export async function readBody(response) {
 export const api = {
   games: () => call("GET", "/v1/games"),
   rules: (game) => call("GET", `/v1/games/${enc(game)}/rules`),
+  cards: (game) => call("GET", `/v1/games/${enc(game)}/cards`),
   // `status`: "waiting", "playing", "finished" or "" (every room), newest first, a page at a time.
   rooms: (status = "", pageToken = "", pageSize = 20) =>
     call("GET", `/v1/rooms?page_size=${pageSize}${status ? `&status=${enc(status)}` : ""}${paged(pageToken)}`),

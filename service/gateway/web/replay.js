@@ -7,6 +7,7 @@ import { api, hostedGames, statusName } from "./api.js";
 import { SeatBook } from "./book.js";
 import { roomEventText } from "./events.js";
 import { fill, h } from "./dom.js";
+import { dressCard, loadFaces } from "./games/faces.js";
 import { pick } from "./games/index.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8]; // steps a second
@@ -162,7 +163,7 @@ export function replayView(root, roomId) {
           ? h(
               "ul",
               { class: "cards", "aria-label": `${s.book.title(seat)}'s cards` },
-              cards.map((card) => h("li", { class: `card ${handTable.cardClass?.(card) || ""}`.trim() }, card)),
+              cards.map((card) => dressCard(h("li", { class: `card ${handTable.cardClass?.(card) || ""}`.trim() }, card), card)),
             )
           : h("p", { class: "empty" }, "No cards."),
       );
@@ -191,6 +192,7 @@ export function replayView(root, roomId) {
         s.revealed = Boolean(page.revealed);
         after = Number(page.nextAfterVersion || 0);
       } while (after && s.steps.length < MAX_STEPS);
+      if (s.room?.game) await loadFaces(s.room.game);
       s.book = new SeatBook([], null);
       s.lines = s.steps.map((step) => (step.update.events || []).map((event) => roomEventText(event, ctx(step))));
       for (const seat of s.room?.seats || []) s.book.take(seat); // (the names as the room has them now)

@@ -9,6 +9,7 @@ import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
 import { SeatBook } from "./book.js";
 import { fill, h, plural } from "./dom.js";
 import { roomEventText } from "./events.js";
+import { dressCard, loadFaces } from "./games/faces.js";
 import { moveLabel, pick, tableFor } from "./games/index.js";
 import { knownPlayer, lookUpPlayer, myPlayerId, ratingIn, ratingText, takeUpSeat } from "./session.js";
 
@@ -179,7 +180,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
                 h(
                   "ul",
                   { class: "cards", testid: "hand-cards", "aria-label": group.label || "Your cards" },
-                  group.cards.map((card) => h("li", { class: `card ${table.cardClass?.(card) || ""}`.trim() }, card)),
+                  group.cards.map((card) => dressCard(h("li", { class: `card ${table.cardClass?.(card) || ""}`.trim() }, card), card)),
                 ),
               ),
             )
@@ -529,6 +530,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       s.status = statusName(answer.status);
       const mode = (answer.mode === "ROOM_MODE_SOLO" ? "solo" : "online") + (answer.rated ? ", rated" : "");
       s.mode = mode;
+      await loadFaces(answer.game);
       if (!token) role.textContent = `You are watching as a spectator (${mode}).`;
       drawAll();
       await openStream();

@@ -1,13 +1,14 @@
 // What the table modules share: card lists, state lines, and texts made from a message's fields.
 
 import { compact, h, shorten, words } from "../dom.js";
+import { dressCard } from "./faces.js";
 
 /** A list of cards (faces as the server wrote them); `classOf` gives each card's extra CSS class. */
 export function cardList(cards, { testid, label, classOf } = {}) {
   return h(
     "ul",
     { class: "cards", testid, "aria-label": label },
-    (cards || []).map((card) => h("li", { class: `card ${classOf ? classOf(card) : ""}`.trim() }, card)),
+    (cards || []).map((card) => dressCard(h("li", { class: `card ${classOf ? classOf(card) : ""}`.trim() }, card), card)),
   );
 }
 

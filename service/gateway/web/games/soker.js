@@ -3,6 +3,49 @@
 
 import { h, plural } from "../dom.js";
 import { cardList, line, only } from "./common.js";
+import { dressCard, registerDresser } from "./faces.js";
+
+/** Black or white, whichever reads better on `rgb` ("#rrggbb"), by the WCAG relative luminance. */
+function ink(rgb) {
+  const [r, g, b] = [1, 3, 5].map((at) => {
+    const channel = parseInt(rgb.slice(at, at + 2), 16) / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (luminance + 0.05) / 0.05 > 1.05 / (luminance + 0.05) ? "#111111" : "#ffffff";
+}
+
+// A Soker card as the rulebook draws it: the country's colour as the background (its code too, so colour is never
+// the only sign), the position word top left, the club's mark in its coloured ring bottom right, the legend's name
+// on hover and focus; Yellow, Red and Joker cards in their own colours with what they do.
+registerDresser("soker", (element, face) => {
+  const card = face.soker;
+  for (const node of [...element.childNodes]) {
+    if (node.nodeType === Node.TEXT_NODE && node.textContent.trim()) node.replaceWith(h("span", { class: "soker-code" }, node.textContent));
+  }
+  element.classList.add("soker-card");
+  if (!card?.countryRgb) {
+    element.classList.add(`soker-${face.kind}`);
+    element.dataset.legend = face.text || face.name;
+    return;
+  }
+  element.style.setProperty("--country", card.countryRgb);
+  element.style.setProperty("--country-ink", ink(card.countryRgb));
+  element.style.setProperty("--ring", card.ringRgb);
+  element.dataset.legend = `${card.legend}, ${card.clubName}`;
+  element.title = `${face.name} (${card.country}): ${card.legend}`;
+  const button = element.tagName === "BUTTON"; // (a control's name holds its visible text: nothing hidden from it)
+  const mark = button ? {} : { "aria-hidden": "true" };
+  element.prepend(h("span", { class: "soker-pos", ...mark }, card.position));
+  element.append(
+    h("span", { class: "soker-country", ...mark }, card.countryCode),
+    h("span", { class: "soker-crest", ...mark }, card.club),
+  );
+  if (button) element.append(h("span", { class: "sr-only" }, `, ${card.legend}`));
+  else if (!element.getAttribute("aria-label")?.includes(card.legend)) {
+    element.setAttribute("aria-label", `${element.getAttribute("aria-label") || face.code}, ${card.legend}`);
+  }
+});
 
 function cardClass(card) {
   const kind = card.split("-")[0];
@@ -24,6 +67,10 @@ function starts(cards, prefix) {
  * selection once it is a legal play; "Draw a card" and "End the turn" as they come. `memory` keeps the selection
  * while the moves stay the same.
  */
+function dressButton(card, attributes, ...children) {
+  return dressCard(h("button", attributes, ...children), card);
+}
+
 function picker(moves, ctx, send, { busy, memory }) {
   // (each move as the server sent it, {"soker": {...}}: sent back as it is)
   const plays = moves.filter((move) => move.soker?.play).map((move) => ({ move, cards: move.soker.play.cards || [] }));
@@ -41,15 +88,12 @@ function picker(moves, ctx, send, { busy, memory }) {
     return h(
       "li",
       {},
-      h(
-        "button",
-        {
+      dressButton(card, {
           type: "button",
           class: `card pick ${cardClass(card)}${order >= 0 ? " picked" : ""}`,
           testid: "pick-card",
-          data: { card, order: order >= 0 ? order + 1 : "" },
           "aria-pressed": order >= 0 ? "true" : "false",
-          "aria-label": `${card}${order >= 0 ? `, selected ${order + 1}` : ""}${alone ? ", double-click to play it" : ""}`,
+          data: { card, order: order >= 0 ? order + 1 : "", alone: alone ? "yes" : "" },
           disabled: busy || !selectable,
           onclick: () => {
             if (order >= 0) picked.pop();
@@ -63,8 +107,9 @@ function picker(moves, ctx, send, { busy, memory }) {
             }
           },
         },
-        order >= 0 ? h("span", { class: "pick-order", "aria-hidden": "true" }, String(order + 1)) : null,
+        order >= 0 ? h("span", { class: "pick-order" }, String(order + 1)) : null,
         card,
+        h("span", { class: "sr-only" }, `${order >= 0 ? ", selected" : ""}${alone ? ", double-click plays it" : ""}`),
       ),
     );
   };

@@ -1,0 +1,51 @@
+// The game's card catalogue (GET /v1/games/{game}/cards), read once per game, and how each game's cards are dressed
+// from it: every card element the page draws shows its face's name on hover and focus, and a game that draws its cards
+// its own way (Soker: the country's colour, the position word, the club's ringed mark) registers a dresser for the
+// member of CardFace's `game` oneof it reads.
+
+import { api } from "../api.js";
+import { h } from "../dom.js";
+
+const catalogues = new Map(); // game -> Promise of Map(code -> CardFace in its JSON form)
+const known = new Map(); // code -> CardFace, of every catalogue read so far
+const dressers = new Map(); // CardFace's oneof member -> (element, face) => void
+
+/** Reads a game's catalogue (once); a catalogue that cannot be read leaves its cards as their codes. */
+export function loadFaces(game) {
+  if (!catalogues.has(game)) {
+    catalogues.set(
+      game,
+      api
+        .cards(game)
+        .then((answer) => {
+          for (const face of answer.cards || []) known.set(face.code, face);
+          return known;
+        })
+        .catch(() => known),
+    );
+  }
+  return catalogues.get(game);
+}
+
+export function registerDresser(member, dress) {
+  dressers.set(member, dress);
+}
+
+export function faceOf(code) {
+  return known.get(code) || null;
+}
+
+/** Dresses a card element whose text is the card's code: its face's name (and what it does) as its title and in its
+ * accessible name, and the game's own drawing where the game has one. */
+export function dressCard(element, code) {
+  const face = known.get(code);
+  if (!face) return element;
+  const about = [face.name, face.text].filter(Boolean).join(": ");
+  element.title = about;
+  // (a control's name holds its visible text, so a button says more in words read aloud only)
+  if (element.tagName === "BUTTON") element.append(h("span", { class: "sr-only" }, `, ${about}`));
+  else element.setAttribute("aria-label", element.getAttribute("aria-label") || `${code}, ${about}`);
+  const member = ["soker", "ageOfSoccer", "carta"].find((name) => face[name]);
+  dressers.get(member)?.(element, face);
+  return element;
+}
