@@ -5,6 +5,7 @@ and every move is reachable with the keyboard alone."""
 from __future__ import annotations
 
 import json
+import re
 
 import httpx
 
@@ -86,6 +87,9 @@ async def test_a_package_selected_in_order_is_played_and_its_last_card_becomes_t
     await play.click()
     await expect(page.get_by_test_id("feed")).to_contain_text(f"you played {' '.join(package)}")
     assert await top_after(client, room_id, package) == package[-1]
+    # Two cards of a club in a row are a Link: the table calls it, and who skips.
+    await expect(page.get_by_test_id("announce")).to_have_text(re.compile(r"^LINK! .+ skips a turn\.$"))
+    await expect(page.get_by_test_id("points-table")).to_contain_text("3 a win by emptying the hand")
 
 
 async def test_a_double_click_plays_a_card_and_the_keyboard_alone_plays_the_rest(

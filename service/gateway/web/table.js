@@ -60,6 +60,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   const refusal = h("p", { class: "refusal", testid: "refusal", role: "alert", hidden: true });
   const moves = h("ul", { class: "moves", testid: "moves", "aria-label": "Your legal moves" });
   const outcome = h("section", { class: "outcome", testid: "outcome", "aria-label": "Outcome", hidden: true });
+  const announce = h("p", { class: "announce", testid: "announce", role: "status", hidden: true });
   const feed = h("ol", { class: "feed", testid: "feed", "aria-label": "Events" });
   const seatOnly = (node) => (token ? node : null);
   const room = h(
@@ -70,6 +71,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       { class: "table", testid: "table", "aria-label": "Table" },
       h("header", { class: "table-head" }, title, role, h("a", { href: "#", class: "back" }, "Back to the lobby"), connection),
       h("div", { class: "turn-bar" }, turn, clock),
+      announce,
       outcome,
       h("div", { class: "table-grid" },
         h("section", { class: "panel", "aria-labelledby": "seats-h" }, h("h2", { id: "seats-h" }, "Seats"), seats),
@@ -339,8 +341,16 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       total: entry.turnSeconds || 0,
     }));
     s.clockAt = performance.now();
+    const called = [];
     for (const event of update.events || []) {
       feed.append(h("li", { data: { version } }, eventText(event)));
+      const [table, body] = event.game ? pick(event.game) : [null, null];
+      const said = table?.announce?.(body, ctx());
+      if (said) called.push(said);
+    }
+    if (called.length || update.events?.some((event) => event.game)) {
+      announce.textContent = called.join(" "); // (what the table calls out: shown until the next game event)
+      announce.hidden = !called.length;
     }
     while (feed.children.length > MAX_FEED) feed.firstElementChild.remove();
     feed.lastElementChild?.scrollIntoView?.({ block: "nearest" });

@@ -10,6 +10,7 @@
 //   eventText(event, ctx)        one readable line for one of its events
 //   moveLabel(move, ctx)         a short text for one of its moves
 //   cardClass(card)              (optional) a CSS class for a card
+//   announce(event, ctx)         (optional) what the table calls out when the event happens ("LINK!"), or ""
 //   picker(moves, ctx, send, {busy, memory})
 //                                (optional) the seat's moves drawn the game's way instead of a button each (Soker:
 //                                cards selected in order); `send(move)` plays one, `memory` lasts while the moves do

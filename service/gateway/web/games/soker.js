@@ -158,6 +158,18 @@ export default {
   cardClass,
   picker,
 
+  /** What the table calls out as it happens: "LINK!" and who skips. */
+  announce(event, { book }) {
+    const [kind, body] = only(event);
+    if (kind === "played" && body.link) return "LINK!";
+    if (kind === "skipped") {
+      const seats = body.seats || [];
+      const one = seats.length === 1 && seats[0] !== book.viewer;
+      return `${book.names(seats)} skip${one ? "s" : ""} a turn.`;
+    }
+    return "";
+  },
+
   seatInfo(view, seat) {
     const held = view.handSizes?.[seat] ?? 0;
     const points = view.points?.[seat] ?? 0;
@@ -172,6 +184,7 @@ export default {
       view.jokerAsClub ? line("The Joker stands for", view.jokerAsClub) : null,
       line("Deck", `${plural(view.deckSize ?? 0, "card")}, discard pile ${view.discardSize ?? 0}`),
       over ? null : line("Turn", `${book.name(current)}${view.drawn ? " (has drawn)" : ""}`),
+      line("Points", "1 a card discarded (special cards too), 3 a win by emptying the hand, 7 a win with four cards of one country", "points-table"),
     ];
   },
 
