@@ -54,7 +54,7 @@ bench: install
 	$(BIN)/kickoff bench bots --game age-of-soccer --games 1000
 	$(BIN)/kickoff bench engine --game carta-futbol-club --games 2000 --baseline soker
 	$(BIN)/kickoff bench bots --game carta-futbol-club --games 1000 --seats 2,4
-	$(BIN)/kickoff bench bots --game soker --bot hard --opponent normal --seats 2,4 --deals 100 --think 1
+	$(BIN)/kickoff bench bots --game soker --bot hard --opponent normal --seats 2,4 --deals 150 --think 1
 	$(BIN)/kickoff bench bots --game soker --bot hard --opponent random --seats 2 --deals 25 --think 1
 	$(BIN)/kickoff bench bots --game age-of-soccer --bot hard --opponent normal --seats 2,4 --deals 100 --think 1
 	$(BIN)/kickoff bench bots --game carta-futbol-club --bot hard --opponent normal --seats 2,4 --deals 100 --think 1

@@ -9,6 +9,7 @@ import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
 import { SeatBook } from "./book.js";
 import { fill, h, plural } from "./dom.js";
 import { roomEventText } from "./events.js";
+import { ClockRing, pageNow } from "./ring.js";
 import { dressCard, loadFaces } from "./games/faces.js";
 import { moveLabel, pick, tableFor } from "./games/index.js";
 import { knownPlayer, lookUpPlayer, myPlayerId, ratingIn, ratingText, takeUpSeat } from "./session.js";
@@ -54,6 +55,18 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   const connection = h("p", { class: "connection", testid: "connection", role: "status" });
   const turn = h("p", { class: "turn", testid: "turn", role: "status" }, "Loading…");
   const clock = h("div", { class: "clock", testid: "clock", "aria-label": "Turn clock" });
+  const ring = new ClockRing();
+  const mute = h("button", {
+    type: "button",
+    class: "mute",
+    testid: "mute",
+    "aria-pressed": ring.muted ? "true" : "false",
+    onclick: () => {
+      ring.muted = !ring.muted;
+      mute.setAttribute("aria-pressed", ring.muted ? "true" : "false");
+      mute.textContent = ring.muted ? "Sound off" : "Sound on";
+    },
+  }, ring.muted ? "Sound off" : "Sound on");
   const seats = h("ul", { class: "seats", testid: "seats", "aria-label": "Seats" });
   const state = h("div", { class: "game-state", testid: "game-state" });
   const hand = h("div", { class: "hand", testid: "hand" });
@@ -70,7 +83,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       "section",
       { class: "table", testid: "table", "aria-label": "Table" },
       h("header", { class: "table-head" }, title, role, h("a", { href: "#", class: "back" }, "Back to the lobby"), connection),
-      h("div", { class: "turn-bar" }, turn, clock),
+      h("div", { class: "turn-bar" }, turn, clock, mute),
       announce,
       outcome,
       h("div", { class: "table-grid" },
@@ -237,9 +250,15 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   function tickClock() {
     if (!s.clocks.length || s.status !== "playing") {
       fill(clock);
+      ring.clear();
       return;
     }
-    const elapsed = (performance.now() - s.clockAt) / 1000;
+    const elapsed = (pageNow() - s.clockAt) / 1000;
+    const first = s.clocks[0];
+    const firstLeft = Math.max(0, first.left - elapsed);
+    const mine = first.seat === s.viewer;
+    const around = mine ? state.closest(".panel") : seats.querySelector(`[data-seat="${first.seat}"]`);
+    ring.show(around, firstLeft, first.total, mine);
     fill(
       clock,
       s.clocks.map((entry) => {
@@ -340,7 +359,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       left: Math.max(0, (Date.parse(entry.deadline) - now) / 1000),
       total: entry.turnSeconds || 0,
     }));
-    s.clockAt = performance.now();
+    s.clockAt = pageNow();
     const called = [];
     for (const event of update.events || []) {
       feed.append(h("li", { data: { version } }, eventText(event)));
