@@ -4,12 +4,21 @@
 
 import { h, plural } from "../dom.js";
 import { cardList, eventWords, kindLabel, line, only } from "./common.js";
+import { faceOf } from "./faces.js";
+
+/** Cards by their names where the catalogue has them: "Viking Attacker (VIK-AT)". */
+function named(codes) {
+  return codes.map((code) => {
+    const face = faceOf(code);
+    return face ? `${face.name} (${code})` : code;
+  });
+}
 
 const POSITIONS = ["GK", "DF", "MF", "AT"];
 
 const PHRASES = {
   turn_began: "{who}: turn begins",
-  missed_turn: "{who} misses the turn (red card)",
+  missed_turn: "{who} missed the turn (red card)",
   drew: "{who} drew {cards} from the {deck} ({cause})",
   reshuffled: "the {deck} discard pile became a new deck of {count}",
   traded: "{who} traded {cards}",
@@ -130,7 +139,27 @@ export default {
       case "pick":
         return body.player ? "Pick a player card" : "Pick two action cards";
       case "pass":
-        return "Pass";
+        return "Pass: do nothing more, the next player goes on";
+      case "trade":
+        return `Trade ${named(body.cards || []).join(", ")} for a player card from the deck`;
+      case "board":
+        return `Put ${named([body.player])} on your team board`;
+      case "bench":
+        return `Take ${named([body.player])} off your team board, back into your hand`;
+      case "discard":
+        return `Discard ${named([body.card])} (at most seven action cards in hand)`;
+      case "draft":
+        return `Choose ${named([body.player])} from the transfer window`;
+      case "shoot":
+        return `Shoot with ${named([body.card])}`;
+      case "answer":
+        return `Answer with ${named([body.card])}`;
+      case "play": {
+        const on = body.target !== undefined ? ` on ${book.name(body.target)}` : "";
+        const player = body.player ? `, for ${named([body.player])}` : "";
+        const to = body.recipient !== undefined ? `, to ${book.name(body.recipient)}` : "";
+        return `Play ${named([body.card])}${on}${player}${to}`;
+      }
       case "endTurn":
         return "End the turn";
       case "stop":
