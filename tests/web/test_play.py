@@ -16,6 +16,7 @@ from engine import registry
 from tests.servers import Start
 from tests.web.browser import Page, Pages, expect, require_browser, screenshot
 from tests.web.leaks import check_spectator_page
+from tests.web.test_accessibility import violations
 
 require_browser()
 
@@ -125,6 +126,22 @@ async def test_a_person_plays_a_solo_room_to_its_end_by_clicking_while_a_spectat
     face_down = [label for label in labels if "face down" in label]
     assert all(re.search(r"Juego tapada|Paso|Shot on Goal", label) for label in face_down), face_down
     assert (game == "carta-futbol-club") <= bool(face_down), "a Carta seat is offered face-down plays, explained"
+    if game == "age-of-soccer":  # each team's board: four positions, the attack and defence markers at their values
+        seats_view = (await client.get(f"/v1/rooms/{room_id}/view")).json()["view"]["ageOfSoccer"]["seats"]
+        boards = player.get_by_test_id("aos-board")
+        await expect(boards).to_have_count(seats)
+        for index, entry in enumerate(seats_view):
+            board = boards.nth(index)
+            await expect(board.get_by_test_id("aos-slot")).to_have_count(4)
+            await expect(board.get_by_test_id("aos-attack")).to_have_attribute(
+                "data-value", str(entry.get("attack", 0))
+            )
+            await expect(board.get_by_test_id("aos-defence")).to_have_attribute(
+                "data-value", str(entry.get("defence", 0))
+            )
+            placed = [card for card in entry.get("board", []) if card]
+            for card in placed:
+                await expect(board).to_contain_text(card)
     if game == "age-of-soccer":  # moves in a player's words, cards by name ("Viking Attacker (VIK-AT)")
         raw = [label for label in labels if not label[:1].isupper() or re.search(r"\b[a-z]+ [A-Z]+-[A-Z]+\b", label)]
         assert not raw, raw
@@ -160,6 +177,7 @@ async def test_a_person_plays_a_solo_room_to_its_end_by_clicking_while_a_spectat
     await expect(watcher.get_by_test_id("outcome-headline")).to_have_text("Game over.")
     await expect(player.get_by_test_id("turn")).to_have_text("Game over.")
 
+    assert await violations(player) == [], "the finished table, as its seat sees it"
     await screenshot(player, artifacts, f"{game}-end")
     await screenshot(watcher, artifacts, f"{game}-spectator-end")
     for name in (f"{game}-table", f"{game}-end"):

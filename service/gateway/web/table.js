@@ -54,7 +54,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   const role = h("p", { class: "role", testid: "role" });
   const connection = h("p", { class: "connection", testid: "connection", role: "status" });
   const turn = h("p", { class: "turn", testid: "turn", role: "status" }, "Loading…");
-  const clock = h("div", { class: "clock", testid: "clock", "aria-label": "Turn clock" });
+  const clock = h("div", { class: "clock", testid: "clock", role: "group", "aria-label": "Turn clock" });
   const ring = new ClockRing();
   const mute = h("button", {
     type: "button",
@@ -74,7 +74,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   const moves = h("ul", { class: "moves", testid: "moves", "aria-label": "Your legal moves" });
   const outcome = h("section", { class: "outcome", testid: "outcome", "aria-label": "Outcome", hidden: true });
   const announce = h("p", { class: "announce", testid: "announce", role: "status", hidden: true });
-  const feed = h("ol", { class: "feed", testid: "feed", "aria-label": "Events" });
+  const feed = h("ol", { class: "feed", testid: "feed", "aria-label": "Events", tabindex: 0 });
   const seatOnly = (node) => (token ? node : null);
   const room = h(
     "div",

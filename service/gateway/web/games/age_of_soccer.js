@@ -4,7 +4,7 @@
 
 import { h, plural } from "../dom.js";
 import { cardList, eventWords, kindLabel, line, only } from "./common.js";
-import { faceOf } from "./faces.js";
+import { dressCard, faceOf } from "./faces.js";
 
 /** Cards by their names where the catalogue has them: "Viking Attacker (VIK-AT)". */
 function named(codes) {
@@ -58,22 +58,47 @@ export default {
   member: "ageOfSoccer",
   cardClass,
 
+  // A seat's team board as the rulebook lays it out: its four positions (GK, DF, MF, AT), the red attack and blue
+  // defence markers at their values, the shields it holds and has won, and what it holds in hand.
   seatInfo(view, seat) {
     const entry = side(view, seat);
     const won = (entry.won || []).reduce((total, count) => total + (count || 0), 0);
-    const board = POSITIONS.map((position, index) => entry.board?.[index] || `(${position})`).join(" ");
-    return h(
-      "span",
-      { class: "seat-detail" },
+    const marker = (kind, value, word) =>
       h(
         "span",
-        {},
-        `${entry.team || "?"}: attack ${entry.attack ?? 0}, defence ${entry.defence ?? 0}, ` +
-          `${plural(entry.shields ?? 0, "shield")} left, ${won} won, ` +
-          `holds ${plural(entry.playersHeld ?? 0, "player")} and ${plural(entry.actionsHeld ?? 0, "action")}` +
+        { class: `aos-marker aos-${kind}`, testid: `aos-${kind}`, data: { value } },
+        h("span", { class: "aos-marker-dot", "aria-hidden": "true" }),
+        `${word} ${value}`,
+      );
+    return h(
+      "span",
+      { class: "seat-detail aos-board", testid: "aos-board", role: "group", "aria-label": `${entry.team || "?"} team board` },
+      h(
+        "ul",
+        { class: "aos-slots", "aria-label": "Positions" },
+        POSITIONS.map((position, index) => {
+          const card = entry.board?.[index];
+          return h(
+            "li",
+            { class: `aos-slot${card ? "" : " empty"}`, testid: "aos-slot", data: { position } },
+            h("span", { class: "aos-position" }, position),
+            card ? dressCard(h("span", { class: "card card-player" }, card), card) : h("span", { class: "aos-vacant" }, "empty"),
+          );
+        }),
+      ),
+      h(
+        "span",
+        { class: "aos-markers" },
+        marker("attack", entry.attack ?? 0, "Attack"),
+        marker("defence", entry.defence ?? 0, "Defence"),
+        h("span", { class: "aos-shields", testid: "aos-shields" }, `${plural(entry.shields ?? 0, "shield")} held, ${won} won`),
+      ),
+      h(
+        "span",
+        { class: "aos-held" },
+        `${entry.team || "?"}: holds ${plural(entry.playersHeld ?? 0, "player")} and ${plural(entry.actionsHeld ?? 0, "action")}` +
           (entry.redCards ? `, ${plural(entry.redCards, "red card")}` : ""),
       ),
-      h("span", { class: "board" }, `Board: ${board}`),
     );
   },
 
