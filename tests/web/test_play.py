@@ -126,6 +126,8 @@ async def test_a_person_plays_a_solo_room_to_its_end_by_clicking_while_a_spectat
     face_down = [label for label in labels if "face down" in label]
     assert all(re.search(r"Juego tapada|Paso|Shot on Goal", label) for label in face_down), face_down
     assert (game == "carta-futbol-club") <= bool(face_down), "a Carta seat is offered face-down plays, explained"
+    if game == "carta-futbol-club":  # the part of the match a hand is
+        await expect(player.get_by_test_id("carta-hand")).to_have_text(re.compile(r"of 6 \((second half|extra time)"))
     if game == "age-of-soccer":  # each team's board: four positions, the attack and defence markers at their values
         seats_view = (await client.get(f"/v1/rooms/{room_id}/view")).json()["view"]["ageOfSoccer"]["seats"]
         boards = player.get_by_test_id("aos-board")

@@ -31,6 +31,14 @@ const PHRASES = {
 // gateway sent zero values.
 const ZEROES = ["count", "value", "play", "hand"];
 
+/** Which part of the match a hand is (hands 1-3 the first half, 4-6 the second, 7 and 8 extra time). */
+function period(hand) {
+  if (hand < 1) return "";
+  if (hand <= 3) return " (first half)";
+  if (hand <= 6) return " (second half)";
+  return hand === 7 ? " (extra time, first 15 minutes)" : " (extra time, second 15 minutes)";
+}
+
 function cardClass(card) {
   return card.startsWith("B-") ? "card-blue" : card.startsWith("G-") ? "card-green" : "";
 }
@@ -49,7 +57,7 @@ export default {
     const teams = Math.max((decks.skill || []).length, (view.goals || []).length, 2);
     const lines = [
       line("Goals", score(view.goals), "goals"),
-      line("Hand", `${view.hand ?? 0} of 6, phase: ${view.phase || "-"}`),
+      line("Hand", `${view.hand ?? 0} of 6${period(view.hand ?? 0)}, phase: ${view.phase || "-"}`, "carta-hand"),
       line("Deck colours", (view.colours || []).map((colour) => colour || "?").join(" / ") || "-"),
     ];
     if (view.coin?.call) {
@@ -59,7 +67,12 @@ export default {
     const yours = (team) => (team === mine ? " (yours)" : "");
     const colour = (view.colours || [])[mine];
     if (mine !== null) lines.unshift(line("Your team", `team ${mine}, ${colour ? `the ${colour} deck` : "its deck not chosen yet"}`, "your-team"));
-    if (view.ball !== undefined) lines.push(line("Ball", `team ${view.ball}${yours(view.ball)}, attacking play ${view.count ?? 0}`));
+    if (view.ball !== undefined) {
+      // (three attacking plays in a row, and then a Shot on Goal may follow)
+      const plays = view.count ?? 0;
+      const shot = plays >= 3 ? ": a shot on goal may follow" : `: ${3 - plays} more before a shot`;
+      lines.push(line("Ball", `team ${view.ball}${yours(view.ball)}, ${plural(plays, "attacking play")}${shot}`, "carta-ball"));
+    }
     if (view.actor !== undefined && !over) lines.push(line("To act", book.name(view.actor)));
     const left = [];
     for (let team = 0; team < teams; team += 1) {
