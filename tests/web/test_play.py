@@ -189,3 +189,48 @@ async def test_a_person_plays_a_solo_room_to_its_end_by_clicking_while_a_spectat
     checked, cards = check_spectator_page(harness, room_id, renders, await feed_lines(watcher))
     assert checked > 0 and cards > 0, "the spectator's table was drawn, with the cards open to all"
     assert time.monotonic() - began < 60, "a game in the browser takes well under a minute"
+
+
+FOCUSED_MOVE = """
+() => {
+  const focused = document.activeElement;
+  const index = [...document.querySelectorAll('[data-testid="move"]:not([disabled])')].indexOf(focused);
+  return [index, index >= 0 ? getComputedStyle(focused).outlineStyle : ""];
+}
+"""
+
+
+@pytest.mark.parametrize("game", ["age-of-soccer", "carta-futbol-club"])
+async def test_a_game_is_played_to_its_end_with_the_keyboard_alone(
+    start: Start, gateway, pages: Pages, game: str
+) -> None:
+    client: httpx.AsyncClient = await gateway(await start())
+    page = await pages.new()
+    seats = SEATS.get(game, 2)
+    await create_solo_room(page, str(client.base_url), game, seats, OPTIONS.get(game, {}))
+    chooser, serial, moves, misses = random.Random(3), -1, 0, 0
+    while True:
+        state = await (await page.wait_for_function(WAIT_FOR_TURN, arg=serial)).json_value()
+        if state == "end":
+            break
+        serial = int(state)
+        count = await page.locator('[data-testid="move"]:not([disabled])').count()
+        wanted = chooser.randrange(count)
+        moved = False
+        for _ in range(3 * 40):  # Tab through the page (links, switches, moves) to the move wanted, focus visible
+            await page.keyboard.press("Tab")
+            at, outline = await page.evaluate(FOCUSED_MOVE)
+            if at == wanted:
+                assert outline not in ("", "none"), "the focus is visible"
+                await page.keyboard.press("Enter")
+                moved = True
+                break
+        if moved:
+            moves += 1
+        else:
+            serial -= 1  # (the moves were drawn again meanwhile, another seat having moved: look again)
+            misses += 1
+            assert misses < 50, "Tab kept missing the moves"
+        assert moves < MAX_CLICKS
+    await expect(page.get_by_test_id("outcome")).to_be_visible()
+    assert moves > 0
