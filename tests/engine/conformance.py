@@ -57,18 +57,21 @@ def open_faces(state: GameState, viewer: int | None, every: list[str] | None = N
     return Counter(face(card) for card in every if card not in hidden)
 
 
-def open_to_all(state: GameState) -> dict[int | None, Counter[str]]:
-    """:func:`open_faces` for every viewer."""
-    every = [card for cards in state.locations().values() for card in cards]
+def open_to_all(state: GameState, every: list[str] | None = None) -> dict[int | None, Counter[str]]:
+    """:func:`open_faces` for every viewer (``every``: all the instances, if known)."""
+    if every is None:
+        every = [card for cards in state.locations().values() for card in cards]
     return {viewer: open_faces(state, viewer, every) for viewer in [None, *range(state.seats)]}
 
 
-def check_cards(game: Game, state: GameState) -> None:
+def check_cards(game: Game, state: GameState) -> list[str]:
+    """Every card in exactly one place, the whole deck accounted for; returns every instance (for check_views)."""
     places = state.locations()
     every = [card for cards in places.values() for card in cards]
     assert len(every) == game.spec.deck_size, f"{len(every)} cards in play, the deck has {game.spec.deck_size}"
     duplicated = {card for card, copies in Counter(every).items() if copies > 1}
     assert not duplicated, f"cards in two places: {sorted(duplicated)}"
+    return every
 
 
 def check_views(
@@ -76,12 +79,17 @@ def check_views(
     events: list[Any],
     before: dict[int | None, Counter[str]] | None = None,
     played: Counter[str] | None = None,
+    every: list[str] | None = None,
 ) -> dict[int | None, Counter[str]]:
     """No view or event shows ``viewer`` more copies of a face than are open to it; ``before``: what was open to
     each viewer before the move, and ``played``: the mover's own cards before it (an event may show a card the move
-    played face up and then took out of sight). Returns what is open to each viewer now (the next move's ``before``)."""
-    faces = {face(card) for cards in state.locations().values() for card in cards}
-    now = open_to_all(state)
+    played face up and then took out of sight). ``every``: every card instance now (check_cards'), read from the state
+    when not given. Returns what is open to each viewer now (the next move's ``before``)."""
+    if every is None:
+        every = [card for cards in state.locations().values() for card in cards]
+    faces = {face(card) for card in every}
+    now = open_to_all(state, every)
+    unredacted = [faces_shown(event.to_json(), faces) for event in events]  # (what most viewers see of an event)
     for viewer in [None, *range(state.seats)]:
         allowed = now[viewer]
         shown = faces_shown(state.view(viewer).to_json(), faces)
@@ -91,18 +99,20 @@ def check_views(
             allowed |= before[viewer]
         if played is not None:
             allowed += played
-        for event in events:
-            shown = faces_shown(event.for_viewer(viewer).to_json(), faces)
+        for event, whole in zip(events, unredacted, strict=True):
+            redacted = event.for_viewer(viewer)
+            shown = whole if redacted is event else faces_shown(redacted.to_json(), faces)
             leaked = {name: count for name, count in shown.items() if count > allowed[name]}
             assert not leaked, f"viewer {viewer} can see hidden cards {leaked} in {event.to_json()['type']}"
     return now
 
 
-def round_trip(game: Game, state: GameState) -> GameState:
+def round_trip(game: Game, state: GameState) -> tuple[GameState, dict[str, Any]]:
+    """The state through its JSON form, checked unchanged: the copy, and its JSON (for the next comparison)."""
     data = state.to_json()
     copy = game.state_from_json(json.loads(json.dumps(data)))
     assert copy.to_json() == data, "the state changed through its JSON form"
-    return copy
+    return copy, data
 
 
 def play_checked(game: Game, seats: int, seed: int, options: dict[str, Any] | None = None) -> GameState:
@@ -111,8 +121,7 @@ def play_checked(game: Game, seats: int, seed: int, options: dict[str, Any] | No
     state = game.new_game(seats, options, seed)
     replica = game.new_game(seats, options, seed)
     log: list[tuple[int, Any]] = []
-    check_cards(game, state)
-    before = check_views(state, [])
+    before = check_views(state, [], every=check_cards(game, state))
     while acting := state.to_act():
         assert len(log) < MAX_MOVES, f"seed {seed}: no end after {MAX_MOVES} moves"
         seat = chooser.choice(acting)
@@ -127,10 +136,9 @@ def play_checked(game: Game, seats: int, seed: int, options: dict[str, Any] | No
         assert wire == move, f"wire form of {move!r} reads back as {wire!r}"
         replica.apply(seat, wire, by_table=by_table)
         log.append((seat, wire))
-        check_cards(game, state)
-        before = check_views(state, events, before, played)
-        state = round_trip(game, state)
-        assert replica.to_json() == state.to_json(), f"seed {seed}: replica diverged at move {len(log)}"
+        before = check_views(state, events, before, played, check_cards(game, state))
+        state, data = round_trip(game, state)
+        assert replica.to_json() == data, f"seed {seed}: replica diverged at move {len(log)}"
     assert state.outcome() is not None
     assert game.replay(seats, options, seed, log).to_json() == state.to_json(), f"seed {seed}: replay differs"
     return state
