@@ -518,26 +518,27 @@ class LobbyScreen(Screen[None]):
     def _show_rooms(self) -> None:
         table = self.query_one("#rooms", DataTable)
         self._columns(table)
-        titles = {game.name: game.title for game in self.games}
         for room in self.rooms.values():
             table.add_row(
                 room.room_id,
-                titles.get(room.game, room.game),
+                self._game_title(room.game),
                 STATUS_TEXT.get(room.status, "?"),
                 seat_summary(room),
                 Text(seat_names(room) or "-"),
                 key=room.room_id,
             )
 
+    def _game_title(self, name: str) -> str:
+        return next((game.title for game in self.games if game.name == name), name)
+
     @on(DataTable.RowHighlighted, "#rooms")
     def _room_highlighted(self, event: DataTable.RowHighlighted) -> None:
         room = self.rooms.get(str(event.row_key.value))
         if room is not None:
-            titles = {game.name: game.title for game in self.games}
             players = seat_names(room) or "no one seated yet"
             self.query_one("#room-line", Static).update(
                 Text(
-                    f"{room.room_id} {titles.get(room.game, room.game)}, {MODE_TEXT.get(room.mode, '?')}, "
+                    f"{room.room_id} {self._game_title(room.game)}, {MODE_TEXT.get(room.mode, '?')}, "
                     f"{STATUS_TEXT.get(room.status, '?')}: {players}"
                 )
             )

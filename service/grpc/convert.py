@@ -287,14 +287,19 @@ def _pieces(room: Room, update: Update, codec: Codec) -> tuple[bytes, list[bytes
     return head.SerializeToString(), events, slots
 
 
+def _shared_pieces(room: Room, update: Update, codec: Codec) -> tuple[bytes, list[bytes], list[tuple[int, int, Any]]]:
+    """The update's shared pieces (_pieces), made once and kept with the update."""
+    pieces = update.rendered.get(_PIECES)
+    if pieces is None:
+        pieces = update.rendered[_PIECES] = _pieces(room, update, codec)
+    return pieces
+
+
 def update_bytes(room: Room, update: Update, viewer: int | None) -> bytes:
     """The update as ``viewer`` may see it (a seat, or None for a spectator), serialised: a RoomUpdate with the room's
     events redacted for the viewer (Update.events_for), and a seat's number and its legal moves when it must act."""
     codec = codec_for(room)
-    pieces = update.rendered.get(_PIECES)
-    if pieces is None:
-        pieces = update.rendered[_PIECES] = _pieces(room, update, codec)
-    head, events, slots = pieces
+    head, events, slots = _shared_pieces(room, update, codec)
     if viewer is None:
         return head + b"".join(events)
     mine = events
@@ -329,11 +334,9 @@ def replay_to_proto(room: Room, steps: Sequence[ReplayStep], revealed: bool, las
 
 def _replay_update(room: Room, update: Update, codec: Codec) -> bytes:
     """The update with its events as they happened (a finished game's replay: nothing is hidden any more)."""
-    pieces = update.rendered.get(_PIECES)
-    if pieces is None:
-        pieces = update.rendered[_PIECES] = _pieces(room, update, codec)
     events = (_room_event(event, codec, room.teams) for event in update.events)
-    return pieces[0] + b"".join(_event_piece(event) for event in events if event is not None)
+    head = _shared_pieces(room, update, codec)[0]
+    return head + b"".join(_event_piece(event) for event in events if event is not None)
 
 
 _SHORT_VARINTS = tuple(_encode_varint(length) for length in range(4096))  # (most updates' lengths)

@@ -45,7 +45,6 @@ export function dressCard(element, code) {
   // (a control's name holds its visible text, so a button says more in words read aloud only)
   if (element.tagName === "BUTTON") element.append(h("span", { class: "sr-only" }, `, ${about}`));
   else element.setAttribute("aria-label", element.getAttribute("aria-label") || `${code}, ${about}`);
-  const member = ["soker", "ageOfSoccer", "carta"].find((name) => face[name]);
-  dressers.get(member)?.(element, face);
+  for (const [member, dress] of dressers) if (face[member]) dress(element, face);
   return element;
 }
