@@ -399,7 +399,7 @@ class CartaTable(TableRenderer):
         "extra_time": "extra time: {goals}",
         "extra_time_half": "extra time, second half: {goals}",
         "shootout": "penalty shootout: {goals}",
-        "kick": "{who} took a penalty: scored {scored} of {kicks}",
+        "kick": "{who} took a penalty (goals {scored}, kicks {kicks})",
         "coin": "the coin decides: team {winner} wins",
     }
     PHRASE_FIELDS = frozenset({"hand", "shootout", "play", "answer", "goal"})
@@ -437,7 +437,7 @@ class CartaTable(TableRenderer):
             lines.append(f"Off-side by {book.name(view.offside.caller)} ({view.offside.card}): Siga-siga?")
         if view.HasField("shootout"):
             s = view.shootout
-            lines.append(f"Shootout: scored {'-'.join(map(str, s.scored))} of {'-'.join(map(str, s.kicks))}")
+            lines.append(f"Shootout: goals {'-'.join(map(str, s.scored))}, kicks {'-'.join(map(str, s.kicks))}")
         return lines
 
     def hand_text(self, view: Any) -> str:

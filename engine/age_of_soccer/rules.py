@@ -772,6 +772,7 @@ class AosState(GameState):
             self._resolve(seat, card, events)
             return
         attacker, defender = self.match["attacker"], self.match["defender"]
+        self.window, self.shot = {}, {}  # (the shot is over: nothing of it stays in the view)
         events.append(AosEvent("scored", attacker, target=defender))
         self._end_match(attacker, events)
 

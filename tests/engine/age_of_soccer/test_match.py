@@ -73,6 +73,8 @@ def test_a_shot_everyone_passes_scores_a_shield_of_the_defenders_own_team() -> N
         events = play(state, seat, "pass")
     assert kinds(events)[1:3] == ["scored", "shield"] and events[2].cards == ("VIK",)
     assert state.won[0][1] == 1 and state.shields[1] == 6
+    view = state.view(None).to_json()
+    assert "window" not in view and "shot" not in view, "the goal ends the shot: no answer window stays on the table"
 
 
 def test_save_stops_a_shoot_and_the_attacker_may_shoot_again_or_stop() -> None:

@@ -3,7 +3,7 @@
 // Player cards are TEAM-POS (VIK-AT); action cards are faces (SHOOT, AGENT-VIK).
 
 import { h, plural } from "../dom.js";
-import { cardList, eventWords, kindLabel, line, only } from "./common.js";
+import { capital, cardList, eventWords, kindLabel, line, only } from "./common.js";
 import { dressCard, faceOf } from "./faces.js";
 
 /** Cards by their names where the catalogue has them: "Viking Attacker (VIK-AT)". */
@@ -52,6 +52,108 @@ function cardClass(card) {
 
 function side(view, seat) {
   return (view.seats || []).find((entry) => (entry.seat ?? 0) === seat) || {};
+}
+
+/** A card's name in words, its code left out (a panel that names the card on the discard pile again must not show
+ * its code twice): "Super Shot (Aztecs)". */
+function nameOf(code) {
+  const face = code ? faceOf(code) : null;
+  return face ? face.name : "a shot";
+}
+
+/** What answers the shot under way, as the rulebook has it. */
+function answersTo(shot) {
+  return shot.activated
+    ? "an activated Super Shot: only an Offside, or the defender's own activated Super Save, stops it"
+    : "an Offside or a Counter Attack from anyone, or the defender's Save or Super Save, answers it";
+}
+
+function stat(testid, label, value, detail) {
+  return h("span", { class: `aos-stat ${testid}`, testid, data: { value } }, h("strong", {}, `${label} ${value}`), detail ? ` (${detail})` : "");
+}
+
+/** The challenge, the match, the shot and the answers under way, drawn as they happen: the numbers the challenge
+ * compares (each Eagle Eye +4 attack, each Park the Bus +4 defence, a Cup Run makes it stand), who boosts next, the
+ * attacker and defender, the shot and what may answer it, and each seat's answer in the order they count. */
+function matchPanel(view, book) {
+  const c = view.challenge;
+  const m = view.match;
+  if (!c && !m) return null;
+  const parts = [];
+  let stage;
+  if (c) {
+    stage = "challenge";
+    const challenger = view.active ?? 0;
+    const target = c.target ?? 0;
+    const eagles = c.eagles ?? 0;
+    const buses = c.buses ?? 0;
+    const board = { attack: side(view, challenger).attack ?? 0, defence: side(view, target).defence ?? 0 };
+    const attack = board.attack + 4 * eagles;
+    const defence = board.defence + 4 * buses;
+    const stands = Boolean(c.cuprun) || attack >= defence;
+    parts.push(
+      h("h3", { class: "aos-match-title" }, `Challenge: ${book.name(challenger)} challenges ${book.name(target)}`),
+      h(
+        "p",
+        { class: "aos-versus" },
+        stat("aos-challenge-attack", "Attack", attack, eagles ? `board ${board.attack}, ${plural(eagles, "Eagle Eye")} +${4 * eagles}` : ""),
+        " against ",
+        stat("aos-challenge-defence", "Defence", defence, buses ? `board ${board.defence}, ${plural(buses, "Park the Bus", "Park the Buses")} +${4 * buses}` : ""),
+      ),
+      h(
+        "p",
+        { testid: "aos-challenge-verdict", data: { stands: stands ? "yes" : "no" } },
+        c.cuprun
+          ? "A Cup Run was played: the challenge stands whatever the numbers."
+          : stands
+            ? "As it stands, the challenge stands (the attack at least equals the defence)."
+            : "As it stands, the challenge falls (the attack is below the defence).",
+      ),
+      h("p", {}, `${capital(book.name(c.mover ?? target))} to boost or pass; two passes in a row settle it.`),
+    );
+  } else {
+    const attacker = m.attacker ?? 0;
+    const defender = m.defender ?? 0;
+    stage = view.window ? "answers" : "shot";
+    parts.push(
+      h(
+        "h3",
+        { class: "aos-match-title" },
+        `Match: ${book.name(attacker)} attacks ${book.name(defender)}${m.counter ? " on a counter attack" : ""}`,
+      ),
+      h("p", {}, `${plural(m.shots ?? 0, "shot")} so far; a goal wins a shield from the defender.`),
+    );
+    if (view.shot) {
+      parts.push(
+        h(
+          "p",
+          { testid: "aos-shot", data: { super: view.shot.super ? "yes" : "no", activated: view.shot.activated ? "yes" : "no" } },
+          `The shot: ${nameOf(view.actionDiscardTop)}, ${answersTo(view.shot)}.`,
+        ),
+      );
+    } else {
+      const may = m.shots && !m.counter ? "shoot again or stop" : "shoot";
+      parts.push(h("p", {}, `${capital(book.name(attacker))} to ${may}.`));
+    }
+    if (view.window) {
+      const passed = new Set(view.window.passed || []);
+      const answered = new Set(view.window.answered || []);
+      parts.push(
+        h("p", {}, "Answers, in the order they count (the first seat that has not passed decides; if all pass, it is a goal):"),
+        h(
+          "ol",
+          { class: "aos-answers", testid: "aos-answers" },
+          (view.window.order || []).map((seat) => {
+            const state = passed.has(seat) ? "passed" : answered.has(seat) ? "answered" : "waiting";
+            const said = { passed: "passed", answered: "has answered, face down", waiting: "to answer or pass" }[state];
+            const role = seat === defender ? " (the defender)" : "";
+            return h("li", { testid: "aos-answer", data: { seat, state } }, `${book.name(seat)}${role}: ${said}`);
+          }),
+        ),
+      );
+    }
+  }
+  return h("section", { class: "aos-match", testid: "aos-match", role: "group", "aria-label": "The match under way", data: { stage } }, parts);
 }
 
 export default {
@@ -118,30 +220,8 @@ export default {
       lines.push(line("Player discard", cardList(view.playerDiscard, { classOf: cardClass })));
     }
     if (view.challenged?.length) lines.push(line("Challenged this turn", book.names(view.challenged)));
-    const c = view.challenge;
-    if (c) {
-      lines.push(
-        line(
-          "Challenge",
-          `on ${book.name(c.target ?? 0)}: ${plural(c.eagles ?? 0, "Eagle Eye")}, ${plural(c.buses ?? 0, "Park the Bus", "Park the Buses")}` +
-            `${c.cuprun ? ", a Cup Run" : ""}; ${book.name(c.mover ?? 0)} to boost`,
-        ),
-      );
-    }
-    const m = view.match;
-    if (m) {
-      lines.push(
-        line(
-          "Match",
-          `${book.name(m.attacker ?? 0)} attacks ${book.name(m.defender ?? 0)}, ${plural(m.shots ?? 0, "shot")}` +
-            `${m.counter ? " (counter attack)" : ""}`,
-        ),
-      );
-    }
-    if (view.shot) lines.push(line("Shot", `${view.shot.super ? "super shot" : "shot"}${view.shot.activated ? " (activated)" : ""}`));
-    if (view.window) {
-      lines.push(line("Answers", `${book.names(view.window.order)}; passed: ${book.names(view.window.passed)}`));
-    }
+    const panel = matchPanel(view, book);
+    if (panel) lines.push(panel);
     if (view.draft) lines.push(line("Transfer window", cardList(view.draft.cards, { classOf: cardClass })));
     return lines;
   },
@@ -158,13 +238,42 @@ export default {
     return eventWords(event, PHRASES, book, ["activated"], ["count"]);
   },
 
-  moveLabel(move, { book }) {
+  // The moments of a match the table calls out as they happen.
+  announce(event, { book }) {
+    const who = book.name(event.seat ?? 0);
+    const target = book.name(event.target ?? 0);
+    switch (event.kind) {
+      case "challenge_stands":
+        return `The challenge on ${target} stands: attack ${event.attack ?? 0} against defence ${event.defence ?? 0}.`;
+      case "challenge_falls":
+        return `The challenge on ${target} falls: attack ${event.attack ?? 0} against defence ${event.defence ?? 0}.`;
+      case "countered":
+        return `Counter attack! ${who} attacks ${target}.`;
+      case "stopped":
+        return `${who} stops the shot.`;
+      case "scored":
+        return `GOAL! ${who} scores against ${target}.`;
+      case "shield":
+        return `${who} wins a shield from ${target}.`;
+      case "draw":
+        return "The match is a draw.";
+      default:
+        return "";
+    }
+  },
+
+  moveLabel(move, ctx) {
+    const { book } = ctx;
     const [kind, body] = only(move);
     switch (kind) {
       case "pick":
         return body.player ? "Pick a player card" : "Pick two action cards";
-      case "pass":
+      case "pass": {
+        const phase = ctx?.view?.phase;
+        if (phase === "challenge") return "Pass: no boost (two passes in a row settle the challenge)";
+        if (phase === "window") return "Pass: no answer to the shot";
         return "Pass: do nothing more, the next player goes on";
+      }
       case "trade":
         return `Trade ${named(body.cards || []).join(", ")} for a player card from the deck`;
       case "board":

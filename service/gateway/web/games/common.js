@@ -13,6 +13,11 @@ export function cardList(cards, { testid, label, classOf } = {}) {
 }
 
 /** One line of the table's state: "Top card: JUV-GKP" with the value in a span (or any node). */
+/** "you to shoot" -> "You to shoot" (a sentence that starts with a seat's name, which may be "you"). */
+export function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export function line(label, value, testid) {
   return h("p", { class: "state-line", testid }, h("span", { class: "state-label" }, `${label}: `), value);
 }

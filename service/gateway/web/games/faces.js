@@ -42,9 +42,14 @@ export function dressCard(element, code) {
   if (!face) return element;
   const about = [face.name, face.text].filter(Boolean).join(": ");
   element.title = about;
-  // (a control's name holds its visible text, so a button says more in words read aloud only)
+  element.dataset.card = code;
+  // (a control's name holds its visible text, so a button says more in words read aloud only; a list item takes a
+  // name of its own; a span or div is a picture of the card, named, since a plain span's name is never read)
   if (element.tagName === "BUTTON") element.append(h("span", { class: "sr-only" }, `, ${about}`));
-  else element.setAttribute("aria-label", element.getAttribute("aria-label") || `${code}, ${about}`);
+  else {
+    if (element.tagName !== "LI") element.setAttribute("role", "img");
+    element.setAttribute("aria-label", element.getAttribute("aria-label") || `${code}, ${about}`);
+  }
   for (const [member, dress] of dressers) if (face[member]) dress(element, face);
   return element;
 }
