@@ -52,7 +52,23 @@ def artifacts_dir(tmp_path: Path) -> Path:
     return folder
 
 
+AXE = Path(__file__).parents[2] / "node_modules" / "axe-core" / "axe.min.js"  # from the npm registry (make install)
+AXE_RULES = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+
+
+async def violations(page: Page) -> list[str]:
+    """Each WCAG 2.1 A/AA rule that axe-core finds the page breaking now, with the first element that breaks it.
+    (Evaluated through the browser's protocol: the page's Content-Security-Policy refuses inline scripts, rightly.)"""
+    if not await page.evaluate("typeof axe !== 'undefined'"):
+        await page.evaluate(AXE.read_text() + ";0")
+    result = await page.evaluate("(rules) => axe.run(document, rules)", AXE_RULES)
+    return [f"{v['id']} ({v['impact']}): {v['nodes'][0]['html'][:160]}" for v in result["violations"]]
+
+
 async def screenshot(page: Page, folder: Path, name: str) -> Path:
+    """Saves the screen as {name}.png, once axe-core has judged it: every screen the tests save is also checked
+    against WCAG 2.1 A and AA, and a violation fails the test that drew it."""
+    assert await violations(page) == [], f"the screen {name!r} breaks WCAG rules"
     path = folder / f"{name}.png"
     await page.screenshot(path=str(path), full_page=True)
     assert path.exists() and path.stat().st_size > 0, f"{path} is empty"

@@ -1,7 +1,7 @@
 """The page as axe-core (Deque's accessibility engine, from the npm registry) judges it against WCAG 2.1 A and AA:
 the lobby signed out and signed in, a Play now search, the table it lands at, and a game's leaderboard have no
 violation. axe reads the rendered page (colours, names, roles, landmarks), so this catches what the page's own tests
-do not look for."""
+do not look for. (Every screen a test saves as a screenshot is judged the same way: tests/web/browser.py.)"""
 
 from __future__ import annotations
 
@@ -10,27 +10,15 @@ from pathlib import Path
 import pytest
 
 from tests.servers import Start
-from tests.web.browser import Page, Pages, expect, require_browser
+from tests.web.browser import Pages, expect, require_browser, violations
 from tests.web.test_matches import FILL_SECONDS, Site, play_now, serve
 
 require_browser()
-
-AXE = (Path(__file__).parents[2] / "node_modules" / "axe-core" / "axe.min.js").read_text()
-RULES = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 
 
 @pytest.fixture
 async def site(start: Start, gateway, tmp_path: Path) -> Site:
     return await serve(start, gateway, tmp_path)
-
-
-async def violations(page: Page) -> list[str]:
-    """Each WCAG A/AA rule the page breaks now, with the first element that breaks it. (Evaluated through the
-    browser's protocol: the page's Content-Security-Policy refuses inline scripts, rightly.)"""
-    if not await page.evaluate("typeof axe !== 'undefined'"):
-        await page.evaluate(AXE + ";0")
-    result = await page.evaluate("(rules) => axe.run(document, rules)", RULES)
-    return [f"{v['id']} ({v['impact']}): {v['nodes'][0]['html'][:160]}" for v in result["violations"]]
 
 
 async def test_the_lobby_a_search_its_table_and_a_leaderboard_have_no_wcag_violation(site: Site, pages: Pages) -> None:

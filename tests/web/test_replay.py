@@ -11,9 +11,8 @@ import httpx
 import pytest
 
 from tests.servers import Start
-from tests.web.browser import Page, Pages, expect, require_browser, screenshot
+from tests.web.browser import Page, Pages, expect, require_browser, screenshot, violations
 from tests.web.leaks import check_spectator_page
-from tests.web.test_accessibility import violations
 
 require_browser()
 

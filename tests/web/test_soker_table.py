@@ -111,8 +111,13 @@ async def test_a_double_click_plays_a_card_and_the_keyboard_alone_plays_the_rest
         offered = page.locator('[data-testid="pick-card"]:not([disabled])')
         target = page.get_by_test_id("play-selection") if await offered.count() else page.get_by_test_id("move").first
         if await offered.count():
+            code = await offered.first.get_attribute("data-card")
             await offered.first.focus()
             await page.keyboard.press("Space")
+            # Selecting redraws the moves; the focus stays on the card selected, so Tab goes on from there.
+            chosen = page.locator(f'[data-testid="pick-card"][data-card="{code}"]')
+            await expect(chosen).to_have_attribute("data-order", "1")
+            await expect(chosen).to_be_focused()
         version = await page.get_by_test_id("room").get_attribute("data-version")
         if await target.is_disabled():  # (a package's first card: a second one is needed, or draw instead)
             target = page.get_by_test_id("move").first

@@ -37,6 +37,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     picking: {}, // what a game's move picker keeps between drawings (a Soker selection)
     movesVersion: -1,
     movesSerial: 0,
+    drawnSerial: -1, // the movesSerial of the moves drawn last (drawMoves keeps the focus while they are the same)
     busy: false,
     requests: 0,
     outcome: null,
@@ -220,8 +221,19 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     room.classList.toggle("my-turn", s.viewer !== null && s.toAct.includes(s.viewer) && s.status === "playing");
   }
 
+  // Redrawing the moves (a view that arrives after them, a Soker selection) keeps a keyboard user's place: the control
+  // focused before is focused again, found by its position among the moves' controls, while the moves are the same.
   function drawMoves() {
     if (!token) return;
+    const controls = () => [...moves.querySelectorAll("button, input, select, [tabindex]")];
+    const focused = moves.contains(document.activeElement) ? controls().indexOf(document.activeElement) : -1;
+    const same = s.drawnSerial === s.movesSerial; // (the list drawn last time is the one drawn now)
+    s.drawnSerial = s.movesSerial;
+    fillMoves();
+    if (focused >= 0 && same && !moves.contains(document.activeElement)) controls()[focused]?.focus();
+  }
+
+  function fillMoves() {
     const list = s.status === "playing" ? s.moves : [];
     const [table] = pick(s.view);
     if (list.length && table?.picker) {
