@@ -10,8 +10,11 @@ PYTEST_WORKERS ?= 2
 
 # The browser tests (tests/web) drive Debian's Chromium; they skip without it, except under CI=true.
 CHROMIUM := /usr/bin/chromium
+# The alert tests (tests/deploy/test_observability.py) run Debian's promtool; they skip without it, except under CI=true.
+PROMTOOL := /usr/bin/promtool
 
-.PHONY: install run test lint format bench clean stubs check-stubs check-contracts release-contracts browser
+.PHONY: install run test lint format bench clean stubs check-stubs check-contracts release-contracts browser promtool \
+	system-packages dashboards
 
 install: $(STAMP)
 
@@ -33,6 +36,20 @@ run: install
 browser:
 	@test -x $(CHROMIUM) || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
 	@$(CHROMIUM) --version
+
+# Debian's prometheus package for promtool (as root; without its recommends). Where systemd runs, installing it also
+# starts a Prometheus on :9090: stop it with `systemctl disable --now prometheus` if you do not want one.
+promtool:
+	@test -x $(PROMTOOL) || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends prometheus; }
+	@$(PROMTOOL) --version | head -1
+
+# Every system package the tests need (CI runs this before `make test`).
+system-packages: browser promtool
+
+# The Grafana dashboards in deploy/grafana/dashboards/ are generated; `make test` fails while they are stale.
+dashboards: install
+	$(BIN)/python deploy/grafana/dashboards.py
 
 # The store suites run on SQLite and on a throwaway PostgreSQL 15 that scripts/with-postgres starts and removes.
 # --durations: the slowest tests and fixtures are listed at the end, so a test that grows slow is seen.

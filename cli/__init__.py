@@ -185,6 +185,9 @@ def _parser() -> argparse.ArgumentParser:
     from cli import webhooks
 
     webhooks.add_parser(commands)
+    from cli import operators
+
+    operators.add_parser(commands)
     _bench_parser(commands)
     return parser
 
@@ -791,6 +794,12 @@ def _webhooks(args: argparse.Namespace) -> int:
     return webhooks.run(args)
 
 
+def _operator_keys(args: argparse.Namespace) -> int:
+    from cli import operators
+
+    return operators.run(args)
+
+
 # `kickoff COMMAND` and `kickoff bench KIND`: the function that runs each (each imports what it needs when called).
 _COMMANDS = {
     "play": _play,
@@ -802,6 +811,7 @@ _COMMANDS = {
     "db": _upgrade_database,
     "keys": _keys,
     "webhooks": _webhooks,
+    "operator-keys": _operator_keys,
     "bench": _bench,
 }
 _BENCHES = {

@@ -318,3 +318,20 @@ class WebhookSettings:
             raise ValueError("KICKOFF_OPERATOR_KEY needs at least 32 characters")
         if self.retry_hours < 24:
             raise ValueError("KICKOFF_WEBHOOK_RETRY_HOURS must be at least 24 (deliveries are retried for a day)")
+
+
+def _operator_keys() -> tuple[tuple[str, str], ...]:
+    from service.operators.keys import parse_entries
+
+    return parse_entries(_env("KICKOFF_OPERATOR_KEYS", ""))
+
+
+@dataclass(frozen=True)
+class OperatorSettings:
+    """The operators' API (OperatorService, REST /v1/ops, the /ops page): the hashes of the operator keys it takes.
+    The README's "Operators" section explains it."""
+
+    # KICKOFF_OPERATOR_KEYS: comma-separated `<key id>:<SHA-256 hex of the key>` entries, as `kickoff operator-keys
+    # create` prints them (the server is never given the keys). The webhooks' KICKOFF_OPERATOR_KEY is taken too.
+    # None of either: no operator API.
+    keys: tuple[tuple[str, str], ...] = field(default_factory=_operator_keys, repr=False)

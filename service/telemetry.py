@@ -70,13 +70,20 @@ def traced_call() -> Callable[[Any], bool]:
 class Instruments:
     """kickoff's metrics. Attribute names are shared with the spans: kickoff.game, kickoff.move.kind, ..."""
 
+    # Buckets of the histograms in seconds (the SDK's default ones, 0, 5, 10, 25... 10000, are for milliseconds:
+    # every move and commit would fall in the first, and no quantile of them would mean anything).
+    SECONDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+
     def __init__(self, meter: Meter) -> None:
         self.meter = meter
         self.moves = meter.create_counter(
             "kickoff.moves", unit="{move}", description="Moves accepted, by game, move kind and mover"
         )
         self.move_duration = meter.create_histogram(
-            "kickoff.move.duration", unit="s", description="A person's move from entering its room to its commit"
+            "kickoff.move.duration",
+            unit="s",
+            description="A person's move from entering its room to its commit",
+            explicit_bucket_boundaries_advisory=self.SECONDS,
         )
         self.clock_expiries = meter.create_counter(
             "kickoff.clock.expiries", unit="{expiry}", description="Turn clocks that ran out (the table moved)"
@@ -93,7 +100,10 @@ class Instruments:
             "kickoff.event_streams.open", unit="{stream}", description="Open event streams (events, play, tournament)"
         )
         self.commit_duration = meter.create_histogram(
-            "kickoff.db.commit.duration", unit="s", description="One store commit (a group of log lines)"
+            "kickoff.db.commit.duration",
+            unit="s",
+            description="One store commit (a group of log lines)",
+            explicit_bucket_boundaries_advisory=self.SECONDS,
         )
         self.match_wait = meter.create_histogram(
             "kickoff.match.wait", unit="s", description="A ticket's wait from joining the queue to its room, by game"
@@ -105,6 +115,33 @@ class Instruments:
         )
         self.tickets = meter.create_counter(
             "kickoff.match.tickets", unit="{ticket}", description="Tickets that ended, by game and how (matched...)"
+        )
+        # What an operator watches a deployment by (deploy/observability.md: the dashboards and the alerts).
+        self.clock_lateness = meter.create_histogram(
+            "kickoff.clock.lateness",
+            unit="s",
+            description="How late the table moved for a seat whose clock ran out, against its deadline, by game",
+            explicit_bucket_boundaries_advisory=self.SECONDS,
+        )
+        self.store_unavailable = meter.create_counter(
+            "kickoff.store.unavailable",
+            unit="{write}",
+            description="Writes refused because the store stayed away past the retry budget (StoreUnavailable)",
+        )
+        self.refusals = meter.create_counter(
+            "kickoff.refusals",
+            unit="{call}",
+            description="Refused calls, by their ErrorInfo reason (kickoff.reason) and gRPC status (kickoff.grpc.code)",
+        )
+        self.lease_claims = meter.create_counter(
+            "kickoff.lease.claims",
+            unit="{lease}",
+            description="Leases this node claimed (or failed to), by kind and outcome (swept, call, inherited...)",
+        )
+        self.lease_handovers = meter.create_counter(
+            "kickoff.lease.handovers",
+            unit="{lease}",
+            description="Leases that left this node, by outcome (given_back while draining, taken by another node)",
         )
 
     @contextlib.contextmanager
@@ -126,6 +163,35 @@ class Instruments:
 
         self.meter.create_observable_gauge(
             "kickoff.rooms", callbacks=[callback], unit="{room}", description="Rooms by game and status"
+        )
+
+    def observe_cluster(self, census: Callable[[], Mapping[str, int] | None]) -> None:
+        """Report a node's last look at the cluster (``census()``: the nodes alive under ``"node"``, and the leases
+        orphaned past a lease under their kind, ``"room"``, ``"tournament"``; None before the first look) as the
+        kickoff.nodes.alive and kickoff.leases.orphaned gauges."""
+
+        def alive(options: CallbackOptions) -> Iterable[Observation]:
+            seen = census()
+            if seen is not None:
+                yield Observation(seen.get("node", 0))
+
+        def orphaned(options: CallbackOptions) -> Iterable[Observation]:
+            seen = census()
+            if seen is not None:
+                for kind in ("room", "tournament"):
+                    yield Observation(seen.get(kind, 0), {"kickoff.lease.kind": kind})
+
+        self.meter.create_observable_gauge(
+            "kickoff.nodes.alive",
+            callbacks=[alive],
+            unit="{node}",
+            description="Nodes of the cluster whose row is alive, as this node last saw the nodes table",
+        )
+        self.meter.create_observable_gauge(
+            "kickoff.leases.orphaned",
+            callbacks=[orphaned],
+            unit="{lease}",
+            description="Live rooms and tournaments whose lease has had no live owner for longer than a lease",
         )
 
 

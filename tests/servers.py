@@ -24,6 +24,7 @@ from service.grpc.server import create_server, no_limits
 from service.grpc.tokens import SeatTokens
 from service.matches.matchmaker import Matchmaker
 from service.matches.store import MatchStore
+from service.operators.keys import OperatorKeys
 from service.players.identity import ExternalTokens, Issuer
 from service.players.players import Players
 from service.players.store import PlayerStore
@@ -55,12 +56,14 @@ async def start() -> AsyncIterator[Start]:
         match: MatchSettings | None = None,
         webhooks: WebhookSettings | None = None,
         thinkers: Thinkers | None = None,
+        operator_keys: OperatorKeys | None = None,
         **limits: object,
     ) -> Harness:
         """``journal``: a SqlJournal gets players (sign-in, ratings) and matchmaking (``match``'s settings; the queues
         turn when the test says) on its database, with ``issuers`` trusted; and webhooks with ``webhooks``' settings
         (the test steps the dispatcher: Harness.webhooks.dispatcher.step). ``thinkers``: where hard system players
-        search (default: in the test's thread, 16 iterations a decision)."""
+        search (default: in the test's thread, 16 iterations a decision). ``operator_keys``: the keys OperatorService
+        takes (default none: operator_api_off)."""
         match = match or MatchSettings(fill_seconds=30, take_up_seconds=20, ticket_seconds=300)
         clock = ManualClock()
         seeds = seeds or itertools.count(1)
@@ -101,6 +104,7 @@ async def start() -> AsyncIterator[Start]:
             players=players,
             matchmaker=matchmaker,
             webhooks=hooks,
+            operator_keys=operator_keys,
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
         harness = Harness(server, clock, directory, channel, store, matchmaker, hooks)

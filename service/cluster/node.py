@@ -36,6 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from service.errors import RoomMoved
 from service.settings import NodeSettings
 from service.store.leases import Claimed, LeaseTable, NodeIdInUse, Owner
+from service.telemetry import Telemetry
 
 __all__ = ["Claimed", "Node", "NodeIdInUse", "Remote"]
 
@@ -57,7 +58,9 @@ class Remote:
 class Node:
     """See the module docstring."""
 
-    def __init__(self, table: LeaseTable, settings: NodeSettings, address: str) -> None:
+    def __init__(
+        self, table: LeaseTable, settings: NodeSettings, address: str, telemetry: Telemetry | None = None
+    ) -> None:
         self.table = table
         self.settings = settings
         self.address = address
@@ -69,12 +72,23 @@ class Node:
         self._claiming: dict[Key, asyncio.Future[None]] = {}  # claims under way for callers
         self._renewed = 0.0  # monotonic time the last successful renewal started
         self._inherited = False
+        # The operators' metrics: claims and hand-overs as they happen, and what each sweep sees of the cluster (the
+        # nodes alive, the leases orphaned past a lease), read only when metrics are exported.
+        telemetry = telemetry or Telemetry()
+        self._claims = telemetry.instruments.lease_claims
+        self._handovers = telemetry.instruments.lease_handovers
+        self._census = telemetry.metering
+        self.census: dict[str, int] | None = None  # the last sweep's look at the cluster (None: none yet)
+        if self._census:
+            telemetry.instruments.observe_cluster(lambda: self.census)
 
     @classmethod
-    def for_engine(cls, engine: AsyncEngine, settings: NodeSettings, address: str) -> Node:
+    def for_engine(
+        cls, engine: AsyncEngine, settings: NodeSettings, address: str, telemetry: Telemetry | None = None
+    ) -> Node:
         """A node on the store behind ``engine``, reached by the others at ``address``."""
         table = LeaseTable(engine, settings.node_id, address, secrets.token_hex(8), settings.lease_seconds)
-        return cls(table, settings, address)
+        return cls(table, settings, address, telemetry)
 
     # -- life ------------------------------------------------------------------------------------------------------
 
@@ -122,9 +136,11 @@ class Node:
         if not self._inherited:  # the first sweep: what a previous process of this node left is this node's
             inherited = await self.table.inherit()
             self._inherited = True
-            self._note(inherited)
+            self._note(inherited, "inherited")
         claimed = await self.table.claim_orphans(grace=2 * self.settings.renew_seconds)
-        self._note(claimed)
+        self._note(claimed, "swept")
+        if self._census:  # (after the claims: what is left orphaned is what this sweep could not take)
+            self.census = await self.table.census()
         return len(claimed)
 
     def claimed(self) -> list[Claimed]:
@@ -155,8 +171,10 @@ class Node:
         """Stop claiming and give every lease back (the caller has stopped the rooms' writes first); returns how many
         leases were given back."""
         self.draining = True
+        self.census = None  # (a drained node sweeps no more: its look at the cluster would go stale)
         given = await self.table.give_back()
         self.held.clear()
+        self._handovers.add(given, {"kickoff.lease.outcome": "given_back"})
         return given
 
     async def leave(self) -> None:
@@ -213,14 +231,19 @@ class Node:
         raise RoomMoved("another node is taking this room over; try again")
 
     async def _claim(self, claim: Key, mine: bool) -> None:
-        self._note(await (self.table.reclaim(*claim) if mine else self.table.claim(*claim)))
+        claimed = await (self.table.reclaim(*claim) if mine else self.table.claim(*claim))
+        if not claimed:  # (another node won it)
+            self._claims.add(1, {"kickoff.lease.kind": claim[0], "kickoff.lease.outcome": "lost"})
+        self._note(claimed, "reclaimed" if mine else "call")
 
-    def _note(self, claimed: list[Claimed]) -> None:
+    def _note(self, claimed: list[Claimed], outcome: str) -> None:
+        """``outcome``: how they were claimed (swept, call, inherited, reclaimed), as kickoff.lease.claims counts."""
         if not claimed:
             return
         for lease in claimed:
             self.held[(lease.kind, lease.target_id)] = lease.epoch
             self._owners.pop((lease.kind, lease.target_id), None)
+            self._claims.add(1, {"kickoff.lease.kind": lease.kind, "kickoff.lease.outcome": outcome})
         log.info(
             "node %s claimed %d leases: %s",
             self.node_id,
@@ -234,4 +257,5 @@ class Node:
             self.held.pop(key, None)
         if keys:
             log.warning("node %s: %d leases were claimed by other nodes", self.node_id, len(keys))
+            self._handovers.add(len(keys), {"kickoff.lease.outcome": "taken"})
         return keys

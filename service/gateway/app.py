@@ -74,6 +74,7 @@ from service.gateway.openapi import (
     add_components,
     operation,
 )
+from service.gateway.operators import OPERATOR_ROUTES, ops_router
 from service.gateway.players import PLAYER_ROUTES
 from service.gateway.problems import bad_parameters, body_too_large, problem, rpc_error_to_problem
 from service.gateway.streams import event_stream as _event_stream
@@ -738,9 +739,10 @@ def create_app(
             *PLAYER_ROUTES,
             *MATCH_ROUTES,
             *WEBHOOK_ROUTES,
+            *OPERATOR_ROUTES,
             healthz,
             readyz,
-            *([web_router()] if web else []),
+            *([web_router(), ops_router()] if web else []),
         ],
         on_startup=[connect],
         middleware=[DefineMiddleware(CorsMiddleware, policy=cors)] if cors is not None and cors.enabled else [],

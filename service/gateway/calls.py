@@ -18,6 +18,7 @@ from kickoff.v1 import (
     game_pb2_grpc,
     match_pb2_grpc,
     move_pb2_grpc,
+    operator_pb2_grpc,
     player_pb2_grpc,
     room_pb2_grpc,
     tournament_pb2_grpc,
@@ -52,6 +53,7 @@ class Upstream:
     matches: match_pb2_grpc.MatchServiceStub | None = None
     stream_matches: match_pb2_grpc.MatchServiceStub | None = None  # (on the event streams' channel)
     webhooks: webhook_pb2_grpc.WebhookServiceStub | None = None
+    operators: operator_pb2_grpc.OperatorServiceStub | None = None  # (made on first use, on ``channel``)
 
 
 def to_json(message: Message) -> dict[str, Any]:

@@ -80,7 +80,8 @@ SECURITY_SCHEMES: dict[str, SecurityScheme | Reference] = {
         type="apiKey",
         name="X-Operator-Key",
         security_scheme_in="header",
-        description="The operator key (KICKOFF_OPERATOR_KEY), for the operators' admin API (webhooks).",
+        description="An operator key (KICKOFF_OPERATOR_KEYS, or the webhooks' KICKOFF_OPERATOR_KEY), for the "
+        "operators' APIs (/v1/ops, /v1/admin/webhooks); never an API key or a seat token.",
     ),
 }
 # What each kind of route takes: the seat token (required or optional), or an API key where the server asks for one.

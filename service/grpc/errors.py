@@ -2,6 +2,9 @@
 
 Every refusal carries a google.rpc.ErrorInfo whose ``reason`` is the error's stable code (``no_match``,
 ``not_your_turn``, ``stale_version``...), so clients can act on it without parsing messages.
+
+Each refusal is counted here too, where its ErrorInfo is built (the kickoff.refusals counter, by reason and status
+code): one counter add for a refused call, nothing for an accepted one.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import grpc
 from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
+from opentelemetry.metrics import Counter, NoOpCounter
 
 from engine.core import GameOver, IllegalMove, InvalidOptions, MalformedMove, NotYourTurn, RuleError, UnknownGame
 from service.errors import (
@@ -66,6 +70,16 @@ MESSAGE_LIMIT = 300  # characters of a status message: messages say what is wron
 
 KickoffError = (RuleError, ServiceError)
 
+# Where refusals are counted: create_server points it at its telemetry's kickoff.refusals. A process serves one
+# server; where tests run several in one process, the last one made counts the refusals of all.
+_refusals: Counter = NoOpCounter("kickoff.refusals")
+
+
+def count_refusals(counter: Counter) -> None:
+    """Count every refusal from now on in ``counter`` (by ``kickoff.reason`` and ``kickoff.grpc.code``)."""
+    global _refusals
+    _refusals = counter
+
 
 def status_code(error: Exception) -> grpc.StatusCode:
     for kind in type(error).__mro__:
@@ -79,7 +93,9 @@ def to_status(error: Exception) -> status_pb2.Status:
     with its reason (and the ``field`` at fault), and a RetryInfo when trying again later may succeed."""
     code = status_code(error)
     info = any_pb2.Any()
-    detail = error_details_pb2.ErrorInfo(reason=getattr(error, "code", "internal"), domain=DOMAIN)
+    reason = getattr(error, "code", "internal")
+    _refusals.add(1, {"kickoff.reason": reason, "kickoff.grpc.code": code.name})
+    detail = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN)
     cards = getattr(error, "cards", ())
     if cards:  # the cards a refusal concerns: in the details for the mover, never in the message (see RuleError)
         detail.metadata["cards"] = " ".join(cards)

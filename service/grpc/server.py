@@ -32,6 +32,8 @@ from kickoff.v1 import (
     match_pb2_grpc,
     move_pb2,
     move_pb2_grpc,
+    operator_pb2,
+    operator_pb2_grpc,
     player_pb2,
     player_pb2_grpc,
     room_pb2,
@@ -45,9 +47,11 @@ from service import collector
 from service.actors.runtime import Runtime
 from service.cluster.node import Node
 from service.grpc.admission import Admission
+from service.grpc.errors import count_refusals
 from service.grpc.forward import Forwarder, Seal, peer_ping_ms
 from service.grpc.limits import tolerant
 from service.grpc.matches import MatchServicer
+from service.grpc.operators import OperatorServicer
 from service.grpc.players import PlayerServicer
 from service.grpc.servicers import GameServicer, MoveServicer, RoomServicer, Seats
 from service.grpc.tokens import SeatTokens
@@ -55,6 +59,7 @@ from service.grpc.tournaments import TournamentServicer
 from service.grpc.webhooks import WebhookServicer
 from service.matches.matchmaker import Matchmaker
 from service.matches.store import MatchStore
+from service.operators.keys import OperatorKeys
 from service.players.identity import ExternalTokens, issuers_from_json
 from service.players.players import Players
 from service.players.store import PlayerStore
@@ -68,6 +73,7 @@ from service.settings import (
     LimitSettings,
     MatchSettings,
     NodeSettings,
+    OperatorSettings,
     PlayerSettings,
     Rate,
     StoreSettings,
@@ -211,6 +217,7 @@ SERVICES = (
     player_pb2.DESCRIPTOR.services_by_name["PlayerService"].full_name,
     match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
     webhook_pb2.DESCRIPTOR.services_by_name["WebhookService"].full_name,
+    operator_pb2.DESCRIPTOR.services_by_name["OperatorService"].full_name,
 )
 
 
@@ -238,12 +245,21 @@ class KickoffServer:
         self.forwarder = forwarder
         self.runtime = directory.runtime
         self.node = directory.runtime.node
+        self.drained: dict[str, int] | None = None  # what the drain handed over, once it ran
+        self.operators: Any = None  # its OperatorServicer (what keys it takes: ``operators.keys``)
+
+    async def drain_by_operator(self) -> dict[str, int]:
+        """An operator's DrainNode: as a stopping node drains (NOT_SERVING, every live room and tournament handed
+        over, the leases given back, the node's row gone), but the process keeps answering (every call goes to the
+        other nodes) until it is stopped; what it handed over (``room``, ``tournament``, ``leases``)."""
+        await self.health.enter_graceful_shutdown()
+        return await self.drain()
 
     async def stop(self, grace: float | None = None) -> None:
         """Stop gracefully: report NOT_SERVING, let calls in flight finish within ``grace``, close the rooms. A node
         of a cluster first hands its rooms over (:meth:`drain`)."""
         await self.health.enter_graceful_shutdown()
-        if self.node is not None:
+        if self.node is not None and self.drained is None:
             await self.drain()
         started = time.monotonic()
         await self.server.stop(grace)
@@ -252,11 +268,15 @@ class KickoffServer:
         if self.forwarder is not None:
             await self.forwarder.close()
 
-    async def drain(self) -> None:
+    async def drain(self) -> dict[str, int]:
         """Hand every live room and tournament over to the other nodes: each finishes what it has in hand (stored
         before it is answered), refuses what comes after with a retriable UNAVAILABLE and tells its streams to come
-        back; then the leases are given back, for the other nodes to claim at once, and this node leaves."""
+        back; then the leases are given back, for the other nodes to claim at once, and this node leaves. Returns
+        how many rooms, tournaments and leases (``room``, ``tournament``, ``leases``); once only (again: the same)."""
         assert self.node is not None
+        if self.drained is not None:
+            return self.drained
+        self.drained = {}
         # Nothing more is claimed here (a call for a room nobody owns waits for another node); tournaments first.
         handed = await self.runtime.hand_over()
         rooms, tournaments = handed.get("room", 0), handed.get("tournament", 0)
@@ -273,6 +293,8 @@ class KickoffServer:
                 self.node.settings.lease_seconds,
             )
         log.info("drained: %d rooms and %d tournaments handed over, %d leases given back", rooms, tournaments, given)
+        self.drained = {"room": rooms, "tournament": tournaments, "leases": given}
+        return self.drained
 
 
 REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
@@ -306,13 +328,16 @@ async def create_server(
     players: Players | None = None,
     matchmaker: Matchmaker | None = None,
     webhooks: Webhooks | None = None,
+    operator_keys: OperatorKeys | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
     ``admission`` decides who may create, join and stream (default: anyone, with no rate or stream limits);
     ``players`` signs players in (None: no PlayerService, and every seat is anonymous); ``matchmaker`` (with players)
-    serves MatchService; ``webhooks`` serves WebhookService (the operators' admin API)."""
+    serves MatchService; ``webhooks`` serves WebhookService (the operators' admin API). OperatorService is served
+    with ``operator_keys`` (none: every call is refused, operator_api_off)."""
     telemetry = directory.telemetry
+    count_refusals(telemetry.instruments.refusals)
     interceptors = (
         [aio_server_interceptor(tracer_provider=telemetry.tracer_provider, filter_=traced_call())]
         if telemetry.tracing
@@ -355,6 +380,8 @@ async def create_server(
             )
     if webhooks is not None:
         _register(webhook_pb2_grpc.add_WebhookServiceServicer_to_server, WebhookServicer(webhooks), server, calls)
+    operators = OperatorServicer(operator_keys or OperatorKeys(), seats)
+    _register(operator_pb2_grpc.add_OperatorServiceServicer_to_server, operators, server, calls)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     _enable_reflection(server)
@@ -365,7 +392,9 @@ async def create_server(
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
     for name in SERVICES:
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return KickoffServer(server, bound, directory, tournaments, health, admission, forwarder, calls)
+    running = KickoffServer(server, bound, directory, tournaments, health, admission, forwarder, calls)
+    operators.server, running.operators = running, operators  # (DrainNode drains it)
+    return running
 
 
 async def serve(
@@ -381,6 +410,7 @@ async def serve(
     correspondence: CorrespondenceSettings | None = None,
     webhook_settings: WebhookSettings | None = None,
     bot_settings: BotSettings | None = None,
+    operator_settings: OperatorSettings | None = None,
 ) -> None:
     """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully.
     ``seed_source``: each new room's seed (None: a random one; benchmarks repeat their games with a fixed one).
@@ -401,7 +431,7 @@ async def serve(
         journal = SqlJournal(engine, telemetry, retry_seconds=store.retry_seconds, rater=player_store.rate)
         if engine.dialect.name == "postgresql":
             cluster = cluster or NodeSettings()
-            node = Node.for_engine(engine, cluster, cluster.address(settings.host, settings.port))
+            node = Node.for_engine(engine, cluster, cluster.address(settings.host, settings.port), telemetry)
             journal.node_id = node.node_id
             await node.join()
     runtime = Runtime(node)  # (where every room and tournament lives)
@@ -423,6 +453,11 @@ async def serve(
             issuers_from_json(player_settings.providers_json()), leeway=player_settings.leeway_seconds
         )
         players = Players(player_store, secret, external)
+    operator_keys = OperatorKeys.from_settings(
+        (operator_settings or OperatorSettings()).keys,
+        (webhook_settings or WebhookSettings()).operator_key,
+        limits.api_keys,
+    )
     webhooks = None
     if journal is not None:  # (the outbox is written in the journal's transactions: every line's events, or none)
         webhooks = await Webhooks.open(
@@ -431,9 +466,11 @@ async def serve(
             clock=directory.clock,
             telemetry=telemetry,
             node_id=node.node_id if node is not None else "",
+            operator_keys=operator_keys,
         )
         journal.outbox = webhooks.outbox
     admission = Admission(limits)
+    log.info("operator API: %s", f"{len(operator_keys)} operator keys" if operator_keys.enabled else "off (no key)")
     refreshing: asyncio.Task[None] | None = None
     # The tournaments hear of finished games, so they exist before the rooms come back.
     tournaments = TournamentDirectory(directory, max_live=limits.max_live_tournaments or None)
@@ -465,6 +502,7 @@ async def serve(
         players=players,
         matchmaker=matchmaker,
         webhooks=webhooks,
+        operator_keys=operator_keys,
     )
     collector.settle()  # (what start-up made stays for good: see service/collector.py)
     log.info("kickoff gRPC server listening on %s:%d", settings.host, running.port)

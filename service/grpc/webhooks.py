@@ -10,6 +10,7 @@ from service.actors.directory import page_size_of
 from service.errors import InvalidRequest
 from service.grpc.convert import timestamp
 from service.grpc.servicers import unary
+from service.operators.keys import OPERATOR_HEADER
 from service.webhooks.events import (
     CLOCK_RUNNING_OUT,
     GAME_ENDED,
@@ -18,7 +19,7 @@ from service.webhooks.events import (
     TURN_BEGAN,
 )
 from service.webhooks.store import Endpoint
-from service.webhooks.webhooks import OPERATOR_HEADER, Webhooks
+from service.webhooks.webhooks import Webhooks
 
 WEBHOOK_SERVICE = webhook_pb2.DESCRIPTOR.services_by_name["WebhookService"].full_name
 EVENT = {

@@ -68,6 +68,8 @@ STAND_IN_LEVEL = "normal"  # the stand-in's level
 
 log = logging.getLogger(__name__)
 EXPIRED = "expired"  # the outcome's reason when a waiting room closes unplayed
+# An operator's close (OperatorService.CloseRoom): the outcome's reason is this, ": " and the operator's reason
+CLOSED_BY_OPERATOR = "closed_by_operator"
 
 
 @dataclass(frozen=True)
@@ -319,6 +321,17 @@ class Room(ActorHandler):
     async def leave(self, seat: int, nonce: str) -> None:
         await self.actor.call(lambda: self._leave(seat, nonce))
 
+    async def close_by_operator(self, reason: str) -> None:
+        """An operator ends the room now (waiting or playing): nobody wins, the game is not rated, the outcome's
+        reason is ``closed_by_operator: <reason>``. Stored before it returns; the streams get the end and stop."""
+        await self.actor.call(lambda: self._operator_check(lambda: self._close_by_operator(reason)))
+
+    async def revoke_seat(self, seat: int) -> bool:
+        """An operator revokes ``seat``'s token: its holder's tokens and tickets stop working and the streams opened
+        as the seat end (SeatReleased). A waiting room's seat is given back (True); a playing room's gets a new nonce
+        and stays its holder's (False): a signed-in player takes it up again with a fresh token (TakeSeat)."""
+        return await self.actor.call(lambda: self._operator_check(lambda: self._revoke_seat(seat)))
+
     async def move(self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None) -> MoveAnswer:
         """Play ``move`` for ``seat``; the answer comes once the move is recorded (or the refusal, typed)."""
         if not self._metering:
@@ -480,6 +493,41 @@ class Room(ActorHandler):
         record = self.seats[seat]
         record.taken, record.name, record.nonce, record.choice, record.since, record.player = False, "", "", "", 0, ""
         await self._commit([SeatLeftEvent(seat)], "leave", seat)
+
+    async def _operator_check(self, then: Callable[[], Any]) -> Any:
+        """An operator's action on a room still live and not a tournament's game (RoomUnavailable otherwise)."""
+        if self.status == FINISHED:
+            raise RoomUnavailable("the room's game is over already", code="room_finished")
+        if self.tournament_id:
+            raise RoomUnavailable("this room is a game of a tournament: ask its tournament", code="tournament_room")
+        return await then()
+
+    async def _close_by_operator(self, reason: str) -> None:
+        """The operator's close, as the log line ``close`` with the reason in its name (one without is expired)."""
+        self.status = FINISHED
+        self.state = None  # (the game is over: no move, clock or system player acts any more)
+        self.rated = False
+        outcome = Outcome((), f"{CLOSED_BY_OPERATOR}: {reason}", ())
+        await self._commit([GameEndedEvent(outcome)], "close", -1, name=reason)
+
+    async def _revoke_seat(self, seat: int) -> bool:
+        if not 0 <= seat < len(self.seats):
+            raise InvalidRequest(f"seat must be 0-{len(self.seats) - 1}", field="seat", code="bad_seat")
+        record = self.seats[seat]
+        if record.kind != PERSON or not record.taken:
+            raise RoomUnavailable("nobody holds this seat: it has no token", code="seat_not_held")
+        if self.status == WAITING:
+            await self._free_seat(seat)
+            return True
+        await self._rekey(seat, secrets.token_hex(8))
+        return False
+
+    async def _rekey(self, seat: int, nonce: str) -> None:
+        """The seat's holder keeps it under a new nonce (the log line ``revoke``): every token naming the old one
+        stops working, and the streams opened as the seat end here."""
+        record = self.seats[seat]
+        record.nonce, record.since = nonce, self.version + 1
+        await self._commit([], "revoke", seat, nonce=nonce)
 
     async def _close(self) -> None:
         """A waiting room that nobody completed in time ends unplayed (its outcome's reason: expired)."""
@@ -652,7 +700,7 @@ class Room(ActorHandler):
             legal=legal,
             mover=mover,
             request_id=request_id,
-            released=seat if kind == "leave" else -1,
+            released=seat if kind in ("leave", "revoke") else -1,
         )
         await actor.commit(entry, self.status)  # (stored, or raises: nobody heard of it)
         self._note_legal(legal)
@@ -699,7 +747,9 @@ class Room(ActorHandler):
         elif entry.kind == "start":
             await self._open()
         elif entry.kind == "close":
-            await self._close()
+            await (self._close_by_operator(entry.name) if entry.name else self._close())
+        elif entry.kind == "revoke":
+            await self._rekey(entry.seat, entry.nonce)
         else:
             move = self.game.move_from_wire(entry.move or "")
             answer = await self._apply(
@@ -838,6 +888,9 @@ class Room(ActorHandler):
             return
         with self._span("room.clock_expired", seat):
             self._metrics.clock_expiries.add(1, self._game_attribute)
+            self._metrics.clock_lateness.record(
+                max(0.0, self.clock.now() - self.seat_clocks.running[seat].deadline), self._game_attribute
+            )
             await self._apply(seat, self.state.timeout_move(seat), by_table=True)
 
     def _span(self, name: str, seat: int, move: Any = None, **options: Any) -> Any:

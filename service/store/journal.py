@@ -125,6 +125,7 @@ class SqlJournal:
         telemetry = telemetry or Telemetry()
         self._tracer = telemetry.tracer
         self._commit_duration = telemetry.instruments.commit_duration
+        self._store_unavailable = telemetry.instruments.store_unavailable
         self._tracing = telemetry.tracing
         if telemetry.tracing:
             instrument_database(engine, telemetry)
@@ -217,6 +218,7 @@ class SqlJournal:
                     if not self._down:
                         log.warning("the store is unavailable: %s", error)
                     self._down = True
+                    self._store_unavailable.add(len(writes))
                     self._settle(
                         writes, StoreUnavailable("the store is unavailable; try again shortly", retry_after=1.0)
                     )

@@ -3,14 +3,13 @@ that writes deliveries in the transactions of what causes them, and the dispatch
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from service.errors import InvalidRequest, PermissionDenied, Unauthenticated
+from service.errors import InvalidRequest
+from service.operators.keys import OperatorKeys
 from service.settings import WebhookSettings
 from service.telemetry import Telemetry
 from service.webhooks.addresses import AddressPolicy, AddressRefused, check_url
@@ -19,29 +18,6 @@ from service.webhooks.outbox import Outbox
 from service.webhooks.secrets import Sealer
 from service.webhooks.sender import Attempt, Sender
 from service.webhooks.store import Endpoint, WebhookStore
-
-OPERATOR_HEADER = "x-operator-key"
-
-
-class OperatorKey:
-    """The operator APIs' key; only its hash is held, and a key offered is compared in constant time."""
-
-    def __init__(self, key: str) -> None:
-        self._hash = hashlib.sha256(key.encode()).digest() if key else None
-
-    def check(self, offered: str | None) -> None:
-        """Raises PermissionDenied (no operator API here), or Unauthenticated (no key, or not this one)."""
-        if self._hash is None:
-            raise PermissionDenied(
-                "this server has no operator API: start it with KICKOFF_OPERATOR_KEY", code="operator_api_off"
-            )
-        if not offered:
-            raise Unauthenticated(
-                f"the operator API needs the operator key: send '{OPERATOR_HEADER}: <key>'",
-                code="operator_key_required",
-            )
-        if not hmac.compare_digest(hashlib.sha256(offered.encode()).digest(), self._hash):
-            raise Unauthenticated("the operator key is not valid", code="bad_operator_key")
 
 
 class Webhooks:
@@ -52,7 +28,7 @@ class Webhooks:
         store: WebhookStore,
         outbox: Outbox,
         dispatcher: Dispatcher,
-        operator: OperatorKey,
+        operator: OperatorKeys,
     ) -> None:
         self.store = store
         self.outbox = outbox
@@ -69,7 +45,10 @@ class Webhooks:
         telemetry: Telemetry | None = None,
         node_id: str = "",
         sender: Sender | None = None,
+        operator_keys: OperatorKeys | None = None,
     ) -> Webhooks:
+        """``operator_keys``: the keys of the operator APIs (default: KICKOFF_OPERATOR_KEY's alone): the webhooks' admin
+        API takes the same keys, checked the same way, as OperatorService."""
         policy = AddressPolicy(settings.allow)
         sealer = await Sealer.for_store(engine, settings.secrets_key)
         sender = sender or Sender(policy)
@@ -93,7 +72,8 @@ class Webhooks:
 
         store = WebhookStore(engine, sealer, vet, clock.now)
         await outbox.refresh()
-        return cls(store, outbox, dispatcher, OperatorKey(settings.operator_key))
+        operator = operator_keys if operator_keys is not None else OperatorKeys.from_settings((), settings.operator_key)
+        return cls(store, outbox, dispatcher, operator)
 
     def start(self) -> None:
         self.outbox.start()

@@ -1,0 +1,343 @@
+"""OperatorService: the operators' API, behind an operator key (service/operators/keys.py; ``x-operator-key``).
+
+It reads the nodes, leases and live rooms from the store (service/operators/store.py), a room's timeline from its log
+(the spectator's view of every update, whatever the game's state: no card a spectator may not see), and hands its
+actions to the room (closing it, revoking a seat's token: through the room's actor, stored before they are answered)
+or to the node (draining it, as SIGTERM does). A call for a room another node owns is forwarded there whole, as every
+room call is; DrainNode reaches the node it names.
+
+Every call, answered or refused, is one log line (``operator action=... key_id=...``, with the room, seat or node it
+concerns) and one span (``operator.<action>``): they name the operator key's id, never the key, and never a card."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import platform
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import grpc
+from google.protobuf import timestamp_pb2
+from opentelemetry.trace import Status, StatusCode
+
+from kickoff.v1 import common_pb2, move_pb2, operator_pb2, operator_pb2_grpc
+from service.actors.directory import page_size_of
+from service.actors.runtime import Remote
+from service.errors import InvalidRequest, PreconditionFailed, RoomNotFound
+from service.grpc.convert import MODE, STATUS, room_to_proto, update_bytes
+from service.grpc.errors import KickoffError, abort
+from service.grpc.limits import check_request
+from service.grpc.servicers import Seats, internal
+from service.operators import store
+from service.operators.keys import OPERATOR_HEADER, Operator, OperatorKeys
+from service.rooms.room import Room
+from service.store.journal import SqlJournal
+
+OPERATOR_SERVICE = operator_pb2.DESCRIPTOR.services_by_name["OperatorService"].full_name
+Response = TypeVar("Response")
+log = logging.getLogger(__name__)
+
+
+def _offered_key(context: Any) -> str | None:
+    for key, value in context.invocation_metadata() or ():
+        if key == OPERATOR_HEADER:
+            return value
+    return None
+
+
+def _time(seconds: float | None) -> timestamp_pb2.Timestamp | None:
+    if seconds is None:
+        return None
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromNanoseconds(round(seconds * 1e9))
+    return stamp
+
+
+def _concerns(request: Any) -> dict[str, Any]:
+    """What a request names, for the log line and the span: its room, seat and node (never a key or a reason's
+    text beyond its length)."""
+    named: dict[str, Any] = {}
+    for field in ("room_id", "node_id", "game"):
+        value = getattr(request, field, "")
+        if value:
+            named[field] = value
+    if request.DESCRIPTOR.fields_by_name.get("seat") is not None:
+        named["seat"] = request.seat
+    return named
+
+
+def action(name: str, *, room: bool = False) -> Callable[..., Callable[..., Awaitable[Response]]]:
+    """An OperatorService call: the operator key is checked first (nothing else is said to a caller without one),
+    then the request's bounds; a call naming a room (``room``) finds it, and one another node owns is forwarded there
+    (which checks the key again, and logs and traces the action itself). The call is logged and traced as
+    ``name``; typed refusals become statuses."""
+
+    def decorate(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitable[Response]]:
+        rpc = method.__name__
+
+        @functools.wraps(method)
+        async def wrapper(self: OperatorServicer, request: Any, context: grpc.aio.ServicerContext) -> Response:
+            concerns: dict[str, Any] = {}
+            operator: Operator | None = None
+            try:
+                operator = self.keys.check(_offered_key(context))
+                check_request(request)
+                concerns = _concerns(request)
+                found = None
+                if room:
+                    found = await self.seats.locate(request)
+                    if isinstance(found, Remote):
+                        assert self.seats.forwarder is not None
+                        return await self.seats.forwarder.unary(f"/{OPERATOR_SERVICE}/{rpc}", request, context, found)
+                return await self._run(name, operator, concerns, method, request, context, found)
+            except KickoffError as error:
+                self._refused(name, operator, concerns, error)
+                await abort(context, error)
+            except grpc.aio.AbortError:  # (a forwarded call's status, already set)
+                raise
+            except Exception:
+                await internal(context, rpc)
+
+        return wrapper
+
+    return decorate
+
+
+def _words(concerns: dict[str, Any]) -> str:
+    return " ".join(f"{key}={value}" for key, value in concerns.items())
+
+
+class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
+    SERVICE = OPERATOR_SERVICE
+
+    def __init__(self, keys: OperatorKeys, seats: Seats) -> None:
+        self.keys = keys
+        self.seats = seats
+        self.server: Any = None  # the KickoffServer, once started (DrainNode drains it)
+
+    @property
+    def _node(self) -> Any:
+        return self.seats.directory.runtime.node
+
+    @property
+    def _engine(self) -> Any:
+        journal = self.seats.directory.journal
+        return journal.engine if isinstance(journal, SqlJournal) else None
+
+    async def _run(
+        self,
+        name: str,
+        operator: Operator,
+        concerns: dict[str, Any],
+        method: Callable[..., Awaitable[Any]],
+        request: Any,
+        context: Any,
+        found: Any,
+    ) -> Any:
+        node = self._node
+        here = node.node_id if node is not None else ""
+        attributes = {
+            "kickoff.operator.action": name,
+            "kickoff.operator.key_id": operator.key_id,
+            **({"kickoff.node": here} if here else {}),
+            **{f"kickoff.{key}": value for key, value in concerns.items()},
+        }
+        tracer = self.seats.directory.telemetry.tracer
+        with tracer.start_as_current_span(f"operator.{name}", attributes=attributes, record_exception=False) as span:
+            try:
+                answer = await (
+                    method(self, request, context, found) if found is not None else method(self, request, context)
+                )
+            except KickoffError as error:
+                span.set_attribute("kickoff.refusal", error.code)
+                span.set_status(Status(StatusCode.ERROR, error.code))
+                raise
+        log.info(
+            "operator action=%s key_id=%s %s%s",
+            name,
+            operator.key_id,
+            _words(concerns),
+            f" on_node={here}" if here else "",
+            extra={"kickoff_operator": {"action": name, "key_id": operator.key_id, **concerns}},
+        )
+        return answer
+
+    def _refused(self, name: str, operator: Operator | None, concerns: dict[str, Any], error: Any) -> None:
+        key_id = operator.key_id if operator is not None else "-"
+        log.warning(
+            "operator action=%s key_id=%s %s refused=%s",
+            name,
+            key_id,
+            _words(concerns),
+            error.code,
+            extra={"kickoff_operator": {"action": name, "key_id": key_id, "refused": error.code, **concerns}},
+        )
+
+    # -- reading --------------------------------------------------------------------------------------------------
+
+    @action("list_nodes")
+    async def ListNodes(self, request: operator_pb2.ListNodesRequest, context: Any) -> Any:
+        size = page_size_of(request.page_size)
+        node = self._node
+        if node is None:  # a single server: this one
+            if request.page_token:
+                raise InvalidRequest(
+                    "page_token is not one this server gave", code="bad_page_token", field="page_token"
+                )
+            return operator_pb2.ListNodesResponse(
+                nodes=[operator_pb2.ClusterNode(node_id=platform.node(), alive=True, this_node=True)], cluster=False
+            )
+        found, following = await store.nodes(node.table.engine, size, request.page_token)
+        answer = operator_pb2.ListNodesResponse(next_page_token=following, cluster=True)
+        for info in found:
+            into = answer.nodes.add(
+                node_id=info.node_id,
+                address=info.address,
+                alive=info.alive,
+                leases=info.leases,
+                this_node=info.node_id == node.node_id,
+            )
+            for field, seconds in (("expire_time", info.expires_at), ("start_time", info.started_at)):
+                stamp = _time(seconds)
+                if stamp is not None:
+                    getattr(into, field).CopyFrom(stamp)
+        return answer
+
+    @action("list_leases")
+    async def ListLeases(self, request: operator_pb2.ListLeasesRequest, context: Any) -> Any:
+        size = page_size_of(request.page_size)
+        node = self._node
+        if node is None:  # a single server holds no leases
+            return operator_pb2.ListLeasesResponse()
+        found, following = await store.leases(node.table.engine, request.node_id, size, request.page_token)
+        return operator_pb2.ListLeasesResponse(
+            leases=[
+                operator_pb2.Lease(
+                    kind=info.kind,
+                    target_id=info.target_id,
+                    node_id=info.node_id,
+                    epoch=info.epoch,
+                    tournament_id=info.tournament_id,
+                    claim_time=_time(info.claimed_at),
+                    orphaned=info.orphaned,
+                )
+                for info in found
+            ],
+            next_page_token=following,
+        )
+
+    @action("list_live_rooms")
+    async def ListLiveRooms(self, request: operator_pb2.ListLiveRoomsRequest, context: Any) -> Any:
+        size = page_size_of(request.page_size)
+        engine = self._engine
+        if engine is not None:
+            found, following = await store.live_rooms(
+                engine, node_id=request.node_id, game=request.game, size=size, after=request.page_token
+            )
+        else:  # a store in memory (tests, benchmarks): the rooms in memory are every room
+            found, following = self._live_in_memory(request, size)
+        return operator_pb2.ListLiveRoomsResponse(
+            rooms=[
+                operator_pb2.LiveRoom(
+                    room_id=info.room_id,
+                    game=info.game,
+                    status=STATUS.get(info.status, common_pb2.ROOM_STATUS_UNSPECIFIED),
+                    mode=MODE.get(info.mode, common_pb2.ROOM_MODE_UNSPECIFIED),
+                    seats=info.seats,
+                    node_id=info.node_id,
+                    epoch=info.epoch,
+                    tournament_id=info.tournament_id,
+                    create_time=_time(info.created_at),
+                )
+                for info in found
+            ],
+            next_page_token=following,
+        )
+
+    def _live_in_memory(self, request: operator_pb2.ListLiveRoomsRequest, size: int) -> tuple[list[Any], str]:
+        rooms = [
+            room
+            for room in self.seats.directory.held()
+            if room.status in store.LIVE and (not request.game or room.game.spec.name == request.game)
+        ]
+        if request.node_id:
+            rooms = []
+        rooms.sort(key=lambda room: (room.created_at, room.room_id), reverse=True)
+        if request.page_token:
+            ids = [room.room_id for room in rooms]
+            if request.page_token not in ids:
+                raise InvalidRequest(
+                    "page_token is not one this server gave", code="bad_page_token", field="page_token"
+                )
+            rooms = rooms[ids.index(request.page_token) + 1 :]
+        page = rooms[: size + 1]
+        infos = [
+            store.LiveRoomInfo(
+                room.room_id,
+                room.game.spec.name,
+                room.status,
+                room.mode,
+                len(room.seats),
+                "",
+                0,
+                room.tournament_id,
+                room.created_at,
+            )
+            for room in page[:size]
+        ]
+        return infos, page[size - 1].room_id if len(page) > size else ""
+
+    @action("get_room_timeline", room=True)
+    async def GetRoomTimeline(self, request: operator_pb2.GetRoomTimelineRequest, context: Any, room: Room) -> Any:
+        if request.after_version < 0:
+            raise InvalidRequest("after_version must be 0 or more", code="bad_after_version", field="after_version")
+        steps, _, last = await room.replay_steps(request.after_version, page_size_of(request.page_size))
+        answer = operator_pb2.GetRoomTimelineResponse(room=room_to_proto(room), last_version=last)
+        for step in steps:  # (each update as a spectator saw it, also once the game is over: never a hidden card)
+            answer.updates.append(move_pb2.RoomUpdate.FromString(update_bytes(room, step.update, None)))
+        if steps and steps[-1].update.version < last:
+            answer.next_after_version = steps[-1].update.version
+        return answer
+
+    # -- acting ---------------------------------------------------------------------------------------------------
+
+    @action("close_room", room=True)
+    async def CloseRoom(self, request: operator_pb2.CloseRoomRequest, context: Any, room: Room) -> Any:
+        if not request.reason:
+            raise InvalidRequest("reason is required: say why the room closes", code="missing_reason", field="reason")
+        await room.close_by_operator(request.reason)
+        return operator_pb2.CloseRoomResponse(room=room_to_proto(room))
+
+    @action("revoke_seat_token", room=True)
+    async def RevokeSeatToken(self, request: operator_pb2.RevokeSeatTokenRequest, context: Any, room: Room) -> Any:
+        released = await room.revoke_seat(request.seat)
+        return operator_pb2.RevokeSeatTokenResponse(room=room_to_proto(room), released=released)
+
+    @action("drain_node")
+    async def DrainNode(self, request: operator_pb2.DrainNodeRequest, context: Any) -> Any:
+        node = self._node
+        if node is None:
+            raise PreconditionFailed(
+                "a single server is not a node of a cluster: it has no leases to hand over (stop it instead)",
+                code="not_a_cluster",
+            )
+        target = request.node_id or node.node_id
+        if target != node.node_id:
+            found = await store.node(node.table.engine, target)
+            if found is None:
+                raise RoomNotFound("no such node", code="node_not_found", field="node_id")
+            if not found.alive:
+                raise PreconditionFailed(
+                    "the node is not alive: its leases are claimable already", code="node_not_alive"
+                )
+            assert self.seats.forwarder is not None
+            elsewhere = Remote(target, found.address, "")
+            return await self.seats.forwarder.unary(f"/{OPERATOR_SERVICE}/DrainNode", request, context, elsewhere)
+        handed = await self.server.drain_by_operator()
+        return operator_pb2.DrainNodeResponse(
+            node_id=node.node_id,
+            rooms=handed.get("room", 0),
+            tournaments=handed.get("tournament", 0),
+            leases=handed.get("leases", 0),
+        )
