@@ -3,14 +3,15 @@
 Each comparison alternates its two sides round after round under the same load from the same client code and takes
 the medians, so a slow spell of the shared machine hits both alike:
 
-* stream, memory store, against the bare fan-out server (baseline.py): server CPU a move <= 1.5x, moves/s
-  >= 0.67x;
+* stream, memory store, against the bare fan-out server (baseline.py, which serialises each update once and sends
+  bytes, as kickoff does: the cheapest honest fan-out): server CPU a move <= 2.0x, moves/s >= 0.5x;
 * unary moves, memory store, against the bare server's unary form: moves/s >= 0.67x;
 * stream on the default SQLite store against the memory store: moves/s >= 0.5x;
 * REST against unary moves (memory store): moves/s >= 0.4x;
 * open-loop latency at half the capacity measured above: stream p99 < 25 ms, REST p99 < 40 ms;
-* tracing, the stream on the memory store: with the deploy guide's sampler (parent-based, 10%) the server's CPU a move
-  rises < 5%; with every move traced, < 25%.
+* tracing, the stream on the memory store: with the deploy guide's sampler (parent-based, 10%: a tenth of the rooms
+  traced whole, the others' moves making no SDK call) the server's CPU a move rises <= 2%; with every move traced,
+  < 25%.
 """
 
 from __future__ import annotations
@@ -68,8 +69,9 @@ def _alternate(sides: dict[str, Callable[[int], dict[str, float]]], rounds: int)
     return {name: {key: _median([r[key] for r in results]) for key in results[0]} for name, results in runs.items()}
 
 
-def bench_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: int = 0) -> dict[str, Any]:
-    goals: list[Goal] = []
+def _server(rooms: int, seconds: float, seed: int) -> Callable[..., Callable[[int], dict[str, float]]]:
+    """``kickoff(transport, database_url, env, rate)``: one run of kickoff's server a round (``env`` not None: traced,
+    the spans dropped, with the sampler that ``env`` sets)."""
 
     def kickoff(transport: str, database_url: str = "memory", env: dict[str, str] | None = None, rate: float = 0):
         def run(index: int) -> dict[str, float]:
@@ -77,6 +79,36 @@ def bench_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: 
             return measure(server, rooms, seconds, transport, 0, seed + index, tracing=False, rate=rate)
 
         return run
+
+    return kickoff
+
+
+def tracing_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: int = 0) -> list[Goal]:
+    """Tracing's cost on the stream (memory store): off, a tenth of the rooms traced, every move traced."""
+    kickoff = _server(rooms, seconds, seed)
+    tracing = _alternate(
+        {"off": kickoff("stream"), "sampled": kickoff("stream", env=SAMPLED), "all": kickoff("stream", env={})},
+        rounds,
+    )
+    off = tracing["off"]["server_cpu_us_per_move"]
+    goals = []
+    for side, name, limit in (("sampled", "10% of the rooms", 2.0), ("all", "every move", 25.0)):
+        cpu = tracing[side]["server_cpu_us_per_move"]
+        goals.append(
+            Goal(
+                f"tracing ({name}): server CPU a move, % more",
+                round((cpu / off - 1) * 100, 1),
+                limit,
+                True,
+                f"{off:.0f} -> {cpu:.0f} µs",
+            )
+        )
+    return goals
+
+
+def bench_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: int = 0) -> dict[str, Any]:
+    goals: list[Goal] = []
+    kickoff = _server(rooms, seconds, seed)
 
     update_bytes: list[int] = []
 
@@ -102,12 +134,12 @@ def bench_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: 
         Goal(
             "stream: server CPU a move / bare fan-out",
             round(ours["server_cpu_us_per_move"] / floor["server_cpu_us_per_move"], 2),
-            1.5,
+            2.0,
             True,
             f"{ours['server_cpu_us_per_move']:.0f} / {floor['server_cpu_us_per_move']:.0f} µs",
         )
     )
-    goals.append(_throughput("stream: moves/s / bare fan-out", ours, floor, 0.67))
+    goals.append(_throughput("stream: moves/s / bare fan-out", ours, floor, 0.5))
     unary = _alternate({"kickoff": kickoff("unary"), "bare": bare("unary")}, rounds)
     goals.append(_throughput("unary: moves/s / bare unary fan-out", unary["kickoff"], unary["bare"], 0.67))
     sqlite = _alternate({"sqlite": kickoff("stream", database_url=""), "memory": kickoff("stream")}, rounds)
@@ -129,22 +161,7 @@ def bench_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: 
                 f"{rate:,} moves/s asked, {loaded['moves_per_s']:,.0f} made; p50 {loaded['p50_ms']} ms",
             )
         )
-    tracing = _alternate(
-        {"off": kickoff("stream"), "sampled": kickoff("stream", env=SAMPLED), "all": kickoff("stream", env={})},
-        rounds,
-    )
-    off = tracing["off"]["server_cpu_us_per_move"]
-    for side, name, limit in (("sampled", "parent-based 10%", 5.0), ("all", "every move", 25.0)):
-        cpu = tracing[side]["server_cpu_us_per_move"]
-        goals.append(
-            Goal(
-                f"tracing ({name}): server CPU a move, % more",
-                round((cpu / off - 1) * 100, 1),
-                limit,
-                True,
-                f"{off:.0f} -> {cpu:.0f} µs",
-            )
-        )
+    goals.extend(tracing_goals(rooms, seconds, rounds, seed))
     return {
         "rooms": rooms,
         "seconds": seconds,

@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from opentelemetry import context as otel_context
+from opentelemetry import trace
 
 from engine.core import RuleError
 from service.actors.feed import Feed, History, Readers
@@ -283,8 +284,15 @@ class Actor(Generic[U]):
         if self._recovering:
             raise self.unavailable()
         future = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((command, future, otel_context.get_current() if self._tracing else None))
+        self._queue.put_nowait((command, future, self._trace_context() if self._tracing else None))
         return await future
+
+    @staticmethod
+    def _trace_context() -> Any:
+        """The caller's context when it is in a sampled trace (the command then runs in it); None otherwise, so that
+        a command nobody traces costs no context switch (an untraced room's move: see service.telemetry)."""
+        context = otel_context.get_current()
+        return context if trace.get_current_span(context).get_span_context().trace_flags.sampled else None
 
     def enqueue(self, command: Callable[[], Any]) -> None:
         """Run ``command`` in the actor's turn, with nobody waiting for it (the actor's own work)."""

@@ -681,7 +681,7 @@ def create_app(
 
     async def connect(app: Litestar) -> None:
         interceptors = (
-            aio_client_interceptors(tracer_provider=telemetry.tracer_provider, filter_=traced_call())
+            aio_client_interceptors(tracer_provider=telemetry.tracer_provider, filter_=traced_call(client=True))
             if telemetry.tracing
             else None
         )

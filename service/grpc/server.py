@@ -22,7 +22,6 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
-from opentelemetry.instrumentation.grpc import aio_server_interceptor
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from kickoff.v1 import (
@@ -82,7 +81,7 @@ from service.settings import (
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from service.store.keys import live_keys
-from service.telemetry import from_environment, traced_call
+from service.telemetry import ServerSpans, from_environment
 from service.tournaments.directory import TournamentDirectory
 from service.webhooks.webhooks import Webhooks
 
@@ -126,7 +125,10 @@ class _Registrar:
         """Ignored: the same handlers arrive through add_registered_method_handlers."""
 
     def add_registered_method_handlers(self, service: str, handlers: Mapping[str, Any]) -> None:
-        wrapped = {name: self._calls.counted(_tolerant(handler)) for name, handler in handlers.items()}
+        wrapped = {
+            name: self._calls.counted(self._calls.traced(f"/{service}/{name}", _tolerant(handler)))
+            for name, handler in handlers.items()
+        }
         self._server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, wrapped),))
         self._server.add_registered_method_handlers(service, wrapped)
 
@@ -145,10 +147,17 @@ class Calls:
     grpc's stop can return while a handler that began as it stopped is still running, and the end of the process
     would cancel it (its client would hear CANCELLED, where it should hear the handler's answer)."""
 
-    def __init__(self) -> None:
+    def __init__(self, spans: ServerSpans | None = None) -> None:
         self.running = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        self._spans = spans  # the unary calls' server spans (tracing on)
+
+    def traced(self, method: str, handler: Any) -> Any:
+        """``handler`` with its server span, when tracing is on (telemetry.ServerSpans)."""
+        if self._spans is None or handler.unary_unary is None:
+            return handler
+        return handler._replace(unary_unary=self._spans.wrap(method, handler.unary_unary))
 
     def counted(self, handler: Any) -> Any:
         if handler.unary_unary is not None:
@@ -338,15 +347,10 @@ async def create_server(
     with ``operator_keys`` (none: every call is refused, operator_api_off)."""
     telemetry = directory.telemetry
     count_refusals(telemetry.instruments.refusals)
-    interceptors = (
-        [aio_server_interceptor(tracer_provider=telemetry.tracer_provider, filter_=traced_call())]
-        if telemetry.tracing
-        else []
-    )
     node = directory.runtime.node
     ping_ms = MIN_PING_MS if node is None else min(MIN_PING_MS, peer_ping_ms(node.settings.lease_seconds))
     options = (*SERVER_OPTIONS, ("grpc.http2.min_ping_interval_without_data_ms", ping_ms))
-    server = grpc.aio.server(interceptors=interceptors, options=options)
+    server = grpc.aio.server(options=options)
     tournaments = tournaments or TournamentDirectory(directory)
     admission = admission or Admission(no_limits())
     forwarder = None
@@ -354,7 +358,7 @@ async def create_server(
         forwarder = Forwarder(node, admission.address, Seal(tokens.derived_key(b"kickoff forwarded calls")))
         admission.vouched = forwarder.seal.caller  # (a call another node forwarded names its caller)
     seats = Seats(directory, tokens, forwarder, players)
-    calls = Calls()
+    calls = Calls(ServerSpans(telemetry.tracer) if telemetry.tracing else None)
     _register(
         tournament_pb2_grpc.add_TournamentServiceServicer_to_server,
         TournamentServicer(tournaments, seats, admission),

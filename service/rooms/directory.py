@@ -46,7 +46,7 @@ from service.rooms.thinking import Thinkers
 from service.settings import CorrespondenceSettings
 from service.store.memory import MemoryJournal
 from service.store.records import RoomRecord
-from service.telemetry import Telemetry
+from service.telemetry import Telemetry, room_trace
 
 __all__ = ["KEEP_FINISHED", "MAX_CORRESPONDENCE_HOURS", "RoomDirectory", "page_size_of", "seats_of_system_players"]
 
@@ -204,8 +204,10 @@ class RoomDirectory(Directory[Room]):
                 code="server_full",
                 retry_after=30.0,
             )
+        room_id = room_id or secrets.token_hex(8)
+        traced = {"kickoff.room_id": room_id, "kickoff.game": game, "kickoff.seats": seats, "kickoff.room.mode": mode}
         record = RoomRecord(
-            room_id=room_id or secrets.token_hex(8),
+            room_id=room_id,
             game=game,
             mode=mode,
             seats=seats,
@@ -222,6 +224,7 @@ class RoomDirectory(Directory[Room]):
             people=tuple(people),
             correspondence_hours=correspondence_hours,
             stand_ins=stand_ins,
+            trace_parent=room_trace(self.telemetry, traced),  # (whether its game is traced: decided once, now)
         )
         room = self.build(record, self.runtime.created_epoch)  # (on a node, the store makes its lease with it)
         await self.created(room)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from opentelemetry import trace
-from opentelemetry.trace import Status, StatusCode
+from opentelemetry.trace import Link, Status, StatusCode
 
 from engine.core import Bot, ChoiceTaken, GameState, InvalidOptions, NotYourTurn, Outcome, RuleError
 from engine.registry import get_game
@@ -55,7 +55,7 @@ from service.rooms.clocks import Deadline, SeatClocks
 from service.rooms.seats import PERSON, SYSTEM, check_holder, seat_to_take
 from service.rooms.thinking import Thinkers
 from service.store.records import GameResult, LogEntry, RoomRecord, SeatResult, Turn, system_rating_id
-from service.telemetry import SpanScope, Telemetry
+from service.telemetry import SpanScope, Telemetry, in_sampled_trace, room_context
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 ONLINE, SOLO = "online", "solo"
@@ -229,6 +229,8 @@ class Room(ActorHandler):
         # With a signal off, the move path skips its work outright (no no-op spans, contexts or attribute dicts).
         self._tracing, self._metering = telemetry.tracing, telemetry.metering
         self._attributes = {"kickoff.room_id": self.room_id, "kickoff.game": self.game.spec.name}
+        # A traced room's spans descend from its room.created span; an untraced room's make no SDK call at all
+        self._trace = room_context(record.trace_parent) if self._tracing else None
         self._game_attribute = {"kickoff.game": self.game.spec.name}
         self.actor: Actor[Update] = Actor(
             kind=KIND,
@@ -894,14 +896,25 @@ class Room(ActorHandler):
             await self._apply(seat, self.state.timeout_move(seat), by_table=True)
 
     def _span(self, name: str, seat: int, move: Any = None, **options: Any) -> Any:
-        """A span of this room's (room id, game, seat, and the move's kind), current while the block runs; with
-        tracing off, the invalid span, at no cost."""
+        """A span of this room's (room id, game, seat, and the move's kind), current while the block runs: in the
+        room's trace when the room is traced, in the caller's when the call carries a sampled trace context (linked to
+        the room's); otherwise, and with tracing off, the invalid span, at no cost (no SDK call)."""
         if not self._tracing:
+            return contextlib.nullcontext(trace.INVALID_SPAN)
+        if in_sampled_trace():
+            parent, links = None, [Link(self._trace_span)] if self._trace is not None else None
+        elif self._trace is not None:
+            parent, links = self._trace, None
+        else:
             return contextlib.nullcontext(trace.INVALID_SPAN)
         attributes = {**self._attributes, "kickoff.seat": seat}
         if move is not None:
             attributes["kickoff.move.kind"] = _kind(move)
-        return SpanScope(self._tracer.start_span(name, attributes=attributes), **options)
+        return SpanScope(self._tracer.start_span(name, parent, attributes=attributes, links=links), **options)
+
+    @property
+    def _trace_span(self) -> Any:
+        return trace.get_current_span(self._trace).get_span_context()
 
     def _wake_bot(self, seat: int, key: Any) -> None:
         if hasattr(self.seats[seat].bot, "decide"):  # (a player that searches: its thinking is its search)

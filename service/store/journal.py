@@ -37,6 +37,7 @@ unrated, rather than a game that can never end.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 import secrets
@@ -55,7 +56,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from service.errors import InvalidRequest, RoomMoved, StoreRefused, StoreUnavailable
 from service.store.kinds import KINDS
 from service.store.models import LeaseRow, SettingRow
-from service.telemetry import Telemetry
+from service.telemetry import FollowingTracerProvider, Telemetry
 
 log = logging.getLogger(__name__)
 
@@ -170,19 +171,23 @@ class SqlJournal:
             writes, self._pending = self._pending, []
             if not writes:
                 continue
-            # The commit belongs to the first writer's trace and links to every other writer's.
-            traced = [w.context for w in writes if w.context is not None and w.context.is_valid]
-            parent = trace.set_span_in_context(NonRecordingSpan(traced[0])) if traced else Context()
+            # The commit belongs to the first sampled writer's trace and links to every other's; a group that no
+            # traced writer asked for (an untraced room's move) is committed without a span, at no SDK cost.
+            traced = [w.context for w in writes if w.context is not None and w.context.trace_flags.sampled]
             started = time.perf_counter()
-            with self._tracer.start_as_current_span(
-                "journal.commit",
-                context=parent,
-                links=[Link(c) for c in traced[1:]],
-                attributes={
-                    "kickoff.lines": sum(w.line for w in writes),
-                    "kickoff.writers": len(writes),
-                },
-                record_exception=False,  # a database error's text is for the log, with its values hidden
+            with (
+                self._tracer.start_as_current_span(
+                    "journal.commit",
+                    context=trace.set_span_in_context(NonRecordingSpan(traced[0]), Context()),
+                    links=[Link(c) for c in traced[1:]],
+                    attributes={
+                        "kickoff.lines": sum(w.line for w in writes),
+                        "kickoff.writers": len(writes),
+                    },
+                    record_exception=False,  # a database error's text is for the log, with its values hidden
+                )
+                if traced
+                else contextlib.nullcontext()
             ):
                 try:
                     await self._commit(writes)
@@ -505,7 +510,10 @@ def instrument_database(engine: AsyncEngine, telemetry: Telemetry) -> None:
     global _asyncpg_provider
     from opentelemetry.instrumentation.sqlalchemy.engine import EngineTracer
 
-    tracer = telemetry.tracer_provider.get_tracer("opentelemetry.instrumentation.sqlalchemy")
+    # (Following tracers: a statement is traced inside a sampled trace only, so an untraced room's commit costs no
+    # SDK call; asyncpg's instrumentation gets a following provider for the same reason.)
+    following = FollowingTracerProvider(telemetry.tracer_provider)
+    tracer = following.get_tracer("opentelemetry.instrumentation.sqlalchemy")
     connections = telemetry.meter_provider.get_meter("opentelemetry.instrumentation.sqlalchemy").create_up_down_counter(
         "db.client.connections.usage", unit="connections"
     )
@@ -515,5 +523,5 @@ def instrument_database(engine: AsyncEngine, telemetry: Telemetry) -> None:
 
         if _asyncpg_provider is not None:
             AsyncPGInstrumentor().uninstrument()
-        AsyncPGInstrumentor().instrument(tracer_provider=telemetry.tracer_provider)
+        AsyncPGInstrumentor().instrument(tracer_provider=following)
         _asyncpg_provider = telemetry.tracer_provider

@@ -61,6 +61,7 @@ def _room_row(record: RoomRecord) -> dict[str, Any]:
         "people": [list(person) for person in record.people] or None,
         "correspondence_hours": record.correspondence_hours,
         "stand_ins": record.stand_ins,
+        "trace_parent": record.trace_parent or None,
     }
 
 
@@ -104,6 +105,7 @@ def _room_record(row: Any) -> RoomRecord:
         people=tuple((seat, name, nonce, player) for seat, name, nonce, player in row.people or ()),
         correspondence_hours=row.correspondence_hours or 0,
         stand_ins=bool(row.stand_ins),
+        trace_parent=row.trace_parent or "",
     )
 
 

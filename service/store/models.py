@@ -50,6 +50,8 @@ class RoomRow(Base):
     turns: Mapped[dict[str, list[Any]] | None] = mapped_column(JSON, nullable=True)
     # When a resting correspondence room must be in memory again: its first deadline (None: a room that never rests)
     wake_at: Mapped[float | None] = mapped_column(Double, nullable=True, index=True)
+    # The room's traceparent when its game is traced (None: not traced) (0013)
+    trace_parent: Mapped[str | None] = mapped_column(String(55), nullable=True)
 
 
 class SeatRow(Base):

@@ -39,6 +39,9 @@ class RoomRecord:
     # Whether a system player at ``normal`` stands in for a person the clock played for twice in a row, until the
     # person moves again (service/rooms/room.py)
     stand_ins: bool = False
+    # The W3C traceparent of the room's trace when its game is traced ('' when not): decided once, as it is made
+    # (service.telemetry.room_trace), and kept so that a rebuilt room goes on in the same trace on any node
+    trace_parent: str = ""
 
     @property
     def actor_id(self) -> str:

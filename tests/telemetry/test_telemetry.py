@@ -40,6 +40,7 @@ def ancestry(span: ReadableSpan, by_id: dict[int, ReadableSpan]) -> list[str]:
 async def test_a_move_over_rest_is_one_trace_from_the_http_request_to_the_database(stack: Stack) -> None:
     room_id, token = await solo_room(stack)
     await stack.server.directory.get(room_id).settle()
+    created = next(s for s in stack.grpc.finished() if s.name == "room.created")
     stack.gateway.spans.clear()
     stack.grpc.spans.clear()
     legal = (await stack.http.get(f"/v1/rooms/{room_id}/legal-moves", headers=bearer(token))).json()["moves"]
@@ -89,25 +90,34 @@ async def test_a_move_over_rest_is_one_trace_from_the_http_request_to_the_databa
         ending = [m for m in legal if "end" in m["soker"]] or legal
         await stack.http.post(f"/v1/rooms/{room_id}/moves", json={"move": ending[0]}, headers=bearer(token))
         await stack.server.directory.get(room_id).settle()
+    # The room is traced (the sampler samples everything here): the person's move, in the request's own trace, links
+    # to the room's trace, and the system players, who move once the person's turn is over, are in the room's trace,
+    # under the span of its creation.
+    assert created.attributes["kickoff.room_id"] == room_id
+    assert [link.context.span_id for link in move.links] == [created.context.span_id]
     bots = [s for s in stack.grpc.finished() if s.name == "room.system_player_move"]
-    assert bots and all(s.parent is None and s.attributes["kickoff.room_id"] == room_id for s in bots)
-    assert all(s.context.trace_id != trace_id for s in bots)
+    assert bots and all(s.parent.span_id == created.context.span_id for s in bots)
+    assert all(s.context.trace_id == created.context.trace_id != trace_id for s in bots)
+    assert all(s.attributes["kickoff.room_id"] == room_id for s in bots)
 
 
-async def test_a_clock_expiry_is_a_trace_of_its_own(stack: Stack) -> None:
+async def test_a_clock_expiry_is_traced_in_its_rooms_trace(stack: Stack) -> None:
     rooms = room_pb2_grpc.RoomServiceStub(stack.channel)
     room = (
         await rooms.CreateRoom(
             room_pb2.CreateRoomRequest(game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, system_players=0)
         )
     ).room
+    created = next(s for s in stack.grpc.finished() if s.name == "room.created")
+    assert created.attributes["kickoff.room_id"] == room.room_id
     for _ in range(2):
         await rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id))
     stack.grpc.spans.clear()
     stack.clock.advance(30)
     await stack.server.directory.get(room.room_id).settle()
     expired = [s for s in stack.grpc.finished() if s.name == "room.clock_expired"]
-    assert len(expired) == 1 and expired[0].parent is None
+    assert len(expired) == 1 and expired[0].parent.span_id == created.context.span_id
+    assert expired[0].context.trace_id == created.context.trace_id
     assert expired[0].attributes["kickoff.room_id"] == room.room_id and "kickoff.seat" in expired[0].attributes
     commits = [s for s in stack.grpc.finished() if s.name == "journal.commit"]
     assert any(c.parent is not None and c.parent.span_id == expired[0].context.span_id for c in commits)
