@@ -80,7 +80,8 @@ bench: install
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench cluster --nodes 1,2,3 --rooms 200 --seconds 15 --rounds 3 \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL" && $(BIN)/kickoff bench cluster --nodes 1,2,3 --rooms 200 \
-		--seconds 15 --rounds 3 --local --database-url "$$KICKOFF_TEST_POSTGRES_URL"'
+		--seconds 15 --rounds 3 --local --database-url "$$KICKOFF_TEST_POSTGRES_URL" && $(BIN)/kickoff bench cluster \
+		--nodes 1,2,3 --rooms 200 --seconds 15 --rounds 3 --follow --database-url "$$KICKOFF_TEST_POSTGRES_URL"'
 	$(BIN)/kickoff bench clocks --rooms 5000
 	$(BIN)/kickoff bench history --games 2000 --stored 1000,10000
 	@# (both stores run, then the goals missed on either fail the target)

@@ -5,8 +5,10 @@ same closed-loop load as `kickoff bench server` (scripted seats on play streams)
 chosen at random and played through the node its slot's channel goes to, as behind a balancer that knows nothing of
 rooms: with n nodes, (n - 1) / n of the calls are forwarded to their room's owner. Rounds alternate the node counts;
 the figures are medians. With --local, each room is played through the node that owns it instead: what the leases
-cost without forwarding. On a machine of two cores, the nodes and the load share the same cores: the figures say what
-leases and forwarding cost, not how a cluster of machines scales.
+cost without forwarding. With --follow, the seats join through a node at random asking to follow the owner
+(``kickoff-route: owner``): the forwarded join names the owner, and the seats play there, as the gateway and any
+client that follows owners do. On a machine of two cores, the nodes and the load share the same cores: the figures
+say what leases and forwarding cost, not how a cluster of machines scales.
 """
 
 from __future__ import annotations
@@ -53,7 +55,9 @@ def _nodes(url: str, count: int) -> list[ServerProcess]:
     return nodes
 
 
-def _run(admin_url: str, count: int, rooms: int, seconds: float, seed: int, local: bool) -> dict[str, float]:
+def _run(
+    admin_url: str, count: int, rooms: int, seconds: float, seed: int, local: bool, follow: bool = False
+) -> dict[str, float]:
     name = f"kickoff_bench_{uuid.uuid4().hex[:8]}"
     url = asyncio.run(database(admin_url, name))
     nodes = _nodes(url, count)
@@ -61,7 +65,7 @@ def _run(admin_url: str, count: int, rooms: int, seconds: float, seed: int, loca
         cpu = [node.cpu_seconds() for node in nodes]
         store = _store_cpu_seconds()
         targets = ",".join(node.target for node in nodes)
-        stats, elapsed = asyncio.run(drive(targets, rooms, seconds, "stream", 0, seed, local=local))
+        stats, elapsed = asyncio.run(drive(targets, rooms, seconds, "stream", 0, seed, local=local, follow=follow))
         cpu = [node.cpu_seconds() - before for node, before in zip(nodes, cpu, strict=True)]
         store = _store_cpu_seconds() - store
         rss = max(node.peak_rss_mb() for node in nodes)
@@ -76,7 +80,14 @@ def _run(admin_url: str, count: int, rooms: int, seconds: float, seed: int, loca
 
 
 def bench_cluster(
-    admin_url: str, counts: list[int], rooms: int, seconds: float, rounds: int = 3, seed: int = 0, local: bool = False
+    admin_url: str,
+    counts: list[int],
+    rooms: int,
+    seconds: float,
+    rounds: int = 3,
+    seed: int = 0,
+    local: bool = False,
+    follow: bool = False,
 ) -> dict[str, Any]:
     """Moves a second and the nodes' CPU a move for each node count, in alternating rounds; medians, and each
     count's moves a second as a ratio to one node's. With ``local``, every room is played through the node that owns
@@ -89,7 +100,7 @@ def bench_cluster(
     for index in range(max(1, rounds)):
         order = counts if index % 2 == 0 else list(reversed(counts))
         for count in order:
-            runs[count].append(_run(admin_url, count, rooms, seconds, seed + index, local))
+            runs[count].append(_run(admin_url, count, rooms, seconds, seed + index, local, follow))
 
     def median(count: int, key: str) -> float:
         values = sorted(run[key] for run in runs[count])
@@ -105,13 +116,25 @@ def bench_cluster(
 
 
 def cluster_report(
-    figures: dict[str, Any], counts: list[int], rooms: int, seconds: float, rounds: int, local: bool
+    figures: dict[str, Any],
+    counts: list[int],
+    rooms: int,
+    seconds: float,
+    rounds: int,
+    local: bool,
+    follow: bool = False,
 ) -> str:
     """:func:`bench_cluster`'s figures for people: what was run, then a line per node count."""
     lines = [
         f"{rooms} rooms of 4 scripted seats on play streams, {seconds:g} s a run, medians of "
         f"{rounds} alternating rounds; "
-        + ("each room played on the node that owns it" if local else "rooms owned by a node at random")
+        + (
+            "each room played on the node that owns it"
+            if local
+            else "rooms owned by a node at random, played on it once a forwarded join named it (kickoff-route: owner)"
+            if follow
+            else "rooms owned by a node at random"
+        )
     ]
     for count in counts:
         line = figures[f"nodes_{count}"]

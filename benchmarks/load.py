@@ -21,6 +21,7 @@ import httpx
 from benchmarks.harness import GatewayProcess, ServerProcess
 from kickoff.v1 import common_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service import collector
+from service.grpc.forward import FOLLOW, OWNER, ROUTE
 
 SEATS = 4
 
@@ -299,6 +300,7 @@ async def _room_loop(
     gateway: tuple[str, int] | None = None,
     pacer: Pacer | None = None,
     creators: list[grpc.aio.Channel] | None = None,
+    owners: dict[str, grpc.aio.Channel] | None = None,
 ) -> None:
     pacer = pacer or Pacer()
     if transport == "rest":
@@ -307,7 +309,7 @@ async def _room_loop(
     else:
         seat_player = _stream_seat if transport == "stream" else _unary_seat
         moves = move_pb2_grpc.MoveServiceStub(channel)
-        await _play_rooms(channel, moves, seat_player, bots, rng, stats, stop_at, pacer, creators)
+        await _play_rooms(channel, moves, seat_player, bots, rng, stats, stop_at, pacer, creators, owners)
 
 
 async def _play_rooms(
@@ -320,10 +322,13 @@ async def _play_rooms(
     stop_at: float,
     pacer: Pacer,
     creators: list[grpc.aio.Channel] | None = None,
+    owners: dict[str, grpc.aio.Channel] | None = None,
 ) -> None:
     """Whole games, one after another, in one room slot until the time is up. With ``creators`` (the nodes of a
     cluster), each room is created through one of them chosen at random, so it is owned there, and played through
-    ``channel``: as behind a balancer that knows nothing of rooms."""
+    ``channel``: as behind a balancer that knows nothing of rooms. With ``owners`` (channels by address, shared), the
+    seats join through ``channel`` asking to follow the owner (``kickoff-route: owner``) and play on the node a
+    forwarded join names."""
     rooms = room_pb2_grpc.RoomServiceStub(channel)
     while time.monotonic() < stop_at:
         creator = room_pb2_grpc.RoomServiceStub(rng.choice(creators)) if creators else rooms
@@ -334,7 +339,20 @@ async def _play_rooms(
                 )
             )
         ).room
-        joined = [await rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id)) for _ in range(SEATS - bots)]
+        if owners is None:
+            joined = [await rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id)) for _ in range(SEATS - bots)]
+        else:
+            joined, owner = [], ""
+            for _ in range(SEATS - bots):
+                call = rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id), metadata=((ROUTE, FOLLOW),))
+                joined.append(await call)
+                owner = dict(await call.trailing_metadata() or ()).get(OWNER, owner)
+            if owner:  # (none: the slot's node owns the room)
+                if owner not in owners:
+                    owners[owner] = grpc.aio.insecure_channel(owner)
+                moves = move_pb2_grpc.MoveServiceStub(owners[owner])
+            else:
+                moves = move_pb2_grpc.MoveServiceStub(channel)
         pacer.restart()
         # Each seat's stream starts with the update of the last join, which started the game (as a client that knows
         # the room's version from its join asks): the joins before it are not sent again to every seat.
@@ -365,6 +383,7 @@ async def drive(
     rate: float = 0,
     *,
     local: bool = False,
+    follow: bool = False,
 ) -> tuple[Stats, float]:
     """The load: closed-loop (each seat moves as soon as it may), or open-loop at ``rate`` moves/s over the rooms.
 
@@ -373,7 +392,7 @@ async def drive(
     thresholds = gc.get_threshold()
     collector.settle()
     try:
-        return await _load(target, rooms, seconds, transport, bots, seed, gateway, rate, local=local)
+        return await _load(target, rooms, seconds, transport, bots, seed, gateway, rate, local=local, follow=follow)
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
@@ -390,9 +409,11 @@ async def _load(
     rate: float,
     *,
     local: bool = False,
+    follow: bool = False,
 ) -> tuple[Stats, float]:
     """The load against ``target``: one server, or the nodes of a cluster (comma-separated): each room created on a
-    node chosen at random (see _play_rooms), or with ``local`` on the node it is played through."""
+    node chosen at random (see _play_rooms), or with ``local`` on the node it is played through; with ``follow``,
+    created at random and played on its owner once a forwarded join has named it."""
     # The first fifth of the run (at most 3 s) is its start: every room is being made and joined at once, and the
     # moves then due would measure that crowd, not the load. Its moves count; their latencies do not.
     stats = Stats(warm_until=time.perf_counter() + min(3.0, seconds / 5))
@@ -402,6 +423,7 @@ async def _load(
     per_target = max(1, rooms // 50 // len(targets))
     channels = [grpc.aio.insecure_channel(node) for _ in range(per_target) for node in targets]
     creators = [grpc.aio.insecure_channel(node) for node in targets] if len(targets) > 1 and not local else None
+    owners: dict[str, grpc.aio.Channel] | None = {} if follow else None
     address = (httpx.URL(gateway).host, httpx.URL(gateway).port or 80) if gateway else None
     start = time.monotonic()
     stop_at = start + seconds
@@ -417,12 +439,13 @@ async def _load(
                 address,
                 pacers[i],
                 creators,
+                owners,
             )
             for i in range(rooms)
         )
     )
     elapsed = max(seconds, time.monotonic() - start)
-    for channel in [*channels, *(creators or [])]:
+    for channel in [*channels, *(creators or []), *(owners or {}).values()]:
         await channel.close()
     return stats, elapsed
 

@@ -256,8 +256,14 @@ def _bench_parser(commands: argparse._SubParsersAction) -> None:
     cluster.add_argument("--seconds", type=float, default=15.0)
     cluster.add_argument("--rounds", type=int, default=3)
     cluster.add_argument("--seed", type=int, default=0)
-    cluster.add_argument(
+    routing = cluster.add_mutually_exclusive_group()
+    routing.add_argument(
         "--local", action="store_true", help="play each room through the node that owns it (no forwarding)"
+    )
+    routing.add_argument(
+        "--follow",
+        action="store_true",
+        help="join through a node at random asking for the owner (kickoff-route: owner), then play on the owner",
     )
     cluster.add_argument("--json", action="store_true", help="print one JSON object")
     clocks = kinds.add_parser("clocks", help="idle online rooms with running clocks: server CPU and clock accuracy")
@@ -451,9 +457,17 @@ def _bench_cluster(args: argparse.Namespace) -> int:
 
     counts = [int(part) for part in args.nodes.split(",") if part.strip()]
     figures = bench_cluster(
-        args.database_url, counts, args.rooms, args.seconds, args.rounds, args.seed, local=args.local
+        args.database_url,
+        counts,
+        args.rooms,
+        args.seconds,
+        args.rounds,
+        args.seed,
+        local=args.local,
+        follow=args.follow,
     )
-    _report(args, figures, cluster_report(figures, counts, args.rooms, args.seconds, args.rounds, args.local))
+    report = cluster_report(figures, counts, args.rooms, args.seconds, args.rounds, args.local, args.follow)
+    _report(args, figures, report)
     return 0
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -53,6 +54,9 @@ from kickoff.v1 import (
 )
 from service.gateway.calls import (
     HEARTBEAT_SECONDS,
+    OWNER_AWAY,
+    ROUTE,
+    Owners,
     Upstream,
 )
 from service.gateway.calls import body as _body
@@ -137,6 +141,23 @@ def upstream_target(target: str) -> str:
     if "," not in target:
         return target
     return ("ipv6:" if target.startswith("[") else "ipv4:") + target
+
+
+async def _room_call(up: Upstream, room_id: str, method: Callable[[Any], Any], request: Any, metadata: Any = ()) -> Any:
+    """A unary call for one room: sent to the room's owner when the gateway knows it (Owners), else to the target,
+    asking the node it reaches to name the owner if it forwards (the room's next calls then go there)."""
+    owners = up.owners
+    stubs = owners.stubs(room_id) if owners is not None else None
+    call = method(stubs or up)(request, metadata=(*metadata, ROUTE), timeout=up.timeout)
+    try:
+        reply = await call
+    except grpc.aio.AioRpcError as error:
+        if stubs is not None and error.code() in OWNER_AWAY:
+            owners.forget(room_id)  # type: ignore[union-attr]  # (it drains, lost the room or is gone)
+        raise
+    if owners is not None:  # (an owner the gateway knew may have forwarded it: the room moved, it names the new one)
+        owners.learn(room_id, await call.trailing_metadata())
+    return reply
 
 
 @get(
@@ -248,7 +269,8 @@ async def list_rooms(
 )
 async def get_room(room_id: FromPath[str], state: State) -> dict[str, Any]:
     up = _upstream(state)
-    return _to_json((await up.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id), timeout=up.timeout)).room)
+    reply = await _room_call(up, room_id, lambda s: s.rooms.GetRoom, room_pb2.GetRoomRequest(room_id=room_id))
+    return _to_json(reply.room)
 
 
 @post(
@@ -266,7 +288,7 @@ async def join_room(room_id: FromPath[str], request: Request[Any, Any, Any], sta
     up = _upstream(state)
     message = await _body(request, room_pb2.JoinRoomRequest())
     message.room_id = room_id
-    return _to_json(await up.rooms.JoinRoom(message, metadata=_metadata(request), timeout=up.timeout))
+    return _to_json(await _room_call(up, room_id, lambda s: s.rooms.JoinRoom, message, _metadata(request)))
 
 
 @delete(
@@ -280,8 +302,8 @@ async def join_room(room_id: FromPath[str], request: Request[Any, Any, Any], sta
 )
 async def leave_room(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
     up = _upstream(state)
-    reply = await up.rooms.LeaveRoom(
-        room_pb2.LeaveRoomRequest(room_id=room_id), metadata=_metadata(request), timeout=up.timeout
+    reply = await _room_call(
+        up, room_id, lambda s: s.rooms.LeaveRoom, room_pb2.LeaveRoomRequest(room_id=room_id), _metadata(request)
     )
     return _to_json(reply)
 
@@ -299,8 +321,8 @@ async def leave_room(room_id: FromPath[str], request: Request[Any, Any, Any], st
 )
 async def get_view(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
     up = _upstream(state)
-    reply = await up.moves.GetView(
-        move_pb2.GetViewRequest(room_id=room_id), metadata=_metadata(request), timeout=up.timeout
+    reply = await _room_call(
+        up, room_id, lambda s: s.moves.GetView, move_pb2.GetViewRequest(room_id=room_id), _metadata(request)
     )
     return _to_json(reply)
 
@@ -323,7 +345,7 @@ async def get_replay(
 ) -> dict[str, Any]:
     up = _upstream(state)
     request = move_pb2.GetReplayRequest(room_id=room_id, after_version=after_version, page_size=_page_size(page_size))
-    return _to_json(await up.moves.GetReplay(request, timeout=up.timeout))
+    return _to_json(await _room_call(up, room_id, lambda s: s.moves.GetReplay, request))
 
 
 @get(
@@ -338,9 +360,8 @@ async def get_replay(
 )
 async def list_legal_moves(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
     up = _upstream(state)
-    reply = await up.moves.ListLegalMoves(
-        move_pb2.ListLegalMovesRequest(room_id=room_id), metadata=_metadata(request), timeout=up.timeout
-    )
+    legal = move_pb2.ListLegalMovesRequest(room_id=room_id)
+    reply = await _room_call(up, room_id, lambda s: s.moves.ListLegalMoves, legal, _metadata(request))
     return _to_json(reply)
 
 
@@ -363,7 +384,7 @@ async def submit_move(room_id: FromPath[str], request: Request[Any, Any, Any], s
     up = _upstream(state)
     message = await _body(request, move_pb2.SubmitMoveRequest())
     message.room_id = room_id
-    return _to_json(await up.moves.SubmitMove(message, metadata=_metadata(request), timeout=up.timeout))
+    return _to_json(await _room_call(up, room_id, lambda s: s.moves.SubmitMove, message, _metadata(request)))
 
 
 @get(
@@ -390,10 +411,27 @@ async def stream_events(
 ) -> ServerSentEvent | Response[None]:
     up = _upstream(state)
     after = _last_version(request)
-    call = (up.stream_moves or up.moves).StreamEvents(
-        move_pb2.StreamEventsRequest(room_id=room_id, after_version=after, ticket=ticket), metadata=_metadata(request)
+    owners = up.owners
+    stubs = owners.stubs(room_id) if owners is not None else None
+    stream = stubs.stream_moves if stubs is not None else (up.stream_moves or up.moves)
+    call = stream.StreamEvents(
+        move_pb2.StreamEventsRequest(room_id=room_id, after_version=after, ticket=ticket),
+        metadata=(*_metadata(request), ROUTE),
     )
-    return await _event_stream(call, up.heartbeat)
+    if owners is None:
+        return await _event_stream(call, up.heartbeat)
+
+    async def opened() -> None:  # (a relayed stream names the owner as it starts: the room's next calls go there)
+        owners.learn(room_id, await call.initial_metadata())
+
+    try:
+        return await _event_stream(
+            call, up.heartbeat, opened=opened, broke=(lambda: owners.forget(room_id)) if stubs is not None else None
+        )
+    except grpc.aio.AioRpcError as error:  # (refused as it opened: an owner gone is forgotten, as for a unary call)
+        if stubs is not None and error.code() in OWNER_AWAY:
+            owners.forget(room_id)
+        raise
 
 
 @post(
@@ -413,9 +451,8 @@ async def stream_events(
 )
 async def create_stream_ticket(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
     up = _upstream(state)
-    reply = await up.moves.CreateStreamTicket(
-        move_pb2.CreateStreamTicketRequest(room_id=room_id), metadata=_metadata(request), timeout=up.timeout
-    )
+    ticket = move_pb2.CreateStreamTicketRequest(room_id=room_id)
+    reply = await _room_call(up, room_id, lambda s: s.moves.CreateStreamTicket, ticket, _metadata(request))
     return _to_json(reply)
 
 
@@ -689,6 +726,12 @@ def create_app(
         options = channel_options()
         channel = grpc.aio.insecure_channel(target, options=options, interceptors=interceptors)
         streams = grpc.aio.insecure_channel(target, options=options) if interceptors else channel
+
+        def connect_node(address: str) -> tuple[grpc.aio.Channel, grpc.aio.Channel]:
+            """Channels to one node (a room's owner), made as the target's are."""
+            calls = grpc.aio.insecure_channel(address, options=options, interceptors=interceptors)
+            return calls, grpc.aio.insecure_channel(address, options=options) if interceptors else calls
+
         app.state.upstream = Upstream(
             channel,
             game_pb2_grpc.GameServiceStub(channel),
@@ -705,10 +748,13 @@ def create_app(
             match_pb2_grpc.MatchServiceStub(channel),
             match_pb2_grpc.MatchServiceStub(streams),
             webhook_pb2_grpc.WebhookServiceStub(channel),
+            owners=Owners(connect_node),
         )
 
     async def disconnect(app: Litestar) -> None:
         up = app.state.upstream
+        if up.owners is not None:
+            await up.owners.close()
         await up.channel.close()
         if up.stream_channel is not None and up.stream_channel is not up.channel:
             await up.stream_channel.close()

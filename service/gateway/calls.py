@@ -3,7 +3,10 @@ headers and paging become a gRPC request and a reply becomes JSON."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -54,6 +57,87 @@ class Upstream:
     stream_matches: match_pb2_grpc.MatchServiceStub | None = None  # (on the event streams' channel)
     webhooks: webhook_pb2_grpc.WebhookServiceStub | None = None
     operators: operator_pb2_grpc.OperatorServiceStub | None = None  # (made on first use, on ``channel``)
+    owners: Owners | None = None  # where each room's calls go once its owner is known (a cluster's nodes)
+
+
+ROUTE = ("kickoff-route", "owner")  # asks a node to name the room's owner when it forwards (service/grpc/forward.py)
+OWNER = "kickoff-owner"
+# What a room's owner answers when it is no longer the room's, or is gone (it drains, lost the room, died, froze): the
+# gateway then forgets it as the room's owner (CANCELLED: grpc's answer as a server stops, grpc/grpc issue 41785).
+OWNER_AWAY = frozenset((grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED))
+OWNERS_KEPT = 10_000  # rooms whose owner the gateway remembers (the most recently used)
+OWNER_CHANNELS = 64  # nodes the gateway keeps channels to
+CLOSE_GRACE = 30.0  # seconds the calls on a dropped node's channel get to finish
+
+
+@dataclass
+class RoomStubs:
+    """The stubs of one node's channels: what a room's calls use once its owner is known."""
+
+    rooms: room_pb2_grpc.RoomServiceStub
+    moves: move_pb2_grpc.MoveServiceStub
+    stream_moves: move_pb2_grpc.MoveServiceStub
+    channels: tuple[grpc.aio.Channel, ...]
+
+
+class Owners:
+    """Which node owns each room, as the nodes said: a call the gateway sends for a room asks the node it reaches to
+    name the owner if it forwards the call (``kickoff-route: owner``), and the room's next calls go to the owner
+    directly, which saves every call and stream update of the room the forwarding hop through a second node. A room
+    whose owner is not known goes to the configured target (any node: it forwards). The owner is forgotten when it
+    answers UNAVAILABLE (it drains, lost the room, or is gone): the next call goes through any node again and learns
+    the new owner. Both maps are bounded: the most recently used rooms, and channels to at most OWNER_CHANNELS nodes."""
+
+    def __init__(self, connect: Callable[[str], tuple[grpc.aio.Channel, grpc.aio.Channel]]) -> None:
+        self._connect = connect  # address -> (the calls' channel, the streams' channel)
+        self._rooms: OrderedDict[str, str] = OrderedDict()
+        self._nodes: OrderedDict[str, RoomStubs] = OrderedDict()
+        self._closing: set[asyncio.Task[None]] = set()  # channels of nodes dropped, closing once their calls end
+
+    def stubs(self, room_id: str) -> RoomStubs | None:
+        address = self._rooms.get(room_id)
+        if address is None:
+            return None
+        self._rooms.move_to_end(room_id)
+        node = self._nodes.get(address)
+        if node is None:
+            channel, streams = self._connect(address)
+            node = RoomStubs(
+                room_pb2_grpc.RoomServiceStub(channel),
+                move_pb2_grpc.MoveServiceStub(channel),
+                move_pb2_grpc.MoveServiceStub(streams),
+                (channel,) if streams is channel else (channel, streams),
+            )
+            self._nodes[address] = node
+            while len(self._nodes) > OWNER_CHANNELS:
+                _, dropped = self._nodes.popitem(last=False)
+                for old in dropped.channels:
+                    task = asyncio.get_running_loop().create_task(old.close(grace=CLOSE_GRACE))
+                    self._closing.add(task)
+                    task.add_done_callback(self._closing.discard)
+        self._nodes.move_to_end(address)
+        return node
+
+    def learn(self, room_id: str, metadata: Any) -> None:
+        """Keep the owner a forwarded answer's metadata names (``kickoff-owner``), if it names one."""
+        for key, value in metadata or ():
+            if key == OWNER and isinstance(value, str) and value:
+                self._rooms[room_id] = value
+                self._rooms.move_to_end(room_id)
+                while len(self._rooms) > OWNERS_KEPT:
+                    self._rooms.popitem(last=False)
+                return
+
+    def forget(self, room_id: str) -> None:
+        self._rooms.pop(room_id, None)
+
+    async def close(self) -> None:
+        for node in self._nodes.values():
+            for channel in node.channels:
+                await channel.close()
+        for task in list(self._closing):
+            await task
+        self._nodes.clear()
 
 
 def to_json(message: Message) -> dict[str, Any]:

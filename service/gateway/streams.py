@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import grpc
@@ -70,7 +70,13 @@ async def _read_after(call: Any, part: str, after: int) -> Any:
 
 
 async def event_stream(
-    call: Any, heartbeat: float, *, part: str = "update", after: int = 0
+    call: Any,
+    heartbeat: float,
+    *,
+    part: str = "update",
+    after: int = 0,
+    opened: Callable[[], Awaitable[None]] | None = None,
+    broke: Callable[[], None] | None = None,
 ) -> ServerSentEvent | Response[None]:
     """A gRPC server stream of versioned messages as server-sent events: each response's ``part`` (a message with a
     ``version``) newer than ``after`` is an ``update`` event (``id`` is the version), with a comment line after
@@ -79,9 +85,12 @@ async def event_stream(
     The answer's head and a first line (the reconnection delay) go out at once, even when nothing is newer than the
     version asked for. When the server's stream ends (the room, tournament or ticket is over), an ``end`` event says
     so and the answer closes; a request with nothing left to send answers 204 No Content, which stops an EventSource
-    from reconnecting for ever."""
+    from reconnecting for ever. ``opened`` runs once the server accepted the stream; ``broke`` when it breaks off
+    after it began (the gateway then forgets the room's owner: the client's next try goes through any node)."""
     # Wait for the stream's start (or its refusal) so that errors answer as problem details, not as a broken stream.
     await call.wait_for_connection()
+    if opened is not None:
+        await opened()
     first = asyncio.ensure_future(_read_after(call, part, after))
     done, _ = await asyncio.wait({first}, timeout=FIRST_READ_SECONDS)
     if done and first.exception() is not None:
@@ -109,6 +118,8 @@ async def event_stream(
                     # EventSource does by itself. The server refused to go on (the seat it was opened as changed
                     # hands: `seat_released`): a `problem` event says why, and coming back is refused the same way.
                     log.info("an event stream ended early: %s", error.code().name)
+                    if broke is not None:
+                        broke()
                     if error.code() not in RECONNECTABLE:
                         yield ServerSentEventMessage(data=json.dumps(problem_data(error)), event="problem")
                     return

@@ -17,6 +17,12 @@ without the forwarding node being one of KICKOFF_TRUSTED_PROXIES. Anyone else's 
 that sends it itself) is ignored, and is never passed on.
 The owner's answer, status and details (google.rpc.Status in ``grpc-status-details-bin``) go back unchanged; an
 owner that cannot be reached (it died) is answered with a retriable UNAVAILABLE (``room_moved``).
+
+A client that would rather call the owner itself (the gateway does; a client that reaches the nodes' advertised
+addresses may) says so with ``kickoff-route: owner``: a forwarded call's answer then names the owner, ``kickoff-owner:
+<address>`` (a unary call's trailing metadata, a stream's initial metadata), and the client sends the room's next calls
+there, keeping the address until the owner answers ``room_moved`` (it drains, or lost the room), when it goes back to
+any node. The forwarding stays for every client that does not ask, and for the call that asked.
 """
 
 from __future__ import annotations
@@ -41,8 +47,10 @@ log = logging.getLogger(__name__)
 
 FORWARDED_BY = "kickoff-forwarded-by"
 CALLER = "x-forwarded-for"
+ROUTE, FOLLOW = "kickoff-route", "owner"  # a caller's ask to be told the owner's address (kickoff-route: owner)
+OWNER = "kickoff-owner"  # the owner's address, in the answer of a forwarded call that asked
 # metadata a forwarded call does not carry on: grpc's own, and what the forwarding node sets itself
-_DROPPED = {"user-agent", ":authority", "content-type", "te", FORWARDED_BY, CALLER}
+_DROPPED = {"user-agent", ":authority", "content-type", "te", FORWARDED_BY, CALLER, ROUTE}
 _PASSED_TRAILERS = {"grpc-status-details-bin", "retry-after"}
 
 
@@ -151,6 +159,14 @@ class Forwarder:
         metadata.append((FORWARDED_BY, self.seal.seal(self.node.node_id, caller)))
         return metadata
 
+    @staticmethod
+    def _owner(context: grpc.aio.ServicerContext, elsewhere: Remote) -> tuple[tuple[str, str], ...]:
+        """The owner's address for a caller that asked to follow owners (``kickoff-route: owner``), else nothing."""
+        for key, value in context.invocation_metadata() or ():
+            if key == ROUTE and value == FOLLOW:
+                return ((OWNER, elsewhere.address),)
+        return ()
+
     def sealed(self, context: grpc.aio.ServicerContext) -> bool:
         """Whether another node forwarded this call (its seal holds)."""
         return self.seal.caller(dict(context.invocation_metadata() or ())) is not None
@@ -184,9 +200,13 @@ class Forwarder:
         self.forwarded += 1
         call = self._channel(elsewhere.address).unary_unary(path, request_serializer=_bytes)
         try:
-            return await call(request, metadata=self._metadata(context), timeout=self._timeout(context))
+            answer = await call(request, metadata=self._metadata(context), timeout=self._timeout(context))
         except grpc.aio.AioRpcError as error:
             await self._fail(context, error, elsewhere)
+        owner = self._owner(context, elsewhere)
+        if owner:
+            context.set_trailing_metadata(owner)
+        return answer
 
     def _timeout(self, context: grpc.aio.ServicerContext) -> float:
         """A forwarded unary call's deadline: the caller's, but never more than :attr:`bound`."""
@@ -216,7 +236,7 @@ class Forwarder:
 
         async def accepted() -> None:
             await call.initial_metadata()
-            await context.send_initial_metadata(())
+            await context.send_initial_metadata(self._owner(context, elsewhere))
 
         async for message in self._pass_on(call, context, elsewhere, first=accepted):
             yield message
@@ -292,6 +312,9 @@ class Forwarder:
                 await call.write(message)
             await call.done_writing()
 
+        owner = self._owner(context, elsewhere)
+        if owner:  # (before the first answer: the client may go to the owner at once)
+            await context.send_initial_metadata(owner)
         pumping = asyncio.create_task(pump())
 
         async def stop_pumping() -> None:
