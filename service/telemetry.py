@@ -56,10 +56,16 @@ STREAMS = ("Play", "StreamEvents", "StreamTournament")
 MOVE_CALLS = ("SubmitMove",)
 
 
-def traced_call(client: bool = False) -> Callable[[Any], bool]:
-    """Which gRPC calls get spans: every call but the long-lived streams (and health checks), and a move's call only
-    inside a sampled trace: on the server, when the call carries a sampled trace context (a client that asks for one
-    trace still gets it); on a ``client`` (the gateway), when the span current as it calls is sampled.
+def traced_method(method: str) -> bool:
+    """Whether calls of ``method`` (``/package.Service/Method``) get spans at all: every method but the long-lived
+    streams and health checks (a move's call is traced only inside a sampled trace besides: MOVE_CALLS)."""
+    service, _, name = method.rpartition("/")
+    return name not in STREAMS and not service.endswith("grpc.health.v1.Health")
+
+
+def traced_call() -> Callable[[Any], bool]:
+    """Which of a client's gRPC calls (the gateway's) get spans: those of :func:`traced_method`, and a move's call only
+    when the span current as it calls is sampled (the server's side of this: ServerSpans).
 
     A stream lasts as long as its connection, so its span would say little, and the instrumentation's span context,
     held across the stream's yields, cannot be detached when a client goes away (each closed stream logged an error).
@@ -72,10 +78,9 @@ def traced_call(client: bool = False) -> Callable[[Any], bool]:
         method = getattr(details, "method", "") or ""
         if isinstance(method, bytes):
             method = method.decode()
-        service, _, name = method.rpartition("/")
-        if name in MOVE_CALLS:
-            return in_sampled_trace() if client else sampled_parent(getattr(details, "invocation_metadata", None) or ())
-        return name not in STREAMS and not service.endswith("grpc.health.v1.Health")
+        if method.rpartition("/")[2] in MOVE_CALLS:
+            return in_sampled_trace()
+        return traced_method(method)
 
     return traced
 
@@ -89,8 +94,8 @@ class ServerSpans:
     """gRPC server spans for kickoff's unary calls, made by wrapping each handler as the server registers it: a SERVER
     span named after the method (``/kickoff.v1.MoveService/SubmitMove``), under the caller's context from the call's
     metadata (W3C traceparent), with ``rpc.system``, ``rpc.service``, ``rpc.method`` and ``rpc.grpc.status_code``, its
-    status an error for a server's failure. Calls :func:`traced_call` leaves out get none, and a move's call one only
-    when it carries a sampled context.
+    status an error for a server's failure. Methods :func:`traced_method` leaves out get none, and a move's call one
+    only when it carries a sampled context.
 
     This is what opentelemetry-instrumentation-grpc's aio server interceptor does for these calls, without grpc.aio's
     interceptor machinery: with the interceptor installed, every call paid for it, the filtered ones and the streams
@@ -99,13 +104,12 @@ class ServerSpans:
 
     def __init__(self, tracer: Tracer) -> None:
         self._tracer = tracer
-        self._wanted = traced_call()
 
     def wrap(self, method: str, behavior: Callable[..., Any]) -> Callable[..., Any]:
         """``behavior`` (a unary handler's coroutine function for ``method``) with its server span."""
-        service, _, name = method.rpartition("/")
-        if name in STREAMS or service.endswith("grpc.health.v1.Health"):
+        if not traced_method(method):
             return behavior
+        service, _, name = method.rpartition("/")
         follow_only = name in MOVE_CALLS
         tracer = self._tracer
         attributes = {"rpc.system": "grpc", "rpc.service": service.lstrip("/"), "rpc.method": name}
@@ -120,7 +124,7 @@ class ServerSpans:
             try:
                 return await behavior(request, context)
             except Exception as error:
-                if type(error).__name__ != "AbortError":  # (an abort is an answer: its code says the rest)
+                if not isinstance(error, grpc.aio.AbortError):  # (an abort is an answer: its code says the rest)
                     span.record_exception(error)
                     span.set_status(trace.Status(trace.StatusCode.ERROR, type(error).__name__))
                 raise

@@ -28,11 +28,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from opentelemetry import context as otel_context
-from opentelemetry import trace
 
 from engine.core import RuleError
 from service.actors.feed import Feed, History, Readers
 from service.errors import RoomMoved, ServiceError, StoreUnavailable
+from service.telemetry import in_sampled_trace
 
 log = logging.getLogger(__name__)
 
@@ -292,7 +292,7 @@ class Actor(Generic[U]):
         """The caller's context when it is in a sampled trace (the command then runs in it); None otherwise, so that
         a command nobody traces costs no context switch (an untraced room's move: see service.telemetry)."""
         context = otel_context.get_current()
-        return context if trace.get_current_span(context).get_span_context().trace_flags.sampled else None
+        return context if in_sampled_trace(context) else None
 
     def enqueue(self, command: Callable[[], Any]) -> None:
         """Run ``command`` in the actor's turn, with nobody waiting for it (the actor's own work)."""

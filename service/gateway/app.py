@@ -54,7 +54,6 @@ from kickoff.v1 import (
 )
 from service.gateway.calls import (
     HEARTBEAT_SECONDS,
-    OWNER_AWAY,
     ROUTE,
     Owners,
     Upstream,
@@ -152,8 +151,8 @@ async def _room_call(up: Upstream, room_id: str, method: Callable[[Any], Any], r
     try:
         reply = await call
     except grpc.aio.AioRpcError as error:
-        if stubs is not None and error.code() in OWNER_AWAY:
-            owners.forget(room_id)  # type: ignore[union-attr]  # (it drains, lost the room or is gone)
+        if stubs is not None:
+            owners.failed(room_id, error)  # type: ignore[union-attr]  # (it drains, lost the room or is gone)
         raise
     if owners is not None:  # (an owner the gateway knew may have forwarded it: the room moved, it names the new one)
         owners.learn(room_id, await call.trailing_metadata())
@@ -429,8 +428,8 @@ async def stream_events(
             call, up.heartbeat, opened=opened, broke=(lambda: owners.forget(room_id)) if stubs is not None else None
         )
     except grpc.aio.AioRpcError as error:  # (refused as it opened: an owner gone is forgotten, as for a unary call)
-        if stubs is not None and error.code() in OWNER_AWAY:
-            owners.forget(room_id)
+        if stubs is not None:
+            owners.failed(room_id, error)
         raise
 
 
@@ -718,7 +717,7 @@ def create_app(
 
     async def connect(app: Litestar) -> None:
         interceptors = (
-            aio_client_interceptors(tracer_provider=telemetry.tracer_provider, filter_=traced_call(client=True))
+            aio_client_interceptors(tracer_provider=telemetry.tracer_provider, filter_=traced_call())
             if telemetry.tracing
             else None
         )

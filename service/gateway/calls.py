@@ -131,6 +131,11 @@ class Owners:
     def forget(self, room_id: str) -> None:
         self._rooms.pop(room_id, None)
 
+    def failed(self, room_id: str, error: grpc.aio.AioRpcError) -> None:
+        """A call sent to the room's owner failed: forget the owner if it is away (OWNER_AWAY)."""
+        if error.code() in OWNER_AWAY:
+            self.forget(room_id)
+
     async def close(self) -> None:
         for node in self._nodes.values():
             for channel in node.channels:

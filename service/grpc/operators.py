@@ -30,20 +30,13 @@ from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
 from service.grpc.servicers import Seats, internal
 from service.operators import store
-from service.operators.keys import OPERATOR_HEADER, Operator, OperatorKeys
+from service.operators.keys import Operator, OperatorKeys, offered_key
 from service.rooms.room import Room
 from service.store.journal import SqlJournal
 
 OPERATOR_SERVICE = operator_pb2.DESCRIPTOR.services_by_name["OperatorService"].full_name
 Response = TypeVar("Response")
 log = logging.getLogger(__name__)
-
-
-def _offered_key(context: Any) -> str | None:
-    for key, value in context.invocation_metadata() or ():
-        if key == OPERATOR_HEADER:
-            return value
-    return None
 
 
 def _time(seconds: float | None) -> timestamp_pb2.Timestamp | None:
@@ -81,7 +74,7 @@ def action(name: str, *, room: bool = False) -> Callable[..., Callable[..., Awai
             concerns: dict[str, Any] = {}
             operator: Operator | None = None
             try:
-                operator = self.keys.check(_offered_key(context))
+                operator = self.keys.check(offered_key(context.invocation_metadata()))
                 check_request(request)
                 concerns = _concerns(request)
                 found = None
@@ -182,9 +175,7 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
         node = self._node
         if node is None:  # a single server: this one
             if request.page_token:
-                raise InvalidRequest(
-                    "page_token is not one this server gave", code="bad_page_token", field="page_token"
-                )
+                raise store.bad_page_token()
             return operator_pb2.ListNodesResponse(
                 nodes=[operator_pb2.ClusterNode(node_id=platform.node(), alive=True, this_node=True)], cluster=False
             )
@@ -267,9 +258,7 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
         if request.page_token:
             ids = [room.room_id for room in rooms]
             if request.page_token not in ids:
-                raise InvalidRequest(
-                    "page_token is not one this server gave", code="bad_page_token", field="page_token"
-                )
+                raise store.bad_page_token()
             rooms = rooms[ids.index(request.page_token) + 1 :]
         page = rooms[: size + 1]
         infos = [

@@ -10,7 +10,7 @@ from service.actors.directory import page_size_of
 from service.errors import InvalidRequest
 from service.grpc.convert import timestamp
 from service.grpc.servicers import unary
-from service.operators.keys import OPERATOR_HEADER
+from service.operators.keys import offered_key
 from service.webhooks.events import (
     CLOCK_RUNNING_OUT,
     GAME_ENDED,
@@ -72,19 +72,12 @@ def delivery_to_proto(row: Any) -> webhook_pb2.WebhookDelivery:
     return message
 
 
-def _offered_key(context: Any) -> str | None:
-    for key, value in context.invocation_metadata() or ():
-        if key == OPERATOR_HEADER:
-            return value
-    return None
-
-
 class WebhookServicer(webhook_pb2_grpc.WebhookServiceServicer):
     def __init__(self, webhooks: Webhooks) -> None:
         self.webhooks = webhooks
 
     def _operator(self, context: Any) -> None:
-        self.webhooks.operator.check(_offered_key(context))
+        self.webhooks.operator.check(offered_key(context.invocation_metadata()))
 
     @unary
     async def AddEndpoint(self, request: webhook_pb2.AddEndpointRequest, context: Any) -> Any:

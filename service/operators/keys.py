@@ -18,6 +18,7 @@ import re
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from service.errors import PermissionDenied, Unauthenticated
 
@@ -27,6 +28,14 @@ API_KEY_PREFIX = "kk_"  # service/store/keys.py's form: never an operator key
 KEY_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 HASH = re.compile(r"[0-9a-f]{64}")
 MAX_KEY_LENGTH = 256
+
+
+def offered_key(metadata: Iterable[tuple[str, Any]]) -> str | None:
+    """The operator key a call's metadata carries (``x-operator-key``), if any."""
+    for key, value in metadata or ():
+        if key == OPERATOR_HEADER:
+            return value  # type: ignore[no-any-return]
+    return None
 
 
 def key_hash(key: str) -> str:

@@ -51,7 +51,7 @@ class LiveRoomInfo:
     created_at: float
 
 
-def _bad_token() -> InvalidRequest:
+def bad_page_token() -> InvalidRequest:
     return InvalidRequest("page_token is not one this server gave", code="bad_page_token", field="page_token")
 
 
@@ -85,7 +85,7 @@ async def leases(engine: AsyncEngine, node_id: str, size: int, after: str) -> tu
     """The leases by (kind, id) after ``after`` (a page token: ``kind:id``), only ``node_id``'s when given."""
     kind, _, target = after.partition(":")
     if after and not target:
-        raise _bad_token()
+        raise bad_page_token()
     where = ["(l.kind, l.target_id) > (:kind, :target)"] if after else []
     if node_id:
         where.append("l.node_id = :node")
@@ -140,7 +140,7 @@ async def live_rooms(
         if after:
             anchor = (await connection.execute(select(RoomRow.created_at).where(RoomRow.room_id == after))).scalar()
             if anchor is None:
-                raise _bad_token()
+                raise bad_page_token()
             query = query.where(
                 or_(RoomRow.created_at < anchor, and_(RoomRow.created_at == anchor, RoomRow.room_id < after))
             )

@@ -231,6 +231,8 @@ class Room(ActorHandler):
         self._attributes = {"kickoff.room_id": self.room_id, "kickoff.game": self.game.spec.name}
         # A traced room's spans descend from its room.created span; an untraced room's make no SDK call at all
         self._trace = room_context(record.trace_parent) if self._tracing else None
+        # (what a span in a caller's own trace links to: the room's room.created span)
+        self._trace_links = [Link(trace.get_current_span(self._trace).get_span_context())] if self._trace else None
         self._game_attribute = {"kickoff.game": self.game.spec.name}
         self.actor: Actor[Update] = Actor(
             kind=KIND,
@@ -902,7 +904,7 @@ class Room(ActorHandler):
         if not self._tracing:
             return contextlib.nullcontext(trace.INVALID_SPAN)
         if in_sampled_trace():
-            parent, links = None, [Link(self._trace_span)] if self._trace is not None else None
+            parent, links = None, self._trace_links
         elif self._trace is not None:
             parent, links = self._trace, None
         else:
@@ -911,10 +913,6 @@ class Room(ActorHandler):
         if move is not None:
             attributes["kickoff.move.kind"] = _kind(move)
         return SpanScope(self._tracer.start_span(name, parent, attributes=attributes, links=links), **options)
-
-    @property
-    def _trace_span(self) -> Any:
-        return trace.get_current_span(self._trace).get_span_context()
 
     def _wake_bot(self, seat: int, key: Any) -> None:
         if hasattr(self.seats[seat].bot, "decide"):  # (a player that searches: its thinking is its search)
