@@ -4,14 +4,11 @@
 
 import { h, plural } from "../dom.js";
 import { capital, cardList, eventWords, kindLabel, line, only } from "./common.js";
-import { dressCard, faceOf } from "./faces.js";
+import { dressCard, labelOf, nameOf as cardName } from "./faces.js";
 
 /** Cards by their names where the catalogue has them: "Viking Attacker (VIK-AT)". */
 function named(codes) {
-  return codes.map((code) => {
-    const face = faceOf(code);
-    return face ? `${face.name} (${code})` : code;
-  });
+  return codes.map(labelOf);
 }
 
 const POSITIONS = ["GK", "DF", "MF", "AT"];
@@ -57,8 +54,7 @@ function side(view, seat) {
 /** A card's name in words, its code left out (a panel that names the card on the discard pile again must not show
  * its code twice): "Super Shot (Aztecs)". */
 function nameOf(code) {
-  const face = code ? faceOf(code) : null;
-  return face ? face.name : "a shot";
+  return cardName(code, "a shot");
 }
 
 /** What answers the shot under way, as the rulebook has it. */

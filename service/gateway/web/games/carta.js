@@ -3,17 +3,11 @@
 
 import { h, plural } from "../dom.js";
 import { capital, cardList, eventWords, line, only, score } from "./common.js";
-import { faceOf } from "./faces.js";
-
-/** A card by its name where the catalogue has it: "Pass / Intercept 6 (B-PI-6)". */
-function named(code) {
-  const face = faceOf(code);
-  return face ? `${face.name} (${code})` : code;
-}
+import { labelOf as named, nameOf as cardName } from "./faces.js";
 
 /** A card's name alone (a panel naming a card shown elsewhere on the table must not show its code twice). */
 function nameOf(code) {
-  return faceOf(code)?.name || "a card";
+  return cardName(code, "a card");
 }
 
 const PHRASES = {

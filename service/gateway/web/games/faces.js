@@ -35,6 +35,19 @@ export function faceOf(code) {
   return known.get(code) || null;
 }
 
+/** A card by its name where the catalogue has it, its code after it: "Pass / Intercept 6 (B-PI-6)"; else the code. */
+export function labelOf(code) {
+  const face = faceOf(code);
+  return face ? `${face.name} (${code})` : code;
+}
+
+/** A card's name alone, for a panel naming a card shown elsewhere on the table (its code must not show twice);
+ * ``fallback`` when there is no card or the catalogue does not know it. */
+export function nameOf(code, fallback) {
+  const face = code ? faceOf(code) : null;
+  return face?.name || fallback;
+}
+
 /** Dresses a card element whose text is the card's code: its face's name (and what it does) as its title and in its
  * accessible name, and the game's own drawing where the game has one. */
 export function dressCard(element, code) {
