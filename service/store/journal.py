@@ -62,6 +62,7 @@ log = logging.getLogger(__name__)
 
 FINISHED = "finished"
 RETRY_SECONDS = 2.0  # how long a group is tried again while the store is away, before its writers hear of it
+CLOSE_SLACK_SECONDS = 1.0  # close() waits this long past the retry budget for the group in hand
 BACKOFF = (0.05, 0.5)  # seconds between tries: the first, and the most
 
 
@@ -133,6 +134,7 @@ class SqlJournal:
         self._pending: list[_Write] = []
         self._wakeup: asyncio.Event | None = None
         self._flusher: asyncio.Task[None] | None = None
+        self._closing = False  # close() began: no new write is taken, those in hand are committed first
         self._stored_status: dict[tuple[str, str], str] = {}  # each actor's status as the store holds it
         self._down = False  # the last group could not be stored: the next gets one try, not the whole budget
         self.commits = 0  # transactions committed (lines / commits = the group size)
@@ -148,6 +150,8 @@ class SqlJournal:
         await self._submit(_Write(kind, True, KINDS[kind].line_row(entry), entry, status))
 
     async def _submit(self, write: _Write) -> None:
+        if self._closing:
+            raise StoreUnavailable("the server is stopping; try again shortly", retry_after=1.0)
         write.future = asyncio.get_running_loop().create_future()
         if self._tracing:
             write.context = trace.get_current_span().get_span_context()
@@ -166,7 +170,10 @@ class SqlJournal:
     async def _flush_forever(self) -> None:
         assert self._wakeup is not None
         while True:
-            await self._wakeup.wait()
+            if not self._pending:
+                if self._closing:
+                    return
+                await self._wakeup.wait()
             self._wakeup.clear()
             writes, self._pending = self._pending, []
             if not writes:
@@ -191,6 +198,9 @@ class SqlJournal:
             ):
                 try:
                     await self._commit(writes)
+                except asyncio.CancelledError:  # (close() gave up on a store that held the commit up)
+                    self._settle(writes, StoreUnavailable("the server is stopping; try again shortly"))
+                    raise
                 except Exception:  # a bug: its writers hear of it (they read their logs back), the journal goes on
                     log.exception("the journal could not commit a group of %d writes", len(writes))
                     self._settle(writes, StoreUnavailable("the store could not take this change; try again"))
@@ -376,8 +386,21 @@ class SqlJournal:
             )
 
     async def close(self) -> None:
-        if self._flusher is not None:
-            self._flusher.cancel()
+        """Stop taking writes, commit those in hand (their writers hear how it went), then close the engine. A
+        commit the store holds up is given up after ``retry_seconds`` and a little more, its writers told the store
+        is unavailable. (Cancelling a commit midway instead left its connection to close after the engine's pool was
+        gone, and the process could hang on it at exit.)"""
+        self._closing = True
+        flusher = self._flusher
+        if flusher is not None and not flusher.done():
+            assert self._wakeup is not None
+            self._wakeup.set()
+            await asyncio.wait({flusher}, timeout=self.retry_seconds + CLOSE_SLACK_SECONDS)
+            if not flusher.done():
+                flusher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await flusher
+            self._settle(self._pending, StoreUnavailable("the server is stopping; try again shortly"))
         await self.engine.dispose()
 
     # -- reading back --------------------------------------------------------------------------------------------

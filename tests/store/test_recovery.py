@@ -141,6 +141,33 @@ async def test_a_given_back_seat_stays_given_back_after_a_restart(database_url: 
     await crash(directory, journal)
 
 
+async def test_a_server_stopping_mid_commit_stores_the_move_in_hand_and_refuses_the_next(database_url: str) -> None:
+    """Stopping (SIGTERM) closes the journal while a move is being committed: its player hears it was played, the
+    store holds it, and a move after the close is refused retriably. (The journal used to cancel that commit: the
+    player never heard, and the process could hang at exit on the commit's connection.)"""
+    clock = ManualClock()
+    directory, journal = await open_directory(database_url, clock)
+    room = await directory.create(game="soker", mode="online", seats=3, system_players=0)
+    nonces = dict([await room.join(None, f"p{i}") for i in range(3)])
+    seat = room.state.to_act()[0]
+    move = room.state.legal_moves(seat)[0]
+    in_hand = asyncio.ensure_future(room.move(seat, nonces[seat], move, "last", room.version))
+    while not journal._pending:  # (the move is handed to the journal: its commit is about to start)
+        await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    await asyncio.wait_for(journal.close(), 10)
+    answer = await asyncio.wait_for(in_hand, 1)
+    assert answer.version == room.version, "the move in hand was played and acknowledged"
+    seat = room.state.to_act()[0]
+    with pytest.raises(StoreUnavailable, match="stopping"):
+        await asyncio.wait_for(room.move(seat, nonces[seat], room.state.legal_moves(seat)[0], "next", room.version), 5)
+
+    journal = SqlJournal(create_engine(database_url))
+    stored = await journal.load("room", room.room_id)
+    assert stored[-1].version == answer.version, "what was acknowledged is stored"
+    await journal.close()
+
+
 async def test_the_token_secret_is_kept(database_url: str) -> None:
     journal = SqlJournal(create_engine(database_url))
     first = await journal.token_secret()
