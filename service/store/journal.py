@@ -39,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import logging
 import secrets
 import time
@@ -49,7 +50,7 @@ from typing import Any, Protocol
 from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.trace import Link, NonRecordingSpan
-from sqlalchemy import and_, delete, insert, or_, select, tuple_, update
+from sqlalchemy import and_, bindparam, delete, insert, or_, select, tuple_, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, InternalError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -103,6 +104,17 @@ class _Write:
     def lease(self) -> tuple[str, str]:
         """The lease that fences this write: (kind, id) of its actor."""
         return (self.kind, self.owner)
+
+
+@functools.cache
+def _row_update(kind: Any, columns: tuple[str, ...]) -> Any:
+    """UPDATE of ``kind``'s row ``row_key`` setting ``columns`` from ``new_<column>``: executed with a list of rows."""
+    key = getattr(kind.table, kind.key)
+    return (
+        update(kind.table)
+        .where(key == bindparam("row_key"))
+        .values({column: bindparam(f"new_{column}") for column in columns})
+    )
 
 
 class SqlJournal:
@@ -328,13 +340,22 @@ class SqlJournal:
                 for change in kind.changes(write.source):
                     await connection.execute(change)
             await connection.execute(insert(kind.log), [w.row for w in lines])
-            key = getattr(kind.table, kind.key)
+            # Each actor's row as its last line leaves it (a room's: who must act now), one statement for all the
+            # rows of the group that change the same columns: a statement a line cost more than the line itself.
+            current: dict[str, dict[str, Any]] = {}
             for write in lines:
-                values = kind.current(write.source)  # (a room's: who must act now)
+                values = current.setdefault(write.owner, {})
+                values.update(kind.current(write.source))
                 if write.status != self._stored_status.get(write.lease):
                     values["status"] = write.status
+            by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+            for owner, values in current.items():
                 if values:
-                    await connection.execute(update(kind.table).where(key == write.owner).values(**values))
+                    by_columns.setdefault(tuple(sorted(values)), []).append(
+                        {"row_key": owner, **{f"new_{column}": value for column, value in values.items()}}
+                    )
+            for columns, rows in by_columns.items():
+                await connection.execute(_row_update(kind, columns), rows)
         if self.rater is not None:
             results = [w.source.result for w in writes if w.line and getattr(w.source, "result", None) is not None]
             rated = [result for result in results if result.rated]

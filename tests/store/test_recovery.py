@@ -15,7 +15,7 @@ from service.rooms.directory import RoomDirectory
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.store.memory import MemoryJournal
-from service.store.models import SeatRow
+from service.store.models import RoomRow, SeatRow
 from tests.store.conftest import crash
 
 
@@ -190,6 +190,12 @@ async def test_moves_of_concurrent_rooms_share_commits(database_url: str) -> Non
     assert journal.commits - commits < moved / 2, "lines from many rooms share one commit"
     stored = {row.room_id: entries for row, entries in await journal.load_live("room")}
     assert all(len(stored[room.room_id]) == room.version for room, _ in rooms), "every acknowledged line is there"
+    async with journal.engine.connect() as connection:  # (each room's row is updated in one statement for all)
+        rows = {row.room_id: row for row in await connection.execute(select(RoomRow))}
+    for room, _ in rooms:
+        acting = {str(seat) for seat in room.state.to_act()} if room.state.outcome() is None else set()
+        assert set(rows[room.room_id].turns or {}) == acting, "the row says who must act after the room's last line"
+        assert rows[room.room_id].status == room.status
     await crash(directory, journal)
 
 
