@@ -152,8 +152,11 @@ async def test_a_server_stopping_mid_commit_stores_the_move_in_hand_and_refuses_
     seat = room.state.to_act()[0]
     move = room.state.legal_moves(seat)[0]
     in_hand = asyncio.ensure_future(room.move(seat, nonces[seat], move, "last", room.version))
-    while not journal._pending:  # (the move is handed to the journal: its commit is about to start)
+    for _ in range(1000):  # until the move is handed to the journal: its commit is about to start
+        if journal._pending:
+            break
         await asyncio.sleep(0)
+    assert journal._pending, "the move reached the journal"
     await asyncio.sleep(0)
     await asyncio.wait_for(journal.close(), 10)
     answer = await asyncio.wait_for(in_hand, 1)
