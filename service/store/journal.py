@@ -337,8 +337,8 @@ class SqlJournal:
             if not lines:
                 continue
             for write in lines:
-                for change in kind.changes(write.source):
-                    await connection.execute(change)
+                for statement, parameters in kind.changes(write.source):
+                    await connection.execute(statement, parameters)
             await connection.execute(insert(kind.log), [w.row for w in lines])
             # Each actor's row as its last line leaves it (a room's: who must act now), one statement for all the
             # rows of the group that change the same columns: a statement a line cost more than the line itself.

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
 
 from service.store.models import LogRow, RoomRow, SeatRow, TournamentLogRow, TournamentRow
 from service.store.records import LogEntry, RoomRecord, TournamentEntry, TournamentRecord
@@ -33,7 +33,7 @@ class Kind:
     entry_of: Callable[[Any], Any]
     filters: tuple[str, ...] = ("status",)
     rows_created: Callable[[Any], list[tuple[Any, list[dict[str, Any]]]]] = _nothing  # more rows a creation adds
-    changes: Callable[[Any], list[Any]] = _nothing  # statements a log line makes besides its row
+    changes: Callable[[Any], list[Any]] = _nothing  # (statement, parameters) a log line makes besides its row
     lease_group: Callable[[Any], str] = field(default=lambda record: "")  # the lease's tournament ('' for none)
     current: Callable[[Any], dict[str, Any]] = field(default=lambda entry: {})  # a line's values for the actor's row
 
@@ -128,30 +128,53 @@ def _room_line(entry: LogEntry) -> dict[str, Any]:
     }
 
 
-def _room_changes(entry: LogEntry) -> list[Any]:
+# The statements a room's lines make besides their rows, built once (an UPDATE built for each line cost more than its
+# execution): each is executed with the parameters a line gives.
+_SEAT_TAKEN = (
+    update(SeatRow)
+    .where(SeatRow.room_id == bindparam("b_room_id"), SeatRow.seat == bindparam("b_seat"))
+    .values(taken=bindparam("b_taken"), name=bindparam("b_name"), player_id=bindparam("b_player_id"))
+)
+_ROOM_ENDED = (
+    update(RoomRow)
+    .where(RoomRow.room_id == bindparam("b_room_id"))
+    .values(ended_at=bindparam("b_ended_at"), outcome=bindparam("b_outcome"))
+)
+_SEAT_PLACED = (
+    update(SeatRow)
+    .where(SeatRow.room_id == bindparam("b_room_id"), SeatRow.seat == bindparam("b_seat"))
+    .values(place=bindparam("b_place"), won=bindparam("b_won"))
+)
+
+
+def _room_changes(entry: LogEntry) -> list[tuple[Any, Any]]:
     """A join or a leave changes its seat's row; the last line of a game (its result) writes the outcome and each
-    seat's place."""
+    seat's place. Each change: a statement and its parameters (a list of them: one execution for every seat)."""
     if entry.kind in ("join", "leave"):
-        return [
-            update(SeatRow)
-            .where(SeatRow.room_id == entry.room_id, SeatRow.seat == entry.seat)
-            .values(taken=entry.kind == "join", name=entry.name, player_id=entry.player or None)
-        ]
+        taken = {
+            "b_room_id": entry.room_id,
+            "b_seat": entry.seat,
+            "b_taken": entry.kind == "join",
+            "b_name": entry.name,
+            "b_player_id": entry.player or None,
+        }
+        return [(_SEAT_TAKEN, taken)]
     result = entry.result
     if result is None:
         return []
-    changes: list[Any] = [
-        update(RoomRow)
-        .where(RoomRow.room_id == entry.room_id)
-        .values(ended_at=result.time, outcome={**result.outcome, "rated": result.rated})
+    outcome = {
+        "b_room_id": entry.room_id,
+        "b_ended_at": result.time,
+        "b_outcome": {**result.outcome, "rated": result.rated},
+    }
+    changes: list[tuple[Any, Any]] = [(_ROOM_ENDED, outcome)]
+    places = [
+        {"b_room_id": entry.room_id, "b_seat": seat.seat, "b_place": seat.place, "b_won": seat.won}
+        for seat in result.seats
+        if seat.place
     ]
-    for seat in result.seats:
-        if seat.place:
-            changes.append(
-                update(SeatRow)
-                .where(SeatRow.room_id == entry.room_id, SeatRow.seat == seat.seat)
-                .values(place=seat.place, won=seat.won)
-            )
+    if places:
+        changes.append((_SEAT_PLACED, places))
     return changes
 
 
