@@ -108,13 +108,19 @@ class _Write:
 
 @functools.cache
 def _row_update(kind: Any, columns: tuple[str, ...]) -> Any:
-    """UPDATE of ``kind``'s row ``row_key`` setting ``columns`` from ``new_<column>``: executed with a list of rows."""
+    """UPDATE of ``kind``'s row ``b_actor`` setting ``columns`` from ``b_<column>`` (bound parameters named as
+    kinds.py names those of its statements): executed with a list of rows."""
     key = getattr(kind.table, kind.key)
     return (
         update(kind.table)
-        .where(key == bindparam("row_key"))
-        .values({column: bindparam(f"new_{column}") for column in columns})
+        .where(key == bindparam("b_actor"))
+        .values({column: bindparam(f"b_{column}") for column in columns})
     )
+
+
+def _stopping() -> StoreUnavailable:
+    """What a write hears once the journal is closing (the server is stopping): retriable, as StoreUnavailable is."""
+    return StoreUnavailable("the server is stopping; try again shortly")
 
 
 class SqlJournal:
@@ -163,7 +169,7 @@ class SqlJournal:
 
     async def _submit(self, write: _Write) -> None:
         if self._closing:
-            raise StoreUnavailable("the server is stopping; try again shortly", retry_after=1.0)
+            raise _stopping()
         write.future = asyncio.get_running_loop().create_future()
         if self._tracing:
             write.context = trace.get_current_span().get_span_context()
@@ -211,7 +217,7 @@ class SqlJournal:
                 try:
                     await self._commit(writes)
                 except asyncio.CancelledError:  # (close() gave up on a store that held the commit up)
-                    self._settle(writes, StoreUnavailable("the server is stopping; try again shortly"))
+                    self._settle(writes, _stopping())
                     raise
                 except Exception:  # a bug: its writers hear of it (they read their logs back), the journal goes on
                     log.exception("the journal could not commit a group of %d writes", len(writes))
@@ -352,7 +358,7 @@ class SqlJournal:
             for owner, values in current.items():
                 if values:
                     by_columns.setdefault(tuple(sorted(values)), []).append(
-                        {"row_key": owner, **{f"new_{column}": value for column, value in values.items()}}
+                        {"b_actor": owner, **{f"b_{column}": value for column, value in values.items()}}
                     )
             for columns, rows in by_columns.items():
                 await connection.execute(_row_update(kind, columns), rows)
@@ -421,7 +427,7 @@ class SqlJournal:
                 flusher.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await flusher
-            self._settle(self._pending, StoreUnavailable("the server is stopping; try again shortly"))
+            self._settle(self._pending, _stopping())
         await self.engine.dispose()
 
     # -- reading back --------------------------------------------------------------------------------------------
