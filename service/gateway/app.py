@@ -413,12 +413,22 @@ async def stream_events(
     owners = up.owners
     stubs = owners.stubs(room_id) if owners is not None else None
     stream = stubs.stream_moves if stubs is not None else (up.stream_moves or up.moves)
-    call = stream.StreamEvents(
-        move_pb2.StreamEventsRequest(room_id=room_id, after_version=after, ticket=ticket),
-        metadata=(*_metadata(request), ROUTE),
-    )
+    asked = move_pb2.StreamEventsRequest(room_id=room_id, after_version=after, ticket=ticket)
+    metadata = (*_metadata(request), ROUTE)
+    call = stream.StreamEvents(asked, metadata=metadata)
     if owners is None:
         return await _event_stream(call, up.heartbeat)
+    if stubs is None:
+        # The owner was not known, so the stream went to any node. A node that does not own the room relays every
+        # update of it from the owner for as long as the stream lasts (a second process's work for each, the whole
+        # game long); it names the owner as the stream opens, before any update, so the stream is opened at the
+        # owner instead and the relayed one closed, nothing read from it. (A refusal names nobody: it is answered
+        # below as before.)
+        owners.learn(room_id, await call.initial_metadata())
+        stubs = owners.stubs(room_id)
+        if stubs is not None:
+            call.cancel()
+            call = stubs.stream_moves.StreamEvents(asked, metadata=metadata)
 
     async def opened() -> None:  # (a relayed stream names the owner as it starts: the room's next calls go there)
         owners.learn(room_id, await call.initial_metadata())

@@ -4,12 +4,23 @@ and stream updates stop crossing a second node. A client that does not ask is fo
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from types import SimpleNamespace
 
 from kickoff.v1 import move_pb2, room_pb2
 from tests.cluster.conftest import Cluster, auth, create_room
 
 ROUTE = (("kickoff-route", "owner"),)
+
+
+async def within_turns(condition: Callable[[], bool], turns: int = 10_000) -> bool:
+    """Whether ``condition`` holds within ``turns`` turns of the event loop (what another task must do first)."""
+    for _ in range(turns):
+        if condition():
+            return True
+        await asyncio.sleep(0)
+    return condition()
 
 
 def owner_named(metadata: object) -> str:
@@ -72,3 +83,27 @@ async def test_the_gateway_sends_a_rooms_calls_to_its_owner_once_a_forwarded_ans
     assert int(answers[-1].json()["version"]) >= int(legal["version"]), "the game goes on where it was"
     assert b.rooms.get(room.room_id) is not None, "b took the room over"
     assert b.server.forwarder.forwarded >= 1
+
+
+async def test_the_gateways_event_stream_is_opened_at_the_owner_not_relayed_by_the_node_it_reached(
+    cluster: Cluster, gateway
+) -> None:
+    a, b = await cluster.start("a"), await cluster.start("b")
+    room = await create_room(a, seats=2, system_players=1)
+    token = (await a.room_stub.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id))).seat_token
+    http = await gateway(SimpleNamespace(server=b.server), web=False)  # (behind it: b only, as behind a balancer)
+    bearer = {"Authorization": f"Bearer {token}"}
+    async with http.stream("GET", f"/v1/rooms/{room.room_id}/events", headers=bearer) as answer:
+        assert answer.status_code == 200
+        lines = answer.aiter_lines()
+        while not (await anext(lines)).startswith("data:"):  # the first update, at the owner
+            pass
+        assert b.server.forwarder.forwarded == 1, "the stream's first try went through b, which named a"
+        assert await within_turns(lambda: not b.server.forwarder._streams), "b relays nothing: the stream is at a"
+        legal = (await http.get(f"/v1/rooms/{room.room_id}/legal-moves", headers=bearer)).json()
+        body = {"move": legal["moves"][0], "requestId": "r1", "expectedVersion": legal["version"]}
+        moved = await http.post(f"/v1/rooms/{room.room_id}/moves", json=body, headers=bearer)
+        assert moved.status_code == 201, moved.text
+        while not (await anext(lines)).startswith("data:"):  # the move's update, on the stream from a
+            pass
+    assert b.server.forwarder.forwarded == 1, "the room's later calls went to a directly"
