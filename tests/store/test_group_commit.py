@@ -53,7 +53,7 @@ async def test_a_group_of_moves_is_one_statement_and_a_line_whose_room_moved_is_
     url = await empty_database("postgresql", tmp_path)
     await upgrade_in_thread(url)
     journal = SqlJournal(create_engine(url), node_id="node-a")
-    for room_id in ("kept", "moved"):
+    for room_id in ("kept", "moved", "joined"):
         await journal.create("room", record(room_id))  # (its lease: node-a, epoch 1)
     await journal.append("room", move("kept", 1, 0, 1), "playing")
     await journal.append("room", move("moved", 1, 0, 1), "playing")
@@ -65,13 +65,18 @@ async def test_a_group_of_moves_is_one_statement_and_a_line_whose_room_moved_is_
     statements: list[str] = []
     event.listen(journal.engine.sync_engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
     commits = journal.commits
-    kept, moved = await asyncio.gather(
+    join = LogEntry(room_id="joined", version=1, kind="join", seat=0, name="ann", nonce="n", time=1.0, epoch=1)
+    kept, moved, joined = await asyncio.gather(
         journal.append("room", move("kept", 2, 1, 0), "playing"),
         journal.append("room", move("moved", 2, 1, 0), "playing"),
+        journal.append("room", join, "waiting"),  # (a seat taken: its transaction writes the seat's row too)
         return_exceptions=True,
     )
-    assert kept is None and isinstance(moved, RoomMoved)
-    assert journal.commits - commits == 1 and len(statements) == 1, "the group was one statement, its own transaction"
+    assert kept is None and joined is None and isinstance(moved, RoomMoved)
+    moves = [statement for statement in statements if "INSERT INTO room_log" in statement]
+    assert len(moves) == 2 and journal.commits - commits == 2, "the moves in one statement, the join beside them"
+    assert sum(statement.startswith("WITH line AS") for statement in moves) == 1
+    assert [entry.kind for entry in await journal.load("room", "joined")] == ["join"]
 
     assert [entry.version for entry in await journal.load("room", "kept")] == [1, 2]
     assert [entry.version for entry in await journal.load("room", "moved")] == [1], "nothing of the refused line"
