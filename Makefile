@@ -75,13 +75,15 @@ bench: install
 	$(BIN)/kickoff bench bots --game soker --bot hard --opponent random --seats 2 --deals 25 --think 1
 	$(BIN)/kickoff bench bots --game age-of-soccer --bot hard --opponent normal --seats 2,4 --deals 100 --think 1
 	$(BIN)/kickoff bench bots --game carta-futbol-club --bot hard --opponent normal --seats 2,4 --deals 100 --think 1
-	$(BIN)/kickoff bench goals --rooms 200 --seconds 15 --rounds 3 --readme README.md
+	$(BIN)/kickoff bench goals --rooms 200 --seconds 15 --rounds 3 --tracing-rounds 7 --readme README.md
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0 \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench cluster --nodes 1,2,3 --rooms 200 --seconds 15 --rounds 3 \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL" && $(BIN)/kickoff bench cluster --nodes 1,2,3 --rooms 200 \
 		--seconds 15 --rounds 3 --local --database-url "$$KICKOFF_TEST_POSTGRES_URL" && $(BIN)/kickoff bench cluster \
-		--nodes 1,2,3 --rooms 200 --seconds 15 --rounds 3 --follow --database-url "$$KICKOFF_TEST_POSTGRES_URL"'
+		--nodes 1,2,3 --rooms 200 --seconds 15 --rounds 3 --follow --database-url "$$KICKOFF_TEST_POSTGRES_URL" && \
+		$(BIN)/kickoff bench cluster --nodes 1,2,3 --rooms 200 --seconds 15 --rounds 3 --transport rest \
+		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'
 	$(BIN)/kickoff bench clocks --rooms 5000
 	$(BIN)/kickoff bench history --games 2000 --stored 1000,10000
 	@# (both stores run, then the goals missed on either fail the target)

@@ -1,17 +1,20 @@
 """`kickoff bench goals`: every per-move goal of the server, each a ratio inside one run, with its figure and pass/fail.
 
-Each comparison alternates its two sides round after round under the same load from the same client code and takes
-the medians, so a slow spell of the shared machine hits both alike:
+Each comparison alternates its two sides round after round under the same load from the same client code; a goal's
+figure is the median of the rounds' ratios (each round's two sides ran back to back, so a slow spell of the shared
+machine hits both alike), and the detail quotes each side's median:
 
 * stream, memory store, against the bare fan-out server (baseline.py, which serialises each update once and sends
   bytes, as kickoff does: the cheapest honest fan-out): server CPU a move <= 2.0x, moves/s >= 0.5x;
-* unary moves, memory store, against the bare server's unary form: moves/s >= 0.67x;
+* unary moves, memory store, against the bare server's unary form: moves/s >= 0.5x (restated with the stream's when
+  the floor became the cheapest fan-out: it was 0.67x against the old floor, which was 1.29x slower in unary moves);
 * stream on the default SQLite store against the memory store: moves/s >= 0.5x;
 * REST against unary moves (memory store): moves/s >= 0.4x;
 * open-loop latency at half the capacity measured above: stream p99 < 25 ms, REST p99 < 40 ms;
 * tracing, the stream on the memory store: with the deploy guide's sampler (parent-based, 10%: a tenth of the rooms
   traced whole, the others' moves making no SDK call) the server's CPU a move rises <= 2%; with every move traced,
-  < 25%.
+  < 25%. A 2% goal is finer than one run's noise here (a run's CPU a move swings by 3-5% from one run to the next),
+  so these sides alternate ``tracing_rounds`` times (more than the other comparisons' ``rounds``).
 """
 
 from __future__ import annotations
@@ -49,24 +52,42 @@ class Goal:
         }
 
 
-def _throughput(name: str, ours: dict[str, float], theirs: dict[str, float], limit: float) -> Goal:
-    """The goal that one side's moves/s be at least ``limit`` times the other's."""
-    detail = f"{ours['moves_per_s']:,.0f} / {theirs['moves_per_s']:,.0f} moves/s"
-    return Goal(name, round(ours["moves_per_s"] / theirs["moves_per_s"], 2), limit, False, detail)
-
-
 def _median(values: list[float]) -> float:
     ordered = sorted(values)
-    return ordered[len(ordered) // 2]
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def _alternate(sides: dict[str, Callable[[int], dict[str, float]]], rounds: int) -> dict[str, dict[str, float]]:
-    """Each side once per round, in turn; the median of each figure per side."""
+class Runs:
+    """Each side's runs of one comparison, round by round: the median of a figure per side, and the median of the
+    rounds' ratios of two sides (each round's pair ran back to back)."""
+
+    def __init__(self, runs: dict[str, list[dict[str, float]]]) -> None:
+        self.runs = runs
+
+    def __getitem__(self, side: str) -> dict[str, float]:
+        """The median of each of ``side``'s figures."""
+        results = self.runs[side]
+        return {key: _median([run[key] for run in results]) for key in results[0]}
+
+    def ratio(self, side: str, base: str, key: str) -> float:
+        """The median over the rounds of ``side``'s ``key`` over ``base``'s."""
+        return _median([ours[key] / theirs[key] for ours, theirs in zip(self.runs[side], self.runs[base], strict=True)])
+
+
+def _alternate(sides: dict[str, Callable[[int], dict[str, float]]], rounds: int) -> Runs:
+    """Each side once per round, in turn."""
     runs: dict[str, list[dict[str, float]]] = {name: [] for name in sides}
     for index in range(rounds):
         for name, run in sides.items():
             runs[name].append(run(index))
-    return {name: {key: _median([r[key] for r in results]) for key in results[0]} for name, results in runs.items()}
+    return Runs(runs)
+
+
+def _throughput(name: str, runs: Runs, ours: str, theirs: str, limit: float) -> Goal:
+    """The goal that side ``ours``' moves/s be at least ``limit`` times side ``theirs``'."""
+    detail = f"{runs[ours]['moves_per_s']:,.0f} / {runs[theirs]['moves_per_s']:,.0f} moves/s"
+    return Goal(name, round(runs.ratio(ours, theirs, "moves_per_s"), 2), limit, False, detail)
 
 
 def _server(rooms: int, seconds: float, seed: int) -> Callable[..., Callable[[int], dict[str, float]]]:
@@ -83,7 +104,7 @@ def _server(rooms: int, seconds: float, seed: int) -> Callable[..., Callable[[in
     return kickoff
 
 
-def tracing_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: int = 0) -> list[Goal]:
+def tracing_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 7, seed: int = 0) -> list[Goal]:
     """Tracing's cost on the stream (memory store): off, a tenth of the rooms traced, every move traced."""
     kickoff = _server(rooms, seconds, seed)
     tracing = _alternate(
@@ -97,16 +118,18 @@ def tracing_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed
         goals.append(
             Goal(
                 f"tracing ({name}): server CPU a move, % more",
-                round((cpu / off - 1) * 100, 1),
+                round((tracing.ratio(side, "off", "server_cpu_us_per_move") - 1) * 100, 1),
                 limit,
                 True,
-                f"{off:.0f} -> {cpu:.0f} µs",
+                f"{off:.0f} -> {cpu:.0f} µs, {rounds} rounds",
             )
         )
     return goals
 
 
-def bench_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: int = 0) -> dict[str, Any]:
+def bench_goals(
+    rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: int = 0, tracing_rounds: int = 7
+) -> dict[str, Any]:
     goals: list[Goal] = []
     kickoff = _server(rooms, seconds, seed)
 
@@ -133,19 +156,19 @@ def bench_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: 
     goals.append(
         Goal(
             "stream: server CPU a move / bare fan-out",
-            round(ours["server_cpu_us_per_move"] / floor["server_cpu_us_per_move"], 2),
+            round(stream.ratio("kickoff", "bare", "server_cpu_us_per_move"), 2),
             2.0,
             True,
             f"{ours['server_cpu_us_per_move']:.0f} / {floor['server_cpu_us_per_move']:.0f} µs",
         )
     )
-    goals.append(_throughput("stream: moves/s / bare fan-out", ours, floor, 0.5))
+    goals.append(_throughput("stream: moves/s / bare fan-out", stream, "kickoff", "bare", 0.5))
     unary = _alternate({"kickoff": kickoff("unary"), "bare": bare("unary")}, rounds)
-    goals.append(_throughput("unary: moves/s / bare unary fan-out", unary["kickoff"], unary["bare"], 0.67))
+    goals.append(_throughput("unary: moves/s / bare unary fan-out", unary, "kickoff", "bare", 0.5))
     sqlite = _alternate({"sqlite": kickoff("stream", database_url=""), "memory": kickoff("stream")}, rounds)
-    goals.append(_throughput("stream: SQLite store / memory store, moves/s", sqlite["sqlite"], sqlite["memory"], 0.5))
+    goals.append(_throughput("stream: SQLite store / memory store, moves/s", sqlite, "sqlite", "memory", 0.5))
     rest = _alternate({"rest": kickoff("rest"), "unary": kickoff("unary")}, rounds)
-    goals.append(_throughput("REST / unary, moves/s", rest["rest"], rest["unary"], 0.4))
+    goals.append(_throughput("REST / unary, moves/s", rest, "rest", "unary", 0.4))
     for transport, capacity, limit in (
         ("stream", ours["moves_per_s"], 25.0),
         ("rest", rest["rest"]["moves_per_s"], 40.0),
@@ -161,11 +184,12 @@ def bench_goals(rooms: int = 200, seconds: float = 15.0, rounds: int = 3, seed: 
                 f"{rate:,} moves/s asked, {loaded['moves_per_s']:,.0f} made; p50 {loaded['p50_ms']} ms",
             )
         )
-    goals.extend(tracing_goals(rooms, seconds, rounds, seed))
+    goals.extend(tracing_goals(rooms, seconds, tracing_rounds, seed))
     return {
         "rooms": rooms,
         "seconds": seconds,
         "rounds": rounds,
+        "tracing_rounds": tracing_rounds,
         "cpu_count": os.cpu_count(),
         "goals": [goal.to_json() for goal in goals],
         "met": sum(goal.met for goal in goals),
@@ -196,6 +220,7 @@ def table(figures: dict[str, Any]) -> str:
         lines.append(f"| {goal['goal']} | {goal['figure']} | {goal['limit']} | {met} | {goal['detail']} |")
     lines.append(
         f"\n{figures['met']} of {figures['of']} goals met: {figures['rooms']} rooms, {figures['seconds']:g} s a run, "
-        f"medians of {figures['rounds']} alternating rounds, {figures['cpu_count']} cores."
+        f"medians of {figures['rounds']} alternating rounds ({figures.get('tracing_rounds', figures['rounds'])} for "
+        f"tracing), each figure the median of the rounds' ratios, {figures['cpu_count']} cores."
     )
     return "\n".join(lines)

@@ -242,6 +242,12 @@ def _bench_parser(commands: argparse._SubParsersAction) -> None:
     goals.add_argument("--rooms", type=int, default=200)
     goals.add_argument("--seconds", type=float, default=15.0)
     goals.add_argument("--rounds", type=int, default=3)
+    goals.add_argument(
+        "--tracing-rounds",
+        type=int,
+        default=7,
+        help="rounds of the tracing comparison (its 2%% goal is finer than one run's noise, so it takes more)",
+    )
     goals.add_argument("--json", action="store_true", help="print one JSON object")
     goals.add_argument("--readme", default="", help="also write the table into this file, between its markers")
     cluster = kinds.add_parser(
@@ -264,6 +270,12 @@ def _bench_parser(commands: argparse._SubParsersAction) -> None:
         "--follow",
         action="store_true",
         help="join through a node at random asking for the owner (kickoff-route: owner), then play on the owner",
+    )
+    cluster.add_argument(
+        "--transport",
+        choices=("stream", "rest"),
+        default="stream",
+        help="play streams (gRPC), or REST through one gateway in front of every node (it follows owners itself)",
     )
     cluster.add_argument("--json", action="store_true", help="print one JSON object")
     clocks = kinds.add_parser("clocks", help="idle online rooms with running clocks: server CPU and clock accuracy")
@@ -443,9 +455,9 @@ def _bench_server(args: argparse.Namespace) -> int:
 def _bench_goals(args: argparse.Namespace) -> int:
     from benchmarks.goals import bench_goals, table, write_into
 
-    if args.rooms < 1 or args.seconds <= 0 or args.rounds < 1:
-        raise ValueError("--rooms, --seconds and --rounds must be positive")
-    result = bench_goals(args.rooms, args.seconds, args.rounds)
+    if args.rooms < 1 or args.seconds <= 0 or args.rounds < 1 or args.tracing_rounds < 1:
+        raise ValueError("--rooms, --seconds, --rounds and --tracing-rounds must be positive")
+    result = bench_goals(args.rooms, args.seconds, args.rounds, tracing_rounds=args.tracing_rounds)
     _report(args, result, table(result))
     if args.readme:
         write_into(args.readme, table(result))
@@ -465,8 +477,11 @@ def _bench_cluster(args: argparse.Namespace) -> int:
         args.seed,
         local=args.local,
         follow=args.follow,
+        transport=args.transport,
     )
-    report = cluster_report(figures, counts, args.rooms, args.seconds, args.rounds, args.local, args.follow)
+    report = cluster_report(
+        figures, counts, args.rooms, args.seconds, args.rounds, args.local, args.follow, args.transport
+    )
     _report(args, figures, report)
     return 0
 

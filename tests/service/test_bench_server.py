@@ -88,7 +88,7 @@ def test_bench_history_reports_memory_as_games_finish_and_startup_with_finished_
 def test_bench_goals_measures_every_goal_as_a_ratio_inside_one_run() -> None:
     from benchmarks.goals import Goal, bench_goals, table
 
-    figures = bench_goals(rooms=2, seconds=0.8, rounds=1)
+    figures = bench_goals(rooms=2, seconds=0.8, rounds=1, tracing_rounds=1)
     names = [goal["goal"] for goal in figures["goals"]]
     assert len(names) == 9 and figures["of"] == 9
     assert any("bare fan-out" in name for name in names) and any("SQLite" in name for name in names)
@@ -110,3 +110,24 @@ def test_the_goals_table_is_written_between_the_readme_markers(tmp_path) -> None
     (tmp_path / "plain.md").write_text("no markers")
     with pytest.raises(ValueError, match="block"):
         write_into(str(tmp_path / "plain.md"), "| new |")
+
+
+def test_bench_cluster_plays_through_one_gateway_in_front_of_the_nodes() -> None:
+    import os
+
+    from benchmarks.cluster import bench_cluster, cluster_report
+
+    admin = os.environ.get("KICKOFF_TEST_POSTGRES_URL")
+    if not admin:
+        if os.environ.get("CI") == "true":
+            pytest.fail("no PostgreSQL: run the tests with `make test`")
+        pytest.skip("no PostgreSQL: run the tests with `make test`")
+    figures = bench_cluster(admin, [1, 2], rooms=4, seconds=1.5, rounds=1, transport="rest")
+    for count in (1, 2):
+        line = figures[f"nodes_{count}"]
+        assert line["moves_per_s"] > 0 and line["server_cpu_us_per_move"] > 0
+        assert line["gateway_cpu_us_per_move"] > 0, "the moves went through the gateway"
+    assert figures["nodes_2"]["cpu_per_move_ratio"] > 0
+    assert "REST gateway" in cluster_report(figures, [1, 2], 4, 1.5, 1, False, transport="rest")
+    with pytest.raises(ValueError, match="follows owners itself"):
+        bench_cluster(admin, [1], rooms=1, seconds=1, rounds=1, transport="rest", follow=True)
