@@ -51,7 +51,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from opentelemetry import trace
@@ -102,6 +102,18 @@ class _Write:
     status: str = ""  # the actor's status after the change
     future: asyncio.Future[None] | None = None
     context: trace.SpanContext | None = None  # the writer's span, to trace the commit
+    # A room's line that changes nothing but its log and its row (no seat taken or left, no game ended: no lease given
+    # up, no rating): on PostgreSQL such lines are stored by one statement (_ROOM_LINES). Decided once, as it is made.
+    plain: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.plain = (
+            self.line
+            and self.kind == "room"
+            and self.status != FINISHED
+            and self.source.result is None
+            and not KINDS["room"].changes(self.source)
+        )
 
     @property
     def owner(self) -> str:
@@ -292,11 +304,11 @@ class SqlJournal:
         in a transaction of their own, at the same time. Splitting a group is safe because an actor has one line in
         flight at a time (it awaits each): no room has a line on both sides, and each side is retried, or found
         stored, on its own."""
-        plain = [write for write in writes if self._plain(write)] if self._one_statement() else []
+        plain = [write for write in writes if write.plain] if self._one_statement() else []
         if not plain or len(plain) == len(writes):
             await self._commit(writes)
             return
-        rest = [write for write in writes if not self._plain(write)]
+        rest = [write for write in writes if not write.plain]
         for outcome in await asyncio.gather(self._commit(rest), self._commit(plain), return_exceptions=True):
             if isinstance(outcome, BaseException):
                 raise outcome
@@ -379,7 +391,7 @@ class SqlJournal:
 
     async def _write(self, writes: list[_Write]) -> list[_Write]:
         """Commit ``writes`` in one transaction; returns those its fence kept out (a node of a cluster only)."""
-        if self._plain_room_lines(writes):
+        if self._one_statement() and all(write.plain for write in writes):
             return await self._write_room_lines(writes)
         async with self.engine.begin() as connection:
             lost = await self._fence(connection, writes) if self.node_id else []
@@ -394,21 +406,6 @@ class SqlJournal:
         if self.engine.dialect.name != "postgresql":
             return False
         return self.outbox is None or not getattr(self.outbox, "wanted", True)
-
-    @staticmethod
-    def _plain(write: _Write) -> bool:
-        """A room's line that changes nothing but its log and its row: no seat taken or left, no game ended (no
-        lease given up, no rating)."""
-        return (
-            write.line
-            and write.kind == "room"
-            and write.status != FINISHED
-            and write.source.result is None
-            and not KINDS["room"].changes(write.source)
-        )
-
-    def _plain_room_lines(self, writes: list[_Write]) -> bool:
-        return self._one_statement() and all(self._plain(write) for write in writes)
 
     async def _write_room_lines(self, writes: list[_Write]) -> list[_Write]:
         """Store plain room lines in one statement (:data:`_ROOM_LINES`); returns those its fence kept out."""
