@@ -174,6 +174,8 @@ class Directory(Generic[H]):
         ):
             if actor_id in self._recent:
                 self._recent.move_to_end(actor_id)
+            elif handler.status != FINISHED:  # (a live one: only while this node's lease holds)
+                runtime.vouch(self.kind)
             return handler
         held = await runtime.resolve(self.kind, actor_id)  # (may claim, and rebuild, the actor)
         if isinstance(held, Remote):

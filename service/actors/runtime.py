@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from service.cluster.node import Claimed, Node, Remote
+from service.errors import RoomMoved
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,12 @@ class Runtime:
     def holds(self, kind: str, actor_id: str, epoch: int) -> bool:
         return self.node is None or self.node.holds(kind, actor_id, epoch)
 
+    def vouch(self, kind: str) -> None:
+        """Raise RoomMoved when this node may no longer own what it holds (its lease may have run out: see
+        Node.vouch); a single server always does."""
+        if self.node is not None:
+            self.node.vouch(kind)
+
     def hold(self, kind: str, actor_id: str, epoch: int) -> None:
         if self.node is not None:
             self.node.hold(kind, actor_id, epoch)
@@ -97,6 +104,8 @@ class Runtime:
         for lease in sorted(claimed, key=lambda lease: lease.kind not in children):
             try:
                 await self.kinds[lease.kind].locate(lease.target_id)
+            except RoomMoved as moved:  # (this node cannot vouch for its leases now: the next call or sweep loads it)
+                log.info("%s %s is not rebuilt yet: %s", lease.kind, lease.target_id, moved)
             except Exception:  # (the next call for it loads it; the lease is held)
                 log.exception("could not rebuild %s %s", lease.kind, lease.target_id)
 
@@ -137,15 +146,44 @@ class Runtime:
 
     def start(self) -> None:
         """Renew and sweep from now on, each in a task of its own: a long sweep (many rooms to rebuild) must never
-        hold a renewal back."""
+        hold a renewal back. A renewal still waiting on the store after a lease is left to end by itself (it is of
+        no use by then, and a cut connection may answer nothing for minutes), and the next starts beside it, on
+        another connection: a node whose store comes back renews at once. (Cancelling the one stuck instead was
+        tried: on a loaded machine each cancelled renewal left the next waiting on its row, and no renewal ever
+        went through again.)"""
         if self.node is not None and not self._tasks:
             loop = asyncio.get_running_loop()
             every = self.node.settings.renew_seconds
             name = f"node {self.node.node_id}"
             self._tasks = [
-                loop.create_task(self._every(every, self.renew, "renew"), name=f"{name} renewing"),
+                loop.create_task(self._renewing(every, self.node.settings.lease_seconds), name=f"{name} renewing"),
                 loop.create_task(self._every(every, self.sweep, "sweep"), name=f"{name} sweeping"),
             ]
+
+    async def _renewing(self, every: float, lease: float) -> None:
+        assert self.node is not None
+        stuck: set[asyncio.Task[None]] = set()  # renewals left waiting on the store (a lease or more)
+        while True:
+            await asyncio.sleep(every)
+            if len(stuck) >= 2:  # (a long cut: no more connections are spent on it until one of these ends)
+                await asyncio.wait(set(stuck), return_when=asyncio.FIRST_COMPLETED)
+            attempt = asyncio.ensure_future(self.renew())
+            done, _ = await asyncio.wait({attempt}, timeout=lease)
+            if not done:
+                stuck.add(attempt)
+                attempt.add_done_callback(stuck.discard)
+                attempt.add_done_callback(self._renewed_late)
+                log.warning("node %s: a renewal has waited on the store for %g s", self.node.node_id, lease)
+                continue
+            self._renewed_late(attempt)
+
+    def _renewed_late(self, attempt: asyncio.Future[None]) -> None:
+        """How a renewal ended (one left waiting ends here, whenever it does)."""
+        if attempt.cancelled():
+            return
+        error = attempt.exception()
+        if error is not None and self.node is not None:  # the store is away: the next try may do
+            log.warning("node %s: could not renew: %s", self.node.node_id, type(error).__name__)
 
     async def _every(self, seconds: float, step: Callable[[], Awaitable[Any]], what: str) -> None:
         assert self.node is not None

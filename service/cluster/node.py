@@ -8,6 +8,11 @@ renewal back):
 - every ``renew_seconds`` it pushes its own row's expiry one lease ahead: one statement, however many rooms it owns;
 - when a renewal comes later than the lease (the node or its store was stalled), it reads back which leases it still
   holds and lets go of the others (another node claimed them, and the fence already refuses this node's lines);
+- while its last successful renewal is older than the lease (cut from the store, or stalled), its leases may have run
+  out and another node may be serving its rooms: it answers for none of them (:meth:`Node.vouch` raises RoomMoved,
+  retriable; the client's next call reaches the new owner) until a renewal succeeds and says what is still its own.
+  Writes were safe without this (the fence refuses them); reads and seat-token checks were not: a node cut from the
+  store went on answering from memory with a room another node had moved on, and refused the tokens it issued;
 - it claims orphaned leases (their node died, or gave them back while draining), its part of them: the live nodes
   split the orphans by a hash of their ids, so the survivors of a dead node share its rooms in one sweep (and any
   orphan left over two renew intervals goes to whoever sweeps first); the runtime rebuilds each from its seed and
@@ -29,6 +34,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -59,9 +65,16 @@ class Node:
     """See the module docstring."""
 
     def __init__(
-        self, table: LeaseTable, settings: NodeSettings, address: str, telemetry: Telemetry | None = None
+        self,
+        table: LeaseTable,
+        settings: NodeSettings,
+        address: str,
+        telemetry: Telemetry | None = None,
+        *,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.table = table
+        self._monotonic = monotonic  # (tests move it on: the lease is measured by it)
         self.settings = settings
         self.address = address
         self.node_id = settings.node_id
@@ -70,7 +83,7 @@ class Node:
         self._claimed: list[Claimed] = []  # claimed, not yet taken by the runtime to rebuild
         self._owners: dict[Key, tuple[Owner, float]] = {}  # other nodes' leases seen lately, until when believed
         self._claiming: dict[Key, asyncio.Future[None]] = {}  # claims under way for callers
-        self._renewed = 0.0  # monotonic time the last successful renewal started
+        self._renewed = 0.0  # monotonic time the last successful renewal started (its statement was sent after it)
         self._inherited = False
         # The operators' metrics: claims and hand-overs as they happen, and what each sweep sees of the cluster (the
         # nodes alive, the leases orphaned past a lease), read only when metrics are exported.
@@ -84,11 +97,17 @@ class Node:
 
     @classmethod
     def for_engine(
-        cls, engine: AsyncEngine, settings: NodeSettings, address: str, telemetry: Telemetry | None = None
+        cls,
+        engine: AsyncEngine,
+        settings: NodeSettings,
+        address: str,
+        telemetry: Telemetry | None = None,
+        *,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> Node:
         """A node on the store behind ``engine``, reached by the others at ``address``."""
         table = LeaseTable(engine, settings.node_id, address, secrets.token_hex(8), settings.lease_seconds)
-        return cls(table, settings, address, telemetry)
+        return cls(table, settings, address, telemetry, monotonic=monotonic)
 
     # -- life ------------------------------------------------------------------------------------------------------
 
@@ -97,7 +116,7 @@ class Node:
         process of this node). Raises NodeIdInUse when that predecessor keeps renewing: another live process."""
         seen: float | None = None
         while True:
-            started = time.monotonic()
+            started = self._monotonic()
             waiting = await self.table.join()
             if waiting is None:
                 self._renewed = started
@@ -150,22 +169,39 @@ class Node:
 
     async def renew(self) -> list[Key]:
         """Push this node's expiry one lease ahead. A renewal later than the lease (the node or its store stalled)
-        lets go of the leases other nodes claimed meanwhile: returns them."""
-        started = time.monotonic()
+        lets go of the leases other nodes claimed meanwhile: returns them. Until it has, the node still vouches for
+        none of its rooms (:meth:`vouch`)."""
+        started = self._monotonic()
         late = started - self._renewed > self.settings.lease_seconds
         if not await self.table.renew():
             log.error("node %s: another process took this node's row; letting go of every lease", self.node_id)
             lost = self._let_go(list(self.held))
             await self.join()
             return lost
-        self._renewed = started
         if late:  # the lease may have run out meanwhile: keep only what the store says is still this node's
             before = dict(self.held)  # (what is claimed or created while the store is asked is this node's)
             still = await self.table.held()
-            return self._let_go(
+            lost = self._let_go(
                 [key for key, epoch in before.items() if still.get(key) != epoch and self.held.get(key) == epoch]
             )
+            self._renewed = max(self._renewed, started)
+            return lost
+        self._renewed = max(self._renewed, started)
         return []
+
+    @property
+    def lapsed(self) -> bool:
+        """Whether this node's lease may have run out: its last successful renewal began more than a lease ago (the
+        store measures the lease from when it got the renewal, a little later: this errs on the safe side)."""
+        return self._monotonic() - self._renewed > self.settings.lease_seconds
+
+    def vouch(self, kind: str) -> None:
+        """Raise RoomMoved (retriable) when this node's lease may have run out (:attr:`lapsed`): another node may own
+        its rooms by now, and the caller must reach it rather than hear this node's memory."""
+        if self.lapsed:
+            raise RoomMoved(
+                f"this node could not renew its lease in time, so another node may own this {kind}; try again"
+            )
 
     async def drain(self) -> int:
         """Stop claiming and give every lease back (the caller has stopped the rooms' writes first); returns how many
@@ -203,6 +239,7 @@ class Node:
         RoomMoved (it is being handed over: try again)."""
         key = (kind, target_id)
         if key in self.held:
+            self.vouch(kind)
             return self.held[key]
         cached = self._owners.get(key)
         if cached is not None and cached[1] > time.monotonic():
@@ -214,6 +251,7 @@ class Node:
             self._owners[key] = (owner, time.monotonic() + OWNER_CACHE_SECONDS)
             return Remote(owner.node_id, owner.address, target_id)
         if owner.alive and key in self.held:  # (claimed meanwhile by this node's sweep)
+            self.vouch(kind)
             return self.held[key]
         if self.draining:
             raise RoomMoved("this node is handing its rooms over; try again")
@@ -227,6 +265,7 @@ class Node:
             claiming.add_done_callback(lambda _: self._claiming.pop(claim, None))
         await asyncio.shield(claiming)
         if key in self.held:
+            self.vouch(kind)
             return self.held[key]
         raise RoomMoved("another node is taking this room over; try again")
 

@@ -432,11 +432,17 @@ async def serve(
         engine = create_engine(store.database_url)
         player_store = PlayerStore(engine, time.time, min_games=player_settings.min_games)
         await player_store.recount()  # (the leaderboards' band counts, with this server's minimum of games)
-        journal = SqlJournal(engine, telemetry, retry_seconds=store.retry_seconds, rater=player_store.rate)
         if engine.dialect.name == "postgresql":
             cluster = cluster or NodeSettings()
             node = Node.for_engine(engine, cluster, cluster.address(settings.host, settings.port), telemetry)
-            journal.node_id = node.node_id
+        journal = SqlJournal(
+            engine,
+            telemetry,
+            retry_seconds=store.retry_seconds,
+            node_id=node.node_id if node is not None else "",
+            rater=player_store.rate,
+        )
+        if node is not None:
             await node.join()
     runtime = Runtime(node)  # (where every room and tournament lives)
     directory = RoomDirectory(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -23,7 +24,7 @@ from kickoff.v1 import common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_g
 from service.actors.directory import page_size_of
 from service.actors.feed import Feed
 from service.actors.runtime import Remote
-from service.errors import InvalidRequest, PermissionDenied, RoomNotFound, Unauthenticated
+from service.errors import InvalidRequest, PermissionDenied, RoomNotFound, StoreUnavailable, Unauthenticated
 from service.grpc.admission import Admission
 from service.grpc.codecs import codec_of
 from service.grpc.convert import (
@@ -47,6 +48,7 @@ from service.players.players import Players
 from service.players.store import PlayerInfo as Player
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import Room, Update
+from service.store.database import store_away
 
 Response = TypeVar("Response")
 log = logging.getLogger(__name__)
@@ -88,7 +90,14 @@ def routed(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitabl
 
 
 async def internal(context: grpc.aio.ServicerContext, name: str) -> None:
-    """A bug or a failing store: log it whole, tell the client no internals."""
+    """An error nothing on the call's way turned into a refusal. A store that cannot be reached (its driver's own
+    errors, from any query on the way: finding a room's owner, claiming it, reading it back) is the documented
+    retriable answer, UNAVAILABLE ``store_unavailable``, logged in one line; anything else is a bug: logged whole, and
+    the client told no internals."""
+    error = sys.exc_info()[1]
+    if error is not None and store_away(error):
+        log.warning("%s: the store is unavailable: %s", name, type(error).__name__)
+        await abort(context, StoreUnavailable("the store is unavailable; try again shortly"))
     log.exception("%s failed", name)
     await context.abort(grpc.StatusCode.INTERNAL, "internal error: the server logged it")
 

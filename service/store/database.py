@@ -13,11 +13,12 @@ from collections.abc import AsyncIterator
 from contextvars import ContextVar
 from pathlib import Path
 
+import asyncpg
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import event
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, InterfaceError, InternalError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
@@ -29,6 +30,30 @@ DEFAULT_URL = "sqlite+aiosqlite:///var/kickoff.db"
 def database_url() -> str:
     """KICKOFF_DATABASE_URL, or the embedded SQLite file."""
     return os.environ.get("KICKOFF_DATABASE_URL") or DEFAULT_URL
+
+
+def store_away(error: BaseException) -> bool:
+    """Whether ``error`` says the store cannot be reached now (rather than that it refuses what it was given, or a
+    bug): the answer to give is UNAVAILABLE, retriable. Looks through what the error was raised from, since the
+    drivers and SQLAlchemy wrap each other's errors: a connection reset or refused by the network (OSError,
+    PermissionError where a firewall rejects packets), a call that timed out, asyncpg's connection errors (a generic
+    DBAPIError when SQLAlchemy does not know them), and SQLAlchemy's own verdicts (a connection it invalidated;
+    OperationalError: refused or lost, server shutting down, disk full, database locked; InterfaceError: the driver's
+    connection is gone; InternalError: a transaction the server aborted)."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, DBAPIError):
+            if cause.connection_invalidated or isinstance(cause, OperationalError | InterfaceError | InternalError):
+                return True
+            orig = cause.orig
+            cause = orig if isinstance(orig, BaseException) else cause.__cause__
+            continue
+        if isinstance(cause, OSError | TimeoutError | asyncpg.PostgresConnectionError | asyncpg.InterfaceError):
+            return True
+        cause = cause.__cause__
+    return False
 
 
 def _sqlite_path(url: str) -> Path | None:

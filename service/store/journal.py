@@ -13,7 +13,17 @@ for longer than that. So:
   up to ``retry_seconds``; after that its writers get StoreUnavailable, and until a commit succeeds again later
   groups get one try each, so that callers hear at once rather than after the whole budget each time. A try that
   failed while committing may have committed: before trying again the journal asks the store whether it holds the
-  group (one transaction: all of it or none), so nothing is written twice.
+  group (one transaction: all of it or none), so nothing is written twice. It asks for *this* write, not for a line
+  at its version: on a node of a cluster another node may have claimed the room meanwhile and stored its own line
+  there (a table's move when the clock ran out), which is not this one (the stored line must be this write's, column
+  for column: its epoch, request id, move, time...).
+- On PostgreSQL no try waits on the store for longer than ``try_seconds`` (a cut whose packets are dropped answers
+  nothing, ever): a try that has not ended by then is asked to stop, and counts as one that may have committed; the
+  next try starts only once it has ended (two tries in flight could both commit). So a writer hears within
+  ``retry_seconds`` + ``try_seconds`` (``try_seconds`` alone once the store is known to be away), whatever the
+  network does: 7 s by default, within a cluster's default lease (10 s). (A tighter bound was tried, half a lease:
+  on a loaded machine with 2 s leases, healthy commits took longer than 1 s, and each try given up cost the store
+  more work than it saved.)
 
 A writer that gets an error does not know whether its write is stored (StoreUnavailable) or knows it is not
 (StoreRefused); either way it reads its log back (:meth:`SqlJournal.load`) before it goes on.
@@ -57,11 +67,12 @@ from typing import Any, Protocol
 from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.trace import Link, NonRecordingSpan
-from sqlalchemy import and_, bindparam, delete, insert, or_, select, text, tuple_, update
-from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, InternalError, OperationalError
+from sqlalchemy import JSON, and_, bindparam, delete, insert, or_, select, text, tuple_, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.errors import InvalidRequest, RoomMoved, StoreRefused, StoreUnavailable
+from service.store.database import store_away
 from service.store.kinds import KINDS
 from service.store.models import LeaseRow, LogRow, SettingRow
 from service.telemetry import FollowingTracerProvider, Telemetry
@@ -70,17 +81,14 @@ log = logging.getLogger(__name__)
 
 FINISHED = "finished"
 RETRY_SECONDS = 2.0  # how long a group is tried again while the store is away, before its writers hear of it
+TRY_SECONDS = 5.0  # on PostgreSQL, the longest one try of a commit (or the check after an uncertain one) may take
 CLOSE_SLACK_SECONDS = 1.0  # close() waits this long past the retry budget for the group in hand
 BACKOFF = (0.05, 0.5)  # seconds between tries: the first, and the most
 
 
 def transient(error: BaseException) -> bool:
     """Whether ``error`` says the store is away for now (rather than that it refuses what it was given)."""
-    if isinstance(error, DBAPIError):
-        # OperationalError: connection refused or lost, server shutting down, disk full, database locked;
-        # InterfaceError: the driver's connection is gone; InternalError: a transaction the server aborted.
-        return error.connection_invalidated or isinstance(error, OperationalError | InterfaceError | InternalError)
-    return isinstance(error, OSError | TimeoutError)
+    return store_away(error)
 
 
 class Outbox(Protocol):
@@ -193,6 +201,20 @@ def _room_lines(fenced: bool) -> Any:
 _ROOM_LINES = {fenced: _room_lines(fenced) for fenced in (False, True)}
 
 
+@functools.cache
+def _identity(log: Any) -> tuple[str, ...]:
+    """The columns of a log table that say which write a stored line is (every one but those of JSON values, whose
+    form a store may change: a room's deadlines by seat, which follow from the others)."""
+    return tuple(column.name for column in log.__table__.columns if not isinstance(column.type, JSON))
+
+
+def _stray_ended(attempt: asyncio.Future[Any]) -> None:
+    """A try given up on ended at last (its writers heard long ago): take its outcome, so nothing is logged as never
+    retrieved."""
+    if not attempt.cancelled():
+        attempt.exception()
+
+
 def _stopping() -> StoreUnavailable:
     """What a write hears once the journal is closing (the server is stopping): retriable, as StoreUnavailable is."""
     return StoreUnavailable("the server is stopping; try again shortly")
@@ -208,6 +230,7 @@ class SqlJournal:
         telemetry: Telemetry | None = None,
         *,
         retry_seconds: float = RETRY_SECONDS,
+        try_seconds: float | None = TRY_SECONDS,
         node_id: str = "",
         rater: Callable[[Any, list[Any]], Awaitable[None]] | None = None,
     ) -> None:
@@ -216,6 +239,9 @@ class SqlJournal:
         # writes the webhook deliveries the lines cause, in their transaction (service/webhooks/outbox.py)
         self.outbox: Outbox | None = None
         self.retry_seconds = retry_seconds
+        # the longest a try may wait on the store (module docstring); SQLite, a file on this machine, has no network
+        # to lose, and its writers wait their turn in the process for up to WRITE_WAIT: unbounded there
+        self.try_seconds = try_seconds if engine.dialect.name != "sqlite" else None
         self.node_id = node_id  # set: a node of a cluster, whose every line is fenced by its lease (module docstring)
         telemetry = telemetry or Telemetry()
         self._tracer = telemetry.tracer
@@ -315,38 +341,38 @@ class SqlJournal:
 
     async def _commit(self, writes: list[_Write]) -> None:
         """Commit ``writes`` in one transaction and settle each writer's future (see the module docstring)."""
-        deadline = time.monotonic() + (0.0 if self._down else self.retry_seconds)
+        started = time.monotonic()
+        retry_until = started + (0.0 if self._down else self.retry_seconds)
+        # the latest a writer hears: a try may begin just before retry_until and take up to try_seconds
+        give_up = retry_until + (self.try_seconds or 0.0)
         delay, most = BACKOFF
         uncertain = False  # a failed try may have committed
         while True:
-            try:
-                lost = await self._held_back(writes) if uncertain else None
-                if lost is None:
-                    lost = await self._write(writes)
+            attempt = asyncio.ensure_future(self._try(writes, uncertain))
+            error = await self._wait(attempt, give_up)
+            if attempt.done() and error is None:
+                lost = attempt.result()
                 break
-            except Exception as error:
-                if not transient(error):
-                    if len(writes) > 1:  # find the write the store refuses: the others must not pay for it
-                        self.isolated += 1
-                        for write in writes:
-                            await self._commit([write])
-                        return
-                    what = "line" if writes[0].line else "creation"
-                    log.error("the store refused a %s of %s %s: %s", what, writes[0].kind, writes[0].owner, error)
-                    self._settle(writes, StoreRefused("the store refused this request's data"))
+            if attempt.done() and error is not None and not transient(error):
+                if len(writes) > 1:  # find the write the store refuses: the others must not pay for it
+                    self.isolated += 1
+                    for write in writes:
+                        await self._commit([write])
                     return
-                uncertain = True
-                if time.monotonic() >= deadline:
-                    if not self._down:
-                        log.warning("the store is unavailable: %s", error)
-                    self._down = True
-                    self._store_unavailable.add(len(writes))
-                    self._settle(
-                        writes, StoreUnavailable("the store is unavailable; try again shortly", retry_after=1.0)
-                    )
-                    return
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, most)
+                what = "line" if writes[0].line else "creation"
+                log.error("the store refused a %s of %s %s: %s", what, writes[0].kind, writes[0].owner, error)
+                self._settle(writes, StoreRefused("the store refused this request's data"))
+                return
+            uncertain = True
+            if not attempt.done() or time.monotonic() >= retry_until:
+                if not self._down:
+                    log.warning("the store is unavailable: %s", error)
+                self._down = True
+                self._store_unavailable.add(len(writes))
+                self._settle(writes, StoreUnavailable("the store is unavailable; try again shortly", retry_after=1.0))
+                return
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, most)
         if self._down:
             log.warning("the store is back")
         self._down = False
@@ -358,6 +384,34 @@ class SqlJournal:
             self._stored_status[write.lease] = write.status
             self.lines += write.line and write.kind == "room"
         self._settle(writes, None)
+
+    async def _try(self, writes: list[_Write], uncertain: bool) -> list[_Write]:
+        """One try: commit ``writes`` (after an ``uncertain`` try, unless the store holds them already); returns the
+        writes the fence kept out."""
+        lost = await self._held_back(writes) if uncertain else None
+        if lost is None:
+            lost = await self._write(writes)
+        return lost
+
+    async def _wait(self, attempt: asyncio.Future[list[_Write]], give_up: float) -> BaseException | None:
+        """Wait for a try to end, for at most ``try_seconds`` (and never past ``give_up``); returns its error (None:
+        it committed). A try that has not ended by then is cancelled and waited for until ``give_up``: a cancelled
+        try may still have committed, or may still commit (the driver may wait on a socket that answers nothing), so
+        no try begins beside it. One still running at ``give_up`` is left to end by itself (its writers hear the store
+        is unavailable, and read their logs back)."""
+        if self.try_seconds is None:
+            await asyncio.wait({attempt})
+        else:
+            await asyncio.wait({attempt}, timeout=max(0.0, min(self.try_seconds, give_up - time.monotonic())))
+            if not attempt.done():
+                attempt.cancel()
+                await asyncio.wait({attempt}, timeout=max(0.0, give_up - time.monotonic()))
+                if not attempt.done():
+                    attempt.add_done_callback(_stray_ended)
+                    return TimeoutError(f"the store did not answer a commit within {self.try_seconds:g} s")
+        if attempt.cancelled():
+            return TimeoutError(f"the store did not answer a commit within {self.try_seconds:g} s")
+        return attempt.exception()
 
     @staticmethod
     def _settle(writes: list[_Write], error: Exception | None) -> None:
@@ -378,16 +432,25 @@ class SqlJournal:
         return [write for write, stored in zip(writes, held, strict=True) if not stored]
 
     async def _holds(self, write: _Write) -> bool:
-        """Whether the store holds ``write`` (and so the whole group that was committed with it)."""
+        """Whether the store holds ``write`` (and so the whole group that was committed with it): an actor it created,
+        or a line that is this write's, not merely one at its version (another node may have stored its own there:
+        the module docstring)."""
         kind = KINDS[write.kind]
         key = write.owner
-        if write.line:
-            log_key = getattr(kind.log, kind.key)
-            query = select(kind.log.version).where(log_key == key, kind.log.version == write.row["version"])
-        else:
+        if not write.line:
             query = select(getattr(kind.table, kind.key)).where(getattr(kind.table, kind.key) == key)
+            async with self.engine.connect() as connection:
+                return (await connection.execute(query)).first() is not None
+        log_key = getattr(kind.log, kind.key)
+        columns = _identity(kind.log)
+        query = select(*(kind.log.__table__.c[name] for name in columns)).where(
+            log_key == key, kind.log.version == write.row["version"]
+        )
         async with self.engine.connect() as connection:
-            return (await connection.execute(query)).first() is not None
+            stored = (await connection.execute(query)).first()
+        if stored is None:
+            return False
+        return all(stored[i] == write.row.get(name) for i, name in enumerate(columns))
 
     async def _write(self, writes: list[_Write]) -> list[_Write]:
         """Commit ``writes`` in one transaction; returns those its fence kept out (a node of a cluster only)."""
@@ -547,7 +610,7 @@ class SqlJournal:
         if flusher is not None and not flusher.done():
             assert self._wakeup is not None
             self._wakeup.set()
-            await asyncio.wait({flusher}, timeout=self.retry_seconds + CLOSE_SLACK_SECONDS)
+            await asyncio.wait({flusher}, timeout=self.retry_seconds + (self.try_seconds or 0.0) + CLOSE_SLACK_SECONDS)
             if not flusher.done():
                 flusher.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

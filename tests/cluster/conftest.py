@@ -5,12 +5,13 @@ directories, journal and lease node. Their lease loops do not run: a test renews
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 import pytest
-from sqlalchemy import text
+from sqlalchemy import make_url, text
 
 from kickoff.v1 import move_pb2, move_pb2_grpc, player_pb2_grpc, room_pb2, room_pb2_grpc, tournament_pb2_grpc
 from service.actors.runtime import Runtime
@@ -50,6 +51,7 @@ class Member:
     journal: SqlJournal
     channel: grpc.aio.Channel
     freezer: Freezer | None = None  # in front of the node's port, for the other nodes (see tests/freeze.py)
+    store: Freezer | None = None  # between the node and PostgreSQL: cuts it from the store (see tests/freeze.py)
 
     @property
     def runtime(self) -> Runtime:
@@ -72,20 +74,51 @@ class Member:
         return tournament_pb2_grpc.TournamentServiceStub(self.channel)
 
 
+class Monotonic:
+    """A node's monotonic clock, what its lease is measured by (Node.lapsed), that moves only when a test moves it:
+    the nodes' lease loops do not run here, so by the real clock every node would seem to have stopped renewing."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 @dataclass
 class Cluster:
     url: str
     clock: ManualClock = field(default_factory=ManualClock)
+    leases: Monotonic = field(default_factory=Monotonic)  # every node's, unless a test gives one its own
     members: dict[str, Member] = field(default_factory=dict)
     _seeds: itertools.count = field(default_factory=lambda: itertools.count(1))
 
-    async def start(self, node_id: str, lease_seconds: float = 30.0, *, freezable: bool = False) -> Member:
-        """A node; ``freezable``: the other nodes reach it through a :class:`Freezer` (``member.freezer``)."""
-        engine = create_engine(self.url)
+    async def start(
+        self,
+        node_id: str,
+        lease_seconds: float = 30.0,
+        *,
+        freezable: bool = False,
+        cuttable: bool = False,
+        monotonic: Callable[[], float] | None = None,
+        **journal_options: Any,
+    ) -> Member:
+        """A node; ``freezable``: the other nodes reach it through a :class:`Freezer` (``member.freezer``);
+        ``cuttable``: it reaches PostgreSQL through one (``member.store``); ``monotonic``: what its lease is measured
+        by (``cluster.leases`` unless given); ``journal_options``: its journal's (``retry_seconds``,
+        ``try_seconds``)."""
+        store = None
+        url = self.url
+        if cuttable:
+            address = make_url(self.url)
+            store = await Freezer(f"{address.host}:{address.port}").start()
+            host, port = store.address.rsplit(":", 1)
+            url = address.set(host=host, port=int(port)).render_as_string(hide_password=False)
+        engine = create_engine(url)
         players = PlayerStore(engine, self.clock.now, min_games=1)
-        journal = SqlJournal(engine, node_id=node_id, rater=players.rate)
+        journal = SqlJournal(engine, node_id=node_id, rater=players.rate, **journal_options)
         settings = NodeSettings(node_id=node_id, lease_seconds=lease_seconds, renew_seconds=lease_seconds / 4)
-        node = Node.for_engine(engine, settings, "")
+        node = Node.for_engine(engine, settings, "", monotonic=monotonic or self.leases)
         rooms = RoomDirectory(
             clock=self.clock,
             journal=journal,
@@ -109,7 +142,14 @@ class Cluster:
             raise
         await rooms.runtime.sweep()
         member = Member(
-            node, server, rooms, tournaments, journal, grpc.aio.insecure_channel(f"127.0.0.1:{server.port}"), freezer
+            node,
+            server,
+            rooms,
+            tournaments,
+            journal,
+            grpc.aio.insecure_channel(f"127.0.0.1:{server.port}"),
+            freezer,
+            store,
         )
         self.members[f"{node_id}#{len(self.members)}"] = member
         return member
@@ -120,14 +160,18 @@ class Cluster:
 
     async def expire(self, node_id: str) -> None:
         """The node's lease has run out (it died, or stalled): the others may claim its rooms."""
-        member = next(iter(self.members.values()))
-        async with member.journal.engine.begin() as connection:
+        async with self._direct().journal.engine.begin() as connection:
             await connection.execute(
                 text(f"UPDATE nodes SET expires_at = {NOW} - 0.001 WHERE node_id = :id"), {"id": node_id}
             )
 
     async def log(self, room_id: str) -> list[LogEntry]:
-        return await next(iter(self.members.values())).journal.load("room", room_id)
+        return await self._direct().journal.load("room", room_id)
+
+    def _direct(self) -> Member:
+        """A node that reaches the store directly (not through a relay that may cut it), where there is one."""
+        members = list(self.members.values())
+        return next((member for member in members if member.store is None), members[0])
 
     async def close(self) -> None:
         for member in self.members.values():
@@ -138,9 +182,13 @@ class Cluster:
             await member.rooms.close()
             if member.server.forwarder is not None:
                 await member.server.forwarder.close()
+            if member.store is not None:
+                member.store.thaw()
+                member.store.refusing = False
             await member.journal.close()
-            if member.freezer is not None:
-                await member.freezer.close()
+            for relay in (member.freezer, member.store):
+                if relay is not None:
+                    await relay.close()
 
 
 @pytest.fixture
