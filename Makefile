@@ -78,6 +78,7 @@ bench: install
 	$(BIN)/kickoff bench goals --rooms 200 --seconds 15 --rounds 3 --tracing-rounds 7 --readme README.md
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0 \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'
+	scripts/with-postgres sh -c '$(BIN)/kickoff bench nemesis --seconds 120 --database-url "$$KICKOFF_TEST_POSTGRES_URL"'
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench cluster --nodes 1,2,3 --rooms 200 --seconds 15 --rounds 3 \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL" && $(BIN)/kickoff bench cluster --nodes 1,2,3 --rooms 200 \
 		--seconds 15 --rounds 3 --local --database-url "$$KICKOFF_TEST_POSTGRES_URL" && $(BIN)/kickoff bench cluster \

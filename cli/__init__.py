@@ -278,6 +278,24 @@ def _bench_parser(commands: argparse._SubParsersAction) -> None:
         help="play streams (gRPC), or REST through one gateway in front of every node (it follows owners itself)",
     )
     cluster.add_argument("--json", action="store_true", help="print one JSON object")
+    nemesis = kinds.add_parser(
+        "nemesis",
+        help="a fault soak of a cluster (kills, stops, cuts from PostgreSQL and from the other nodes) while people "
+        "play; fails when any acknowledged move is missing from its log",
+    )
+    nemesis.add_argument(
+        "--database-url", required=True, help="a PostgreSQL database: the run makes its own beside it, and drops it"
+    )
+    nemesis.add_argument("--nodes", type=int, default=3)
+    nemesis.add_argument("--rooms", type=int, default=24, help="rooms played at once (a new one as each game ends)")
+    nemesis.add_argument("--seconds", type=float, default=90.0)
+    nemesis.add_argument(
+        "--every", default="8,15", help="seconds between faults: a range, low,high (one fault at a time)"
+    )
+    nemesis.add_argument("--lease-seconds", type=float, default=4.0)
+    nemesis.add_argument("--renew-seconds", type=float, default=1.0)
+    nemesis.add_argument("--seed", type=int, default=0)
+    nemesis.add_argument("--json", action="store_true", help="print one JSON object")
     clocks = kinds.add_parser("clocks", help="idle online rooms with running clocks: server CPU and clock accuracy")
     clocks.add_argument("--rooms", type=int, default=5000)
     clocks.add_argument("--quiet-seconds", type=float, default=10.0)
@@ -484,6 +502,28 @@ def _bench_cluster(args: argparse.Namespace) -> int:
     )
     _report(args, figures, report)
     return 0
+
+
+def _bench_nemesis(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from benchmarks.nemesis import nemesis_report, soak
+
+    low, high = (float(part) for part in args.every.split(","))
+    figures = asyncio.run(
+        soak(
+            args.database_url,
+            nodes=args.nodes,
+            rooms=args.rooms,
+            seconds=args.seconds,
+            every=(low, high),
+            lease=args.lease_seconds,
+            renew=args.renew_seconds,
+            seed=args.seed,
+        )
+    )
+    _report(args, figures, nemesis_report(figures))
+    return 0 if figures["ok"] else 1
 
 
 def _bench_clocks(args: argparse.Namespace) -> int:
@@ -848,6 +888,7 @@ _BENCHES = {
     "server": _bench_server,
     "goals": _bench_goals,
     "cluster": _bench_cluster,
+    "nemesis": _bench_nemesis,
     "clocks": _bench_clocks,
     "history": _bench_history,
     "players": _bench_players,
