@@ -78,7 +78,8 @@ class ChangeGuard:
         self.listed = (policy or CorsPolicy()).origins
         self.hosts = hosts or HostPolicy()
 
-    def __call__(self, connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    async def __call__(self, connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+        # (async: Litestar runs a plain function guard in a worker thread, a hop for every request)
         scope = connection.scope
         if scope.get("method") not in CHANGING:
             return
