@@ -703,6 +703,9 @@ messages, each one schema in `components.schemas` named after its message.
 - A request body is `application/json` (any other `Content-Type`, or a body without one: 415,
   `unsupported_media_type`); a request without a body needs no `Content-Type`. A POST or DELETE from a browser page
   whose `Origin` is neither the gateway's own nor one it lists is refused 403 (`origin_not_allowed`).
+- A request whose `Host` is not one of the gateway's names is refused 400 (`host_not_allowed`). An integer in a path
+  or a query outside the range of the field it fills (int32, int64), or not a number, is refused 400 (`bad_request`,
+  `field` naming it).
 - The event streams are server-sent events: `update` events (data: a RoomUpdate, a TournamentUpdate or a
   matchmaking Ticket, id: its version; resume with Last-Event-ID), then one `end` event (data: a StreamEnd) when the
   updates are over, or one `problem` event (data: ProblemDetails) when the server ends the stream for good
