@@ -24,6 +24,19 @@ def _cors_origin(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _allowed_host(parser: argparse.ArgumentParser) -> None:
+    """``--allowed-host``, the same on `kickoff gateway` and `kickoff serve`."""
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="a host name requests may name in their Host header (DNS rebinding: service/gateway/hosts.py), "
+        "repeatable; '*' for any; IP addresses are always accepted (default $KICKOFF_ALLOWED_HOSTS, comma-separated, "
+        "or localhost and the --host it listens on)",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kickoff", description="kickoff: a game-as-a-service backend for card games")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -112,6 +125,7 @@ def _parser() -> argparse.ArgumentParser:
         "(default $KICKOFF_HTTP_MAX_CONNECTIONS_PER_CLIENT or 64)",
     )
     _cors_origin(gateway)
+    _allowed_host(gateway)
     gateway.add_argument(
         "--discard-spans",
         action="store_true",
@@ -145,6 +159,7 @@ def _parser() -> argparse.ArgumentParser:
         "--database-url", default=None, help="the store (default $KICKOFF_DATABASE_URL or SQLite under ./var/)"
     )
     _cors_origin(serve)
+    _allowed_host(serve)
 
     client = commands.add_parser("client", help="play or watch in the terminal: a full-screen client of a gRPC server")
     client.add_argument("--target", default="127.0.0.1:50051", help="the gRPC server, host:port")
@@ -688,6 +703,7 @@ def _run_gateway(args: argparse.Namespace) -> int:
     from service.gateway import http
     from service.gateway.app import create_app
     from service.gateway.cors import CorsPolicy
+    from service.gateway.hosts import HostPolicy
     from service.settings import HttpLimits
     from service.telemetry import from_environment
 
@@ -700,6 +716,7 @@ def _run_gateway(args: argparse.Namespace) -> int:
     telemetry = from_environment("kickoff-gateway", discard_spans=args.discard_spans)
     try:
         cors = CorsPolicy.parse(args.cors_origin or [os.environ.get("KICKOFF_CORS_ORIGINS", "")])
+        hosts = HostPolicy.parse(args.allowed_host or limits.allowed_hosts, listen=args.host)
     except ValueError as error:
         print(f"kickoff gateway: {error}", file=sys.stderr)
         return 2
@@ -709,6 +726,7 @@ def _run_gateway(args: argparse.Namespace) -> int:
         telemetry=telemetry,
         max_body_bytes=limits.max_body_bytes,
         cors=cors,
+        hosts=hosts,
     )
     print(
         f"kickoff REST gateway on http://{args.host}:{args.port} (OpenAPI at /schema) -> gRPC {args.grpc_target}",
@@ -736,6 +754,8 @@ def serve_commands(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     gateway_command = [*base, "gateway", "--host", args.host, "--port", str(args.http_port), "--grpc-target", target]
     for origin in args.cors_origin or ():
         gateway_command += ["--cors-origin", origin]
+    for name in args.allowed_host or ():
+        gateway_command += ["--allowed-host", name]
     return grpc_command, gateway_command
 
 

@@ -181,8 +181,8 @@ class LimitSettings:
 
 @dataclass(frozen=True)
 class HttpLimits:
-    """What one connection and one client may hold of the REST gateway's HTTP server (service/gateway/http.py), and
-    whose word it takes for a client's address."""
+    """What one connection and one client may hold of the REST gateway's HTTP server (service/gateway/http.py), whose
+    word it takes for a client's address, and the host names it answers to."""
 
     # KICKOFF_HTTP_MAX_HEADER_BYTES: the request line and all header lines of one request, in bytes (more: 431).
     max_header_bytes: int = field(default_factory=lambda: int(_number("KICKOFF_HTTP_MAX_HEADER_BYTES", "16384", int)))
@@ -204,6 +204,13 @@ class HttpLimits:
     # X-Forwarded-Proto name the client and its scheme (reverse proxies in front of the gateway). None by default:
     # every client is the peer it connects from.
     trusted_proxies: tuple[str, ...] = field(default_factory=_trusted_proxies)
+    # KICKOFF_ALLOWED_HOSTS: the host names a request's Host may name, comma-separated, '*' for any (IP addresses are
+    # always accepted; service/gateway/hosts.py). Unset: the loopback names and the name the gateway listens on.
+    allowed_hosts: tuple[str, ...] = field(
+        default_factory=lambda: tuple(
+            name.strip() for name in _env("KICKOFF_ALLOWED_HOSTS", "").split(",") if name.strip()
+        )
+    )
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,10 @@ players.py's and matches.py's. The seat token travels as ``Authorization: Bearer
 metadata, with the caller's API key (``X-API-Key``) and address (``x-forwarded-for``: the server counts rates and
 streams per caller, and believes this gateway's word where KICKOFF_TRUSTED_PROXIES names it). Every call carries a
 deadline; refusals become RFC 9457 problem details through the one table in problems.py. Request bodies are bounded
-(413) and JSON (415), changes from pages on other origins are refused (guard.py), and the gRPC channel's message
-sizes match the server's.
+(413) and JSON (415), changes from pages on other origins are refused (guard.py), so is a Host that is not one of
+the gateway's names (hosts.py), every integer in a path or query is checked against the proto field it fills
+(numbers.py), and the gRPC channel's message sizes match the server's. A request that fails in the gateway itself is
+a 500 problem that says nothing of the error, which goes to the log with the request's trace id (problems.py).
 """
 
 from __future__ import annotations
@@ -66,7 +68,9 @@ from service.gateway.calls import to_json as _to_json
 from service.gateway.calls import upstream as _upstream
 from service.gateway.cors import CorsMiddleware, CorsPolicy
 from service.gateway.guard import ChangeGuard
+from service.gateway.hosts import ANY_HOST, HostGuard, HostPolicy
 from service.gateway.matches import MATCH_ROUTES
+from service.gateway.numbers import IntegerGuard, integer_parameters
 from service.gateway.openapi import (
     CREATOR,
     CREATOR_OR_PLAYER,
@@ -79,7 +83,7 @@ from service.gateway.openapi import (
 )
 from service.gateway.operators import OPERATOR_ROUTES, ops_router
 from service.gateway.players import PLAYER_ROUTES
-from service.gateway.problems import bad_parameters, body_too_large, problem, rpc_error_to_problem
+from service.gateway.problems import bad_parameters, body_too_large, internal_error, problem, rpc_error_to_problem
 from service.gateway.streams import event_stream as _event_stream
 from service.gateway.streams import last_version as _last_version
 from service.gateway.webhooks import WEBHOOK_ROUTES
@@ -604,14 +608,15 @@ async def stream_tournament(
     return await _event_stream(call, up.heartbeat)
 
 
-@get("/healthz", include_in_schema=False, cache_control=CacheControlHeader(no_store=True))
+# The probes answer whatever the request's Host (hosts.py): kubelets call them by the pod's address.
+@get("/healthz", include_in_schema=False, cache_control=CacheControlHeader(no_store=True), opt={ANY_HOST: True})
 async def healthz() -> dict[str, str]:
     """Liveness: the gateway's process answers HTTP. It asks nothing of the gRPC server, so a server that is away
     (or draining) never gets the gateways restarted."""
     return {"status": "ok"}
 
 
-@get("/readyz", include_in_schema=False, cache_control=CacheControlHeader(no_store=True))
+@get("/readyz", include_in_schema=False, cache_control=CacheControlHeader(no_store=True), opt={ANY_HOST: True})
 async def readyz(state: State) -> dict[str, str]:
     """Readiness: the gRPC server behind the gateway answers its health check SERVING ("": the server as a whole);
     else 503 problem details, so a load balancer stops sending requests here while no node can take them."""
@@ -698,6 +703,9 @@ messages, each one schema in `components.schemas` named after its message.
 - A request body is `application/json` (any other `Content-Type`, or a body without one: 415,
   `unsupported_media_type`); a request without a body needs no `Content-Type`. A POST or DELETE from a browser page
   whose `Origin` is neither the gateway's own nor one it lists is refused 403 (`origin_not_allowed`).
+- A request whose `Host` is not one of the gateway's names is refused 400 (`host_not_allowed`). An integer in a path
+  or a query outside the range of the field it fills (int32, int64), or not a number, is refused 400 (`bad_request`,
+  `field` naming it).
 - The event streams are server-sent events: `update` events (data: a RoomUpdate, a TournamentUpdate or a
   matchmaking Ticket, id: its version; resume with Last-Event-ID), then one `end` event (data: a StreamEnd) when the
   updates are over, or one `problem` event (data: ProblemDetails) when the server ends the stream for good
@@ -715,6 +723,7 @@ def create_app(
     telemetry: Telemetry | None = None,
     max_body_bytes: int = MAX_BODY_BYTES,
     cors: CorsPolicy | None = None,
+    hosts: HostPolicy | None = None,
     web: bool = True,
 ) -> Litestar:
     """The gateway app, calling the gRPC server at ``grpc_target`` with a ``timeout`` deadline per call; a request
@@ -722,8 +731,11 @@ def create_app(
 
     With ``telemetry`` on, each request gets Litestar's own OpenTelemetry span and HTTP metrics, and each gRPC call a
     client span whose context travels to the server in the call's metadata. ``cors`` says which pages on other
-    origins may call it (cors.py; none by default)."""
+    origins may call it (cors.py; none by default), ``hosts`` the host names it answers to (hosts.py; by default the
+    loopback names)."""
     telemetry = telemetry or Telemetry()
+    hosts = hosts or HostPolicy()
+    integers = IntegerGuard()
 
     async def connect(app: Litestar) -> None:
         interceptors = (
@@ -801,7 +813,9 @@ def create_app(
         ],
         on_startup=[connect],
         middleware=[DefineMiddleware(CorsMiddleware, policy=cors)] if cors is not None and cors.enabled else [],
-        guards=[ChangeGuard(cors)],  # a change needs a JSON body and an origin allowed (guard.py)
+        # One of the gateway's host names (hosts.py); a change needs a JSON body and an origin allowed (guard.py);
+        # every integer in range (numbers.py).
+        guards=[HostGuard(hosts), ChangeGuard(cors, hosts), integers],
         before_request=_name_span if telemetry.tracing else None,
         on_shutdown=[disconnect],
         plugins=[
@@ -817,6 +831,7 @@ def create_app(
                 )
             ),
         ],
+        exception_handlers={Exception: internal_error},  # (the others, refusals, are the plugin's above)
         request_max_body_size=max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="kickoff REST gateway",
@@ -827,5 +842,6 @@ def create_app(
             components=Components(security_schemes=SECURITY_SCHEMES),
         ),
     )
+    integers.table = integer_parameters(app.routes)
     add_components(app)
     return app

@@ -185,13 +185,6 @@ def page_size(page_size: int) -> int:
     return page_size
 
 
-def int32(value: int, field: str) -> int:
-    """A query's number that must fit the int32 field it fills (the server checks its own range)."""
-    if not -(2**31) <= value < 2**31:
-        raise BadRequest(f"{field} is out of range", field=field)
-    return value
-
-
 def status_filter(enum: Any, prefix: str, status: str) -> int:
     """A status filter given as ``playing`` or as the enum's own name (``ROOM_STATUS_PLAYING``)."""
     names = enum.keys()

@@ -9,7 +9,8 @@ PATCH and DELETE passes two checks, whether or not CORS is on (Litestar runs gua
 anything reads the body):
 
 * **its origin**: a request whose ``Origin`` header names neither the gateway's own origin (the scheme and host the
-  request came to, which is the /play page's) nor an origin the CORS policy lists is refused 403
+  request came to, which is the /play page's, and whose host is one of the gateway's names: hosts.py) nor an origin
+  the CORS policy lists is refused 403
   (``origin_not_allowed``). ``*`` lets any page read what a spectator may read and never change anything. Clients
   other than browsers send no ``Origin`` and are not concerned;
 * **its body**: a ``Content-Type`` other than ``application/json`` (parameters such as ``charset`` allowed), or a body
@@ -29,6 +30,7 @@ from litestar.connection import ASGIConnection
 from litestar.handlers import BaseRouteHandler
 
 from service.gateway.cors import CorsPolicy
+from service.gateway.hosts import HostPolicy
 from service.gateway.problems import problem
 
 CHANGING = frozenset(("POST", "PUT", "PATCH", "DELETE"))
@@ -69,12 +71,15 @@ def _has_body(headers: dict[str, list[str]]) -> bool:
 
 
 class ChangeGuard:
-    """The Litestar guard for the checks above; ``policy`` names the origins listed (``--cors-origin``)."""
+    """The Litestar guard for the checks above; ``policy`` names the origins listed (``--cors-origin``), ``hosts``
+    the gateway's own host names (``--allowed-host``)."""
 
-    def __init__(self, policy: CorsPolicy | None = None) -> None:
+    def __init__(self, policy: CorsPolicy | None = None, hosts: HostPolicy | None = None) -> None:
         self.listed = (policy or CorsPolicy()).origins
+        self.hosts = hosts or HostPolicy()
 
-    def __call__(self, connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    async def __call__(self, connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+        # (async: Litestar runs a plain function guard in a worker thread, a hop for every request)
         scope = connection.scope
         if scope.get("method") not in CHANGING:
             return
@@ -100,8 +105,9 @@ class ChangeGuard:
 
     def _allowed(self, origin: str, scheme: str, host: str) -> bool:
         """A listed origin (exactly as the CORS policy compares it), or the gateway's own: the scheme the request
-        came by and its Host."""
+        came by and its Host, which must be one of the gateway's names (a page on a name of its own that resolves to
+        the gateway's address names that name in both)."""
         if origin.strip().lower() in self.listed:
             return True
         own = _origin(f"{scheme}://{host}") if host else None
-        return own is not None and _origin(origin) == own
+        return own is not None and _origin(origin) == own and self.hosts.allows(host)

@@ -15,7 +15,7 @@ from litestar.params import FromPath, FromQuery
 from litestar.static_files import create_static_files_router
 
 from kickoff.v1 import operator_pb2, operator_pb2_grpc
-from service.gateway.calls import body, int32, metadata, to_json, upstream
+from service.gateway.calls import body, metadata, to_json, upstream
 from service.gateway.calls import page_size as bounded_page
 from service.gateway.openapi import OPERATOR, operation
 from service.gateway.players import PRIVATE
@@ -168,7 +168,7 @@ async def close_room(room_id: FromPath[str], request: Request[Any, Any, Any], st
 
 
 @post(
-    "/v1/ops/rooms/{room_id:str}/seats/{seat:int}/revoke",
+    "/v1/ops/rooms/{room_id:str}/seats/{seat:str}/revoke",  # (an int: {seat:str} lets numbers.py refuse "x")
     operation_id="RevokeSeatToken",
     operation_class=operation(operator_pb2.RevokeSeatTokenResponse, example={}),
     summary="Revoke a seat's token: it opens nothing any more, and the streams opened with it end (seat_released)",
@@ -184,7 +184,7 @@ async def revoke_seat_token(
     room_id: FromPath[str], seat: FromPath[int], request: Request[Any, Any, Any], state: State
 ) -> dict[str, Any]:
     stub, timeout = _stub(state)
-    message = operator_pb2.RevokeSeatTokenRequest(room_id=room_id, seat=int32(seat, "seat"))
+    message = operator_pb2.RevokeSeatTokenRequest(room_id=room_id, seat=seat)
     return to_json(await stub.RevokeSeatToken(message, metadata=metadata(request), timeout=timeout))
 
 

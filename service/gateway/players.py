@@ -11,7 +11,7 @@ from litestar.datastructures import CacheControlHeader, State
 from litestar.params import FromPath, FromQuery
 
 from kickoff.v1 import player_pb2
-from service.gateway.calls import body, int32, metadata, to_json, upstream
+from service.gateway.calls import body, metadata, to_json, upstream
 from service.gateway.calls import page_size as bounded_page
 from service.gateway.openapi import PLAYER, PLAYER_OR_ANYONE, operation
 
@@ -271,9 +271,7 @@ async def get_rank(
     neighbours: FromQuery[int] = 0,
 ) -> dict[str, Any]:
     stub, timeout = _stub(state)
-    message = player_pb2.GetRankRequest(
-        game=game, player_id=_player_id(player_id), neighbours=int32(neighbours, "neighbours")
-    )
+    message = player_pb2.GetRankRequest(game=game, player_id=_player_id(player_id), neighbours=neighbours)
     return to_json(await stub.GetRank(message, metadata=metadata(request), timeout=timeout))
 
 

@@ -4,18 +4,28 @@ A problem carries ``type`` (a URN naming the reason), ``title``, ``status``, ``d
 ``reason`` (the google.rpc.ErrorInfo reason the gRPC status carried, e.g. ``no_match`` or ``stale_version``), and
 ``field`` when one request field is at fault. A refusal that may succeed later (a rate limit, a store that is away)
 carries ``Retry-After`` (whole seconds, from the status's google.rpc.RetryInfo).
+
+A 500 is a bug (the gateway's, or the server's when it answers INTERNAL, UNKNOWN or DATA_LOSS): the client's problem
+says only that, and the gateway's log has the whole of it, with the trace id of the request's span, so that the one
+can be found from the other (the trace id is ``none`` where tracing is off).
 """
 
 from __future__ import annotations
 
+import logging
 import math
+from typing import Any
 
 import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
+from litestar import Request, Response
 from litestar.exceptions import ValidationException
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.plugins.problem_details import ProblemDetailsException
+from opentelemetry import trace
+
+log = logging.getLogger(__name__)
 
 HTTP_STATUS: dict[grpc.StatusCode, int] = {
     grpc.StatusCode.INVALID_ARGUMENT: 400,
@@ -100,10 +110,28 @@ def problem(
     )
 
 
+def trace_id() -> str:
+    """The trace id of the current span (32 hex digits, as trace viewers show it), or ``none``."""
+    context = trace.get_current_span().get_span_context()
+    return trace.format_trace_id(context.trace_id) if context.is_valid else "none"
+
+
+def internal_error(request: Request[Any, Any, Any], error: Exception) -> Response[Any]:
+    """Anything a route raised that is not a refusal: logged whole, with the trace id; the client's 500 problem says
+    nothing of it."""
+    route = request.scope.get("path_template") or request.scope.get("path", "")  # type: ignore[typeddict-item]
+    log.error("%s %s failed (trace id %s)", request.method, route, trace_id(), exc_info=error)
+    return problem(500, "the gateway failed to answer this request; its log has the error", "internal").to_response(
+        request
+    )
+
+
 def rpc_error_to_problem(error: grpc.aio.AioRpcError) -> ProblemDetailsException:
     code = error.code()
     status = HTTP_STATUS.get(code, 500)
     detail = error.details() or code.name
+    if status == 500:
+        log.error("the game server answered %s: %s (trace id %s)", code.name, _brief(detail), trace_id())
     info, retry_after = _details(error)
     if info is None:
         if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):

@@ -160,6 +160,27 @@ def test_the_gateway_runs_twice_probes_its_health_routes_and_calls_the_grpc_serv
     assert service["selector"].items() <= gateway["spec"]["template"]["metadata"]["labels"].items()
 
 
+def test_the_gateway_answers_its_services_names_and_its_probes_by_pod_ip() -> None:
+    from service.gateway.hosts import HostPolicy
+
+    (container,) = resources()["Deployment", "kickoff-gateway"]["spec"]["template"]["spec"]["containers"]
+    env = {item["name"]: item.get("value") for item in container["env"]}
+    namespace = "kickoff"  # (the env's $(POD_NAMESPACE), as the kubelet fills it in)
+    hosts = HostPolicy.parse([env["KICKOFF_ALLOWED_HOSTS"].replace("$(POD_NAMESPACE)", namespace)], listen="0.0.0.0")
+    names = [item["name"] for item in container["env"]]
+    assert names.index("POD_NAMESPACE") < names.index("KICKOFF_ALLOWED_HOSTS"), "(a variable it uses is set before)"
+    for name in (
+        "kickoff-gateway",
+        f"kickoff-gateway.{namespace}.svc",
+        f"kickoff-gateway.{namespace}.svc.cluster.local",
+    ):
+        assert hosts.allows(f"{name}:80") and hosts.allows(name), name
+    assert not hosts.allows("attacker.example") and not hosts.allows("localhost.attacker.example")
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        assert "httpHeaders" not in container[probe]["httpGet"], "the kubelet names the pod's IP in Host"
+    assert hosts.allows("10.244.3.17:8080")
+
+
 def test_every_pod_runs_unprivileged_on_a_read_only_root() -> None:
     templates = dict(pod_templates())
     assert set(templates) == {"StatefulSet/kickoff-node", "Deployment/kickoff-gateway", "Job/kickoff-migrate"}
@@ -387,6 +408,18 @@ def test_compose_points_the_gateway_at_the_nodes(compose: dict[str, Any]) -> Non
     assert "/healthz" in " ".join(gateway["healthcheck"]["test"])
     assert gateway["environment"]["OTEL_EXPORTER_OTLP_ENDPOINT"] == "http://otel-collector:4317"
     assert "secrets" not in gateway
+
+
+def test_compose_names_the_hosts_the_gateway_is_reached_by(compose: dict[str, Any]) -> None:
+    from service.gateway.hosts import HostPolicy
+
+    gateway = compose["services"]["gateway"]
+    hosts = HostPolicy.parse([gateway["environment"]["KICKOFF_ALLOWED_HOSTS"]], listen="0.0.0.0")
+    published = gateway["ports"][0].split(":")[0]
+    assert hosts.allows(f"localhost:{published}"), "the published port, from this machine"
+    assert hosts.allows("gateway:8080"), "the service's name, from the project's network"
+    assert hosts.allows("127.0.0.1:8080"), "the health check's"
+    assert not hosts.allows(f"attacker.example:{published}")
 
 
 def test_compose_includes_the_observability_stack(compose: dict[str, Any]) -> None:

@@ -238,6 +238,7 @@ def test_slowloris_from_one_address_does_not_stop_the_gateway(tmp_path: Path) ->
     port = _free_port()
     command = [sys.executable, "-m", "cli", "gateway", "--port", str(port), "--grpc-target", "127.0.0.1:1"]
     command += ["--header-timeout", "2", "--max-connections-per-client", "64"]
+    command += ["--allowed-host", "test"]  # (the Host these requests name: hosts.py)
     log = tmp_path / "gateway.log"  # a file, not a pipe, which a chatty gateway could fill and block on
     with log.open("wb") as stderr:
         gateway = subprocess.Popen(
