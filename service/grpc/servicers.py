@@ -238,6 +238,14 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
     async def locate(self, request: Any) -> Room | Remote:
         return await self.seats.locate(request)
 
+    def _origin(self, context: Any) -> str:
+        """What the seat a player takes keeps of the caller's network (Players.origin): two people seated from one
+        play unrated (service/rooms/room.py). Nothing without players, or where KICKOFF_RATE_SHARED_ADDRESSES is on."""
+        players = self.seats.players
+        if players is None or self.admission.settings.rate_shared_addresses:
+            return ""
+        return players.origin(self.admission.network(context))
+
     @unary
     async def CreateRoom(self, request: room_pb2.CreateRoomRequest, context: Any) -> room_pb2.CreateRoomResponse:
         self.admission.admit(context, "create")
@@ -269,7 +277,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         if player is None:
             return room_pb2.CreateRoomResponse(room=room_to_proto(room))
         # The creator sits down at once.
-        seat, nonce = await room.join(None, player.name, request.choice, player.player_id)
+        seat, nonce = await room.join(None, player.name, request.choice, player.player_id, self._origin(context))
         token = self.seats.tokens.issue(room.room_id, seat, nonce)
         return room_pb2.CreateRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
 
@@ -302,6 +310,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
             request.name or (player.name if player else ""),
             request.choice,
             player.player_id if player else "",
+            self._origin(context),
         )
         token = self.seats.tokens.issue(room.room_id, seat, nonce)
         return room_pb2.JoinRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)

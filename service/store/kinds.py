@@ -125,6 +125,7 @@ def _room_line(entry: LogEntry) -> dict[str, Any]:
         "created_at": entry.time,
         "epoch": entry.epoch,
         "player_id": entry.player,
+        "origin": entry.origin,
     }
 
 
@@ -133,7 +134,12 @@ def _room_line(entry: LogEntry) -> dict[str, Any]:
 _SEAT_TAKEN = (
     update(SeatRow)
     .where(SeatRow.room_id == bindparam("b_room_id"), SeatRow.seat == bindparam("b_seat"))
-    .values(taken=bindparam("b_taken"), name=bindparam("b_name"), player_id=bindparam("b_player_id"))
+    .values(
+        taken=bindparam("b_taken"),
+        name=bindparam("b_name"),
+        player_id=bindparam("b_player_id"),
+        origin=bindparam("b_origin"),
+    )
 )
 _ROOM_ENDED = (
     update(RoomRow)
@@ -157,6 +163,7 @@ def _room_changes(entry: LogEntry) -> list[tuple[Any, Any]]:
             "b_taken": entry.kind == "join",
             "b_name": entry.name,
             "b_player_id": entry.player or None,
+            "b_origin": entry.origin,
         }
         return [(_SEAT_TAKEN, taken)]
     result = entry.result
@@ -165,7 +172,7 @@ def _room_changes(entry: LogEntry) -> list[tuple[Any, Any]]:
     outcome = {
         "b_room_id": entry.room_id,
         "b_ended_at": result.time,
-        "b_outcome": {**result.outcome, "rated": result.rated},
+        "b_outcome": {**result.outcome, "rated": result.rated, "unrated_reason": result.unrated_reason},
     }
     changes: list[tuple[Any, Any]] = [(_ROOM_ENDED, outcome)]
     places = [
@@ -206,6 +213,7 @@ def _room_entry(line: Any) -> LogEntry:
         time=line.created_at,
         epoch=line.epoch,
         player=line.player_id,
+        origin=line.origin,
     )
 
 

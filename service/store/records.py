@@ -78,6 +78,9 @@ class LogEntry:
     time: float = 0.0
     epoch: int = 0  # the writer's lease epoch (0: a single node without leases)
     player: str = ""  # a join's player ('' for a seat taken without a player's session)
+    # A join's origin: a keyed hash of the network the server saw the person join from ('' where not kept), so a
+    # room whose people share one knows it after a restart or failover too (service/rooms/room.py, unrated_reason)
+    origin: str = ""
     result: GameResult | None = None  # the last line's: how the game ended for each seat (not a column of the log)
     # Every acting seat after the line (not a column of the log: the room's row keeps the last line's, for "my turn"
     # lists, webhooks and waking resting rooms); None: not known (a line read back from the store)
@@ -124,6 +127,7 @@ class GameResult:
     time: float
     outcome: Mapping[str, Any]  # the outcome's JSON
     seats: tuple[SeatResult, ...]
+    unrated_reason: str = ""  # why the game is not rated ('' when it is: service/rooms/room.py, UNRATED_REASONS)
 
 
 @dataclass(frozen=True)
