@@ -228,6 +228,15 @@ ROOM_SERVICE = room_pb2.DESCRIPTOR.services_by_name["RoomService"].full_name
 MOVE_SERVICE = move_pb2.DESCRIPTOR.services_by_name["MoveService"].full_name
 
 
+def seat_origin(seats: Seats, admission: Admission, context: Any) -> str:
+    """What the seat a player takes (a room's, a tournament's) keeps of the caller's network (Players.origin): two
+    people seated from one play unrated (service/rooms/room.py). Nothing without players, or where
+    KICKOFF_RATE_SHARED_ADDRESSES is on."""
+    if seats.players is None or admission.settings.rate_shared_addresses:
+        return ""
+    return seats.players.origin(admission.network(context))
+
+
 class RoomServicer(room_pb2_grpc.RoomServiceServicer):
     SERVICE = ROOM_SERVICE
 
@@ -239,12 +248,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         return await self.seats.locate(request)
 
     def _origin(self, context: Any) -> str:
-        """What the seat a player takes keeps of the caller's network (Players.origin): two people seated from one
-        play unrated (service/rooms/room.py). Nothing without players, or where KICKOFF_RATE_SHARED_ADDRESSES is on."""
-        players = self.seats.players
-        if players is None or self.admission.settings.rate_shared_addresses:
-            return ""
-        return players.origin(self.admission.network(context))
+        return seat_origin(self.seats, self.admission, context)
 
     @unary
     async def CreateRoom(self, request: room_pb2.CreateRoomRequest, context: Any) -> room_pb2.CreateRoomResponse:

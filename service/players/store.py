@@ -341,7 +341,7 @@ class PlayerStore:
                 await connection.execute(
                     update(TournamentLogRow)
                     .where(TournamentLogRow.tournament_id.in_(tournaments), TournamentLogRow.player_id == player_id)
-                    .values(name=pseudonym, player_id="")
+                    .values(name=pseudonym, player_id="", origin="")
                 )
             sessions = select(SessionRow.session_id).where(SessionRow.player_id == player_id)
             await connection.execute(delete(RefreshTokenRow).where(RefreshTokenRow.session_id.in_(sessions)))

@@ -329,10 +329,11 @@ class Room(ActorHandler):
         its nonce (for the token). The last person's join starts the game."""
         return await self.actor.call(lambda: self._join(seat, name, choice, player, origin))
 
-    async def seat_person(self, seat: int, name: str, nonce: str, player: str = "") -> None:
+    async def seat_person(self, seat: int, name: str, nonce: str, player: str = "", origin: str = "") -> None:
         """Seat a person chosen elsewhere (a tournament seats its players in each of its rooms, with the nonce of
-        their tournament token). Seating someone already seated with that nonce changes nothing."""
-        await self.actor.call(lambda: self._seat_person(seat, name, nonce, player))
+        their tournament token and the origin they joined it from). Seating someone already seated with that nonce
+        changes nothing."""
+        await self.actor.call(lambda: self._seat_person(seat, name, nonce, player, origin))
 
     def seat_of(self, player: str) -> SeatRecord | None:
         """The seat ``player`` holds here, if any."""
@@ -503,7 +504,7 @@ class Room(ActorHandler):
             self.unrated_reason,
         )
 
-    async def _seat_person(self, seat: int, name: str, nonce: str, player: str = "") -> None:
+    async def _seat_person(self, seat: int, name: str, nonce: str, player: str = "", origin: str = "") -> None:
         if not 0 <= seat < len(self.seats) or self.seats[seat].kind != PERSON:
             raise InvalidRequest(f"seat {seat} is not a person's seat")
         record = self.seats[seat]
@@ -511,7 +512,7 @@ class Room(ActorHandler):
             if record.nonce != nonce:
                 raise SeatTaken(f"seat {seat} is taken")
             return
-        await self._take_seat(seat, name, nonce, player=player)
+        await self._take_seat(seat, name, nonce, player=player, origin=origin)
 
     async def _open(self) -> None:
         if not all(r.taken for r in self.seats):

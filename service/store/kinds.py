@@ -261,6 +261,7 @@ def _tournament_line(entry: TournamentEntry) -> dict[str, Any]:
         "created_at": entry.time,
         "epoch": entry.epoch,
         "player_id": entry.player,
+        "origin": entry.origin,
     }
 
 
@@ -277,6 +278,7 @@ def _tournament_entry(line: Any) -> TournamentEntry:
         time=line.created_at,
         epoch=line.epoch,
         player=line.player_id,
+        origin=line.origin,
     )
 
 

@@ -129,6 +129,8 @@ class TournamentLogRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     nonce: Mapped[str] = mapped_column(String(32))  # a join's seat nonce (names the tournament seat's token)
     player_id: Mapped[str] = mapped_column(String(40), default="", server_default="")  # a join's player ('' none)
+    # a join's origin, as the room log's (0014)
+    origin: Mapped[str] = mapped_column(String(32), default="", server_default="")
     game_index: Mapped[int] = mapped_column(Integer)
     room_id: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[float] = mapped_column(Double)

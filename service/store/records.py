@@ -164,6 +164,7 @@ class TournamentEntry:
     time: float = 0.0
     epoch: int = 0  # the writer's lease epoch, as in a room's log
     player: str = ""  # a join's player ('' for a seat taken without a player's session)
+    origin: str = ""  # a join's origin, as a room's join line keeps it (LogEntry.origin)
     players: tuple[str, ...] = ()  # a game line's: the tournament's players (not a column: for its webhook event)
 
     @property

@@ -14,11 +14,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from kickoff.v1 import common_pb2, player_pb2, room_pb2
+from kickoff.v1 import common_pb2, player_pb2, room_pb2, tournament_pb2
 from service.settings import LimitSettings, PlayerSettings
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
-from tests.players.conftest import Served, auth
+from tests.players.conftest import Served, auth, calling_from
 from tests.server.conftest import Harness
 from tests.servers import Start
 
@@ -160,3 +160,25 @@ async def test_the_reason_over_rest(
         False,
         "same_address",
     )
+
+
+async def test_a_tournament_entered_from_one_address_plays_its_games_unrated(public: Served) -> None:
+    """A tournament's games are seated by the tournament, with the origins its people entered from: two entrants
+    from one address make every game of it unrated, as a room would be."""
+    farmer, victim = await public.guest(address=FARM), await public.guest(address=FARM)
+    tournaments = public.harness.tournaments
+    created = await tournaments.CreateTournament(
+        tournament_pb2.CreateTournamentRequest(game="soker", system_players=2, mode=common_pb2.ROOM_MODE_ONLINE),
+        metadata=calling_from(FARM),
+    )
+    tid = created.tournament.tournament_id
+    for session in (farmer, victim):
+        await tournaments.JoinTournament(
+            tournament_pb2.JoinTournamentRequest(tournament_id=tid),
+            metadata=auth(session.access_token) + calling_from(FARM),
+        )
+    await public.harness.server.tournaments.settle()
+    tournament = (await tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))).tournament
+    room = await room_of(public, tournament.current_room_id)
+    assert room.status == common_pb2.ROOM_STATUS_PLAYING
+    assert not room.rated and room.unrated_reason == "same_address"
