@@ -285,9 +285,9 @@ class Room(ActorHandler):
             else SeatRecord(s, PERSON, team=teams[s])
             for s in range(self._record.seats)
         ]
-        for seat, name, nonce, player in self._record.people:  # (a matched room: seated as it was made)
+        for seat, name, nonce, player, origin in self._record.people:  # (a matched room: seated as it was made)
             record = self.seats[seat]
-            record.taken, record.name, record.nonce, record.player = True, name, nonce, player
+            record.taken, record.name, record.nonce, record.player, record.origin = True, name, nonce, player, origin
         self.state: GameState | None = None
         self.status = WAITING
         self.rated = False  # decided when the game starts (_why_unrated)

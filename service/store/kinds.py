@@ -68,7 +68,7 @@ def _room_row(record: RoomRecord) -> dict[str, Any]:
 def _room_seats(record: RoomRecord) -> list[tuple[Any, list[dict[str, Any]]]]:
     """A new room's seats (a projection of the log's joins and leaves, kept for queries): a matched room's people are
     seated from the start."""
-    people = {seat: (name, player) for seat, name, _, player in record.people}
+    people = {seat: (name, player, origin) for seat, name, _, player, origin in record.people}
     seats = [
         {
             "room_id": record.room_id,
@@ -77,6 +77,7 @@ def _room_seats(record: RoomRecord) -> list[tuple[Any, list[dict[str, Any]]]]:
             "taken": seat in record.system_seats or seat in people,
             "name": f"{record.system_player} bot" if seat in record.system_seats else people.get(seat, ("", ""))[0],
             "player_id": people[seat][1] or None if seat in people else None,
+            "origin": people[seat][2] if seat in people else "",
         }
         for seat in range(record.seats)
     ]
@@ -102,7 +103,8 @@ def _room_record(row: Any) -> RoomRecord:
         tournament_id=row.tournament_id or "",
         tournament_game=row.tournament_game,
         rated=row.rated,
-        people=tuple((seat, name, nonce, player) for seat, name, nonce, player in row.people or ()),
+        # (each (seat, name, nonce, player, origin); a room stored before 0014 has no origins)
+        people=tuple((*person, "")[:5] for person in row.people or ()),
         correspondence_hours=row.correspondence_hours or 0,
         stand_ins=bool(row.stand_ins),
         trace_parent=row.trace_parent or "",

@@ -33,8 +33,9 @@ class RoomRecord:
     tournament_game: int | None = None
     rated: bool | None = None  # as the creator asked (None: the default rule, see service/rooms/room.py)
     # The people seated as the room is made (a matched room: its people took their seats up in the queue), each
-    # (seat, name, nonce, player); such a room starts as soon as it is stored.
-    people: tuple[tuple[int, str, str, str], ...] = ()
+    # (seat, name, nonce, player, origin: as a join line's, taken as the person took the seat up); such a room starts
+    # as soon as it is stored.
+    people: tuple[tuple[int, str, str, str, str], ...] = ()
     correspondence_hours: int = 0  # a correspondence room's clock, in hours for every period (0: a live room)
     # Whether a system player at ``normal`` stands in for a person the clock played for twice in a row, until the
     # person moves again (service/rooms/room.py)

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from kickoff.v1 import common_pb2, player_pb2, room_pb2, tournament_pb2
+from kickoff.v1 import common_pb2, match_pb2, player_pb2, room_pb2, tournament_pb2
 from service.settings import LimitSettings, PlayerSettings
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
@@ -182,3 +182,36 @@ async def test_a_tournament_entered_from_one_address_plays_its_games_unrated(pub
     room = await room_of(public, tournament.current_room_id)
     assert room.status == common_pb2.ROOM_STATUS_PLAYING
     assert not room.rated and room.unrated_reason == "same_address"
+
+
+async def matched_room(public: Served, sessions: list[player_pb2.Session], addresses: list[str]) -> room_pb2.Room:
+    """Queue each session for a table of two, turn the queue, take each seat up from its address: the room made."""
+    stub = public.harness.matches
+    tickets = [
+        (
+            await stub.Enqueue(
+                match_pb2.EnqueueRequest(game="soker", seat_counts=[2]),
+                metadata=auth(session.access_token) + calling_from(address),
+            )
+        ).ticket
+        for session, address in zip(sessions, addresses, strict=True)
+    ]
+    public.harness.clock.advance(1)
+    await public.harness.matchmaker.tick()
+    for session, ticket, address in zip(sessions, tickets, addresses, strict=True):
+        taken = await stub.AcceptMatch(
+            match_pb2.AcceptMatchRequest(ticket_id=ticket.ticket_id),
+            metadata=auth(session.access_token) + calling_from(address),
+        )
+    return await room_of(public, taken.ticket.table.room_id)
+
+
+async def test_a_matched_table_taken_up_from_one_address_plays_unrated(public: Served) -> None:
+    """A matched room is seated by the matchmaker, with the origins its people took their seats up from: two from
+    one address play unrated; two from their own addresses are rated."""
+    farmed = await matched_room(public, [await public.guest(address=FARM) for _ in range(2)], [FARM, FARM])
+    assert farmed.status == common_pb2.ROOM_STATUS_PLAYING
+    assert not farmed.rated and farmed.unrated_reason == "same_address"
+    honest = [await public.guest(address=address) for address in HONEST[:2]]
+    room = await matched_room(public, honest, list(HONEST[:2]))
+    assert room.status == common_pb2.ROOM_STATUS_PLAYING and room.rated and room.unrated_reason == ""
