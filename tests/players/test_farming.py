@@ -23,6 +23,7 @@ from tests.server.conftest import Harness
 from tests.servers import Start
 
 FARM = "203.0.113.7"  # the farmer's one address
+REST_SECONDS = 300.0  # KICKOFF_REST_SECONDS' default: an idle correspondence room rests after it
 HONEST = ("198.51.100.11", "198.51.100.12", "2001:db8:5::1")  # three honest players, each at home
 
 
@@ -215,3 +216,24 @@ async def test_a_matched_table_taken_up_from_one_address_plays_unrated(public: S
     honest = [await public.guest(address=address) for address in HONEST[:2]]
     room = await matched_room(public, honest, list(HONEST[:2]))
     assert room.status == common_pb2.ROOM_STATUS_PLAYING and room.rated and room.unrated_reason == ""
+
+
+async def test_a_resting_room_seated_from_one_address_is_shown_unrated_from_the_store(public: Served) -> None:
+    """A correspondence room that rests is shown from its rows (ListMyRooms wakes nothing): its seats' origins are
+    there too, so it says same_address as the room itself did."""
+    farmer, victim = await public.guest(address=FARM), await public.guest(address=FARM)
+    request = room_pb2.CreateRoomRequest(
+        game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, think_seconds=0, correspondence_hours=24
+    )
+    created = await public.harness.rooms.CreateRoom(request, metadata=auth(farmer.access_token) + calling_from(FARM))
+    room_id = created.room.room_id
+    joined = await public.join(room_id, victim, address=FARM)
+    assert not joined.room.rated and joined.room.unrated_reason == "same_address"
+    public.harness.clock.advance(REST_SECONDS)
+    assert (await public.harness.directory.rest_and_wake())[0] == [room_id]
+    listed = await public.harness.players.ListMyRooms(
+        player_pb2.ListMyRoomsRequest(), metadata=auth(farmer.access_token)
+    )
+    [mine] = listed.rooms
+    assert room_id not in {room.room_id for room in public.harness.directory.held()}, "the list woke nothing"
+    assert (mine.room.room_id, mine.room.rated, mine.room.unrated_reason) == (room_id, False, "same_address")
