@@ -28,12 +28,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-# The load comes from one address: the per-caller limits that protect a public server would throttle it.
+# The load comes from one address: the per-caller limits that protect a public server would throttle it, and its
+# rated games would play unrated (same_address).
 UNLIMITED = {
     "KICKOFF_CREATE_RATE": "off",
     "KICKOFF_JOIN_RATE": "off",
     "KICKOFF_STREAMS_PER_CALLER": "0",
     "KICKOFF_MAX_LIVE_ROOMS": "0",
+    "KICKOFF_RATE_SHARED_ADDRESSES": "1",
 }
 
 

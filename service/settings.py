@@ -177,6 +177,12 @@ class LimitSettings:
     # KICKOFF_TRUSTED_PROXIES: peers (addresses or networks) whose `x-forwarded-for` names the caller: the gateways
     # and the other nodes. None by default: every caller is the peer it calls from.
     trusted_proxies: tuple[str, ...] = field(default_factory=_trusted_proxies)
+    # KICKOFF_RATE_SHARED_ADDRESSES=1: rate the games of people who took their seats from one address (a LAN event, a
+    # school behind one NAT). Off by default: such a room plays unrated (same_address), so nobody farms a rating
+    # against throwaway guests seated from their own machine.
+    rate_shared_addresses: bool = field(
+        default_factory=lambda: _env("KICKOFF_RATE_SHARED_ADDRESSES", "0").lower() in ("1", "true")
+    )
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,12 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(database_url: str, port: int, command: str = "cli") -> subprocess.Popen:
-    """`kickoff grpc` (or ``command``: a module that runs it, e.g. with the tests' game hosted) on ``port``."""
-    env = {k: v for k, v in os.environ.items() if k != "KICKOFF_TOKEN_SECRET"}
+def start_server(
+    database_url: str, port: int, command: str = "cli", settings: dict[str, str] | None = None
+) -> subprocess.Popen:
+    """`kickoff grpc` (or ``command``: a module that runs it, e.g. with the tests' game hosted) on ``port``, with
+    ``settings`` (KICKOFF_... variables) besides the environment's."""
+    env = {k: v for k, v in os.environ.items() if k != "KICKOFF_TOKEN_SECRET"} | (settings or {})
     # On PostgreSQL the server is a node of a cluster: a short lease, so that a server killed and started again
     # (the same node id) waits little for its predecessor's lease to run out.
     env.setdefault("KICKOFF_LEASE_SECONDS", "2")
@@ -43,11 +46,11 @@ class ServerProcess:
     """One server on a free port and a store; ``kill9`` then ``restart`` bring it back on the same port and store.
     Used as a context manager, it is killed on leaving."""
 
-    def __init__(self, database_url: str, command: str = "cli") -> None:
-        self.database_url, self.command = database_url, command
+    def __init__(self, database_url: str, command: str = "cli", settings: dict[str, str] | None = None) -> None:
+        self.database_url, self.command, self.settings = database_url, command, settings
         self.port = free_port()
         self.target = f"127.0.0.1:{self.port}"
-        self.process = start_server(database_url, self.port, command)
+        self.process = start_server(database_url, self.port, command, settings)
 
     def channel(self) -> grpc.aio.Channel:
         """A channel of its own: after a restart, a shared subchannel's failed connection would be backed off."""
@@ -58,7 +61,7 @@ class ServerProcess:
         self.process.wait()
 
     def restart(self) -> None:
-        self.process = start_server(self.database_url, self.port, self.command)
+        self.process = start_server(self.database_url, self.port, self.command, self.settings)
 
     def __enter__(self) -> ServerProcess:
         return self

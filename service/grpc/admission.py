@@ -151,6 +151,10 @@ class Admission:
             address = forwarded.split(",")[0].strip()
         return address
 
+    def network(self, context: Any) -> str:
+        """The caller's address as it counts (an IPv6 one: its /64 network), whatever key the call carries."""
+        return _client(self.address(context))
+
     def _trusted(self, address: str) -> bool:
         try:
             ip = ipaddress.ip_address(address)

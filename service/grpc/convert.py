@@ -127,6 +127,7 @@ def room_to_proto(room: Room) -> room_pb2.Room:
         tournament_id=room.tournament_id,
         tournament_game=room.tournament_game or 0,
         rated=room.rated and published.status != "waiting",
+        unrated_reason=room.why_unrated(),
         correspondence_hours=room.correspondence_hours,
         stand_ins=room.stand_ins,
     )

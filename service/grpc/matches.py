@@ -14,7 +14,7 @@ from service.grpc.admission import Admission
 from service.grpc.convert import MODE, MODE_NAME, options_from, struct, timestamp
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
-from service.grpc.servicers import Seats, bearer_token, internal, unary
+from service.grpc.servicers import Seats, bearer_token, internal, seat_origin, unary
 from service.matches.matchmaker import Matchmaker
 from service.matches.store import CANCELLED, EXPIRED, FORMING, MATCHED, PROPOSED, SEARCHING, MatchInfo, TicketInfo
 from service.players.players import Players
@@ -132,7 +132,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def AcceptMatch(self, request: match_pb2.AcceptMatchRequest, context: Any) -> match_pb2.AcceptMatchResponse:
         player = await self._player(context)
         ticket_id = self._ticket_id(request)
-        await self.matchmaker.accept(ticket_id, player)
+        await self.matchmaker.accept(ticket_id, player, seat_origin(self.seats, self.admission, context))
         return match_pb2.AcceptMatchResponse(ticket=await self._view(ticket_id, player))
 
     @unary

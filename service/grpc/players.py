@@ -34,7 +34,7 @@ from service.players.ratings import Skill
 from service.players.sessions import Caller
 from service.players.store import SYSTEM, PlayerInfo, RatingInfo
 from service.rooms.clocks import Deadline
-from service.rooms.room import ONLINE, PERSON, PLAYING, Room
+from service.rooms.room import PERSON, PLAYING, Room, why_unrated
 from service.store.records import SYSTEM_RATING
 
 PLAYER_SERVICE = player_pb2.DESCRIPTOR.services_by_name["PlayerService"].full_name
@@ -144,6 +144,7 @@ def stored_room(row: Any, seats: Sequence[Any], version: int) -> room_pb2.Room:
         tournament_id=row.tournament_id or "",
         tournament_game=row.tournament_game or 0,
         rated=bool((row.outcome or {}).get("rated")),
+        unrated_reason=(row.outcome or {}).get("unrated_reason", ""),
         correspondence_hours=row.correspondence_hours or 0,
     )
     outcome = _outcome(row.outcome, teams)
@@ -156,7 +157,7 @@ def resting_room(row: Any, seats: Sequence[Any], version: int) -> room_pb2.Room:
     """A live room that rests, as the store keeps it (no replay of its log, nothing woken): its row says who must act
     now and each acting seat's deadline (rooms.turns, written with its last line), so the answer is the room as of
     that line, as the room itself would answer. Only a seat's choice is not kept there (it is left out); whether the
-    game is rated follows the default rule (Room._rated) from the seats' players."""
+    game is rated follows the room's rule (service/rooms/room.py, why_unrated) from the seats' players and origins."""
     message = stored_room(row, seats, version)
     turns: dict[str, list[Any]] = row.turns or {}
     message.to_act.extend(int(seat) for seat in turns)
@@ -166,13 +167,9 @@ def resting_room(row: Any, seats: Sequence[Any], version: int) -> room_pb2.Room:
         [Deadline(int(seat), turn[1], period) for seat, turn in turns.items() if len(turn) > 1 and turn[1] is not None],
     )
     if row.status == PLAYING:
-        people = [seat for seat in seats if seat.kind == PERSON]
-        message.rated = (
-            row.rated is not False
-            and bool(people)
-            and all(seat.player_id for seat in people)
-            and (row.rated is True or row.mode == ONLINE)
-        )
+        people = [(seat.taken, seat.player_id or "", seat.origin or "") for seat in seats if seat.kind == PERSON]
+        message.unrated_reason = why_unrated(True, row.rated, row.mode, people)
+        message.rated = not message.unrated_reason
     return message
 
 
@@ -463,6 +460,7 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
                 place=row.place or 0,
                 won=bool(row.won),
                 rated=bool((row.outcome or {}).get("rated")),
+                unrated_reason=(row.outcome or {}).get("unrated_reason", ""),
                 seats=stored_seats(seats, teams),
             )
             outcome = _outcome(row.outcome, teams)

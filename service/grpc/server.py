@@ -105,9 +105,16 @@ KEY_REFRESH_SECONDS = 30.0  # how often a server reads the store's API keys agai
 
 
 def no_limits() -> LimitSettings:
-    """Anyone may create, join and stream, as often as they like (tests and benchmarks)."""
+    """Anyone may create, join and stream, as often as they like, and games are rated although everyone calls from
+    one address (tests and benchmarks, on loopback)."""
     return LimitSettings(
-        require_api_key=False, api_keys=(), create_rate=None, join_rate=None, sign_in_rate=None, streams_per_caller=0
+        require_api_key=False,
+        api_keys=(),
+        create_rate=None,
+        join_rate=None,
+        sign_in_rate=None,
+        streams_per_caller=0,
+        rate_shared_addresses=True,
     )
 
 
@@ -569,7 +576,8 @@ def _describe(limits: LimitSettings) -> None:
 
     log.info(
         "limits: API key %s for creating; per caller: create %s, join %s, %s streams; %s live rooms, %s live "
-        "tournaments; waiting rooms close after %s s; x-forwarded-for believed from %s",
+        "tournaments; waiting rooms close after %s s; x-forwarded-for believed from %s; people seated from one address "
+        "play %s",
         "required" if limits.require_api_key else "not required",
         rate(limits.create_rate),
         rate(limits.join_rate),
@@ -578,4 +586,5 @@ def _describe(limits: LimitSettings) -> None:
         limits.max_live_tournaments or "any",
         limits.waiting_room_seconds or "never",
         ", ".join(limits.trusted_proxies) if limits.trusted_proxies else "no peer (KICKOFF_TRUSTED_PROXIES is unset)",
+        "rated" if limits.rate_shared_addresses else "unrated (KICKOFF_RATE_SHARED_ADDRESSES is off)",
     )

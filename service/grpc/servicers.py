@@ -237,6 +237,15 @@ ROOM_SERVICE = room_pb2.DESCRIPTOR.services_by_name["RoomService"].full_name
 MOVE_SERVICE = move_pb2.DESCRIPTOR.services_by_name["MoveService"].full_name
 
 
+def seat_origin(seats: Seats, admission: Admission, context: Any) -> str:
+    """What the seat a player takes (a room's, a tournament's) keeps of the caller's network (Players.origin): two
+    people seated from one play unrated (service/rooms/room.py). Nothing without players, or where
+    KICKOFF_RATE_SHARED_ADDRESSES is on."""
+    if seats.players is None or admission.settings.rate_shared_addresses:
+        return ""
+    return seats.players.origin(admission.network(context))
+
+
 class RoomServicer(room_pb2_grpc.RoomServiceServicer):
     SERVICE = ROOM_SERVICE
 
@@ -246,6 +255,9 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
 
     async def locate(self, request: Any) -> Room | Remote:
         return await self.seats.locate(request)
+
+    def _origin(self, context: Any) -> str:
+        return seat_origin(self.seats, self.admission, context)
 
     @unary
     async def CreateRoom(self, request: room_pb2.CreateRoomRequest, context: Any) -> room_pb2.CreateRoomResponse:
@@ -278,7 +290,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         if player is None:
             return room_pb2.CreateRoomResponse(room=room_to_proto(room))
         # The creator sits down at once.
-        seat, nonce = await room.join(None, player.name, request.choice, player.player_id)
+        seat, nonce = await room.join(None, player.name, request.choice, player.player_id, self._origin(context))
         token = self.seats.tokens.issue(room.room_id, seat, nonce)
         return room_pb2.CreateRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
 
@@ -311,6 +323,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
             request.name or (player.name if player else ""),
             request.choice,
             player.player_id if player else "",
+            self._origin(context),
         )
         token = self.seats.tokens.issue(room.room_id, seat, nonce)
         return room_pb2.JoinRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)

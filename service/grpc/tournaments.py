@@ -20,7 +20,7 @@ from service.grpc.codecs import Codec, codec_of
 from service.grpc.convert import MODE, MODE_NAME, STATUS, options_from, outcome_to_proto, seat_kind, struct, timestamp
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
-from service.grpc.servicers import Seats, bearer_token, internal, routed, unary
+from service.grpc.servicers import Seats, bearer_token, internal, routed, seat_origin, unary
 from service.rooms.room import FINISHED, PLAYING, WAITING
 from service.tournaments.directory import TournamentDirectory
 from service.tournaments.tournament import (
@@ -219,6 +219,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             request.seat if request.HasField("seat") else None,
             request.name or (player.name if player else ""),
             player.player_id if player else "",
+            seat_origin(self.seats, self.admission, context),
         )
         token = self.seats.tokens.issue(tournament.tournament_id, seat, nonce)
         return tournament_pb2.JoinTournamentResponse(

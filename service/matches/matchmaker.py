@@ -354,10 +354,10 @@ class Matchmaker:
         self._step(ticket.trace, "ticket.cancelled", {})
         return ticket
 
-    async def accept(self, ticket_id: str, player_id: str) -> None:
-        """Take up the player's seat at the ticket's table; the last person to take up starts the room at once (read
-        the ticket for where it stands then)."""
-        ticket, ready = await self.store.accept(ticket_id, player_id)
+    async def accept(self, ticket_id: str, player_id: str, origin: str = "") -> None:
+        """Take up the player's seat at the ticket's table (from ``origin``: MatchStore.accept); the last person to
+        take up starts the room at once (read the ticket for where it stands then)."""
+        ticket, ready = await self.store.accept(ticket_id, player_id, origin)
         self.watch.changed([ticket_id])
         if ready:
             report = await self.store.start_ready(ticket.game, ticket.match_id, self._room)

@@ -105,9 +105,12 @@ class MatchInfo:
     started_at: float | None
     spread: float
 
-    def people(self) -> list[tuple[int, str, str, str]]:
-        """Each person's (seat, name, nonce, player), as the room is made."""
-        return [(s["seat"], s["name"], s["nonce"], s["player"]) for s in self.seats if s.get("ticket")]
+    def people(self) -> list[tuple[int, str, str, str, str]]:
+        """Each person's (seat, name, nonce, player, origin), as the room is made (the origin: where they took the
+        seat up from, AcceptMatch)."""
+        return [
+            (s["seat"], s["name"], s["nonce"], s["player"], s.get("origin", "")) for s in self.seats if s.get("ticket")
+        ]
 
     def bots(self) -> list[int]:
         return [s["seat"] for s in self.seats if s.get("bot")]
@@ -377,8 +380,9 @@ class MatchStore:
             info = _ticket((await connection.execute(select(TicketRow).where(TicketRow.ticket_id == ticket_id))).one())
         return info, changed
 
-    async def accept(self, ticket_id: str, player_id: str) -> tuple[TicketInfo, bool]:
-        """The player takes up their seat at the ticket's table; returns the ticket and whether the table is ready
+    async def accept(self, ticket_id: str, player_id: str, origin: str = "") -> tuple[TicketInfo, bool]:
+        """The player takes up their seat at the ticket's table from ``origin`` (as a room's seat keeps it: the room
+        made decides whether it is rated from its seats' origins); returns the ticket and whether the table is ready
         now (every person took up). PreconditionFailed (not_proposed) when the ticket has no table to take up."""
         game = await self._game_of(ticket_id, player_id)
         async with self.engine.begin() as connection:
@@ -394,7 +398,7 @@ class MatchStore:
             seats = [dict(seat) for seat in match.seats]
             for seat in seats:
                 if seat.get("ticket") == ticket_id and seat.get("player") == player_id:
-                    seat["accepted"] = True
+                    seat["accepted"], seat["origin"] = True, origin
             ready = _complete(seats)
             await connection.execute(
                 update(MatchRow)

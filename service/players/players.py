@@ -51,6 +51,7 @@ class Players:
         self.clock = clock or store.clock
         self.access = AccessTokens(hmac.new(secret, b"kickoff access tokens", hashlib.sha256).digest(), self.clock)
         self._device_key = hmac.new(secret, b"kickoff guest devices", hashlib.sha256).digest()
+        self._origin_key = hmac.new(secret, b"kickoff seat origins", hashlib.sha256).digest()
         # (every node's leaderboard page tokens are good on every other)
         store.page_key = hmac.new(secret, b"kickoff leaderboard pages", hashlib.sha256).digest()
         self.external = external or ExternalTokens(())
@@ -121,6 +122,12 @@ class Players:
     async def link(self, caller: Caller, id_token: str) -> None:
         identity = await self._identity(id_token)
         await self.store.link(caller.player_id, identity.issuer, identity.subject)
+
+    def origin(self, network: str) -> str:
+        """What a seat keeps of the network its holder joined from (service/rooms/room.py, same_address): an HMAC
+        of it under a key every node derives from the shared secret, so two seats taken from one network compare
+        equal on every node and the address itself is never stored."""
+        return hmac.new(self._origin_key, network.encode(), hashlib.sha256).hexdigest()[:32]
 
     # -- callers ----------------------------------------------------------------------------------------------------
 

@@ -308,8 +308,8 @@ class PlayerStore:
 
     async def delete(self, player_id: str) -> list[str]:
         """Delete a player: identities, sessions, refresh tokens and ratings go; the player's row and every seat they
-        held keep a pseudonym (in the seats and in the logs' join lines). Refused (live_games) while they hold a seat
-        of a room that is not finished. Returns the finished rooms whose seats were renamed."""
+        held keep a pseudonym (in the seats and in the logs' join lines, their origins cleared). Refused (live_games)
+        while they hold a seat of a room that is not finished. Returns the finished rooms whose seats were renamed."""
         pseudonym = f"Former player {secrets.token_hex(2)}"
         now = self.clock()
         async with self.engine.begin() as connection:
@@ -329,19 +329,19 @@ class PlayerStore:
             rooms = [room_id for room_id, _, _ in held]
             tournaments = sorted({tournament for _, _, tournament in held if tournament})
             await connection.execute(
-                update(SeatRow).where(SeatRow.player_id == player_id).values(name=pseudonym, player_id=None)
+                update(SeatRow).where(SeatRow.player_id == player_id).values(name=pseudonym, player_id=None, origin="")
             )
             for start in range(0, len(rooms), 500):
                 await connection.execute(
                     update(LogRow)
                     .where(LogRow.room_id.in_(rooms[start : start + 500]), LogRow.player_id == player_id)
-                    .values(name=pseudonym, player_id="")
+                    .values(name=pseudonym, player_id="", origin="")
                 )
             if tournaments:
                 await connection.execute(
                     update(TournamentLogRow)
                     .where(TournamentLogRow.tournament_id.in_(tournaments), TournamentLogRow.player_id == player_id)
-                    .values(name=pseudonym, player_id="")
+                    .values(name=pseudonym, player_id="", origin="")
                 )
             sessions = select(SessionRow.session_id).where(SessionRow.player_id == player_id)
             await connection.execute(delete(RefreshTokenRow).where(RefreshTokenRow.session_id.in_(sessions)))

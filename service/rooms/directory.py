@@ -136,7 +136,7 @@ class RoomDirectory(Directory[Room]):
         rated: bool | None = None,
         choice: str = "",
         room_id: str = "",
-        people: Sequence[tuple[int, str, str, str]] = (),
+        people: Sequence[tuple[int, str, str, str, str]] = (),
         correspondence_hours: int = 0,
         stand_ins: bool = False,
     ) -> Room:
@@ -144,11 +144,12 @@ class RoomDirectory(Directory[Room]):
 
         System players take ``system_seats`` when given, else the last ``system_players`` seats. A tournament's rooms
         (``tournament_id``) may be all system players: see :meth:`check`. ``rated``: whether the game is rated (None:
-        the default rule, Room._rated); a rated room takes signed-in players only. ``choice``: what the creator, who
-        takes the first person's seat at once, chooses for it (checked here, so a bad one makes no room).
+        the default rule, Room._why_unrated); a rated room takes signed-in players only. ``choice``: what the creator,
+        who takes the first person's seat at once, chooses for it (checked here, so a bad one makes no room).
 
-        ``people``: a matched room's, each (seat, name, nonce, player), seated as the room is made (its id chosen
-        beforehand, ``room_id``); with every other seat a system player's, the game starts as the room is stored.
+        ``people``: a matched room's, each (seat, name, nonce, player, origin), seated as the room is made (its id
+        chosen beforehand, ``room_id``); with every other seat a system player's, the game starts as the room is
+        stored.
 
         ``correspondence_hours``: a correspondence room (online only), whose every clocked period lasts this many
         hours (1-336) instead of the game's seconds; 0 for a live room.

@@ -17,6 +17,13 @@ keeps on the room's row for "my turn" lists. A correspondence room (``correspond
 lasts hours) may rest: its directory lets an idle one leave memory (service/rooms/directory.py), and its line's
 ``wake_at`` says when it must be back, its first deadline while only people act (never while a system player must
 move: that room stays in memory).
+
+Which games are rated (:meth:`Room._why_unrated`): as the creator asked, else an online room whose people are all
+signed-in players; and never a room in which two people took their seats from one network (``same_address``): one
+person seating throwaway guests at their own table and beating them must not climb the leaderboard. Each seat keeps
+its ``origin`` (a keyed hash of the network the server saw the person join from, never an address), on the join line,
+so a room rebuilt after a restart or a failover decides as before. A room not rated says why (``unrated_reason``):
+while it waits, the reason it would have if it started with the people seated so far.
 """
 
 from __future__ import annotations
@@ -67,6 +74,15 @@ STAND_IN_AFTER = 2  # with stand-ins on: the clock's plays in a row for a person
 STAND_IN_LEVEL = "normal"  # the stand-in's level
 
 log = logging.getLogger(__name__)
+# Why a game is not rated (Room.unrated_reason; the proto's Room.unrated_reason and the stored outcome's): '' when it is
+RATINGS_OFF = "ratings_off"  # the server keeps no ratings (no players: a memory store)
+ASKED_UNRATED = "asked_unrated"  # the creator asked for an unrated game (rated: false)
+SOLO = "solo"  # a solo room, not asked to be rated
+NO_PEOPLE = "no_people"  # system players only
+NOT_SIGNED_IN = "not_signed_in"  # a person took a seat without a player's session
+SAME_ADDRESS = "same_address"  # two people took their seats from one address (IPv4) or one /64 network (IPv6)
+NOT_PLAYED = "not_played"  # the room closed before its game started, or an operator closed it
+UNRATED_REASONS = (RATINGS_OFF, ASKED_UNRATED, SOLO, NO_PEOPLE, NOT_SIGNED_IN, SAME_ADDRESS, NOT_PLAYED)
 EXPIRED = "expired"  # the outcome's reason when a waiting room closes unplayed
 # An operator's close (OperatorService.CloseRoom): the outcome's reason is this, ": " and the operator's reason
 CLOSED_BY_OPERATOR = "closed_by_operator"
@@ -107,6 +123,7 @@ class SeatRecord:
     choice: str = ""  # what the person chose on taking the seat (GameSpec.seat_choice), as the game understood it
     since: int = 0  # the version at which its holder took it (a stream opened as the seat ends when it is given back)
     player: str = ""  # the player holding it ('' for a seat taken without a player's session, and a system player's)
+    origin: str = ""  # a keyed hash of the network its holder joined from ('' where not kept); never shown
     stand_in: str = ""  # the level of the system player standing in for its person now ('' while the person plays)
     clocked: int = 0  # a person's seat: the periods in a row the clock has played for it
 
@@ -268,12 +285,13 @@ class Room(ActorHandler):
             else SeatRecord(s, PERSON, team=teams[s])
             for s in range(self._record.seats)
         ]
-        for seat, name, nonce, player in self._record.people:  # (a matched room: seated as it was made)
+        for seat, name, nonce, player, origin in self._record.people:  # (a matched room: seated as it was made)
             record = self.seats[seat]
-            record.taken, record.name, record.nonce, record.player = True, name, nonce, player
+            record.taken, record.name, record.nonce, record.player, record.origin = True, name, nonce, player, origin
         self.state: GameState | None = None
         self.status = WAITING
-        self.rated = False  # decided when the game starts (rated_by_default)
+        self.rated = False  # decided when the game starts (_why_unrated)
+        self.unrated_reason = ""  # why not, once the game started or the room closed ('' while waiting, or rated)
         self.seat_clocks.reset()
         self._legal: dict[int, tuple[int, list[Any]]] = {}  # each acting person's legal moves, and since which version
         self._accepted: dict[tuple[int, str], int] = {}  # the version each accepted request id made
@@ -302,16 +320,20 @@ class Room(ActorHandler):
 
     # -- requests ---------------------------------------------------------------------------------------------------
 
-    async def join(self, seat: int | None, name: str, choice: str = "", player: str = "") -> tuple[int, str]:
+    async def join(
+        self, seat: int | None, name: str, choice: str = "", player: str = "", origin: str = ""
+    ) -> tuple[int, str]:
         """Take a person's seat, with what the person chooses for it where the game offers a choice (a team), for
-        ``player`` when a signed-in player joins (one seat per room: Conflict already_seated); returns the seat with
+        ``player`` when a signed-in player joins (one seat per room: Conflict already_seated), who joins from
+        ``origin`` (a keyed hash of their network, as the transport saw it: '' where not kept); returns the seat with
         its nonce (for the token). The last person's join starts the game."""
-        return await self.actor.call(lambda: self._join(seat, name, choice, player))
+        return await self.actor.call(lambda: self._join(seat, name, choice, player, origin))
 
-    async def seat_person(self, seat: int, name: str, nonce: str, player: str = "") -> None:
+    async def seat_person(self, seat: int, name: str, nonce: str, player: str = "", origin: str = "") -> None:
         """Seat a person chosen elsewhere (a tournament seats its players in each of its rooms, with the nonce of
-        their tournament token). Seating someone already seated with that nonce changes nothing."""
-        await self.actor.call(lambda: self._seat_person(seat, name, nonce, player))
+        their tournament token and the origin they joined it from). Seating someone already seated with that nonce
+        changes nothing."""
+        await self.actor.call(lambda: self._seat_person(seat, name, nonce, player, origin))
 
     def seat_of(self, player: str) -> SeatRecord | None:
         """The seat ``player`` holds here, if any."""
@@ -383,7 +405,9 @@ class Room(ActorHandler):
 
     # -- what happens inside the loop ---------------------------------------------------------------------------------
 
-    async def _join(self, seat: int | None, name: str, choice: str = "", player: str = "") -> tuple[int, str]:
+    async def _join(
+        self, seat: int | None, name: str, choice: str = "", player: str = "", origin: str = ""
+    ) -> tuple[int, str]:
         if self.tournament_id:
             raise RoomUnavailable(
                 f"this room is a game of tournament {self.tournament_id}: join the tournament, whose seat token "
@@ -406,7 +430,7 @@ class Room(ActorHandler):
         if choice:
             self._check_choice(seat, choice)
         nonce = secrets.token_hex(8)
-        await self._take_seat(seat, name or f"player {seat}", nonce, choice, player)
+        await self._take_seat(seat, name or f"player {seat}", nonce, choice, player, origin)
         return seat, nonce
 
     def _choices(self) -> dict[int, str]:
@@ -421,31 +445,39 @@ class Room(ActorHandler):
         except InvalidOptions as error:
             raise InvalidRequest(str(error), field="choice", code="bad_choice") from None
 
-    async def _take_seat(self, seat: int, name: str, nonce: str, choice: str = "", player: str = "") -> None:
+    async def _take_seat(
+        self, seat: int, name: str, nonce: str, choice: str = "", player: str = "", origin: str = ""
+    ) -> None:
         record = self.seats[seat]
         record.taken, record.name, record.nonce, record.choice, record.player = True, name, nonce, choice, player
+        record.origin = origin
         record.since = self.version + 1  # (the version this join makes)
         events: list[Any] = [SeatTakenEvent(_copy(record))]
         if all(r.taken for r in self.seats):
             events.append(self._start_game())
-        await self._commit(events, "join", seat, name=name, nonce=nonce, choice=choice, player=player)
+        await self._commit(events, "join", seat, name=name, nonce=nonce, choice=choice, player=player, origin=origin)
 
     def _start_game(self) -> GameStartedEvent:
         choices = self._choices()
         options = self.game.with_choices(len(self.seats), self.options, choices) if choices else self.options
         self.state = self.game.new_game(len(self.seats), options, self.seed)
         self.status = PLAYING
-        self.rated = self._rated()
+        self.unrated_reason = self._why_unrated(self.seats)
+        self.rated = not self.unrated_reason
         return GameStartedEvent(self.state.to_act()[0])
 
-    def _rated(self) -> bool:
-        """Whether the game now starting is rated: as its creator asked, else by default an online room whose
-        people are all signed-in players (and a solo room not). Only where the store keeps ratings."""
-        people = [record for record in self.seats if record.kind == PERSON]
-        asked = self._record.rated
-        if not self.surroundings.rates or asked is False or not people or not all(r.player for r in people):
-            return False
-        return asked is True or self.mode == ONLINE
+    def _why_unrated(self, seats: tuple[SeatRecord, ...] | list[SeatRecord]) -> str:
+        """Why a game with these seats would not be rated ('' when it would): see :func:`why_unrated`."""
+        people = [(r.taken, r.player, r.origin) for r in seats if r.kind == PERSON]
+        return why_unrated(self.surroundings.rates, self._record.rated, self.mode, people)
+
+    def why_unrated(self) -> str:
+        """Why the room's game is not rated, as of its last stored update ('' when it is, or would be if it started
+        with the people seated now): what its view shows."""
+        published = self.published
+        if published.status == WAITING:
+            return self._why_unrated(published.seats)
+        return self.unrated_reason
 
     def _result(self, outcome: Outcome, now: float) -> GameResult:
         """How the game ended for each seat, for its players' history and ratings (written with the last line)."""
@@ -469,9 +501,10 @@ class Room(ActorHandler):
                 )
                 for r in self.seats
             ),
+            self.unrated_reason,
         )
 
-    async def _seat_person(self, seat: int, name: str, nonce: str, player: str = "") -> None:
+    async def _seat_person(self, seat: int, name: str, nonce: str, player: str = "", origin: str = "") -> None:
         if not 0 <= seat < len(self.seats) or self.seats[seat].kind != PERSON:
             raise InvalidRequest(f"seat {seat} is not a person's seat")
         record = self.seats[seat]
@@ -479,7 +512,7 @@ class Room(ActorHandler):
             if record.nonce != nonce:
                 raise SeatTaken(f"seat {seat} is taken")
             return
-        await self._take_seat(seat, name, nonce, player=player)
+        await self._take_seat(seat, name, nonce, player=player, origin=origin)
 
     async def _open(self) -> None:
         if not all(r.taken for r in self.seats):
@@ -496,6 +529,7 @@ class Room(ActorHandler):
     async def _free_seat(self, seat: int) -> None:
         record = self.seats[seat]
         record.taken, record.name, record.nonce, record.choice, record.since, record.player = False, "", "", "", 0, ""
+        record.origin = ""
         await self._commit([SeatLeftEvent(seat)], "leave", seat)
 
     async def _operator_check(self, then: Callable[[], Any]) -> Any:
@@ -510,7 +544,7 @@ class Room(ActorHandler):
         """The operator's close, as the log line ``close`` with the reason in its name (one without is expired)."""
         self.status = FINISHED
         self.state = None  # (the game is over: no move, clock or system player acts any more)
-        self.rated = False
+        self.rated, self.unrated_reason = False, NOT_PLAYED
         outcome = Outcome((), f"{CLOSED_BY_OPERATOR}: {reason}", ())
         await self._commit([GameEndedEvent(outcome)], "close", -1, name=reason)
 
@@ -536,6 +570,7 @@ class Room(ActorHandler):
     async def _close(self) -> None:
         """A waiting room that nobody completed in time ends unplayed (its outcome's reason: expired)."""
         self.status = FINISHED
+        self.unrated_reason = NOT_PLAYED
         await self._commit([GameEndedEvent(Outcome((), EXPIRED, ()))], "close", -1)
 
     async def _move(
@@ -649,6 +684,7 @@ class Room(ActorHandler):
         nonce: str = "",
         choice: str = "",
         player: str = "",
+        origin: str = "",
     ) -> Update:
         """Make the next version: re-arm the clocks, commit its log entry (of ``kind``, by ``seat``; the other
         arguments are the entry's too) through the actor, which then tells every subscriber."""
@@ -678,6 +714,7 @@ class Room(ActorHandler):
                 time=now,
                 epoch=actor.epoch,
                 player=player,
+                origin=origin,
                 result=self._result(events[-1].outcome, now) if self.status == FINISHED else None,
                 turns=tuple(
                     Turn(
@@ -745,7 +782,7 @@ class Room(ActorHandler):
     async def replay(self, entry: LogEntry) -> None:
         """Make the change one stored line records (the actor replays the log a line at a time)."""
         if entry.kind == "join":
-            await self._take_seat(entry.seat, entry.name, entry.nonce, entry.choice, entry.player)
+            await self._take_seat(entry.seat, entry.name, entry.nonce, entry.choice, entry.player, entry.origin)
         elif entry.kind == "leave":
             await self._free_seat(entry.seat)
         elif entry.kind == "start":
@@ -1004,6 +1041,29 @@ def _kind(move: Any) -> str:
     return to_wire().split(" ", 1)[0] if to_wire is not None else "malformed"
 
 
+def why_unrated(rates: bool, asked: bool | None, mode: str, people: list[tuple[bool, str, str]]) -> str:
+    """Why a game would not be rated ('' when it would), with ``people`` its people's seats, each (taken, player,
+    origin): rated as its creator asked (``asked``), else by default an online room whose people are all signed-in
+    players (a solo room not); only where the store keeps ratings (``rates``), and never when two of its people took
+    their seats from one network (the module docstring). The seats not taken yet count for nothing: a waiting room
+    gives the reason it would have if it started with those seated."""
+    if not rates:
+        return RATINGS_OFF
+    if asked is False:
+        return ASKED_UNRATED
+    if asked is None and mode != ONLINE:
+        return SOLO
+    if not people:
+        return NO_PEOPLE
+    seated = [(player, origin) for taken, player, origin in people if taken]
+    if any(not player for player, _ in seated):
+        return NOT_SIGNED_IN
+    origins = [origin for _, origin in seated if origin]
+    if len(set(origins)) < len(origins):
+        return SAME_ADDRESS
+    return ""
+
+
 def _copy(record: SeatRecord) -> SeatRecord:
     return SeatRecord(
         record.seat,
@@ -1014,4 +1074,5 @@ def _copy(record: SeatRecord) -> SeatRecord:
         choice=record.choice,
         player=record.player,
         stand_in=record.stand_in,
+        origin=record.origin,
     )

@@ -158,6 +158,7 @@ _LOG_COLUMNS = {
     "nonce": "varchar",
     "choice": "varchar",
     "player_id": "varchar",
+    "origin": "varchar",
     "deadline": "float8",
     "deadlines": "json",
     "created_at": "float8",

@@ -68,7 +68,7 @@ def _room_row(record: RoomRecord) -> dict[str, Any]:
 def _room_seats(record: RoomRecord) -> list[tuple[Any, list[dict[str, Any]]]]:
     """A new room's seats (a projection of the log's joins and leaves, kept for queries): a matched room's people are
     seated from the start."""
-    people = {seat: (name, player) for seat, name, _, player in record.people}
+    people = {seat: (name, player, origin) for seat, name, _, player, origin in record.people}
     seats = [
         {
             "room_id": record.room_id,
@@ -77,6 +77,7 @@ def _room_seats(record: RoomRecord) -> list[tuple[Any, list[dict[str, Any]]]]:
             "taken": seat in record.system_seats or seat in people,
             "name": f"{record.system_player} bot" if seat in record.system_seats else people.get(seat, ("", ""))[0],
             "player_id": people[seat][1] or None if seat in people else None,
+            "origin": people[seat][2] if seat in people else "",
         }
         for seat in range(record.seats)
     ]
@@ -102,7 +103,8 @@ def _room_record(row: Any) -> RoomRecord:
         tournament_id=row.tournament_id or "",
         tournament_game=row.tournament_game,
         rated=row.rated,
-        people=tuple((seat, name, nonce, player) for seat, name, nonce, player in row.people or ()),
+        # (each (seat, name, nonce, player, origin); a room stored before 0014 has no origins)
+        people=tuple((*person, "")[:5] for person in row.people or ()),
         correspondence_hours=row.correspondence_hours or 0,
         stand_ins=bool(row.stand_ins),
         trace_parent=row.trace_parent or "",
@@ -125,6 +127,7 @@ def _room_line(entry: LogEntry) -> dict[str, Any]:
         "created_at": entry.time,
         "epoch": entry.epoch,
         "player_id": entry.player,
+        "origin": entry.origin,
     }
 
 
@@ -133,7 +136,12 @@ def _room_line(entry: LogEntry) -> dict[str, Any]:
 _SEAT_TAKEN = (
     update(SeatRow)
     .where(SeatRow.room_id == bindparam("b_room_id"), SeatRow.seat == bindparam("b_seat"))
-    .values(taken=bindparam("b_taken"), name=bindparam("b_name"), player_id=bindparam("b_player_id"))
+    .values(
+        taken=bindparam("b_taken"),
+        name=bindparam("b_name"),
+        player_id=bindparam("b_player_id"),
+        origin=bindparam("b_origin"),
+    )
 )
 _ROOM_ENDED = (
     update(RoomRow)
@@ -157,6 +165,7 @@ def _room_changes(entry: LogEntry) -> list[tuple[Any, Any]]:
             "b_taken": entry.kind == "join",
             "b_name": entry.name,
             "b_player_id": entry.player or None,
+            "b_origin": entry.origin,
         }
         return [(_SEAT_TAKEN, taken)]
     result = entry.result
@@ -165,7 +174,7 @@ def _room_changes(entry: LogEntry) -> list[tuple[Any, Any]]:
     outcome = {
         "b_room_id": entry.room_id,
         "b_ended_at": result.time,
-        "b_outcome": {**result.outcome, "rated": result.rated},
+        "b_outcome": {**result.outcome, "rated": result.rated, "unrated_reason": result.unrated_reason},
     }
     changes: list[tuple[Any, Any]] = [(_ROOM_ENDED, outcome)]
     places = [
@@ -206,6 +215,7 @@ def _room_entry(line: Any) -> LogEntry:
         time=line.created_at,
         epoch=line.epoch,
         player=line.player_id,
+        origin=line.origin,
     )
 
 
@@ -253,6 +263,7 @@ def _tournament_line(entry: TournamentEntry) -> dict[str, Any]:
         "created_at": entry.time,
         "epoch": entry.epoch,
         "player_id": entry.player,
+        "origin": entry.origin,
     }
 
 
@@ -269,6 +280,7 @@ def _tournament_entry(line: Any) -> TournamentEntry:
         time=line.created_at,
         epoch=line.epoch,
         player=line.player_id,
+        origin=line.origin,
     )
 
 

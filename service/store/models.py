@@ -65,6 +65,8 @@ class SeatRow(Base):
     taken: Mapped[bool] = mapped_column(Boolean)
     name: Mapped[str] = mapped_column(String(64))
     player_id: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)  # the player holding it
+    # a keyed hash of the network its holder joined from ('' none kept: the log's join line has it too) (0014)
+    origin: Mapped[str] = mapped_column(String(32), default="", server_default="")
     place: Mapped[int | None] = mapped_column(
         Integer, nullable=True
     )  # once finished: 1 is the best, equal places share
@@ -89,6 +91,8 @@ class LogRow(Base):
     nonce: Mapped[str] = mapped_column(String(32), default="")  # a join's seat nonce (names the seat's token)
     choice: Mapped[str] = mapped_column(String(16), default="", server_default="")  # a join's choice (a team)
     player_id: Mapped[str] = mapped_column(String(40), default="", server_default="")  # a join's player ('' none)
+    # a join's origin: a keyed hash of the network the person joined from ('' none kept) (0014)
+    origin: Mapped[str] = mapped_column(String(32), default="", server_default="")
     deadline: Mapped[float | None] = mapped_column(Double, nullable=True)
     deadlines: Mapped[dict[str, float] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[float] = mapped_column(Double)
@@ -125,6 +129,8 @@ class TournamentLogRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     nonce: Mapped[str] = mapped_column(String(32))  # a join's seat nonce (names the tournament seat's token)
     player_id: Mapped[str] = mapped_column(String(40), default="", server_default="")  # a join's player ('' none)
+    # a join's origin, as the room log's (0014)
+    origin: Mapped[str] = mapped_column(String(32), default="", server_default="")
     game_index: Mapped[int] = mapped_column(Integer)
     room_id: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[float] = mapped_column(Double)

@@ -33,8 +33,9 @@ class RoomRecord:
     tournament_game: int | None = None
     rated: bool | None = None  # as the creator asked (None: the default rule, see service/rooms/room.py)
     # The people seated as the room is made (a matched room: its people took their seats up in the queue), each
-    # (seat, name, nonce, player); such a room starts as soon as it is stored.
-    people: tuple[tuple[int, str, str, str], ...] = ()
+    # (seat, name, nonce, player, origin: as a join line's, taken as the person took the seat up); such a room starts
+    # as soon as it is stored.
+    people: tuple[tuple[int, str, str, str, str], ...] = ()
     correspondence_hours: int = 0  # a correspondence room's clock, in hours for every period (0: a live room)
     # Whether a system player at ``normal`` stands in for a person the clock played for twice in a row, until the
     # person moves again (service/rooms/room.py)
@@ -78,6 +79,9 @@ class LogEntry:
     time: float = 0.0
     epoch: int = 0  # the writer's lease epoch (0: a single node without leases)
     player: str = ""  # a join's player ('' for a seat taken without a player's session)
+    # A join's origin: a keyed hash of the network the server saw the person join from ('' where not kept), so a
+    # room whose people share one knows it after a restart or failover too (service/rooms/room.py, unrated_reason)
+    origin: str = ""
     result: GameResult | None = None  # the last line's: how the game ended for each seat (not a column of the log)
     # Every acting seat after the line (not a column of the log: the room's row keeps the last line's, for "my turn"
     # lists, webhooks and waking resting rooms); None: not known (a line read back from the store)
@@ -124,6 +128,7 @@ class GameResult:
     time: float
     outcome: Mapping[str, Any]  # the outcome's JSON
     seats: tuple[SeatResult, ...]
+    unrated_reason: str = ""  # why the game is not rated ('' when it is: service/rooms/room.py, UNRATED_REASONS)
 
 
 @dataclass(frozen=True)
@@ -160,6 +165,7 @@ class TournamentEntry:
     time: float = 0.0
     epoch: int = 0  # the writer's lease epoch, as in a room's log
     player: str = ""  # a join's player ('' for a seat taken without a player's session)
+    origin: str = ""  # a join's origin, as a room's join line keeps it (LogEntry.origin)
     players: tuple[str, ...] = ()  # a game line's: the tournament's players (not a column: for its webhook event)
 
     @property

@@ -49,6 +49,7 @@ class TournamentSeat:
     nonce: str = ""  # changes on every join; the seat's token names it
     team: int = 0
     player: str = ""  # the player holding it ('' for a seat taken without a player's session)
+    origin: str = ""  # a keyed hash of the network its holder joined from, passed on to each game's seat; never shown
 
 
 @dataclass(frozen=True)
@@ -193,19 +194,20 @@ class Tournament(ActorHandler):
 
     # -- requests --------------------------------------------------------------------------------------------------
 
-    async def join(self, seat: int | None, name: str, player: str = "") -> tuple[int, str]:
-        """Take a person's seat (for ``player``, a signed-in player: one seat each); returns it with its nonce. The
-        last seat taken starts the first game."""
-        return await self.actor.call(lambda: self._join(seat, name, player))
+    async def join(self, seat: int | None, name: str, player: str = "", origin: str = "") -> tuple[int, str]:
+        """Take a person's seat (for ``player``, a signed-in player: one seat each, joining from ``origin``, as a
+        room's seat keeps it: each game's room decides whether it is rated from its seats' origins); returns it with
+        its nonce. The last seat taken starts the first game."""
+        return await self.actor.call(lambda: self._join(seat, name, player, origin))
 
-    async def _join(self, seat: int | None, name: str, player: str = "") -> tuple[int, str]:
+    async def _join(self, seat: int | None, name: str, player: str = "", origin: str = "") -> tuple[int, str]:
         if self.status != WAITING:
             raise RoomUnavailable("the tournament has started: every seat is taken", code="tournament_full")
         if player and any(record.player == player for record in self.seats):
             raise Conflict("the player holds a seat of this tournament already", code="already_seated")
         seat = seat_to_take(self.seats, seat, full="tournament_full")
         nonce = secrets.token_hex(8)
-        await self._take_seat(seat, name or f"player {seat}", nonce, player)
+        await self._take_seat(seat, name or f"player {seat}", nonce, player, origin)
         await self._move_on()
         return seat, nonce
 
@@ -268,15 +270,15 @@ class Tournament(ActorHandler):
 
     # -- changes ---------------------------------------------------------------------------------------------------
 
-    async def _take_seat(self, seat: int, name: str, nonce: str, player: str = "") -> None:
+    async def _take_seat(self, seat: int, name: str, nonce: str, player: str = "", origin: str = "") -> None:
         record = self.seats[seat]
-        record.taken, record.name, record.nonce, record.player = True, name, nonce, player
-        entry = TournamentEntry("", 0, "join", seat, name, nonce, player=player)
-        await self._commit([SeatJoined(replace(record, nonce=""))], entry)
+        record.taken, record.name, record.nonce, record.player, record.origin = True, name, nonce, player, origin
+        entry = TournamentEntry("", 0, "join", seat, name, nonce, player=player, origin=origin)
+        await self._commit([SeatJoined(replace(record, nonce="", origin=""))], entry)
 
     async def _free_seat(self, seat: int) -> None:
         record = self.seats[seat]
-        record.taken, record.name, record.nonce, record.player = False, "", "", ""
+        record.taken, record.name, record.nonce, record.player, record.origin = False, "", "", "", ""
         await self._commit([SeatLeft(seat)], TournamentEntry("", 0, "leave", seat))
 
     async def _game_started(self, room: Room) -> None:
@@ -376,7 +378,7 @@ class Tournament(ActorHandler):
     async def _seat_everyone(self, room: Room) -> None:
         people = [seat for seat in self.seats if seat.kind == PERSON]
         for seat in people:
-            await room.seat_person(seat.seat, seat.name, seat.nonce, seat.player)
+            await room.seat_person(seat.seat, seat.name, seat.nonce, seat.player, seat.origin)
         if not people:
             await room.open()
 
@@ -388,7 +390,7 @@ class Tournament(ActorHandler):
 
     async def replay(self, entry: TournamentEntry) -> None:
         if entry.kind == "join":
-            await self._take_seat(entry.seat, entry.name, entry.nonce, entry.player)
+            await self._take_seat(entry.seat, entry.name, entry.nonce, entry.player, entry.origin)
         elif entry.kind == "leave":
             await self._free_seat(entry.seat)
         elif entry.kind == "game":

@@ -31,6 +31,12 @@ def auth(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
 
 
+def calling_from(address: str) -> tuple[tuple[str, str], ...]:
+    """The address a trusted proxy (a gateway on loopback: KICKOFF_TRUSTED_PROXIES) says a call comes from; none
+    when ``address`` is empty."""
+    return (("x-forwarded-for", address),) if address else ()
+
+
 def id_token(subject: str, now: float, **changes: Any) -> str:
     claims = {"iss": ISSUER, "aud": AUDIENCE, "sub": subject, "iat": int(now), "exp": int(now) + 300, **changes}
     return jwt.encode(claims, KEY, algorithm="RS256", headers={"kid": "k1"})
@@ -46,9 +52,9 @@ class Served:
     def now(self) -> float:
         return self.harness.clock.now()
 
-    async def guest(self, name: str = "", device_id: str = "") -> player_pb2.Session:
+    async def guest(self, name: str = "", device_id: str = "", address: str = "") -> player_pb2.Session:
         answer = await self.harness.players.SignInAsGuest(
-            player_pb2.SignInAsGuestRequest(name=name, device_id=device_id)
+            player_pb2.SignInAsGuestRequest(name=name, device_id=device_id), metadata=calling_from(address)
         )
         return answer.session
 
@@ -61,6 +67,7 @@ class Served:
         game: str = "soker",
         solo: bool = False,
         rated: bool | None = None,
+        address: str = "",
     ) -> room_pb2.CreateRoomResponse:
         request = room_pb2.CreateRoomRequest(
             game=game,
@@ -71,16 +78,18 @@ class Served:
         )
         if rated is not None:
             request.rated = rated
-        metadata = auth(session.access_token) if session else ()
+        metadata = (auth(session.access_token) if session else ()) + calling_from(address)
         return await self.harness.rooms.CreateRoom(request, metadata=metadata)
 
     async def join(
-        self, room_id: str, session: player_pb2.Session | None, seat: int | None = None
+        self, room_id: str, session: player_pb2.Session | None, seat: int | None = None, address: str = ""
     ) -> room_pb2.JoinRoomResponse:
+        """``address``: where the call comes from, as a trusted proxy names it (only a server trusting loopback's
+        x-forwarded-for believes it)."""
         request = room_pb2.JoinRoomRequest(room_id=room_id)
         if seat is not None:
             request.seat = seat
-        metadata = auth(session.access_token) if session else ()
+        metadata = (auth(session.access_token) if session else ()) + calling_from(address)
         return await self.harness.rooms.JoinRoom(request, metadata=metadata)
 
     async def play_out(self, room_id: str, tokens: dict[int, str], moves: int = 10_000) -> room_pb2.Room:

@@ -339,7 +339,7 @@ class ListPlayerGamesRequest(_message.Message):
     def __init__(self, player_id: _Optional[str] = ..., game: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class PlayerGame(_message.Message):
-    __slots__ = ("room_id", "game", "ended_at", "seat", "place", "won", "rated", "outcome", "seats")
+    __slots__ = ("room_id", "game", "ended_at", "seat", "place", "won", "rated", "outcome", "seats", "unrated_reason")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     ENDED_AT_FIELD_NUMBER: _ClassVar[int]
@@ -349,6 +349,7 @@ class PlayerGame(_message.Message):
     RATED_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
+    UNRATED_REASON_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     game: str
     ended_at: _timestamp_pb2.Timestamp
@@ -358,7 +359,8 @@ class PlayerGame(_message.Message):
     rated: bool
     outcome: _common_pb2.Outcome
     seats: _containers.RepeatedCompositeFieldContainer[_common_pb2.Seat]
-    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., ended_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., place: _Optional[int] = ..., won: _Optional[bool] = ..., rated: _Optional[bool] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ...) -> None: ...
+    unrated_reason: str
+    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., ended_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., place: _Optional[int] = ..., won: _Optional[bool] = ..., rated: _Optional[bool] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., unrated_reason: _Optional[str] = ...) -> None: ...
 
 class ListPlayerGamesResponse(_message.Message):
     __slots__ = ("games", "next_page_token", "played", "won")
