@@ -759,13 +759,24 @@ def serve_commands(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     return grpc_command, gateway_command
 
 
+def serve_environment(environment: dict[str, str]) -> dict[str, str]:
+    """`kickoff grpc`'s environment under `kickoff serve`: unless KICKOFF_TRUSTED_PROXIES says otherwise, the server
+    believes the caller's address its own gateway names (the gateway calls it from this machine, on loopback):
+    otherwise every REST client would seem to be the gateway's one address, and share its rate limits and, seated
+    together, play unrated (`same_address`)."""
+    if environment.get("KICKOFF_TRUSTED_PROXIES"):
+        return environment
+    return {**environment, "KICKOFF_TRUSTED_PROXIES": "127.0.0.1/32,::1/128"}
+
+
 def _serve_both(args: argparse.Namespace) -> int:
     """Both processes; Ctrl-C (or SIGTERM) stops both, the gateway first."""
+    import os
     import signal
     import subprocess
 
     grpc_command, gateway_command = serve_commands(args)
-    grpc_server = subprocess.Popen(grpc_command)
+    grpc_server = subprocess.Popen(grpc_command, env=serve_environment(dict(os.environ)))
     gateway = subprocess.Popen(gateway_command)
 
     def stop(*_: object) -> None:

@@ -171,6 +171,12 @@ def test_serve_documents_its_options_and_passes_them_on(
     _, gateway_command = serve_commands(_parser().parse_args(["serve", "--http-port", "9001", "--grpc-host", "::1"]))
     assert gateway_command[-4:] == ["--port", "9001", "--grpc-target", "[::1]:50051"]
 
+    # The server believes the callers its own gateway names (so REST players are not all one address), unless told.
+    from cli import serve_environment
+
+    assert serve_environment({"PATH": "/bin"})["KICKOFF_TRUSTED_PROXIES"] == "127.0.0.1/32,::1/128"
+    assert serve_environment({"KICKOFF_TRUSTED_PROXIES": "10.0.0.0/8"})["KICKOFF_TRUSTED_PROXIES"] == "10.0.0.0/8"
+
 
 def test_make_test_lists_the_slowest_tests() -> None:
     from pathlib import Path
