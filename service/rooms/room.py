@@ -52,6 +52,7 @@ from service.errors import (
 )
 from service.rooms.clock import Clock, Timer
 from service.rooms.clocks import Deadline, SeatClocks
+from service.rooms.requests import RequestKey, reused
 from service.rooms.seats import PERSON, SYSTEM, check_holder, seat_to_take
 from service.rooms.thinking import Thinkers
 from service.store.records import GameResult, LogEntry, RoomRecord, SeatResult, Turn, system_rating_id
@@ -278,6 +279,8 @@ class Room(ActorHandler):
         self._legal: dict[int, tuple[int, list[Any]]] = {}  # each acting person's legal moves, and since which version
         self._accepted: dict[tuple[int, str], int] = {}  # the version each accepted request id made
         self._refused: dict[int, OrderedDict[str, RuleError | ServiceError]] = {}
+        # the joins made with a request id (service/rooms/requests.py): key -> (parameters' hash, seat, nonce)
+        self._joined: dict[str, tuple[str, int, str]] = {}
         self.published = Published(0, WAITING, tuple(_copy(r) for r in self.seats), (), (), None)
 
     def record(self) -> RoomRecord:
@@ -302,11 +305,22 @@ class Room(ActorHandler):
 
     # -- requests ---------------------------------------------------------------------------------------------------
 
-    async def join(self, seat: int | None, name: str, choice: str = "", player: str = "") -> tuple[int, str]:
+    async def join(
+        self, seat: int | None, name: str, choice: str = "", player: str = "", request: RequestKey | None = None
+    ) -> tuple[int, str]:
         """Take a person's seat, with what the person chooses for it where the game offers a choice (a team), for
         ``player`` when a signed-in player joins (one seat per room: Conflict already_seated); returns the seat with
-        its nonce (for the token). The last person's join starts the game."""
-        return await self.actor.call(lambda: self._join(seat, name, choice, player))
+        its nonce (for the token). The last person's join starts the game.
+
+        ``request``: the join's request id (service/rooms/requests.py), kept in its log line. A join sent again with it
+        answers the seat it took, for as long as that seat is still held under that join (RoomUnavailable
+        seat_given_back once it was given back or its token revoked), and takes nothing more; with other parameters,
+        PreconditionFailed (request_id_reused)."""
+        return await self.actor.call(lambda: self._join(seat, name, choice, player, request))
+
+    def joined_with(self, request: RequestKey | None) -> bool:
+        """Whether a join with this request key was made here (a retry of it takes no seat more)."""
+        return request is not None and request.key in self._joined
 
     async def seat_person(self, seat: int, name: str, nonce: str, player: str = "") -> None:
         """Seat a person chosen elsewhere (a tournament seats its players in each of its rooms, with the nonce of
@@ -383,13 +397,17 @@ class Room(ActorHandler):
 
     # -- what happens inside the loop ---------------------------------------------------------------------------------
 
-    async def _join(self, seat: int | None, name: str, choice: str = "", player: str = "") -> tuple[int, str]:
+    async def _join(
+        self, seat: int | None, name: str, choice: str = "", player: str = "", request: RequestKey | None = None
+    ) -> tuple[int, str]:
         if self.tournament_id:
             raise RoomUnavailable(
                 f"this room is a game of tournament {self.tournament_id}: join the tournament, whose seat token "
                 "every game of it accepts",
                 code="tournament_room",
             )
+        if request is not None and request.key in self._joined:  # (before any other check: the join was made)
+            return self._joined_before(request)
         if self.status == FINISHED and self.state is None:
             raise RoomUnavailable("the room closed: nobody joined it for too long", code="room_closed")
         if player and self.seat_of(player) is not None:
@@ -406,7 +424,21 @@ class Room(ActorHandler):
         if choice:
             self._check_choice(seat, choice)
         nonce = secrets.token_hex(8)
-        await self._take_seat(seat, name or f"player {seat}", nonce, choice, player)
+        await self._take_seat(seat, name or f"player {seat}", nonce, choice, player, request.line if request else "")
+        return seat, nonce
+
+    def _joined_before(self, request: RequestKey) -> tuple[int, str]:
+        """The seat and nonce a join with this request's key took, while that seat is still held under it."""
+        parameters, seat, nonce = self._joined[request.key]
+        if parameters != request.parameters:
+            raise reused("another join")
+        record = self.seats[seat]
+        if not record.taken or record.nonce != nonce:
+            raise RoomUnavailable(
+                "the seat this request_id took was given back since (or its token revoked): join again with a new "
+                "request_id",
+                code="seat_given_back",
+            )
         return seat, nonce
 
     def _choices(self) -> dict[int, str]:
@@ -421,14 +453,22 @@ class Room(ActorHandler):
         except InvalidOptions as error:
             raise InvalidRequest(str(error), field="choice", code="bad_choice") from None
 
-    async def _take_seat(self, seat: int, name: str, nonce: str, choice: str = "", player: str = "") -> None:
+    async def _take_seat(
+        self, seat: int, name: str, nonce: str, choice: str = "", player: str = "", request: str = ""
+    ) -> None:
+        """``request``: the join's request key and parameters as its log line keeps them ('' for none)."""
         record = self.seats[seat]
         record.taken, record.name, record.nonce, record.choice, record.player = True, name, nonce, choice, player
         record.since = self.version + 1  # (the version this join makes)
         events: list[Any] = [SeatTakenEvent(_copy(record))]
         if all(r.taken for r in self.seats):
             events.append(self._start_game())
-        await self._commit(events, "join", seat, name=name, nonce=nonce, choice=choice, player=player)
+        await self._commit(
+            events, "join", seat, request_id=request, name=name, nonce=nonce, choice=choice, player=player
+        )
+        known = RequestKey.of_line(request)
+        if known is not None:
+            self._joined[known.key] = (known.parameters, seat, nonce)
 
     def _start_game(self) -> GameStartedEvent:
         choices = self._choices()
@@ -703,7 +743,7 @@ class Room(ActorHandler):
             time=now,
             legal=legal,
             mover=mover,
-            request_id=request_id,
+            request_id=request_id if kind != "join" else "",  # (a join's is its key: for the log alone)
             released=seat if kind in ("leave", "revoke") else -1,
         )
         await actor.commit(entry, self.status)  # (stored, or raises: nobody heard of it)
@@ -745,7 +785,7 @@ class Room(ActorHandler):
     async def replay(self, entry: LogEntry) -> None:
         """Make the change one stored line records (the actor replays the log a line at a time)."""
         if entry.kind == "join":
-            await self._take_seat(entry.seat, entry.name, entry.nonce, entry.choice, entry.player)
+            await self._take_seat(entry.seat, entry.name, entry.nonce, entry.choice, entry.player, entry.request_id)
         elif entry.kind == "leave":
             await self._free_seat(entry.seat)
         elif entry.kind == "start":

@@ -63,7 +63,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.errors import InvalidRequest, RoomMoved, StoreRefused, StoreUnavailable
 from service.store.kinds import KINDS
-from service.store.models import LeaseRow, LogRow, SettingRow
+from service.store.models import LeaseRow, LogRow, RoomRow, SettingRow
 from service.telemetry import FollowingTracerProvider, Telemetry
 
 log = logging.getLogger(__name__)
@@ -602,6 +602,19 @@ class SqlJournal:
             )
         async with self.engine.connect() as connection:
             return list((await connection.execute(query.order_by(wake_at, key))).scalars())
+
+    async def room_for_request(self, request_key: str) -> tuple[str, str] | None:
+        """The room created for a request (its key: service/rooms/requests.py), as (room id, the request's parameters'
+        hash); None when none was. A store that is away: StoreUnavailable."""
+        query = select(RoomRow.room_id, RoomRow.request_hash).where(RoomRow.request_key == request_key)
+        try:
+            async with self.engine.connect() as connection:
+                row = (await connection.execute(query)).first()
+        except Exception as error:
+            if transient(error):
+                raise StoreUnavailable("the store is unavailable; try again shortly", retry_after=1.0) from None
+            raise
+        return None if row is None else (row.room_id, row.request_hash or "")
 
     async def load_one(self, kind: str, actor_id: str) -> tuple[Any, list[Any]] | None:
         """One actor with its log, or None when the store has no such actor."""

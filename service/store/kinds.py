@@ -62,6 +62,8 @@ def _room_row(record: RoomRecord) -> dict[str, Any]:
         "correspondence_hours": record.correspondence_hours,
         "stand_ins": record.stand_ins,
         "trace_parent": record.trace_parent or None,
+        "request_key": record.request_key or None,
+        "request_hash": record.request_hash or None,
     }
 
 
@@ -106,6 +108,8 @@ def _room_record(row: Any) -> RoomRecord:
         correspondence_hours=row.correspondence_hours or 0,
         stand_ins=bool(row.stand_ins),
         trace_parent=row.trace_parent or "",
+        request_key=row.request_key or "",
+        request_hash=row.request_hash or "",
     )
 
 

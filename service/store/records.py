@@ -42,6 +42,10 @@ class RoomRecord:
     # The W3C traceparent of the room's trace when its game is traced ('' when not): decided once, as it is made
     # (service.telemetry.room_trace), and kept so that a rebuilt room goes on in the same trace on any node
     trace_parent: str = ""
+    # The creator's request, when CreateRoom carried a request id (service/rooms/requests.py): the key of the caller's
+    # id (unique among rooms: a retry finds this room by it) and the hash of the request's parameters ('' for none)
+    request_key: str = ""
+    request_hash: str = ""
 
     @property
     def actor_id(self) -> str:
@@ -70,6 +74,8 @@ class LogEntry:
     # stand_in (a stand-in's move for a person's seat), close (a waiting room expired)
     seat: int
     move: str | None = None  # the move's wire form
+    # A move's request id, as the client sent it; a join's, its request's key and parameters' hash ("key:hash",
+    # service/rooms/requests.py: never the id itself)
     request_id: str = ""
     name: str = ""
     nonce: str = ""
