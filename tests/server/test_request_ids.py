@@ -144,3 +144,28 @@ async def test_a_player_creating_a_room_again_with_its_request_id_gets_the_same_
     bob = await guest(restarted, "bob")
     bobs = await restarted.rooms.CreateRoom(request, metadata=auth(bob.access_token))
     assert bobs.room.room_id != created.room.room_id and bobs.seat_token != created.seat_token
+
+
+async def test_over_rest_a_retried_create_and_join_answer_as_the_first_time_after_a_restart(
+    start: Start, gateway, database_url: str
+) -> None:
+    body = {"game": "soker", "mode": "ROOM_MODE_ONLINE", "seats": 2, "requestId": ANONYMOUS_ID}
+    first = await gateway(await served(start, database_url))
+    created = await first.post("/v1/rooms", json=body)
+    assert created.status_code == 201
+    room_id = created.json()["roomId"]
+    seat = {"name": "ann", "requestId": "ann-" + ANONYMOUS_ID}
+    joined = await first.post(f"/v1/rooms/{room_id}/seats", json=seat)
+    assert joined.status_code == 201
+    restarted = await gateway(await served(start, database_url))
+    for client in (first, restarted):
+        assert (await client.post("/v1/rooms", json=body)).json()["roomId"] == room_id
+        again = (await client.post(f"/v1/rooms/{room_id}/seats", json=seat)).json()
+        assert (again["seat"], again["seatToken"]) == (joined.json()["seat"], joined.json()["seatToken"])
+        view = await client.get(f"/v1/rooms/{room_id}/view", headers={"authorization": f"Bearer {again['seatToken']}"})
+        assert view.status_code == 200 and view.json()["viewer"] == joined.json()["seat"]
+    assert [room["roomId"] for room in (await restarted.get("/v1/rooms")).json()["rooms"]] == [room_id]
+    room = (await restarted.get(f"/v1/rooms/{room_id}")).json()
+    assert sum(bool(seat.get("taken")) for seat in room["seats"]) == 1
+    reused = await restarted.post("/v1/rooms", json={**body, "seats": 3})
+    assert reused.status_code == 409 and reused.json()["reason"] == "request_id_reused"
