@@ -15,11 +15,13 @@ A kind subclasses :class:`Directory` with what is its own: how to build its hand
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from typing import Any, Generic, Protocol, TypeVar
 
 from service.actors.actor import Actor, Journal
+from service.actors.requests import RequestKey, reused
 from service.actors.runtime import Remote, Runtime
 from service.errors import InvalidRequest, RoomMoved, ServiceError
 
@@ -70,6 +72,7 @@ class Directory(Generic[H]):
         self._actors: dict[str, H] = {}  # every live actor, and the finished ones kept
         self._recent: OrderedDict[str, None] = OrderedDict()  # the finished ones kept, least recently used first
         self._loading: dict[str, asyncio.Task[H | None]] = {}
+        self._requests: dict[str, asyncio.Lock] = {}  # creations at work with a request id, by key (see creating)
         runtime.register(self)
 
     # -- what a kind says -------------------------------------------------------------------------------------------
@@ -119,6 +122,34 @@ class Directory(Generic[H]):
             self._recent.pop(actor.actor_id, None)
         if self.runtime.holds(self.kind, actor.actor_id, actor.epoch):
             self.runtime.forget(self.kind, actor.actor_id)
+
+    # -- creations with a request id (service/actors/requests.py) ------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def creating(self, request: RequestKey | None) -> AsyncIterator[None]:
+        """Hold the creations with the same request key one at a time on this node (a retry sent while the first
+        call is still at work waits for it, then finds what it made); nothing to hold without a key."""
+        if request is None:
+            yield
+            return
+        lock = self._requests.setdefault(request.key, asyncio.Lock())
+        try:
+            async with lock:
+                yield
+        finally:
+            if not lock.locked() and self._requests.get(request.key) is lock:
+                del self._requests[request.key]
+
+    async def created_for(self, request: RequestKey) -> H | Remote | None:
+        """The actor a creation with this request key made (here, or Remote: on the node that holds it), or None
+        when none was; PreconditionFailed (request_id_reused) when that creation was asked for another one."""
+        found = await self.journal.find_request(self.kind, request.key)  # type: ignore[attr-defined]
+        if found is None:
+            return None
+        actor_id, parameters = found
+        if parameters != request.parameters:
+            raise reused(f"another {self.kind}")
+        return await self.locate(actor_id)
 
     # -- memory -----------------------------------------------------------------------------------------------------
 

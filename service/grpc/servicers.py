@@ -22,6 +22,7 @@ from engine.registry import GAMES, get_game
 from kickoff.v1 import common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.actors.directory import page_size_of
 from service.actors.feed import Feed
+from service.actors.requests import RequestKey, request_key
 from service.actors.runtime import Remote
 from service.errors import InvalidRequest, PermissionDenied, RoomNotFound, StoreRefused, Unauthenticated
 from service.grpc.admission import Admission
@@ -46,7 +47,6 @@ from service.grpc.tokens import TICKET_SECONDS, SeatClaim, SeatTokens
 from service.players.players import Players
 from service.players.store import PlayerInfo as Player
 from service.rooms.directory import RoomDirectory
-from service.rooms.requests import RequestKey, request_key
 from service.rooms.room import Room, Update
 
 Response = TypeVar("Response")
@@ -105,7 +105,7 @@ def bearer_token(context: grpc.aio.ServicerContext) -> str | None:
     return None
 
 
-def _parameters(request: Any) -> bytes:
+def parameters_of(request: Any) -> bytes:
     """A request's parameters but its request id, serialised the same way every time (for its request key)."""
     copy = type(request)()
     copy.CopyFrom(request)
@@ -259,7 +259,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
                 field="choice",
                 code="choice_needs_player",
             )
-        key = request_key(request.request_id, player.player_id if player else "", _parameters(request))
+        key = request_key(request.request_id, player.player_id if player else "", parameters_of(request))
         directory = self.seats.directory
         async with directory.creating(key):
             room = await directory.created_for(key) if key is not None else None
@@ -322,7 +322,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
     async def JoinRoom(self, request: room_pb2.JoinRoomRequest, context: Any, room: Room) -> room_pb2.JoinRoomResponse:
         self.admission.admit(context, "join")
         player = await self.seats.player(context)
-        key = request_key(request.request_id, player.player_id if player else "", _parameters(request))
+        key = request_key(request.request_id, player.player_id if player else "", parameters_of(request))
         if player is not None and not room.joined_with(key):  # (a retry takes no seat more)
             await self.seats.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
         seat, nonce = await room.join(

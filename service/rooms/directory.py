@@ -27,11 +27,10 @@ restart, or on a node, the rooms whose lease names it) and kept up to date as ro
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.core import InvalidOptions, UnknownGame
@@ -39,10 +38,10 @@ from engine.levels import ALIASES, levels_of
 from engine.registry import GAMES, get_game
 from service.actors.actor import Journal
 from service.actors.directory import Directory, page_size_of
+from service.actors.requests import RequestKey
 from service.actors.runtime import Remote, Runtime
 from service.errors import InvalidRequest, ResourceExhausted, RoomMoved, RoomNotFound
 from service.rooms.clock import Clock, SystemClock, Timer
-from service.rooms.requests import RequestKey, reused
 from service.rooms.room import KIND, ONLINE, SOLO, Room, RoomLimits, Surroundings
 from service.rooms.thinking import Thinkers
 from service.settings import CorrespondenceSettings
@@ -121,7 +120,6 @@ class RoomDirectory(Directory[Room]):
         self._resting_on = False  # resting and waking every wake_seconds (start_resting)
         self._sweep_timer: Timer | None = None
         self._sweeping: asyncio.Task[None] | None = None
-        self._requests: dict[str, asyncio.Lock] = {}  # CreateRoom calls at work, by request key (see creating)
 
     async def create(
         self,
@@ -160,7 +158,7 @@ class RoomDirectory(Directory[Room]):
         ``stand_ins``: a person's seat the clock played for twice in a row is played by a system player at ``normal``
         until the person moves again (online only: a solo room has no clock).
 
-        ``request``: the creator's request id (service/rooms/requests.py), kept on the room's row; ask
+        ``request``: the creator's request id (service/actors/requests.py), kept on the room's row; ask
         :meth:`created_for` first (under :meth:`creating`). Another call that stored a room under the same key
         meanwhile (on another node): StoreRefused, as the store's unique key refuses this one."""
         if rated and not self.surroundings.rates:
@@ -241,32 +239,6 @@ class RoomDirectory(Directory[Room]):
         if people and len(people) + len(taken) == seats:
             await room.open()
         return room
-
-    @contextlib.asynccontextmanager
-    async def creating(self, request: RequestKey | None) -> AsyncIterator[None]:
-        """Hold the calls with the same request key one at a time on this node (a retry sent while the first call
-        is still at work waits for it, then finds its room); nothing to hold without a key."""
-        if request is None:
-            yield
-            return
-        lock = self._requests.setdefault(request.key, asyncio.Lock())
-        try:
-            async with lock:
-                yield
-        finally:
-            if not lock.locked() and self._requests.get(request.key) is lock:
-                del self._requests[request.key]
-
-    async def created_for(self, request: RequestKey) -> Room | Remote | None:
-        """The room a CreateRoom with this request key made (here, or Remote: on the node that holds it), or None
-        when none was; PreconditionFailed (request_id_reused) when that call described another room."""
-        found = await self.journal.room_for_request(request.key)  # type: ignore[attr-defined]
-        if found is None:
-            return None
-        room_id, parameters = found
-        if parameters != request.parameters:
-            raise reused("another room")
-        return await self.locate(room_id, use=True)
 
     def creation_time(self) -> float:
         """Now, but after every room and tournament this directory created before (lists are in creation order)."""

@@ -39,6 +39,7 @@ from engine.core import Bot, ChoiceTaken, GameState, InvalidOptions, NotYourTurn
 from engine.registry import get_game
 from service.actors.actor import Actor, ActorHandler, Host, Journal
 from service.actors.feed import HISTORY_KEPT, STREAM_BUFFER, Evicted, Feed, History, Readers
+from service.actors.requests import RequestKey
 from service.errors import (
     Conflict,
     InvalidRequest,
@@ -52,8 +53,7 @@ from service.errors import (
 )
 from service.rooms.clock import Clock, Timer
 from service.rooms.clocks import Deadline, SeatClocks
-from service.rooms.requests import RequestKey, reused
-from service.rooms.seats import PERSON, SYSTEM, check_holder, seat_to_take
+from service.rooms.seats import PERSON, SYSTEM, check_holder, joined_before, seat_to_take
 from service.rooms.thinking import Thinkers
 from service.store.records import GameResult, LogEntry, RoomRecord, SeatResult, Turn, system_rating_id
 from service.telemetry import SpanScope, Telemetry, in_sampled_trace, room_context
@@ -279,7 +279,7 @@ class Room(ActorHandler):
         self._legal: dict[int, tuple[int, list[Any]]] = {}  # each acting person's legal moves, and since which version
         self._accepted: dict[tuple[int, str], int] = {}  # the version each accepted request id made
         self._refused: dict[int, OrderedDict[str, RuleError | ServiceError]] = {}
-        # the joins made with a request id (service/rooms/requests.py): key -> (parameters' hash, seat, nonce)
+        # the joins made with a request id (service/actors/requests.py): key -> (parameters' hash, seat, nonce)
         self._joined: dict[str, tuple[str, int, str]] = {}
         self.published = Published(0, WAITING, tuple(_copy(r) for r in self.seats), (), (), None)
 
@@ -312,7 +312,7 @@ class Room(ActorHandler):
         ``player`` when a signed-in player joins (one seat per room: Conflict already_seated); returns the seat with
         its nonce (for the token). The last person's join starts the game.
 
-        ``request``: the join's request id (service/rooms/requests.py), kept in its log line. A join sent again with it
+        ``request``: the join's request id (service/actors/requests.py), kept in its log line. A join sent again with it
         answers the seat it took, for as long as that seat is still held under that join (RoomUnavailable
         seat_given_back once it was given back or its token revoked), and takes nothing more; with other parameters,
         PreconditionFailed (request_id_reused)."""
@@ -407,7 +407,7 @@ class Room(ActorHandler):
                 code="tournament_room",
             )
         if request is not None and request.key in self._joined:  # (before any other check: the join was made)
-            return self._joined_before(request)
+            return joined_before(self._joined[request.key], request, self.seats)
         if self.status == FINISHED and self.state is None:
             raise RoomUnavailable("the room closed: nobody joined it for too long", code="room_closed")
         if player and self.seat_of(player) is not None:
@@ -425,20 +425,6 @@ class Room(ActorHandler):
             self._check_choice(seat, choice)
         nonce = secrets.token_hex(8)
         await self._take_seat(seat, name or f"player {seat}", nonce, choice, player, request.line if request else "")
-        return seat, nonce
-
-    def _joined_before(self, request: RequestKey) -> tuple[int, str]:
-        """The seat and nonce a join with this request's key took, while that seat is still held under it."""
-        parameters, seat, nonce = self._joined[request.key]
-        if parameters != request.parameters:
-            raise reused("another join")
-        record = self.seats[seat]
-        if not record.taken or record.nonce != nonce:
-            raise RoomUnavailable(
-                "the seat this request_id took was given back since (or its token revoked): join again with a new "
-                "request_id",
-                code="seat_given_back",
-            )
         return seat, nonce
 
     def _choices(self) -> dict[int, str]:

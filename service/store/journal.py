@@ -63,7 +63,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.errors import InvalidRequest, RoomMoved, StoreRefused, StoreUnavailable
 from service.store.kinds import KINDS
-from service.store.models import LeaseRow, LogRow, RoomRow, SettingRow
+from service.store.models import LeaseRow, LogRow, SettingRow
 from service.telemetry import FollowingTracerProvider, Telemetry
 
 log = logging.getLogger(__name__)
@@ -603,10 +603,12 @@ class SqlJournal:
         async with self.engine.connect() as connection:
             return list((await connection.execute(query.order_by(wake_at, key))).scalars())
 
-    async def room_for_request(self, request_key: str) -> tuple[str, str] | None:
-        """The room created for a request (its key: service/rooms/requests.py), as (room id, the request's parameters'
-        hash); None when none was. A store that is away: StoreUnavailable."""
-        query = select(RoomRow.room_id, RoomRow.request_hash).where(RoomRow.request_key == request_key)
+    async def find_request(self, kind: str, request_key: str) -> tuple[str, str] | None:
+        """The actor of ``kind`` created for a request (its key: service/actors/requests.py), as (its id, the
+        request's parameters' hash); None when none was. A store that is away: StoreUnavailable."""
+        stored = KINDS[kind]
+        table = stored.table
+        query = select(getattr(table, stored.key), table.request_hash).where(table.request_key == request_key)
         try:
             async with self.engine.connect() as connection:
                 row = (await connection.execute(query)).first()
@@ -614,7 +616,7 @@ class SqlJournal:
             if transient(error):
                 raise StoreUnavailable("the store is unavailable; try again shortly", retry_after=1.0) from None
             raise
-        return None if row is None else (row.room_id, row.request_hash or "")
+        return None if row is None else (row[0], row[1] or "")
 
     async def load_one(self, kind: str, actor_id: str) -> tuple[Any, list[Any]] | None:
         """One actor with its log, or None when the store has no such actor."""

@@ -227,6 +227,8 @@ def _tournament_row(record: TournamentRecord) -> dict[str, Any]:
         "options": dict(record.options),
         "created_at": record.created_at,
         "status": record.status,
+        "request_key": record.request_key or None,
+        "request_hash": record.request_hash or None,
     }
 
 
@@ -241,6 +243,8 @@ def _tournament_record(row: Any) -> TournamentRecord:
         options=row.options,
         created_at=row.created_at,
         status=row.status,
+        request_key=row.request_key or "",
+        request_hash=row.request_hash or "",
     )
 
 
@@ -257,6 +261,7 @@ def _tournament_line(entry: TournamentEntry) -> dict[str, Any]:
         "created_at": entry.time,
         "epoch": entry.epoch,
         "player_id": entry.player,
+        "request_id": entry.request_id,
     }
 
 
@@ -273,6 +278,7 @@ def _tournament_entry(line: Any) -> TournamentEntry:
         time=line.created_at,
         epoch=line.epoch,
         player=line.player_id,
+        request_id=line.request_id or "",
     )
 
 

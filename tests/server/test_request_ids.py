@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import grpc
 
-from kickoff.v1 import common_pb2, move_pb2, player_pb2, room_pb2
+from kickoff.v1 import common_pb2, move_pb2, player_pb2, room_pb2, tournament_pb2
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from tests.server.conftest import Harness, auth, refusal
@@ -169,3 +169,44 @@ async def test_over_rest_a_retried_create_and_join_answer_as_the_first_time_afte
     assert sum(bool(seat.get("taken")) for seat in room["seats"]) == 1
     reused = await restarted.post("/v1/rooms", json={**body, "seats": 3})
     assert reused.status_code == 409 and reused.json()["reason"] == "request_id_reused"
+
+
+async def test_create_and_join_tournament_sent_again_answer_as_the_first_time_after_a_restart(
+    start: Start, database_url: str
+) -> None:
+    create = tournament_pb2.CreateTournamentRequest(
+        game="soker", mode=common_pb2.ROOM_MODE_ONLINE, system_players=2, think_seconds=0, request_id=ANONYMOUS_ID
+    )
+    first = await served(start, database_url)
+    tournament = (await first.tournaments.CreateTournament(create)).tournament
+    join = tournament_pb2.JoinTournamentRequest(
+        tournament_id=tournament.tournament_id, name="ann", request_id="ann-" + ANONYMOUS_ID
+    )
+    joined = await first.tournaments.JoinTournament(join)
+    restarted = await served(start, database_url)
+    for harness in (first, restarted):
+        assert (await harness.tournaments.CreateTournament(create)).tournament.tournament_id == tournament.tournament_id
+        again = await harness.tournaments.JoinTournament(join)
+        assert (again.seat, again.seat_token) == (joined.seat, joined.seat_token)
+    listed = await restarted.tournaments.ListTournaments(tournament_pb2.ListTournamentsRequest())
+    assert [t.tournament_id for t in listed.tournaments] == [tournament.tournament_id]
+    now = (
+        await restarted.tournaments.GetTournament(
+            tournament_pb2.GetTournamentRequest(tournament_id=tournament.tournament_id)
+        )
+    ).tournament
+    assert [seat.name for seat in now.seats if seat.taken and seat.kind == common_pb2.SEAT_KIND_PERSON] == ["ann"]
+    # The token works: it gives the seat back (and a retry then takes none again).
+    await restarted.tournaments.LeaveTournament(
+        tournament_pb2.LeaveTournamentRequest(tournament_id=tournament.tournament_id), metadata=auth(joined.seat_token)
+    )
+    code, reason, _ = await refusal(restarted.tournaments.JoinTournament(join))
+    assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "seat_given_back")
+    code, reason, _ = await refusal(
+        restarted.tournaments.CreateTournament(
+            tournament_pb2.CreateTournamentRequest(
+                game="soker", mode=common_pb2.ROOM_MODE_ONLINE, system_players=3, request_id=ANONYMOUS_ID
+            )
+        )
+    )
+    assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "request_id_reused")

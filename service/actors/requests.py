@@ -1,5 +1,6 @@
-"""Request ids for calls that create or take something (CreateRoom, JoinRoom), so that a retry after a lost answer is
-safe: the same id answers as the first time and creates or takes nothing more, after a restart too and on any node.
+"""Request ids for calls that create or take something (CreateRoom, JoinRoom, CreateTournament, JoinTournament), so
+that a retry after a lost answer is safe: the same id answers as the first time and creates or takes nothing more,
+after a restart too and on any node (a move's request id is the room's own: service/rooms/room.py).
 
 **Whose id.** An id is the caller's, never anyone's who happens to send the same one: a seat token must never reach
 someone who did not hold the seat. A signed-in player's id is scoped to the player (their access token proves who
@@ -9,10 +10,11 @@ sends: there the id itself is the caller's secret, like a password, and must be 
 answer, as someone who learnt its seat token could use the seat: the id is to be kept as the token is.
 
 **What is kept.** Never the id: its :class:`RequestKey`, the SHA-256 of the scope and the id (``key``), and the hash of
-the request's other parameters (``parameters``), stored with what the request made: a room's row for CreateRoom (its
-``request_key`` is unique, so two nodes that race with one id make one room), a join's log line for JoinRoom (its
-``request_id`` column holds ``key:parameters``; the room rebuilds its joins' keys from the log). The same id with other
-parameters is refused (FAILED_PRECONDITION request_id_reused) rather than answered with what the first request made.
+the request's other parameters (``parameters``), stored with what the request made: the room's or tournament's row for
+a creation (its ``request_key`` is unique, so two nodes that race with one id make one), a join's log line for a join
+(its ``request_id`` column holds ``key:parameters``; the room or tournament rebuilds its joins' keys from its log).
+The same id with other parameters is refused (FAILED_PRECONDITION request_id_reused) rather than answered with what
+the first request made.
 """
 
 from __future__ import annotations
