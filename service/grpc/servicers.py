@@ -24,7 +24,7 @@ from service.actors.directory import page_size_of
 from service.actors.feed import Feed
 from service.actors.requests import RequestKey, request_key
 from service.actors.runtime import Remote
-from service.errors import InvalidRequest, PermissionDenied, RoomNotFound, StoreRefused, Unauthenticated
+from service.errors import InvalidRequest, PermissionDenied, RoomNotFound, Unauthenticated
 from service.grpc.admission import Admission
 from service.grpc.codecs import codec_of
 from service.grpc.convert import (
@@ -260,19 +260,13 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
                 code="choice_needs_player",
             )
         key = request_key(request.request_id, player.player_id if player else "", parameters_of(request))
-        directory = self.seats.directory
-        async with directory.creating(key):
-            room = await directory.created_for(key) if key is not None else None
-            if room is None:
-                if player is not None:
-                    await self.seats.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
-                try:
-                    room = await self._create(request, key)
-                except StoreRefused:
-                    # Another call with this request id stored its room meanwhile (on another node): answer that one.
-                    room = await directory.created_for(key) if key is not None else None
-                    if room is None:
-                        raise
+
+        async def create() -> Room:
+            if player is not None:
+                await self.seats.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
+            return await self._create(request, key)
+
+        room = await self.seats.directory.create_once(key, create)  # (a retry: the room its id made)
         if isinstance(room, Remote):  # (a retry: the room is on the node that holds it, which answers)
             assert self.seats.forwarder is not None
             return await self.seats.forwarder.unary(f"/{self.SERVICE}/CreateRoom", request, context, room)

@@ -15,7 +15,7 @@ from engine.registry import get_game
 from kickoff.v1 import common_pb2, tournament_pb2, tournament_pb2_grpc
 from service.actors.requests import RequestKey, request_key
 from service.actors.runtime import Remote
-from service.errors import InvalidRequest, PermissionDenied, StoreRefused, Unauthenticated
+from service.errors import InvalidRequest, PermissionDenied, Unauthenticated
 from service.grpc.admission import Admission
 from service.grpc.codecs import Codec, codec_of
 from service.grpc.convert import MODE, MODE_NAME, STATUS, options_from, outcome_to_proto, seat_kind, struct, timestamp
@@ -172,17 +172,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         if request.request_id:  # (whose id it is: the signed-in player's, or the caller's secret)
             player = await self.seats.player(context)
             key = request_key(request.request_id, player.player_id if player else "", parameters_of(request))
-        directory = self.tournaments
-        async with directory.creating(key):
-            found = await directory.created_for(key) if key is not None else None
-            if found is None:
-                try:
-                    found = await self._create(request, key)
-                except StoreRefused:
-                    # Another call with this request id stored its tournament meanwhile (on another node): that one.
-                    found = await directory.created_for(key) if key is not None else None
-                    if found is None:
-                        raise
+        found = await self.tournaments.create_once(key, lambda: self._create(request, key))  # (a retry: the one made)
         if isinstance(found, Remote):  # (a retry: the tournament is on the node that holds it, which answers)
             assert self.seats.forwarder is not None
             return await self.seats.forwarder.unary(f"/{self.SERVICE}/CreateTournament", request, context, found)

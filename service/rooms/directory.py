@@ -158,9 +158,9 @@ class RoomDirectory(Directory[Room]):
         ``stand_ins``: a person's seat the clock played for twice in a row is played by a system player at ``normal``
         until the person moves again (online only: a solo room has no clock).
 
-        ``request``: the creator's request id (service/actors/requests.py), kept on the room's row; ask
-        :meth:`created_for` first (under :meth:`creating`). Another call that stored a room under the same key
-        meanwhile (on another node): StoreRefused, as the store's unique key refuses this one."""
+        ``request``: the creator's request id (service/actors/requests.py), kept on the room's row; call it through
+        :meth:`create_once`, which answers a retry with the room its key made. Another call that stored a room under
+        the same key meanwhile (on another node): StoreRefused, as the store's unique key refuses this one."""
         if rated and not self.surroundings.rates:
             raise InvalidRequest(
                 "this server keeps no ratings (players need a database store)", code="ratings_off", field="rated"
