@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,6 +102,9 @@ def refusal_from_error(error: grpc.aio.AioRpcError, request_id: str = "") -> Ref
 def refusal_from_status(status: status_pb2.Status, request_id: str = "") -> Refusal:
     """A refusal from a google.rpc.Status, as a move refused on the play stream carries it."""
     return Refusal(_CODE_NAMES.get(status.code, str(status.code)), status.message, _reason(status.details), request_id)
+
+
+LOST_ANSWER = ("UNAVAILABLE", "DEADLINE_EXCEEDED")  # a call that may have been made although its answer never came
 
 
 def new_request_id() -> str:
@@ -316,6 +319,18 @@ class KickoffClient:
     @staticmethod
     def _auth(token: str | None) -> tuple[tuple[str, str], ...]:
         return (("authorization", f"Bearer {token}"),) if token else ()
+
+    @staticmethod
+    async def _once(send: Callable[[], Awaitable[Any]]) -> Any:
+        """A call that creates or takes something, whose request carries a request id: sent again, with the same id,
+        when its answer was lost (UNAVAILABLE, DEADLINE_EXCEEDED), so that it is made once: the server answers the
+        retry as the first time (the same room, the same seat and token)."""
+        try:
+            return await send()
+        except CallFailed as failed:
+            if failed.refusal.code not in LOST_ANSWER:
+                raise
+        return await send()
 
     async def _unary(self, method: Any, request: Any, metadata: tuple[tuple[str, str], ...] = ()) -> Any:
         try:
@@ -568,13 +583,15 @@ class KickoffClient:
         system_player: str = "",
     ) -> NewRoom:
         """Create a room; a signed-in player (unless not ``as_player``) is seated in it at once (``NewRoom.ticket``),
-        with ``choice`` for the seat where the game offers one. Anyone else joins after, with their choice."""
+        with ``choice`` for the seat where the game offers one. Anyone else joins after, with their choice. Sent
+        with a request id, and once more with the same id when the answer was lost (:meth:`_once`)."""
         request = room_pb2.CreateRoomRequest(
             game=game,
             mode=common_pb2.ROOM_MODE_SOLO if solo else common_pb2.ROOM_MODE_ONLINE,
             seats=seats,
             system_players=system_players,
             system_player=system_player,
+            request_id=new_request_id(),
         )
         if options:
             request.options.CopyFrom(options_struct(options))
@@ -582,24 +599,27 @@ class KickoffClient:
             request.think_seconds = think_seconds
         metadata = (("x-api-key", self._api_key),) if self._api_key else ()
         if not as_player:
-            return NewRoom((await self._unary(self._rooms.CreateRoom, request, metadata)).room)
+            return NewRoom((await self._once(lambda: self._unary(self._rooms.CreateRoom, request, metadata))).room)
         if self.signed_in:
             request.choice = choice  # (an anonymous creator's choice would be refused: they choose on joining)
-        response = await self._as_player(self._rooms.CreateRoom, request, required=False, metadata=metadata)
+        response = await self._once(
+            lambda: self._as_player(self._rooms.CreateRoom, request, required=False, metadata=metadata)
+        )
         ticket = Ticket(response.room, response.seat, response.seat_token) if response.HasField("seat") else None
         return NewRoom(response.room, ticket)
 
     async def join_room(
         self, room_id: str, *, name: str = "", choice: str = "", seat: int | None = None, as_player: bool = True
     ) -> Ticket:
-        """Take a seat: the signed-in player's (unless not ``as_player``), else an anonymous one."""
-        request = room_pb2.JoinRoomRequest(room_id=room_id, name=name, choice=choice)
+        """Take a seat: the signed-in player's (unless not ``as_player``), else an anonymous one. Sent with a request
+        id, and once more with the same id when the answer was lost (:meth:`_once`)."""
+        request = room_pb2.JoinRoomRequest(room_id=room_id, name=name, choice=choice, request_id=new_request_id())
         if seat is not None:
             request.seat = seat
         if as_player:
-            response = await self._as_player(self._rooms.JoinRoom, request, required=False)
+            response = await self._once(lambda: self._as_player(self._rooms.JoinRoom, request, required=False))
         else:
-            response = await self._unary(self._rooms.JoinRoom, request)
+            response = await self._once(lambda: self._unary(self._rooms.JoinRoom, request))
         return Ticket(response.room, response.seat, response.seat_token)
 
     async def leave_room(self, room_id: str, token: str) -> room_pb2.Room:

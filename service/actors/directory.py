@@ -15,13 +15,15 @@ A kind subclasses :class:`Directory` with what is its own: how to build its hand
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any, Generic, Protocol, TypeVar
 
 from service.actors.actor import Actor, Journal
+from service.actors.requests import RequestKey, reused
 from service.actors.runtime import Remote, Runtime
-from service.errors import InvalidRequest, RoomMoved, ServiceError
+from service.errors import InvalidRequest, RoomMoved, ServiceError, StoreRefused
 
 FINISHED = "finished"
 MAX_PAGE = 500
@@ -70,6 +72,7 @@ class Directory(Generic[H]):
         self._actors: dict[str, H] = {}  # every live actor, and the finished ones kept
         self._recent: OrderedDict[str, None] = OrderedDict()  # the finished ones kept, least recently used first
         self._loading: dict[str, asyncio.Task[H | None]] = {}
+        self._requests: dict[str, asyncio.Lock] = {}  # creations at work with a request id, by key (create_once)
         runtime.register(self)
 
     # -- what a kind says -------------------------------------------------------------------------------------------
@@ -119,6 +122,51 @@ class Directory(Generic[H]):
             self._recent.pop(actor.actor_id, None)
         if self.runtime.holds(self.kind, actor.actor_id, actor.epoch):
             self.runtime.forget(self.kind, actor.actor_id)
+
+    # -- creations with a request id (service/actors/requests.py) ------------------------------------------------
+
+    async def create_once(self, request: RequestKey | None, create: Callable[[], Awaitable[H]]) -> H | Remote:
+        """``create()``, once for a request key: a creation sent again with a key that made something answers what
+        it made (here, or Remote: on the node that holds it; PreconditionFailed request_id_reused when it was asked
+        for another one) and creates nothing. Without a key, simply ``create()``.
+
+        Calls with the same key are handled one at a time on this node (a retry sent while the first call is still
+        at work waits for it, then finds what it made). Two nodes that race with one key both create, and the store's
+        unique key refuses the second (StoreRefused), which then answers the first's."""
+        if request is None:
+            return await create()
+        async with self._creating(request):
+            found = await self.created_for(request)
+            if found is not None:
+                return found
+            try:
+                return await create()
+            except StoreRefused:
+                found = await self.created_for(request)
+                if found is None:
+                    raise
+                return found
+
+    @contextlib.asynccontextmanager
+    async def _creating(self, request: RequestKey) -> AsyncIterator[None]:
+        lock = self._requests.setdefault(request.key, asyncio.Lock())
+        try:
+            async with lock:
+                yield
+        finally:
+            if not lock.locked() and self._requests.get(request.key) is lock:
+                del self._requests[request.key]
+
+    async def created_for(self, request: RequestKey) -> H | Remote | None:
+        """The actor a creation with this request key made (here, or Remote: on the node that holds it), or None
+        when none was; PreconditionFailed (request_id_reused) when that creation was asked for another one."""
+        found = await self.journal.find_request(self.kind, request.key)  # type: ignore[attr-defined]
+        if found is None:
+            return None
+        actor_id, parameters = found
+        if parameters != request.parameters:
+            raise reused(f"another {self.kind}")
+        return await self.locate(actor_id)
 
     # -- memory -----------------------------------------------------------------------------------------------------
 

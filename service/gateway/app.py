@@ -230,7 +230,8 @@ async def list_cards(game: FromPath[str], state: State) -> dict[str, Any]:
     description='Body: CreateRoomRequest, e.g. {"game": "soker", "mode": "ROOM_MODE_SOLO", "seats": 4, '
     '"systemPlayers": 3}; a correspondence room (online, every turn and answer lasting hours, 1-336) adds '
     '"correspondenceHours": 24; "standIns": true lets a system player play for a person the clock played for twice '
-    "in a row, until the person moves again.",
+    'in a row, until the person moves again. "requestId" makes a retry safe: sent again with the same body, it answers '
+    "the same room and makes none more (without a player's token, at least 16 characters: a UUID).",
     security=CREATOR_OR_PLAYER,
     tags=["rooms"],
 )
@@ -283,7 +284,9 @@ async def get_room(room_id: FromPath[str], state: State) -> dict[str, Any]:
         room_pb2.JoinRoomResponse, request=room_pb2.JoinRoomRequest, status="201", example={"name": "ann"}
     ),
     summary="Take a seat; returns its bearer token",
-    description='Body: {"seat": 1, "name": "ann"} (both optional).',
+    description='Body: {"seat": 1, "name": "ann", "requestId": "7c9e6679-7425-40de-944b-e07fc1f90ae7"} (each '
+    'optional). "requestId" makes a retry safe: sent again with the same body, it answers the same seat and token and '
+    "takes none more (without a player's token, at least 16 characters: a UUID).",
     security=PLAYER_OR_ANYONE,
     tags=["seats"],
 )
@@ -480,7 +483,9 @@ async def create_stream_ticket(room_id: FromPath[str], request: Request[Any, Any
     ),
     summary="Create a Soker tournament of four seats",
     description='Body: CreateTournamentRequest, e.g. {"game": "soker", "mode": "ROOM_MODE_ONLINE", '
-    '"systemPlayers": 2}. People then join it; with every seat taken the first of its eight games starts.',
+    '"systemPlayers": 2}. People then join it; with every seat taken the first of its eight games starts. '
+    '"requestId" makes a retry safe: sent again with the same body, it answers the same tournament and makes none '
+    "more (without a player's token, at least 16 characters: a UUID).",
     security=CREATOR,
     tags=["tournaments"],
 )
@@ -534,7 +539,9 @@ async def get_tournament(tournament_id: FromPath[str], state: State) -> dict[str
         example={"name": "ann"},
     ),
     summary="Take a tournament seat; its bearer token plays every game of the tournament",
-    description='Body: {"seat": 0, "name": "ann"} (both optional).',
+    description='Body: {"seat": 0, "name": "ann", "requestId": "7c9e6679-7425-40de-944b-e07fc1f90ae7"} (each '
+    'optional). "requestId" makes a retry safe: sent again with the same body, it answers the same seat and token and '
+    "takes none more (without a player's token, at least 16 characters: a UUID).",
     security=PLAYER_OR_ANYONE,
     tags=["tournaments"],
 )

@@ -23,6 +23,7 @@ from engine.registry import GAMES, get_game
 from kickoff.v1 import common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.actors.directory import page_size_of
 from service.actors.feed import Feed
+from service.actors.requests import RequestKey, request_key
 from service.actors.runtime import Remote
 from service.errors import InvalidRequest, PermissionDenied, RoomNotFound, StoreUnavailable, Unauthenticated
 from service.grpc.admission import Admission
@@ -111,6 +112,14 @@ def bearer_token(context: grpc.aio.ServicerContext) -> str | None:
                 raise Unauthenticated("authorization metadata must be 'Bearer <seat token>'")
             return token.strip()
     return None
+
+
+def parameters_of(request: Any) -> bytes:
+    """A request's parameters but its request id, serialised the same way every time (for its request key)."""
+    copy = type(request)()
+    copy.CopyFrom(request)
+    copy.ClearField("request_id")
+    return copy.SerializeToString(deterministic=True)
 
 
 def _room_id(request: Any) -> str:
@@ -265,15 +274,32 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         if request.mode not in MODE_NAME:
             raise InvalidRequest("mode must be ROOM_MODE_ONLINE or ROOM_MODE_SOLO", code="bad_mode")
         player = await self.seats.player(context)
-        if player is not None:
-            await self.seats.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
-        elif request.choice:
+        if player is None and request.choice:
             raise InvalidRequest(
                 "choice is the creating player's: send a player's access token, or join with the choice",
                 field="choice",
                 code="choice_needs_player",
             )
-        room = await self.seats.directory.create(
+        key = request_key(request.request_id, player.player_id if player else "", parameters_of(request))
+
+        async def create() -> Room:
+            if player is not None:
+                await self.seats.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
+            return await self._create(request, key)
+
+        room = await self.seats.directory.create_once(key, create)  # (a retry: the room its id made)
+        if isinstance(room, Remote):  # (a retry: the room is on the node that holds it, which answers)
+            assert self.seats.forwarder is not None
+            return await self.seats.forwarder.unary(f"/{self.SERVICE}/CreateRoom", request, context, room)
+        if player is None:
+            return room_pb2.CreateRoomResponse(room=room_to_proto(room))
+        # The creator sits down at once (a retry: in the seat the first call took, with the same token).
+        seat, nonce = await room.join(None, player.name, request.choice, player.player_id, self._origin(context), key)
+        token = self.seats.tokens.issue(room.room_id, seat, nonce)
+        return room_pb2.CreateRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
+
+    async def _create(self, request: room_pb2.CreateRoomRequest, key: RequestKey | None) -> Room:
+        return await self.seats.directory.create(
             game=request.game,
             mode=MODE_NAME[request.mode],
             seats=request.seats,
@@ -286,13 +312,8 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
             choice=request.choice,
             correspondence_hours=request.correspondence_hours,
             stand_ins=request.stand_ins,
+            request=key,
         )
-        if player is None:
-            return room_pb2.CreateRoomResponse(room=room_to_proto(room))
-        # The creator sits down at once.
-        seat, nonce = await room.join(None, player.name, request.choice, player.player_id, self._origin(context))
-        token = self.seats.tokens.issue(room.room_id, seat, nonce)
-        return room_pb2.CreateRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
 
     @routed
     async def GetRoom(self, request: room_pb2.GetRoomRequest, context: Any, room: Room) -> room_pb2.GetRoomResponse:
@@ -316,7 +337,8 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
     async def JoinRoom(self, request: room_pb2.JoinRoomRequest, context: Any, room: Room) -> room_pb2.JoinRoomResponse:
         self.admission.admit(context, "join")
         player = await self.seats.player(context)
-        if player is not None:
+        key = request_key(request.request_id, player.player_id if player else "", parameters_of(request))
+        if player is not None and not room.joined_with(key):  # (a retry takes no seat more)
             await self.seats.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
         seat, nonce = await room.join(
             request.seat if request.HasField("seat") else None,
@@ -324,6 +346,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
             request.choice,
             player.player_id if player else "",
             self._origin(context),
+            key,
         )
         token = self.seats.tokens.issue(room.room_id, seat, nonce)
         return room_pb2.JoinRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)

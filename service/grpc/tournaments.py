@@ -13,6 +13,7 @@ import grpc
 
 from engine.registry import get_game
 from kickoff.v1 import common_pb2, tournament_pb2, tournament_pb2_grpc
+from service.actors.requests import RequestKey, request_key
 from service.actors.runtime import Remote
 from service.errors import InvalidRequest, PermissionDenied, Unauthenticated
 from service.grpc.admission import Admission
@@ -20,7 +21,7 @@ from service.grpc.codecs import Codec, codec_of
 from service.grpc.convert import MODE, MODE_NAME, STATUS, options_from, outcome_to_proto, seat_kind, struct, timestamp
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
-from service.grpc.servicers import Seats, bearer_token, internal, routed, seat_origin, unary
+from service.grpc.servicers import Seats, bearer_token, internal, parameters_of, routed, seat_origin, unary
 from service.rooms.room import FINISHED, PLAYING, WAITING
 from service.tournaments.directory import TournamentDirectory
 from service.tournaments.tournament import (
@@ -167,15 +168,26 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             raise InvalidRequest("mode must be ROOM_MODE_ONLINE or ROOM_MODE_SOLO", code="bad_mode")
         if not request.game:
             raise InvalidRequest("game is required", code="missing_game")
-        tournament = await self.tournaments.create(
+        key = None
+        if request.request_id:  # (whose id it is: the signed-in player's, or the caller's secret)
+            player = await self.seats.player(context)
+            key = request_key(request.request_id, player.player_id if player else "", parameters_of(request))
+        found = await self.tournaments.create_once(key, lambda: self._create(request, key))  # (a retry: the one made)
+        if isinstance(found, Remote):  # (a retry: the tournament is on the node that holds it, which answers)
+            assert self.seats.forwarder is not None
+            return await self.seats.forwarder.unary(f"/{self.SERVICE}/CreateTournament", request, context, found)
+        return tournament_pb2.CreateTournamentResponse(tournament=snapshot_to_proto(found.current()))
+
+    async def _create(self, request: tournament_pb2.CreateTournamentRequest, key: RequestKey | None) -> Tournament:
+        return await self.tournaments.create(
             game=request.game,
             mode=MODE_NAME[request.mode],
             system_players=request.system_players,
             options=options_from(request.options),
             system_player=request.system_player,
             think_seconds=request.think_seconds if request.HasField("think_seconds") else None,
+            request=key,
         )
-        return tournament_pb2.CreateTournamentResponse(tournament=snapshot_to_proto(tournament.current()))
 
     @routed
     async def GetTournament(
@@ -215,11 +227,13 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     ) -> tournament_pb2.JoinTournamentResponse:
         self.admission.admit(context, "join")
         player = await self.seats.player(context)
+        key = request_key(request.request_id, player.player_id if player else "", parameters_of(request))
         seat, nonce = await tournament.join(
             request.seat if request.HasField("seat") else None,
             request.name or (player.name if player else ""),
             player.player_id if player else "",
             seat_origin(self.seats, self.admission, context),
+            key,
         )
         token = self.seats.tokens.issue(tournament.tournament_id, seat, nonce)
         return tournament_pb2.JoinTournamentResponse(

@@ -38,6 +38,7 @@ from engine.levels import ALIASES, levels_of
 from engine.registry import GAMES, get_game
 from service.actors.actor import Journal
 from service.actors.directory import Directory, page_size_of
+from service.actors.requests import RequestKey
 from service.actors.runtime import Remote, Runtime
 from service.errors import InvalidRequest, ResourceExhausted, RoomMoved, RoomNotFound
 from service.rooms.clock import Clock, SystemClock, Timer
@@ -139,6 +140,7 @@ class RoomDirectory(Directory[Room]):
         people: Sequence[tuple[int, str, str, str, str]] = (),
         correspondence_hours: int = 0,
         stand_ins: bool = False,
+        request: RequestKey | None = None,
     ) -> Room:
         """A new room, stored, started and waiting for its people. Raises InvalidRequest naming what is wrong.
 
@@ -155,7 +157,11 @@ class RoomDirectory(Directory[Room]):
         hours (1-336) instead of the game's seconds; 0 for a live room.
 
         ``stand_ins``: a person's seat the clock played for twice in a row is played by a system player at ``normal``
-        until the person moves again (online only: a solo room has no clock)."""
+        until the person moves again (online only: a solo room has no clock).
+
+        ``request``: the creator's request id (service/actors/requests.py), kept on the room's row; call it through
+        :meth:`create_once`, which answers a retry with the room its key made. Another call that stored a room under
+        the same key meanwhile (on another node): StoreRefused, as the store's unique key refuses this one."""
         if rated and not self.surroundings.rates:
             raise InvalidRequest(
                 "this server keeps no ratings (players need a database store)", code="ratings_off", field="rated"
@@ -226,6 +232,8 @@ class RoomDirectory(Directory[Room]):
             correspondence_hours=correspondence_hours,
             stand_ins=stand_ins,
             trace_parent=room_trace(self.telemetry, traced),  # (whether its game is traced: decided once, now)
+            request_key=request.key if request else "",
+            request_hash=request.parameters if request else "",
         )
         room = self.build(record, self.runtime.created_epoch)  # (on a node, the store makes its lease with it)
         await self.created(room)

@@ -46,6 +46,7 @@ from engine.core import Bot, ChoiceTaken, GameState, InvalidOptions, NotYourTurn
 from engine.registry import get_game
 from service.actors.actor import Actor, ActorHandler, Host, Journal
 from service.actors.feed import HISTORY_KEPT, STREAM_BUFFER, Evicted, Feed, History, Readers
+from service.actors.requests import RequestKey
 from service.errors import (
     Conflict,
     InvalidRequest,
@@ -59,7 +60,7 @@ from service.errors import (
 )
 from service.rooms.clock import Clock, Timer
 from service.rooms.clocks import Deadline, SeatClocks
-from service.rooms.seats import PERSON, SYSTEM, check_holder, seat_to_take
+from service.rooms.seats import PERSON, SYSTEM, check_holder, joined_before, seat_to_take
 from service.rooms.thinking import Thinkers
 from service.store.records import GameResult, LogEntry, RoomRecord, SeatResult, Turn, system_rating_id
 from service.telemetry import SpanScope, Telemetry, in_sampled_trace, room_context
@@ -296,6 +297,8 @@ class Room(ActorHandler):
         self._legal: dict[int, tuple[int, list[Any]]] = {}  # each acting person's legal moves, and since which version
         self._accepted: dict[tuple[int, str], int] = {}  # the version each accepted request id made
         self._refused: dict[int, OrderedDict[str, RuleError | ServiceError]] = {}
+        # the joins made with a request id (service/actors/requests.py): key -> (parameters' hash, seat, nonce)
+        self._joined: dict[str, tuple[str, int, str]] = {}
         self.published = Published(0, WAITING, tuple(_copy(r) for r in self.seats), (), (), None)
 
     def record(self) -> RoomRecord:
@@ -321,13 +324,28 @@ class Room(ActorHandler):
     # -- requests ---------------------------------------------------------------------------------------------------
 
     async def join(
-        self, seat: int | None, name: str, choice: str = "", player: str = "", origin: str = ""
+        self,
+        seat: int | None,
+        name: str,
+        choice: str = "",
+        player: str = "",
+        origin: str = "",
+        request: RequestKey | None = None,
     ) -> tuple[int, str]:
         """Take a person's seat, with what the person chooses for it where the game offers a choice (a team), for
         ``player`` when a signed-in player joins (one seat per room: Conflict already_seated), who joins from
         ``origin`` (a keyed hash of their network, as the transport saw it: '' where not kept); returns the seat with
-        its nonce (for the token). The last person's join starts the game."""
-        return await self.actor.call(lambda: self._join(seat, name, choice, player, origin))
+        its nonce (for the token). The last person's join starts the game.
+
+        ``request``: the join's request id (service/actors/requests.py), kept in its log line. A join sent again with it
+        answers the seat it took, for as long as that seat is still held under that join (RoomUnavailable
+        seat_given_back once it was given back or its token revoked), and takes nothing more; with other parameters,
+        PreconditionFailed (request_id_reused)."""
+        return await self.actor.call(lambda: self._join(seat, name, choice, player, origin, request))
+
+    def joined_with(self, request: RequestKey | None) -> bool:
+        """Whether a join with this request key was made here (a retry of it takes no seat more)."""
+        return request is not None and request.key in self._joined
 
     async def seat_person(self, seat: int, name: str, nonce: str, player: str = "", origin: str = "") -> None:
         """Seat a person chosen elsewhere (a tournament seats its players in each of its rooms, with the nonce of
@@ -406,7 +424,13 @@ class Room(ActorHandler):
     # -- what happens inside the loop ---------------------------------------------------------------------------------
 
     async def _join(
-        self, seat: int | None, name: str, choice: str = "", player: str = "", origin: str = ""
+        self,
+        seat: int | None,
+        name: str,
+        choice: str = "",
+        player: str = "",
+        origin: str = "",
+        request: RequestKey | None = None,
     ) -> tuple[int, str]:
         if self.tournament_id:
             raise RoomUnavailable(
@@ -414,6 +438,8 @@ class Room(ActorHandler):
                 "every game of it accepts",
                 code="tournament_room",
             )
+        if request is not None and request.key in self._joined:  # (before any other check: the join was made)
+            return joined_before(self._joined[request.key], request, self.seats)
         if self.status == FINISHED and self.state is None:
             raise RoomUnavailable("the room closed: nobody joined it for too long", code="room_closed")
         if player and self.seat_of(player) is not None:
@@ -430,7 +456,9 @@ class Room(ActorHandler):
         if choice:
             self._check_choice(seat, choice)
         nonce = secrets.token_hex(8)
-        await self._take_seat(seat, name or f"player {seat}", nonce, choice, player, origin)
+        await self._take_seat(
+            seat, name or f"player {seat}", nonce, choice, player, origin, request.line if request else ""
+        )
         return seat, nonce
 
     def _choices(self) -> dict[int, str]:
@@ -446,8 +474,16 @@ class Room(ActorHandler):
             raise InvalidRequest(str(error), field="choice", code="bad_choice") from None
 
     async def _take_seat(
-        self, seat: int, name: str, nonce: str, choice: str = "", player: str = "", origin: str = ""
+        self,
+        seat: int,
+        name: str,
+        nonce: str,
+        choice: str = "",
+        player: str = "",
+        origin: str = "",
+        request: str = "",
     ) -> None:
+        """``request``: the join's request key and parameters as its log line keeps them ('' for none)."""
         record = self.seats[seat]
         record.taken, record.name, record.nonce, record.choice, record.player = True, name, nonce, choice, player
         record.origin = origin
@@ -455,7 +491,20 @@ class Room(ActorHandler):
         events: list[Any] = [SeatTakenEvent(_copy(record))]
         if all(r.taken for r in self.seats):
             events.append(self._start_game())
-        await self._commit(events, "join", seat, name=name, nonce=nonce, choice=choice, player=player, origin=origin)
+        await self._commit(
+            events,
+            "join",
+            seat,
+            request_id=request,
+            name=name,
+            nonce=nonce,
+            choice=choice,
+            player=player,
+            origin=origin,
+        )
+        known = RequestKey.of_line(request)
+        if known is not None:
+            self._joined[known.key] = (known.parameters, seat, nonce)
 
     def _start_game(self) -> GameStartedEvent:
         choices = self._choices()
@@ -740,7 +789,7 @@ class Room(ActorHandler):
             time=now,
             legal=legal,
             mover=mover,
-            request_id=request_id,
+            request_id=request_id if kind != "join" else "",  # (a join's is its key: for the log alone)
             released=seat if kind in ("leave", "revoke") else -1,
         )
         await actor.commit(entry, self.status)  # (stored, or raises: nobody heard of it)
@@ -782,7 +831,9 @@ class Room(ActorHandler):
     async def replay(self, entry: LogEntry) -> None:
         """Make the change one stored line records (the actor replays the log a line at a time)."""
         if entry.kind == "join":
-            await self._take_seat(entry.seat, entry.name, entry.nonce, entry.choice, entry.player, entry.origin)
+            await self._take_seat(
+                entry.seat, entry.name, entry.nonce, entry.choice, entry.player, entry.origin, entry.request_id
+            )
         elif entry.kind == "leave":
             await self._free_seat(entry.seat)
         elif entry.kind == "start":

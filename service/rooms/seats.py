@@ -1,10 +1,12 @@
-"""The seats of a table, as rooms and tournaments keep them: which seat a join takes, and whose a seat token is."""
+"""The seats of a table, as rooms and tournaments keep them: which seat a join takes, whose a seat token is, and
+what a join sent again with its request id answers."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Protocol
 
+from service.actors.requests import RequestKey, reused
 from service.errors import InvalidRequest, RoomUnavailable, SeatTaken, Unauthenticated
 
 PERSON, SYSTEM = "person", "system"
@@ -41,3 +43,20 @@ def check_holder(seats: Sequence[Seat], seat: int, nonce: str, what: str) -> Non
     record = seats[seat]
     if record.kind != PERSON or not record.taken or record.nonce != nonce:
         raise Unauthenticated("the seat token is no longer valid (the seat was given back)")
+
+
+def joined_before(joined: tuple[str, int, str], request: RequestKey, seats: Sequence[Seat]) -> tuple[int, str]:
+    """The seat and nonce a join took with this request's key (``joined``: its parameters' hash, seat and nonce), while
+    that seat is still held under it: PreconditionFailed (request_id_reused) when the join asked for something else,
+    RoomUnavailable (seat_given_back) once the seat was given back or its token revoked (no token is given again)."""
+    parameters, seat, nonce = joined
+    if parameters != request.parameters:
+        raise reused("another join")
+    record = seats[seat]
+    if not record.taken or record.nonce != nonce:
+        raise RoomUnavailable(
+            "the seat this request_id took was given back since (or its token revoked): join again with a new "
+            "request_id",
+            code="seat_given_back",
+        )
+    return seat, nonce

@@ -667,6 +667,21 @@ class SqlJournal:
         async with self.engine.connect() as connection:
             return list((await connection.execute(query.order_by(wake_at, key))).scalars())
 
+    async def find_request(self, kind: str, request_key: str) -> tuple[str, str] | None:
+        """The actor of ``kind`` created for a request (its key: service/actors/requests.py), as (its id, the
+        request's parameters' hash); None when none was. A store that is away: StoreUnavailable."""
+        stored = KINDS[kind]
+        table = stored.table
+        query = select(getattr(table, stored.key), table.request_hash).where(table.request_key == request_key)
+        try:
+            async with self.engine.connect() as connection:
+                row = (await connection.execute(query)).first()
+        except Exception as error:
+            if transient(error):
+                raise StoreUnavailable("the store is unavailable; try again shortly", retry_after=1.0) from None
+            raise
+        return None if row is None else (row[0], row[1] or "")
+
     async def load_one(self, kind: str, actor_id: str) -> tuple[Any, list[Any]] | None:
         """One actor with its log, or None when the store has no such actor."""
         stored = KINDS[kind]

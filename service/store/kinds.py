@@ -62,6 +62,8 @@ def _room_row(record: RoomRecord) -> dict[str, Any]:
         "correspondence_hours": record.correspondence_hours,
         "stand_ins": record.stand_ins,
         "trace_parent": record.trace_parent or None,
+        "request_key": record.request_key or None,
+        "request_hash": record.request_hash or None,
     }
 
 
@@ -108,6 +110,8 @@ def _room_record(row: Any) -> RoomRecord:
         correspondence_hours=row.correspondence_hours or 0,
         stand_ins=bool(row.stand_ins),
         trace_parent=row.trace_parent or "",
+        request_key=row.request_key or "",
+        request_hash=row.request_hash or "",
     )
 
 
@@ -233,6 +237,8 @@ def _tournament_row(record: TournamentRecord) -> dict[str, Any]:
         "options": dict(record.options),
         "created_at": record.created_at,
         "status": record.status,
+        "request_key": record.request_key or None,
+        "request_hash": record.request_hash or None,
     }
 
 
@@ -247,6 +253,8 @@ def _tournament_record(row: Any) -> TournamentRecord:
         options=row.options,
         created_at=row.created_at,
         status=row.status,
+        request_key=row.request_key or "",
+        request_hash=row.request_hash or "",
     )
 
 
@@ -264,6 +272,7 @@ def _tournament_line(entry: TournamentEntry) -> dict[str, Any]:
         "epoch": entry.epoch,
         "player_id": entry.player,
         "origin": entry.origin,
+        "request_id": entry.request_id,
     }
 
 
@@ -281,6 +290,7 @@ def _tournament_entry(line: Any) -> TournamentEntry:
         epoch=line.epoch,
         player=line.player_id,
         origin=line.origin,
+        request_id=line.request_id or "",
     )
 
 

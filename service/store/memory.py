@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from service.errors import InvalidRequest
+from service.errors import InvalidRequest, StoreRefused
 from service.store.kinds import KINDS
 from service.store.records import LogEntry
 
@@ -48,9 +48,16 @@ class MemoryJournal:
         self.statuses: dict[str, dict[str, str]] = {kind: {} for kind in KINDS}
         # each actor's current values, as the SQL journal keeps them on its row (a room's turns and wake_at)
         self.current: dict[str, dict[str, dict[str, Any]]] = {kind: {} for kind in KINDS}
+        # the actors created for requests (with a request id), by kind and the request's key
+        self.requests: dict[str, dict[str, str]] = {kind: {} for kind in KINDS}
 
     async def create(self, kind: str, record: Any) -> None:
         actor_id = record.actor_id
+        request_key = getattr(record, "request_key", "")
+        if request_key:
+            if request_key in self.requests[kind]:
+                raise StoreRefused("the store refused this request's data")  # (as a database's unique key refuses it)
+            self.requests[kind][request_key] = actor_id
         self.records[kind][actor_id] = record
         self.logs[kind][actor_id] = []
         self.statuses[kind][actor_id] = record.status
@@ -72,6 +79,13 @@ class MemoryJournal:
 
     async def load(self, kind: str, actor_id: str) -> list[Any]:
         return self.log(kind, actor_id)
+
+    async def find_request(self, kind: str, request_key: str) -> tuple[str, str] | None:
+        """As SqlJournal.find_request."""
+        actor_id = self.requests[kind].get(request_key)
+        if actor_id is None:
+            return None
+        return actor_id, self.records[kind][actor_id].request_hash
 
     async def load_one(self, kind: str, actor_id: str) -> tuple[Any, list[Any]] | None:
         record = self.records[kind].get(actor_id)

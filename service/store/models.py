@@ -52,6 +52,10 @@ class RoomRow(Base):
     wake_at: Mapped[float | None] = mapped_column(Double, nullable=True, index=True)
     # The room's traceparent when its game is traced (None: not traced) (0013)
     trace_parent: Mapped[str | None] = mapped_column(String(55), nullable=True)
+    # The creator's request id, when CreateRoom carried one: its key (the caller's scope and id hashed, unique: a retry
+    # finds the room by it) and the hash of the request's parameters (service/actors/requests.py) (0014)
+    request_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    request_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class SeatRow(Base):
@@ -86,6 +90,7 @@ class LogRow(Base):
     kind: Mapped[str] = mapped_column(String(8))  # join, leave, start, move, table
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[str | None] = mapped_column(Text, nullable=True)  # the move's wire form
+    # a move's request id; a join's request key and parameters' hash, "key:hash" (service/actors/requests.py)
     request_id: Mapped[str] = mapped_column(String(128), default="")
     name: Mapped[str] = mapped_column(String(64), default="")  # a join's name
     nonce: Mapped[str] = mapped_column(String(32), default="")  # a join's seat nonce (names the seat's token)
@@ -114,6 +119,9 @@ class TournamentRow(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[float] = mapped_column(Double, index=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
+    # The creator's request id, when CreateTournament carried one: as a room's (0014)
+    request_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    request_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class TournamentLogRow(Base):
@@ -135,6 +143,8 @@ class TournamentLogRow(Base):
     room_id: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[float] = mapped_column(Double)
     epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # as in the room log
+    # a join's request key and parameters' hash, "key:hash" (service/actors/requests.py) (0014)
+    request_id: Mapped[str] = mapped_column(String(128), default="", server_default="")
 
 
 class SettingRow(Base):

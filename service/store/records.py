@@ -43,6 +43,10 @@ class RoomRecord:
     # The W3C traceparent of the room's trace when its game is traced ('' when not): decided once, as it is made
     # (service.telemetry.room_trace), and kept so that a rebuilt room goes on in the same trace on any node
     trace_parent: str = ""
+    # The creator's request, when CreateRoom carried a request id (service/actors/requests.py): the key of the caller's
+    # id (unique among rooms: a retry finds this room by it) and the hash of the request's parameters ('' for none)
+    request_key: str = ""
+    request_hash: str = ""
 
     @property
     def actor_id(self) -> str:
@@ -71,6 +75,8 @@ class LogEntry:
     # stand_in (a stand-in's move for a person's seat), close (a waiting room expired)
     seat: int
     move: str | None = None  # the move's wire form
+    # A move's request id, as the client sent it; a join's, its request's key and parameters' hash ("key:hash",
+    # service/actors/requests.py: never the id itself)
     request_id: str = ""
     name: str = ""
     nonce: str = ""
@@ -144,6 +150,9 @@ class TournamentRecord:
     options: Mapping[str, Any]
     created_at: float
     status: str
+    # The creator's request, when CreateTournament carried a request id (as a RoomRecord's)
+    request_key: str = ""
+    request_hash: str = ""
 
     @property
     def actor_id(self) -> str:
@@ -167,6 +176,7 @@ class TournamentEntry:
     player: str = ""  # a join's player ('' for a seat taken without a player's session)
     origin: str = ""  # a join's origin, as a room's join line keeps it (LogEntry.origin)
     players: tuple[str, ...] = ()  # a game line's: the tournament's players (not a column: for its webhook event)
+    request_id: str = ""  # a join's request key and parameters' hash, "key:hash" (service/actors/requests.py)
 
     @property
     def actor_id(self) -> str:

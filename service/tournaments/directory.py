@@ -12,6 +12,7 @@ from engine.core import UnknownGame
 from engine.registry import GAMES, TOURNAMENTS, new_tournament
 from service.actors.actor import Journal
 from service.actors.directory import Directory
+from service.actors.requests import RequestKey
 from service.actors.runtime import Remote
 from service.errors import InvalidRequest, ResourceExhausted, TournamentNotFound
 from service.rooms.directory import RoomDirectory
@@ -50,8 +51,10 @@ class TournamentDirectory(Directory[Tournament]):
         options: Mapping[str, Any] | None = None,
         system_player: str = "",
         think_seconds: float | None = None,
+        request: RequestKey | None = None,
     ) -> Tournament:
-        """A new tournament, stored and waiting for its people (or, with four system players, already playing)."""
+        """A new tournament, stored and waiting for its people (or, with four system players, already playing).
+        ``request``: the creator's request id, kept on its row, as RoomDirectory.create keeps a room's."""
         try:
             rules = new_tournament(game)
         except UnknownGame:
@@ -92,6 +95,8 @@ class TournamentDirectory(Directory[Tournament]):
             options=resolved,
             created_at=self.rooms.creation_time(),
             status="waiting",
+            request_key=request.key if request else "",
+            request_hash=request.parameters if request else "",
         )
         tournament = self.build(record, self.runtime.created_epoch)  # (on a node, the store makes its lease with it)
         await self.created(tournament)

@@ -31,10 +31,11 @@ from engine.core import Outcome
 from engine.registry import get_game, new_tournament
 from service.actors.actor import Actor, ActorHandler, Host
 from service.actors.feed import Feed
+from service.actors.requests import RequestKey
 from service.errors import Conflict, RoomMoved, RoomUnavailable
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import FINISHED, PERSON, PLAYING, SYSTEM, WAITING, Room
-from service.rooms.seats import check_holder, seat_to_take
+from service.rooms.seats import check_holder, joined_before, seat_to_take
 from service.store.records import TournamentEntry, TournamentRecord
 
 log = logging.getLogger(__name__)
@@ -191,23 +192,32 @@ class Tournament(ActorHandler):
         ]
         self.status = WAITING
         self.game_room_ids: list[str] = []  # game i's room, for every game started (the rooms live in the directory)
+        # the joins made with a request id (service/actors/requests.py): key -> (parameters' hash, seat, nonce)
+        self._joined: dict[str, tuple[str, int, str]] = {}
 
     # -- requests --------------------------------------------------------------------------------------------------
 
-    async def join(self, seat: int | None, name: str, player: str = "", origin: str = "") -> tuple[int, str]:
+    async def join(
+        self, seat: int | None, name: str, player: str = "", origin: str = "", request: RequestKey | None = None
+    ) -> tuple[int, str]:
         """Take a person's seat (for ``player``, a signed-in player: one seat each, joining from ``origin``, as a
         room's seat keeps it: each game's room decides whether it is rated from its seats' origins); returns it with
-        its nonce. The last seat taken starts the first game."""
-        return await self.actor.call(lambda: self._join(seat, name, player, origin))
+        its nonce. The last seat taken starts the first game. ``request``: the join's request id, as a room's join
+        takes it (Room.join): sent again, the same seat while it is still held under that join."""
+        return await self.actor.call(lambda: self._join(seat, name, player, origin, request))
 
-    async def _join(self, seat: int | None, name: str, player: str = "", origin: str = "") -> tuple[int, str]:
+    async def _join(
+        self, seat: int | None, name: str, player: str = "", origin: str = "", request: RequestKey | None = None
+    ) -> tuple[int, str]:
+        if request is not None and request.key in self._joined:  # (before any other check: the join was made)
+            return joined_before(self._joined[request.key], request, self.seats)
         if self.status != WAITING:
             raise RoomUnavailable("the tournament has started: every seat is taken", code="tournament_full")
         if player and any(record.player == player for record in self.seats):
             raise Conflict("the player holds a seat of this tournament already", code="already_seated")
         seat = seat_to_take(self.seats, seat, full="tournament_full")
         nonce = secrets.token_hex(8)
-        await self._take_seat(seat, name or f"player {seat}", nonce, player, origin)
+        await self._take_seat(seat, name or f"player {seat}", nonce, player, origin, request.line if request else "")
         await self._move_on()
         return seat, nonce
 
@@ -270,11 +280,17 @@ class Tournament(ActorHandler):
 
     # -- changes ---------------------------------------------------------------------------------------------------
 
-    async def _take_seat(self, seat: int, name: str, nonce: str, player: str = "", origin: str = "") -> None:
+    async def _take_seat(
+        self, seat: int, name: str, nonce: str, player: str = "", origin: str = "", request: str = ""
+    ) -> None:
+        """``request``: the join's request key and parameters as its log line keeps them ('' for none)."""
         record = self.seats[seat]
         record.taken, record.name, record.nonce, record.player, record.origin = True, name, nonce, player, origin
-        entry = TournamentEntry("", 0, "join", seat, name, nonce, player=player, origin=origin)
+        entry = TournamentEntry("", 0, "join", seat, name, nonce, player=player, origin=origin, request_id=request)
         await self._commit([SeatJoined(replace(record, nonce="", origin=""))], entry)
+        known = RequestKey.of_line(request)
+        if known is not None:
+            self._joined[known.key] = (known.parameters, seat, nonce)
 
     async def _free_seat(self, seat: int) -> None:
         record = self.seats[seat]
@@ -390,7 +406,7 @@ class Tournament(ActorHandler):
 
     async def replay(self, entry: TournamentEntry) -> None:
         if entry.kind == "join":
-            await self._take_seat(entry.seat, entry.name, entry.nonce, entry.player, entry.origin)
+            await self._take_seat(entry.seat, entry.name, entry.nonce, entry.player, entry.origin, entry.request_id)
         elif entry.kind == "leave":
             await self._free_seat(entry.seat)
         elif entry.kind == "game":

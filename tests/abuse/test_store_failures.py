@@ -175,11 +175,12 @@ async def test_a_full_disk_under_sqlite_refuses_moves_retriably_and_the_same_pro
                         return view.version, legal.moves[0]
 
             version, move = await legal_now()
-            with open(filler, "wb") as fill:  # fill the disk to the last byte
+            # Fill the disk to the last byte, unbuffered: a buffered file would keep the part of its last chunk the
+            # disk did not take, and fail again as it closes (unless the space left happened to be whole chunks).
+            with open(filler, "wb", buffering=0) as fill:
                 try:
                     while True:
                         fill.write(b"\0" * 65536)
-                        fill.flush()
                 except OSError as error:
                     assert error.errno == errno.ENOSPC
             refusals = 0

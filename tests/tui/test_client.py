@@ -7,9 +7,10 @@ import asyncio
 import subprocess
 import sys
 
+import grpc
 import pytest
 
-from kickoff.v1 import common_pb2, move_pb2
+from kickoff.v1 import common_pb2, move_pb2, room_pb2_grpc
 from terminal.client import CallFailed, KickoffClient, Refusal, SessionEnded
 from tests.players.conftest import Served
 from tests.server.conftest import soker_move
@@ -97,6 +98,42 @@ def test_the_client_imports_nothing_from_the_engine_or_the_server() -> None:
     )
     done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]", done.stdout
+
+
+class LoseFirstAnswers(grpc.aio.UnaryUnaryClientInterceptor):
+    """The first CreateRoom and the first JoinRoom are made, but their answers never reach the client (UNAVAILABLE
+    instead)."""
+
+    def __init__(self) -> None:
+        self.lost: set[str] = set()
+
+    async def intercept_unary_unary(self, continuation, details, request):
+        call = await continuation(details, request)
+        method = details.method.decode() if isinstance(details.method, bytes) else details.method
+        if method in self.lost or not method.endswith(("/CreateRoom", "/JoinRoom")):
+            return call
+        await call  # (the server made it)
+        self.lost.add(method)
+        raise grpc.aio.AioRpcError(
+            grpc.StatusCode.UNAVAILABLE, grpc.aio.Metadata(), grpc.aio.Metadata(), details="the answer was lost"
+        )
+
+
+async def test_a_create_or_a_join_whose_answer_was_lost_is_sent_again_and_made_once(start) -> None:
+    harness = await start()
+    client = KickoffClient(f"127.0.0.1:{harness.server.port}")
+    lossy = grpc.aio.insecure_channel(f"127.0.0.1:{harness.server.port}", interceptors=[LoseFirstAnswers()])
+    client._rooms = room_pb2_grpc.RoomServiceStub(lossy)  # (its rooms' calls lose their first answers)
+    try:
+        created = await client.create_room("soker", seats=2, solo=False, system_players=0)
+        ticket = await client.join_room(created.room.room_id, name="Ana")
+        assert (await client.get_view(created.room.room_id, ticket.token)).viewer == ticket.seat, "the token works"
+        rooms = await client.list_rooms()
+        assert [room.room_id for room in rooms] == [created.room.room_id], "one room made"
+        assert [seat.name for seat in rooms[0].seats if seat.taken] == ["Ana"], "one seat taken"
+    finally:
+        await lossy.close()
+        await client.close()
 
 
 # -- players ----------------------------------------------------------------------------------------------------------

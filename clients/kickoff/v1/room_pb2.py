@@ -28,7 +28,7 @@ from kickoff.v1 import common_pb2 as kickoff_dot_v1_dot_common__pb2
 from kickoff.v1 import limits_pb2 as kickoff_dot_v1_dot_limits__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/room.proto\x12\nkickoff.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/common.proto\x1a\x17kickoff/v1/limits.proto\"\x88\x04\n\x04Room\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\"\n\x04mode\x18\x03 \x01(\x0e\x32\x14.kickoff.v1.RoomMode\x12&\n\x06status\x18\x04 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\x1f\n\x05seats\x18\x05 \x03(\x0b\x32\x10.kickoff.v1.Seat\x12(\n\x07options\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07version\x18\x07 \x01(\x03\x12$\n\x07outcome\x18\x08 \x01(\x0b\x32\x13.kickoff.v1.Outcome\x12.\n\ncreated_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12$\n\x05\x63lock\x18\n \x01(\x0b\x32\x15.kickoff.v1.TurnClock\x12\x0e\n\x06to_act\x18\x0b \x03(\x05\x12\x15\n\rtournament_id\x18\x0c \x01(\t\x12\x17\n\x0ftournament_game\x18\r \x01(\x05\x12%\n\x06\x63locks\x18\x0e \x03(\x0b\x32\x15.kickoff.v1.TurnClock\x12\r\n\x05rated\x18\x0f \x01(\x08\x12\x1c\n\x14\x63orrespondence_hours\x18\x10 \x01(\x05\x12\x11\n\tstand_ins\x18\x11 \x01(\x08\x12\x16\n\x0eunrated_reason\x18\x12 \x01(\t\"\xfe\x02\n\x11\x43reateRoomRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\"\n\x04mode\x18\x02 \x01(\x0e\x32\x14.kickoff.v1.RoomMode\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x16\n\x0esystem_players\x18\x04 \x01(\x05\x12\x30\n\x07options\x18\x05 \x01(\x0b\x32\x17.google.protobuf.StructB\x06\xaa\xbb\x18\x02\x10\x10\x12\x1f\n\rsystem_player\x18\x06 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x1a\n\rthink_seconds\x18\x07 \x01(\x01H\x00\x88\x01\x01\x12\x1c\n\x0csystem_seats\x18\x08 \x03(\x05\x42\x06\xaa\xbb\x18\x02\x10\x10\x12\x12\n\x05rated\x18\t \x01(\x08H\x01\x88\x01\x01\x12\x18\n\x06\x63hoice\x18\n \x01(\tB\x08\xaa\xbb\x18\x04\x08\x10\x18\x01\x12\x1c\n\x14\x63orrespondence_hours\x18\x0b \x01(\x05\x12\x11\n\tstand_ins\x18\x0c \x01(\x08\x42\x10\n\x0e_think_secondsB\x08\n\x06_rated\"d\n\x12\x43reateRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x12\n\nseat_token\x18\x03 \x01(\tB\x07\n\x05_seat\"+\n\x0eGetRoomRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"1\n\x0fGetRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\"\x83\x01\n\x10ListRoomsRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12&\n\x06status\x18\x02 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x1c\n\npage_token\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x03\"M\n\x11ListRoomsResponse\x12\x1f\n\x05rooms\x18\x01 \x03(\x0b\x32\x10.kickoff.v1.Room\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"z\n\x0fJoinRoomRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\x04name\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x02\x12\x18\n\x06\x63hoice\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08\x10\x18\x01\x42\x07\n\x05_seat\"T\n\x10JoinRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x12\n\nseat_token\x18\x03 \x01(\t\"-\n\x10LeaveRoomRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"3\n\x11LeaveRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room2\xf9\x02\n\x0bRoomService\x12K\n\nCreateRoom\x12\x1d.kickoff.v1.CreateRoomRequest\x1a\x1e.kickoff.v1.CreateRoomResponse\x12\x42\n\x07GetRoom\x12\x1a.kickoff.v1.GetRoomRequest\x1a\x1b.kickoff.v1.GetRoomResponse\x12H\n\tListRooms\x12\x1c.kickoff.v1.ListRoomsRequest\x1a\x1d.kickoff.v1.ListRoomsResponse\x12\x45\n\x08JoinRoom\x12\x1b.kickoff.v1.JoinRoomRequest\x1a\x1c.kickoff.v1.JoinRoomResponse\x12H\n\tLeaveRoom\x12\x1c.kickoff.v1.LeaveRoomRequest\x1a\x1d.kickoff.v1.LeaveRoomResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/room.proto\x12\nkickoff.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/common.proto\x1a\x17kickoff/v1/limits.proto\"\x88\x04\n\x04Room\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\"\n\x04mode\x18\x03 \x01(\x0e\x32\x14.kickoff.v1.RoomMode\x12&\n\x06status\x18\x04 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\x1f\n\x05seats\x18\x05 \x03(\x0b\x32\x10.kickoff.v1.Seat\x12(\n\x07options\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07version\x18\x07 \x01(\x03\x12$\n\x07outcome\x18\x08 \x01(\x0b\x32\x13.kickoff.v1.Outcome\x12.\n\ncreated_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12$\n\x05\x63lock\x18\n \x01(\x0b\x32\x15.kickoff.v1.TurnClock\x12\x0e\n\x06to_act\x18\x0b \x03(\x05\x12\x15\n\rtournament_id\x18\x0c \x01(\t\x12\x17\n\x0ftournament_game\x18\r \x01(\x05\x12%\n\x06\x63locks\x18\x0e \x03(\x0b\x32\x15.kickoff.v1.TurnClock\x12\r\n\x05rated\x18\x0f \x01(\x08\x12\x1c\n\x14\x63orrespondence_hours\x18\x10 \x01(\x05\x12\x11\n\tstand_ins\x18\x11 \x01(\x08\x12\x16\n\x0eunrated_reason\x18\x12 \x01(\t\"\x9c\x03\n\x11\x43reateRoomRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\"\n\x04mode\x18\x02 \x01(\x0e\x32\x14.kickoff.v1.RoomMode\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x16\n\x0esystem_players\x18\x04 \x01(\x05\x12\x30\n\x07options\x18\x05 \x01(\x0b\x32\x17.google.protobuf.StructB\x06\xaa\xbb\x18\x02\x10\x10\x12\x1f\n\rsystem_player\x18\x06 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x1a\n\rthink_seconds\x18\x07 \x01(\x01H\x00\x88\x01\x01\x12\x1c\n\x0csystem_seats\x18\x08 \x03(\x05\x42\x06\xaa\xbb\x18\x02\x10\x10\x12\x12\n\x05rated\x18\t \x01(\x08H\x01\x88\x01\x01\x12\x18\n\x06\x63hoice\x18\n \x01(\tB\x08\xaa\xbb\x18\x04\x08\x10\x18\x01\x12\x1c\n\x14\x63orrespondence_hours\x18\x0b \x01(\x05\x12\x11\n\tstand_ins\x18\x0c \x01(\x08\x12\x1c\n\nrequest_id\x18\r \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x42\x10\n\x0e_think_secondsB\x08\n\x06_rated\"d\n\x12\x43reateRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x12\n\nseat_token\x18\x03 \x01(\tB\x07\n\x05_seat\"+\n\x0eGetRoomRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"1\n\x0fGetRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\"\x83\x01\n\x10ListRoomsRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12&\n\x06status\x18\x02 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x1c\n\npage_token\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x03\"M\n\x11ListRoomsResponse\x12\x1f\n\x05rooms\x18\x01 \x03(\x0b\x32\x10.kickoff.v1.Room\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x98\x01\n\x0fJoinRoomRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\x04name\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x02\x12\x18\n\x06\x63hoice\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08\x10\x18\x01\x12\x1c\n\nrequest_id\x18\x05 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x42\x07\n\x05_seat\"T\n\x10JoinRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x12\n\nseat_token\x18\x03 \x01(\t\"-\n\x10LeaveRoomRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"3\n\x11LeaveRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room2\xf9\x02\n\x0bRoomService\x12K\n\nCreateRoom\x12\x1d.kickoff.v1.CreateRoomRequest\x1a\x1e.kickoff.v1.CreateRoomResponse\x12\x42\n\x07GetRoom\x12\x1a.kickoff.v1.GetRoomRequest\x1a\x1b.kickoff.v1.GetRoomResponse\x12H\n\tListRooms\x12\x1c.kickoff.v1.ListRoomsRequest\x1a\x1d.kickoff.v1.ListRoomsResponse\x12\x45\n\x08JoinRoom\x12\x1b.kickoff.v1.JoinRoomRequest\x1a\x1c.kickoff.v1.JoinRoomResponse\x12H\n\tLeaveRoom\x12\x1c.kickoff.v1.LeaveRoomRequest\x1a\x1d.kickoff.v1.LeaveRoomResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -45,6 +45,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CREATEROOMREQUEST'].fields_by_name['system_seats']._serialized_options = b'\252\273\030\002\020\020'
   _globals['_CREATEROOMREQUEST'].fields_by_name['choice']._loaded_options = None
   _globals['_CREATEROOMREQUEST'].fields_by_name['choice']._serialized_options = b'\252\273\030\004\010\020\030\001'
+  _globals['_CREATEROOMREQUEST'].fields_by_name['request_id']._loaded_options = None
+  _globals['_CREATEROOMREQUEST'].fields_by_name['request_id']._serialized_options = b'\252\273\030\004\010@\030\003'
   _globals['_GETROOMREQUEST'].fields_by_name['room_id']._loaded_options = None
   _globals['_GETROOMREQUEST'].fields_by_name['room_id']._serialized_options = b'\252\273\030\004\010 \030\001'
   _globals['_LISTROOMSREQUEST'].fields_by_name['game']._loaded_options = None
@@ -57,30 +59,32 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_JOINROOMREQUEST'].fields_by_name['name']._serialized_options = b'\252\273\030\004\010 \030\002'
   _globals['_JOINROOMREQUEST'].fields_by_name['choice']._loaded_options = None
   _globals['_JOINROOMREQUEST'].fields_by_name['choice']._serialized_options = b'\252\273\030\004\010\020\030\001'
+  _globals['_JOINROOMREQUEST'].fields_by_name['request_id']._loaded_options = None
+  _globals['_JOINROOMREQUEST'].fields_by_name['request_id']._serialized_options = b'\252\273\030\004\010@\030\003'
   _globals['_LEAVEROOMREQUEST'].fields_by_name['room_id']._loaded_options = None
   _globals['_LEAVEROOMREQUEST'].fields_by_name['room_id']._serialized_options = b'\252\273\030\004\010 \030\001'
   _globals['_ROOM']._serialized_start=151
   _globals['_ROOM']._serialized_end=671
   _globals['_CREATEROOMREQUEST']._serialized_start=674
-  _globals['_CREATEROOMREQUEST']._serialized_end=1056
-  _globals['_CREATEROOMRESPONSE']._serialized_start=1058
-  _globals['_CREATEROOMRESPONSE']._serialized_end=1158
-  _globals['_GETROOMREQUEST']._serialized_start=1160
-  _globals['_GETROOMREQUEST']._serialized_end=1203
-  _globals['_GETROOMRESPONSE']._serialized_start=1205
-  _globals['_GETROOMRESPONSE']._serialized_end=1254
-  _globals['_LISTROOMSREQUEST']._serialized_start=1257
-  _globals['_LISTROOMSREQUEST']._serialized_end=1388
-  _globals['_LISTROOMSRESPONSE']._serialized_start=1390
-  _globals['_LISTROOMSRESPONSE']._serialized_end=1467
-  _globals['_JOINROOMREQUEST']._serialized_start=1469
-  _globals['_JOINROOMREQUEST']._serialized_end=1591
-  _globals['_JOINROOMRESPONSE']._serialized_start=1593
-  _globals['_JOINROOMRESPONSE']._serialized_end=1677
-  _globals['_LEAVEROOMREQUEST']._serialized_start=1679
-  _globals['_LEAVEROOMREQUEST']._serialized_end=1724
-  _globals['_LEAVEROOMRESPONSE']._serialized_start=1726
-  _globals['_LEAVEROOMRESPONSE']._serialized_end=1777
-  _globals['_ROOMSERVICE']._serialized_start=1780
-  _globals['_ROOMSERVICE']._serialized_end=2157
+  _globals['_CREATEROOMREQUEST']._serialized_end=1086
+  _globals['_CREATEROOMRESPONSE']._serialized_start=1088
+  _globals['_CREATEROOMRESPONSE']._serialized_end=1188
+  _globals['_GETROOMREQUEST']._serialized_start=1190
+  _globals['_GETROOMREQUEST']._serialized_end=1233
+  _globals['_GETROOMRESPONSE']._serialized_start=1235
+  _globals['_GETROOMRESPONSE']._serialized_end=1284
+  _globals['_LISTROOMSREQUEST']._serialized_start=1287
+  _globals['_LISTROOMSREQUEST']._serialized_end=1418
+  _globals['_LISTROOMSRESPONSE']._serialized_start=1420
+  _globals['_LISTROOMSRESPONSE']._serialized_end=1497
+  _globals['_JOINROOMREQUEST']._serialized_start=1500
+  _globals['_JOINROOMREQUEST']._serialized_end=1652
+  _globals['_JOINROOMRESPONSE']._serialized_start=1654
+  _globals['_JOINROOMRESPONSE']._serialized_end=1738
+  _globals['_LEAVEROOMREQUEST']._serialized_start=1740
+  _globals['_LEAVEROOMREQUEST']._serialized_end=1785
+  _globals['_LEAVEROOMRESPONSE']._serialized_start=1787
+  _globals['_LEAVEROOMRESPONSE']._serialized_end=1838
+  _globals['_ROOMSERVICE']._serialized_start=1841
+  _globals['_ROOMSERVICE']._serialized_end=2218
 # @@protoc_insertion_point(module_scope)

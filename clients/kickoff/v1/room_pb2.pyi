@@ -53,7 +53,7 @@ class Room(_message.Message):
     def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., tournament_id: _Optional[str] = ..., tournament_game: _Optional[int] = ..., clocks: _Optional[_Iterable[_Union[_common_pb2.TurnClock, _Mapping]]] = ..., rated: _Optional[bool] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ..., unrated_reason: _Optional[str] = ...) -> None: ...
 
 class CreateRoomRequest(_message.Message):
-    __slots__ = ("game", "mode", "seats", "system_players", "options", "system_player", "think_seconds", "system_seats", "rated", "choice", "correspondence_hours", "stand_ins")
+    __slots__ = ("game", "mode", "seats", "system_players", "options", "system_player", "think_seconds", "system_seats", "rated", "choice", "correspondence_hours", "stand_ins", "request_id")
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -66,6 +66,7 @@ class CreateRoomRequest(_message.Message):
     CHOICE_FIELD_NUMBER: _ClassVar[int]
     CORRESPONDENCE_HOURS_FIELD_NUMBER: _ClassVar[int]
     STAND_INS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     game: str
     mode: _common_pb2.RoomMode
     seats: int
@@ -78,7 +79,8 @@ class CreateRoomRequest(_message.Message):
     choice: str
     correspondence_hours: int
     stand_ins: bool
-    def __init__(self, game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., seats: _Optional[int] = ..., system_players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., system_seats: _Optional[_Iterable[int]] = ..., rated: _Optional[bool] = ..., choice: _Optional[str] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ...) -> None: ...
+    request_id: str
+    def __init__(self, game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., seats: _Optional[int] = ..., system_players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., system_seats: _Optional[_Iterable[int]] = ..., rated: _Optional[bool] = ..., choice: _Optional[str] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class CreateRoomResponse(_message.Message):
     __slots__ = ("room", "seat", "seat_token")
@@ -123,16 +125,18 @@ class ListRoomsResponse(_message.Message):
     def __init__(self, rooms: _Optional[_Iterable[_Union[Room, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class JoinRoomRequest(_message.Message):
-    __slots__ = ("room_id", "seat", "name", "choice")
+    __slots__ = ("room_id", "seat", "name", "choice", "request_id")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     CHOICE_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     seat: int
     name: str
     choice: str
-    def __init__(self, room_id: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ..., choice: _Optional[str] = ...) -> None: ...
+    request_id: str
+    def __init__(self, room_id: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ..., choice: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class JoinRoomResponse(_message.Message):
     __slots__ = ("room", "seat", "seat_token")

@@ -25,20 +25,22 @@ TOURNAMENT_STATUS_PLAYING: TournamentStatus
 TOURNAMENT_STATUS_FINISHED: TournamentStatus
 
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("game", "system_players", "mode", "options", "system_player", "think_seconds")
+    __slots__ = ("game", "system_players", "mode", "options", "system_player", "think_seconds", "request_id")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SYSTEM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SYSTEM_PLAYER_FIELD_NUMBER: _ClassVar[int]
     THINK_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     game: str
     system_players: int
     mode: _common_pb2.RoomMode
     options: _struct_pb2.Struct
     system_player: str
     think_seconds: float
-    def __init__(self, game: _Optional[str] = ..., system_players: _Optional[int] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ...) -> None: ...
+    request_id: str
+    def __init__(self, game: _Optional[str] = ..., system_players: _Optional[int] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class CreateTournamentResponse(_message.Message):
     __slots__ = ("tournament",)
@@ -121,14 +123,16 @@ class ListTournamentsResponse(_message.Message):
     def __init__(self, tournaments: _Optional[_Iterable[_Union[Tournament, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class JoinTournamentRequest(_message.Message):
-    __slots__ = ("tournament_id", "seat", "name")
+    __slots__ = ("tournament_id", "seat", "name", "request_id")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     seat: int
     name: str
-    def __init__(self, tournament_id: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+    request_id: str
+    def __init__(self, tournament_id: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class JoinTournamentResponse(_message.Message):
     __slots__ = ("tournament", "seat", "seat_token")
