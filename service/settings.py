@@ -274,15 +274,21 @@ class BotSettings:
 
 @dataclass(frozen=True)
 class CorrespondenceSettings:
-    """Correspondence rooms (clocks of hours or days): when an idle one rests (leaves memory, its deadline stored),
-    and how often the store is swept for rooms whose deadline comes near. The README's "Correspondence play and
-    webhooks" section explains each."""
+    """Rooms that rest: correspondence rooms (clocks of hours or days) and solo rooms. When an idle one rests (leaves
+    memory, the time it must be back stored), how often the store is swept for rooms whose time comes near, and when
+    a solo room nobody plays ends as abandoned. The README's "Correspondence play and webhooks" and "Durable rooms"
+    sections explain each."""
 
     # KICKOFF_REST_SECONDS: a correspondence room with no stream open and nothing due rests after this long idle.
     rest_seconds: float = field(default_factory=lambda: _number("KICKOFF_REST_SECONDS", "300"))
     # KICKOFF_WAKE_SECONDS: how often the store is swept for resting rooms whose first deadline comes within two
     # sweeps (they are loaded, and their clock runs in memory to the deadline).
     wake_seconds: float = field(default_factory=lambda: _number("KICKOFF_WAKE_SECONDS", "60"))
+    # KICKOFF_SOLO_REST_SECONDS: a solo room with no stream open, its person to move, rests after this long idle.
+    solo_rest_seconds: float = field(default_factory=lambda: _number("KICKOFF_SOLO_REST_SECONDS", "600"))
+    # KICKOFF_SOLO_ABANDON_SECONDS: a solo room whose person has not moved for this long ends as abandoned (nobody
+    # wins, not rated; 0: never). 30 days by default.
+    solo_abandon_seconds: float = field(default_factory=lambda: _number("KICKOFF_SOLO_ABANDON_SECONDS", "2592000"))
 
 
 @dataclass(frozen=True)
