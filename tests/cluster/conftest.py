@@ -79,8 +79,11 @@ class Cluster:
     members: dict[str, Member] = field(default_factory=dict)
     _seeds: itertools.count = field(default_factory=lambda: itertools.count(1))
 
-    async def start(self, node_id: str, lease_seconds: float = 30.0, *, freezable: bool = False) -> Member:
-        """A node; ``freezable``: the other nodes reach it through a :class:`Freezer` (``member.freezer``)."""
+    async def start(
+        self, node_id: str, lease_seconds: float = 30.0, *, freezable: bool = False, max_live_rooms: int | None = None
+    ) -> Member:
+        """A node; ``freezable``: the other nodes reach it through a :class:`Freezer` (``member.freezer``);
+        ``max_live_rooms``: its cap on live rooms (none by default)."""
         engine = create_engine(self.url)
         players = PlayerStore(engine, self.clock.now, min_games=1)
         journal = SqlJournal(engine, node_id=node_id, rater=players.rate)
@@ -91,6 +94,7 @@ class Cluster:
             journal=journal,
             seed_source=lambda: next(self._seeds),
             default_think_seconds=0,
+            max_live_rooms=max_live_rooms,
             runtime=Runtime(node),
             rates=True,
         )
