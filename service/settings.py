@@ -219,6 +219,9 @@ class PlayerSettings:
     leeway_seconds: float = field(default_factory=lambda: _number("KICKOFF_TOKEN_LEEWAY", "60"))
     # KICKOFF_LEADERBOARD_MIN_GAMES: rated games a player needs to appear on a leaderboard.
     min_games: int = field(default_factory=lambda: int(_number("KICKOFF_LEADERBOARD_MIN_GAMES", "5", int)))
+    # KICKOFF_SESSION_KEEP_DAYS: how long ended sessions (signed out, revoked, expired) and spent refresh tokens
+    # (expired, or of an ended session) are kept (then pruned).
+    session_keep_days: float = field(default_factory=lambda: _number("KICKOFF_SESSION_KEEP_DAYS", "30"))
 
     def providers_json(self) -> str:
         text = self.identity_providers.strip()
@@ -249,6 +252,8 @@ class MatchSettings:
     max_queue: int = field(default_factory=lambda: int(_number("KICKOFF_MAX_QUEUE", "20000", int)))
     # KICKOFF_MAX_FOLLOWERS: ticket streams this node serves at once.
     max_followers: int = field(default_factory=lambda: int(_number("KICKOFF_MAX_FOLLOWERS", "10000", int)))
+    # KICKOFF_MATCH_KEEP_DAYS: how long ended tickets and started tables are kept (then pruned).
+    keep_days: float = field(default_factory=lambda: _number("KICKOFF_MATCH_KEEP_DAYS", "7"))
 
 
 def _networks(name: str) -> tuple[str, ...]:
