@@ -221,8 +221,9 @@ class SessionRow(Base):
     session_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     player_id: Mapped[str] = mapped_column(String(40), ForeignKey("players.player_id"), index=True)
     created_at: Mapped[float] = mapped_column(Double)
-    expires_at: Mapped[float] = mapped_column(Double)  # no refresh past this: sign in again
-    revoked_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    # no refresh past this: sign in again (indexed, as revoked_at, for pruning ended sessions: 0014)
+    expires_at: Mapped[float] = mapped_column(Double, index=True)
+    revoked_at: Mapped[float | None] = mapped_column(Double, nullable=True, index=True)
     revoked_why: Mapped[str] = mapped_column(String(32), default="", server_default="")  # signed_out, reused...
 
 
@@ -235,7 +236,7 @@ class RefreshTokenRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     session_id: Mapped[str] = mapped_column(String(32), ForeignKey("sessions.session_id"), index=True)
     issued_at: Mapped[float] = mapped_column(Double)
-    expires_at: Mapped[float] = mapped_column(Double)
+    expires_at: Mapped[float] = mapped_column(Double, index=True)  # (indexed for pruning spent tokens: 0014)
     used_at: Mapped[float | None] = mapped_column(Double, nullable=True)
 
 
@@ -321,7 +322,7 @@ class TicketRow(Base):
     returned: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # times put back in the queue
     caller: Mapped[str] = mapped_column(String(64), default="", server_default="")  # the address it came from
     trace: Mapped[str] = mapped_column(String(64), default="", server_default="")  # its life's trace (traceparent)
-    ended_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    ended_at: Mapped[float | None] = mapped_column(Double, nullable=True, index=True)  # (for pruning: 0014)
 
 
 class QueuedPlayerRow(Base):
@@ -353,7 +354,10 @@ class MatchRow(Base):
     node making its room; ``started_at`` is when), started (the room exists)."""
 
     __tablename__ = "matches"
-    __table_args__ = (Index("ix_matches_queue", "game", "status"),)
+    __table_args__ = (
+        Index("ix_matches_queue", "game", "status"),
+        Index("ix_matches_started", "status", "started_at"),  # (pruning started tables: 0014)
+    )
 
     match_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
