@@ -864,13 +864,17 @@ class Room(ActorHandler):
         (:attr:`abandon_at`) while its person must move. None for a live room, a room that is not playing, one whose
         system player must move (it stays in memory), one without a running clock, and a tournament's game."""
         state = self.state
-        if self.status != PLAYING or state is None or not (self.correspondence_hours or self.abandon_at is not None):
+        if self.status != PLAYING or state is None:
+            return None
+        abandon_at = None
+        # (a live room, on every move, answers here at once)
+        if not self.correspondence_hours and (self.mode != SOLO or (abandon_at := self.abandon_at) is None):
             return None
         acting = state.to_act()
         if not acting or any(self.seats[seat].bot is not None for seat in acting):
             return None
-        if not self.correspondence_hours:
-            return self.abandon_at
+        if abandon_at is not None:
+            return abandon_at
         running = self.seat_clocks.running
         deadlines = [running[seat].deadline for seat in acting if seat in running]
         return min(deadlines) if deadlines else None
