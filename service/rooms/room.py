@@ -867,8 +867,10 @@ class Room(ActorHandler):
         if self.status != PLAYING or state is None:
             return None
         abandon_at = None
-        # (a live room, on every move, answers here at once)
-        if not self.correspondence_hours and (self.mode != SOLO or (abandon_at := self.abandon_at) is None):
+        # (a live room, on every move, answers here at once; a solo tournament's game stays with its tournament)
+        if not self.correspondence_hours and (
+            self.mode != SOLO or self.tournament_id or (abandon_at := self.abandon_at) is None
+        ):
             return None
         acting = state.to_act()
         if not acting or any(self.seats[seat].bot is not None for seat in acting):
@@ -881,10 +883,11 @@ class Room(ActorHandler):
 
     @property
     def abandon_at(self) -> float | None:
-        """When a solo room being played (outside tournaments) ends as abandoned if nothing happens in it meanwhile:
-        ``abandon_seconds`` after its last line. None for any other room, or with no such bound."""
+        """When a solo room being played (a solo tournament's game too: its tournament then ends with it) ends as
+        abandoned if nothing happens in it meanwhile: ``abandon_seconds`` after its last line. None for any other
+        room, or with no such bound."""
         seconds = self.surroundings.abandon_seconds
-        if seconds is None or self.mode != SOLO or self.status != PLAYING or self.tournament_id:
+        if seconds is None or self.mode != SOLO or self.status != PLAYING:
             return None
         return self.changed_at + seconds
 
@@ -907,16 +910,17 @@ class Room(ActorHandler):
 
     def _arm_expiry(self) -> None:
         """A waiting room (not a tournament's) closes once ``limits.waiting_seconds`` pass with no seat change; a solo
-        room being played ends as abandoned at :attr:`abandon_at`. The solo room's timer is set once, not at every
-        move: when it fires, :meth:`_expire` sets it again for the later time a move made meanwhile gives."""
+        room being played (a solo tournament's game too) ends as abandoned at :attr:`abandon_at`. The solo room's
+        timer is set once, not at every move: when it fires, :meth:`_expire` sets it again for the later time a move
+        made meanwhile gives."""
         if self._expiry is not None:
             self._expiry.cancel()
             self._expiry = None
         actor = self.actor
-        if self.tournament_id or actor.replaying or not actor.started:
+        if actor.replaying or not actor.started:
             return
         seconds = self.limits.waiting_seconds
-        if self.status == WAITING and seconds is not None:
+        if self.status == WAITING and seconds is not None and not self.tournament_id:
             since = self.updates[-1].time if self.updates else self.created_at
             self._expiry = self.clock.call_at(since + seconds, lambda: actor.enqueue(self._expire))
         elif (abandon_at := self.abandon_at) is not None:

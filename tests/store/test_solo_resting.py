@@ -13,6 +13,7 @@ from service.rooms.directory import RoomDirectory
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from service.store.models import RoomRow
+from service.tournaments.directory import TournamentDirectory
 from tests.store.conftest import crash
 
 DAY = 24 * 3600.0
@@ -90,3 +91,34 @@ async def test_a_solo_room_whose_time_came_while_the_server_was_down_ends_as_aba
         row = (await connection.execute(select(RoomRow).where(RoomRow.room_id == room.room_id))).one()
     assert row.status == "finished" and row.outcome["reason"] == "abandoned" and row.wake_at is None
     await crash(directory, journal)
+
+
+async def test_a_solo_tournament_ended_by_its_abandoned_game_stays_ended_after_a_restart(database_url: str) -> None:
+    clock = ManualClock()
+    directory, journal = open_directory(database_url, clock)
+    tournaments = TournamentDirectory(directory)
+    tournament = await tournaments.create(game="soker", mode="solo", system_players=3)
+    await tournament.join(None, "ann")
+    await tournaments.settle()
+    room_id = tournament.current().current_room_id
+    await crash(directory, journal, tournaments)
+
+    clock = ManualClock(start=clock.now() + ABANDON + DAY)  # down for a month and a day
+    directory, journal = open_directory(database_url, clock)
+    tournaments = TournamentDirectory(directory)
+    await directory.runtime.restore(journal)
+    clock.advance(0)
+    await directory.settle()
+    await tournaments.settle()
+    ended = tournaments.get(tournament.tournament_id).current()
+    assert ended.status == "finished" and ended.game_list[0].outcome.reason == "abandoned"
+    assert directory.get(room_id).published.outcome.reason == "abandoned"
+    await crash(directory, journal, tournaments)
+
+    directory, journal = open_directory(database_url, clock)  # the "result" line replays the same end
+    tournaments = TournamentDirectory(directory)
+    assert await directory.runtime.restore(journal) == {"room": 0, "tournament": 0}
+    again = (await tournaments.locate(tournament.tournament_id)).current()
+    assert again.status == "finished" and len(again.game_list) == 1
+    assert again.game_list[0].outcome.reason == "abandoned" and not again.standings.final
+    await crash(directory, journal, tournaments)
