@@ -84,10 +84,11 @@ def seats_of_system_players(seats: int, count: int, chosen: Sequence[int] = ()) 
 
 class RoomDirectory(Directory[Room]):
     """Every room of this server. ``seed_source`` gives each new room its seed (tests pass a fixed one).
-    ``max_live_rooms`` caps the rooms waiting or playing at once, those resting included (see the module docstring; a
-    tournament's games do not count: the tournaments have a cap of their own); ``limits`` is what each room may hold
-    on to; ``runtime`` says where rooms live (a single server by default); ``correspondence`` when idle
-    correspondence rooms rest and how often the store is swept for those due."""
+    ``max_live_rooms`` caps the rooms waiting or playing at once, resting correspondence rooms included and resting
+    solo rooms not (see the module docstring; a tournament's games do not count: the tournaments have a cap of their
+    own); ``limits`` is what each room may hold on to; ``runtime`` says where rooms live (a single server by default);
+    ``correspondence`` when idle correspondence and solo rooms rest, how often the store is swept for those due, and
+    when a solo room nobody plays ends as abandoned."""
 
     kind = KIND
     parent = "tournament"  # a tournament's game names it
