@@ -232,6 +232,9 @@ class PlayerSettings:
     leeway_seconds: float = field(default_factory=lambda: _number("KICKOFF_TOKEN_LEEWAY", "60"))
     # KICKOFF_LEADERBOARD_MIN_GAMES: rated games a player needs to appear on a leaderboard.
     min_games: int = field(default_factory=lambda: int(_number("KICKOFF_LEADERBOARD_MIN_GAMES", "5", int)))
+    # KICKOFF_SESSION_KEEP_DAYS: how long ended sessions (signed out, revoked, expired) and spent refresh tokens
+    # (expired, or of an ended session) are kept (then pruned).
+    session_keep_days: float = field(default_factory=lambda: _number("KICKOFF_SESSION_KEEP_DAYS", "30"))
 
     def providers_json(self) -> str:
         text = self.identity_providers.strip()
@@ -262,6 +265,8 @@ class MatchSettings:
     max_queue: int = field(default_factory=lambda: int(_number("KICKOFF_MAX_QUEUE", "20000", int)))
     # KICKOFF_MAX_FOLLOWERS: ticket streams this node serves at once.
     max_followers: int = field(default_factory=lambda: int(_number("KICKOFF_MAX_FOLLOWERS", "10000", int)))
+    # KICKOFF_MATCH_KEEP_DAYS: how long ended tickets and started tables are kept (then pruned).
+    keep_days: float = field(default_factory=lambda: _number("KICKOFF_MATCH_KEEP_DAYS", "7"))
 
 
 def _networks(name: str) -> tuple[str, ...]:
@@ -287,15 +292,21 @@ class BotSettings:
 
 @dataclass(frozen=True)
 class CorrespondenceSettings:
-    """Correspondence rooms (clocks of hours or days): when an idle one rests (leaves memory, its deadline stored),
-    and how often the store is swept for rooms whose deadline comes near. The README's "Correspondence play and
-    webhooks" section explains each."""
+    """Rooms that rest: correspondence rooms (clocks of hours or days) and solo rooms. When an idle one rests (leaves
+    memory, the time it must be back stored), how often the store is swept for rooms whose time comes near, and when
+    a solo room nobody plays ends as abandoned. The README's "Correspondence play and webhooks" and "Durable rooms"
+    sections explain each."""
 
     # KICKOFF_REST_SECONDS: a correspondence room with no stream open and nothing due rests after this long idle.
     rest_seconds: float = field(default_factory=lambda: _number("KICKOFF_REST_SECONDS", "300"))
     # KICKOFF_WAKE_SECONDS: how often the store is swept for resting rooms whose first deadline comes within two
     # sweeps (they are loaded, and their clock runs in memory to the deadline).
     wake_seconds: float = field(default_factory=lambda: _number("KICKOFF_WAKE_SECONDS", "60"))
+    # KICKOFF_SOLO_REST_SECONDS: a solo room with no stream open, its person to move, rests after this long idle.
+    solo_rest_seconds: float = field(default_factory=lambda: _number("KICKOFF_SOLO_REST_SECONDS", "600"))
+    # KICKOFF_SOLO_ABANDON_SECONDS: a solo room whose person has not moved for this long ends as abandoned (nobody
+    # wins, not rated; 0: never). 30 days by default.
+    solo_abandon_seconds: float = field(default_factory=lambda: _number("KICKOFF_SOLO_ABANDON_SECONDS", "2592000"))
 
 
 @dataclass(frozen=True)

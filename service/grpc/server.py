@@ -81,6 +81,7 @@ from service.settings import (
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from service.store.keys import live_keys
+from service.store.retention import Retention
 from service.telemetry import ServerSpans, from_environment
 from service.tournaments.directory import TournamentDirectory
 from service.webhooks.webhooks import Webhooks
@@ -508,6 +509,13 @@ async def serve(
         await matchmaker.start()
     if webhooks is not None:
         webhooks.start()
+    retention = None
+    if player_store is not None:  # (ended tickets, started tables, ended sessions: pruned past their bounds)
+        retention = Retention(player_store.engine, time.time)
+        retention.add(player_store.retention(player_settings.session_keep_days))
+        if matchmaker is not None:
+            retention.add(matchmaker.store.retention())
+        retention.start()
     _describe(limits)
     running = await create_server(
         directory,
@@ -533,6 +541,8 @@ async def serve(
     print("kickoff gRPC server stopping", flush=True)
     if refreshing is not None:
         refreshing.cancel()
+    if retention is not None:
+        retention.stop()
     if matchmaker is not None:  # (no room is made here any more: the other nodes' matchmakers go on)
         await matchmaker.close()
     directory.stop_resting()

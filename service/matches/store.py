@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import and_, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -32,6 +32,7 @@ from service.errors import Conflict, PreconditionFailed, ResourceExhausted, Tick
 from service.matches.matching import Table, Vacant, Waiting
 from service.settings import MatchSettings
 from service.store.models import MatchQueueRow, MatchRow, QueuedPlayerRow, TicketInviteRow, TicketRow
+from service.store.retention import Rule
 from service.webhooks.events import match_event
 
 SEARCHING, PROPOSED, MATCHED, CANCELLED, EXPIRED = "searching", "proposed", "matched", "cancelled", "expired"
@@ -190,6 +191,26 @@ class MatchStore:
         self.clock = clock
         self.settings = settings or MatchSettings()
         self.outbox: Any = None  # writes a match.found webhook event per ticket, in the table's transaction
+
+    def retention(self) -> list[Rule]:
+        """What the pruning loop deletes (service/store/retention.py): tickets ended (matched, cancelled, expired) and
+        tables started more than ``keep_days`` ago. Nothing changes them any more: their rows hold no queue's place
+        (those went as they ended), and the rooms made of the tables are the players' history."""
+        keep = self.settings.keep_days * 86400.0
+        return [
+            Rule(
+                "ended tickets",
+                TicketRow,
+                "ticket_id",
+                lambda now: and_(TicketRow.ended_at.is_not(None), TicketRow.ended_at < now - keep),
+            ),
+            Rule(
+                "started tables",
+                MatchRow,
+                "match_id",
+                lambda now: and_(MatchRow.status == STARTED, MatchRow.started_at < now - keep),
+            ),
+        ]
 
     async def ensure_queues(self, games: Sequence[str]) -> None:
         """Every game's queue rows (a node starting makes the missing ones; another node's are left as they are):

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, func, insert, literal, or_, select, text, union_all, update
+from sqlalchemy import and_, bindparam, delete, exists, func, insert, literal, or_, select, text, union_all, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -40,6 +40,7 @@ from service.store.models import (
     TournamentLogRow,
 )
 from service.store.records import SYSTEM_RATING, GameResult
+from service.store.retention import Rule
 
 PERSON, SYSTEM = "person", "system"
 FINISHED, PLAYING = "finished", "playing"
@@ -365,6 +366,31 @@ class PlayerStore:
         return rooms
 
     # -- sessions -------------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def retention(keep_days: float) -> list[Rule]:
+        """What the pruning loop deletes (service/store/retention.py): refresh tokens expired, or of a session ended,
+        more than ``keep_days`` ago, then the sessions ended (signed out, revoked, or expired) more than ``keep_days``
+        ago with no refresh token left. Until then a used refresh token presented again still ends its session (a
+        thief's copy is noticed); after it, such a token is one this service does not know (refused all the same),
+        and an access token naming a pruned session names no session (refused: it expired long before)."""
+        keep = keep_days * 86400.0
+
+        def ended(now: float) -> Any:
+            return or_(SessionRow.revoked_at < now - keep, SessionRow.expires_at < now - keep)
+
+        def spent(now: float) -> Any:
+            of_ended = select(SessionRow.session_id).where(ended(now))
+            return or_(RefreshTokenRow.expires_at < now - keep, RefreshTokenRow.session_id.in_(of_ended))
+
+        def gone(now: float) -> Any:
+            tokens = exists().where(RefreshTokenRow.session_id == SessionRow.session_id)
+            return and_(ended(now), ~tokens)
+
+        return [
+            Rule("spent refresh tokens", RefreshTokenRow, "token_hash", spent),
+            Rule("ended sessions", SessionRow, "session_id", gone),
+        ]
 
     async def open_session(self, player_id: str, token_hash: str, refresh_expires: float, expires: float) -> str:
         session_id = secrets.token_hex(12)

@@ -16,12 +16,21 @@ out in memory, on time. A single server's start loads no resting room (:meth:`Ro
 does, when it is due. A room whose system player must move never rests (its ``wake_at`` is None), nor does a live
 room, a waiting one or a tournament's game.
 
+**Solo rooms rest too.** A solo room has no clock: a person who walks away would leave it in memory for good, reloaded
+at every restart and counted under the cap. So a solo room whose person must move rests the same way after
+``solo_rest_seconds`` idle, and its ``wake_at`` is the time it ends as abandoned (``solo_abandon_seconds`` after its
+last line: service/rooms/room.py): the sweep loads it then, and it ends by itself, nobody winning. A call for it
+brings it back meanwhile, as for a correspondence room.
+
 **The cap on live rooms** (``max_live_rooms``). Resting rooms are not in memory, so the rooms held (``_live``, and
 the kickoff.rooms gauge) do not count them; but they are this server's, and each comes back when it is due or called
 for. So a new room is refused once the rooms held and the rooms resting (``_resting``) together reach the cap:
 resting frees memory, never room under the cap, and a server whose resting rooms all wake at once still holds no
 more than its cap. The resting rooms are counted from the store when resting starts (:meth:`start_resting`: after a
 restart, or on a node, the rooms whose lease names it) and kept up to date as rooms rest, come back, or move away.
+Resting solo rooms (``_resting_solo``) are the exception: they do not count. A solo room comes back only when its
+own person calls for it (or to end, abandoned, and leave the count at once), never many at once on a clock, and
+counting them is what let a node fill with rooms their people had walked away from and then refuse everyone.
 """
 
 from __future__ import annotations
@@ -76,10 +85,11 @@ def seats_of_system_players(seats: int, count: int, chosen: Sequence[int] = ()) 
 
 class RoomDirectory(Directory[Room]):
     """Every room of this server. ``seed_source`` gives each new room its seed (tests pass a fixed one).
-    ``max_live_rooms`` caps the rooms waiting or playing at once, those resting included (see the module docstring; a
-    tournament's games do not count: the tournaments have a cap of their own); ``limits`` is what each room may hold
-    on to; ``runtime`` says where rooms live (a single server by default); ``correspondence`` when idle
-    correspondence rooms rest and how often the store is swept for those due."""
+    ``max_live_rooms`` caps the rooms waiting or playing at once, resting correspondence rooms included and resting
+    solo rooms not (see the module docstring; a tournament's games do not count: the tournaments have a cap of their
+    own); ``limits`` is what each room may hold on to; ``runtime`` says where rooms live (a single server by default);
+    ``correspondence`` when idle correspondence and solo rooms rest, how often the store is swept for those due, and
+    when a solo room nobody plays ends as abandoned."""
 
     kind = KIND
     parent = "tournament"  # a tournament's game names it
@@ -111,12 +121,16 @@ class RoomDirectory(Directory[Room]):
         # ``rates``: the store keeps players' ratings, so games may be rated (a SQL journal with the players' rater)
         # ``thinkers``: where hard system players search (none: in the event loop's thread, for tools and tests)
         self.thinkers = thinkers or Thinkers(0)
-        self.surroundings = Surroundings(self.clock, self.journal, self.telemetry, self.limits, rates, self.thinkers)
+        self.correspondence = correspondence or CorrespondenceSettings()
+        abandon = self.correspondence.solo_abandon_seconds or None
+        self.surroundings = Surroundings(
+            self.clock, self.journal, self.telemetry, self.limits, rates, self.thinkers, abandon_seconds=abandon
+        )
         self.max_live_rooms = max_live_rooms
         self._live: set[str] = set()  # rooms waiting or playing in memory, outside tournaments
         self._created = 0.0  # the last creation time given
-        self.correspondence = correspondence or CorrespondenceSettings()
         self._resting: set[str] = set()  # live rooms of this server's that rest (not in memory: the store has them)
+        self._resting_solo: set[str] = set()  # the solo ones among them: they do not count under the cap
         self._resting_on = False  # resting and waking every wake_seconds (start_resting)
         self._sweep_timer: Timer | None = None
         self._sweeping: asyncio.Task[None] | None = None
@@ -204,7 +218,7 @@ class RoomDirectory(Directory[Room]):
         if (
             not tournament_id
             and self.max_live_rooms is not None
-            and len(self._live) + len(self._resting) >= self.max_live_rooms
+            and len(self._live) + len(self._resting) - len(self._resting_solo) >= self.max_live_rooms
         ):
             raise ResourceExhausted(
                 f"this server holds as many live rooms as it may ({self.max_live_rooms}); try again later",
@@ -304,12 +318,14 @@ class RoomDirectory(Directory[Room]):
 
     def added(self, room: Room) -> None:
         self._resting.discard(room.room_id)  # (a resting room loaded again)
+        self._resting_solo.discard(room.room_id)
         if not room.tournament_id:
             self._live.add(room.room_id)
 
     def removed(self, actor_id: str) -> None:
         self._live.discard(actor_id)
         self._resting.discard(actor_id)
+        self._resting_solo.discard(actor_id)
 
     def kept(self, room: Room) -> None:
         room.forget_updates()
@@ -350,17 +366,16 @@ class RoomDirectory(Directory[Room]):
         return room_id not in self._actors and wake_at is not None and wake_at > self.wake_horizon()
 
     async def rest_and_wake(self) -> tuple[list[str], list[str]]:
-        """One pass (see the module docstring): the idle correspondence rooms rest, and the rooms due within two
-        sweeps that are not in memory are loaded. Returns the ids of both, (rested, woken)."""
+        """One pass (see the module docstring): the idle correspondence and solo rooms rest, and the rooms due within
+        two sweeps that are not in memory are loaded. Returns the ids of both, (rested, woken)."""
         settings = self.correspondence
         now = self.clock.now()
         horizon = now + 2 * settings.wake_seconds
         rested = []
         for room in self.held():
             actor = room.actor
-            if room.may_rest(now, settings.rest_seconds, horizon) and self.runtime.holds(
-                KIND, room.room_id, actor.epoch
-            ):
+            idle = settings.solo_rest_seconds if room.mode == SOLO else settings.rest_seconds
+            if room.may_rest(now, idle, horizon) and self.runtime.holds(KIND, room.room_id, actor.epoch):
                 self._rest(room)
                 rested.append(room.room_id)
         woken = []
@@ -390,6 +405,8 @@ class RoomDirectory(Directory[Room]):
         self._actors.pop(room.room_id, None)
         self._live.discard(room.room_id)
         self._resting.add(room.room_id)
+        if room.mode == SOLO:
+            self._resting_solo.add(room.room_id)
 
     async def start_resting(self) -> None:
         """Count the rooms resting in the store (after a restart, or on a node: those whose lease names it), then
@@ -397,6 +414,7 @@ class RoomDirectory(Directory[Room]):
         due = getattr(self.journal, "due", None)
         if due is not None:
             self._resting = {room_id for room_id in await due(KIND, None) if room_id not in self._actors}
+            self._resting_solo = {room_id for room_id in await due(KIND, None, mode=SOLO) if room_id in self._resting}
         self._resting_on = True
         self._next_sweep()
 
@@ -430,12 +448,14 @@ class RoomDirectory(Directory[Room]):
 
     def lose(self, actor_ids: list[str]) -> None:
         self._resting.difference_update(actor_ids)  # (another node took them: they are not this node's any more)
+        self._resting_solo.difference_update(actor_ids)
         super().lose(actor_ids)
 
     async def hand_over(self) -> int:
         """As Directory.hand_over; the resting rooms go too (the node gives every lease back, theirs with them)."""
         self.stop_resting()
         self._resting.clear()
+        self._resting_solo.clear()
         return await super().hand_over()
 
     async def close(self) -> None:

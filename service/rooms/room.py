@@ -24,6 +24,12 @@ person seating throwaway guests at their own table and beating them must not cli
 its ``origin`` (a keyed hash of the network the server saw the person join from, never an address), on the join line,
 so a room rebuilt after a restart or a failover decides as before. A room not rated says why (``unrated_reason``):
 while it waits, the reason it would have if it started with the people seated so far.
+
+A solo room has no clock, so a person who walks away would leave it playing for ever. It rests as a correspondence
+room does, and ends by itself as abandoned (the log line ``abandon``: nobody wins, not rated, the outcome's reason
+:data:`ABANDONED`) once ``Surroundings.abandon_seconds`` pass after its last line with its person to move; its
+``wake_at`` is that moment, so that a resting one is loaded in time to end. The end goes through the actor, ordered
+with the moves, and is stored as any line is, so that it survives a restart.
 """
 
 from __future__ import annotations
@@ -87,6 +93,7 @@ UNRATED_REASONS = (RATINGS_OFF, ASKED_UNRATED, SOLO, NO_PEOPLE, NOT_SIGNED_IN, S
 EXPIRED = "expired"  # the outcome's reason when a waiting room closes unplayed
 # An operator's close (OperatorService.CloseRoom): the outcome's reason is this, ": " and the operator's reason
 CLOSED_BY_OPERATOR = "closed_by_operator"
+ABANDONED = "abandoned"  # the outcome's reason when a solo room's person did not move for abandon_seconds
 
 
 @dataclass(frozen=True)
@@ -108,6 +115,8 @@ class Surroundings:
     limits: RoomLimits = RoomLimits()
     rates: bool = False  # the store keeps players' ratings (a SQL store with players): games may be rated
     thinkers: Thinkers = field(default_factory=lambda: Thinkers(0))  # where hard system players search
+    # a solo room whose person has not moved for this long ends as abandoned (None: never; see the module docstring)
+    abandon_seconds: float | None = None
 
 
 @dataclass
@@ -264,7 +273,7 @@ class Room(ActorHandler):
             tracing=self._tracing,
         )
         self.seat_clocks = SeatClocks(self.clock, self._expired, self.correspondence_hours * 3600.0 or None)
-        self._expiry: Timer | None = None
+        self._expiry: Timer | None = None  # a waiting room's time to close, or a solo room's to end as abandoned
         self._searches: set[asyncio.Task[None]] = set()  # system players' searches under way
         self.used_at = self.clock.now()  # when it was last changed, loaded or called for (an idle one may rest)
         self.reset()
@@ -300,6 +309,7 @@ class Room(ActorHandler):
         # the joins made with a request id (service/actors/requests.py): key -> (parameters' hash, seat, nonce)
         self._joined: dict[str, tuple[str, int, str]] = {}
         self.published = Published(0, WAITING, tuple(_copy(r) for r in self.seats), (), (), None)
+        self.changed_at = self.created_at  # the time of its last line (a solo room's is abandoned from it)
 
     def record(self) -> RoomRecord:
         """The room as created, for the store (with its status now)."""
@@ -622,6 +632,14 @@ class Room(ActorHandler):
         self.unrated_reason = NOT_PLAYED
         await self._commit([GameEndedEvent(Outcome((), EXPIRED, ()))], "close", -1)
 
+    async def _abandon(self) -> None:
+        """A solo room whose person did not move for ``abandon_seconds`` ends (the log line ``abandon``): nobody
+        wins, the game is not rated, the outcome's reason is :data:`ABANDONED`."""
+        self.status = FINISHED
+        self.state = None  # (the game is over: no move or system player acts any more)
+        self.rated = False
+        await self._commit([GameEndedEvent(Outcome((), ABANDONED, ()))], "abandon", -1)
+
     async def _move(
         self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None
     ) -> MoveAnswer:
@@ -650,7 +668,8 @@ class Room(ActorHandler):
             if self.status == WAITING:
                 raise RoomUnavailable("the game has not started: seats are still free", code="not_started")
             if self.state is None:
-                raise RoomUnavailable("the room closed before its game started", code="room_closed")
+                # (closed unplayed, by an operator, or abandoned: its outcome says which)
+                raise RoomUnavailable("the room closed: its outcome says why", code="room_closed")
             if expected_version is not None:
                 since = self._legal[seat][0] if seat in self._legal else self.version
                 if not since <= expected_version <= self.version:
@@ -741,6 +760,7 @@ class Room(ActorHandler):
         actor.version = version = actor.version + 1
         replay = actor.replaying
         now = replay.time if replay else self.clock.now()
+        self.changed_at = now
         begun = self._arm(now, replay.deadlines if replay else None)
         running = self.seat_clocks.running
         state = self.state
@@ -804,8 +824,8 @@ class Room(ActorHandler):
             events[-1].outcome if finished else None,
         )
         actor.publish(update, last=finished)
-        if kind in ("join", "leave"):
-            self._arm_expiry()
+        if kind in ("join", "leave") or (finished and self._expiry is not None):
+            self._arm_expiry()  # (a finished room's timer goes)
         return update
 
     def _note_legal(self, legal: dict[int, list[Any]]) -> None:
@@ -842,6 +862,8 @@ class Room(ActorHandler):
             await (self._close_by_operator(entry.name) if entry.name else self._close())
         elif entry.kind == "revoke":
             await self._rekey(entry.seat, entry.nonce)
+        elif entry.kind == "abandon":
+            await self._abandon()
         else:
             move = self.game.move_from_wire(entry.move or "")
             answer = await self._apply(
@@ -925,24 +947,43 @@ class Room(ActorHandler):
 
     @property
     def wake_at(self) -> float | None:
-        """When a correspondence room that rests must be in memory again: the first running deadline while the game
-        is played and every acting seat is a person's. None for a live room, a room that is not playing, one whose
-        system player must move (it stays in memory) and one without a running clock."""
+        """When a room that rests must be in memory again: a correspondence room's first running deadline while the
+        game is played and every acting seat is a person's; a solo room's time to end as abandoned
+        (:attr:`abandon_at`) while its person must move. None for a live room, a room that is not playing, one whose
+        system player must move (it stays in memory), one without a running clock, and a tournament's game."""
         state = self.state
-        if not self.correspondence_hours or self.status != PLAYING or state is None:
+        if self.status != PLAYING or state is None:
+            return None
+        abandon_at = None
+        # (a live room, on every move, answers here at once; a solo tournament's game stays with its tournament)
+        if not self.correspondence_hours and (
+            self.mode != SOLO or self.tournament_id or (abandon_at := self.abandon_at) is None
+        ):
             return None
         acting = state.to_act()
         if not acting or any(self.seats[seat].bot is not None for seat in acting):
             return None
+        if abandon_at is not None:
+            return abandon_at
         running = self.seat_clocks.running
         deadlines = [running[seat].deadline for seat in acting if seat in running]
         return min(deadlines) if deadlines else None
 
+    @property
+    def abandon_at(self) -> float | None:
+        """When a solo room being played (a solo tournament's game too: its tournament then ends with it) ends as
+        abandoned if nothing happens in it meanwhile: ``abandon_seconds`` after its last line. None for any other
+        room, or with no such bound."""
+        seconds = self.surroundings.abandon_seconds
+        if seconds is None or self.mode != SOLO or self.status != PLAYING:
+            return None
+        return self.changed_at + seconds
+
     def may_rest(self, now: float, rest_seconds: float, horizon: float) -> bool:
-        """Whether this room may leave memory now: a correspondence room being played (outside tournaments) whose
-        actor has nothing in hand or queued, with no reader, unused for ``rest_seconds``, and whose ``wake_at`` is
-        later than ``horizon`` (the wake sweep's reach: it is loaded again before it is due)."""
-        if not self.correspondence_hours or self.status != PLAYING or self.tournament_id:
+        """Whether this room may leave memory now: a correspondence or solo room being played (outside tournaments)
+        whose actor has nothing in hand or queued, with no reader, unused for ``rest_seconds``, and whose ``wake_at``
+        is later than ``horizon`` (the wake sweep's reach: it is loaded again before it is due)."""
+        if not (self.correspondence_hours or self.mode == SOLO) or self.status != PLAYING or self.tournament_id:
             return False
         actor = self.actor
         if not actor.idle or actor.readers.open_feeds or now - self.used_at < rest_seconds:
@@ -956,20 +997,31 @@ class Room(ActorHandler):
         return next(iter(self.published.deadlines), None)
 
     def _arm_expiry(self) -> None:
-        """A waiting room (not a tournament's) closes once ``limits.waiting_seconds`` pass with no seat change."""
+        """A waiting room (not a tournament's) closes once ``limits.waiting_seconds`` pass with no seat change; a solo
+        room being played (a solo tournament's game too) ends as abandoned at :attr:`abandon_at`. The solo room's
+        timer is set once, not at every move: when it fires, :meth:`_expire` sets it again for the later time a move
+        made meanwhile gives."""
         if self._expiry is not None:
             self._expiry.cancel()
             self._expiry = None
-        seconds = self.limits.waiting_seconds
         actor = self.actor
-        if seconds is None or self.status != WAITING or self.tournament_id or actor.replaying or not actor.started:
+        if actor.replaying or not actor.started:
             return
-        since = self.updates[-1].time if self.updates else self.created_at
-        self._expiry = self.clock.call_at(since + seconds, lambda: actor.enqueue(self._expire))
+        seconds = self.limits.waiting_seconds
+        if self.status == WAITING and seconds is not None and not self.tournament_id:
+            since = self.updates[-1].time if self.updates else self.created_at
+            self._expiry = self.clock.call_at(since + seconds, lambda: actor.enqueue(self._expire))
+        elif (abandon_at := self.abandon_at) is not None:
+            self._expiry = self.clock.call_at(abandon_at, lambda: actor.enqueue(self._expire))
 
     async def _expire(self) -> None:
         if self.status == WAITING:  # (a seat change re-arms the timer; one that fired meanwhile finds a room begun)
             await self._close()
+        elif (abandon_at := self.abandon_at) is not None:
+            if abandon_at <= self.clock.now():
+                await self._abandon()
+            else:  # (a line was made since the timer was set: it ends later, if nothing happens until then)
+                self._arm_expiry()
 
     def _expired(self, seat: int, key: Any) -> None:
         self.actor.enqueue(lambda: self._table_move(seat, key))

@@ -647,10 +647,11 @@ class SqlJournal:
             self._stored_status[(kind, getattr(row, stored.key))] = row.status
         return [(stored.record_of(row), by_actor.get(getattr(row, stored.key), [])) for row in rows]
 
-    async def due(self, kind: str, before: float | None) -> list[str]:
+    async def due(self, kind: str, before: float | None, **filters: str) -> list[str]:
         """The ids of the unfinished actors of ``kind`` whose row says when they must be in memory (``wake_at``: a
-        correspondence room's first deadline), at ``before`` or earlier (None: whenever), soonest first; on a node of
-        a cluster only those whose lease names this node (another node wakes its own)."""
+        correspondence room's first deadline, a solo room's time to end as abandoned), at ``before`` or earlier
+        (None: whenever), soonest first, whose columns have the values ``filters`` give (``mode="solo"``); on a node
+        of a cluster only those whose lease names this node (another node wakes its own)."""
         stored = KINDS[kind]
         table = stored.table
         wake_at = getattr(table, "wake_at", None)
@@ -660,6 +661,8 @@ class SqlJournal:
         query = select(key).where(table.status != FINISHED, wake_at.is_not(None))
         if before is not None:
             query = query.where(wake_at <= before)
+        for column, value in filters.items():
+            query = query.where(getattr(table, column) == value)
         if self.node_id:
             query = query.join(LeaseRow, and_(LeaseRow.kind == kind, LeaseRow.target_id == key)).where(
                 LeaseRow.node_id == self.node_id

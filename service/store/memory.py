@@ -108,13 +108,14 @@ class MemoryJournal:
         wake_at = self._wake_at(kind, actor_id)
         return wake_at is not None and wake_at > when
 
-    async def due(self, kind: str, before: float | None) -> list[str]:
+    async def due(self, kind: str, before: float | None, **filters: str) -> list[str]:
         """As SqlJournal.due (no leases here)."""
         statuses = self.statuses[kind]
         found = [
             (wake_at, actor_id)
-            for actor_id in self.records[kind]
+            for actor_id, record in self.records[kind].items()
             if statuses[actor_id] != "finished"
+            and all(getattr(record, column) == value for column, value in filters.items())
             and (wake_at := self._wake_at(kind, actor_id)) is not None
             and (before is None or wake_at <= before)
         ]

@@ -53,7 +53,7 @@ class RoomRow(Base):
     # The room's traceparent when its game is traced (None: not traced) (0013)
     trace_parent: Mapped[str | None] = mapped_column(String(55), nullable=True)
     # The creator's request id, when CreateRoom carried one: its key (the caller's scope and id hashed, unique: a retry
-    # finds the room by it) and the hash of the request's parameters (service/actors/requests.py) (0014)
+    # finds the room by it) and the hash of the request's parameters (service/actors/requests.py) (0015)
     request_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     request_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
@@ -119,7 +119,7 @@ class TournamentRow(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[float] = mapped_column(Double, index=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
-    # The creator's request id, when CreateTournament carried one: as a room's (0014)
+    # The creator's request id, when CreateTournament carried one: as a room's (0015)
     request_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     request_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
@@ -143,7 +143,7 @@ class TournamentLogRow(Base):
     room_id: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[float] = mapped_column(Double)
     epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # as in the room log
-    # a join's request key and parameters' hash, "key:hash" (service/actors/requests.py) (0014)
+    # a join's request key and parameters' hash, "key:hash" (service/actors/requests.py) (0015)
     request_id: Mapped[str] = mapped_column(String(128), default="", server_default="")
 
 
@@ -237,8 +237,9 @@ class SessionRow(Base):
     session_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     player_id: Mapped[str] = mapped_column(String(40), ForeignKey("players.player_id"), index=True)
     created_at: Mapped[float] = mapped_column(Double)
-    expires_at: Mapped[float] = mapped_column(Double)  # no refresh past this: sign in again
-    revoked_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    # no refresh past this: sign in again (indexed, as revoked_at, for pruning ended sessions: 0016)
+    expires_at: Mapped[float] = mapped_column(Double, index=True)
+    revoked_at: Mapped[float | None] = mapped_column(Double, nullable=True, index=True)
     revoked_why: Mapped[str] = mapped_column(String(32), default="", server_default="")  # signed_out, reused...
 
 
@@ -251,7 +252,7 @@ class RefreshTokenRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     session_id: Mapped[str] = mapped_column(String(32), ForeignKey("sessions.session_id"), index=True)
     issued_at: Mapped[float] = mapped_column(Double)
-    expires_at: Mapped[float] = mapped_column(Double)
+    expires_at: Mapped[float] = mapped_column(Double, index=True)  # (indexed for pruning spent tokens: 0016)
     used_at: Mapped[float | None] = mapped_column(Double, nullable=True)
 
 
@@ -337,7 +338,7 @@ class TicketRow(Base):
     returned: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # times put back in the queue
     caller: Mapped[str] = mapped_column(String(64), default="", server_default="")  # the address it came from
     trace: Mapped[str] = mapped_column(String(64), default="", server_default="")  # its life's trace (traceparent)
-    ended_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    ended_at: Mapped[float | None] = mapped_column(Double, nullable=True, index=True)  # (for pruning: 0016)
 
 
 class QueuedPlayerRow(Base):
@@ -369,7 +370,10 @@ class MatchRow(Base):
     node making its room; ``started_at`` is when), started (the room exists)."""
 
     __tablename__ = "matches"
-    __table_args__ = (Index("ix_matches_queue", "game", "status"),)
+    __table_args__ = (
+        Index("ix_matches_queue", "game", "status"),
+        Index("ix_matches_started", "status", "started_at"),  # (pruning started tables: 0014)
+    )
 
     match_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))

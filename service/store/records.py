@@ -72,7 +72,8 @@ class LogEntry:
     room_id: str
     version: int
     kind: str  # join, leave, start (a room of system players only), move (a person's or a system player's), table,
-    # stand_in (a stand-in's move for a person's seat), close (a waiting room expired)
+    # stand_in (a stand-in's move for a person's seat), close (a waiting room expired, or an operator closed it),
+    # revoke (a seat's token revoked), abandon (a solo room nobody played for the abandon time ended)
     seat: int
     move: str | None = None  # the move's wire form
     # A move's request id, as the client sent it; a join's, its request's key and parameters' hash ("key:hash",
@@ -94,7 +95,8 @@ class LogEntry:
     turns: tuple[Turn, ...] | None = None
     game: str = ""  # the room's game (not a column: for the events the line causes)
     # When the room must be in memory again if it rests: a correspondence room's first deadline while only people
-    # act (None: a room that does not rest now). Not a column of the log: the room's row keeps the last line's.
+    # act, a solo room's time to end as abandoned while its person must move (None: a room that does not rest now).
+    # Not a column of the log: the room's row keeps the last line's.
     wake_at: float | None = None
 
     @property

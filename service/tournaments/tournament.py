@@ -9,6 +9,11 @@ Like a room, a tournament changes only in versioned updates, each written to its
 of it: ``join``, ``leave``, ``game`` (game N started in room R) and ``result`` (game N ended; the outcome is the room's,
 rebuilt from the room's own log). The standings are never stored: they are computed from the games' outcomes.
 
+A solo tournament whose person walked away ends with its game: that room ends as abandoned once its person has not
+moved for the server's abandon time (service/rooms/room.py), and the ``result`` line of a game that ended so ends the
+tournament there (no later game starts; the standings are those of the games played, not final), so that it leaves
+the cap on live tournaments. Its replay does the same, the room's outcome being stored.
+
 A tournament is a handler on the actor runtime (service/actors/actor.py), as a room is: its requests and its moving
 on are commands of one loop. Recovery needs no special case. A restarted server rebuilds the rooms, replays the
 tournament's log, then runs the same :meth:`Tournament.advance` that runs after every change: it records a finished
@@ -34,7 +39,7 @@ from service.actors.feed import Feed
 from service.actors.requests import RequestKey
 from service.errors import Conflict, RoomMoved, RoomUnavailable
 from service.rooms.directory import RoomDirectory
-from service.rooms.room import FINISHED, PERSON, PLAYING, SYSTEM, WAITING, Room
+from service.rooms.room import ABANDONED, FINISHED, PERSON, PLAYING, SYSTEM, WAITING, Room
 from service.rooms.seats import check_holder, joined_before, seat_to_take
 from service.store.records import TournamentEntry, TournamentRecord
 
@@ -194,6 +199,7 @@ class Tournament(ActorHandler):
         self.game_room_ids: list[str] = []  # game i's room, for every game started (the rooms live in the directory)
         # the joins made with a request id (service/actors/requests.py): key -> (parameters' hash, seat, nonce)
         self._joined: dict[str, tuple[str, int, str]] = {}
+        self.abandoned: int | None = None  # the game abandoned by its person, which ended the tournament
 
     # -- requests --------------------------------------------------------------------------------------------------
 
@@ -251,6 +257,8 @@ class Tournament(ActorHandler):
     def game_info(self, index: int) -> GameInfo:
         # From the log only (not the room's status now), so a replayed update is the one first sent.
         outcome = self.rules.results[index] if index < len(self.rules.results) else None
+        if index == self.abandoned:
+            outcome = Outcome((), ABANDONED, ())
         status = FINISHED if outcome is not None else PLAYING
         return GameInfo(index, self.game_room_ids[index], self.rules.first_seat(index), status, outcome)
 
@@ -309,6 +317,14 @@ class Tournament(ActorHandler):
 
     async def _game_ended(self, index: int) -> None:
         room = await self.rooms.find(self.game_room_ids[index])
+        ended = room.published.outcome
+        if room.state is None and ended is not None and ended.reason == ABANDONED:
+            # (its person walked away: the tournament ends here, its game scoring nothing)
+            self.abandoned, self.status = index, FINISHED
+            standings = self.standings()
+            events = [GameEnded(self.game_info(index)), TournamentEnded(standings)]
+            await self._commit(events, TournamentEntry("", 0, "result", game_index=index, room_id=room.room_id))
+            return
         outcome = room.state.outcome() if room.state is not None else None
         if outcome is None:
             raise RuntimeError(f"tournament {self.tournament_id}: game {index} has no outcome")

@@ -101,12 +101,13 @@ class Cluster:
         freezable: bool = False,
         cuttable: bool = False,
         monotonic: Callable[[], float] | None = None,
+        max_live_rooms: int | None = None,
         **journal_options: Any,
     ) -> Member:
         """A node; ``freezable``: the other nodes reach it through a :class:`Freezer` (``member.freezer``);
         ``cuttable``: it reaches PostgreSQL through one (``member.store``); ``monotonic``: what its lease is measured
-        by (``cluster.leases`` unless given); ``journal_options``: its journal's (``retry_seconds``,
-        ``try_seconds``)."""
+        by (``cluster.leases`` unless given); ``max_live_rooms``: its cap on live rooms (none by default);
+        ``journal_options``: its journal's (``retry_seconds``, ``try_seconds``)."""
         store = None
         url = self.url
         if cuttable:
@@ -124,6 +125,7 @@ class Cluster:
             journal=journal,
             seed_source=lambda: next(self._seeds),
             default_think_seconds=0,
+            max_live_rooms=max_live_rooms,
             runtime=Runtime(node),
             rates=True,
         )

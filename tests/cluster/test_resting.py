@@ -4,7 +4,7 @@ room rebuilds it with the deadline it had."""
 
 from __future__ import annotations
 
-from kickoff.v1 import room_pb2
+from kickoff.v1 import common_pb2, move_pb2, room_pb2
 from tests.cluster.conftest import Cluster
 
 DAY = 24 * 3600.0
@@ -71,3 +71,41 @@ async def test_when_the_owner_of_a_resting_room_dies_the_claiming_node_keeps_its
     assert claimed.version == version + 1
     log = await cluster.log(room.room_id)
     assert [entry.epoch for entry in log][-1] == 2 and log[-1].kind == "table"
+
+
+SOLO_REST = 600.0  # KICKOFF_SOLO_REST_SECONDS' default
+ABANDON = 30 * DAY  # KICKOFF_SOLO_ABANDON_SECONDS' default
+
+
+async def test_a_walked_away_solo_room_rests_on_its_node_wakes_for_its_person_and_ends_as_abandoned(
+    cluster: Cluster,
+) -> None:
+    a = await cluster.start("a", max_live_rooms=1)
+    b = await cluster.start("b")
+    request = room_pb2.CreateRoomRequest(game="soker", mode=2, seats=2, system_players=1, think_seconds=0)
+    room = (await a.room_stub.CreateRoom(request)).room
+    joined = await b.room_stub.JoinRoom(room_pb2.JoinRoomRequest(room_id=room.room_id, name="ann"))  # (forwarded)
+    cluster.clock.advance(SOLO_REST)
+    assert await a.rooms.rest_and_wake() == ([room.room_id], [])
+    assert a.node.held == {("room", room.room_id): 1}, "resting, it keeps its lease"
+    assert (await a.room_stub.CreateRoom(request)).room.room_id, "a's cap of one: the resting solo room is not in it"
+
+    # Its person's view, through b, reaches a, which reads it back; b never loads it.
+    view = await b.move_stub.GetView(
+        move_pb2.GetViewRequest(room_id=room.room_id), metadata=(("authorization", f"Bearer {joined.seat_token}"),)
+    )
+    assert list(view.to_act) == [0]
+    assert room.room_id in a.rooms._actors and room.room_id not in b.rooms._actors
+
+    # It rests again, and a dies: b claims it, and it ends as abandoned when its time comes.
+    cluster.clock.advance(SOLO_REST)
+    assert (await a.rooms.rest_and_wake())[0] == [room.room_id]
+    await cluster.expire("a")
+    assert await b.runtime.sweep() == 2
+    claimed = b.rooms.get(room.room_id)
+    cluster.clock.advance(room.created_at.ToNanoseconds() / 1e9 + ABANDON - cluster.clock.now())
+    await claimed.settle()
+    ended = (await b.room_stub.GetRoom(room_pb2.GetRoomRequest(room_id=room.room_id))).room
+    assert ended.status == common_pb2.ROOM_STATUS_FINISHED and ended.outcome.reason == "abandoned"
+    log = await cluster.log(room.room_id)
+    assert log[-1].kind == "abandon" and log[-1].epoch == 2

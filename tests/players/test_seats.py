@@ -125,3 +125,21 @@ async def test_a_creating_player_chooses_for_their_seat(served: Served) -> None:
     code, why, _ = await refusal(served.harness.rooms.CreateRoom(request))
     assert (code, why) == (grpc.StatusCode.INVALID_ARGUMENT, "choice_needs_player")
     assert len((await served.harness.rooms.ListRooms(room_pb2.ListRoomsRequest())).rooms) == before
+
+
+async def test_taking_up_the_seat_of_a_resting_solo_room_brings_it_back(served: Served) -> None:
+    ann = await served.guest(name="Ann")
+    created = await served.create(ann, solo=True, system_players=1)
+    room_id = created.room.room_id
+    directory, clock = served.harness.directory, served.harness.clock
+    clock.advance(600)  # KICKOFF_SOLO_REST_SECONDS' default: Ann walked away
+    assert await directory.rest_and_wake() == ([room_id], [])
+    assert not directory.held()
+    # Ann on another device: her session takes the seat up, which brings the room back as it was.
+    taken = await served.harness.players.TakeSeat(
+        player_pb2.TakeSeatRequest(room_id=room_id), metadata=auth(ann.access_token)
+    )
+    assert taken.seat == created.seat and room_id in {room.room_id for room in directory.held()}
+    assert not directory.resting()
+    view = await served.harness.moves.GetView(move_pb2.GetViewRequest(room_id=room_id), metadata=auth(taken.seat_token))
+    assert view.viewer == created.seat and list(view.to_act) == [created.seat]

@@ -60,7 +60,8 @@ async def test_a_solo_game_has_no_clock(harness: Harness) -> None:
     room = await harness.create(seats=3, system_players=2, solo=True)
     _, token = await harness.join(room.room_id)
     view = await harness.view(room.room_id, token)
-    assert not view.HasField("clock") and harness.clock.pending() == []
+    # No timer but the one that ends the room as abandoned if its person never moves again (30 days by default)
+    assert not view.HasField("clock") and harness.clock.pending() == [harness.clock.now() + 30 * 24 * 3600]
     harness.clock.advance(3600)
     await harness.settle(room.room_id)
     assert (await harness.view(room.room_id)).version == view.version

@@ -260,3 +260,33 @@ async def test_constructed_ties_reach_clients_with_shared_places(
     ).standings
     assert [(line.place, line.seat) for line in standings.lines] == expected
     assert not standings.final
+
+
+async def test_a_solo_tournament_whose_person_walked_away_ends_with_its_abandoned_game(start) -> None:
+    harness = await start(max_live_tournaments=1)
+    created = await create(harness, system_players=3, solo=True)
+    tid = created.tournament_id
+    joined = await harness.tournaments.JoinTournament(tournament_pb2.JoinTournamentRequest(tournament_id=tid))
+    await harness.server.tournaments.settle()
+    first = (await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))).tournament
+    room_id = first.current_room_id
+    await harness.settle(room_id)
+    assert list((await harness.view(room_id, joined.seat_token)).to_act) == [0], "the person to move"
+    code, reason, _ = await refusal(
+        harness.tournaments.CreateTournament(
+            tournament_pb2.CreateTournamentRequest(game="soker", mode=common_pb2.ROOM_MODE_SOLO, system_players=3)
+        )
+    )
+    assert (code, reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "server_full")
+
+    harness.clock.advance(30 * 24 * 3600)  # KICKOFF_SOLO_ABANDON_SECONDS' default, without a move
+    await harness.settle(room_id)
+    await harness.server.tournaments.settle()
+    room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
+    assert room.status == common_pb2.ROOM_STATUS_FINISHED and room.outcome.reason == "abandoned"
+    ended = (await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))).tournament
+    assert ended.status == tournament_pb2.TOURNAMENT_STATUS_FINISHED and len(ended.game_list) == 1
+    assert ended.game_list[0].outcome.reason == "abandoned" and not ended.standings.final
+    updates = await tournament_updates(harness, tid)
+    assert [next(iter(event)) for event in updates[-1]["events"]] == ["gameEnded", "tournamentEnded"]
+    await create(harness, system_players=3, solo=True)  # it left the cap on live tournaments
