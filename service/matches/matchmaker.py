@@ -307,7 +307,7 @@ class Matchmaker:
         for member in members:
             info = await self.players.player(member)
             if info is None:
-                raise PlayerNotFound(f"no such player: {member}")
+                raise PlayerNotFound("no such player in the party", field="party")
             names.append(info.name)
         ratings = await self.players.ratings_of(game, members)
         rating = sum(ratings[m].mu if m in ratings else MU for m in members) / len(members)

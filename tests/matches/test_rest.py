@@ -12,14 +12,16 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import grpc
 import httpx
 import pytest
 
+from kickoff.v1 import match_pb2
 from service.gateway.app import create_app
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
-from tests.matches.conftest import SETTINGS, Queue
-from tests.server.conftest import Harness
+from tests.matches.conftest import SETTINGS, Queue, auth
+from tests.server.conftest import Harness, refusal_info
 from tests.servers import Start
 from tests.sse import sse_events
 
@@ -300,3 +302,17 @@ def test_every_ticket_route_is_in_the_openapi_document_with_its_schemas() -> Non
     assert "`ticketId`" in events["schema"]["description"] and events["example"]["ticketId"]
     assert {"ticketId", "status", "members", "version"} <= set(schemas["Ticket"]["required"])
     assert "table" not in schemas["Ticket"]["required"], "a message field has presence: absent until there is one"
+
+
+async def test_a_party_of_no_one_is_refused_without_its_text_coming_back(site: Site) -> None:
+    """An attacker's report: `POST /v1/tickets {"party": ["ECHOED-TEXT"]}` answered `no such player: ECHOED-TEXT`.
+    The refusal names the field, never what was sent (over REST and over gRPC)."""
+    ann = await site.guest("Ann")
+    problem = refused(await site.enqueue(ann, party=["ECHOED-TEXT"]), 404, "player_not_found")
+    assert problem["field"] == "party" and "ECHOED-TEXT" not in str(problem), problem
+    request = match_pb2.EnqueueRequest(game="soker", party=["ECHOED-TEXT"])
+    code, info, message = await refusal_info(
+        site.harness.matches.Enqueue(request, metadata=auth(ann["accessToken"]))
+    )
+    assert (code, info.reason, info.metadata["field"]) == (grpc.StatusCode.NOT_FOUND, "player_not_found", "party")
+    assert "ECHOED-TEXT" not in message

@@ -158,6 +158,7 @@ async def test_endpoints_are_added_listed_tested_and_removed(harness: Harness, r
             webhook_pb2.RemoveEndpointRequest(endpoint_id=endpoint_id), metadata=OPERATOR
         )
     assert gone.value.code() == grpc.StatusCode.NOT_FOUND and reason(gone.value) == "endpoint_not_found"
+    assert endpoint_id not in (gone.value.details() or ""), "a refusal names the field, never the id sent"
 
 
 async def test_the_rest_admin_api(harness: Harness, gateway: Any, receivers: Any) -> None:
