@@ -219,6 +219,12 @@ class PlayerSettings:
     leeway_seconds: float = field(default_factory=lambda: _number("KICKOFF_TOKEN_LEEWAY", "60"))
     # KICKOFF_LEADERBOARD_MIN_GAMES: rated games a player needs to appear on a leaderboard.
     min_games: int = field(default_factory=lambda: int(_number("KICKOFF_LEADERBOARD_MIN_GAMES", "5", int)))
+    # KICKOFF_SESSIONS_PER_PLAYER: live sessions one player may have; a sign-in past it ends their oldest session.
+    max_sessions: int = field(default_factory=lambda: int(_number("KICKOFF_SESSIONS_PER_PLAYER", "20", int)))
+
+    def __post_init__(self) -> None:
+        if self.max_sessions < 1:
+            raise ValueError("KICKOFF_SESSIONS_PER_PLAYER must be at least 1")
 
     def providers_json(self) -> str:
         text = self.identity_providers.strip()

@@ -430,7 +430,9 @@ async def serve(
     telemetry = from_environment("kickoff-grpc", discard_spans=discard_spans)
     if store.database_url != "memory":
         engine = create_engine(store.database_url)
-        player_store = PlayerStore(engine, time.time, min_games=player_settings.min_games)
+        player_store = PlayerStore(
+            engine, time.time, min_games=player_settings.min_games, max_sessions=player_settings.max_sessions
+        )
         await player_store.recount()  # (the leaderboards' band counts, with this server's minimum of games)
         journal = SqlJournal(engine, telemetry, retry_seconds=store.retry_seconds, rater=player_store.rate)
         if engine.dialect.name == "postgresql":

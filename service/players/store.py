@@ -45,6 +45,7 @@ PERSON, SYSTEM = "person", "system"
 FINISHED, PLAYING = "finished", "playing"
 MIN_GAMES = 5  # rated games a player needs to appear on a leaderboard (KICKOFF_LEADERBOARD_MIN_GAMES)
 MAX_LIVE_SEATS = 100  # seats a player may hold in rooms not finished (a join past it: RESOURCE_EXHAUSTED)
+MAX_SESSIONS = 20  # live sessions a player may have; a sign-in past it ends the oldest (KICKOFF_SESSIONS_PER_PLAYER)
 
 
 @dataclass(frozen=True)
@@ -186,11 +187,13 @@ class PlayerStore:
         *,
         min_games: int = MIN_GAMES,
         max_live_seats: int = MAX_LIVE_SEATS,
+        max_sessions: int = MAX_SESSIONS,
     ) -> None:
         self.engine = engine
         self.clock = clock
         self.min_games = min_games
         self.max_live_seats = max_live_seats
+        self.max_sessions = max_sessions
         # Signs the leaderboard's page tokens, which carry the ranks the next page goes on from (so that a page never
         # counts the board): Players sets the key every node derives from the shared secret.
         self.page_key = secrets.token_bytes(32)
@@ -367,9 +370,25 @@ class PlayerStore:
     # -- sessions -------------------------------------------------------------------------------------------------
 
     async def open_session(self, player_id: str, token_hash: str, refresh_expires: float, expires: float) -> str:
+        """A new session of the player's, with its first refresh token. A player has at most ``max_sessions`` live
+        sessions: the oldest beyond them end now (``too_many_sessions``), in the same transaction, so that sign-ins
+        in a loop (one device, 201 times) never pile up sessions."""
         session_id = secrets.token_hex(12)
         now = self.clock()
         async with self.engine.begin() as connection:
+            live = (
+                select(SessionRow.session_id)
+                .where(SessionRow.player_id == player_id, SessionRow.revoked_at.is_(None), SessionRow.expires_at > now)
+                .order_by(SessionRow.created_at.desc(), SessionRow.session_id.desc())
+                .offset(self.max_sessions - 1)  # (the new one is the last of them)
+            )
+            oldest = [row.session_id for row in await connection.execute(live)]
+            if oldest:
+                await connection.execute(
+                    update(SessionRow)
+                    .where(SessionRow.session_id.in_(oldest), SessionRow.revoked_at.is_(None))
+                    .values(revoked_at=now, revoked_why="too_many_sessions")
+                )
             await connection.execute(
                 insert(SessionRow).values(
                     session_id=session_id, player_id=player_id, created_at=now, expires_at=expires
