@@ -311,8 +311,6 @@ async def test_a_party_of_no_one_is_refused_without_its_text_coming_back(site: S
     problem = refused(await site.enqueue(ann, party=["ECHOED-TEXT"]), 404, "player_not_found")
     assert problem["field"] == "party" and "ECHOED-TEXT" not in str(problem), problem
     request = match_pb2.EnqueueRequest(game="soker", party=["ECHOED-TEXT"])
-    code, info, message = await refusal_info(
-        site.harness.matches.Enqueue(request, metadata=auth(ann["accessToken"]))
-    )
+    code, info, message = await refusal_info(site.harness.matches.Enqueue(request, metadata=auth(ann["accessToken"])))
     assert (code, info.reason, info.metadata["field"]) == (grpc.StatusCode.NOT_FOUND, "player_not_found", "party")
     assert "ECHOED-TEXT" not in message
