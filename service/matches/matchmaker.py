@@ -15,7 +15,7 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from opentelemetry import trace
@@ -32,6 +32,7 @@ from service.matches.store import (
     CANCELLED,
     EXPIRED,
     MATCHED,
+    PLAYER_DELETED,
     MatchInfo,
     MatchStore,
     NewTicket,
@@ -141,6 +142,7 @@ class Matchmaker:
         self._ticking: asyncio.Task[None] | None = None
         self._poller: asyncio.Task[None] | None = None
         self._closed = False
+        players.erasers.append(self._withdraw)  # (a player's deletion cancels their tickets, in its transaction)
 
     # -- running ----------------------------------------------------------------------------------------------------
 
@@ -353,6 +355,20 @@ class Matchmaker:
         self.telemetry.instruments.tickets.add(1, {"kickoff.game": ticket.game, "kickoff.ticket.status": CANCELLED})
         self._step(ticket.trace, "ticket.cancelled", {})
         return ticket
+
+    async def _withdraw(self, connection: Any, player_id: str, pseudonym: str, now: float) -> Callable[[], None]:
+        """A player deletes themselves: their tickets and invitations are cancelled in the deletion's transaction
+        (see MatchStore.withdraw); once it is committed, the followers hear of it, and it is counted and traced."""
+        cancelled, changed = await self.store.withdraw(connection, player_id, now)
+
+        def told() -> None:
+            self.watch.changed(changed)
+            for ticket in cancelled:
+                attributes = {"kickoff.game": ticket.game, "kickoff.ticket.status": CANCELLED}
+                self.telemetry.instruments.tickets.add(1, attributes)
+                self._step(ticket.trace, "ticket.cancelled", {"kickoff.ticket.reason": PLAYER_DELETED})
+
+        return told
 
     async def accept(self, ticket_id: str, player_id: str) -> None:
         """Take up the player's seat at the ticket's table; the last person to take up starts the room at once (read

@@ -15,7 +15,7 @@ import hmac
 import math
 import secrets
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +45,9 @@ PERSON, SYSTEM = "person", "system"
 FINISHED, PLAYING = "finished", "playing"
 MIN_GAMES = 5  # rated games a player needs to appear on a leaderboard (KICKOFF_LEADERBOARD_MIN_GAMES)
 MAX_LIVE_SEATS = 100  # seats a player may hold in rooms not finished (a join past it: RESOURCE_EXHAUSTED)
+# What else a player's deletion erases, in the deletion's own transaction (the matchmaker's tickets): called with the
+# connection, the player, their pseudonym and now; returns what to do once the deletion is committed, or None.
+Eraser = Callable[[AsyncConnection, str, str, float], Awaitable[Callable[[], None] | None]]
 MAX_SESSIONS = 20  # live sessions a player may have; a sign-in past it ends the oldest (KICKOFF_SESSIONS_PER_PLAYER)
 
 
@@ -194,6 +197,7 @@ class PlayerStore:
         self.min_games = min_games
         self.max_live_seats = max_live_seats
         self.max_sessions = max_sessions
+        self.erasers: list[Eraser] = []  # (a higher layer's: the matchmaker adds its own)
         # Signs the leaderboard's page tokens, which carry the ranks the next page goes on from (so that a page never
         # counts the board): Players sets the key every node derives from the shared secret.
         self.page_key = secrets.token_bytes(32)
@@ -312,7 +316,9 @@ class PlayerStore:
     async def delete(self, player_id: str) -> list[str]:
         """Delete a player: identities, sessions, refresh tokens and ratings go; the player's row and every seat they
         held keep a pseudonym (in the seats and in the logs' join lines). Refused (live_games) while they hold a seat
-        of a room that is not finished. Returns the finished rooms whose seats were renamed."""
+        of a room that is not finished. Every :data:`Eraser` runs in the same transaction (the matchmaker's cancels the
+        player's tickets and invitations: a refusal there refuses the deletion). Returns the finished rooms whose
+        seats were renamed."""
         pseudonym = f"Former player {secrets.token_hex(2)}"
         now = self.clock()
         async with self.engine.begin() as connection:
@@ -329,6 +335,7 @@ class PlayerStore:
                     f"the player holds seats in {len(live)} rooms not finished: leave them or play them out first",
                     code="live_games",
                 )
+            afterwards = [await erase(connection, player_id, pseudonym, now) for erase in self.erasers]
             rooms = [room_id for room_id, _, _ in held]
             tournaments = sorted({tournament for _, _, tournament in held if tournament})
             await connection.execute(
@@ -365,6 +372,9 @@ class PlayerStore:
                 .where(PlayerRow.player_id == player_id)
                 .values(name=pseudonym, device_hash=None, deleted_at=now)
             )
+        for after in afterwards:
+            if after is not None:
+                after()
         return rooms
 
     # -- sessions -------------------------------------------------------------------------------------------------
