@@ -164,6 +164,13 @@ class LimitSettings:
     sign_in_rate: Rate | None = field(
         default_factory=lambda: Rate.parse(_env("KICKOFF_SIGN_IN_RATE", "60/min"), "KICKOFF_SIGN_IN_RATE")
     )
+    # KICKOFF_OPERATOR_KEY_FAILURES: wrong operator keys one caller (an address) may offer; past it, its operator
+    # calls are refused (operator_key_throttled) until the rate refills, the right key's too.
+    operator_key_failures: Rate | None = field(
+        default_factory=lambda: Rate.parse(
+            _env("KICKOFF_OPERATOR_KEY_FAILURES", "10/min"), "KICKOFF_OPERATOR_KEY_FAILURES"
+        )
+    )
     # KICKOFF_STREAMS_PER_CALLER: event, play and tournament streams one caller may hold open at once (0: no limit).
     streams_per_caller: int = field(default_factory=lambda: int(_number("KICKOFF_STREAMS_PER_CALLER", "64", int)))
     # KICKOFF_STREAM_BUFFER: answers a play stream may hold for a client that does not read before it is cut off.

@@ -107,7 +107,13 @@ KEY_REFRESH_SECONDS = 30.0  # how often a server reads the store's API keys agai
 def no_limits() -> LimitSettings:
     """Anyone may create, join and stream, as often as they like (tests and benchmarks)."""
     return LimitSettings(
-        require_api_key=False, api_keys=(), create_rate=None, join_rate=None, sign_in_rate=None, streams_per_caller=0
+        require_api_key=False,
+        api_keys=(),
+        create_rate=None,
+        join_rate=None,
+        sign_in_rate=None,
+        operator_key_failures=None,
+        streams_per_caller=0,
     )
 
 
@@ -383,8 +389,13 @@ async def create_server(
                 calls,
             )
     if webhooks is not None:
-        _register(webhook_pb2_grpc.add_WebhookServiceServicer_to_server, WebhookServicer(webhooks), server, calls)
-    operators = OperatorServicer(operator_keys or OperatorKeys(), seats)
+        _register(
+            webhook_pb2_grpc.add_WebhookServiceServicer_to_server,
+            WebhookServicer(webhooks, admission, telemetry),
+            server,
+            calls,
+        )
+    operators = OperatorServicer(operator_keys or OperatorKeys(), seats, admission)
     _register(operator_pb2_grpc.add_OperatorServiceServicer_to_server, operators, server, calls)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
