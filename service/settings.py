@@ -164,6 +164,10 @@ class LimitSettings:
     sign_in_rate: Rate | None = field(
         default_factory=lambda: Rate.parse(_env("KICKOFF_SIGN_IN_RATE", "60/min"), "KICKOFF_SIGN_IN_RATE")
     )
+    # KICKOFF_INVITE_RATE: players one player may invite to their party tickets (each friend named is one).
+    invite_rate: Rate | None = field(
+        default_factory=lambda: Rate.parse(_env("KICKOFF_INVITE_RATE", "60/h"), "KICKOFF_INVITE_RATE")
+    )
     # KICKOFF_OPERATOR_KEY_FAILURES: wrong operator keys one caller (an address) may offer; past it, its operator
     # calls are refused (operator_key_throttled) until the rate refills, the right key's too.
     operator_key_failures: Rate | None = field(

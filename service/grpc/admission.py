@@ -74,19 +74,20 @@ class RateLimiter:
         self._most = most
         self._buckets: dict[str, tuple[float, float]] = {}  # caller -> (tokens, when counted)
 
-    def take(self, caller: str) -> float:
-        """Spend one request of ``caller``'s: 0.0 when allowed, else the seconds until one is."""
+    def take(self, caller: str, count: int = 1) -> float:
+        """Spend ``count`` requests of ``caller``'s: 0.0 when allowed, else the seconds until they are (never, for
+        more than the whole count: inf)."""
         now = self._clock()
         capacity = self.rate.count
         tokens, when = self._buckets.get(caller, (capacity, now))
         tokens = min(capacity, tokens + (now - when) * self._per_second)
-        if tokens >= 1:
-            self._buckets[caller] = (tokens - 1, now)
+        if tokens >= count:
+            self._buckets[caller] = (tokens - count, now)
             if len(self._buckets) > self._most:
                 self._forget(now)
             return 0.0
         self._buckets[caller] = (tokens, now)
-        return (1 - tokens) / self._per_second
+        return (count - tokens) / self._per_second if count <= capacity else math.inf
 
     def waiting(self, caller: str) -> float:
         """The seconds until ``caller`` may spend a request (0.0: now), spending nothing."""
@@ -129,6 +130,7 @@ class Admission:
                 ("create", settings.create_rate),
                 ("join", settings.join_rate),
                 ("sign_in", settings.sign_in_rate),
+                ("invite", settings.invite_rate),
             )
             if rate is not None
         }
@@ -215,6 +217,20 @@ class Admission:
                 if failed is not None:
                     failed(False)
             raise
+
+    def invite(self, player_id: str, count: int) -> None:
+        """Let a player invite ``count`` players to a party ticket, or raise ResourceExhausted (``rate_limited``): the
+        invitations a sender may send are counted by the player (KICKOFF_INVITE_RATE), whichever address they use."""
+        limiter = self._limiters.get("invite")
+        if limiter is None or not count:
+            return
+        wait = limiter.take(f"player:{player_id}", count)
+        if wait:
+            raise ResourceExhausted(
+                f"over the invitation rate of {limiter.rate} for one player; try again later",
+                code="rate_limited",
+                retry_after=min(wait, limiter.rate.seconds),
+            )
 
     @contextlib.contextmanager
     def stream(self, context: Any) -> Iterator[Caller]:

@@ -112,6 +112,7 @@ def no_limits() -> LimitSettings:
         create_rate=None,
         join_rate=None,
         sign_in_rate=None,
+        invite_rate=None,
         operator_key_failures=None,
         streams_per_caller=0,
     )

@@ -349,6 +349,11 @@ class Matchmaker:
         self.watch.changed([ticket_id])
         return ticket
 
+    async def decline(self, ticket_id: str, player_id: str) -> None:
+        """An invited party member declines (see MatchStore.decline); the ticket's followers hear of it."""
+        await self.store.decline(ticket_id, player_id)
+        self.watch.changed([ticket_id])
+
     async def cancel(self, ticket_id: str, player_id: str) -> TicketInfo:
         ticket, changed = await self.store.cancel(ticket_id, player_id)
         self.watch.changed(changed)

@@ -30,8 +30,17 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from engine.registry import get_game
 from service.errors import Conflict, PlayerNotFound, PreconditionFailed, ResourceExhausted, TicketNotFound
 from service.matches.matching import Table, Vacant, Waiting
+from service.players.ratings import MU
 from service.settings import MatchSettings
-from service.store.models import MatchQueueRow, MatchRow, PlayerRow, QueuedPlayerRow, TicketInviteRow, TicketRow
+from service.store.models import (
+    MatchQueueRow,
+    MatchRow,
+    PlayerRow,
+    QueuedPlayerRow,
+    RatingRow,
+    TicketInviteRow,
+    TicketRow,
+)
 from service.webhooks.events import match_event
 
 SEARCHING, PROPOSED, MATCHED, CANCELLED, EXPIRED = "searching", "proposed", "matched", "cancelled", "expired"
@@ -41,6 +50,7 @@ READY, STARTING, STARTED = "ready", "starting", "started"  # a table's status be
 RECLAIM_SECONDS = 5.0  # a table claimed for starting this long ago (its node died meanwhile) is claimed again
 TURN = "#turn"  # the suffix of a game's second queue row: a turn locks it (SKIP LOCKED) before the first
 NOT_TAKEN_UP = "not_taken_up"  # a ticket's reason when it went back to the queue
+DECLINED = "declined"  # a forming ticket's reason when an invited member declined
 PLAYER_DELETED = "player_deleted"  # a ticket's reason when one of its players deleted themselves
 BATCH = 2000  # tickets one tick considers at most (the oldest)
 # waiting, vacant tables, now, teams (size, options key -> each seat's team) -> the tables to make
@@ -422,6 +432,46 @@ class MatchStore:
             complete = len(joined) == len(row.members)
             values: dict[str, Any] = {"joined": joined}
             if complete:
+                values |= {"status": SEARCHING, "place": now}
+            await self._touch(connection, [ticket_id], **values)
+            return _ticket(await self._locked_ticket(connection, ticket_id))
+
+    async def decline(self, ticket_id: str, player_id: str) -> TicketInfo:
+        """An invited party member declines: they leave the ticket's members (it is no longer theirs), and the party
+        goes on without them: its rating is its members' again, and once everyone left has joined it searches (its
+        place from now). TicketNotFound for a ticket the player is not in; PreconditionFailed already_joined for a
+        member who joined (they cancel), ticket_ended for a ticket that ended."""
+        game = await self._game_of(ticket_id, player_id)
+        now = self.clock()
+        async with self.engine.begin() as connection:
+            await self._lock(connection, game)
+            row = await self._locked_ticket(connection, ticket_id)
+            if player_id not in row.members:  # (declined already, at the same moment)
+                raise TicketNotFound("no such ticket of yours")
+            if player_id in row.joined:
+                raise PreconditionFailed(
+                    "you joined this ticket: cancel it to leave (that ends it for the party)", code="already_joined"
+                )
+            if row.status != FORMING:
+                raise PreconditionFailed(f"the ticket is {row.status} already", code="ticket_ended")
+            await connection.execute(
+                delete(TicketInviteRow).where(
+                    TicketInviteRow.ticket_id == ticket_id, TicketInviteRow.player_id == player_id
+                )
+            )
+            kept = [(m, n) for m, n in zip(row.members, row.names, strict=True) if m != player_id]
+            members = [m for m, _ in kept]
+            query = select(RatingRow.player_id, RatingRow.mu).where(
+                RatingRow.game == game, RatingRow.player_id.in_(members)
+            )
+            mu = {r.player_id: r.mu for r in await connection.execute(query)}
+            values: dict[str, Any] = {
+                "members": members,
+                "names": [n for _, n in kept],
+                "rating": sum(mu.get(m, MU) for m in members) / len(members),
+                "reason": DECLINED,
+            }
+            if len(row.joined) == len(members):
                 values |= {"status": SEARCHING, "place": now}
             await self._touch(connection, [ticket_id], **values)
             return _ticket(await self._locked_ticket(connection, ticket_id))
