@@ -315,10 +315,10 @@ class PlayerStore:
 
     async def delete(self, player_id: str) -> list[str]:
         """Delete a player: identities, sessions, refresh tokens and ratings go; the player's row and every seat they
-        held keep a pseudonym (in the seats and in the logs' join lines). Refused (live_games) while they hold a seat
-        of a room that is not finished. Every :data:`Eraser` runs in the same transaction (the matchmaker's cancels the
-        player's tickets and invitations: a refusal there refuses the deletion). Returns the finished rooms whose
-        seats were renamed."""
+        held keep a pseudonym (in the seats, in the logs' join lines and in a matched room's people). Refused
+        (live_games) while they hold a seat of a room that is not finished. Every :data:`Eraser` runs in the same
+        transaction (the matchmaker's cancels the player's tickets and invitations: a refusal there refuses the
+        deletion). Returns the finished rooms whose seats were renamed."""
         pseudonym = f"Former player {secrets.token_hex(2)}"
         now = self.clock()
         async with self.engine.begin() as connection:
@@ -342,6 +342,20 @@ class PlayerStore:
                 update(SeatRow).where(SeatRow.player_id == player_id).values(name=pseudonym, player_id=None)
             )
             for start in range(0, len(rooms), 500):
+                # A matched room's record holds its people as seated when it was made (seat, name, nonce, player):
+                # a room read back from the store seats them from it.
+                matched = await connection.execute(
+                    select(RoomRow.room_id, RoomRow.people).where(RoomRow.room_id.in_(rooms[start : start + 500]))
+                )
+                for room_id, people in matched:
+                    if people and any(person[3] == player_id for person in people):
+                        renamed = [
+                            [seat, pseudonym, nonce, ""] if player == player_id else [seat, name, nonce, player]
+                            for seat, name, nonce, player in people
+                        ]
+                        await connection.execute(
+                            update(RoomRow).where(RoomRow.room_id == room_id).values(people=renamed)
+                        )
                 await connection.execute(
                     update(LogRow)
                     .where(LogRow.room_id.in_(rooms[start : start + 500]), LogRow.player_id == player_id)

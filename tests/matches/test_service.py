@@ -298,3 +298,25 @@ async def test_deleting_a_player_cancels_their_tickets_and_invitations_and_their
         )
     )
     assert (code, reason) == (grpc.StatusCode.NOT_FOUND, "player_not_found")
+
+
+async def test_a_deleted_players_name_leaves_the_matched_rooms_they_played(queue: Queue) -> None:
+    """A matched room is stored with its people seated (their names in the room's record): the deletion renamed the
+    seats and the join lines but not that record, so the finished room, read back from the store, showed the real
+    name again, and so did the other player's matched ticket."""
+    harness = queue.harness
+    ghost = (await harness.players.SignInAsGuest(player_pb2.SignInAsGuestRequest(name="Ghost Zebra"))).session
+    (other,) = await queue.players(1)
+    tickets = [await queue.enqueue(s, counts=[2]) for s in (ghost, other)]
+    await queue.turn()
+    for session, ticket in zip((ghost, other), tickets, strict=True):
+        await queue.accept(session, ticket.ticket_id)
+    room_id = (await queue.get(other, tickets[1].ticket_id)).table.room_id
+    room = harness.directory.get(room_id)
+    await room.close_by_operator("the test is over")
+    await harness.players.DeletePlayer(player_pb2.DeletePlayerRequest(), metadata=auth(ghost.access_token))
+
+    seen = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
+    assert "Ghost Zebra" not in str(seen) and any(s.name.startswith("Former player ") for s in seen.seats)
+    matched = await queue.get(other, tickets[1].ticket_id)
+    assert matched.status == MATCHED and "Ghost Zebra" not in str(matched)
