@@ -576,12 +576,16 @@ def _describe(limits: LimitSettings) -> None:
         return str(value) if value else "off"
 
     log.info(
-        "limits: API key %s for creating; per caller: create %s, join %s, %s streams; %s live rooms, %s live "
-        "tournaments; waiting rooms close after %s s; x-forwarded-for believed from %s",
+        "limits: API key %s for creating; per caller: create %s, join %s, sign in %s, wrong operator keys %s, %s "
+        "streams; invitations per player %s; %s live rooms, %s live tournaments; waiting rooms close after %s s; "
+        "x-forwarded-for believed from %s",
         "required" if limits.require_api_key else "not required",
         rate(limits.create_rate),
         rate(limits.join_rate),
+        rate(limits.sign_in_rate),
+        rate(limits.operator_key_failures),
         limits.streams_per_caller or "any",
+        rate(limits.invite_rate),
         limits.max_live_rooms or "any",
         limits.max_live_tournaments or "any",
         limits.waiting_room_seconds or "never",
