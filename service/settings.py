@@ -164,6 +164,17 @@ class LimitSettings:
     sign_in_rate: Rate | None = field(
         default_factory=lambda: Rate.parse(_env("KICKOFF_SIGN_IN_RATE", "60/min"), "KICKOFF_SIGN_IN_RATE")
     )
+    # KICKOFF_INVITE_RATE: players one player may invite to their party tickets (each friend named is one).
+    invite_rate: Rate | None = field(
+        default_factory=lambda: Rate.parse(_env("KICKOFF_INVITE_RATE", "60/h"), "KICKOFF_INVITE_RATE")
+    )
+    # KICKOFF_OPERATOR_KEY_FAILURES: wrong operator keys one caller (an address) may offer; past it, its operator
+    # calls are refused (operator_key_throttled) until the rate refills, the right key's too.
+    operator_key_failures: Rate | None = field(
+        default_factory=lambda: Rate.parse(
+            _env("KICKOFF_OPERATOR_KEY_FAILURES", "10/min"), "KICKOFF_OPERATOR_KEY_FAILURES"
+        )
+    )
     # KICKOFF_STREAMS_PER_CALLER: event, play and tournament streams one caller may hold open at once (0: no limit).
     streams_per_caller: int = field(default_factory=lambda: int(_number("KICKOFF_STREAMS_PER_CALLER", "64", int)))
     # KICKOFF_STREAM_BUFFER: answers a play stream may hold for a client that does not read before it is cut off.
@@ -235,6 +246,12 @@ class PlayerSettings:
     # KICKOFF_SESSION_KEEP_DAYS: how long ended sessions (signed out, revoked, expired) and spent refresh tokens
     # (expired, or of an ended session) are kept (then pruned).
     session_keep_days: float = field(default_factory=lambda: _number("KICKOFF_SESSION_KEEP_DAYS", "30"))
+    # KICKOFF_SESSIONS_PER_PLAYER: live sessions one player may have; a sign-in past it ends their oldest session.
+    max_sessions: int = field(default_factory=lambda: int(_number("KICKOFF_SESSIONS_PER_PLAYER", "20", int)))
+
+    def __post_init__(self) -> None:
+        if self.max_sessions < 1:
+            raise ValueError("KICKOFF_SESSIONS_PER_PLAYER must be at least 1")
 
     def providers_json(self) -> str:
         text = self.identity_providers.strip()

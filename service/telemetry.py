@@ -284,6 +284,12 @@ class Instruments:
             unit="{write}",
             description="Writes refused because the store stayed away past the retry budget (StoreUnavailable)",
         )
+        self.operator_key_failures = meter.create_counter(
+            "kickoff.operator.key_failures",
+            unit="{call}",
+            description="Operator calls with a wrong key, and those refused as their address offered too many "
+            "(kickoff.throttled)",
+        )
         self.refusals = meter.create_counter(
             "kickoff.refusals",
             unit="{call}",

@@ -248,7 +248,9 @@ class Actor(Generic[U]):
                     result = await result
             except (RuleError, ServiceError) as exc:
                 if future is None:  # the actor's own command (a system player, the clock, moving on)
-                    if self.ahead:  # its change could not be stored: the rebuilt actor makes it again
+                    if isinstance(exc, RoomMoved):  # the fence's ordinary answer: another node has it now
+                        log.info("%s %s: another node owns it now; it stops here", self.kind, self.actor_id)
+                    elif self.ahead:  # its change could not be stored: the rebuilt actor makes it again
                         log.warning("%s %s: could not store its own change: %s", self.kind, self.actor_id, exc.code)
                     else:  # a refusal is a bug
                         log.error("%s %s: its own change was refused: %s", self.kind, self.actor_id, exc.code)

@@ -195,6 +195,11 @@ class Directory(Generic[H]):
             gone, _ = self._recent.popitem(last=False)
             self._actors.pop(gone).actor.stop()
 
+    async def stale(self, handler: H) -> bool:
+        """Whether a finished actor kept in memory is older than what the store holds of it (a kind says: a room
+        whose player deleted themselves on another node); it is read back then. None by default."""
+        return False
+
     def forget_finished(self, actor_ids: Iterable[str]) -> None:
         """Let finished actors kept in memory go (what the store holds of them changed: they are read again)."""
         for actor_id in actor_ids:
@@ -217,6 +222,9 @@ class Directory(Generic[H]):
         a node of a cluster, Remote for a live actor another node owns (one nobody alive owns is claimed here)."""
         handler = self._actors.get(actor_id)
         runtime = self.runtime
+        if handler is not None and handler.status == FINISHED and await self.stale(handler):
+            self.forget_finished([actor_id])  # (read back below, as the store holds it now)
+            handler = None
         if handler is not None and (
             handler.status == FINISHED or runtime.holds(self.kind, actor_id, handler.actor.epoch)
         ):

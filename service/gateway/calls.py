@@ -4,9 +4,10 @@ headers and paging become a gRPC request and a reply becomes JSON."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -161,6 +162,18 @@ async def body(request: Request[Any, Any, Any], message: M) -> M:
 
 FORWARDED_HEADERS = {"authorization": "Authorization", "x-api-key": "X-API-Key", "x-operator-key": "X-Operator-Key"}
 METADATA_VALUE = re.compile(r"[ -~]*")  # what gRPC carries in a text metadata value: printable ASCII
+
+
+@contextlib.asynccontextmanager
+async def key_first(check: Callable[[], Awaitable[Any]]) -> AsyncIterator[None]:
+    """Read an operator call's body and parameters in the block: when the gateway refuses them, ``check`` (a cheap
+    call of the same service with the request's key) runs first, so that a caller without the right key hears the
+    key's refusal, never what is wrong with its fields (the server checks the key first too)."""
+    try:
+        yield
+    except BadRequest:
+        await check()
+        raise
 
 
 def metadata(request: Request[Any, Any, Any]) -> tuple[tuple[str, str], ...]:

@@ -118,6 +118,24 @@ async def join_ticket(ticket_id: FromPath[str], request: Request[Any, Any, Any],
     return to_json(await stub.JoinTicket(message, metadata=metadata(request), timeout=timeout))
 
 
+@post(
+    "/v1/tickets/{ticket_id:str}/decline",
+    operation_id="DeclineTicket",
+    operation_class=operation(match_pb2.DeclineTicketResponse, example={}),
+    summary="Decline an invitation to a party's ticket: the caller leaves it, and the party goes on without them",
+    description="409 `already_joined` for a member who joined (cancel the ticket instead), `ticket_ended` for a "
+    "ticket that ended; 404 for a ticket the caller is not invited to.",
+    status_code=200,
+    security=PLAYER,
+    cache_control=PRIVATE,
+    tags=["matchmaking"],
+)
+async def decline_ticket(ticket_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
+    stub, timeout = _stub(state)
+    message = match_pb2.DeclineTicketRequest(ticket_id=ticket_id)
+    return to_json(await stub.DeclineTicket(message, metadata=metadata(request), timeout=timeout))
+
+
 @get(
     "/v1/tickets/{ticket_id:str}/events",
     operation_id="FollowTicket",
@@ -185,4 +203,13 @@ async def cancel_ticket(ticket_id: FromPath[str], request: Request[Any, Any, Any
     return to_json(await stub.CancelTicket(message, metadata=metadata(request), timeout=timeout))
 
 
-MATCH_ROUTES = [enqueue, list_my_tickets, get_ticket, join_ticket, follow_ticket, accept_match, cancel_ticket]
+MATCH_ROUTES = [
+    enqueue,
+    list_my_tickets,
+    get_ticket,
+    join_ticket,
+    decline_ticket,
+    follow_ticket,
+    accept_match,
+    cancel_ticket,
+]

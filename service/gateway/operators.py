@@ -6,6 +6,7 @@ details. No reply is cached."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from litestar.params import FromPath, FromQuery
 from litestar.static_files import create_static_files_router
 
 from kickoff.v1 import operator_pb2, operator_pb2_grpc
-from service.gateway.calls import body, metadata, to_json, upstream
+from service.gateway.calls import body, key_first, metadata, to_json, upstream
 from service.gateway.calls import page_size as bounded_page
 from service.gateway.openapi import OPERATOR, operation
 from service.gateway.players import PRIVATE
@@ -51,6 +52,13 @@ def _stub(state: State) -> tuple[operator_pb2_grpc.OperatorServiceStub, float]:
     return up.operators, up.timeout
 
 
+def _key_check(request: Request[Any, Any, Any], state: State) -> Callable[[], Awaitable[Any]]:
+    """The request's operator key, checked by the cheapest call of the service (see calls.key_first)."""
+    stub, timeout = _stub(state)
+    check = operator_pb2.ListNodesRequest(page_size=1)
+    return lambda: stub.ListNodes(check, metadata=metadata(request), timeout=timeout)
+
+
 @get(
     "/v1/ops/nodes",
     operation_id="ListNodes",
@@ -67,7 +75,8 @@ async def list_nodes(
     request: Request[Any, Any, Any], state: State, page_size: FromQuery[int] = 0, page_token: FromQuery[str] = ""
 ) -> dict[str, Any]:
     stub, timeout = _stub(state)
-    message = operator_pb2.ListNodesRequest(page_size=bounded_page(page_size), page_token=page_token)
+    async with key_first(_key_check(request, state)):
+        message = operator_pb2.ListNodesRequest(page_size=bounded_page(page_size), page_token=page_token)
     return to_json(await stub.ListNodes(message, metadata=metadata(request), timeout=timeout))
 
 
@@ -88,7 +97,9 @@ async def list_leases(
     page_token: FromQuery[str] = "",
 ) -> dict[str, Any]:
     stub, timeout = _stub(state)
-    message = operator_pb2.ListLeasesRequest(node_id=node_id, page_size=bounded_page(page_size), page_token=page_token)
+    async with key_first(_key_check(request, state)):
+        size = bounded_page(page_size)
+    message = operator_pb2.ListLeasesRequest(node_id=node_id, page_size=size, page_token=page_token)
     return to_json(await stub.ListLeases(message, metadata=metadata(request), timeout=timeout))
 
 
@@ -112,9 +123,9 @@ async def list_live_rooms(
     page_token: FromQuery[str] = "",
 ) -> dict[str, Any]:
     stub, timeout = _stub(state)
-    message = operator_pb2.ListLiveRoomsRequest(
-        node_id=node_id, game=game, page_size=bounded_page(page_size), page_token=page_token
-    )
+    async with key_first(_key_check(request, state)):
+        size = bounded_page(page_size)
+    message = operator_pb2.ListLiveRoomsRequest(node_id=node_id, game=game, page_size=size, page_token=page_token)
     return to_json(await stub.ListLiveRooms(message, metadata=metadata(request), timeout=timeout))
 
 
@@ -139,9 +150,9 @@ async def get_room_timeline(
     page_size: FromQuery[int] = 0,
 ) -> dict[str, Any]:
     stub, timeout = _stub(state)
-    message = operator_pb2.GetRoomTimelineRequest(
-        room_id=room_id, after_version=after_version, page_size=bounded_page(page_size)
-    )
+    async with key_first(_key_check(request, state)):
+        size = bounded_page(page_size)
+    message = operator_pb2.GetRoomTimelineRequest(room_id=room_id, after_version=after_version, page_size=size)
     return to_json(await stub.GetRoomTimeline(message, metadata=metadata(request), timeout=timeout))
 
 
@@ -162,7 +173,8 @@ async def get_room_timeline(
 )
 async def close_room(room_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
     stub, timeout = _stub(state)
-    message = await body(request, operator_pb2.CloseRoomRequest())
+    async with key_first(_key_check(request, state)):
+        message = await body(request, operator_pb2.CloseRoomRequest())
     message.room_id = room_id
     return to_json(await stub.CloseRoom(message, metadata=metadata(request), timeout=timeout))
 
@@ -184,7 +196,8 @@ async def revoke_seat_token(
     room_id: FromPath[str], seat: FromPath[int], request: Request[Any, Any, Any], state: State
 ) -> dict[str, Any]:
     stub, timeout = _stub(state)
-    message = operator_pb2.RevokeSeatTokenRequest(room_id=room_id, seat=seat)
+    async with key_first(_key_check(request, state)):
+        message = operator_pb2.RevokeSeatTokenRequest(room_id=room_id, seat=seat)
     return to_json(await stub.RevokeSeatToken(message, metadata=metadata(request), timeout=timeout))
 
 

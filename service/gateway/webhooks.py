@@ -5,6 +5,7 @@ mapping of its messages, refusals problem details. No reply is cached (one holds
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from litestar import Request, delete, get, post
@@ -12,7 +13,7 @@ from litestar.datastructures import State
 from litestar.params import FromPath, FromQuery
 
 from kickoff.v1 import webhook_pb2
-from service.gateway.calls import body, metadata, status_filter, to_json, upstream
+from service.gateway.calls import body, key_first, metadata, status_filter, to_json, upstream
 from service.gateway.calls import page_size as bounded_page
 from service.gateway.openapi import OPERATOR, operation
 from service.gateway.players import PRIVATE
@@ -37,6 +38,12 @@ def _stub(state: State) -> Any:
     return up.webhooks, up.timeout
 
 
+def _key_check(request: Request[Any, Any, Any], state: State) -> Callable[[], Awaitable[Any]]:
+    """The request's operator key, checked by the cheapest call of the service (see calls.key_first)."""
+    stub, timeout = _stub(state)
+    return lambda: stub.ListEndpoints(webhook_pb2.ListEndpointsRequest(), metadata=metadata(request), timeout=timeout)
+
+
 @post(
     "/v1/admin/webhooks",
     operation_id="AddEndpoint",
@@ -56,7 +63,8 @@ def _stub(state: State) -> Any:
 )
 async def add_endpoint(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
     stub, timeout = _stub(state)
-    message = await body(request, webhook_pb2.AddEndpointRequest())
+    async with key_first(_key_check(request, state)):
+        message = await body(request, webhook_pb2.AddEndpointRequest())
     return to_json(await stub.AddEndpoint(message, metadata=metadata(request), timeout=timeout))
 
 
@@ -129,10 +137,11 @@ async def list_deliveries(
     page_token: FromQuery[str] = "",
 ) -> dict[str, Any]:
     stub, timeout = _stub(state)
-    wanted = status_filter(webhook_pb2.DeliveryStatus, "DELIVERY_STATUS_", status) if status else 0
-    message = webhook_pb2.ListDeliveriesRequest(
-        endpoint_id=endpoint_id, status=wanted, page_size=bounded_page(page_size), page_token=page_token
-    )
+    async with key_first(_key_check(request, state)):
+        wanted = status_filter(webhook_pb2.DeliveryStatus, "DELIVERY_STATUS_", status) if status else 0
+        message = webhook_pb2.ListDeliveriesRequest(
+            endpoint_id=endpoint_id, status=wanted, page_size=bounded_page(page_size), page_token=page_token
+        )
     return to_json(await stub.ListDeliveries(message, metadata=metadata(request), timeout=timeout))
 
 
@@ -152,7 +161,8 @@ async def list_deliveries(
 )
 async def redeliver(endpoint_id: FromPath[str], request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
     stub, timeout = _stub(state)
-    message = await body(request, webhook_pb2.RedeliverDeliveriesRequest())
+    async with key_first(_key_check(request, state)):
+        message = await body(request, webhook_pb2.RedeliverDeliveriesRequest())
     message.endpoint_id = endpoint_id
     return to_json(await stub.RedeliverDeliveries(message, metadata=metadata(request), timeout=timeout))
 

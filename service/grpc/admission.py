@@ -9,8 +9,10 @@ commonly holds a whole /64.
 
 Refusals: a missing or unknown key is UNAUTHENTICATED (``api_key_required``, ``bad_api_key``); a caller over its
 rate or its streams is RESOURCE_EXHAUSTED (``rate_limited``, ``too_many_streams``) with a RetryInfo saying when to
-try again. Everything here is bounded: buckets of callers who came back to full are dropped first when there are too
-many, and a caller's stream count goes when its last stream closes.
+try again. Operator keys (service/operators/keys.py) are checked here too, by :meth:`Admission.operator`, so that a
+caller that offers wrong ones is throttled by address (``operator_key_throttled``) rather than guessing on at the
+speed of the network. Everything here is bounded: buckets of callers who came back to full are dropped first when
+there are too many, and a caller's stream count goes when its last stream closes.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.errors import ResourceExhausted, Unauthenticated
+from service.operators.keys import Operator, OperatorKeys, offered_key
 from service.settings import LimitSettings, Rate
 from service.store.keys import key_hash
 
@@ -71,19 +74,26 @@ class RateLimiter:
         self._most = most
         self._buckets: dict[str, tuple[float, float]] = {}  # caller -> (tokens, when counted)
 
-    def take(self, caller: str) -> float:
-        """Spend one request of ``caller``'s: 0.0 when allowed, else the seconds until one is."""
+    def take(self, caller: str, count: int = 1) -> float:
+        """Spend ``count`` requests of ``caller``'s: 0.0 when allowed, else the seconds until they are (never, for
+        more than the whole count: inf)."""
         now = self._clock()
         capacity = self.rate.count
         tokens, when = self._buckets.get(caller, (capacity, now))
         tokens = min(capacity, tokens + (now - when) * self._per_second)
-        if tokens >= 1:
-            self._buckets[caller] = (tokens - 1, now)
+        if tokens >= count:
+            self._buckets[caller] = (tokens - count, now)
             if len(self._buckets) > self._most:
                 self._forget(now)
             return 0.0
         self._buckets[caller] = (tokens, now)
-        return (1 - tokens) / self._per_second
+        return (count - tokens) / self._per_second if count <= capacity else math.inf
+
+    def waiting(self, caller: str) -> float:
+        """The seconds until ``caller`` may spend a request (0.0: now), spending nothing."""
+        tokens, when = self._buckets.get(caller, (self.rate.count, self._clock()))
+        tokens = min(self.rate.count, tokens + (self._clock() - when) * self._per_second)
+        return 0.0 if tokens >= 1 else (1 - tokens) / self._per_second
 
     def _forget(self, now: float) -> None:
         """Drop the callers whose buckets are full again (they lose nothing), then the oldest if still too many."""
@@ -120,9 +130,12 @@ class Admission:
                 ("create", settings.create_rate),
                 ("join", settings.join_rate),
                 ("sign_in", settings.sign_in_rate),
+                ("invite", settings.invite_rate),
             )
             if rate is not None
         }
+        failures = settings.operator_key_failures
+        self._key_failures = RateLimiter(failures, clock) if failures is not None else None
         self._proxies = [ipaddress.ip_network(proxy, strict=False) for proxy in settings.trusted_proxies]
         # A node of a cluster: the caller a call forwarded by another node names (its seal checked), else None.
         self.vouched: Callable[[dict[str, Any]], str | None] | None = None
@@ -180,6 +193,48 @@ class Admission:
                     retry_after=wait,
                 )
         return caller
+
+    def operator(self, context: Any, keys: OperatorKeys, failed: Callable[[bool], None] | None = None) -> Operator:
+        """The operator whose key the call carries (OperatorKeys.check), before anything else of the call is read.
+        A wrong key spends one of the caller's KICKOFF_OPERATOR_KEY_FAILURES (by address, never by key: a guesser
+        has no key); a caller with none left is refused RESOURCE_EXHAUSTED (``operator_key_throttled``) until the
+        rate refills, without its key being looked at. ``failed`` hears of each wrong key (True: refused as
+        throttled)."""
+        limiter = self._key_failures
+        who = f"ip:{_client(self.address(context))}"
+        if limiter is not None:
+            wait = limiter.waiting(who)
+            if wait:
+                if failed is not None:
+                    failed(True)
+                raise ResourceExhausted(
+                    f"too many wrong operator keys from this address; try again in {math.ceil(wait)} s",
+                    code="operator_key_throttled",
+                    retry_after=wait,
+                )
+        try:
+            return keys.check(offered_key(context.invocation_metadata()))
+        except Unauthenticated as error:
+            if error.code == "bad_operator_key":
+                if limiter is not None:
+                    limiter.take(who)
+                if failed is not None:
+                    failed(False)
+            raise
+
+    def invite(self, player_id: str, count: int) -> None:
+        """Let a player invite ``count`` players to a party ticket, or raise ResourceExhausted (``rate_limited``): the
+        invitations a sender may send are counted by the player (KICKOFF_INVITE_RATE), whichever address they use."""
+        limiter = self._limiters.get("invite")
+        if limiter is None or not count:
+            return
+        wait = limiter.take(f"player:{player_id}", count)
+        if wait:
+            raise ResourceExhausted(
+                f"over the invitation rate of {limiter.rate} for one player; try again later",
+                code="rate_limited",
+                retry_after=min(wait, limiter.rate.seconds),
+            )
 
     @contextlib.contextmanager
     def stream(self, context: Any) -> Iterator[Caller]:

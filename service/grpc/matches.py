@@ -104,6 +104,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def Enqueue(self, request: match_pb2.EnqueueRequest, context: Any) -> match_pb2.EnqueueResponse:
         player = await self._player(context)
         caller = self.admission.admit(context, "join")
+        self.admission.invite(player, len(request.party))
         mode = MODE_NAME.get(request.mode, ONLINE) if request.mode else ONLINE
         ticket = await self.matchmaker.enqueue(
             player,
@@ -143,6 +144,14 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         ticket_id = self._ticket_id(request)
         await self.matchmaker.cancel(ticket_id, player)
         return match_pb2.CancelTicketResponse(ticket=await self._view(ticket_id, player))
+
+    @unary
+    async def DeclineTicket(
+        self, request: match_pb2.DeclineTicketRequest, context: Any
+    ) -> match_pb2.DeclineTicketResponse:
+        player = await self._player(context)
+        await self.matchmaker.decline(self._ticket_id(request), player)
+        return match_pb2.DeclineTicketResponse()
 
     @unary
     async def ListMyTickets(

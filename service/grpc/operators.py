@@ -25,12 +25,13 @@ from kickoff.v1 import common_pb2, move_pb2, operator_pb2, operator_pb2_grpc
 from service.actors.directory import page_size_of
 from service.actors.runtime import Remote
 from service.errors import InvalidRequest, PreconditionFailed, RoomNotFound
+from service.grpc.admission import Admission
 from service.grpc.convert import MODE, STATUS, room_to_proto, update_bytes
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
 from service.grpc.servicers import Seats, internal
 from service.operators import store
-from service.operators.keys import Operator, OperatorKeys, offered_key
+from service.operators.keys import Operator, OperatorKeys
 from service.rooms.room import Room
 from service.store.journal import SqlJournal
 
@@ -74,7 +75,7 @@ def action(name: str, *, room: bool = False) -> Callable[..., Callable[..., Awai
             concerns: dict[str, Any] = {}
             operator: Operator | None = None
             try:
-                operator = self.keys.check(offered_key(context.invocation_metadata()))
+                operator = self.admission.operator(context, self.keys, self._failed)
                 check_request(request)
                 concerns = _concerns(request)
                 found = None
@@ -104,10 +105,14 @@ def _words(concerns: dict[str, Any]) -> str:
 class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
     SERVICE = OPERATOR_SERVICE
 
-    def __init__(self, keys: OperatorKeys, seats: Seats) -> None:
+    def __init__(self, keys: OperatorKeys, seats: Seats, admission: Admission) -> None:
         self.keys = keys
         self.seats = seats
+        self.admission = admission  # (checks the key, throttled by address after wrong ones)
         self.server: Any = None  # the KickoffServer, once started (DrainNode drains it)
+
+    def _failed(self, throttled: bool) -> None:
+        self.seats.directory.telemetry.instruments.operator_key_failures.add(1, {"kickoff.throttled": throttled})
 
     @property
     def _node(self) -> Any:

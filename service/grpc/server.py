@@ -114,6 +114,8 @@ def no_limits() -> LimitSettings:
         create_rate=None,
         join_rate=None,
         sign_in_rate=None,
+        invite_rate=None,
+        operator_key_failures=None,
         streams_per_caller=0,
         rate_shared_addresses=True,
     )
@@ -391,8 +393,13 @@ async def create_server(
                 calls,
             )
     if webhooks is not None:
-        _register(webhook_pb2_grpc.add_WebhookServiceServicer_to_server, WebhookServicer(webhooks), server, calls)
-    operators = OperatorServicer(operator_keys or OperatorKeys(), seats)
+        _register(
+            webhook_pb2_grpc.add_WebhookServiceServicer_to_server,
+            WebhookServicer(webhooks, admission, telemetry),
+            server,
+            calls,
+        )
+    operators = OperatorServicer(operator_keys or OperatorKeys(), seats, admission)
     _register(operator_pb2_grpc.add_OperatorServiceServicer_to_server, operators, server, calls)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
@@ -438,7 +445,9 @@ async def serve(
     telemetry = from_environment("kickoff-grpc", discard_spans=discard_spans)
     if store.database_url != "memory":
         engine = create_engine(store.database_url)
-        player_store = PlayerStore(engine, time.time, min_games=player_settings.min_games)
+        player_store = PlayerStore(
+            engine, time.time, min_games=player_settings.min_games, max_sessions=player_settings.max_sessions
+        )
         await player_store.recount()  # (the leaderboards' band counts, with this server's minimum of games)
         if engine.dialect.name == "postgresql":
             cluster = cluster or NodeSettings()
@@ -585,13 +594,16 @@ def _describe(limits: LimitSettings) -> None:
         return str(value) if value else "off"
 
     log.info(
-        "limits: API key %s for creating; per caller: create %s, join %s, %s streams; %s live rooms, %s live "
-        "tournaments; waiting rooms close after %s s; x-forwarded-for believed from %s; people seated from one address "
-        "play %s",
+        "limits: API key %s for creating; per caller: create %s, join %s, sign in %s, wrong operator keys %s, %s "
+        "streams; invitations per player %s; %s live rooms, %s live tournaments; waiting rooms close after %s s; "
+        "x-forwarded-for believed from %s; people seated from one address play %s",
         "required" if limits.require_api_key else "not required",
         rate(limits.create_rate),
         rate(limits.join_rate),
+        rate(limits.sign_in_rate),
+        rate(limits.operator_key_failures),
         limits.streams_per_caller or "any",
+        rate(limits.invite_rate),
         limits.max_live_rooms or "any",
         limits.max_live_tournaments or "any",
         limits.waiting_room_seconds or "never",

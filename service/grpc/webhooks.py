@@ -3,14 +3,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import grpc
 
 from kickoff.v1 import webhook_pb2, webhook_pb2_grpc
 from service.actors.directory import page_size_of
 from service.errors import InvalidRequest
+from service.grpc.admission import Admission
 from service.grpc.convert import timestamp
-from service.grpc.servicers import unary
-from service.operators.keys import offered_key
+from service.grpc.errors import KickoffError, abort
+from service.grpc.limits import check_request
+from service.grpc.servicers import internal
+from service.telemetry import Telemetry
 from service.webhooks.events import (
     CLOCK_RUNNING_OUT,
     GAME_ENDED,
@@ -21,6 +28,7 @@ from service.webhooks.events import (
 from service.webhooks.store import Endpoint
 from service.webhooks.webhooks import Webhooks
 
+Response = TypeVar("Response")
 WEBHOOK_SERVICE = webhook_pb2.DESCRIPTOR.services_by_name["WebhookService"].full_name
 EVENT = {
     TURN_BEGAN: webhook_pb2.WEBHOOK_EVENT_TURN_BEGAN,
@@ -72,16 +80,39 @@ def delivery_to_proto(row: Any) -> webhook_pb2.WebhookDelivery:
     return message
 
 
+def operated(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitable[Response]]:
+    """A WebhookService call: the operator key first (throttled by address after wrong ones: Admission.operator),
+    so that a caller without the key hears nothing of the request's fields; then the request's bounds, then the
+    method. Typed refusals become statuses."""
+    name = method.__name__
+
+    @functools.wraps(method)
+    async def wrapper(self: WebhookServicer, request: Any, context: grpc.aio.ServicerContext) -> Response:
+        try:
+            self.admission.operator(context, self.webhooks.operator, self.failed)
+            check_request(request)
+            return await method(self, request, context)
+        except KickoffError as error:
+            await abort(context, error)
+        except grpc.aio.AbortError:
+            raise
+        except Exception:
+            await internal(context, name)
+
+    return wrapper
+
+
 class WebhookServicer(webhook_pb2_grpc.WebhookServiceServicer):
-    def __init__(self, webhooks: Webhooks) -> None:
+    def __init__(self, webhooks: Webhooks, admission: Admission, telemetry: Telemetry) -> None:
         self.webhooks = webhooks
+        self.admission = admission
+        self.telemetry = telemetry
 
-    def _operator(self, context: Any) -> None:
-        self.webhooks.operator.check(offered_key(context.invocation_metadata()))
+    def failed(self, throttled: bool) -> None:
+        self.telemetry.instruments.operator_key_failures.add(1, {"kickoff.throttled": throttled})
 
-    @unary
+    @operated
     async def AddEndpoint(self, request: webhook_pb2.AddEndpointRequest, context: Any) -> Any:
-        self._operator(context)
         events = []
         for event in request.events:
             if event not in EVENT_NAME:
@@ -99,21 +130,18 @@ class WebhookServicer(webhook_pb2_grpc.WebhookServiceServicer):
         )
         return webhook_pb2.AddEndpointResponse(endpoint=endpoint_to_proto(endpoint), secret=secret)
 
-    @unary
+    @operated
     async def ListEndpoints(self, request: webhook_pb2.ListEndpointsRequest, context: Any) -> Any:
-        self._operator(context)
         endpoints = await self.webhooks.store.list()
         return webhook_pb2.ListEndpointsResponse(endpoints=[endpoint_to_proto(e) for e in endpoints])
 
-    @unary
+    @operated
     async def RemoveEndpoint(self, request: webhook_pb2.RemoveEndpointRequest, context: Any) -> Any:
-        self._operator(context)
         await self.webhooks.remove(request.endpoint_id)
         return webhook_pb2.RemoveEndpointResponse()
 
-    @unary
+    @operated
     async def TestEndpoint(self, request: webhook_pb2.TestEndpointRequest, context: Any) -> Any:
-        self._operator(context)
         delivery_id, attempt = await self.webhooks.test(request.endpoint_id)
         return webhook_pb2.TestEndpointResponse(
             delivered=attempt.ok,
@@ -123,9 +151,8 @@ class WebhookServicer(webhook_pb2_grpc.WebhookServiceServicer):
             delivery_id=delivery_id,
         )
 
-    @unary
+    @operated
     async def ListDeliveries(self, request: webhook_pb2.ListDeliveriesRequest, context: Any) -> Any:
-        self._operator(context)
         rows, following = await self.webhooks.store.deliveries(
             endpoint_id=request.endpoint_id,
             status=STATUS_NAME.get(request.status, ""),
@@ -136,8 +163,7 @@ class WebhookServicer(webhook_pb2_grpc.WebhookServiceServicer):
             deliveries=[delivery_to_proto(row) for row in rows], next_page_token=following
         )
 
-    @unary
+    @operated
     async def RedeliverDeliveries(self, request: webhook_pb2.RedeliverDeliveriesRequest, context: Any) -> Any:
-        self._operator(context)
         count = await self.webhooks.redeliver(request.endpoint_id, list(request.delivery_ids))
         return webhook_pb2.RedeliverDeliveriesResponse(redelivered=count)

@@ -15,7 +15,7 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from opentelemetry import trace
@@ -32,6 +32,7 @@ from service.matches.store import (
     CANCELLED,
     EXPIRED,
     MATCHED,
+    PLAYER_DELETED,
     MatchInfo,
     MatchStore,
     NewTicket,
@@ -141,6 +142,7 @@ class Matchmaker:
         self._ticking: asyncio.Task[None] | None = None
         self._poller: asyncio.Task[None] | None = None
         self._closed = False
+        players.erasers.append(self._withdraw)  # (a player's deletion cancels their tickets, in its transaction)
 
     # -- running ----------------------------------------------------------------------------------------------------
 
@@ -307,7 +309,7 @@ class Matchmaker:
         for member in members:
             info = await self.players.player(member)
             if info is None:
-                raise PlayerNotFound(f"no such player: {member}")
+                raise PlayerNotFound("no such player in the party", field="party")
             names.append(info.name)
         ratings = await self.players.ratings_of(game, members)
         rating = sum(ratings[m].mu if m in ratings else MU for m in members) / len(members)
@@ -347,12 +349,31 @@ class Matchmaker:
         self.watch.changed([ticket_id])
         return ticket
 
+    async def decline(self, ticket_id: str, player_id: str) -> None:
+        """An invited party member declines (see MatchStore.decline); the ticket's followers hear of it."""
+        await self.store.decline(ticket_id, player_id)
+        self.watch.changed([ticket_id])
+
     async def cancel(self, ticket_id: str, player_id: str) -> TicketInfo:
         ticket, changed = await self.store.cancel(ticket_id, player_id)
         self.watch.changed(changed)
         self.telemetry.instruments.tickets.add(1, {"kickoff.game": ticket.game, "kickoff.ticket.status": CANCELLED})
         self._step(ticket.trace, "ticket.cancelled", {})
         return ticket
+
+    async def _withdraw(self, connection: Any, player_id: str, pseudonym: str, now: float) -> Callable[[], None]:
+        """A player deletes themselves: their tickets and invitations are cancelled in the deletion's transaction
+        (see MatchStore.withdraw); once it is committed, the followers hear of it, and it is counted and traced."""
+        cancelled, changed = await self.store.withdraw(connection, player_id, now)
+
+        def told() -> None:
+            self.watch.changed(changed)
+            for ticket in cancelled:
+                attributes = {"kickoff.game": ticket.game, "kickoff.ticket.status": CANCELLED}
+                self.telemetry.instruments.tickets.add(1, attributes)
+                self._step(ticket.trace, "ticket.cancelled", {"kickoff.ticket.reason": PLAYER_DELETED})
+
+        return told
 
     async def accept(self, ticket_id: str, player_id: str, origin: str = "") -> None:
         """Take up the player's seat at the ticket's table (from ``origin``: MatchStore.accept); the last person to

@@ -28,10 +28,19 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from engine.registry import get_game
-from service.errors import Conflict, PreconditionFailed, ResourceExhausted, TicketNotFound
+from service.errors import Conflict, PlayerNotFound, PreconditionFailed, ResourceExhausted, TicketNotFound
 from service.matches.matching import Table, Vacant, Waiting
+from service.players.ratings import MU
 from service.settings import MatchSettings
-from service.store.models import MatchQueueRow, MatchRow, QueuedPlayerRow, TicketInviteRow, TicketRow
+from service.store.models import (
+    MatchQueueRow,
+    MatchRow,
+    PlayerRow,
+    QueuedPlayerRow,
+    RatingRow,
+    TicketInviteRow,
+    TicketRow,
+)
 from service.store.retention import Rule
 from service.webhooks.events import match_event
 
@@ -42,6 +51,8 @@ READY, STARTING, STARTED = "ready", "starting", "started"  # a table's status be
 RECLAIM_SECONDS = 5.0  # a table claimed for starting this long ago (its node died meanwhile) is claimed again
 TURN = "#turn"  # the suffix of a game's second queue row: a turn locks it (SKIP LOCKED) before the first
 NOT_TAKEN_UP = "not_taken_up"  # a ticket's reason when it went back to the queue
+DECLINED = "declined"  # a forming ticket's reason when an invited member declined
+PLAYER_DELETED = "player_deleted"  # a ticket's reason when one of its players deleted themselves
 BATCH = 2000  # tickets one tick considers at most (the oldest)
 # waiting, vacant tables, now, teams (size, options key -> each seat's team) -> the tables to make
 Planner = Callable[[list[Waiting], list[Vacant], float, Callable[[int, str], Sequence[int]]], list[Table]]
@@ -173,6 +184,28 @@ def _match(row: Any) -> MatchInfo:
     )
 
 
+async def _without_deleted(
+    connection: AsyncConnection, ticket: TicketInfo, match: MatchInfo | None
+) -> tuple[TicketInfo, MatchInfo | None]:
+    """The ticket and its table with every player who deleted themselves since under their pseudonym: a ticket keeps
+    the names its players had when it was made, and an ended one is still read by its other members."""
+    people = set(ticket.members) | {seat["player"] for seat in (match.seats if match else ()) if seat.get("player")}
+    query = select(PlayerRow.player_id, PlayerRow.name).where(
+        PlayerRow.player_id.in_(sorted(people)), PlayerRow.deleted_at.is_not(None)
+    )
+    gone = {row.player_id: row.name for row in await connection.execute(query)}
+    if not gone:
+        return ticket, match
+    names = tuple(gone.get(member, name) for member, name in zip(ticket.members, ticket.names, strict=True))
+    ticket = replace(ticket, names=names)
+    if match is not None:
+        seats = tuple(
+            {**seat, "name": gone[seat["player"]]} if seat.get("player") in gone else seat for seat in match.seats
+        )
+        match = replace(match, seats=seats)
+    return ticket, match
+
+
 def _dialect(connection: AsyncConnection) -> Any:
     return postgresql if connection.dialect.name == "postgresql" else sqlite
 
@@ -243,7 +276,7 @@ class MatchStore:
             if row.match_id:
                 found = (await connection.execute(select(MatchRow).where(MatchRow.match_id == row.match_id))).first()
                 match = _match(found) if found is not None else None
-        return _ticket(row), match
+            return await _without_deleted(connection, _ticket(row), match)
 
     async def live_of(self, player_id: str) -> list[TicketInfo]:
         """The live tickets ``player_id`` is in or invited to, oldest first."""
@@ -285,6 +318,7 @@ class MatchStore:
         leader, invited = new.members[0], list(new.members[1:])
         async with self.engine.begin() as connection:
             await self._lock(connection, new.game)
+            await self._check_alive(connection, new.members)
             await self._check_player(connection, new.game, leader, "you are")
             if new.caller:
                 query = select(func.count()).where(TicketRow.caller == new.caller, TicketRow.status.in_(LIVE))
@@ -348,6 +382,52 @@ class MatchStore:
             )
 
     @staticmethod
+    async def _check_alive(connection: AsyncConnection, players: Sequence[str]) -> None:
+        """PlayerNotFound unless every one of ``players`` is a player who has not deleted themselves. Checked in the
+        queue's locked transaction: a deletion locks every queue, so a ticket is made before it (and the deletion
+        cancels it) or refused after it, never left behind."""
+        query = select(func.count()).where(PlayerRow.player_id.in_(list(players)), PlayerRow.deleted_at.is_(None))
+        if (await connection.execute(query)).scalar_one() != len(set(players)):
+            raise PlayerNotFound("no such player in the party", field="party")
+
+    async def withdraw(
+        self, connection: AsyncConnection, player_id: str, now: float
+    ) -> tuple[list[TicketInfo], set[str]]:
+        """In a player's deletion's transaction (``connection``): cancel every live ticket they are in or invited to
+        (``player_deleted``; a proposed one leaves its table, whose other tickets keep their seats). Every game's
+        queue is locked first, in one order (see :meth:`_check_alive`). Returns the tickets cancelled and every
+        ticket whose version moved. PreconditionFailed (room_being_made) while a table of theirs that everyone took
+        up is making its room: the player is seated in a moment, and deletion waits for that game to end."""
+        games = await connection.execute(
+            select(MatchQueueRow.game).where(MatchQueueRow.game.not_like("%" + TURN)).order_by(MatchQueueRow.game)
+        )
+        for game in [row.game for row in games]:
+            await self._lock(connection, game)
+        ids = select(QueuedPlayerRow.ticket_id).where(QueuedPlayerRow.player_id == player_id)
+        ids = ids.union(select(TicketInviteRow.ticket_id).where(TicketInviteRow.player_id == player_id))
+        rows = list(
+            await connection.execute(select(TicketRow).where(TicketRow.ticket_id.in_(ids), TicketRow.status.in_(LIVE)))
+        )
+        changed: set[str] = set()
+        for row in rows:
+            if row.status == PROPOSED and await self._is_ready(connection, row.match_id):
+                raise PreconditionFailed(
+                    "everyone at a table of the player's took their seat up: the room is being made; delete the "
+                    "player once its game ends",
+                    code="room_being_made",
+                )
+            if row.status == PROPOSED and row.match_id:
+                changed |= await self._leave_table(connection, row.match_id, {row.ticket_id})
+        ended = [row.ticket_id for row in rows]
+        if not ended:
+            return [], changed
+        await self._end(connection, ended, CANCELLED, PLAYER_DELETED, now)
+        cancelled = [
+            _ticket(row) for row in await connection.execute(select(TicketRow).where(TicketRow.ticket_id.in_(ended)))
+        ]
+        return cancelled, changed | set(ended)
+
+    @staticmethod
     async def _queue(connection: AsyncConnection, game: str, player: str, ticket_id: str) -> None:
         await connection.execute(insert(QueuedPlayerRow), [{"game": game, "player_id": player, "ticket_id": ticket_id}])
 
@@ -364,6 +444,7 @@ class MatchStore:
                 return _ticket(row)
             if row.status != FORMING:
                 raise PreconditionFailed(f"the ticket is {row.status} already", code="ticket_ended")
+            await self._check_alive(connection, [player_id])
             await self._check_player(connection, game, player_id, "you are")
             await self._queue(connection, game, player_id, ticket_id)
             await connection.execute(
@@ -375,6 +456,46 @@ class MatchStore:
             complete = len(joined) == len(row.members)
             values: dict[str, Any] = {"joined": joined}
             if complete:
+                values |= {"status": SEARCHING, "place": now}
+            await self._touch(connection, [ticket_id], **values)
+            return _ticket(await self._locked_ticket(connection, ticket_id))
+
+    async def decline(self, ticket_id: str, player_id: str) -> TicketInfo:
+        """An invited party member declines: they leave the ticket's members (it is no longer theirs), and the party
+        goes on without them: its rating is its members' again, and once everyone left has joined it searches (its
+        place from now). TicketNotFound for a ticket the player is not in; PreconditionFailed already_joined for a
+        member who joined (they cancel), ticket_ended for a ticket that ended."""
+        game = await self._game_of(ticket_id, player_id)
+        now = self.clock()
+        async with self.engine.begin() as connection:
+            await self._lock(connection, game)
+            row = await self._locked_ticket(connection, ticket_id)
+            if player_id not in row.members:  # (declined already, at the same moment)
+                raise TicketNotFound("no such ticket of yours")
+            if player_id in row.joined:
+                raise PreconditionFailed(
+                    "you joined this ticket: cancel it to leave (that ends it for the party)", code="already_joined"
+                )
+            if row.status != FORMING:
+                raise PreconditionFailed(f"the ticket is {row.status} already", code="ticket_ended")
+            await connection.execute(
+                delete(TicketInviteRow).where(
+                    TicketInviteRow.ticket_id == ticket_id, TicketInviteRow.player_id == player_id
+                )
+            )
+            kept = [(m, n) for m, n in zip(row.members, row.names, strict=True) if m != player_id]
+            members = [m for m, _ in kept]
+            query = select(RatingRow.player_id, RatingRow.mu).where(
+                RatingRow.game == game, RatingRow.player_id.in_(members)
+            )
+            mu = {r.player_id: r.mu for r in await connection.execute(query)}
+            values: dict[str, Any] = {
+                "members": members,
+                "names": [n for _, n in kept],
+                "rating": sum(mu.get(m, MU) for m in members) / len(members),
+                "reason": DECLINED,
+            }
+            if len(row.joined) == len(members):
                 values |= {"status": SEARCHING, "place": now}
             await self._touch(connection, [ticket_id], **values)
             return _ticket(await self._locked_ticket(connection, ticket_id))

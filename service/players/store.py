@@ -15,7 +15,7 @@ import hmac
 import math
 import secrets
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +46,10 @@ PERSON, SYSTEM = "person", "system"
 FINISHED, PLAYING = "finished", "playing"
 MIN_GAMES = 5  # rated games a player needs to appear on a leaderboard (KICKOFF_LEADERBOARD_MIN_GAMES)
 MAX_LIVE_SEATS = 100  # seats a player may hold in rooms not finished (a join past it: RESOURCE_EXHAUSTED)
+# What else a player's deletion erases, in the deletion's own transaction (the matchmaker's tickets): called with the
+# connection, the player, their pseudonym and now; returns what to do once the deletion is committed, or None.
+Eraser = Callable[[AsyncConnection, str, str, float], Awaitable[Callable[[], None] | None]]
+MAX_SESSIONS = 20  # live sessions a player may have; a sign-in past it ends the oldest (KICKOFF_SESSIONS_PER_PLAYER)
 
 
 @dataclass(frozen=True)
@@ -187,11 +191,14 @@ class PlayerStore:
         *,
         min_games: int = MIN_GAMES,
         max_live_seats: int = MAX_LIVE_SEATS,
+        max_sessions: int = MAX_SESSIONS,
     ) -> None:
         self.engine = engine
         self.clock = clock
         self.min_games = min_games
         self.max_live_seats = max_live_seats
+        self.max_sessions = max_sessions
+        self.erasers: list[Eraser] = []  # (a higher layer's: the matchmaker adds its own)
         # Signs the leaderboard's page tokens, which carry the ranks the next page goes on from (so that a page never
         # counts the board): Players sets the key every node derives from the shared secret.
         self.page_key = secrets.token_bytes(32)
@@ -309,8 +316,10 @@ class PlayerStore:
 
     async def delete(self, player_id: str) -> list[str]:
         """Delete a player: identities, sessions, refresh tokens and ratings go; the player's row and every seat they
-        held keep a pseudonym (in the seats and in the logs' join lines, their origins cleared). Refused (live_games)
-        while they hold a seat of a room that is not finished. Returns the finished rooms whose seats were renamed."""
+        held keep a pseudonym (in the seats, in the logs' join lines, their origins cleared, and in a matched room's
+        people). Refused (live_games) while they hold a seat of a room that is not finished. Every :data:`Eraser` runs
+        in the same transaction (the matchmaker's cancels the player's tickets and invitations: a refusal there refuses
+        the deletion). Returns the finished rooms whose seats were renamed."""
         pseudonym = f"Former player {secrets.token_hex(2)}"
         now = self.clock()
         async with self.engine.begin() as connection:
@@ -327,12 +336,27 @@ class PlayerStore:
                     f"the player holds seats in {len(live)} rooms not finished: leave them or play them out first",
                     code="live_games",
                 )
+            afterwards = [await erase(connection, player_id, pseudonym, now) for erase in self.erasers]
             rooms = [room_id for room_id, _, _ in held]
             tournaments = sorted({tournament for _, _, tournament in held if tournament})
             await connection.execute(
                 update(SeatRow).where(SeatRow.player_id == player_id).values(name=pseudonym, player_id=None, origin="")
             )
             for start in range(0, len(rooms), 500):
+                # A matched room's record holds its people as seated when it was made (seat, name, nonce, player):
+                # a room read back from the store seats them from it.
+                matched = await connection.execute(
+                    select(RoomRow.room_id, RoomRow.people).where(RoomRow.room_id.in_(rooms[start : start + 500]))
+                )
+                for room_id, people in matched:
+                    if people and any(person[3] == player_id for person in people):
+                        renamed = [
+                            [seat, pseudonym, nonce, ""] if player == player_id else [seat, name, nonce, player]
+                            for seat, name, nonce, player in people
+                        ]
+                        await connection.execute(
+                            update(RoomRow).where(RoomRow.room_id == room_id).values(people=renamed)
+                        )
                 await connection.execute(
                     update(LogRow)
                     .where(LogRow.room_id.in_(rooms[start : start + 500]), LogRow.player_id == player_id)
@@ -363,6 +387,9 @@ class PlayerStore:
                 .where(PlayerRow.player_id == player_id)
                 .values(name=pseudonym, device_hash=None, deleted_at=now)
             )
+        for after in afterwards:
+            if after is not None:
+                after()
         return rooms
 
     # -- sessions -------------------------------------------------------------------------------------------------
@@ -393,9 +420,25 @@ class PlayerStore:
         ]
 
     async def open_session(self, player_id: str, token_hash: str, refresh_expires: float, expires: float) -> str:
+        """A new session of the player's, with its first refresh token. A player has at most ``max_sessions`` live
+        sessions: the oldest beyond them end now (``too_many_sessions``), in the same transaction, so that sign-ins
+        in a loop (one device, 201 times) never pile up sessions."""
         session_id = secrets.token_hex(12)
         now = self.clock()
         async with self.engine.begin() as connection:
+            live = (
+                select(SessionRow.session_id)
+                .where(SessionRow.player_id == player_id, SessionRow.revoked_at.is_(None), SessionRow.expires_at > now)
+                .order_by(SessionRow.created_at.desc(), SessionRow.session_id.desc())
+                .offset(self.max_sessions - 1)  # (the new one is the last of them)
+            )
+            oldest = [row.session_id for row in await connection.execute(live)]
+            if oldest:
+                await connection.execute(
+                    update(SessionRow)
+                    .where(SessionRow.session_id.in_(oldest), SessionRow.revoked_at.is_(None))
+                    .values(revoked_at=now, revoked_why="too_many_sessions")
+                )
             await connection.execute(
                 insert(SessionRow).values(
                     session_id=session_id, player_id=player_id, created_at=now, expires_at=expires

@@ -308,6 +308,16 @@ class RoomDirectory(Directory[Room]):
             raise InvalidRequest(str(exc), code="invalid_options") from None
         return resolved, system_player
 
+    async def stale(self, handler: Room) -> bool:
+        """On a node of a cluster, a finished room kept in memory whose player deleted themselves since: the node that
+        deleted them let its own copy go, but this one still shows their name (one lookup by the seats' player ids,
+        for a finished room's reads only; a single server forgets at the deletion itself)."""
+        deleted_among = getattr(self.journal, "deleted_among", None)  # (a store with players: SqlJournal)
+        if self.runtime.node is None or deleted_among is None:
+            return False
+        players = [seat.player for seat in handler.seats if seat.player]
+        return bool(players) and bool(await deleted_among(players))
+
     def build(self, record: RoomRecord, epoch: int) -> Room:
         self._created = max(self._created, record.created_at)
         return Room(record, self.surroundings, epoch=epoch, host=self)

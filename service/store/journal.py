@@ -60,7 +60,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -74,7 +74,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from service.errors import InvalidRequest, RoomMoved, StoreRefused, StoreUnavailable
 from service.store.database import store_away
 from service.store.kinds import KINDS
-from service.store.models import LeaseRow, LogRow, SettingRow
+from service.store.models import LeaseRow, LogRow, PlayerRow, SettingRow
 from service.telemetry import FollowingTracerProvider, Telemetry
 
 log = logging.getLogger(__name__)
@@ -684,6 +684,15 @@ class SqlJournal:
                 raise StoreUnavailable("the store is unavailable; try again shortly", retry_after=1.0) from None
             raise
         return None if row is None else (row[0], row[1] or "")
+
+    async def deleted_among(self, player_ids: Sequence[str]) -> bool:
+        """Whether any of ``player_ids`` deleted themselves (a finished room another node kept in memory shows their
+        names: it is read back then). One lookup by primary key."""
+        async with self.engine.connect() as connection:
+            query = select(PlayerRow.player_id).where(
+                PlayerRow.player_id.in_(list(player_ids)), PlayerRow.deleted_at.is_not(None)
+            )
+            return (await connection.execute(query.limit(1))).first() is not None
 
     async def load_one(self, kind: str, actor_id: str) -> tuple[Any, list[Any]] | None:
         """One actor with its log, or None when the store has no such actor."""

@@ -172,7 +172,7 @@ class AddressPolicy:
         why = self.refusal(address)
         if why is not None:
             said = f"refused address {address} ({why})"
-            message = f"{host} resolves to {said}" if host and host != str(address) else said
+            message = f"the host resolves to {said}" if host and host != str(address) else said
             raise AddressRefused(message, address=address, why=why)
         return address
 
@@ -187,7 +187,7 @@ class AddressPolicy:
         try:
             found = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
         except (OSError, UnicodeError):
-            raise AddressRefused(f"{host} does not resolve", code=UNRESOLVED) from None
+            raise AddressRefused("the host does not resolve", code=UNRESOLVED) from None
         return [info[4][0] for info in found if info[0] in (socket.AF_INET, socket.AF_INET6)]
 
     async def resolve(self, host: str, port: int) -> list[IPAddress]:
@@ -203,7 +203,7 @@ class AddressPolicy:
             if address not in addresses:
                 addresses.append(address)
         if not addresses:
-            raise AddressRefused(f"{host} does not resolve", code=UNRESOLVED)
+            raise AddressRefused("the host does not resolve", code=UNRESOLVED)
         for address in addresses:
             self.check(address, host)
         return addresses

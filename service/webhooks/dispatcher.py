@@ -463,7 +463,7 @@ class Dispatcher:
         async with self.engine.connect() as connection:
             endpoint = (await connection.execute(select(e).where(e.endpoint_id == endpoint_id))).first()
         if endpoint is None:
-            raise EndpointNotFound(f"no webhook endpoint {endpoint_id}")
+            raise EndpointNotFound("no such webhook endpoint", field="endpoint_id")
         delivery_id = new_delivery_id()
         body = {"type": TEST, "timestamp": timestamp(self.clock.now()), "data": {"endpoint_id": endpoint_id}}
         payload = json.dumps(body, separators=(",", ":"), sort_keys=True)

@@ -81,7 +81,8 @@ class WebhookStore:
             raise InvalidRequest("name at least one event the endpoint wants", code="no_events", field="events")
         unknown = [event for event in events if event not in TYPES]
         if unknown:
-            raise InvalidRequest(f"no such event: {unknown[0]}", code="bad_event", field="events")
+            known = ", ".join(sorted(TYPES))
+            raise InvalidRequest(f"no such event (known: {known})", code="bad_event", field="events")
         if not 0 <= max_in_flight <= MOST_IN_FLIGHT:
             raise InvalidRequest(
                 f"max_in_flight must be 0-{MOST_IN_FLIGHT}", code="bad_in_flight", field="max_in_flight"
@@ -149,7 +150,7 @@ class WebhookStore:
                 )
             ).first()
         if row is None:
-            raise EndpointNotFound(f"no webhook endpoint {endpoint_id}")
+            raise EndpointNotFound("no such webhook endpoint", field="endpoint_id")
         return row
 
     async def remove(self, endpoint_id: str) -> None:
@@ -159,7 +160,7 @@ class WebhookStore:
                 delete(WebhookEndpointRow).where(WebhookEndpointRow.endpoint_id == endpoint_id)
             )
             if not gone.rowcount:
-                raise EndpointNotFound(f"no webhook endpoint {endpoint_id}")
+                raise EndpointNotFound("no such webhook endpoint", field="endpoint_id")
             await connection.execute(delete(WebhookDeliveryRow).where(WebhookDeliveryRow.endpoint_id == endpoint_id))
 
     async def deliveries(

@@ -112,3 +112,27 @@ async def test_a_session_from_one_node_is_good_on_another_and_failover_at_the_en
         a.player_stub.GetPlayer(player_pb2.GetPlayerRequest(), metadata=auth(ann.access_token))
     )
     assert (code, reason) == (grpc.StatusCode.UNAUTHENTICATED, "session_revoked")
+
+
+async def test_a_deleted_players_name_leaves_a_finished_room_another_node_kept_in_memory(cluster: Cluster) -> None:
+    """A player deleted on one node: that node let its own copy of their finished rooms go, but another node that
+    had read one kept it in memory and went on showing their real name. It reads the room back now."""
+    a = await cluster.start("a")
+    b = await cluster.start("b")
+    ann, bo = await guest(a, "Ann Zebra"), await guest(b, "Bo")
+    created = await a.room_stub.CreateRoom(
+        room_pb2.CreateRoomRequest(game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, think_seconds=0),
+        metadata=auth(ann.access_token),
+    )
+    room_id = created.room.room_id
+    await a.room_stub.JoinRoom(room_pb2.JoinRoomRequest(room_id=room_id), metadata=auth(bo.access_token))
+    await a.rooms.get(room_id).close_by_operator("the test is over")  # (a's lease on it ends with it)
+    seen = (await b.room_stub.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
+    assert "Ann Zebra" in str(seen) and room_id in b.rooms._actors, "(b read the finished room, and keeps it)"
+
+    await a.player_stub.DeletePlayer(player_pb2.DeletePlayerRequest(), metadata=auth(ann.access_token))
+
+    for member in (a, b):
+        seen = (await member.room_stub.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
+        assert "Ann Zebra" not in str(seen) and ann.player.player_id not in str(seen)
+        assert seen.seats[created.seat].name.startswith("Former player ")

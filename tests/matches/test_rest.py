@@ -12,14 +12,17 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import grpc
 import httpx
 import pytest
 
+from kickoff.v1 import match_pb2
 from service.gateway.app import create_app
+from service.settings import Rate
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
-from tests.matches.conftest import SETTINGS, Queue
-from tests.server.conftest import Harness
+from tests.matches.conftest import SETTINGS, Queue, auth
+from tests.server.conftest import Harness, refusal_info
 from tests.servers import Start
 from tests.sse import sse_events
 
@@ -300,3 +303,58 @@ def test_every_ticket_route_is_in_the_openapi_document_with_its_schemas() -> Non
     assert "`ticketId`" in events["schema"]["description"] and events["example"]["ticketId"]
     assert {"ticketId", "status", "members", "version"} <= set(schemas["Ticket"]["required"])
     assert "table" not in schemas["Ticket"]["required"], "a message field has presence: absent until there is one"
+
+
+async def test_a_party_of_no_one_is_refused_without_its_text_coming_back(site: Site) -> None:
+    """An attacker's report: `POST /v1/tickets {"party": ["ECHOED-TEXT"]}` answered `no such player: ECHOED-TEXT`.
+    The refusal names the field, never what was sent (over REST and over gRPC)."""
+    ann = await site.guest("Ann")
+    problem = refused(await site.enqueue(ann, party=["ECHOED-TEXT"]), 404, "player_not_found")
+    assert problem["field"] == "party" and "ECHOED-TEXT" not in str(problem), problem
+    request = match_pb2.EnqueueRequest(game="soker", party=["ECHOED-TEXT"])
+    code, info, message = await refusal_info(site.harness.matches.Enqueue(request, metadata=auth(ann["accessToken"])))
+    assert (code, info.reason, info.metadata["field"]) == (grpc.StatusCode.NOT_FOUND, "player_not_found", "party")
+    assert "ECHOED-TEXT" not in message
+
+
+async def test_an_invited_player_declines_and_invitations_are_rate_limited_per_sender(
+    start: Start, gateway, database_url: str
+) -> None:
+    """An attacker's report: anyone could invite anyone to a party, as often as they liked, and the invitee could not
+    decline (only end the whole ticket). Now DeclineTicket (POST /v1/tickets/{id}/decline) takes the invitee out and
+    the party goes on without them; and a player invites at most KICKOFF_INVITE_RATE players (here 3 an hour)."""
+    harness = await start(journal=SqlJournal(create_engine(database_url)), match=SETTINGS, invite_rate=Rate(3, 3600.0))
+    site = Site(harness, await gateway(harness))
+    leader, friend, stranger = await site.guest("Lea"), await site.guest("Fay"), await site.guest("Sam")
+    party = [friend["player"]["playerId"], stranger["player"]["playerId"]]
+    answer = await site.enqueue(leader, seatCounts=[3, 4], party=party)
+    assert answer.status_code == 201, answer.text
+    path = f"/v1/tickets/{answer.json()['ticket']['ticketId']}"
+
+    declined = await site.client.post(f"{path}/decline", headers=bearer(stranger["accessToken"]))
+    assert declined.status_code == 200 and declined.json() == {}, declined.text
+    refused(await site.client.get(path, headers=bearer(stranger["accessToken"])), 404, "ticket_not_found")
+    assert (await site.client.get("/v1/tickets", headers=bearer(stranger["accessToken"]))).json()["tickets"] == []
+    refused(await site.client.post(f"{path}/decline", headers=bearer(stranger["accessToken"])), 404, "ticket_not_found")
+    ticket = (await site.client.get(path, headers=bearer(leader["accessToken"]))).json()["ticket"]
+    assert [m["name"] for m in ticket["members"]] == ["Lea", "Fay"] and ticket["reason"] == "declined"
+    assert ticket["status"] == "TICKET_STATUS_FORMING"
+    refused(await site.client.post(f"{path}/decline", headers=bearer(leader["accessToken"])), 409, "already_joined")
+    joined = await site.client.post(f"{path}/join", headers=bearer(friend["accessToken"]))
+    assert joined.json()["ticket"]["status"] == "TICKET_STATUS_SEARCHING", "everyone left joined: it searches"
+
+    # Over gRPC the same; and the leader's third and fourth invitations this hour are one too many.
+    again = await site.enqueue(stranger, seatCounts=[2], party=[leader["player"]["playerId"]])
+    assert again.status_code == 201, again.text
+    request = match_pb2.DeclineTicketRequest(ticket_id=again.json()["ticket"]["ticketId"])
+    assert await harness.matches.DeclineTicket(request, metadata=auth(leader["accessToken"])) is not None
+    await site.client.delete(path, headers=bearer(leader["accessToken"]))
+    over = await site.enqueue(leader, seatCounts=[3], party=party)
+    refused(over, 429, "rate_limited")
+    assert int(over.headers["retry-after"]) > 0
+    code, info, _ = await refusal_info(
+        harness.matches.Enqueue(
+            match_pb2.EnqueueRequest(game="soker", party=party), metadata=auth(leader["accessToken"])
+        )
+    )
+    assert (code, info.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "rate_limited")

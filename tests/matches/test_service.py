@@ -10,7 +10,7 @@ from dataclasses import replace
 import grpc
 import pytest
 
-from kickoff.v1 import common_pb2, match_pb2, move_pb2, room_pb2
+from kickoff.v1 import common_pb2, match_pb2, move_pb2, player_pb2, room_pb2
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from tests.matches.conftest import SETTINGS, Queue, auth
@@ -261,3 +261,62 @@ async def test_a_person_who_never_comes_holds_no_table_and_their_ticket_ends(que
     assert [s.kind for s in matched.table.table_seats].count(common_pb2.SEAT_KIND_SYSTEM) == 1
     ended = await queue.get(b, theirs.ticket_id)
     assert ended.status == match_pb2.TICKET_STATUS_EXPIRED and ended.returned >= 1
+
+
+async def test_deleting_a_player_cancels_their_tickets_and_invitations_and_their_name_is_not_shown(
+    queue: Queue,
+) -> None:
+    """A player deleted their account while matched: the ticket stayed at the table with their real name shown to
+    the other person, whose table waited out the take-up time. Now the deletion cancels every ticket they are in or
+    invited to, in its own transaction, and no ticket shows their name any more."""
+    harness = queue.harness
+    ghost = (await harness.players.SignInAsGuest(player_pb2.SignInAsGuestRequest(name="Ghost Zebra"))).session
+    other, leader = await queue.players(2)
+    at_table = await queue.enqueue(ghost, counts=[2])
+    waiting = await queue.enqueue(other, counts=[2])
+    await queue.turn()
+    assert "Ghost Zebra" in str(await queue.get(other, waiting.ticket_id)), "(the table shows the names before)"
+    party = await queue.enqueue(leader, counts=[2, 3], party=[ghost])  # the ghost is invited, and has not joined
+
+    await harness.players.DeletePlayer(player_pb2.DeletePlayerRequest(), metadata=auth(ghost.access_token))
+
+    left = await queue.get(other, waiting.ticket_id)
+    assert left.status == PROPOSED, "the other person keeps their seat, and the empty one is filled again"
+    assert ghost.player.player_id not in {s.player_id for s in left.table.table_seats}
+    assert "Ghost Zebra" not in str(left)
+    invited = await queue.get(leader, party.ticket_id)
+    assert invited.status == match_pb2.TICKET_STATUS_CANCELLED and invited.reason == "player_deleted"
+    assert "Ghost Zebra" not in str(invited) and invited.members[1].name.startswith("Former player ")
+    own, _ = await harness.matchmaker.store.ticket(at_table.ticket_id)
+    assert (own.status, own.reason) == ("cancelled", "player_deleted")
+    listed = await queue.stub.ListMyTickets(match_pb2.ListMyTicketsRequest(), metadata=auth(leader.access_token))
+    assert "Ghost Zebra" not in str(listed)
+    # Nobody can bring the deleted player to a table again.
+    code, reason, _ = await refusal(
+        queue.stub.Enqueue(
+            match_pb2.EnqueueRequest(game="soker", party=[ghost.player.player_id]), metadata=auth(leader.access_token)
+        )
+    )
+    assert (code, reason) == (grpc.StatusCode.NOT_FOUND, "player_not_found")
+
+
+async def test_a_deleted_players_name_leaves_the_matched_rooms_they_played(queue: Queue) -> None:
+    """A matched room is stored with its people seated (their names in the room's record): the deletion renamed the
+    seats and the join lines but not that record, so the finished room, read back from the store, showed the real
+    name again, and so did the other player's matched ticket."""
+    harness = queue.harness
+    ghost = (await harness.players.SignInAsGuest(player_pb2.SignInAsGuestRequest(name="Ghost Zebra"))).session
+    (other,) = await queue.players(1)
+    tickets = [await queue.enqueue(s, counts=[2]) for s in (ghost, other)]
+    await queue.turn()
+    for session, ticket in zip((ghost, other), tickets, strict=True):
+        await queue.accept(session, ticket.ticket_id)
+    room_id = (await queue.get(other, tickets[1].ticket_id)).table.room_id
+    room = harness.directory.get(room_id)
+    await room.close_by_operator("the test is over")
+    await harness.players.DeletePlayer(player_pb2.DeletePlayerRequest(), metadata=auth(ghost.access_token))
+
+    seen = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
+    assert "Ghost Zebra" not in str(seen) and any(s.name.startswith("Former player ") for s in seen.seats)
+    matched = await queue.get(other, tickets[1].ticket_id)
+    assert matched.status == MATCHED and "Ghost Zebra" not in str(matched)

@@ -14,6 +14,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from kickoff.v1 import common_pb2, move_pb2, operator_pb2, player_pb2, room_pb2
 from service.operators.keys import OperatorKeys, key_hash
+from service.settings import Rate
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.telemetry import Telemetry
@@ -314,3 +315,28 @@ async def test_every_action_is_traced_with_the_key_id_and_never_the_key(start: S
     assert revoke["kickoff.seat"] == 0
     for span in finished.values():
         assert all(KEY not in str(value) for value in span.attributes.values())
+
+
+async def test_wrong_operator_keys_are_throttled_by_address_and_counted(start: Start) -> None:
+    """An attacker's report: wrong operator keys were never throttled (about 1,000 tries a second). Now an address
+    has KICKOFF_OPERATOR_KEY_FAILURES wrong keys (here 3 a minute); past them its operator calls are refused before
+    any key is looked at, the right key's too, until the rate refills; each wrong key is counted
+    (kickoff.operator.key_failures)."""
+    harness = await operated(start, operator_key_failures=Rate(3, 60.0))
+    counted: list[dict[str, object]] = []
+
+    class Counter:  # (the metric, read as the test's own exporter would)
+        def add(self, amount: int, attributes: dict[str, object]) -> None:
+            counted.extend([attributes] * amount)
+
+    harness.directory.telemetry.instruments.operator_key_failures = Counter()  # type: ignore[assignment]
+    request = operator_pb2.ListNodesRequest()
+    assert (await ops(harness).ListNodes(request, metadata=op())).nodes, "the right key works before"
+    for _ in range(3):
+        code, reason, _ = await refusal(ops(harness).ListNodes(request, metadata=op(OTHER_KEY)))
+        assert (code, reason) == (grpc.StatusCode.UNAUTHENTICATED, "bad_operator_key")
+    for key in (OTHER_KEY, KEY):
+        code, reason, message = await refusal(ops(harness).ListNodes(request, metadata=op(key)))
+        assert (code, reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "operator_key_throttled"), message
+        assert key not in message
+    assert counted == [{"kickoff.throttled": False}] * 3 + [{"kickoff.throttled": True}] * 2

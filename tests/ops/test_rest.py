@@ -8,6 +8,7 @@ import re
 import httpx
 
 from service.gateway.operators import OPS_DIRECTORY
+from service.settings import Rate
 from tests.ops.conftest import KEY, OTHER_KEY, operator_keys
 from tests.server.test_protocol import play_some, two_seat_game
 from tests.servers import Start
@@ -127,3 +128,23 @@ async def test_the_gateway_serves_the_ops_page_as_it_is_on_disk(start: Start, ga
         assert answer.status_code == 200, path.name
         assert not re.search(r"https?://", answer.text), f"{path.name} names another site"
     assert (await (await gateway(await start(), web=False)).get("/ops")).status_code == 404
+
+
+async def test_the_key_comes_before_the_fields_and_wrong_keys_are_throttled(start: Start, gateway) -> None:
+    """An attacker's report: a bad body was answered before the key was looked at, and wrong keys were never
+    throttled. Over REST too, a caller without the right key hears the key's refusal only; and past
+    KICKOFF_OPERATOR_KEY_FAILURES wrong keys (here 3 a minute) its calls are 429 `operator_key_throttled`."""
+    harness = await start(operator_keys=operator_keys(), operator_key_failures=Rate(3, 60.0))
+    client: httpx.AsyncClient = await gateway(harness)
+    broken = {"content": b'{"reason": ', "headers": {"Content-Type": "application/json"}}
+    problem(await client.post("/v1/ops/rooms/r1/close", **broken), 401, "operator_key_required")
+    problem(await client.get("/v1/ops/rooms?page_size=9999"), 401, "operator_key_required")
+    problem(await client.post("/v1/ops/rooms/r1/seats/99999999999/revoke"), 401, "operator_key_required")
+    wrong = {"X-Operator-Key": OTHER_KEY, "Content-Type": "application/json"}
+    problem(await client.post("/v1/ops/rooms/r1/close", content=b'{"reason": ', headers=wrong), 401, "bad_operator_key")
+    problem(await client.post("/v1/ops/rooms/r1/close", content=b'{"reason": ', headers=JSON), 400, "bad_request")
+    for _ in range(2):
+        problem(await client.get("/v1/ops/nodes", headers={"X-Operator-Key": OTHER_KEY}), 401, "bad_operator_key")
+    throttled = await client.get("/v1/ops/nodes", headers=HEADERS)  # (the right key, from the same address)
+    problem(throttled, 429, "operator_key_throttled")
+    assert int(throttled.headers["retry-after"]) > 0 and KEY not in throttled.text

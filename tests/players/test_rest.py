@@ -64,3 +64,23 @@ async def test_numbers_out_of_range_are_problems(
         assert refused.json()["field"] == "neighbours"
     board = await client.get("/v1/games/soker/leaderboard", params={"page_size": 2**40})
     assert (board.status_code, board.json()["field"]) == (400, "page_size")
+
+
+async def test_sign_ins_past_the_bound_end_the_oldest_session_over_rest(
+    served: Served, gateway: Callable[[Harness], Awaitable[httpx.AsyncClient]]
+) -> None:
+    """Over REST as over gRPC: one device signing in 21 times keeps 20 live sessions, the first one ended (401
+    session_revoked, its refresh token too)."""
+    client = await gateway(served.harness)
+    sessions = []
+    for _ in range(21):
+        signed = await client.post("/v1/players/guest", json={"deviceId": "phone-0123456789abcdef"})
+        assert signed.status_code == 201, signed.text
+        sessions.append(signed.json()["session"])
+        served.harness.clock.advance(1.0)
+    first = await client.get("/v1/players/me", headers=bearer(sessions[0]["accessToken"]))
+    assert (first.status_code, first.json()["reason"]) == (401, "session_revoked")
+    again = await client.post("/v1/sessions/refresh", json={"refreshToken": sessions[0]["refreshToken"]})
+    assert (again.status_code, again.json()["reason"]) == (401, "session_revoked")
+    for live in sessions[1:]:
+        assert (await client.get("/v1/players/me", headers=bearer(live["accessToken"]))).status_code == 200

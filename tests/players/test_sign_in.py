@@ -117,3 +117,29 @@ async def test_tokens_that_are_not_this_services_are_refused_with_their_reason(s
     assert (code, why) == (grpc.StatusCode.UNAUTHENTICATED, "no_session")
     code, why, _ = await refusal(players.RefreshSession(player_pb2.RefreshSessionRequest(refresh_token="kr1_nothing")))
     assert (code, why) == (grpc.StatusCode.UNAUTHENTICATED, "refresh_unknown")
+
+
+async def test_a_players_live_sessions_are_bounded_and_the_oldest_ends_first(served: Served) -> None:
+    """An attacker's report: 201 sign-ins of one device made 201 live sessions. A player has at most
+    KICKOFF_SESSIONS_PER_PLAYER (20) live sessions: each sign-in past it ends the oldest one, at once."""
+    device = "device-0123456789abcdef"
+    sessions = []
+    for _ in range(22):
+        sessions.append(await served.guest(device_id=device))
+        served.harness.clock.advance(1.0)  # (each a second after the last: "the oldest" is plain)
+    assert len({s.player.player_id for s in sessions}) == 1
+    players = served.harness.players
+    for ended in sessions[:2]:
+        code, why, _ = await refusal(me(served, ended))
+        assert (code, why) == (grpc.StatusCode.UNAUTHENTICATED, "session_revoked")
+        code, why, _ = await refusal(
+            players.RefreshSession(player_pb2.RefreshSessionRequest(refresh_token=ended.refresh_token))
+        )
+        assert (code, why) == (grpc.StatusCode.UNAUTHENTICATED, "session_revoked")
+    for live in sessions[2:]:
+        assert (await me(served, live)).player_id == sessions[0].player.player_id
+    # Signing out of one leaves room for a new sign-in without ending another.
+    await players.SignOut(player_pb2.SignOutRequest(), metadata=auth(sessions[2].access_token))
+    newest = await served.guest(device_id=device)
+    for live in [*sessions[3:], newest]:
+        assert (await me(served, live)).player_id == sessions[0].player.player_id

@@ -153,7 +153,7 @@ async def test_localhost_resolves_to_loopback_and_is_refused() -> None:
         await policy.resolve(target.host, target.port)
     assert raised.value.code == "address_refused"
     assert raised.value.address is not None and raised.value.address.is_loopback
-    assert str(raised.value).startswith("localhost resolves to refused address ")
+    assert str(raised.value).startswith("the host resolves to refused address ")
     assert raised.value.address in await AddressPolicy(["127.0.0.0/8", "::1"]).resolve("localhost", 8080)
 
 
@@ -167,7 +167,7 @@ async def test_any_refused_address_refuses_the_name(monkeypatch: pytest.MonkeyPa
     assert [str(a) for a in await policy.resolve("good.test", 443)] == ["93.184.216.34", "2606:2800::1"]
     with pytest.raises(AddressRefused) as raised:
         await policy.resolve("mixed.test", 443)
-    assert str(raised.value) == "mixed.test resolves to refused address 10.0.0.5 (private)"
+    assert str(raised.value) == "the host resolves to refused address 10.0.0.5 (private)"
     assert str(raised.value.address) == "10.0.0.5"
 
 

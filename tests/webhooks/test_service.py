@@ -105,6 +105,16 @@ async def test_the_admin_api_needs_the_operator_key(harness: Harness, receivers:
             webhook_pb2.ListEndpointsRequest(), metadata=auth(player.access_token)
         )
     assert player_call.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    # The key comes first: a caller without it hears nothing of the request's fields (a URL past its bound, an
+    # event not named), which were checked before it.
+    bad = webhook_pb2.AddEndpointRequest(url="https://x.example/" + "a" * 3000, events=[0])
+    for metadata in ((), (("x-operator-key", "x" * 32),)):
+        with pytest.raises(grpc.aio.AioRpcError) as fields:
+            await harness.webhook_admin.AddEndpoint(bad, metadata=metadata)
+        assert fields.value.code() == grpc.StatusCode.UNAUTHENTICATED, fields.value.details()
+    with pytest.raises(grpc.aio.AioRpcError) as fields:
+        await harness.webhook_admin.AddEndpoint(bad, metadata=OPERATOR)
+    assert fields.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "url" in fields.value.details()
 
 
 async def test_a_server_without_an_operator_key_has_no_admin_api(start: Start, database_url: str) -> None:
@@ -158,6 +168,7 @@ async def test_endpoints_are_added_listed_tested_and_removed(harness: Harness, r
             webhook_pb2.RemoveEndpointRequest(endpoint_id=endpoint_id), metadata=OPERATOR
         )
     assert gone.value.code() == grpc.StatusCode.NOT_FOUND and reason(gone.value) == "endpoint_not_found"
+    assert endpoint_id not in (gone.value.details() or ""), "a refusal names the field, never the id sent"
 
 
 async def test_the_rest_admin_api(harness: Harness, gateway: Any, receivers: Any) -> None:

@@ -199,3 +199,13 @@ class ListMyTicketsResponse(_message.Message):
     TICKETS_FIELD_NUMBER: _ClassVar[int]
     tickets: _containers.RepeatedCompositeFieldContainer[Ticket]
     def __init__(self, tickets: _Optional[_Iterable[_Union[Ticket, _Mapping]]] = ...) -> None: ...
+
+class DeclineTicketRequest(_message.Message):
+    __slots__ = ("ticket_id",)
+    TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    ticket_id: str
+    def __init__(self, ticket_id: _Optional[str] = ...) -> None: ...
+
+class DeclineTicketResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...

@@ -78,6 +78,11 @@ class MatchServiceStub:
                 request_serializer=kickoff_dot_v1_dot_match__pb2.ListMyTicketsRequest.SerializeToString,
                 response_deserializer=kickoff_dot_v1_dot_match__pb2.ListMyTicketsResponse.FromString,
                 _registered_method=True)
+        self.DeclineTicket = channel.unary_unary(
+                '/kickoff.v1.MatchService/DeclineTicket',
+                request_serializer=kickoff_dot_v1_dot_match__pb2.DeclineTicketRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_match__pb2.DeclineTicketResponse.FromString,
+                _registered_method=True)
 
 
 class MatchServiceServicer:
@@ -143,6 +148,16 @@ class MatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def DeclineTicket(self, request, context):
+        """Declines an invitation to a party's ticket: the caller leaves it (it is no longer theirs to see) and the party
+        goes on without them, searching once everyone left joined. FAILED_PRECONDITION already_joined for a member who
+        joined (CancelTicket ends the ticket), ticket_ended for a ticket that ended; NOT_FOUND for a ticket the caller is
+        not invited to.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MatchServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -180,6 +195,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.ListMyTickets,
                     request_deserializer=kickoff_dot_v1_dot_match__pb2.ListMyTicketsRequest.FromString,
                     response_serializer=kickoff_dot_v1_dot_match__pb2.ListMyTicketsResponse.SerializeToString,
+            ),
+            'DeclineTicket': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeclineTicket,
+                    request_deserializer=kickoff_dot_v1_dot_match__pb2.DeclineTicketRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_match__pb2.DeclineTicketResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -380,6 +400,33 @@ class MatchService:
             '/kickoff.v1.MatchService/ListMyTickets',
             kickoff_dot_v1_dot_match__pb2.ListMyTicketsRequest.SerializeToString,
             kickoff_dot_v1_dot_match__pb2.ListMyTicketsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeclineTicket(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.MatchService/DeclineTicket',
+            kickoff_dot_v1_dot_match__pb2.DeclineTicketRequest.SerializeToString,
+            kickoff_dot_v1_dot_match__pb2.DeclineTicketResponse.FromString,
             options,
             channel_credentials,
             insecure,
