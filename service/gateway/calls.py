@@ -164,6 +164,9 @@ FORWARDED_HEADERS = {"authorization": "Authorization", "x-api-key": "X-API-Key",
 METADATA_VALUE = re.compile(r"[ -~]*")  # what gRPC carries in a text metadata value: printable ASCII
 
 
+KEY_CHECK = "key_check"  # a route's opt: (request, state) -> the cheap call that checks the request's operator key
+
+
 @contextlib.asynccontextmanager
 async def key_first(check: Callable[[], Awaitable[Any]]) -> AsyncIterator[None]:
     """Read an operator call's body and parameters in the block: when the gateway refuses them, ``check`` (a cheap

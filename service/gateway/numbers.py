@@ -37,6 +37,7 @@ from kickoff.v1 import (
     tournament_pb2,
     webhook_pb2,
 )
+from service.gateway.calls import KEY_CHECK
 from service.gateway.problems import BadRequest
 
 _MODULES = (game_pb2, match_pb2, move_pb2, operator_pb2, player_pb2, room_pb2, tournament_pb2, webhook_pb2)
@@ -131,4 +132,11 @@ class IntegerGuard:
             else:
                 values = connection.query_params.getall(integer.name, [])
             for value in values:
-                integer.check(value)
+                try:
+                    integer.check(value)
+                except BadRequest:
+                    # An operator's route: the key's refusal comes before any field's (calls.key_first).
+                    key_check = handler.opt.get(KEY_CHECK)
+                    if key_check is not None:
+                        await key_check(connection, connection.app.state)()
+                    raise

@@ -16,7 +16,7 @@ from litestar.params import FromPath, FromQuery
 from litestar.static_files import create_static_files_router
 
 from kickoff.v1 import operator_pb2, operator_pb2_grpc
-from service.gateway.calls import body, key_first, metadata, to_json, upstream
+from service.gateway.calls import KEY_CHECK, body, key_first, metadata, to_json, upstream
 from service.gateway.calls import page_size as bounded_page
 from service.gateway.openapi import OPERATOR, operation
 from service.gateway.players import PRIVATE
@@ -68,6 +68,7 @@ def _key_check(request: Request[Any, Any, Any], state: State) -> Callable[[], Aw
     ),
     summary="The cluster's nodes (a single server: itself), each with the leases it holds",
     security=OPERATOR,
+    opt={KEY_CHECK: _key_check},
     cache_control=PRIVATE,
     tags=TAGS,
 )
@@ -86,6 +87,7 @@ async def list_nodes(
     operation_class=operation(operator_pb2.ListLeasesResponse, example={"leases": [], "nextPageToken": ""}),
     summary="The leases of live rooms and tournaments, by kind and id: their node and epoch",
     security=OPERATOR,
+    opt={KEY_CHECK: _key_check},
     cache_control=PRIVATE,
     tags=TAGS,
 )
@@ -111,6 +113,7 @@ async def list_leases(
     ),
     summary="The rooms waiting or playing, newest first, with the node that owns each (filter by node and game)",
     security=OPERATOR,
+    opt={KEY_CHECK: _key_check},
     cache_control=PRIVATE,
     tags=TAGS,
 )
@@ -139,6 +142,7 @@ async def list_live_rooms(
     summary="A room's log as its updates, each as a spectator saw it (no hand, no hidden card), a page at a time",
     description="Pass `nextAfterVersion` as `after_version` for the next page (0: the last page).",
     security=OPERATOR,
+    opt={KEY_CHECK: _key_check},
     cache_control=PRIVATE,
     tags=TAGS,
 )
@@ -168,6 +172,7 @@ async def get_room_timeline(
     "tournament's game.",
     status_code=200,
     security=OPERATOR,
+    opt={KEY_CHECK: _key_check},
     cache_control=PRIVATE,
     tags=TAGS,
 )
@@ -189,6 +194,7 @@ async def close_room(room_id: FromPath[str], request: Request[Any, Any, Any], st
     "nobody holds.",
     status_code=200,
     security=OPERATOR,
+    opt={KEY_CHECK: _key_check},
     cache_control=PRIVATE,
     tags=TAGS,
 )
@@ -211,6 +217,7 @@ async def revoke_seat_token(
     description="409 `not_a_cluster` on a single server, `node_not_alive` for a node gone; 404 `node_not_found`.",
     status_code=200,
     security=OPERATOR,
+    opt={KEY_CHECK: _key_check},
     cache_control=PRIVATE,
     tags=TAGS,
 )

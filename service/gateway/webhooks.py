@@ -13,7 +13,7 @@ from litestar.datastructures import State
 from litestar.params import FromPath, FromQuery
 
 from kickoff.v1 import webhook_pb2
-from service.gateway.calls import body, key_first, metadata, status_filter, to_json, upstream
+from service.gateway.calls import KEY_CHECK, body, key_first, metadata, status_filter, to_json, upstream
 from service.gateway.calls import page_size as bounded_page
 from service.gateway.openapi import OPERATOR, operation
 from service.gateway.players import PRIVATE
@@ -58,6 +58,7 @@ def _key_check(request: Request[Any, Any, Any], state: State) -> Callable[[], Aw
     "(loopback, link-local, private, metadata) unless KICKOFF_WEBHOOK_ALLOW allows it; `bad_url` for one that is "
     "not http(s).",
     security=OPERATOR,
+    opt={KEY_CHECK: _key_check},
     cache_control=PRIVATE,
     tags=TAGS,
 )
@@ -74,6 +75,7 @@ async def add_endpoint(request: Request[Any, Any, Any], state: State) -> dict[st
     operation_class=operation(webhook_pb2.ListEndpointsResponse, example={"endpoints": [ENDPOINT_EXAMPLE]}),
     summary="Every webhook endpoint, oldest first, with its backlog and dead letters",
     security=OPERATOR,
+    opt={KEY_CHECK: _key_check},
     cache_control=PRIVATE,
     tags=TAGS,
 )
@@ -90,6 +92,7 @@ async def list_endpoints(request: Request[Any, Any, Any], state: State) -> dict[
     summary="Remove a webhook endpoint and what it had still to be sent",
     status_code=200,
     security=OPERATOR,
+    opt={KEY_CHECK: _key_check},
     cache_control=PRIVATE,
     tags=TAGS,
 )
@@ -109,6 +112,7 @@ async def remove_endpoint(endpoint_id: FromPath[str], request: Request[Any, Any,
     summary="Send the endpoint a signed webhook.test event now, and say how the receiver answered",
     status_code=200,
     security=OPERATOR,
+    opt={KEY_CHECK: _key_check},
     cache_control=PRIVATE,
     tags=TAGS,
 )
@@ -125,6 +129,7 @@ async def test_endpoint(endpoint_id: FromPath[str], request: Request[Any, Any, A
     summary="Webhook deliveries, newest first: an endpoint's, and those in one status (dead: the dead letters)",
     description="`status`: pending, sending, delivered, dead or obsolete (or the enum's own name).",
     security=OPERATOR,
+    opt={KEY_CHECK: _key_check},
     cache_control=PRIVATE,
     tags=TAGS,
 )
@@ -156,6 +161,7 @@ async def list_deliveries(
     summary="Send an endpoint's dead letters again (those named, or all), each with its own webhook-id",
     status_code=200,
     security=OPERATOR,
+    opt={KEY_CHECK: _key_check},
     cache_control=PRIVATE,
     tags=TAGS,
 )

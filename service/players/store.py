@@ -343,16 +343,18 @@ class PlayerStore:
                 update(SeatRow).where(SeatRow.player_id == player_id).values(name=pseudonym, player_id=None, origin="")
             )
             for start in range(0, len(rooms), 500):
-                # A matched room's record holds its people as seated when it was made (seat, name, nonce, player):
-                # a room read back from the store seats them from it.
+                # A matched room's record holds its people as seated when it was made (seat, name, nonce, player and,
+                # since 0014, origin): a room read back from the store seats them from it.
                 matched = await connection.execute(
                     select(RoomRow.room_id, RoomRow.people).where(RoomRow.room_id.in_(rooms[start : start + 500]))
                 )
                 for room_id, people in matched:
                     if people and any(person[3] == player_id for person in people):
                         renamed = [
-                            [seat, pseudonym, nonce, ""] if player == player_id else [seat, name, nonce, player]
-                            for seat, name, nonce, player in people
+                            [person[0], pseudonym, person[2], "", *([""] if len(person) > 4 else [])]
+                            if person[3] == player_id
+                            else list(person)
+                            for person in people
                         ]
                         await connection.execute(
                             update(RoomRow).where(RoomRow.room_id == room_id).values(people=renamed)
