@@ -5,7 +5,7 @@ import warnings
 
 from kickoff.v1 import move_pb2 as kickoff_dot_v1_dot_move__pb2
 
-GRPC_GENERATED_VERSION = '1.85.1'
+GRPC_GENERATED_VERSION = '1.85.0'
 GRPC_VERSION = grpc.__version__
 _version_not_supported = False
 
