@@ -331,6 +331,8 @@ class RoomDirectory(Directory[Room]):
         self._resting_solo.discard(room.room_id)
         if not room.tournament_id:
             self._live.add(room.room_id)
+        elif room.parent is not None:  # (a resting solo tournament wakes with its game)
+            self.runtime.child_loaded(room.parent, room)
 
     def removed(self, actor_id: str) -> None:
         self._live.discard(actor_id)
@@ -381,12 +383,13 @@ class RoomDirectory(Directory[Room]):
         settings = self.correspondence
         now = self.clock.now()
         horizon = now + 2 * settings.wake_seconds
+        self.runtime.rest_parents()  # (an idle solo tournament rests first, its game with it: see the docstring)
         rested = []
         for room in self.held():
             actor = room.actor
             idle = settings.solo_rest_seconds if room.mode == SOLO else settings.rest_seconds
             if room.may_rest(now, idle, horizon) and self.runtime.holds(KIND, room.room_id, actor.epoch):
-                self._rest(room)
+                self.rest(room)
                 rested.append(room.room_id)
         woken = []
         due = getattr(self.journal, "due", None)
@@ -405,7 +408,7 @@ class RoomDirectory(Directory[Room]):
             log.info("%d rooms went to rest, %d woke; %d rest", len(rested), len(woken), len(self._resting))
         return rested, woken
 
-    def _rest(self, room: Room) -> None:
+    def rest(self, room: Room) -> None:
         """Let a room go from memory (its lease stays, on a node): its actor stops, and its timers with it. A call
         that found it before and sends it a command after is told to send it again (RoomMoved, retriable), which
         wakes it; none can, unless it waited ``rest_seconds`` between the two."""
