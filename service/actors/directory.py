@@ -90,7 +90,7 @@ class Directory(Generic[H]):
     def kept(self, handler: H) -> None:
         """``handler`` finished and is kept among the recent ones."""
 
-    def rest_idle(self) -> list[str]:
+    async def rest_idle(self) -> list[str]:
         """A kind whose actors rest with their children (a solo tournament with its game): let the idle ones go from
         memory now and return their ids. The children's rest pass runs it (Runtime.rest_parents); none by default."""
         return []

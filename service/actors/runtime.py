@@ -37,7 +37,7 @@ class Kind(Protocol):
 
     def wake_horizon(self) -> float | None: ...
 
-    def rest_idle(self) -> list[str]: ...
+    async def rest_idle(self) -> list[str]: ...
 
     def child_loaded(self, actor_id: str, child: Any) -> None: ...
 
@@ -128,10 +128,12 @@ class Runtime:
         if directory is not None:
             directory.child_loaded(actor_id, child)
 
-    def rest_parents(self) -> list[str]:
+    async def rest_parents(self) -> list[str]:
         """Let the idle parents (a solo tournament, with its game) go to rest: the rest pass of every kind that names
         no parent, run by the children's own pass (RoomDirectory.rest_and_wake). Their ids."""
-        return [actor_id for kind in self._parents_first() if kind.parent is None for actor_id in kind.rest_idle()]
+        return [
+            actor_id for kind in self._parents_first() if kind.parent is None for actor_id in await kind.rest_idle()
+        ]
 
     def lose(self, keys: list[tuple[str, str]]) -> None:
         """The node found these leases taken by other nodes: their actors stop here."""

@@ -383,7 +383,7 @@ class RoomDirectory(Directory[Room]):
         settings = self.correspondence
         now = self.clock.now()
         horizon = now + 2 * settings.wake_seconds
-        self.runtime.rest_parents()  # (an idle solo tournament rests first, its game with it: see the docstring)
+        await self.runtime.rest_parents()  # (an idle solo tournament rests first, its game with it: see the docstring)
         rested = []
         for room in self.held():
             actor = room.actor

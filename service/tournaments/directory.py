@@ -11,7 +11,9 @@ with that game; on a node it keeps both leases. A resting tournament is not coun
 on any call for it (``locate``: a view, a stream, a join...), and when its game comes back into memory: its person
 called the room, or the rooms' sweep loaded it to end as abandoned (its ``wake_at``); the game's room then wakes its
 tournament (:meth:`TournamentDirectory.child_loaded`), which moves on when the game ends. Its game never rests alone.
-A restart loads every live tournament (they rest again after ``solo_rest_seconds``)."""
+Its row's ``wake_at`` (written as it goes to rest: its game's, the time that game ends as abandoned; its next line
+clears it) lets a restart leave it in the store with its game (:meth:`TournamentDirectory.wake_horizon`), counted as
+resting again by :meth:`TournamentDirectory.start_resting`."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from service.actors.requests import RequestKey
 from service.actors.runtime import Remote
 from service.errors import InvalidRequest, ResourceExhausted, RoomMoved, TournamentNotFound
 from service.rooms.directory import RoomDirectory
-from service.rooms.room import FINISHED
+from service.rooms.room import FINISHED, Room
 from service.store.records import TournamentRecord
 from service.tournaments.tournament import KIND, Tournament
 
@@ -134,21 +136,27 @@ class TournamentDirectory(Directory[Tournament]):
 
     # -- resting ----------------------------------------------------------------------------------------------------
 
-    def rest_idle(self) -> list[str]:
-        """Let every idle solo tournament go to rest with its current game (see the module docstring); their ids."""
+    async def rest_idle(self) -> list[str]:
+        """Let every idle solo tournament go to rest with its current game (see the module docstring); their ids. Its
+        row says first until when it rests (its game's ``wake_at``): a store that cannot say so keeps it in memory."""
         rooms = self.rooms
-        now = rooms.clock.now()
         rest_seconds = rooms.correspondence.solo_rest_seconds
-        horizon = rooms.wake_horizon()
+        rest = getattr(self.journal, "rest", None)  # (a journal that keeps no rows: nothing to say)
         rested = []
         for tournament in self.held():
             actor = tournament.actor
-            room = tournament.may_rest(now, rest_seconds, horizon)
-            if room is None or not (
-                self.runtime.holds(self.kind, actor.actor_id, actor.epoch)
-                and self.runtime.holds(rooms.kind, room.room_id, room.actor.epoch)
-            ):
+            room = self._may_rest(tournament, rest_seconds)
+            if room is None:
                 continue
+            try:
+                if rest is not None:
+                    await rest(self.kind, actor.actor_id, room.wake_at)
+            except Exception as error:  # (the store is away: the next pass tries again)
+                log.warning("tournament %s could not rest: %s", actor.actor_id, type(error).__name__)
+                continue
+            still = self._actors.get(actor.actor_id) is tournament
+            if not still or self._may_rest(tournament, rest_seconds) is not room:
+                continue  # (called for meanwhile: it stays; its next line clears its row's wake_at)
             rooms.rest(room)
             actor.moved = RoomMoved("this tournament went to rest; send the call again (it wakes the tournament)")
             actor.stop()
@@ -158,6 +166,29 @@ class TournamentDirectory(Directory[Tournament]):
         if rested:
             log.info("%d solo tournaments went to rest; %d rest", len(rested), len(self._resting))
         return rested
+
+    def _may_rest(self, tournament: Tournament, rest_seconds: float) -> Room | None:
+        """The game room to rest with ``tournament``, held here as the tournament is; None when it may not rest."""
+        rooms = self.rooms
+        room = tournament.may_rest(rooms.clock.now(), rest_seconds, rooms.wake_horizon())
+        actor = tournament.actor
+        if room is None or not (
+            self.runtime.holds(self.kind, actor.actor_id, actor.epoch)
+            and self.runtime.holds(rooms.kind, room.room_id, room.actor.epoch)
+        ):
+            return None
+        return room
+
+    def wake_horizon(self) -> float:
+        """As the rooms': a start leaves in the store a tournament resting until later (its row's ``wake_at``)."""
+        return self.rooms.wake_horizon()
+
+    async def start_resting(self) -> None:
+        """Count the solo tournaments resting in the store (after a restart, which leaves them there), so that their
+        games, coming back, wake them."""
+        due = getattr(self.journal, "due", None)
+        if due is not None:
+            self._resting = {actor_id for actor_id in await due(self.kind, None) if actor_id not in self._actors}
 
     def resting(self) -> frozenset[str]:
         """The solo tournaments of this server's that rest (not in memory)."""
