@@ -14,7 +14,8 @@ clock resuming with its stored deadline. The same pass asks the store for the ro
 (``journal.due``; on a node, those whose lease names it) and loads each that is not in memory, so that its clock runs
 out in memory, on time. A single server's start loads no resting room (:meth:`RoomDirectory.wake_horizon`): the sweep
 does, when it is due. A room whose system player must move never rests (its ``wake_at`` is None), nor does a live
-room, a waiting one or a tournament's game.
+room, a waiting one or a tournament's game by itself (a solo tournament's game rests with its tournament, which this
+pass runs first: service/tournaments/directory.py; loaded again, the game wakes its tournament).
 
 **Solo rooms rest too.** A solo room has no clock: a person who walks away would leave it in memory for good, reloaded
 at every restart and counted under the cap. So a solo room whose person must move rests the same way after
