@@ -185,10 +185,13 @@ class TournamentDirectory(Directory[Tournament]):
 
     async def start_resting(self) -> None:
         """Count the solo tournaments resting in the store (after a restart, which leaves them there), so that their
-        games, coming back, wake them."""
+        games, coming back, wake them; one whose game the start loaded (its system player to move) wakes now."""
         due = getattr(self.journal, "due", None)
         if due is not None:
             self._resting = {actor_id for actor_id in await due(self.kind, None) if actor_id not in self._actors}
+        for room in self.rooms.held():
+            if room.tournament_id in self._resting and room.status != FINISHED:
+                self._wake(room.tournament_id)
 
     def resting(self) -> frozenset[str]:
         """The solo tournaments of this server's that rest (not in memory)."""
