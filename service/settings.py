@@ -319,7 +319,8 @@ class CorrespondenceSettings:
     # KICKOFF_WAKE_SECONDS: how often the store is swept for resting rooms whose first deadline comes within two
     # sweeps (they are loaded, and their clock runs in memory to the deadline).
     wake_seconds: float = field(default_factory=lambda: _number("KICKOFF_WAKE_SECONDS", "60"))
-    # KICKOFF_SOLO_REST_SECONDS: a solo room with no stream open, its person to move, rests after this long idle.
+    # KICKOFF_SOLO_REST_SECONDS: a solo room with no stream open, its person to move, rests after this long idle (a
+    # solo tournament too, with its game, when nobody called it for as long).
     solo_rest_seconds: float = field(default_factory=lambda: _number("KICKOFF_SOLO_REST_SECONDS", "600"))
     # KICKOFF_SOLO_ABANDON_SECONDS: a solo room whose person has not moved for this long ends as abandoned (nobody
     # wins, not rated; 0: never). 30 days by default.

@@ -90,6 +90,14 @@ class Directory(Generic[H]):
     def kept(self, handler: H) -> None:
         """``handler`` finished and is kept among the recent ones."""
 
+    async def rest_idle(self) -> list[str]:
+        """A kind whose actors rest with their children (a solo tournament with its game): let the idle ones go from
+        memory now and return their ids. The children's rest pass runs it (Runtime.rest_parents); none by default."""
+        return []
+
+    def child_loaded(self, actor_id: str, child: Any) -> None:
+        """A child of ``actor_id`` came into memory (its person called for it): a parent that rests with it wakes."""
+
     def wake_horizon(self) -> float | None:
         """A kind whose actors may rest (leave memory while nothing happens to them): the time before which a resting
         one need not be in memory, so that a start leaves it in the store (None: every live actor is loaded)."""
@@ -205,6 +213,10 @@ class Directory(Generic[H]):
         for actor_id in actor_ids:
             if self._recent.pop(actor_id, 0) is None:
                 self._actors.pop(actor_id).actor.stop()
+
+    def in_memory(self, actor_id: str) -> H | None:
+        """The actor if it is in memory here (nothing is read from the store)."""
+        return self._actors.get(actor_id)
 
     def held(self) -> list[H]:
         """Every actor in memory."""

@@ -37,6 +37,10 @@ class Kind(Protocol):
 
     def wake_horizon(self) -> float | None: ...
 
+    async def rest_idle(self) -> list[str]: ...
+
+    def child_loaded(self, actor_id: str, child: Any) -> None: ...
+
     def child_finished(self, actor_id: str, child: Any) -> None: ...
 
     async def hand_over(self) -> int: ...
@@ -115,6 +119,21 @@ class Runtime:
         directory = self.kinds.get(kind)
         if directory is not None:
             directory.child_finished(actor_id, child)
+
+    def child_loaded(self, parent: tuple[str, str], child: Any) -> None:
+        """An actor whose record names ``parent`` (kind, id) came into memory: the parent's directory hears of it (a
+        resting solo tournament wakes with its game)."""
+        kind, actor_id = parent
+        directory = self.kinds.get(kind)
+        if directory is not None:
+            directory.child_loaded(actor_id, child)
+
+    async def rest_parents(self) -> list[str]:
+        """Let the idle parents (a solo tournament, with its game) go to rest: the rest pass of every kind that names
+        no parent, run by the children's own pass (RoomDirectory.rest_and_wake). Their ids."""
+        return [
+            actor_id for kind in self._parents_first() if kind.parent is None for actor_id in await kind.rest_idle()
+        ]
 
     def lose(self, keys: list[tuple[str, str]]) -> None:
         """The node found these leases taken by other nodes: their actors stop here."""

@@ -509,6 +509,7 @@ async def serve(
         for kind, unfinished in (await runtime.restore(journal)).items():
             log.info("restored %d unfinished %ss", unfinished, kind)
     await directory.start_resting()  # (correspondence rooms: rest when idle, wake when due)
+    await tournaments.start_resting()  # (solo tournaments a restart left resting in the store, with their games)
     if journal is not None:
         refreshing = asyncio.get_running_loop().create_task(refresh_keys(admission, journal.engine), name="api keys")
     matchmaker = None

@@ -14,7 +14,8 @@ clock resuming with its stored deadline. The same pass asks the store for the ro
 (``journal.due``; on a node, those whose lease names it) and loads each that is not in memory, so that its clock runs
 out in memory, on time. A single server's start loads no resting room (:meth:`RoomDirectory.wake_horizon`): the sweep
 does, when it is due. A room whose system player must move never rests (its ``wake_at`` is None), nor does a live
-room, a waiting one or a tournament's game.
+room, a waiting one or a tournament's game by itself (a solo tournament's game rests with its tournament, which this
+pass runs first: service/tournaments/directory.py; loaded again, the game wakes its tournament).
 
 **Solo rooms rest too.** A solo room has no clock: a person who walks away would leave it in memory for good, reloaded
 at every restart and counted under the cap. So a solo room whose person must move rests the same way after
@@ -331,6 +332,8 @@ class RoomDirectory(Directory[Room]):
         self._resting_solo.discard(room.room_id)
         if not room.tournament_id:
             self._live.add(room.room_id)
+        elif room.parent is not None:  # (a resting solo tournament wakes with its game)
+            self.runtime.child_loaded(room.parent, room)
 
     def removed(self, actor_id: str) -> None:
         self._live.discard(actor_id)
@@ -381,12 +384,13 @@ class RoomDirectory(Directory[Room]):
         settings = self.correspondence
         now = self.clock.now()
         horizon = now + 2 * settings.wake_seconds
+        await self.runtime.rest_parents()  # (an idle solo tournament rests first, its game with it: see the docstring)
         rested = []
         for room in self.held():
             actor = room.actor
             idle = settings.solo_rest_seconds if room.mode == SOLO else settings.rest_seconds
             if room.may_rest(now, idle, horizon) and self.runtime.holds(KIND, room.room_id, actor.epoch):
-                self._rest(room)
+                self.rest(room)
                 rested.append(room.room_id)
         woken = []
         due = getattr(self.journal, "due", None)
@@ -405,7 +409,7 @@ class RoomDirectory(Directory[Room]):
             log.info("%d rooms went to rest, %d woke; %d rest", len(rested), len(woken), len(self._resting))
         return rested, woken
 
-    def _rest(self, room: Room) -> None:
+    def rest(self, room: Room) -> None:
         """Let a room go from memory (its lease stays, on a node): its actor stops, and its timers with it. A call
         that found it before and sends it a command after is told to send it again (RoomMoved, retriable), which
         wakes it; none can, unless it waited ``rest_seconds`` between the two."""

@@ -950,15 +950,14 @@ class Room(ActorHandler):
         """When a room that rests must be in memory again: a correspondence room's first running deadline while the
         game is played and every acting seat is a person's; a solo room's time to end as abandoned
         (:attr:`abandon_at`) while its person must move. None for a live room, a room that is not playing, one whose
-        system player must move (it stays in memory), one without a running clock, and a tournament's game."""
+        system player must move (it stays in memory), one without a running clock, and an online tournament's game.
+        (A solo tournament's game rests only with its tournament: service/tournaments/directory.py.)"""
         state = self.state
         if self.status != PLAYING or state is None:
             return None
         abandon_at = None
-        # (a live room, on every move, answers here at once; a solo tournament's game stays with its tournament)
-        if not self.correspondence_hours and (
-            self.mode != SOLO or self.tournament_id or (abandon_at := self.abandon_at) is None
-        ):
+        # (a live room, on every move, answers here at once)
+        if not self.correspondence_hours and (self.mode != SOLO or (abandon_at := self.abandon_at) is None):
             return None
         acting = state.to_act()
         if not acting or any(self.seats[seat].bot is not None for seat in acting):
@@ -979,11 +978,14 @@ class Room(ActorHandler):
             return None
         return self.changed_at + seconds
 
-    def may_rest(self, now: float, rest_seconds: float, horizon: float) -> bool:
-        """Whether this room may leave memory now: a correspondence or solo room being played (outside tournaments)
-        whose actor has nothing in hand or queued, with no reader, unused for ``rest_seconds``, and whose ``wake_at``
-        is later than ``horizon`` (the wake sweep's reach: it is loaded again before it is due)."""
-        if not (self.correspondence_hours or self.mode == SOLO) or self.status != PLAYING or self.tournament_id:
+    def may_rest(self, now: float, rest_seconds: float, horizon: float, *, with_tournament: bool = False) -> bool:
+        """Whether this room may leave memory now: a correspondence or solo room being played (outside tournaments,
+        unless it rests ``with_tournament``, a solo tournament's game) whose actor has nothing in hand or queued, with
+        no reader, unused for ``rest_seconds``, and whose ``wake_at`` is later than ``horizon`` (the wake sweep's
+        reach: it is loaded again before it is due)."""
+        if not (self.correspondence_hours or self.mode == SOLO) or self.status != PLAYING:
+            return False
+        if self.tournament_id and not with_tournament:
             return False
         actor = self.actor
         if not actor.idle or actor.readers.open_feeds or now - self.used_at < rest_seconds:

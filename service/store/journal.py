@@ -670,6 +670,24 @@ class SqlJournal:
         async with self.engine.connect() as connection:
             return list((await connection.execute(query.order_by(wake_at, key))).scalars())
 
+    async def rest(self, kind: str, actor_id: str, wake_at: float) -> None:
+        """Say on an unfinished actor's row that it rests until ``wake_at`` (a solo tournament going to rest: its next
+        line clears it). A store that is away: StoreUnavailable (it then stays in memory)."""
+        stored = KINDS[kind]
+        table = stored.table
+        query = (
+            update(table)
+            .where(getattr(table, stored.key) == actor_id, table.status != FINISHED)
+            .values(wake_at=wake_at)
+        )
+        try:
+            async with self.engine.begin() as connection:
+                await connection.execute(query)
+        except Exception as error:
+            if transient(error):
+                raise StoreUnavailable("the store is unavailable; try again shortly", retry_after=1.0) from None
+            raise
+
     async def find_request(self, kind: str, request_key: str) -> tuple[str, str] | None:
         """The actor of ``kind`` created for a request (its key: service/actors/requests.py), as (its id, the
         request's parameters' hash); None when none was. A store that is away: StoreUnavailable."""

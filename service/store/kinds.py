@@ -200,6 +200,11 @@ def _room_current(entry: LogEntry) -> dict[str, Any]:
     return {"turns": turns or None, "wake_at": entry.wake_at}
 
 
+def _tournament_current(entry: Any) -> dict[str, Any]:
+    """A tournament's line says it is in memory: a resting one's ``wake_at`` goes (service/tournaments/directory.py)."""
+    return {"wake_at": None}
+
+
 def _room_entry(line: Any) -> LogEntry:
     if line.deadlines is not None:
         deadlines = {int(seat): deadline for seat, deadline in line.deadlines.items()}
@@ -307,6 +312,7 @@ KINDS: dict[str, Kind] = {
             _tournament_record,
             _tournament_line,
             _tournament_entry,
+            current=_tournament_current,
         ),
         Kind(
             "room",

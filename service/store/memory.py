@@ -108,6 +108,11 @@ class MemoryJournal:
         wake_at = self._wake_at(kind, actor_id)
         return wake_at is not None and wake_at > when
 
+    async def rest(self, kind: str, actor_id: str, wake_at: float) -> None:
+        """As SqlJournal.rest."""
+        if self.statuses[kind].get(actor_id) not in (None, "finished"):
+            self.current[kind].setdefault(actor_id, {})["wake_at"] = wake_at
+
     async def due(self, kind: str, before: float | None, **filters: str) -> list[str]:
         """As SqlJournal.due (no leases here)."""
         statuses = self.statuses[kind]

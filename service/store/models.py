@@ -122,6 +122,9 @@ class TournamentRow(Base):
     # The creator's request id, when CreateTournament carried one: as a room's (0015)
     request_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     request_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # A resting solo tournament: its game's time to end as abandoned, until when it need not be in memory; cleared by
+    # its next line (0017)
+    wake_at: Mapped[float | None] = mapped_column(Double, nullable=True, index=True)
 
 
 class TournamentLogRow(Base):

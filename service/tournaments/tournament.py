@@ -39,7 +39,7 @@ from service.actors.feed import Feed
 from service.actors.requests import RequestKey
 from service.errors import Conflict, RoomMoved, RoomUnavailable
 from service.rooms.directory import RoomDirectory
-from service.rooms.room import ABANDONED, FINISHED, PERSON, PLAYING, SYSTEM, WAITING, Room
+from service.rooms.room import ABANDONED, FINISHED, PERSON, PLAYING, SOLO, SYSTEM, WAITING, Room
 from service.rooms.seats import check_holder, joined_before, seat_to_take
 from service.store.records import TournamentEntry, TournamentRecord
 
@@ -177,6 +177,7 @@ class Tournament(ActorHandler):
         )
         players = new_tournament(self.game).players
         self.teams = get_game(self.game).teams(players, self.options)  # each seat's team, the same in every game
+        self.used_at = rooms.clock.now()  # when it was last changed, loaded or called for (an idle solo one may rest)
         self.reset()
         self._created = self.snapshot()  # as created: what readers see while a first change awaits the store
 
@@ -345,6 +346,7 @@ class Tournament(ActorHandler):
         now = replay.time if replay else self.rooms.clock.now()
         entry = replace(entry, tournament_id=self.tournament_id, version=version, time=now, epoch=actor.epoch)
         await actor.commit(entry, self.status)
+        self.used_at = self.rooms.clock.now()
         actor.publish(TournamentUpdate(version, tuple(events), self.snapshot(), now), last=self.status == FINISHED)
 
     # -- moving on -------------------------------------------------------------------------------------------------
@@ -413,6 +415,24 @@ class Tournament(ActorHandler):
             await room.seat_person(seat.seat, seat.name, seat.nonce, seat.player, seat.origin)
         if not people:
             await room.open()
+
+    # -- resting ---------------------------------------------------------------------------------------------------
+
+    def may_rest(self, now: float, rest_seconds: float, horizon: float) -> Room | None:
+        """Whether this tournament may leave memory now (service/tournaments/directory.py): a solo tournament being
+        played whose actor has nothing in hand or queued, with no reader, unused for ``rest_seconds``, whose every
+        game started is recorded but the current one, and whose current game, in memory here, may rest with it
+        (Room.may_rest). The game room to rest with it; None when it may not rest. (Its game never rests alone: a game
+        room called back into memory wakes its tournament, TournamentDirectory.child_loaded.)"""
+        if self.mode != SOLO or self.status != PLAYING or len(self.rules.results) != len(self.game_room_ids) - 1:
+            return None
+        actor = self.actor
+        if not actor.idle or actor.readers.open_feeds or now - self.used_at < rest_seconds:
+            return None
+        room = self.rooms.in_memory(self.game_room_ids[-1])
+        if room is None or not room.may_rest(now, rest_seconds, horizon, with_tournament=True):
+            return None
+        return room
 
     # -- the log ---------------------------------------------------------------------------------------------------
 

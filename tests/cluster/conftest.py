@@ -102,12 +102,13 @@ class Cluster:
         cuttable: bool = False,
         monotonic: Callable[[], float] | None = None,
         max_live_rooms: int | None = None,
+        max_live_tournaments: int | None = None,
         **journal_options: Any,
     ) -> Member:
         """A node; ``freezable``: the other nodes reach it through a :class:`Freezer` (``member.freezer``);
         ``cuttable``: it reaches PostgreSQL through one (``member.store``); ``monotonic``: what its lease is measured
-        by (``cluster.leases`` unless given); ``max_live_rooms``: its cap on live rooms (none by default);
-        ``journal_options``: its journal's (``retry_seconds``, ``try_seconds``)."""
+        by (``cluster.leases`` unless given); ``max_live_rooms``, ``max_live_tournaments``: its caps on live rooms
+        and tournaments (none by default); ``journal_options``: its journal's (``retry_seconds``, ``try_seconds``)."""
         store = None
         url = self.url
         if cuttable:
@@ -129,7 +130,7 @@ class Cluster:
             runtime=Runtime(node),
             rates=True,
         )
-        tournaments = TournamentDirectory(rooms)
+        tournaments = TournamentDirectory(rooms, max_live=max_live_tournaments)
         signing = Players(players, SECRET, ExternalTokens((), clock=self.clock.now))  # (every node: the same secret)
         server = await create_server(rooms, SeatTokens(SECRET), tournaments=tournaments, players=signing)
         node.address = node.table.address = f"127.0.0.1:{server.port}"  # (known once the port is bound)

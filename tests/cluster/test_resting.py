@@ -4,7 +4,7 @@ room rebuilds it with the deadline it had."""
 
 from __future__ import annotations
 
-from kickoff.v1 import common_pb2, move_pb2, room_pb2
+from kickoff.v1 import common_pb2, move_pb2, room_pb2, tournament_pb2
 from tests.cluster.conftest import Cluster
 
 DAY = 24 * 3600.0
@@ -109,3 +109,33 @@ async def test_a_walked_away_solo_room_rests_on_its_node_wakes_for_its_person_an
     assert ended.status == common_pb2.ROOM_STATUS_FINISHED and ended.outcome.reason == "abandoned"
     log = await cluster.log(room.room_id)
     assert log[-1].kind == "abandon" and log[-1].epoch == 2
+
+
+async def test_a_walked_away_solo_tournament_rests_on_its_node_and_wakes_for_its_person(cluster: Cluster) -> None:
+    a = await cluster.start("a", max_live_tournaments=1)
+    b = await cluster.start("b")
+    request = tournament_pb2.CreateTournamentRequest(game="soker", mode=2, system_players=3, think_seconds=0)
+    tid = (await a.tournament_stub.CreateTournament(request)).tournament.tournament_id
+    joined = await b.tournament_stub.JoinTournament(tournament_pb2.JoinTournamentRequest(tournament_id=tid))
+    await a.tournaments.settle()
+    get = tournament_pb2.GetTournamentRequest(tournament_id=tid)
+    before = (await a.tournament_stub.GetTournament(get)).tournament
+    room_id = before.current_room_id
+    await a.rooms.get(room_id).settle()
+    cluster.clock.advance(SOLO_REST)
+    await a.rooms.rest_and_wake()
+    assert (await a.tournament_stub.CreateTournament(request)).tournament.tournament_id, (
+        "a's cap of one: the resting solo tournament is not in it"
+    )
+    assert a.tournaments.resting() == {tid} and a.rooms.resting() == {room_id}
+    assert {("tournament", tid), ("room", room_id)} <= set(a.node.held), "resting, both keep their leases"
+
+    # Its person's view of its game, through b, reaches a, which reads the game back, and the tournament with it.
+    view = await b.move_stub.GetView(
+        move_pb2.GetViewRequest(room_id=room_id), metadata=(("authorization", f"Bearer {joined.seat_token}"),)
+    )
+    assert list(view.to_act) == [0]
+    await a.tournaments.settle()
+    assert a.tournaments.resting() == set() and tid not in b.tournaments.resting()
+    assert (await b.tournament_stub.GetTournament(get)).tournament == before
+    assert room_id not in b.rooms.resting() and a.tournaments.in_memory(tid) is not None

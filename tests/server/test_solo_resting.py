@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import grpc
 
-from kickoff.v1 import common_pb2, move_pb2, room_pb2
+from kickoff.v1 import common_pb2, move_pb2, room_pb2, tournament_pb2
 from tests.server.conftest import Harness, auth, refusal_info, soker_move
 from tests.servers import Start
 
@@ -114,3 +114,83 @@ async def test_a_solo_room_nobody_plays_ends_as_abandoned_and_everyone_sees_why(
     assert (code, info.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "room_closed"), (
         "its person comes back to a game that is over"
     )
+
+
+async def solo_tournament(harness: Harness) -> tuple[str, str, str]:
+    """A solo tournament (one person, three system players) whose person joined and must move in its first game; its
+    id, its game's room and the person's token."""
+    created = await harness.tournaments.CreateTournament(solo_tournament_request())
+    tid = created.tournament.tournament_id
+    joined = await harness.tournaments.JoinTournament(tournament_pb2.JoinTournamentRequest(tournament_id=tid))
+    await harness.server.tournaments.settle()
+    room_id = (await get_tournament(harness, tid)).current_room_id
+    await harness.settle(room_id)
+    assert list((await harness.view(room_id, joined.seat_token)).to_act) == [0], "the person to move"
+    return tid, room_id, joined.seat_token
+
+
+def solo_tournament_request() -> tournament_pb2.CreateTournamentRequest:
+    return tournament_pb2.CreateTournamentRequest(
+        game="soker", mode=common_pb2.ROOM_MODE_SOLO, system_players=3, think_seconds=0
+    )
+
+
+async def get_tournament(harness: Harness, tid: str) -> tournament_pb2.Tournament:
+    return (await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))).tournament
+
+
+async def test_a_walked_away_solo_tournament_rests_out_of_the_cap_and_comes_back_for_its_person(start: Start) -> None:
+    harness = await start(max_live_tournaments=1)
+    directory, tournaments, clock = harness.directory, harness.server.tournaments, harness.clock
+    tid, room_id, token = await solo_tournament(harness)
+    version = (await get_tournament(harness, tid)).version
+    code, info, _ = await refusal_info(harness.tournaments.CreateTournament(solo_tournament_request()))
+    assert (code, info.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "server_full")
+
+    clock.advance(SOLO_REST - 1)
+    await directory.rest_and_wake()
+    code, info, _ = await refusal_info(harness.tournaments.CreateTournament(solo_tournament_request()))
+    assert info.reason == "server_full", "used within ten minutes: it stays, under the cap"
+    clock.advance(1)
+    await directory.rest_and_wake()
+    other = (await harness.tournaments.CreateTournament(solo_tournament_request())).tournament  # the cap has room
+    assert tournaments.resting() == {tid} and directory.resting() == {room_id}, "it rests with its game"
+
+    # Its person's view brings it back as it was; it counts again (with the new one, the cap is passed: no more).
+    back = await get_tournament(harness, tid)
+    assert back.version == version and back.status == tournament_pb2.TOURNAMENT_STATUS_PLAYING
+    assert back.current_room_id == room_id and tournaments.resting() == set()
+    code, info, _ = await refusal_info(harness.tournaments.CreateTournament(solo_tournament_request()))
+    assert info.reason == "server_full"
+
+    # It rests again; its person's move in its game brings the game back, and the tournament with it.
+    clock.advance(SOLO_REST)
+    await directory.rest_and_wake()
+    assert tournaments.resting() == {tid} and directory.resting() == {room_id}
+    answer = await harness.submit(room_id, token, soker_move("draw"))
+    await tournaments.settle()
+    assert tournaments.resting() == set() and directory.resting() == set()
+    assert (await harness.view(room_id, token)).version == answer.version
+    assert (await get_tournament(harness, other.tournament_id)).status == tournament_pb2.TOURNAMENT_STATUS_WAITING
+
+
+async def test_a_resting_solo_tournament_ends_when_its_game_is_abandoned(start: Start) -> None:
+    harness = await start(max_live_tournaments=1)
+    directory, tournaments, clock = harness.directory, harness.server.tournaments, harness.clock
+    joined = clock.now()
+    tid, room_id, _ = await solo_tournament(harness)
+    clock.advance(SOLO_REST)
+    await directory.rest_and_wake()
+    await harness.tournaments.CreateTournament(solo_tournament_request())  # resting, it leaves room under the cap
+    assert tournaments.resting() == {tid}
+
+    # The rooms' sweep loads its game two sweeps before its time; the game wakes its tournament, and ends it.
+    clock.advance(joined + ABANDON - 2 * WAKE - clock.now())
+    assert await directory.rest_and_wake() == ([], [room_id])
+    clock.advance(2 * WAKE)
+    await harness.settle(room_id)
+    await tournaments.settle()
+    ended = await get_tournament(harness, tid)
+    assert ended.status == tournament_pb2.TOURNAMENT_STATUS_FINISHED and len(ended.game_list) == 1
+    assert ended.game_list[0].outcome.reason == "abandoned" and not ended.standings.final
+    assert tournaments.resting() == set()

@@ -122,3 +122,71 @@ async def test_a_solo_tournament_ended_by_its_abandoned_game_stays_ended_after_a
     assert again.status == "finished" and len(again.game_list) == 1
     assert again.game_list[0].outcome.reason == "abandoned" and not again.standings.final
     await crash(directory, journal, tournaments)
+
+
+async def test_a_restart_leaves_a_resting_solo_tournament_in_the_store_until_its_person_comes_back(
+    database_url: str,
+) -> None:
+    clock = ManualClock()
+    directory, journal = open_directory(database_url, clock)
+    tournaments = TournamentDirectory(directory)
+    tournament = await tournaments.create(game="soker", mode="solo", system_players=3)
+    _, nonce = await tournament.join(None, "ann")
+    await tournaments.settle()
+    room_id, version = tournament.current().current_room_id, tournament.current().version
+    await directory.settle()
+    clock.advance(600)  # KICKOFF_SOLO_REST_SECONDS' default
+    await directory.rest_and_wake()
+    await crash(directory, journal, tournaments)
+
+    clock = ManualClock(start=clock.now() + 3600)
+    directory, journal = open_directory(database_url, clock)
+    tournaments = TournamentDirectory(directory, max_live=1)
+    assert await directory.runtime.restore(journal) == {"room": 0, "tournament": 0}, "nothing loaded at start"
+    try:
+        await tournaments.create(game="soker", mode="solo", system_players=3)  # the cap of one is free
+        await directory.start_resting()
+        await tournaments.start_resting()
+        assert tournaments.resting() == {tournament.tournament_id} and directory.resting() == {room_id}
+        # Its person's move in its game brings the game back, and the tournament with it, as it was.
+        room = await directory.locate(room_id, use=True)
+        await room.move(0, nonce, get_game("soker").move_from_wire("draw"), "", None)
+        await tournaments.settle()
+        assert tournaments.resting() == set() and directory.resting() == set()
+        back = tournaments.get(tournament.tournament_id).current()
+        assert back.version == version and back.status == "playing" and back.current_room_id == room_id
+    finally:
+        await crash(directory, journal, tournaments)
+
+
+async def test_a_solo_tournament_left_resting_by_a_restart_ends_when_its_game_is_abandoned(database_url: str) -> None:
+    clock = ManualClock()
+    directory, journal = open_directory(database_url, clock)
+    tournaments = TournamentDirectory(directory)
+    tournament = await tournaments.create(game="soker", mode="solo", system_players=3)
+    await tournament.join(None, "ann")
+    await tournaments.settle()
+    joined = clock.now()
+    await directory.settle()
+    clock.advance(600)
+    await directory.rest_and_wake()
+    await crash(directory, journal, tournaments)
+
+    clock = ManualClock(start=clock.now() + 3600)
+    directory, journal = open_directory(database_url, clock)
+    tournaments = TournamentDirectory(directory, max_live=1)
+    await directory.runtime.restore(journal)
+    try:
+        await tournaments.create(game="soker", mode="solo", system_players=3)  # resting, it is not under the cap
+        await directory.start_resting()
+        await tournaments.start_resting()
+        clock.advance(joined + ABANDON - clock.now())
+        await directory.rest_and_wake()  # (the sweep loads its game, which wakes it and ends it)
+        clock.advance(0)
+        await directory.settle()
+        await tournaments.settle()
+        ended = (await tournaments.locate(tournament.tournament_id)).current()
+        assert ended.status == "finished" and ended.game_list[0].outcome.reason == "abandoned"
+        assert tournaments.resting() == set()
+    finally:
+        await crash(directory, journal, tournaments)
