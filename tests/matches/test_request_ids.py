@@ -6,8 +6,14 @@ theirs alone."""
 from __future__ import annotations
 
 import grpc
+import pytest
 
 from kickoff.v1 import match_pb2
+from service.actors.requests import RequestKey, request_key
+from service.errors import PreconditionFailed
+from service.matches.matchmaker import options_key
+from service.matches.store import MatchStore, NewTicket
+from service.rooms.room import ONLINE
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from tests.matches.conftest import SETTINGS, Queue, auth
@@ -87,3 +93,46 @@ async def test_over_rest_a_retried_enqueue_answers_the_same_ticket_after_a_resta
     assert [t["ticketId"] for t in mine] == [ticket_id]
     reused = await restarted.post("/v1/tickets", json={**body, "seatCounts": [4]}, headers=headers)
     assert reused.status_code == 409 and reused.json()["reason"] == "request_id_reused"
+
+
+async def test_one_id_for_two_games_met_by_two_nodes_at_once_makes_one_ticket_and_refuses_the_other(
+    start: Start, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One id sent for two games at once (as two nodes could get it): each call locks its own game's queue, so the
+    second may look for the id before the first stored its ticket. The store's unique key on the request then lets
+    one ticket be stored, and the other call is refused as a reuse (never INTERNAL, never a second ticket)."""
+    queue = await served(start, database_url)
+    (ann,) = await queue.players(1)
+    player = ann.player.player_id
+    store = queue.harness.matchmaker.store
+    key = request_key("1", player, b"")
+    assert key is not None
+
+    def ticket(game: str, parameters: str) -> NewTicket:
+        return NewTicket(
+            game=game,
+            members=(player,),
+            names=("ann",),
+            counts=(2,),
+            mode=ONLINE,
+            options={},
+            options_key=options_key(ONLINE, {}),
+            rating=25.0,
+            request=RequestKey(key.key, parameters),
+        )
+
+    made = await store.enqueue(ticket("soker", "a" * 32))
+    looked = MatchStore._requested
+    missed: list[bool] = []
+
+    async def before_the_first_committed(connection, request):  # (the second call's look, in its own transaction)
+        if not missed:
+            missed.append(True)
+            return None
+        return await looked(connection, request)
+
+    monkeypatch.setattr(MatchStore, "_requested", staticmethod(before_the_first_committed))
+    with pytest.raises(PreconditionFailed) as refused:
+        await store.enqueue(ticket("age-of-soccer", "b" * 32))
+    assert refused.value.code == "request_id_reused" and missed == [True]
+    assert await listed(queue, ann) == [made.ticket_id]
