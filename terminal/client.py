@@ -324,7 +324,7 @@ class KickoffClient:
     async def _once(send: Callable[[], Awaitable[Any]]) -> Any:
         """A call that creates or takes something, whose request carries a request id: sent again, with the same id,
         when its answer was lost (UNAVAILABLE, DEADLINE_EXCEEDED), so that it is made once: the server answers the
-        retry as the first time (the same room, the same seat and token)."""
+        retry as the first time (the same room, the same seat and token, the same ticket)."""
         try:
             return await send()
         except CallFailed as failed:
@@ -479,9 +479,16 @@ class KickoffClient:
 
     async def enqueue(self, game: str, *, seat_counts: Iterable[int] = ()) -> match_pb2.Ticket:
         """Join a game's queue as the signed-in player: a ticket searching for a table of one of ``seat_counts``
-        (empty: any size the game takes). ALREADY_EXISTS (already_queued) when the player is in that queue already."""
-        request = match_pb2.EnqueueRequest(game=game, seat_counts=list(seat_counts), mode=common_pb2.ROOM_MODE_ONLINE)
-        return (await self._as_player(self._matches.Enqueue, request)).ticket
+        (empty: any size the game takes). ALREADY_EXISTS (already_queued) when the player is in that queue already.
+        Sent with a request id, and once more with the same id when the answer was lost (:meth:`_once`): the retry
+        answers the ticket the first call made."""
+        request = match_pb2.EnqueueRequest(
+            game=game,
+            seat_counts=list(seat_counts),
+            mode=common_pb2.ROOM_MODE_ONLINE,
+            request_id=new_request_id(),
+        )
+        return (await self._once(lambda: self._as_player(self._matches.Enqueue, request))).ticket
 
     async def get_ticket(self, ticket_id: str) -> match_pb2.Ticket:
         """A ticket of the signed-in player's, as it stands (NOT_FOUND for anyone else's)."""

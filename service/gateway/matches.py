@@ -60,7 +60,9 @@ def _stub(state: State) -> Any:
     "(seatCounts empty: every size the game takes; party: other players, invited to the ticket, who sit at the "
     "caller's table once each joined it: POST /v1/tickets/{ticket_id}/join). 409 "
     "`already_queued` for a player in that queue already; 429 for a quota (`tickets_per_player`, "
-    "`tickets_per_caller`, `queue_full`), with Retry-After.",
+    "`tickets_per_caller`, `queue_full`), with Retry-After. With `requestId`, the same body sent again answers the "
+    "ticket the first one made, as it stands (not `already_queued`); the same id with another body is 409 "
+    "`request_id_reused`.",
     security=PLAYER,
     cache_control=PRIVATE,
     tags=["matchmaking"],

@@ -53,10 +53,11 @@ def _key_check(request: Request[Any, Any, Any], state: State) -> Callable[[], Aw
         status="201",
         example={"url": "https://push.example.com/kickoff", "events": ["WEBHOOK_EVENT_TURN_BEGAN"]},
     ),
-    summary="Register a webhook endpoint; the reply holds its signing secret, shown only this once",
+    summary="Register a webhook endpoint; the reply holds its signing secret, shown only this once (and to a retry)",
     description="422 `address_refused` for a URL whose host is, or resolves to, an address the server refuses "
     "(loopback, link-local, private, metadata) unless KICKOFF_WEBHOOK_ALLOW allows it; `bad_url` for one that is "
-    "not http(s).",
+    "not http(s). With `requestId`, the same body sent again answers the endpoint the first one registered, with its "
+    "secret (the first reply was lost); the same id with another body is 409 `request_id_reused`.",
     security=OPERATOR,
     opt={KEY_CHECK: _key_check},
     cache_control=PRIVATE,

@@ -1,5 +1,8 @@
 """MatchService: matchmaking over gRPC. It reads requests and hands them to the matchmaker (service/matches/); the
-one thing it adds is the caller's own seat token, once the ticket is matched (no one else's is ever sent)."""
+one thing it adds is the caller's own seat token, once the ticket is matched (no one else's is ever sent). An Enqueue
+with a request id is keyed to the signed-in player (service/actors/requests.py); JoinTicket and AcceptMatch need none:
+sent again, each answers the ticket as it stands and changes nothing (a member joined already, a seat taken up
+already)."""
 
 from __future__ import annotations
 
@@ -9,12 +12,13 @@ from typing import Any
 import grpc
 
 from kickoff.v1 import common_pb2, match_pb2, match_pb2_grpc
+from service.actors.requests import request_key
 from service.errors import InvalidRequest
 from service.grpc.admission import Admission
 from service.grpc.convert import MODE, MODE_NAME, options_from, struct, timestamp
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
-from service.grpc.servicers import Seats, bearer_token, internal, seat_origin, unary
+from service.grpc.servicers import Seats, bearer_token, internal, parameters_of, seat_origin, unary
 from service.matches.matchmaker import Matchmaker
 from service.matches.store import CANCELLED, EXPIRED, FORMING, MATCHED, PROPOSED, SEARCHING, MatchInfo, TicketInfo
 from service.players.players import Players
@@ -106,6 +110,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         caller = self.admission.admit(context, "join")
         self.admission.invite(player, len(request.party))
         mode = MODE_NAME.get(request.mode, ONLINE) if request.mode else ONLINE
+        key = request_key(request.request_id, player, parameters_of(request))  # (a player's: any id will do)
         ticket = await self.matchmaker.enqueue(
             player,
             game=request.game,
@@ -114,7 +119,10 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             options=options_from(request.options) if request.HasField("options") else {},
             party=list(request.party),
             caller=caller.identity,
+            request=key,
         )
+        if key is not None:  # (a retry: the ticket as it stands now, with its table once it has one)
+            return match_pb2.EnqueueResponse(ticket=await self._view(ticket.ticket_id, player))
         return match_pb2.EnqueueResponse(ticket=ticket_to_proto(ticket, None, player, self.seats))
 
     @unary

@@ -11,12 +11,13 @@ import grpc
 
 from kickoff.v1 import webhook_pb2, webhook_pb2_grpc
 from service.actors.directory import page_size_of
+from service.actors.requests import operator_request_key
 from service.errors import InvalidRequest
 from service.grpc.admission import Admission
 from service.grpc.convert import timestamp
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
-from service.grpc.servicers import internal
+from service.grpc.servicers import internal, parameters_of
 from service.telemetry import Telemetry
 from service.webhooks.events import (
     CLOCK_RUNNING_OUT,
@@ -127,6 +128,7 @@ class WebhookServicer(webhook_pb2_grpc.WebhookServiceServicer):
             description=request.description,
             max_in_flight=request.max_in_flight,
             timeout_seconds=request.timeout_seconds,
+            request=operator_request_key(request.request_id, parameters_of(request)),
         )
         return webhook_pb2.AddEndpointResponse(endpoint=endpoint_to_proto(endpoint), secret=secret)
 

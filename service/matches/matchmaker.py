@@ -26,6 +26,7 @@ from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapProp
 from engine.core import InvalidOptions, UnknownGame
 from engine.levels import levels_of
 from engine.registry import GAMES, get_game
+from service.actors.requests import RequestKey
 from service.errors import InvalidRequest, PlayerNotFound, ResourceExhausted, StoreRefused, TicketNotFound
 from service.matches.matching import Table, Vacant, Waiting, plan
 from service.matches.store import (
@@ -265,11 +266,13 @@ class Matchmaker:
         options: Mapping[str, Any] | None = None,
         party: Sequence[str] = (),
         caller: str = "",
+        request: RequestKey | None = None,
     ) -> TicketInfo:
         """A new ticket for ``player_id`` and ``party`` (other players who sit at the same table, and on the same team
         where the game has teams; each is invited, and the ticket searches once they all joined it). Raises
         InvalidRequest naming what is wrong, PlayerNotFound for a party member who is not a player, Conflict
-        (already_queued) or ResourceExhausted (a quota)."""
+        (already_queued) or ResourceExhausted (a quota). With ``request`` (the player's request id): the ticket it
+        made already, as it stands now, when it made one (MatchStore.enqueue)."""
         try:
             rules = get_game(game)
         except UnknownGame:
@@ -313,11 +316,11 @@ class Matchmaker:
             names.append(info.name)
         ratings = await self.players.ratings_of(game, members)
         rating = sum(ratings[m].mu if m in ratings else MU for m in members) / len(members)
-        request = trace.get_current_span().get_span_context()  # (the call's span, when it is traced)
+        call = trace.get_current_span().get_span_context()  # (the call's span, when it is traced)
         with self.telemetry.tracer.start_as_current_span(
             "ticket.enqueue",
             context=Context(),  # a ticket's life is a trace of its own, linked to the call that began it
-            links=[Link(request)] if request.is_valid else [],
+            links=[Link(call)] if call.is_valid else [],
             attributes={"kickoff.game": game, "kickoff.ticket.players": len(members)},
         ):
             ticket = await self.store.enqueue(
@@ -332,6 +335,7 @@ class Matchmaker:
                     rating=rating,
                     caller=caller,
                     trace=self._traceparent() if self.telemetry.tracing else "",
+                    request=request,
                 )
             )
         return ticket

@@ -25,9 +25,11 @@ from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from engine.registry import get_game
+from service.actors.requests import RequestKey, reused
 from service.errors import Conflict, PlayerNotFound, PreconditionFailed, ResourceExhausted, TicketNotFound
 from service.matches.matching import Table, Vacant, Waiting
 from service.players.ratings import MU
@@ -70,6 +72,7 @@ class NewTicket:
     rating: float
     caller: str = ""
     trace: str = ""
+    request: RequestKey | None = None  # the enqueuer's request id (service/actors/requests.py): a retry finds it
 
 
 @dataclass(frozen=True)
@@ -312,12 +315,44 @@ class MatchStore:
     async def enqueue(self, new: NewTicket) -> TicketInfo:
         """Store a new ticket: searching, or for a party forming until each invited member joins (:meth:`join`).
         Conflict (already_queued) for a leader already in this game's queue; ResourceExhausted for a quota
-        (tickets_per_player, tickets_per_caller, queue_full)."""
+        (tickets_per_player, tickets_per_caller, queue_full).
+
+        With a request id (``new.request``), the ticket that id made already, as it stands now, is the answer (checked
+        first, in the queue's locked transaction: a retry is never already_queued nor over a quota); PreconditionFailed
+        (request_id_reused) when it was made by another request. Two nodes that race with one id for two games lock
+        two queues: the unique key lets one ticket be stored, and the other call answers as a retry does."""
+        try:
+            return await self._enqueue(new)
+        except IntegrityError:
+            if new.request is None:
+                raise
+            async with self.engine.connect() as connection:
+                found = await self._requested(connection, new.request)
+            if found is None:
+                raise
+            return found
+
+    @staticmethod
+    async def _requested(connection: AsyncConnection, request: RequestKey) -> TicketInfo | None:
+        """The ticket ``request``'s id made, or None; PreconditionFailed (request_id_reused) when another request
+        made it."""
+        row = (await connection.execute(select(TicketRow).where(TicketRow.request_key == request.key))).first()
+        if row is None:
+            return None
+        if row.request_hash != request.parameters:
+            raise reused("another game, table sizes, options or party")
+        return _ticket(row)
+
+    async def _enqueue(self, new: NewTicket) -> TicketInfo:
         now = self.clock()
         ticket_id = secrets.token_hex(8)
         leader, invited = new.members[0], list(new.members[1:])
         async with self.engine.begin() as connection:
             await self._lock(connection, new.game)
+            if new.request is not None:
+                found = await self._requested(connection, new.request)
+                if found is not None:
+                    return found
             await self._check_alive(connection, new.members)
             await self._check_player(connection, new.game, leader, "you are")
             if new.caller:
@@ -358,6 +393,8 @@ class MatchStore:
                 "caller": new.caller[:64],
                 "trace": new.trace,
                 "ended_at": None,
+                "request_key": new.request.key if new.request else None,
+                "request_hash": new.request.parameters if new.request else None,
             }
             await connection.execute(insert(TicketRow), [row])
             await self._queue(connection, new.game, leader, ticket_id)  # (the key refuses a second: never, locked)

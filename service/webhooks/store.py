@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from service.actors.requests import RequestKey, reused
 from service.errors import EndpointNotFound, InvalidRequest
 from service.store.models import WebhookDeliveryRow, WebhookEndpointRow
 from service.webhooks.events import TYPES
@@ -75,8 +77,19 @@ class WebhookStore:
         description: str = "",
         max_in_flight: int = 0,
         timeout_seconds: float = 0.0,
+        request: RequestKey | None = None,
     ) -> tuple[Endpoint, str]:
-        """Register an endpoint; returns it with its secret (shown only now)."""
+        """Register an endpoint; returns it with its secret (shown only now, and to a retry). With a request id
+        (``request``), the endpoint that id registered already is the answer, with its secret unsealed: the operator
+        who sends the id again holds the operator key as the first call did, and the first answer, lost, was the only
+        one that showed the secret (a registered endpoint whose secret nobody has could not be checked by any
+        receiver). PreconditionFailed (request_id_reused) when another request registered it. Checked first, so a
+        retry is never too_many_endpoints; two calls racing with one id register one endpoint (the unique key)."""
+        if request is not None:
+            async with self.engine.connect() as connection:
+                found = await self._requested(connection, request)
+            if found is not None:
+                return found
         if not events:
             raise InvalidRequest("name at least one event the endpoint wants", code="no_events", field="events")
         unknown = [event for event in events if event not in TYPES]
@@ -103,14 +116,26 @@ class WebhookStore:
             "max_in_flight": max_in_flight or DEFAULT_IN_FLIGHT,
             "timeout_seconds": timeout_seconds or DEFAULT_TIMEOUT,
             "created_at": self.now(),
+            "request_key": request.key if request else None,
+            "request_hash": request.parameters if request else None,
         }
-        async with self.engine.begin() as connection:
-            count = (await connection.execute(select(func.count()).select_from(WebhookEndpointRow))).scalar_one()
-            if count >= MAX_ENDPOINTS:
-                raise InvalidRequest(
-                    f"the server keeps at most {MAX_ENDPOINTS} endpoints: remove one first", code="too_many_endpoints"
-                )
-            await connection.execute(insert(WebhookEndpointRow), [row])
+        try:
+            async with self.engine.begin() as connection:
+                count = (await connection.execute(select(func.count()).select_from(WebhookEndpointRow))).scalar_one()
+                if count >= MAX_ENDPOINTS:
+                    raise InvalidRequest(
+                        f"the server keeps at most {MAX_ENDPOINTS} endpoints: remove one first",
+                        code="too_many_endpoints",
+                    )
+                await connection.execute(insert(WebhookEndpointRow), [row])
+        except IntegrityError:
+            if request is None:
+                raise
+            async with self.engine.connect() as connection:  # (another call with the id registered it meanwhile)
+                found = await self._requested(connection, request)
+            if found is None:
+                raise
+            return found
         endpoint = Endpoint(
             row["endpoint_id"],
             url,
@@ -122,6 +147,17 @@ class WebhookStore:
             row["secret_hint"],
         )
         return endpoint, secret
+
+    async def _requested(self, connection: AsyncConnection, request: RequestKey) -> tuple[Endpoint, str] | None:
+        """The endpoint ``request``'s id registered, with its secret, or None; PreconditionFailed (request_id_reused)
+        when another request registered it."""
+        query = select(WebhookEndpointRow).where(WebhookEndpointRow.request_key == request.key)
+        row = (await connection.execute(query)).first()
+        if row is None:
+            return None
+        if row.request_hash != request.parameters:
+            raise reused("another URL, events, secret, description or limits")
+        return _endpoint(row), self.sealer.open(row.secret)
 
     async def list(self) -> list[Endpoint]:
         """Every endpoint, oldest first, with its backlog (pending and sending) and its dead letters."""

@@ -10,7 +10,7 @@ import sys
 import grpc
 import pytest
 
-from kickoff.v1 import common_pb2, move_pb2, room_pb2_grpc
+from kickoff.v1 import common_pb2, match_pb2, match_pb2_grpc, move_pb2, room_pb2_grpc
 from terminal.client import CallFailed, KickoffClient, Refusal, SessionEnded
 from tests.players.conftest import Served
 from tests.server.conftest import soker_move
@@ -101,16 +101,17 @@ def test_the_client_imports_nothing_from_the_engine_or_the_server() -> None:
 
 
 class LoseFirstAnswers(grpc.aio.UnaryUnaryClientInterceptor):
-    """The first CreateRoom and the first JoinRoom are made, but their answers never reach the client (UNAVAILABLE
-    instead)."""
+    """The first call of each of ``methods`` (default: CreateRoom and JoinRoom) is made, but its answer never reaches
+    the client (UNAVAILABLE instead)."""
 
-    def __init__(self) -> None:
+    def __init__(self, methods: tuple[str, ...] = ("/CreateRoom", "/JoinRoom")) -> None:
         self.lost: set[str] = set()
+        self.methods = methods
 
     async def intercept_unary_unary(self, continuation, details, request):
         call = await continuation(details, request)
         method = details.method.decode() if isinstance(details.method, bytes) else details.method
-        if method in self.lost or not method.endswith(("/CreateRoom", "/JoinRoom")):
+        if method in self.lost or not method.endswith(self.methods):
             return call
         await call  # (the server made it)
         self.lost.add(method)
@@ -134,6 +135,21 @@ async def test_a_create_or_a_join_whose_answer_was_lost_is_sent_again_and_made_o
     finally:
         await lossy.close()
         await client.close()
+
+
+async def test_an_enqueue_whose_answer_was_lost_is_sent_again_and_answers_the_one_ticket_made(
+    served: Served, clients
+) -> None:
+    client = clients()
+    await client.sign_in_as_guest("Ana")
+    lossy = grpc.aio.insecure_channel(target(served.harness), interceptors=[LoseFirstAnswers(("/Enqueue",))])
+    client._matches = match_pb2_grpc.MatchServiceStub(lossy)  # (its first Enqueue's answer is lost)
+    try:
+        ticket = await client.enqueue("soker", seat_counts=[2])  # (not already_queued: the retry answers the ticket)
+        assert ticket.status == match_pb2.TICKET_STATUS_SEARCHING
+        assert [t.ticket_id for t in await client.my_tickets()] == [ticket.ticket_id], "one ticket made"
+    finally:
+        await lossy.close()
 
 
 # -- players ----------------------------------------------------------------------------------------------------------

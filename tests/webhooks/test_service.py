@@ -25,7 +25,7 @@ from service.store.journal import SqlJournal
 from service.store.models import WebhookDeliveryRow
 from tests.server.conftest import Harness
 from tests.servers import Start
-from tests.webhooks.conftest import OPERATOR_KEY
+from tests.webhooks.conftest import OPERATOR_KEY, SERVER_SETTINGS
 
 KEY = OPERATOR_KEY
 OPERATOR = (("x-operator-key", KEY),)
@@ -193,6 +193,47 @@ async def test_the_rest_admin_api(harness: Harness, gateway: Any, receivers: Any
     gone = await client.delete(f"/v1/admin/webhooks/{endpoint_id}", headers={"X-Operator-Key": KEY})
     assert gone.status_code == 200
     assert (await client.get("/v1/admin/webhooks", headers={"X-Operator-Key": KEY})).json()["endpoints"] == []
+
+
+async def test_add_endpoint_sent_again_with_its_request_id_answers_the_same_endpoint_and_secret_after_a_restart(
+    start: Start, database_url: str, receivers: Any
+) -> None:
+    receiver = await receivers()
+    first = await start(journal=SqlJournal(create_engine(database_url)), webhooks=SERVER_SETTINGS)
+    request = webhook_pb2.AddEndpointRequest(url=receiver.url, events=[TURN], request_id="hook-1")
+    added = await first.webhook_admin.AddEndpoint(request, metadata=OPERATOR)
+    assert added.secret.startswith("whsec_")
+    restarted = await start(journal=SqlJournal(create_engine(database_url)), webhooks=SERVER_SETTINGS)
+    for harness in (first, restarted):
+        # The first answer was lost: the retry is the same endpoint, with the secret it signs with (else no one has it).
+        again = await harness.webhook_admin.AddEndpoint(request, metadata=OPERATOR)
+        assert (again.endpoint.endpoint_id, again.secret) == (added.endpoint.endpoint_id, added.secret)
+    listed = await restarted.webhook_admin.ListEndpoints(webhook_pb2.ListEndpointsRequest(), metadata=OPERATOR)
+    assert [e.endpoint_id for e in listed.endpoints] == [added.endpoint.endpoint_id]
+    # The same id with another request is refused, and registers nothing.
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        changed = webhook_pb2.AddEndpointRequest(url=receiver.url, events=[ENDED], request_id="hook-1")
+        await restarted.webhook_admin.AddEndpoint(changed, metadata=OPERATOR)
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION and reason(refused.value) == "request_id_reused"
+    listed = await restarted.webhook_admin.ListEndpoints(webhook_pb2.ListEndpointsRequest(), metadata=OPERATOR)
+    assert len(listed.endpoints) == 1
+
+
+async def test_over_rest_a_retried_add_endpoint_answers_the_same_endpoint_and_secret(
+    harness: Harness, gateway: Any, receivers: Any
+) -> None:
+    client = await gateway(harness)
+    receiver = await receivers()
+    body = {"url": receiver.url, "events": ["WEBHOOK_EVENT_GAME_ENDED"], "requestId": "hook-1"}
+    operator = {"X-Operator-Key": KEY}
+    made = await client.post("/v1/admin/webhooks", json=body, headers=operator)
+    assert made.status_code == 201, made.text
+    again = await client.post("/v1/admin/webhooks", json=body, headers=operator)
+    assert again.status_code == 201 and again.json() == made.json()
+    listed = await client.get("/v1/admin/webhooks", headers=operator)
+    assert [e["endpointId"] for e in listed.json()["endpoints"]] == [made.json()["endpoint"]["endpointId"]]
+    reused = await client.post("/v1/admin/webhooks", json={**body, "description": "other"}, headers=operator)
+    assert reused.status_code == 409 and reused.json()["reason"] == "request_id_reused"
 
 
 # -- events from play ---------------------------------------------------------------------------------------------

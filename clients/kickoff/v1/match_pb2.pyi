@@ -111,18 +111,20 @@ class TableSeat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[_common_pb2.SeatKind, str]] = ..., player_id: _Optional[str] = ..., name: _Optional[str] = ..., accepted: _Optional[bool] = ..., team: _Optional[int] = ...) -> None: ...
 
 class EnqueueRequest(_message.Message):
-    __slots__ = ("game", "seat_counts", "mode", "options", "party")
+    __slots__ = ("game", "seat_counts", "mode", "options", "party", "request_id")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEAT_COUNTS_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     PARTY_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     game: str
     seat_counts: _containers.RepeatedScalarFieldContainer[int]
     mode: _common_pb2.RoomMode
     options: _struct_pb2.Struct
     party: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game: _Optional[str] = ..., seat_counts: _Optional[_Iterable[int]] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., party: _Optional[_Iterable[str]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, game: _Optional[str] = ..., seat_counts: _Optional[_Iterable[int]] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., party: _Optional[_Iterable[str]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class EnqueueResponse(_message.Message):
     __slots__ = ("ticket",)

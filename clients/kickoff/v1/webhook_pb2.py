@@ -26,7 +26,7 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from kickoff.v1 import limits_pb2 as kickoff_dot_v1_dot_limits__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18kickoff/v1/webhook.proto\x12\nkickoff.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/limits.proto\"\x87\x02\n\x0fWebhookEndpoint\x12\x13\n\x0b\x65ndpoint_id\x18\x01 \x01(\t\x12\x0b\n\x03url\x18\x02 \x01(\t\x12(\n\x06\x65vents\x18\x03 \x03(\x0e\x32\x18.kickoff.v1.WebhookEvent\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x15\n\rmax_in_flight\x18\x05 \x01(\x05\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\x12/\n\x0b\x63reate_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x13\n\x0bsecret_hint\x18\x08 \x01(\t\x12\x0f\n\x07\x62\x61\x63klog\x18\t \x01(\x03\x12\x0c\n\x04\x64\x65\x61\x64\x18\n \x01(\x03\"\xc8\x01\n\x12\x41\x64\x64\x45ndpointRequest\x12\x16\n\x03url\x18\x01 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x10\x18\x03\x12\x30\n\x06\x65vents\x18\x02 \x03(\x0e\x32\x18.kickoff.v1.WebhookEventB\x06\xaa\xbb\x18\x02\x10\x08\x12\x18\n\x06secret\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08\x64\x18\x03\x12\x1e\n\x0b\x64\x65scription\x18\x04 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x01\x18\x02\x12\x15\n\rmax_in_flight\x18\x05 \x01(\x05\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\"T\n\x13\x41\x64\x64\x45ndpointResponse\x12-\n\x08\x65ndpoint\x18\x01 \x01(\x0b\x32\x1b.kickoff.v1.WebhookEndpoint\x12\x0e\n\x06secret\x18\x02 \x01(\t\"\x16\n\x14ListEndpointsRequest\"G\n\x15ListEndpointsResponse\x12.\n\tendpoints\x18\x01 \x03(\x0b\x32\x1b.kickoff.v1.WebhookEndpoint\"6\n\x15RemoveEndpointRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"\x18\n\x16RemoveEndpointResponse\"4\n\x13TestEndpointRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"s\n\x14TestEndpointResponse\x12\x11\n\tdelivered\x18\x01 \x01(\x08\x12\x13\n\x0bstatus_code\x18\x02 \x01(\x05\x12\r\n\x05\x65rror\x18\x03 \x01(\t\x12\x0f\n\x07seconds\x18\x04 \x01(\x01\x12\x13\n\x0b\x64\x65livery_id\x18\x05 \x01(\t\"\xc9\x02\n\x0fWebhookDelivery\x12\x13\n\x0b\x64\x65livery_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65ndpoint_id\x18\x02 \x01(\t\x12\'\n\x05\x65vent\x18\x03 \x01(\x0e\x32\x18.kickoff.v1.WebhookEvent\x12*\n\x06status\x18\x04 \x01(\x0e\x32\x1a.kickoff.v1.DeliveryStatus\x12\x10\n\x08\x61ttempts\x18\x05 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x35\n\x11next_attempt_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nlast_error\x18\x08 \x01(\t\x12\x18\n\x10last_status_code\x18\t \x01(\x05\x12\x0f\n\x07payload\x18\n \x01(\t\"\x93\x01\n\x15ListDeliveriesRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12*\n\x06status\x18\x02 \x01(\x0e\x32\x1a.kickoff.v1.DeliveryStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x1c\n\npage_token\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"b\n\x16ListDeliveriesResponse\x12/\n\ndeliveries\x18\x01 \x03(\x0b\x32\x1b.kickoff.v1.WebhookDelivery\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"^\n\x1aRedeliverDeliveriesRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12!\n\x0c\x64\x65livery_ids\x18\x02 \x03(\tB\x0b\xaa\xbb\x18\x07\x08(\x10\xf4\x03\x18\x01\"2\n\x1bRedeliverDeliveriesResponse\x12\x13\n\x0bredelivered\x18\x01 \x01(\x05*\xd6\x01\n\x0cWebhookEvent\x12\x1d\n\x19WEBHOOK_EVENT_UNSPECIFIED\x10\x00\x12\x1c\n\x18WEBHOOK_EVENT_TURN_BEGAN\x10\x01\x12\x1d\n\x19WEBHOOK_EVENT_MATCH_FOUND\x10\x02\x12\x1c\n\x18WEBHOOK_EVENT_GAME_ENDED\x10\x03\x12\'\n#WEBHOOK_EVENT_TOURNAMENT_GAME_READY\x10\x04\x12#\n\x1fWEBHOOK_EVENT_CLOCK_RUNNING_OUT\x10\x05*\xc2\x01\n\x0e\x44\x65liveryStatus\x12\x1f\n\x1b\x44\x45LIVERY_STATUS_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x44\x45LIVERY_STATUS_PENDING\x10\x01\x12\x1b\n\x17\x44\x45LIVERY_STATUS_SENDING\x10\x02\x12\x1d\n\x19\x44\x45LIVERY_STATUS_DELIVERED\x10\x03\x12\x18\n\x14\x44\x45LIVERY_STATUS_DEAD\x10\x04\x12\x1c\n\x18\x44\x45LIVERY_STATUS_OBSOLETE\x10\x05\x32\xa3\x04\n\x0eWebhookService\x12N\n\x0b\x41\x64\x64\x45ndpoint\x12\x1e.kickoff.v1.AddEndpointRequest\x1a\x1f.kickoff.v1.AddEndpointResponse\x12T\n\rListEndpoints\x12 .kickoff.v1.ListEndpointsRequest\x1a!.kickoff.v1.ListEndpointsResponse\x12W\n\x0eRemoveEndpoint\x12!.kickoff.v1.RemoveEndpointRequest\x1a\".kickoff.v1.RemoveEndpointResponse\x12Q\n\x0cTestEndpoint\x12\x1f.kickoff.v1.TestEndpointRequest\x1a .kickoff.v1.TestEndpointResponse\x12W\n\x0eListDeliveries\x12!.kickoff.v1.ListDeliveriesRequest\x1a\".kickoff.v1.ListDeliveriesResponse\x12\x66\n\x13RedeliverDeliveries\x12&.kickoff.v1.RedeliverDeliveriesRequest\x1a\'.kickoff.v1.RedeliverDeliveriesResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18kickoff/v1/webhook.proto\x12\nkickoff.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/limits.proto\"\x87\x02\n\x0fWebhookEndpoint\x12\x13\n\x0b\x65ndpoint_id\x18\x01 \x01(\t\x12\x0b\n\x03url\x18\x02 \x01(\t\x12(\n\x06\x65vents\x18\x03 \x03(\x0e\x32\x18.kickoff.v1.WebhookEvent\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x15\n\rmax_in_flight\x18\x05 \x01(\x05\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\x12/\n\x0b\x63reate_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x13\n\x0bsecret_hint\x18\x08 \x01(\t\x12\x0f\n\x07\x62\x61\x63klog\x18\t \x01(\x03\x12\x0c\n\x04\x64\x65\x61\x64\x18\n \x01(\x03\"\xe6\x01\n\x12\x41\x64\x64\x45ndpointRequest\x12\x16\n\x03url\x18\x01 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x10\x18\x03\x12\x30\n\x06\x65vents\x18\x02 \x03(\x0e\x32\x18.kickoff.v1.WebhookEventB\x06\xaa\xbb\x18\x02\x10\x08\x12\x18\n\x06secret\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08\x64\x18\x03\x12\x1e\n\x0b\x64\x65scription\x18\x04 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x01\x18\x02\x12\x15\n\rmax_in_flight\x18\x05 \x01(\x05\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\x12\x1c\n\nrequest_id\x18\x07 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"T\n\x13\x41\x64\x64\x45ndpointResponse\x12-\n\x08\x65ndpoint\x18\x01 \x01(\x0b\x32\x1b.kickoff.v1.WebhookEndpoint\x12\x0e\n\x06secret\x18\x02 \x01(\t\"\x16\n\x14ListEndpointsRequest\"G\n\x15ListEndpointsResponse\x12.\n\tendpoints\x18\x01 \x03(\x0b\x32\x1b.kickoff.v1.WebhookEndpoint\"6\n\x15RemoveEndpointRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"\x18\n\x16RemoveEndpointResponse\"4\n\x13TestEndpointRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"s\n\x14TestEndpointResponse\x12\x11\n\tdelivered\x18\x01 \x01(\x08\x12\x13\n\x0bstatus_code\x18\x02 \x01(\x05\x12\r\n\x05\x65rror\x18\x03 \x01(\t\x12\x0f\n\x07seconds\x18\x04 \x01(\x01\x12\x13\n\x0b\x64\x65livery_id\x18\x05 \x01(\t\"\xc9\x02\n\x0fWebhookDelivery\x12\x13\n\x0b\x64\x65livery_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65ndpoint_id\x18\x02 \x01(\t\x12\'\n\x05\x65vent\x18\x03 \x01(\x0e\x32\x18.kickoff.v1.WebhookEvent\x12*\n\x06status\x18\x04 \x01(\x0e\x32\x1a.kickoff.v1.DeliveryStatus\x12\x10\n\x08\x61ttempts\x18\x05 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x35\n\x11next_attempt_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nlast_error\x18\x08 \x01(\t\x12\x18\n\x10last_status_code\x18\t \x01(\x05\x12\x0f\n\x07payload\x18\n \x01(\t\"\x93\x01\n\x15ListDeliveriesRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12*\n\x06status\x18\x02 \x01(\x0e\x32\x1a.kickoff.v1.DeliveryStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x1c\n\npage_token\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"b\n\x16ListDeliveriesResponse\x12/\n\ndeliveries\x18\x01 \x03(\x0b\x32\x1b.kickoff.v1.WebhookDelivery\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"^\n\x1aRedeliverDeliveriesRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12!\n\x0c\x64\x65livery_ids\x18\x02 \x03(\tB\x0b\xaa\xbb\x18\x07\x08(\x10\xf4\x03\x18\x01\"2\n\x1bRedeliverDeliveriesResponse\x12\x13\n\x0bredelivered\x18\x01 \x01(\x05*\xd6\x01\n\x0cWebhookEvent\x12\x1d\n\x19WEBHOOK_EVENT_UNSPECIFIED\x10\x00\x12\x1c\n\x18WEBHOOK_EVENT_TURN_BEGAN\x10\x01\x12\x1d\n\x19WEBHOOK_EVENT_MATCH_FOUND\x10\x02\x12\x1c\n\x18WEBHOOK_EVENT_GAME_ENDED\x10\x03\x12\'\n#WEBHOOK_EVENT_TOURNAMENT_GAME_READY\x10\x04\x12#\n\x1fWEBHOOK_EVENT_CLOCK_RUNNING_OUT\x10\x05*\xc2\x01\n\x0e\x44\x65liveryStatus\x12\x1f\n\x1b\x44\x45LIVERY_STATUS_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x44\x45LIVERY_STATUS_PENDING\x10\x01\x12\x1b\n\x17\x44\x45LIVERY_STATUS_SENDING\x10\x02\x12\x1d\n\x19\x44\x45LIVERY_STATUS_DELIVERED\x10\x03\x12\x18\n\x14\x44\x45LIVERY_STATUS_DEAD\x10\x04\x12\x1c\n\x18\x44\x45LIVERY_STATUS_OBSOLETE\x10\x05\x32\xa3\x04\n\x0eWebhookService\x12N\n\x0b\x41\x64\x64\x45ndpoint\x12\x1e.kickoff.v1.AddEndpointRequest\x1a\x1f.kickoff.v1.AddEndpointResponse\x12T\n\rListEndpoints\x12 .kickoff.v1.ListEndpointsRequest\x1a!.kickoff.v1.ListEndpointsResponse\x12W\n\x0eRemoveEndpoint\x12!.kickoff.v1.RemoveEndpointRequest\x1a\".kickoff.v1.RemoveEndpointResponse\x12Q\n\x0cTestEndpoint\x12\x1f.kickoff.v1.TestEndpointRequest\x1a .kickoff.v1.TestEndpointResponse\x12W\n\x0eListDeliveries\x12!.kickoff.v1.ListDeliveriesRequest\x1a\".kickoff.v1.ListDeliveriesResponse\x12\x66\n\x13RedeliverDeliveries\x12&.kickoff.v1.RedeliverDeliveriesRequest\x1a\'.kickoff.v1.RedeliverDeliveriesResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -41,6 +41,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ADDENDPOINTREQUEST'].fields_by_name['secret']._serialized_options = b'\252\273\030\004\010d\030\003'
   _globals['_ADDENDPOINTREQUEST'].fields_by_name['description']._loaded_options = None
   _globals['_ADDENDPOINTREQUEST'].fields_by_name['description']._serialized_options = b'\252\273\030\005\010\200\001\030\002'
+  _globals['_ADDENDPOINTREQUEST'].fields_by_name['request_id']._loaded_options = None
+  _globals['_ADDENDPOINTREQUEST'].fields_by_name['request_id']._serialized_options = b'\252\273\030\004\010@\030\003'
   _globals['_REMOVEENDPOINTREQUEST'].fields_by_name['endpoint_id']._loaded_options = None
   _globals['_REMOVEENDPOINTREQUEST'].fields_by_name['endpoint_id']._serialized_options = b'\252\273\030\004\010 \030\001'
   _globals['_TESTENDPOINTREQUEST'].fields_by_name['endpoint_id']._loaded_options = None
@@ -53,38 +55,38 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REDELIVERDELIVERIESREQUEST'].fields_by_name['endpoint_id']._serialized_options = b'\252\273\030\004\010 \030\001'
   _globals['_REDELIVERDELIVERIESREQUEST'].fields_by_name['delivery_ids']._loaded_options = None
   _globals['_REDELIVERDELIVERIESREQUEST'].fields_by_name['delivery_ids']._serialized_options = b'\252\273\030\007\010(\020\364\003\030\001'
-  _globals['_WEBHOOKEVENT']._serialized_start=1734
-  _globals['_WEBHOOKEVENT']._serialized_end=1948
-  _globals['_DELIVERYSTATUS']._serialized_start=1951
-  _globals['_DELIVERYSTATUS']._serialized_end=2145
+  _globals['_WEBHOOKEVENT']._serialized_start=1764
+  _globals['_WEBHOOKEVENT']._serialized_end=1978
+  _globals['_DELIVERYSTATUS']._serialized_start=1981
+  _globals['_DELIVERYSTATUS']._serialized_end=2175
   _globals['_WEBHOOKENDPOINT']._serialized_start=99
   _globals['_WEBHOOKENDPOINT']._serialized_end=362
   _globals['_ADDENDPOINTREQUEST']._serialized_start=365
-  _globals['_ADDENDPOINTREQUEST']._serialized_end=565
-  _globals['_ADDENDPOINTRESPONSE']._serialized_start=567
-  _globals['_ADDENDPOINTRESPONSE']._serialized_end=651
-  _globals['_LISTENDPOINTSREQUEST']._serialized_start=653
-  _globals['_LISTENDPOINTSREQUEST']._serialized_end=675
-  _globals['_LISTENDPOINTSRESPONSE']._serialized_start=677
-  _globals['_LISTENDPOINTSRESPONSE']._serialized_end=748
-  _globals['_REMOVEENDPOINTREQUEST']._serialized_start=750
-  _globals['_REMOVEENDPOINTREQUEST']._serialized_end=804
-  _globals['_REMOVEENDPOINTRESPONSE']._serialized_start=806
-  _globals['_REMOVEENDPOINTRESPONSE']._serialized_end=830
-  _globals['_TESTENDPOINTREQUEST']._serialized_start=832
-  _globals['_TESTENDPOINTREQUEST']._serialized_end=884
-  _globals['_TESTENDPOINTRESPONSE']._serialized_start=886
-  _globals['_TESTENDPOINTRESPONSE']._serialized_end=1001
-  _globals['_WEBHOOKDELIVERY']._serialized_start=1004
-  _globals['_WEBHOOKDELIVERY']._serialized_end=1333
-  _globals['_LISTDELIVERIESREQUEST']._serialized_start=1336
-  _globals['_LISTDELIVERIESREQUEST']._serialized_end=1483
-  _globals['_LISTDELIVERIESRESPONSE']._serialized_start=1485
-  _globals['_LISTDELIVERIESRESPONSE']._serialized_end=1583
-  _globals['_REDELIVERDELIVERIESREQUEST']._serialized_start=1585
-  _globals['_REDELIVERDELIVERIESREQUEST']._serialized_end=1679
-  _globals['_REDELIVERDELIVERIESRESPONSE']._serialized_start=1681
-  _globals['_REDELIVERDELIVERIESRESPONSE']._serialized_end=1731
-  _globals['_WEBHOOKSERVICE']._serialized_start=2148
-  _globals['_WEBHOOKSERVICE']._serialized_end=2695
+  _globals['_ADDENDPOINTREQUEST']._serialized_end=595
+  _globals['_ADDENDPOINTRESPONSE']._serialized_start=597
+  _globals['_ADDENDPOINTRESPONSE']._serialized_end=681
+  _globals['_LISTENDPOINTSREQUEST']._serialized_start=683
+  _globals['_LISTENDPOINTSREQUEST']._serialized_end=705
+  _globals['_LISTENDPOINTSRESPONSE']._serialized_start=707
+  _globals['_LISTENDPOINTSRESPONSE']._serialized_end=778
+  _globals['_REMOVEENDPOINTREQUEST']._serialized_start=780
+  _globals['_REMOVEENDPOINTREQUEST']._serialized_end=834
+  _globals['_REMOVEENDPOINTRESPONSE']._serialized_start=836
+  _globals['_REMOVEENDPOINTRESPONSE']._serialized_end=860
+  _globals['_TESTENDPOINTREQUEST']._serialized_start=862
+  _globals['_TESTENDPOINTREQUEST']._serialized_end=914
+  _globals['_TESTENDPOINTRESPONSE']._serialized_start=916
+  _globals['_TESTENDPOINTRESPONSE']._serialized_end=1031
+  _globals['_WEBHOOKDELIVERY']._serialized_start=1034
+  _globals['_WEBHOOKDELIVERY']._serialized_end=1363
+  _globals['_LISTDELIVERIESREQUEST']._serialized_start=1366
+  _globals['_LISTDELIVERIESREQUEST']._serialized_end=1513
+  _globals['_LISTDELIVERIESRESPONSE']._serialized_start=1515
+  _globals['_LISTDELIVERIESRESPONSE']._serialized_end=1613
+  _globals['_REDELIVERDELIVERIESREQUEST']._serialized_start=1615
+  _globals['_REDELIVERDELIVERIESREQUEST']._serialized_end=1709
+  _globals['_REDELIVERDELIVERIESRESPONSE']._serialized_start=1711
+  _globals['_REDELIVERDELIVERIESRESPONSE']._serialized_end=1761
+  _globals['_WEBHOOKSERVICE']._serialized_start=2178
+  _globals['_WEBHOOKSERVICE']._serialized_end=2725
 # @@protoc_insertion_point(module_scope)

@@ -66,20 +66,22 @@ class WebhookEndpoint(_message.Message):
     def __init__(self, endpoint_id: _Optional[str] = ..., url: _Optional[str] = ..., events: _Optional[_Iterable[_Union[WebhookEvent, str]]] = ..., description: _Optional[str] = ..., max_in_flight: _Optional[int] = ..., timeout_seconds: _Optional[float] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., secret_hint: _Optional[str] = ..., backlog: _Optional[int] = ..., dead: _Optional[int] = ...) -> None: ...
 
 class AddEndpointRequest(_message.Message):
-    __slots__ = ("url", "events", "secret", "description", "max_in_flight", "timeout_seconds")
+    __slots__ = ("url", "events", "secret", "description", "max_in_flight", "timeout_seconds", "request_id")
     URL_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     SECRET_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     MAX_IN_FLIGHT_FIELD_NUMBER: _ClassVar[int]
     TIMEOUT_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     url: str
     events: _containers.RepeatedScalarFieldContainer[WebhookEvent]
     secret: str
     description: str
     max_in_flight: int
     timeout_seconds: float
-    def __init__(self, url: _Optional[str] = ..., events: _Optional[_Iterable[_Union[WebhookEvent, str]]] = ..., secret: _Optional[str] = ..., description: _Optional[str] = ..., max_in_flight: _Optional[int] = ..., timeout_seconds: _Optional[float] = ...) -> None: ...
+    request_id: str
+    def __init__(self, url: _Optional[str] = ..., events: _Optional[_Iterable[_Union[WebhookEvent, str]]] = ..., secret: _Optional[str] = ..., description: _Optional[str] = ..., max_in_flight: _Optional[int] = ..., timeout_seconds: _Optional[float] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class AddEndpointResponse(_message.Message):
     __slots__ = ("endpoint", "secret")
