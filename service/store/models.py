@@ -343,7 +343,7 @@ class TicketRow(Base):
     trace: Mapped[str] = mapped_column(String(64), default="", server_default="")  # its life's trace (traceparent)
     ended_at: Mapped[float | None] = mapped_column(Double, nullable=True, index=True)  # (for pruning: 0016)
     # The enqueuer's request id, when Enqueue carried one: its key (the player and id hashed, unique: a retry finds the
-    # ticket by it) and the hash of the request's parameters (service/actors/requests.py) (0017)
+    # ticket by it) and the hash of the request's parameters (service/actors/requests.py) (0018)
     request_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     request_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
@@ -425,7 +425,7 @@ class WebhookEndpointRow(Base):
     timeout_seconds: Mapped[float] = mapped_column(Double)
     created_at: Mapped[float] = mapped_column(Double)
     # The operator's request id, when AddEndpoint carried one: its key (unique: a retry finds the endpoint by it) and
-    # the hash of the request's parameters (service/actors/requests.py) (0017)
+    # the hash of the request's parameters (service/actors/requests.py) (0018)
     request_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     request_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 

@@ -2,8 +2,8 @@
 keeps the key of the caller's id (unique: a retry finds what the first call made by it) and the hash of the request's
 other parameters (service/actors/requests.py), as a room or tournament does since 0015.
 
-Revision ID: 0017
-Revises: 0016
+Revision ID: 0018
+Revises: 0017
 Create Date: 2026-12-06
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0017"
-down_revision = "0016"
+revision = "0018"
+down_revision = "0017"
 branch_labels = None
 depends_on = None
 
