@@ -300,12 +300,17 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       fill(outcome, h("h2", {}, "The room closed unplayed (nobody joined in time)."));
       return;
     }
-    const result = s.viewer === null ? "over" : winners.includes(s.viewer) ? "won" : winners.length ? "lost" : "draw";
+    // Every seat among the winners (an Age of Soccer game ended on the turn limit with the shields level) is a draw,
+    // not a win for each: the result still lists them all as winners, the headline says what a person would call it.
+    const seats = Math.max(s.book.count, (o.points || []).length);
+    const level = seats > 1 && [...Array(seats).keys()].every((seat) => winners.includes(seat));
+    const result =
+      s.viewer === null ? "over" : !winners.length || level ? "draw" : winners.includes(s.viewer) ? "won" : "lost";
     const [mark, headline] = {
       over: ["", "Game over."],
       won: ["✓", "You won!"],
       lost: ["✗", "You lost."],
-      draw: ["=", "A draw: nobody won."],
+      draw: ["=", level ? "A draw: every seat finished level." : "A draw: nobody won."],
     }[result];
     outcome.className = `outcome ${result}`;
     outcome.dataset.result = result;
