@@ -476,11 +476,20 @@ def move_label(move: move_pb2.Move) -> str:
     return renderer_for(game).move_label(getattr(move, game))
 
 
+def every_seat_won(outcome: common_pb2.Outcome, book: SeatBook) -> bool:
+    """Whether every seat of the game is among the winners (an Age of Soccer game ended on the turn limit with the
+    shields level): a draw, not a win for each, though the result lists them all."""
+    seats = max(book.count, len(outcome.points))
+    return seats > 1 and set(range(seats)) <= set(outcome.winners)
+
+
 def outcome_lines(outcome: common_pb2.Outcome, book: SeatBook) -> list[str]:
     """How a game ended: who won, why, and the points."""
     if outcome.reason == "expired":
         return ["The room closed unplayed (nobody joined in time)."]
-    if book.viewer is not None:
+    if book.viewer is not None and every_seat_won(outcome, book):
+        headline = "A draw: every seat finished level."
+    elif book.viewer is not None:
         won = book.viewer in outcome.winners
         headline = "You won!" if won else ("Nobody won." if not outcome.winners else "You lost.")
     else:

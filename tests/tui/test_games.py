@@ -52,8 +52,15 @@ async def test_a_solo_room_made_in_the_lobby_is_played_to_its_end_with_the_keys(
             assert (f"(seat {seat})" in winners) == (seat in room.outcome.winners), (winners, room.outcome)
         assert f"Reason: {room.outcome.reason.replace('_', ' ')}" in outcome
         headline = outcome.splitlines()[0]
+        level = set(range(seats)) <= set(room.outcome.winners)  # every seat a winner: a draw
         assert headline == (
-            "You won!" if 0 in room.outcome.winners else "You lost." if room.outcome.winners else "Nobody won."
+            "A draw: every seat finished level."
+            if level
+            else "You won!"
+            if 0 in room.outcome.winners
+            else "You lost."
+            if room.outcome.winners
+            else "Nobody won."
         )
         marked = [line for line in shown(app, "#seats").splitlines() if line.endswith("winner")]
         assert sorted(int(line.split()[0]) for line in marked) == sorted(room.outcome.winners), marked

@@ -1,4 +1,5 @@
-"""The table: refusals, the turn clock, what a spectator sees, a stream that breaks off, leaving a waiting room."""
+"""The table: refusals, the turn clock, what a spectator sees, a stream that breaks off, leaving a waiting room, and
+a game every seat won shown as the draw it is."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import random
 
 from textual.widgets import OptionList
 
-from kickoff.v1 import common_pb2, move_pb2
+from kickoff.v1 import common_pb2, move_pb2, room_pb2
 from service.grpc.server import create_server
 from service.grpc.tokens import SeatTokens
 from terminal.app import KickoffApp
@@ -171,3 +172,28 @@ async def test_leaving_a_room_that_waits_for_players_gives_the_seat_back(start) 
         back = await lobby(pilot)
         await until(pilot, lambda: room_id in back.rooms and not back.rooms[room_id].seats[0].taken, "the seat free")
         assert back.rooms[room_id].status == common_pb2.ROOM_STATUS_WAITING
+
+
+async def test_a_game_that_every_seat_won_is_shown_as_a_draw_not_a_win(start) -> None:
+    """Nobody plays an Age of Soccer game of one round: every clock runs out, nobody wins a shield, and the turn limit
+    lists both seats as winners. The seat is told it is a draw, not that it won."""
+    harness = await start()
+    request = room_pb2.CreateRoomRequest(game="age-of-soccer", mode=common_pb2.ROOM_MODE_ONLINE, seats=2)
+    request.options.update({"max_rounds": 1})
+    room = (await harness.rooms.CreateRoom(request)).room
+    app = KickoffApp(f"127.0.0.1:{harness.server.port}", name="Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await lobby(pilot)
+        await pilot.press("i", *room.room_id, "enter")  # join by the room's id
+        screen = await at_table(pilot, turn=False)
+        await harness.join(room.room_id, name="Bea")
+        for _ in range(40):  # every clock runs out in turn, until the round is over
+            [room] = await rooms(harness, room.room_id)
+            if room.status == common_pb2.ROOM_STATUS_FINISHED:
+                break
+            harness.clock.advance(31)
+            await harness.settle(room.room_id)
+        assert (room.outcome.reason, sorted(room.outcome.winners)) == ("rounds", [0, 1]), room.outcome
+        await until(pilot, lambda: screen.finished and bool(screen.outcome_text()), "the outcome")
+        lines = screen.outcome_text().splitlines()
+        assert lines[:2] == ["A draw: every seat finished level.", "Winners: you (seat 0), Bea (seat 1)"], lines

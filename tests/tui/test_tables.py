@@ -148,6 +148,9 @@ def test_the_outcome_names_the_winners_by_seat() -> None:
     ]
     assert outcome_lines(common_pb2.Outcome(winners=[0], reason="empty_hand"), book())[0] == "You won!"
     assert outcome_lines(outcome, book(viewer=None))[0] == "Game over."
+    level = common_pb2.Outcome(winners=[0, 1, 2], reason="rounds", points=[0, 0, 0])  # every seat won: a draw
+    assert outcome_lines(level, book())[0] == "A draw: every seat finished level."
+    assert outcome_lines(level, book(viewer=None))[0] == "Game over."
 
 
 def test_options_are_typed_as_name_value_pairs() -> None:

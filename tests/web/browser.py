@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -84,6 +85,20 @@ document.addEventListener("kickoff:render", (event) => {
   window.__renders.push({ ...event.detail, text: table ? table.innerText : "" });
 });
 """
+
+
+# A page's clock standing still from before it loads (Playwright's clock: Date, performance.now and every timer of the
+# page): time on the page moves only when the test moves it (`page.clock.run_for` fires the timers due as it goes), so
+# what the page shows of time never depends on how fast the machine runs the test. What runs on the page's timers or
+# animation frames waits with them: axe-core's checks (screenshot), wait_for_function's polling.
+STILL = datetime(2030, 1, 1, tzinfo=UTC)
+
+
+async def stand_still(page: Page) -> Page:
+    """Stops the page's clock at STILL (installed a minute before: it jumps there, then stands); returns the page."""
+    await page.clock.install(time=STILL - timedelta(minutes=1))
+    await page.clock.pause_at(STILL)
+    return page
 
 
 class Pages:

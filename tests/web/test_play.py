@@ -249,7 +249,9 @@ async def test_a_person_plays_a_solo_room_to_its_end_by_clicking_while_a_spectat
         for seat, value in enumerate(outcome["points"]):
             assert (await points.nth(seat).inner_text()).endswith(f": {value} point{'' if value == 1 else 's'}")
     result, headline = (
-        ("won", "✓You won!")
+        ("draw", "=A draw: every seat finished level.")
+        if set(range(seats)) <= set(winners)  # every seat a winner: a draw
+        else ("won", "✓You won!")
         if 0 in winners
         else ("lost", "✗You lost.")
         if winners
@@ -438,3 +440,37 @@ async def test_a_level_carta_match_goes_to_a_shootout_drawn_kick_by_kick(
     await expect(page.get_by_test_id("feed")).to_contain_text(f"took a penalty (goals {goals}, kicks {kicks})")
     lines = [text for _, text in await feed_lines(page) if "took a penalty" in text]
     assert len(lines) == sum(final["kicks"]), lines
+
+
+async def test_a_game_that_every_seat_won_is_shown_to_each_seat_as_a_draw(start: Start, gateway, pages: Pages) -> None:
+    """Nobody plays an Age of Soccer game of one round: every clock runs out, nobody wins a shield, and the turn limit
+    lists both seats as winners. Each seat's page says it is a draw, not that it won."""
+    harness = await start()
+    client: httpx.AsyncClient = await gateway(harness)
+    body = {"game": "age-of-soccer", "mode": "ROOM_MODE_ONLINE", "seats": 2, "options": {"max_rounds": 1}}
+    room_id = (await client.post("/v1/rooms", json=body)).json()["roomId"]
+    players = []
+    for name in ("Ana", "Bo"):
+        held = (await client.post(f"/v1/rooms/{room_id}/seats", json={"name": name})).json()
+        page = await pages.new()
+        await page.goto(f"{client.base_url}/play")
+        await page.evaluate(
+            "([key, held]) => sessionStorage.setItem(key, JSON.stringify(held))",
+            [f"kickoff:seat:{room_id}", {"seat": held.get("seat", 0), "token": held["seatToken"], "name": name}],
+        )
+        await page.goto(f"{client.base_url}/play#room={room_id}")
+        await expect(page.get_by_test_id("room")).to_have_attribute("data-viewer", str(held.get("seat", 0)))
+        players.append(page)
+    for _ in range(40):  # every clock runs out in turn, until the round is over
+        room = (await client.get(f"/v1/rooms/{room_id}")).json()
+        if room["status"] == "ROOM_STATUS_FINISHED":
+            break
+        harness.clock.advance(31)
+        await harness.directory.get(room_id).settle()
+    outcome = room["outcome"]
+    assert (outcome["reason"], sorted(outcome.get("winners", []))) == ("rounds", [0, 1]), outcome
+    winners = ["Winners: Ana (you) (seat 0), Bo (seat 1)", "Winners: Ana (seat 0), Bo (you) (seat 1)"]
+    for page, listed in zip(players, winners, strict=True):
+        await expect(page.get_by_test_id("outcome-headline")).to_have_text("=A draw: every seat finished level.")
+        await expect(page.get_by_test_id("outcome")).to_have_attribute("data-result", "draw")
+        await expect(page.get_by_test_id("outcome-winners")).to_have_text(listed)  # (the result itself unchanged)

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from tests.servers import Start
-from tests.web.browser import Page, Pages, expect, require_browser, screenshot, violations
+from tests.web.browser import Page, Pages, expect, require_browser, screenshot, stand_still, violations
 from tests.web.leaks import check_spectator_page
 
 require_browser()
@@ -88,11 +88,15 @@ async def test_a_finished_game_steps_through_every_version_with_the_keys(
     await page.get_by_test_id("replay-slider").fill(str(last // 2))
     await at_version(page, last // 2)
     await page.get_by_test_id("replay-speed").select_option("8")
+    await stand_still(page)  # (the page's timer steps only as the test moves the page's clock)
     await page.get_by_test_id("replay-play").click()
     await expect(page.get_by_test_id("replay-play")).to_have_attribute("aria-pressed", "true")
+    await page.clock.run_for(250)  # 8 steps a second
     await at_version(page, last // 2 + 2)  # (played on by the page's own timer)
     await page.get_by_test_id("replay-play").click()
     await expect(page.get_by_test_id("replay-position")).not_to_contain_text("Playing")
+    await page.clock.run_for(1_000)
+    await at_version(page, last // 2 + 2)  # (paused)
 
 
 async def test_a_replay_before_the_end_shows_no_card_a_spectator_may_not_see(

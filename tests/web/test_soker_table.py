@@ -10,7 +10,7 @@ import re
 import httpx
 
 from tests.servers import Start
-from tests.web.browser import Page, Pages, expect, require_browser
+from tests.web.browser import Page, Pages, expect, require_browser, stand_still
 
 require_browser()
 
@@ -129,10 +129,6 @@ async def test_a_double_click_plays_a_card_and_the_keyboard_alone_plays_the_rest
             break
 
 
-TICKED = "(count) => window.__kickoffTicks === count"
-CLOCK_HOOK = "window.__offset = 0; window.__kickoffNow = () => performance.now() + window.__offset;"
-
-
 async def test_the_clock_ring_turns_amber_then_red_and_the_last_seconds_tick_unless_muted(
     start: Start, gateway, pages: Pages
 ) -> None:
@@ -140,35 +136,34 @@ async def test_the_clock_ring_turns_amber_then_red_and_the_last_seconds_tick_unl
     body = {"game": "soker", "mode": "ROOM_MODE_ONLINE", "seats": 2, "systemPlayers": 1, "thinkSeconds": 0}
     room_id = (await client.post("/v1/rooms", json={**body, "options": {"first_seat": 0}})).json()["roomId"]
     token = (await client.post(f"/v1/rooms/{room_id}/seats", json={"name": "Ana"})).json()["seatToken"]
-    watcher = await pages.new()
-    await watcher.add_init_script(CLOCK_HOOK)
+    watcher = await stand_still(await pages.new())  # (the pages' clocks stand still: the test moves them)
     await watcher.goto(f"{client.base_url}/play#room={room_id}&watch")
     around = watcher.locator('[data-testid="seat"][data-seat="0"]')
     await expect(around).to_have_attribute("data-ring", "green")  # around the panel of whoever is playing
-    page = await pages.new()
-    await page.add_init_script(CLOCK_HOOK)
-    page = await seated_page_with(page, client, room_id, token)
+    page = await seated_page_with(await stand_still(await pages.new()), client, room_id, token)
     table = page.get_by_test_id("game-state").locator("xpath=..")  # on your turn, around the table's panel
-    ticks = "() => window.__kickoffTicks"
+    line = page.get_by_test_id("clock-line")
 
-    async def advance(seconds: float) -> None:
-        await page.evaluate(f"window.__offset += {seconds * 1000}")
+    async def ticks() -> int:
+        return await page.evaluate("() => window.__kickoffTicks")
 
-    await expect(table).to_have_attribute("data-ring", "green")  # 30 s left
-    await advance(20)
-    await expect(table).to_have_attribute("data-ring", "amber")  # 10 s
-    assert await page.evaluate(ticks) == 0
-    await advance(7)
-    await expect(table).to_have_attribute("data-ring", "red")  # 3 s
-    await page.wait_for_function(TICKED, arg=1)
-    await expect(page.get_by_test_id("clock-line")).to_have_text("Your clock: 3 s")
-    await advance(1)
-    await page.wait_for_function(TICKED, arg=2)
+    await expect(line).to_have_text("Your clock: 30 s")
+    await expect(table).to_have_attribute("data-ring", "green")
+    await page.clock.run_for(20_000)
+    await expect(line).to_have_text("Your clock: 10 s")
+    await expect(table).to_have_attribute("data-ring", "amber")
+    assert await ticks() == 0
+    await page.clock.run_for(7_000)
+    await expect(line).to_have_text("Your clock: 3 s")
+    await expect(table).to_have_attribute("data-ring", "red")
+    assert await ticks() == 3, "one tick for each of the seconds 5, 4 and 3"
+    await page.clock.run_for(1_000)
+    assert await ticks() == 4
     await page.get_by_test_id("mute").click()
     await expect(page.get_by_test_id("mute")).to_have_attribute("aria-pressed", "true")
-    await advance(1)
-    await expect(page.get_by_test_id("clock-line")).to_have_text("Your clock: 1 s")
-    assert await page.evaluate(ticks) == 2, "muted: no tick"
-    await advance(5)
-    await expect(page.get_by_test_id("clock-line")).to_have_text("Your clock: 0 s")
+    await page.clock.run_for(1_000)
+    await expect(line).to_have_text("Your clock: 1 s")
+    assert await ticks() == 4, "muted: no tick"
+    await page.clock.run_for(5_000)
+    await expect(line).to_have_text("Your clock: 0 s")
     await expect(around).to_have_attribute("data-ring", "green")  # (the watcher's clock did not move)

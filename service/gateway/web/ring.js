@@ -3,12 +3,11 @@
 // (Web Audio: a short tone made on the page, no sound file), unless the mute switch is on. The seconds are also
 // written beside it, so colour is never the only sign.
 //
-// Test hooks (the page's own, no sleeps): `window.__kickoffNow`, when a test defines it, is the page's clock in
-// milliseconds (else performance.now()); `window.__kickoffTicks` counts the ticks sounded.
+// The clock is counted by performance.now() and redrawn by a timer, both of which the browser tests stand still and
+// move themselves (Playwright's clock), so no test waits on real time. Test hook: `window.__kickoffTicks` counts the
+// ticks sounded.
 
 const MUTED = "kickoff:muted";
-
-export const pageNow = () => (typeof window.__kickoffNow === "function" ? window.__kickoffNow() : performance.now());
 
 export function ringPhase(left) {
   return left > 10 ? "green" : left > 5 ? "amber" : "red";

@@ -9,7 +9,7 @@ import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
 import { SeatBook } from "./book.js";
 import { fill, h, plural } from "./dom.js";
 import { roomEventText } from "./events.js";
-import { ClockRing, pageNow } from "./ring.js";
+import { ClockRing } from "./ring.js";
 import { dressCard, loadFaces } from "./games/faces.js";
 import { moveLabel, pick, tableFor } from "./games/index.js";
 import { knownPlayer, lookUpPlayer, myPlayerId, ratingIn, ratingText, takeUpSeat } from "./session.js";
@@ -265,7 +265,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       ring.clear();
       return;
     }
-    const elapsed = (pageNow() - s.clockAt) / 1000;
+    const elapsed = (performance.now() - s.clockAt) / 1000;
     const first = s.clocks[0];
     const firstLeft = Math.max(0, first.left - elapsed);
     const mine = first.seat === s.viewer;
@@ -300,12 +300,17 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       fill(outcome, h("h2", {}, "The room closed unplayed (nobody joined in time)."));
       return;
     }
-    const result = s.viewer === null ? "over" : winners.includes(s.viewer) ? "won" : winners.length ? "lost" : "draw";
+    // Every seat among the winners (an Age of Soccer game ended on the turn limit with the shields level) is a draw,
+    // not a win for each: the result still lists them all as winners, the headline says what a person would call it.
+    const seats = Math.max(s.book.count, (o.points || []).length);
+    const level = seats > 1 && [...Array(seats).keys()].every((seat) => winners.includes(seat));
+    const result =
+      s.viewer === null ? "over" : !winners.length || level ? "draw" : winners.includes(s.viewer) ? "won" : "lost";
     const [mark, headline] = {
       over: ["", "Game over."],
       won: ["✓", "You won!"],
       lost: ["✗", "You lost."],
-      draw: ["=", "A draw: nobody won."],
+      draw: ["=", level ? "A draw: every seat finished level." : "A draw: nobody won."],
     }[result];
     outcome.className = `outcome ${result}`;
     outcome.dataset.result = result;
@@ -371,7 +376,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       left: Math.max(0, (Date.parse(entry.deadline) - now) / 1000),
       total: entry.turnSeconds || 0,
     }));
-    s.clockAt = pageNow();
+    s.clockAt = performance.now();
     const called = [];
     for (const event of update.events || []) {
       feed.append(h("li", { data: { version } }, eventText(event)));
