@@ -13,8 +13,10 @@ import pytest
 
 try:
     from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
+    from playwright.async_api import Error as PlaywrightError
 except ImportError:  # the tests skip (or, under CI, fail) below
     Browser = BrowserContext = Page = async_playwright = expect = None  # type: ignore[assignment,misc]
+    PlaywrightError = Exception  # type: ignore[assignment,misc]
 
 CHROMIUM = os.environ.get("KICKOFF_TEST_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
