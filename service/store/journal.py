@@ -400,6 +400,13 @@ class SqlJournal:
         try may still have committed, or may still commit (the driver may wait on a socket that answers nothing), so
         no try begins beside it. One still running at ``give_up`` is left to end by itself (its writers hear the store
         is unavailable, and read their logs back)."""
+        try:
+            return await self._ended(attempt, give_up)
+        except asyncio.CancelledError:  # (close() gave up on the commit: so does the try)
+            attempt.cancel()
+            raise
+
+    async def _ended(self, attempt: asyncio.Future[list[_Write]], give_up: float) -> BaseException | None:
         if self.try_seconds is None:
             await asyncio.wait({attempt})
         else:
