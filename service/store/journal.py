@@ -60,7 +60,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -86,9 +86,20 @@ CLOSE_SLACK_SECONDS = 1.0  # close() waits this long past the retry budget for t
 BACKOFF = (0.05, 0.5)  # seconds between tries: the first, and the most
 
 
-def transient(error: BaseException) -> bool:
-    """Whether ``error`` says the store is away for now (rather than that it refuses what it was given)."""
-    return store_away(error)
+def _unavailable() -> StoreUnavailable:
+    """What a writer or a reader hears while the store is away (retriable)."""
+    return StoreUnavailable("the store is unavailable; try again shortly", retry_after=1.0)
+
+
+@contextlib.asynccontextmanager
+async def _away_is_unavailable() -> AsyncIterator[None]:
+    """A store that is away, in the block, is StoreUnavailable to the caller (any other error goes on as it is)."""
+    try:
+        yield
+    except Exception as error:
+        if store_away(error):
+            raise _unavailable() from None
+        raise
 
 
 class Outbox(Protocol):
@@ -354,7 +365,7 @@ class SqlJournal:
             if attempt.done() and error is None:
                 lost = attempt.result()
                 break
-            if attempt.done() and error is not None and not transient(error):
+            if attempt.done() and error is not None and not store_away(error):
                 if len(writes) > 1:  # find the write the store refuses: the others must not pay for it
                     self.isolated += 1
                     for write in writes:
@@ -370,7 +381,7 @@ class SqlJournal:
                     log.warning("the store is unavailable: %s", error)
                 self._down = True
                 self._store_unavailable.add(len(writes))
-                self._settle(writes, StoreUnavailable("the store is unavailable; try again shortly", retry_after=1.0))
+                self._settle(writes, _unavailable())
                 return
             await asyncio.sleep(delay)
             delay = min(delay * 2, most)
@@ -579,7 +590,7 @@ class SqlJournal:
             await self.rater(connection, results)
         except Exception as error:
             await savepoint.rollback()
-            if transient(error):
+            if store_away(error):
                 raise
             log.exception("the ratings of %d games could not be changed; they end unrated", len(results))
         else:
@@ -687,13 +698,8 @@ class SqlJournal:
             .where(getattr(table, stored.key) == actor_id, table.status != FINISHED)
             .values(wake_at=wake_at)
         )
-        try:
-            async with self.engine.begin() as connection:
-                await connection.execute(query)
-        except Exception as error:
-            if transient(error):
-                raise StoreUnavailable("the store is unavailable; try again shortly", retry_after=1.0) from None
-            raise
+        async with _away_is_unavailable(), self.engine.begin() as connection:
+            await connection.execute(query)
 
     async def find_request(self, kind: str, request_key: str) -> tuple[str, str] | None:
         """The actor of ``kind`` created for a request (its key: service/actors/requests.py), as (its id, the
@@ -701,13 +707,8 @@ class SqlJournal:
         stored = KINDS[kind]
         table = stored.table
         query = select(getattr(table, stored.key), table.request_hash).where(table.request_key == request_key)
-        try:
-            async with self.engine.connect() as connection:
-                row = (await connection.execute(query)).first()
-        except Exception as error:
-            if transient(error):
-                raise StoreUnavailable("the store is unavailable; try again shortly", retry_after=1.0) from None
-            raise
+        async with _away_is_unavailable(), self.engine.connect() as connection:
+            row = (await connection.execute(query)).first()
         return None if row is None else (row[0], row[1] or "")
 
     async def deleted_among(self, player_ids: Sequence[str]) -> bool:
