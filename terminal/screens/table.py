@@ -1,0 +1,400 @@
+"""The table: one room followed live on the seat's play stream (or a spectator's event stream), its view drawn by
+:mod:`terminal.tables`, the seat's legal moves (choosing one submits it), the turn's clocks, and the end."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Input, Log, OptionList, Static
+
+from kickoff.v1 import common_pb2, move_pb2, room_pb2
+from terminal.client import CallFailed, KickoffClient, PlayItem, RoomStream, Ticket, ViewSnapshot, new_request_id
+from terminal.screens.shared import MODE_TEXT, open_replay, rating_text, timestamp_seconds
+from terminal.tables import SeatBook, move_label, outcome_lines, room_event_text, view_parts
+
+
+class TableScreen(Screen[None]):
+    """One room, followed live: the seats (a player's with their rating in this game), the table, the hand, whose
+    turn it is and their clock, the events, and the seat's legal moves (choosing one submits it). A spectator (no
+    ticket) sees the public view and no moves."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back('lobby')", "Lobby"),
+        Binding("escape", "back('games')", "My games"),
+        Binding("l", "leave", "Back", show=False),
+        Binding("m", "focus('#moves')", "Moves"),
+        Binding("e", "focus('#feed')", "Events"),
+        Binding("r", "reconnect", "Reconnect"),
+        Binding("x", "give_back", "Give seat back"),
+        Binding("v", "replay", "Replay"),
+    ]
+
+    def __init__(self, room_id: str, ticket: Ticket | None, *, back: str = "lobby") -> None:
+        """``back``: where Escape goes, "lobby" or "games" (My games)."""
+        super().__init__()
+        self.room_id = room_id
+        self.ticket = ticket
+        self.back = back
+        self.viewer = ticket.seat if ticket else None
+        self.book = SeatBook(ticket.room.seats if ticket else (), self.viewer)
+        self.room: room_pb2.Room | None = ticket.room if ticket else None
+        self.version = 0
+        self.status = common_pb2.ROOM_STATUS_UNSPECIFIED
+        self.to_act: tuple[int, ...] = ()
+        self.clocks: tuple[common_pb2.TurnClock, ...] = ()
+        self.legal: list[move_pb2.Move] = []
+        self.pending = ""  # the request id of the move in flight
+        self.snapshot: ViewSnapshot | None = None
+        self.outcome: common_pb2.Outcome | None = None
+        self.refusal_text = ""
+        self.stream: RoomStream | None = None
+        self.stream_over = False
+        self._offset: float | None = None  # the server's clock minus the local monotonic clock (an estimate)
+        self._view_busy = False
+        self._view_again = False
+        self._ticker: Timer | None = None
+        self._looked_up: set[str] = set()  # the players whose rating was asked for
+
+    @property
+    def client(self) -> KickoffClient:
+        return self.app.client  # type: ignore[attr-defined]
+
+    @property
+    def finished(self) -> bool:
+        return self.status == common_pb2.ROOM_STATUS_FINISHED
+
+    @property
+    def settled(self) -> bool:
+        """Nothing in flight: the stream has begun, the view drawn is as new as the last update, no move is waiting
+        for its answer."""
+        fresh = self.snapshot is not None and self.snapshot.version >= self.version and not self._view_busy
+        return self.version > 0 and fresh and not self.pending
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="table"):
+            with VerticalScroll(id="board"):
+                yield Static("", id="seats")
+                yield Static("", id="state")
+                yield Static("", id="hand")
+            with Vertical(id="table-side"):
+                yield OptionList(id="moves")
+                yield Static("", id="outcome")
+        yield Static("", id="turn")
+        yield Static("", id="notice")
+        yield Log(id="feed", max_lines=500, auto_scroll=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self._subtitle()
+        self.query_one("#seats", Static).border_title = "Seats"
+        self.query_one("#state", Static).border_title = "Table"
+        self.query_one("#hand", Static).border_title = "Your hand" if self.viewer is not None else "Hand"
+        self.query_one("#moves", OptionList).border_title = "Your moves" if self.viewer is not None else "Moves"
+        self.query_one("#feed", Log).border_title = "Events"
+        self.query_one("#outcome", Static).display = False
+        if self.viewer is None:  # the board takes the width until the outcome is shown
+            self.query_one("#hand", Static).update("spectator: no hand")
+            self.query_one("#moves", OptionList).display = False
+            self.query_one("#table-side").display = False
+        self._ticker = self.set_interval(0.5, self._draw_turn)
+        self.run_worker(self._follow(0), group="stream", exclusive=True)
+
+    @property
+    def held(self) -> bool:
+        """Whether the seat is a signed-in player's (kept when they leave the table: My games takes it up again)."""
+        return self.ticket is not None and bool(self.ticket.player_id)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "reconnect":  # shown only once the room's stream broke off before the end
+            return self.stream_over and not self.finished
+        if action == "back":  # Escape says where it goes back to
+            return parameters == (self.back,)
+        if action == "give_back":  # a player's seat in a room still waiting (an anonymous one goes back on leaving)
+            return self.held and self.status == common_pb2.ROOM_STATUS_WAITING
+        if action == "replay":  # the game again, every hand shown, once it is over
+            return self.finished
+        return True
+
+    def action_replay(self) -> None:
+        if self.finished:
+            self.run_worker(open_replay(self, self.room_id), group="replay", exclusive=True)
+
+    def action_reconnect(self) -> None:
+        """Follow the room again from the last version seen (after the stream broke off)."""
+        if self.stream_over and not self.finished:
+            self.stream_over = False
+            self.refresh_bindings()
+            self._notice("Reconnecting...")
+            self.run_worker(self._follow(self.version), group="stream", exclusive=True)
+
+    def _subtitle(self) -> str:
+        seat = f"seat {self.viewer}" if self.viewer is not None else "spectator"
+        if self.room is None:
+            return f"{self.room_id} · {seat}"
+        return f"{self.room.game} · {MODE_TEXT.get(self.room.mode, '')} · {self.room_id} · {seat}"
+
+    # -- following the room -------------------------------------------------------------------------------------------
+
+    async def _follow(self, after_version: int) -> None:
+        """Read the room's stream (from after ``after_version``) until the game ends or the stream breaks off."""
+        self.stream = None
+        try:
+            self.room = await self.client.get_room(self.room_id)
+            for seat in self.room.seats:
+                self.book.take(seat)
+            self._want_ratings()
+            self.sub_title = self._subtitle()
+            if self.ticket is not None:
+                self.stream = await self.client.play(self.room_id, self.ticket.token, after_version)
+            else:
+                self.stream = await self.client.watch(self.room_id, after_version)
+            if after_version:
+                self._notice("")
+            self._want_view()
+            async for item in self.stream:
+                await self._apply(item)
+                if self.finished and self.outcome is not None:
+                    break
+        except CallFailed as failed:
+            self._notice(f"The room's stream broke off: {failed.refusal}. r: reconnect", refusal=True)
+        finally:
+            self.stream_over = True
+            self.refresh_bindings()
+            if self.stream is not None:
+                await self.stream.close()
+
+    async def _apply(self, item: PlayItem) -> None:
+        if item.refusal is not None:
+            if item.refusal.request_id == self.pending or not self.pending:
+                self.pending = ""
+            self._notice(f"Refused: {item.refusal}", refusal=True)
+        update = item.update
+        if update is not None:
+            # An update is made before it is sent: its time less the local clock on arrival is at most the server's
+            # lead on the local clock, and the largest such difference seen is the best estimate of it.
+            lead = timestamp_seconds(update.time) - self.app.monotonic()  # type: ignore[attr-defined]
+            self._offset = lead if self._offset is None else max(self._offset, lead)
+            self.version = update.version
+            if update.status != self.status:
+                self.status = update.status
+                self.refresh_bindings()
+            self.to_act = tuple(update.to_act)
+            self.clocks = tuple(update.clocks)
+            self.legal = list(update.legal_moves)
+            feed = self.query_one("#feed", Log)
+            for event in update.events:
+                feed.write_line(f"{update.version:>4} {room_event_text(event, self.book)}")
+                if event.WhichOneof("kind") == "game_ended":
+                    self.outcome = event.game_ended.outcome
+                    self.book.winners = frozenset(self.outcome.winners)
+                    self._want_ratings(again=True)  # a rated game's end changed them
+            self._want_ratings()  # (a seat taken by a player)
+            self._want_view()
+        if item.accepted and item.accepted == self.pending:
+            self.pending = ""
+            self._notice("")  # the refusal shown before, if any, is over
+        self._draw_moves()
+        self._draw_turn()
+        if self.finished:
+            self._draw_outcome()
+
+    # -- the players' ratings -----------------------------------------------------------------------------------------
+
+    def _want_ratings(self, *, again: bool = False) -> None:
+        """Look up the rating in this game of each player at the table not asked for yet (``again``: every one, as
+        the server has it now)."""
+        for seat in list(self.book.seats.values()):
+            player_id = seat.player_id
+            if player_id and (again or player_id not in self._looked_up):
+                self._looked_up.add(player_id)
+                self.run_worker(self._load_rating(player_id, again), group="ratings")
+
+    async def _load_rating(self, player_id: str, fresh: bool) -> None:
+        """A player's rating beside their name; a failed lookup shows nothing (and changes nothing else)."""
+        try:
+            player = await self.client.get_player(player_id, fresh=fresh)
+        except CallFailed:
+            return
+        game = self.room.game if self.room is not None else ""
+        rating = next((rating for rating in player.ratings if rating.game == game), None)
+        if rating is None:
+            self.book.ratings.pop(player_id, None)
+        else:
+            self.book.ratings[player_id] = rating_text(rating)
+        self._draw_view()
+
+    # -- the view -----------------------------------------------------------------------------------------------------
+
+    def _want_view(self) -> None:
+        """Fetch the view after an update; updates that come while one is fetched cost one more fetch in all."""
+        if self._view_busy:
+            self._view_again = True
+        else:
+            self._view_busy = True
+            self.run_worker(self._load_view(), group="view")
+
+    async def _load_view(self) -> None:
+        try:
+            while True:
+                self._view_again = False
+                token = self.ticket.token if self.ticket else None
+                snapshot = await self.client.get_view(self.room_id, token)
+                if self.snapshot is None or snapshot.version >= self.snapshot.version:
+                    self.snapshot = snapshot
+                    self._draw_view()
+                if not self._view_again:
+                    break
+        except CallFailed as failed:
+            self._notice(f"Cannot read the table: {failed.refusal}", refusal=True)
+        finally:
+            self._view_busy = False
+
+    def _draw_view(self) -> None:
+        snapshot = self.snapshot
+        if snapshot is None:
+            return
+        renderer, view = view_parts(snapshot.view)
+        to_act = snapshot.to_act
+        if view is None:  # the game has not begun
+            free = sum(1 for seat in self.book.seats.values() if not seat.taken)
+            seats = renderer.seat_lines(None, self.book, to_act)
+            state = [f"Waiting for {free} more player{'s' if free != 1 else ''} to join.", f"Room id: {self.room_id}"]
+            if self.held:
+                state.append("Your seat stays yours when you leave (My games); x gives it back.")
+            hand = ""
+        else:
+            seats = renderer.seat_lines(view, self.book, to_act)
+            state = renderer.state_lines(view, self.book)
+            hand = renderer.hand_text(view)
+        self.query_one("#seats", Static).update(Text("\n".join(seats)))
+        self.query_one("#state", Static).update(Text("\n".join(state)))
+        if self.viewer is not None:
+            self.query_one("#hand", Static).update(Text(hand or "(no cards)"))
+        else:
+            self.query_one("#hand", Static).update(Text("spectator: no hand"))
+
+    # -- moves --------------------------------------------------------------------------------------------------------
+
+    def _draw_moves(self) -> None:
+        if self.viewer is None:
+            return
+        moves = self.query_one("#moves", OptionList)
+        if self.pending or self.finished:
+            moves.clear_options()
+            moves.border_subtitle = "sent..." if self.pending else ""
+            return
+        labels = [move_label(move) for move in self.legal]
+        if labels != [str(option.prompt) for option in moves.options]:  # (else the highlight stays where it was)
+            moves.set_options(Text(label) for label in labels)
+            if labels:
+                moves.highlighted = 0
+        moves.border_subtitle = f"{len(self.legal)} legal" if self.legal else "not your turn"
+        if self.legal and not isinstance(self.focused, Input):
+            moves.focus()
+
+    @on(OptionList.OptionSelected, "#moves")
+    def _move_chosen(self, event: OptionList.OptionSelected) -> None:
+        if 0 <= event.option_index < len(self.legal) and not self.pending:
+            self.submit(self.legal[event.option_index])
+
+    def submit(self, move: move_pb2.Move, *, expected_version: int | None = None) -> str:
+        """Send a move for the seat on its play stream, expecting the version last seen (unless told another); the
+        answer comes back on the stream. Returns the move's request id ("" when there is no stream to send it on)."""
+        if self.stream is None or self.ticket is None or self.stream_over:
+            self._notice("No move can be sent: " + ("you are watching." if self.ticket is None else "reconnect (r)."))
+            return ""
+        request_id = new_request_id()
+        self.pending = request_id  # at once: a second Enter sends nothing until the answer
+        self._draw_moves()
+        expected = self.version if expected_version is None else expected_version
+        self.run_worker(self._send(self.stream, move, request_id, expected), group="moves")
+        return request_id
+
+    async def _send(self, stream: RoomStream, move: move_pb2.Move, request_id: str, expected: int) -> None:
+        try:
+            await stream.send(move, request_id, expected)
+        except CallFailed as failed:
+            if self.pending == request_id:
+                self.pending = ""
+            self._notice(f"Refused: {failed.refusal}", refusal=True)
+            self._draw_moves()
+
+    # -- the turn, the notices, the end -------------------------------------------------------------------------------
+
+    def seconds_left(self, clock: common_pb2.TurnClock) -> float:
+        """The clock's remaining seconds, by the server's time estimated from its updates' times."""
+        if self._offset is None:
+            return float(clock.turn_seconds)
+        return max(0.0, timestamp_seconds(clock.deadline) - (self.app.monotonic() + self._offset))  # type: ignore[attr-defined]
+
+    def turn_text(self) -> str:
+        if self.finished:
+            return "Game over."
+        if self.status == common_pb2.ROOM_STATUS_WAITING:
+            return "Waiting for players."
+        if not self.to_act:
+            return ""
+        clocks = {clock.seat: clock for clock in self.clocks}
+        parts = []
+        for seat in self.to_act:
+            clock = clocks.get(seat)
+            left = f" {self.seconds_left(clock):.0f} s" if clock is not None else ""
+            parts.append(f"{self.book.name(seat)}{left}")
+        if self.viewer in self.to_act:
+            mine = clocks.get(self.viewer)  # type: ignore[arg-type]
+            lead = "Your turn" + (f": {self.seconds_left(mine):.0f} s left" if mine is not None else "")
+            others = [part for seat, part in zip(self.to_act, parts, strict=True) if seat != self.viewer]
+            return lead + (f" (also to act: {', '.join(others)})" if others else "")
+        return "Waiting for " + ", ".join(parts)
+
+    def _draw_turn(self) -> None:
+        self.query_one("#turn", Static).update(Text(self.turn_text()))
+
+    def _notice(self, text: str, *, refusal: bool = False) -> None:
+        """Show a line under the turn: a refusal (kept in ``refusal_text`` until the next notice) or news."""
+        self.refusal_text = text if refusal else ""
+        notice = self.query_one("#notice", Static)
+        notice.set_class(refusal and bool(text), "refusal")
+        notice.update(Text(text))
+
+    def _draw_outcome(self) -> None:
+        outcome = self.outcome or (self.room.outcome if self.room is not None else common_pb2.Outcome())
+        lines = outcome_lines(outcome, self.book)
+        panel = self.query_one("#outcome", Static)
+        back = "My games" if self.back == "games" else "the lobby"
+        panel.update(Text("\n".join([*lines, "", f"Escape: back to {back}"])))
+        panel.border_title = "Final whistle"
+        panel.display = True
+        self.query_one("#moves", OptionList).display = False
+        self.query_one("#table-side").display = True
+
+    def outcome_text(self) -> str:
+        return str(self.query_one("#outcome", Static).content)
+
+    async def action_leave(self, give_back: bool = False) -> None:
+        """Back (to the lobby, or My games); an anonymous seat taken in a room still waiting for players is given
+        back, a player's only when asked (``give_back``: x)."""
+        if self.stream is not None:
+            await self.stream.close()
+        self.workers.cancel_group(self, "stream")
+        if self.ticket is not None and self.status == common_pb2.ROOM_STATUS_WAITING and (give_back or not self.held):
+            with contextlib.suppress(CallFailed):  # (the game began meanwhile: the seat stays, as it must)
+                await self.client.leave_room(self.room_id, self.ticket.token)
+        self.app.pop_screen()
+
+    async def action_back(self, to: str) -> None:
+        await self.action_leave()
+
+    async def action_give_back(self) -> None:
+        """Give a player's seat back while the room waits, and leave the table."""
+        if self.held and self.status == common_pb2.ROOM_STATUS_WAITING:
+            await self.action_leave(give_back=True)
