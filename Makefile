@@ -13,7 +13,7 @@ CHROMIUM := /usr/bin/chromium
 # The alert tests (tests/deploy/test_observability.py) run Debian's promtool; they skip without it, except under CI=true.
 PROMTOOL := /usr/bin/promtool
 
-.PHONY: install run test lint format bench clean stubs check-stubs check-contracts release-contracts browser promtool \
+.PHONY: install run test lint format bench clean stubs check-stubs check-contracts release-contracts release-openapi browser promtool \
 	system-packages dashboards
 
 install: $(STAMP)
@@ -119,6 +119,11 @@ check-contracts: $(TOOLS)
 
 release-contracts: $(TOOLS)
 	$(BUF) build --exclude-source-info -o release/kickoff-v1.binpb
+
+# The REST surface of the last release: the gateway's OpenAPI document, which tests/gateway/test_released_rest.py keeps
+# served as it is (paths, methods, parameters, bodies, statuses). Run at a release, beside `make release-contracts`.
+release-openapi: install
+	$(BIN)/python -m service.gateway.release release/kickoff-v1.openapi.json
 
 clean:
 	rm -rf $(VENV) node_modules build *.egg-info .pytest_cache .ruff_cache
