@@ -110,7 +110,7 @@ check-stubs: install
 	if diff -r clients/kickoff $$tmp/kickoff >/dev/null; then rm -rf $$tmp; echo "clients/ matches proto/"; \
 	else diff -r -q clients/kickoff $$tmp/kickoff; rm -rf $$tmp; echo "clients/ is stale: run 'make stubs'"; exit 1; fi
 
-# proto/ compiles on its own (google/rpc/status.proto is vendored), passes buf's STANDARD lint rules, and breaks
+# proto/ compiles on its own (google/rpc/status.proto and google/api/*.proto are vendored), passes buf's STANDARD lint rules, and breaks
 # nothing of the last release's contract (release/kickoff-v1.binpb, made by `make release-contracts`).
 check-contracts: $(TOOLS)
 	$(BUF) lint
