@@ -23,7 +23,6 @@ import re
 from typing import Any
 
 import grpc
-from grpc_health.v1 import health_pb2_grpc
 from litestar import Litestar, Request
 from litestar.exceptions import ValidationException
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
@@ -35,15 +34,6 @@ from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetail
 from opentelemetry import trace
 from opentelemetry.instrumentation.grpc import aio_client_interceptors
 
-from kickoff.v1 import (
-    game_pb2_grpc,
-    match_pb2_grpc,
-    move_pb2_grpc,
-    player_pb2_grpc,
-    room_pb2_grpc,
-    tournament_pb2_grpc,
-    webhook_pb2_grpc,
-)
 from service.gateway.calls import HEARTBEAT_SECONDS, Owners, Upstream
 from service.gateway.cors import CorsMiddleware, CorsPolicy
 from service.gateway.guard import ChangeGuard
@@ -172,24 +162,7 @@ def create_app(
             calls = grpc.aio.insecure_channel(address, options=options, interceptors=interceptors)
             return calls, grpc.aio.insecure_channel(address, options=options) if interceptors else calls
 
-        app.state.upstream = Upstream(
-            channel,
-            game_pb2_grpc.GameServiceStub(channel),
-            room_pb2_grpc.RoomServiceStub(channel),
-            move_pb2_grpc.MoveServiceStub(channel),
-            tournament_pb2_grpc.TournamentServiceStub(channel),
-            timeout,
-            heartbeat,
-            streams,
-            move_pb2_grpc.MoveServiceStub(streams),
-            tournament_pb2_grpc.TournamentServiceStub(streams),
-            health_pb2_grpc.HealthStub(channel),
-            player_pb2_grpc.PlayerServiceStub(channel),
-            match_pb2_grpc.MatchServiceStub(channel),
-            match_pb2_grpc.MatchServiceStub(streams),
-            webhook_pb2_grpc.WebhookServiceStub(channel),
-            owners=Owners(connect_node),
-        )
+        app.state.upstream = Upstream.of(channel, streams, timeout, heartbeat, Owners(connect_node))
 
     async def disconnect(app: Litestar) -> None:
         up = app.state.upstream

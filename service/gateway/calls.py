@@ -64,6 +64,30 @@ class Upstream:
     owners: Owners | None = None  # where each room's calls go once its owner is known (a cluster's nodes)
     made: dict[str, Any] = field(default_factory=dict)  # the stubs of services with no field above, by full name
 
+    @classmethod
+    def of(
+        cls, channel: grpc.aio.Channel, streams: grpc.aio.Channel, timeout: float, heartbeat: float, owners: Owners
+    ) -> Upstream:
+        """The stubs on ``channel`` (the event streams' on ``streams``, which may be the same channel)."""
+        return cls(
+            channel,
+            game_pb2_grpc.GameServiceStub(channel),
+            room_pb2_grpc.RoomServiceStub(channel),
+            move_pb2_grpc.MoveServiceStub(channel),
+            tournament_pb2_grpc.TournamentServiceStub(channel),
+            timeout,
+            heartbeat,
+            streams,
+            move_pb2_grpc.MoveServiceStub(streams),
+            tournament_pb2_grpc.TournamentServiceStub(streams),
+            health_pb2_grpc.HealthStub(channel),
+            player_pb2_grpc.PlayerServiceStub(channel),
+            match_pb2_grpc.MatchServiceStub(channel),
+            match_pb2_grpc.MatchServiceStub(streams),
+            webhook_pb2_grpc.WebhookServiceStub(channel),
+            owners=owners,
+        )
+
     def stub(self, attribute: str, service: ServiceDescriptor) -> Any:
         """The stub of ``service``: the field ``attribute`` names, or one made on ``channel`` on first use (the
         operators' service, a service the gateway has no field for)."""

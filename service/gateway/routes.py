@@ -97,6 +97,7 @@ class Binding:
     """One binding of one RPC, read once at start-up: what its handler does with each request."""
 
     method: MethodDescriptor
+    request: Any  # the request message's class
     service: Service
     rest: Rest
     body: str
@@ -110,7 +111,7 @@ class Binding:
 
     async def message(self, request: Request[Any, Any, Any], values: dict[str, Any]) -> Any:
         """The gRPC request: the body where the binding maps one, then the path's fields, then the query's."""
-        message = GetMessageClass(self.method.input_type)()
+        message = self.request()
         if self.body == "*":
             message = await body(request, message)
         elif self.body:
@@ -164,6 +165,8 @@ def _binding(method: MethodDescriptor, rule: http_pb2.HttpRule, rest: Rest, serv
     verb, template = verb_and_path(rule)
     fields = method.input_type.fields_by_name
     named = _TEMPLATE.findall(template)
+    if template.count("{") != len(named):
+        raise ValueError(f"{method.full_name}: {template}: the gateway reads only {{field}} in a path, no pattern")
     for name in named:
         if name not in fields or fields[name].is_repeated or fields[name].type not in _QUERY_TYPES:
             raise ValueError(f"{method.full_name}: {template} names {name}, no string or number of its request")
@@ -176,7 +179,10 @@ def _binding(method: MethodDescriptor, rule: http_pb2.HttpRule, rest: Rest, serv
         query = tuple(
             f for f in method.input_type.fields if f.name not in named and not f.is_repeated and f.type in _QUERY_TYPES
         )
-    return Binding(method, service, rest, rule.body, rule.response_body, tuple(fields[n] for n in named), query)
+    request = GetMessageClass(method.input_type)
+    return Binding(
+        method, request, service, rest, rule.body, rule.response_body, tuple(fields[n] for n in named), query
+    )
 
 
 def _handler(binding: Binding, verb: str, template: str, operation_id: str) -> HTTPRouteHandler:
@@ -216,7 +222,7 @@ def _handler(binding: Binding, verb: str, template: str, operation_id: str) -> H
         operation_id=operation_id,
         operation_class=operation(
             GetMessageClass(reply),
-            request=GetMessageClass(binding.method.input_type) if binding.body else None,
+            request=binding.request if binding.body else None,
             status="201" if rest.created else "200",
             example=rest.example,
         ),
@@ -239,13 +245,15 @@ def _served(handlers: Iterable[HTTPRouteHandler]) -> set[tuple[str, str]]:
     }
 
 
-def routes(hand_written: Iterable[HTTPRouteHandler] = ()) -> list[HTTPRouteHandler]:
-    """A route handler for every binding of every unary RPC. A server-streaming RPC's bindings must be served by one
-    of the ``hand_written`` handlers (the event streams): ValueError names one that is not, as for a binding that
-    names no field of its request."""
+def routes(
+    hand_written: Iterable[HTTPRouteHandler] = (), of: Iterable[ServiceDescriptor] | None = None
+) -> list[HTTPRouteHandler]:
+    """A route handler for every binding of every unary RPC of the services ``of`` (by default every kickoff.v1
+    service). A streaming RPC's bindings must be served by one of the ``hand_written`` handlers (the event streams):
+    ValueError names one that is not, as for a binding that names no field of its request."""
     served = _served(hand_written)
     made: list[HTTPRouteHandler] = []
-    for service_descriptor in services():
+    for service_descriptor in services() if of is None else of:
         service = SERVICES.get(service_descriptor.full_name) or default_service(service_descriptor.full_name)
         for method in service_descriptor.methods:
             for index, rule in enumerate(bindings(method)):
