@@ -24,7 +24,6 @@ from kickoff.v1 import (
     game_pb2_grpc,
     match_pb2_grpc,
     move_pb2_grpc,
-    operator_pb2_grpc,
     player_pb2_grpc,
     room_pb2_grpc,
     tournament_pb2_grpc,
@@ -60,7 +59,6 @@ class Upstream:
     matches: match_pb2_grpc.MatchServiceStub | None = None
     stream_matches: match_pb2_grpc.MatchServiceStub | None = None  # (on the event streams' channel)
     webhooks: webhook_pb2_grpc.WebhookServiceStub | None = None
-    operators: operator_pb2_grpc.OperatorServiceStub | None = None  # (made on first use, on ``channel``)
     owners: Owners | None = None  # where each room's calls go once its owner is known (a cluster's nodes)
     made: dict[str, Any] = field(default_factory=dict)  # the stubs of services with no field above, by full name
 

@@ -33,10 +33,11 @@ from service.gateway.openapi import (
 
 @dataclass(frozen=True)
 class Service:
-    """What every operation of a gRPC service shares: its tag in the document, the Upstream stub it calls
-    (calls.py), whether its answers are private (``Cache-Control: no-store, private``), whether a call that addresses
-    a room (``{room_id}`` in its path) goes to the room's owner (calls.room_call), and the cheap call that checks an
-    operator key before any field is read (``key_check``: the method and its request's fields; calls.key_first)."""
+    """What every operation of a gRPC service shares: its tag in the document, the Upstream field of the stub it
+    calls (calls.py; "": a stub made on first use), whether its answers are private (``Cache-Control: no-store,
+    private``), whether a call that addresses a room (``{room_id}`` in its path) goes to the room's owner
+    (calls.room_call), and the cheap call that checks an operator key before any field is read (``key_check``: the
+    method and its request's fields; calls.key_first)."""
 
     tag: str
     stub: str
@@ -53,9 +54,7 @@ SERVICES: dict[str, Service] = {
     "kickoff.v1.PlayerService": Service("players", "players"),
     "kickoff.v1.MatchService": Service("matchmaking", "matches", private=True),
     "kickoff.v1.WebhookService": Service("operators", "webhooks", private=True, key_check=("ListEndpoints", {})),
-    "kickoff.v1.OperatorService": Service(
-        "operators", "operators", private=True, key_check=("ListNodes", {"page_size": 1})
-    ),
+    "kickoff.v1.OperatorService": Service("operators", "", private=True, key_check=("ListNodes", {"page_size": 1})),
 }
 
 
