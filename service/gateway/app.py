@@ -1,20 +1,15 @@
-"""The REST gateway: a Litestar app that serves web and mobile clients by calling the gRPC server's stubs; this module
-is its factory.
+"""The REST gateway's factory: a Litestar app that serves web and mobile clients by calling the gRPC server's stubs.
 
-It holds no game rules and imports nothing from engine/ or service/rooms/. Its routes come from the contract: each
-RPC's ``google.api.http`` binding in proto/ is one route (routes.py), with its words and the few choices a binding
-cannot say declared in one table (operations.py); request bodies are the proto3 JSON mapping of the gRPC request
-messages, responses the mapping of the replies (a resource itself where the binding's ``response_body`` names one: a
-Room, a Tournament, a RuleSet, Standings, a Player). Written by hand are only the exceptions (HAND_WRITTEN): the
-event streams, the same redacted messages as server-sent events (streams.py), the health probes (health.py), and the
-pages at /play and /ops. The seat token travels as ``Authorization: Bearer ...`` and is passed on as gRPC metadata,
-with the caller's API key (``X-API-Key``) and address (``x-forwarded-for``: the server counts rates and streams per
-caller, and believes this gateway's word where KICKOFF_TRUSTED_PROXIES names it). Every call carries a deadline;
-refusals become RFC 9457 problem details through the one table in problems.py. Request bodies are bounded (413) and
-JSON (415), changes from pages on other origins are refused (guard.py), so is a Host that is not one of the
-gateway's names (hosts.py), every integer in a path or query is checked against the proto field it fills
-(numbers.py), and the gRPC channel's message sizes match the server's. A request that fails in the gateway itself is
-a 500 problem that says nothing of the error, which goes to the log with the request's trace id (problems.py).
+It holds no game rules and imports nothing from engine/ or service/rooms/. Its routes come from the contract, one per
+``google.api.http`` binding in proto/ (routes.py, with the words and choices a binding cannot say declared in
+operations.py); written by hand are only HAND_WRITTEN (the event streams, streams.py; the probes, health.py) and the
+pages at /play and /ops (pages.py). The caller's token, API key and address travel as gRPC metadata (the server
+believes this gateway's address where KICKOFF_TRUSTED_PROXIES names it); every call carries a deadline; refusals are
+RFC 9457 problem details (problems.py). Request bodies are bounded (413) and JSON (415), changes from pages on other
+origins are refused (guard.py), so is a Host that is not one of the gateway's names (hosts.py), every integer in a
+path or query is checked against the proto field it fills (numbers.py), and the gRPC channel's message sizes match
+the server's. A request that fails in the gateway itself is a 500 problem that says nothing of the error, which goes
+to the log with the request's trace id (problems.py).
 """
 
 from __future__ import annotations
