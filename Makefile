@@ -13,7 +13,7 @@ CHROMIUM := /usr/bin/chromium
 # The alert tests (tests/deploy/test_observability.py) run Debian's promtool; they skip without it, except under CI=true.
 PROMTOOL := /usr/bin/promtool
 
-.PHONY: install run test lint format bench clean stubs check-stubs check-contracts release-contracts browser promtool \
+.PHONY: install run test lint format bench clean stubs check-stubs check-contracts release-contracts release-openapi browser promtool \
 	system-packages dashboards
 
 install: $(STAMP)
@@ -110,7 +110,7 @@ check-stubs: install
 	if diff -r clients/kickoff $$tmp/kickoff >/dev/null; then rm -rf $$tmp; echo "clients/ matches proto/"; \
 	else diff -r -q clients/kickoff $$tmp/kickoff; rm -rf $$tmp; echo "clients/ is stale: run 'make stubs'"; exit 1; fi
 
-# proto/ compiles on its own (google/rpc/status.proto is vendored), passes buf's STANDARD lint rules, and breaks
+# proto/ compiles on its own (google/rpc/status.proto and google/api/*.proto are vendored), passes buf's STANDARD lint rules, and breaks
 # nothing of the last release's contract (release/kickoff-v1.binpb, made by `make release-contracts`).
 check-contracts: $(TOOLS)
 	$(BUF) lint
@@ -119,6 +119,11 @@ check-contracts: $(TOOLS)
 
 release-contracts: $(TOOLS)
 	$(BUF) build --exclude-source-info -o release/kickoff-v1.binpb
+
+# The REST surface of the last release: the gateway's OpenAPI document, which tests/gateway/test_released_rest.py keeps
+# served as it is (paths, methods, parameters, bodies, statuses). Run at a release, beside `make release-contracts`.
+release-openapi: install
+	$(BIN)/python -m service.gateway.release release/kickoff-v1.openapi.json
 
 clean:
 	rm -rf $(VENV) node_modules build *.egg-info .pytest_cache .ruff_cache

@@ -5,24 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import re
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import grpc
 from google.protobuf import json_format
+from google.protobuf.descriptor import ServiceDescriptor
 from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2_grpc
 from litestar import Request
-from litestar.datastructures import State
+from litestar.datastructures import CacheControlHeader, State
 
 from kickoff.v1 import (
     game_pb2_grpc,
     match_pb2_grpc,
     move_pb2_grpc,
-    operator_pb2_grpc,
     player_pb2_grpc,
     room_pb2_grpc,
     tournament_pb2_grpc,
@@ -33,6 +34,7 @@ from service.gateway.problems import BadRequest
 
 M = TypeVar("M", bound=Message)
 HEARTBEAT_SECONDS = 15.0
+PRIVATE = CacheControlHeader(no_store=True, private=True)  # sessions, a player's own data, operators' answers
 MAX_PAGE_SIZE = 500  # rooms or tournaments a page (the server's own bound: service/rooms/directory.py)
 
 
@@ -57,8 +59,43 @@ class Upstream:
     matches: match_pb2_grpc.MatchServiceStub | None = None
     stream_matches: match_pb2_grpc.MatchServiceStub | None = None  # (on the event streams' channel)
     webhooks: webhook_pb2_grpc.WebhookServiceStub | None = None
-    operators: operator_pb2_grpc.OperatorServiceStub | None = None  # (made on first use, on ``channel``)
     owners: Owners | None = None  # where each room's calls go once its owner is known (a cluster's nodes)
+    made: dict[str, Any] = field(default_factory=dict)  # the stubs of services with no field above, by full name
+
+    @classmethod
+    def of(
+        cls, channel: grpc.aio.Channel, streams: grpc.aio.Channel, timeout: float, heartbeat: float, owners: Owners
+    ) -> Upstream:
+        """The stubs on ``channel`` (the event streams' on ``streams``, which may be the same channel)."""
+        return cls(
+            channel,
+            game_pb2_grpc.GameServiceStub(channel),
+            room_pb2_grpc.RoomServiceStub(channel),
+            move_pb2_grpc.MoveServiceStub(channel),
+            tournament_pb2_grpc.TournamentServiceStub(channel),
+            timeout,
+            heartbeat,
+            streams,
+            move_pb2_grpc.MoveServiceStub(streams),
+            tournament_pb2_grpc.TournamentServiceStub(streams),
+            health_pb2_grpc.HealthStub(channel),
+            player_pb2_grpc.PlayerServiceStub(channel),
+            match_pb2_grpc.MatchServiceStub(channel),
+            match_pb2_grpc.MatchServiceStub(streams),
+            webhook_pb2_grpc.WebhookServiceStub(channel),
+            owners=owners,
+        )
+
+    def stub(self, attribute: str, service: ServiceDescriptor) -> Any:
+        """The stub of ``service``: the field ``attribute`` names, or one made on ``channel`` on first use (the
+        operators' service, a service the gateway has no field for)."""
+        found = getattr(self, attribute, None) if attribute else None
+        if found is None:
+            found = self.made.get(service.full_name)
+        if found is None:
+            module = importlib.import_module(service.file.name.removesuffix(".proto").replace("/", ".") + "_pb2_grpc")
+            found = self.made[service.full_name] = getattr(module, f"{service.name}Stub")(self.channel)
+        return found
 
 
 ROUTE = ("kickoff-route", "owner")  # asks a node to name the room's owner when it forwards (service/grpc/forward.py)
@@ -201,15 +238,33 @@ def page_size(page_size: int) -> int:
     return page_size
 
 
-def status_filter(enum: Any, prefix: str, status: str) -> int:
-    """A status filter given as ``playing`` or as the enum's own name (``ROOM_STATUS_PLAYING``)."""
+def status_filter(enum: Any, prefix: str, status: str, name: str = "status") -> int:
+    """A status filter given as ``playing`` or as the enum's own name (``ROOM_STATUS_PLAYING``); ``name`` is the
+    query parameter's."""
     names = enum.keys()
     wanted = status if status in names else f"{prefix}{status.upper()}"
     if wanted not in names:
-        shown = [name for name in names if not name.endswith("_UNSPECIFIED")]
-        choices = ", ".join(name.removeprefix(prefix).lower() for name in shown)
-        raise BadRequest(f"status must be one of {choices}", field="status")
+        shown = [value for value in names if not value.endswith("_UNSPECIFIED")]
+        choices = ", ".join(value.removeprefix(prefix).lower() for value in shown)
+        raise BadRequest(f"{name} must be one of {choices}", field=name)
     return int(enum.Value(wanted))
+
+
+async def room_call(up: Upstream, room_id: str, method: Callable[[Any], Any], request: Any, metadata: Any = ()) -> Any:
+    """A unary call for one room: sent to the room's owner when the gateway knows it (Owners), else to the target,
+    asking the node it reaches to name the owner if it forwards (the room's next calls then go there)."""
+    owners = up.owners
+    stubs = owners.stubs(room_id) if owners is not None else None
+    call = method(stubs or up)(request, metadata=(*metadata, ROUTE), timeout=up.timeout)
+    try:
+        reply = await call
+    except grpc.aio.AioRpcError as error:
+        if stubs is not None:
+            owners.failed(room_id, error)  # type: ignore[union-attr]  # (it drains, lost the room or is gone)
+        raise
+    if owners is not None:  # (an owner the gateway knew may have forwarded it: the room moved, it names the new one)
+        owners.learn(room_id, await call.trailing_metadata())
+    return reply
 
 
 def upstream(state: State) -> Upstream:

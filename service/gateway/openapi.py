@@ -44,6 +44,33 @@ from litestar.openapi.spec import (
 
 from kickoff.v1 import limits_pb2
 
+DESCRIPTION = """HTTP/JSON for web and mobile clients: bodies and replies are the proto3 JSON mapping of the kickoff.v1
+messages, each one schema in `components.schemas` named after its message.
+
+- Replies send every field, zero values included (0, false, "", [], {}, the enum's first name): in a message only
+  replies carry, those fields are `required`. Only a field with presence (a message, an optional number, a oneof's
+  member) is left out, and then it is unset. A field a request leaves out holds the zero value its `default` names.
+- 64-bit integers (versions, bounds) travel as decimal strings (`type: string, format: int64`), as the proto3 JSON
+  mapping writes them: a JavaScript number is exact only up to 2^53. Requests may send them as strings or numbers.
+- Enums travel by name (`ROOM_MODE_SOLO`); unknown fields in a request are refused.
+- The seat token from joining a room or tournament is the bearer token (`bearerAuth`); creating rooms and tournaments
+  takes an API key (`apiKey`, `X-API-Key`) where the server requires one.
+- Every refusal is RFC 9457 problem details (`ProblemDetails`, `application/problem+json`), with a machine-readable
+  `reason`.
+- A request body is `application/json` (any other `Content-Type`, or a body without one: 415,
+  `unsupported_media_type`); a request without a body needs no `Content-Type`. A POST or DELETE from a browser page
+  whose `Origin` is neither the gateway's own nor one it lists is refused 403 (`origin_not_allowed`).
+- A request whose `Host` is not one of the gateway's names is refused 400 (`host_not_allowed`). An integer in a path
+  or a query outside the range of the field it fills (int32, int64), or not a number, is refused 400 (`bad_request`,
+  `field` naming it).
+- The event streams are server-sent events: `update` events (data: a RoomUpdate, a TournamentUpdate or a
+  matchmaking Ticket, id: its version; resume with Last-Event-ID), then one `end` event (data: a StreamEnd) when the
+  updates are over, or one `problem` event (data: ProblemDetails) when the server ends the stream for good
+  (`seat_released`: the seat it was opened as was given back). A stream's schema is each event's data, as SSE
+  readers yield it.
+- Matchmaking (`/v1/tickets`: join a game's queue, follow the ticket, take the seat found up) is a signed-in
+  player's: every route takes the access token (`playerAuth`), and a ticket is seen by its members only."""
+
 SCHEMAS: dict[str, Schema] = {}  # the document's components.schemas: each message and enum once, by its name
 _NAMED: dict[str, str] = {}  # component name -> the full proto name it stands for (two never share a name)
 _MESSAGES: dict[str, Descriptor] = {}  # component name -> the message it is built from

@@ -12,17 +12,27 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Annotated, Any
 
 import grpc
-from litestar import Request, Response
+from litestar import Request, Response, get
+from litestar.datastructures import State
+from litestar.params import FromPath, QueryParameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
-from service.gateway.calls import to_json
+from kickoff.v1 import match_pb2, move_pb2, tournament_pb2
+from service.gateway.calls import PRIVATE, ROUTE, metadata, to_json, upstream
+from service.gateway.openapi import PLAYER, SEAT_OR_SPECTATOR, operation
+from service.gateway.operations import MATCHED_EXAMPLE
 from service.gateway.problems import BadRequest, rpc_error_to_problem
 
 log = logging.getLogger(__name__)
+TICKET = (
+    "A stream ticket (POST /v1/rooms/{room_id}/stream-tickets) that opens the stream as its seat, for a browser's "
+    "EventSource, which cannot send the Authorization header. Send a ticket or a seat token, not both; with neither "
+    "the events are a spectator's."
+)
 RETRY_MILLISECONDS = 3000  # how long an EventSource waits before it reconnects
 MAX_VERSION = 2**63 - 1  # versions are int64
 FIRST_READ_SECONDS = 0.05  # how long the answer waits for the stream's first message before its head goes out
@@ -141,3 +151,118 @@ async def event_stream(
             call.cancel()
 
     return ServerSentEvent(events())
+
+
+# The routes of the server-streaming RPCs, written by hand: the gateway's one kind of route its bindings do not make
+# (routes.py checks that each stream's google.api.http binding is served by one of these). A room's stream is opened
+# at the room's owner, a ticket's sends only what is newer than the version asked for.
+
+
+@get(
+    "/v1/rooms/{room_id:str}/events",
+    operation_id="StreamEvents",
+    operation_class=operation(
+        move_pb2.RoomUpdate,
+        media_type="text/event-stream",
+        example={"version": "6", "events": [{"game": {"soker": {"turnBegan": {"seat": 1}}}}]},
+    ),
+    summary="The room's updates as server-sent events, resumable with Last-Event-ID",
+    description="As the seat of the `Authorization` token, or of a stream ticket in `?ticket=` (POST "
+    "/v1/rooms/{room_id}/stream-tickets: for a browser's EventSource, which cannot send headers), or a spectator's. "
+    "The answer starts at once; an `end` event says the room's updates are over (the game ended) and the stream "
+    "closes. Reconnecting after that answers 204 No Content, which tells an EventSource to stop.",
+    security=SEAT_OR_SPECTATOR,
+    tags=["play"],
+)
+async def stream_events(
+    room_id: FromPath[str],
+    request: Request[Any, Any, Any],
+    state: State,
+    ticket: Annotated[str, QueryParameter(description=TICKET)] = "",
+) -> ServerSentEvent | Response[None]:
+    up = upstream(state)
+    after = last_version(request)
+    owners = up.owners
+    stubs = owners.stubs(room_id) if owners is not None else None
+    stream = stubs.stream_moves if stubs is not None else (up.stream_moves or up.moves)
+    asked = move_pb2.StreamEventsRequest(room_id=room_id, after_version=after, ticket=ticket)
+    carried = (*metadata(request), ROUTE)
+    call = stream.StreamEvents(asked, metadata=carried)
+    if owners is None:
+        return await event_stream(call, up.heartbeat)
+    if stubs is None:
+        # The owner was not known, so the stream went to any node. A node that does not own the room relays every
+        # update of it from the owner for as long as the stream lasts (a second process's work for each, the whole
+        # game long); it names the owner as the stream opens, before any update, so the stream is opened at the
+        # owner instead and the relayed one closed, nothing read from it. (A refusal names nobody: it is answered
+        # below as before.)
+        owners.learn(room_id, await call.initial_metadata())
+        stubs = owners.stubs(room_id)
+        if stubs is not None:
+            call.cancel()
+            call = stubs.stream_moves.StreamEvents(asked, metadata=carried)
+
+    async def opened() -> None:  # (a relayed stream names the owner as it starts: the room's next calls go there)
+        owners.learn(room_id, await call.initial_metadata())
+
+    try:
+        return await event_stream(
+            call, up.heartbeat, opened=opened, broke=(lambda: owners.forget(room_id)) if stubs is not None else None
+        )
+    except grpc.aio.AioRpcError as error:  # (refused as it opened: an owner gone is forgotten, as for a unary call)
+        if stubs is not None:
+            owners.failed(room_id, error)
+        raise
+
+
+@get(
+    "/v1/tournaments/{tournament_id:str}/events",
+    operation_id="StreamTournament",
+    operation_class=operation(
+        tournament_pb2.TournamentUpdate,
+        media_type="text/event-stream",
+        example={"version": "3", "events": [{"gameStarted": {"game": {"index": 1, "roomId": "3f2a9c1d4e5b6a70"}}}]},
+    ),
+    summary="The tournament's updates as server-sent events, resumable with Last-Event-ID",
+    tags=["tournaments"],
+)
+async def stream_tournament(
+    tournament_id: FromPath[str], request: Request[Any, Any, Any], state: State
+) -> ServerSentEvent | Response[None]:
+    up = upstream(state)
+    call = (up.stream_tournaments or up.tournaments).StreamTournament(
+        tournament_pb2.StreamTournamentRequest(tournament_id=tournament_id, after_version=last_version(request)),
+        metadata=metadata(request),
+    )
+    return await event_stream(call, up.heartbeat)
+
+
+@get(
+    "/v1/tickets/{ticket_id:str}/events",
+    operation_id="FollowTicket",
+    operation_class=operation(
+        match_pb2.Ticket, media_type="text/event-stream", marker="ticketId", example=MATCHED_EXAMPLE
+    ),
+    summary="A ticket of the caller's now and at every change, as server-sent events, until it ends",
+    description="As the player of the `Authorization` access token (a browser reads it with fetch, which can send "
+    "the header; an EventSource cannot). The first `update` event is the ticket as it stands, then one at each "
+    "change (its id the ticket's version); once the ticket is matched, cancelled or expired, an `end` event follows "
+    "and the stream closes. Coming back with the last event's id (Last-Event-ID) sends only what is newer; after "
+    "the end it answers 204 No Content.",
+    security=PLAYER,
+    cache_control=PRIVATE,
+    tags=["matchmaking"],
+)
+async def follow_ticket(
+    ticket_id: FromPath[str], request: Request[Any, Any, Any], state: State
+) -> ServerSentEvent | Response[None]:
+    up = upstream(state)
+    assert up.matches is not None
+    after = last_version(request)
+    call = (up.stream_matches or up.matches).FollowTicket(
+        match_pb2.FollowTicketRequest(ticket_id=ticket_id), metadata=metadata(request)
+    )
+    return await event_stream(call, up.heartbeat, part="ticket", after=after)
+
+
+STREAM_ROUTES = [stream_events, stream_tournament, follow_ticket]

@@ -7,7 +7,7 @@ import re
 
 import httpx
 
-from service.gateway.operators import OPS_DIRECTORY
+from service.gateway.pages import OPS_DIRECTORY
 from service.settings import Rate
 from tests.ops.conftest import KEY, OTHER_KEY, operator_keys
 from tests.server.test_protocol import play_some, two_seat_game

@@ -1,3 +1,4 @@
+from google.api import annotations_pb2 as _annotations_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
 from kickoff.v1 import age_of_soccer_pb2 as _age_of_soccer_pb2
 from kickoff.v1 import carta_pb2 as _carta_pb2

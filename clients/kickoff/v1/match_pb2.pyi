@@ -1,5 +1,6 @@
 import datetime
 
+from google.api import annotations_pb2 as _annotations_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from kickoff.v1 import common_pb2 as _common_pb2

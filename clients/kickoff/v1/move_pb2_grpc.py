@@ -123,7 +123,8 @@ class MoveServiceServicer:
         """The real-time path: one stream per seat; moves go in, the seat's updates and the answers to its moves come out.
         A client that sends moves and does not read their answers is cut off with RESOURCE_EXHAUSTED (slow_reader):
         reconnect with the last version seen. Like StreamEvents, it ends with UNAUTHENTICATED (seat_released) the moment
-        its seat changes hands.
+        its seat changes hands. gRPC-only on purpose (no google.api.http binding): a stream both ways, which HTTP/JSON
+        cannot carry; REST plays the same game with SubmitMove and the StreamEvents event stream.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

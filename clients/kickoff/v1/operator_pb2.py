@@ -22,6 +22,7 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from kickoff.v1 import common_pb2 as kickoff_dot_v1_dot_common__pb2
 from kickoff.v1 import limits_pb2 as kickoff_dot_v1_dot_limits__pb2
@@ -29,7 +30,7 @@ from kickoff.v1 import move_pb2 as kickoff_dot_v1_dot_move__pb2
 from kickoff.v1 import room_pb2 as kickoff_dot_v1_dot_room__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19kickoff/v1/operator.proto\x12\nkickoff.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/common.proto\x1a\x17kickoff/v1/limits.proto\x1a\x15kickoff/v1/move.proto\x1a\x15kickoff/v1/room.proto\"\xc2\x01\n\x0b\x43lusterNode\x12\x0f\n\x07node_id\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\r\n\x05\x61live\x18\x03 \x01(\x08\x12/\n\x0b\x65xpire_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nstart_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06leases\x18\x06 \x01(\x05\x12\x11\n\tthis_node\x18\x07 \x01(\x08\"C\n\x10ListNodesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x1c\n\npage_token\x18\x02 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"e\n\x11ListNodesResponse\x12&\n\x05nodes\x18\x01 \x03(\x0b\x32\x17.kickoff.v1.ClusterNode\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x0f\n\x07\x63luster\x18\x03 \x01(\x08\"\xa1\x01\n\x05Lease\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x11\n\ttarget_id\x18\x02 \x01(\t\x12\x0f\n\x07node_id\x18\x03 \x01(\t\x12\r\n\x05\x65poch\x18\x04 \x01(\x03\x12\x15\n\rtournament_id\x18\x05 \x01(\t\x12.\n\nclaim_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08orphaned\x18\x07 \x01(\x08\"_\n\x11ListLeasesRequest\x12\x19\n\x07node_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x1c\n\npage_token\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"P\n\x12ListLeasesResponse\x12!\n\x06leases\x18\x01 \x03(\x0b\x32\x11.kickoff.v1.Lease\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\xec\x01\n\x08LiveRoom\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12&\n\x06status\x18\x03 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\"\n\x04mode\x18\x04 \x01(\x0e\x32\x14.kickoff.v1.RoomMode\x12\r\n\x05seats\x18\x05 \x01(\x05\x12\x0f\n\x07node_id\x18\x06 \x01(\t\x12\r\n\x05\x65poch\x18\x07 \x01(\x03\x12\x15\n\rtournament_id\x18\x08 \x01(\t\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"z\n\x14ListLiveRoomsRequest\x12\x19\n\x07node_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x12\x16\n\x04game\x18\x02 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x1c\n\npage_token\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x03\"U\n\x15ListLiveRoomsResponse\x12#\n\x05rooms\x18\x01 \x03(\x0b\x32\x14.kickoff.v1.LiveRoom\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"]\n\x16GetRoomTimelineRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x15\n\rafter_version\x18\x02 \x01(\x03\x12\x11\n\tpage_size\x18\x03 \x01(\x05\"\x94\x01\n\x17GetRoomTimelineResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\x12\'\n\x07updates\x18\x02 \x03(\x0b\x32\x16.kickoff.v1.RoomUpdate\x12\x14\n\x0clast_version\x18\x03 \x01(\x03\x12\x1a\n\x12next_after_version\x18\x04 \x01(\x03\"G\n\x10\x43loseRoomRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x18\n\x06reason\x18\x02 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x02\"3\n\x11\x43loseRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\"A\n\x16RevokeSeatTokenRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x0c\n\x04seat\x18\x02 \x01(\x05\"K\n\x17RevokeSeatTokenResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\x12\x10\n\x08released\x18\x02 \x01(\x08\"-\n\x10\x44rainNodeRequest\x12\x19\n\x07node_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"X\n\x11\x44rainNodeResponse\x12\x0f\n\x07node_id\x18\x01 \x01(\t\x12\r\n\x05rooms\x18\x02 \x01(\x05\x12\x13\n\x0btournaments\x18\x03 \x01(\x05\x12\x0e\n\x06leases\x18\x04 \x01(\x05\x32\xca\x04\n\x0fOperatorService\x12H\n\tListNodes\x12\x1c.kickoff.v1.ListNodesRequest\x1a\x1d.kickoff.v1.ListNodesResponse\x12K\n\nListLeases\x12\x1d.kickoff.v1.ListLeasesRequest\x1a\x1e.kickoff.v1.ListLeasesResponse\x12T\n\rListLiveRooms\x12 .kickoff.v1.ListLiveRoomsRequest\x1a!.kickoff.v1.ListLiveRoomsResponse\x12Z\n\x0fGetRoomTimeline\x12\".kickoff.v1.GetRoomTimelineRequest\x1a#.kickoff.v1.GetRoomTimelineResponse\x12H\n\tCloseRoom\x12\x1c.kickoff.v1.CloseRoomRequest\x1a\x1d.kickoff.v1.CloseRoomResponse\x12Z\n\x0fRevokeSeatToken\x12\".kickoff.v1.RevokeSeatTokenRequest\x1a#.kickoff.v1.RevokeSeatTokenResponse\x12H\n\tDrainNode\x12\x1c.kickoff.v1.DrainNodeRequest\x1a\x1d.kickoff.v1.DrainNodeResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19kickoff/v1/operator.proto\x12\nkickoff.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/common.proto\x1a\x17kickoff/v1/limits.proto\x1a\x15kickoff/v1/move.proto\x1a\x15kickoff/v1/room.proto\"\xc2\x01\n\x0b\x43lusterNode\x12\x0f\n\x07node_id\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\r\n\x05\x61live\x18\x03 \x01(\x08\x12/\n\x0b\x65xpire_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nstart_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06leases\x18\x06 \x01(\x05\x12\x11\n\tthis_node\x18\x07 \x01(\x08\"C\n\x10ListNodesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x1c\n\npage_token\x18\x02 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"e\n\x11ListNodesResponse\x12&\n\x05nodes\x18\x01 \x03(\x0b\x32\x17.kickoff.v1.ClusterNode\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x0f\n\x07\x63luster\x18\x03 \x01(\x08\"\xa1\x01\n\x05Lease\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x11\n\ttarget_id\x18\x02 \x01(\t\x12\x0f\n\x07node_id\x18\x03 \x01(\t\x12\r\n\x05\x65poch\x18\x04 \x01(\x03\x12\x15\n\rtournament_id\x18\x05 \x01(\t\x12.\n\nclaim_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08orphaned\x18\x07 \x01(\x08\"_\n\x11ListLeasesRequest\x12\x19\n\x07node_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x1c\n\npage_token\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"P\n\x12ListLeasesResponse\x12!\n\x06leases\x18\x01 \x03(\x0b\x32\x11.kickoff.v1.Lease\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\xec\x01\n\x08LiveRoom\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12&\n\x06status\x18\x03 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\"\n\x04mode\x18\x04 \x01(\x0e\x32\x14.kickoff.v1.RoomMode\x12\r\n\x05seats\x18\x05 \x01(\x05\x12\x0f\n\x07node_id\x18\x06 \x01(\t\x12\r\n\x05\x65poch\x18\x07 \x01(\x03\x12\x15\n\rtournament_id\x18\x08 \x01(\t\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"z\n\x14ListLiveRoomsRequest\x12\x19\n\x07node_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x12\x16\n\x04game\x18\x02 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x1c\n\npage_token\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x03\"U\n\x15ListLiveRoomsResponse\x12#\n\x05rooms\x18\x01 \x03(\x0b\x32\x14.kickoff.v1.LiveRoom\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"]\n\x16GetRoomTimelineRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x15\n\rafter_version\x18\x02 \x01(\x03\x12\x11\n\tpage_size\x18\x03 \x01(\x05\"\x94\x01\n\x17GetRoomTimelineResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\x12\'\n\x07updates\x18\x02 \x03(\x0b\x32\x16.kickoff.v1.RoomUpdate\x12\x14\n\x0clast_version\x18\x03 \x01(\x03\x12\x1a\n\x12next_after_version\x18\x04 \x01(\x03\"G\n\x10\x43loseRoomRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x18\n\x06reason\x18\x02 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x02\"3\n\x11\x43loseRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\"A\n\x16RevokeSeatTokenRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x0c\n\x04seat\x18\x02 \x01(\x05\"K\n\x17RevokeSeatTokenResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\x12\x10\n\x08released\x18\x02 \x01(\x08\"-\n\x10\x44rainNodeRequest\x12\x19\n\x07node_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"X\n\x11\x44rainNodeResponse\x12\x0f\n\x07node_id\x18\x01 \x01(\t\x12\r\n\x05rooms\x18\x02 \x01(\x05\x12\x13\n\x0btournaments\x18\x03 \x01(\x05\x12\x0e\n\x06leases\x18\x04 \x01(\x05\x32\xc2\x06\n\x0fOperatorService\x12_\n\tListNodes\x12\x1c.kickoff.v1.ListNodesRequest\x1a\x1d.kickoff.v1.ListNodesResponse\"\x15\x82\xd3\xe4\x93\x02\x0f\x12\r/v1/ops/nodes\x12\x63\n\nListLeases\x12\x1d.kickoff.v1.ListLeasesRequest\x1a\x1e.kickoff.v1.ListLeasesResponse\"\x16\x82\xd3\xe4\x93\x02\x10\x12\x0e/v1/ops/leases\x12k\n\rListLiveRooms\x12 .kickoff.v1.ListLiveRoomsRequest\x1a!.kickoff.v1.ListLiveRoomsResponse\"\x15\x82\xd3\xe4\x93\x02\x0f\x12\r/v1/ops/rooms\x12\x84\x01\n\x0fGetRoomTimeline\x12\".kickoff.v1.GetRoomTimelineRequest\x1a#.kickoff.v1.GetRoomTimelineResponse\"(\x82\xd3\xe4\x93\x02\"\x12 /v1/ops/rooms/{room_id}/timeline\x12r\n\tCloseRoom\x12\x1c.kickoff.v1.CloseRoomRequest\x1a\x1d.kickoff.v1.CloseRoomResponse\"(\x82\xd3\xe4\x93\x02\"\"\x1d/v1/ops/rooms/{room_id}/close:\x01*\x12\x8f\x01\n\x0fRevokeSeatToken\x12\".kickoff.v1.RevokeSeatTokenRequest\x1a#.kickoff.v1.RevokeSeatTokenResponse\"3\x82\xd3\xe4\x93\x02-\"+/v1/ops/rooms/{room_id}/seats/{seat}/revoke\x12o\n\tDrainNode\x12\x1c.kickoff.v1.DrainNodeRequest\x1a\x1d.kickoff.v1.DrainNodeResponse\"%\x82\xd3\xe4\x93\x02\x1f\"\x1d/v1/ops/nodes/{node_id}/drainb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -58,40 +59,54 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REVOKESEATTOKENREQUEST'].fields_by_name['room_id']._serialized_options = b'\252\273\030\004\010 \030\001'
   _globals['_DRAINNODEREQUEST'].fields_by_name['node_id']._loaded_options = None
   _globals['_DRAINNODEREQUEST'].fields_by_name['node_id']._serialized_options = b'\252\273\030\004\010@\030\003'
-  _globals['_CLUSTERNODE']._serialized_start=171
-  _globals['_CLUSTERNODE']._serialized_end=365
-  _globals['_LISTNODESREQUEST']._serialized_start=367
-  _globals['_LISTNODESREQUEST']._serialized_end=434
-  _globals['_LISTNODESRESPONSE']._serialized_start=436
-  _globals['_LISTNODESRESPONSE']._serialized_end=537
-  _globals['_LEASE']._serialized_start=540
-  _globals['_LEASE']._serialized_end=701
-  _globals['_LISTLEASESREQUEST']._serialized_start=703
-  _globals['_LISTLEASESREQUEST']._serialized_end=798
-  _globals['_LISTLEASESRESPONSE']._serialized_start=800
-  _globals['_LISTLEASESRESPONSE']._serialized_end=880
-  _globals['_LIVEROOM']._serialized_start=883
-  _globals['_LIVEROOM']._serialized_end=1119
-  _globals['_LISTLIVEROOMSREQUEST']._serialized_start=1121
-  _globals['_LISTLIVEROOMSREQUEST']._serialized_end=1243
-  _globals['_LISTLIVEROOMSRESPONSE']._serialized_start=1245
-  _globals['_LISTLIVEROOMSRESPONSE']._serialized_end=1330
-  _globals['_GETROOMTIMELINEREQUEST']._serialized_start=1332
-  _globals['_GETROOMTIMELINEREQUEST']._serialized_end=1425
-  _globals['_GETROOMTIMELINERESPONSE']._serialized_start=1428
-  _globals['_GETROOMTIMELINERESPONSE']._serialized_end=1576
-  _globals['_CLOSEROOMREQUEST']._serialized_start=1578
-  _globals['_CLOSEROOMREQUEST']._serialized_end=1649
-  _globals['_CLOSEROOMRESPONSE']._serialized_start=1651
-  _globals['_CLOSEROOMRESPONSE']._serialized_end=1702
-  _globals['_REVOKESEATTOKENREQUEST']._serialized_start=1704
-  _globals['_REVOKESEATTOKENREQUEST']._serialized_end=1769
-  _globals['_REVOKESEATTOKENRESPONSE']._serialized_start=1771
-  _globals['_REVOKESEATTOKENRESPONSE']._serialized_end=1846
-  _globals['_DRAINNODEREQUEST']._serialized_start=1848
-  _globals['_DRAINNODEREQUEST']._serialized_end=1893
-  _globals['_DRAINNODERESPONSE']._serialized_start=1895
-  _globals['_DRAINNODERESPONSE']._serialized_end=1983
-  _globals['_OPERATORSERVICE']._serialized_start=1986
-  _globals['_OPERATORSERVICE']._serialized_end=2572
+  _globals['_OPERATORSERVICE'].methods_by_name['ListNodes']._loaded_options = None
+  _globals['_OPERATORSERVICE'].methods_by_name['ListNodes']._serialized_options = b'\202\323\344\223\002\017\022\r/v1/ops/nodes'
+  _globals['_OPERATORSERVICE'].methods_by_name['ListLeases']._loaded_options = None
+  _globals['_OPERATORSERVICE'].methods_by_name['ListLeases']._serialized_options = b'\202\323\344\223\002\020\022\016/v1/ops/leases'
+  _globals['_OPERATORSERVICE'].methods_by_name['ListLiveRooms']._loaded_options = None
+  _globals['_OPERATORSERVICE'].methods_by_name['ListLiveRooms']._serialized_options = b'\202\323\344\223\002\017\022\r/v1/ops/rooms'
+  _globals['_OPERATORSERVICE'].methods_by_name['GetRoomTimeline']._loaded_options = None
+  _globals['_OPERATORSERVICE'].methods_by_name['GetRoomTimeline']._serialized_options = b'\202\323\344\223\002\"\022 /v1/ops/rooms/{room_id}/timeline'
+  _globals['_OPERATORSERVICE'].methods_by_name['CloseRoom']._loaded_options = None
+  _globals['_OPERATORSERVICE'].methods_by_name['CloseRoom']._serialized_options = b'\202\323\344\223\002\"\"\035/v1/ops/rooms/{room_id}/close:\001*'
+  _globals['_OPERATORSERVICE'].methods_by_name['RevokeSeatToken']._loaded_options = None
+  _globals['_OPERATORSERVICE'].methods_by_name['RevokeSeatToken']._serialized_options = b'\202\323\344\223\002-\"+/v1/ops/rooms/{room_id}/seats/{seat}/revoke'
+  _globals['_OPERATORSERVICE'].methods_by_name['DrainNode']._loaded_options = None
+  _globals['_OPERATORSERVICE'].methods_by_name['DrainNode']._serialized_options = b'\202\323\344\223\002\037\"\035/v1/ops/nodes/{node_id}/drain'
+  _globals['_CLUSTERNODE']._serialized_start=201
+  _globals['_CLUSTERNODE']._serialized_end=395
+  _globals['_LISTNODESREQUEST']._serialized_start=397
+  _globals['_LISTNODESREQUEST']._serialized_end=464
+  _globals['_LISTNODESRESPONSE']._serialized_start=466
+  _globals['_LISTNODESRESPONSE']._serialized_end=567
+  _globals['_LEASE']._serialized_start=570
+  _globals['_LEASE']._serialized_end=731
+  _globals['_LISTLEASESREQUEST']._serialized_start=733
+  _globals['_LISTLEASESREQUEST']._serialized_end=828
+  _globals['_LISTLEASESRESPONSE']._serialized_start=830
+  _globals['_LISTLEASESRESPONSE']._serialized_end=910
+  _globals['_LIVEROOM']._serialized_start=913
+  _globals['_LIVEROOM']._serialized_end=1149
+  _globals['_LISTLIVEROOMSREQUEST']._serialized_start=1151
+  _globals['_LISTLIVEROOMSREQUEST']._serialized_end=1273
+  _globals['_LISTLIVEROOMSRESPONSE']._serialized_start=1275
+  _globals['_LISTLIVEROOMSRESPONSE']._serialized_end=1360
+  _globals['_GETROOMTIMELINEREQUEST']._serialized_start=1362
+  _globals['_GETROOMTIMELINEREQUEST']._serialized_end=1455
+  _globals['_GETROOMTIMELINERESPONSE']._serialized_start=1458
+  _globals['_GETROOMTIMELINERESPONSE']._serialized_end=1606
+  _globals['_CLOSEROOMREQUEST']._serialized_start=1608
+  _globals['_CLOSEROOMREQUEST']._serialized_end=1679
+  _globals['_CLOSEROOMRESPONSE']._serialized_start=1681
+  _globals['_CLOSEROOMRESPONSE']._serialized_end=1732
+  _globals['_REVOKESEATTOKENREQUEST']._serialized_start=1734
+  _globals['_REVOKESEATTOKENREQUEST']._serialized_end=1799
+  _globals['_REVOKESEATTOKENRESPONSE']._serialized_start=1801
+  _globals['_REVOKESEATTOKENRESPONSE']._serialized_end=1876
+  _globals['_DRAINNODEREQUEST']._serialized_start=1878
+  _globals['_DRAINNODEREQUEST']._serialized_end=1923
+  _globals['_DRAINNODERESPONSE']._serialized_start=1925
+  _globals['_DRAINNODERESPONSE']._serialized_end=2013
+  _globals['_OPERATORSERVICE']._serialized_start=2016
+  _globals['_OPERATORSERVICE']._serialized_end=2850
 # @@protoc_insertion_point(module_scope)

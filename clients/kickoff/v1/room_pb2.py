@@ -22,13 +22,14 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from kickoff.v1 import common_pb2 as kickoff_dot_v1_dot_common__pb2
 from kickoff.v1 import limits_pb2 as kickoff_dot_v1_dot_limits__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/room.proto\x12\nkickoff.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/common.proto\x1a\x17kickoff/v1/limits.proto\"\x88\x04\n\x04Room\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\"\n\x04mode\x18\x03 \x01(\x0e\x32\x14.kickoff.v1.RoomMode\x12&\n\x06status\x18\x04 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\x1f\n\x05seats\x18\x05 \x03(\x0b\x32\x10.kickoff.v1.Seat\x12(\n\x07options\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07version\x18\x07 \x01(\x03\x12$\n\x07outcome\x18\x08 \x01(\x0b\x32\x13.kickoff.v1.Outcome\x12.\n\ncreated_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12$\n\x05\x63lock\x18\n \x01(\x0b\x32\x15.kickoff.v1.TurnClock\x12\x0e\n\x06to_act\x18\x0b \x03(\x05\x12\x15\n\rtournament_id\x18\x0c \x01(\t\x12\x17\n\x0ftournament_game\x18\r \x01(\x05\x12%\n\x06\x63locks\x18\x0e \x03(\x0b\x32\x15.kickoff.v1.TurnClock\x12\r\n\x05rated\x18\x0f \x01(\x08\x12\x1c\n\x14\x63orrespondence_hours\x18\x10 \x01(\x05\x12\x11\n\tstand_ins\x18\x11 \x01(\x08\x12\x16\n\x0eunrated_reason\x18\x12 \x01(\t\"\x9c\x03\n\x11\x43reateRoomRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\"\n\x04mode\x18\x02 \x01(\x0e\x32\x14.kickoff.v1.RoomMode\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x16\n\x0esystem_players\x18\x04 \x01(\x05\x12\x30\n\x07options\x18\x05 \x01(\x0b\x32\x17.google.protobuf.StructB\x06\xaa\xbb\x18\x02\x10\x10\x12\x1f\n\rsystem_player\x18\x06 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x1a\n\rthink_seconds\x18\x07 \x01(\x01H\x00\x88\x01\x01\x12\x1c\n\x0csystem_seats\x18\x08 \x03(\x05\x42\x06\xaa\xbb\x18\x02\x10\x10\x12\x12\n\x05rated\x18\t \x01(\x08H\x01\x88\x01\x01\x12\x18\n\x06\x63hoice\x18\n \x01(\tB\x08\xaa\xbb\x18\x04\x08\x10\x18\x01\x12\x1c\n\x14\x63orrespondence_hours\x18\x0b \x01(\x05\x12\x11\n\tstand_ins\x18\x0c \x01(\x08\x12\x1c\n\nrequest_id\x18\r \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x42\x10\n\x0e_think_secondsB\x08\n\x06_rated\"d\n\x12\x43reateRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x12\n\nseat_token\x18\x03 \x01(\tB\x07\n\x05_seat\"+\n\x0eGetRoomRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"1\n\x0fGetRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\"\x83\x01\n\x10ListRoomsRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12&\n\x06status\x18\x02 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x1c\n\npage_token\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x03\"M\n\x11ListRoomsResponse\x12\x1f\n\x05rooms\x18\x01 \x03(\x0b\x32\x10.kickoff.v1.Room\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x98\x01\n\x0fJoinRoomRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\x04name\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x02\x12\x18\n\x06\x63hoice\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08\x10\x18\x01\x12\x1c\n\nrequest_id\x18\x05 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x42\x07\n\x05_seat\"T\n\x10JoinRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x12\n\nseat_token\x18\x03 \x01(\t\"-\n\x10LeaveRoomRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"3\n\x11LeaveRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room2\xf9\x02\n\x0bRoomService\x12K\n\nCreateRoom\x12\x1d.kickoff.v1.CreateRoomRequest\x1a\x1e.kickoff.v1.CreateRoomResponse\x12\x42\n\x07GetRoom\x12\x1a.kickoff.v1.GetRoomRequest\x1a\x1b.kickoff.v1.GetRoomResponse\x12H\n\tListRooms\x12\x1c.kickoff.v1.ListRoomsRequest\x1a\x1d.kickoff.v1.ListRoomsResponse\x12\x45\n\x08JoinRoom\x12\x1b.kickoff.v1.JoinRoomRequest\x1a\x1c.kickoff.v1.JoinRoomResponse\x12H\n\tLeaveRoom\x12\x1c.kickoff.v1.LeaveRoomRequest\x1a\x1d.kickoff.v1.LeaveRoomResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/room.proto\x12\nkickoff.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/common.proto\x1a\x17kickoff/v1/limits.proto\"\x88\x04\n\x04Room\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\"\n\x04mode\x18\x03 \x01(\x0e\x32\x14.kickoff.v1.RoomMode\x12&\n\x06status\x18\x04 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\x1f\n\x05seats\x18\x05 \x03(\x0b\x32\x10.kickoff.v1.Seat\x12(\n\x07options\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07version\x18\x07 \x01(\x03\x12$\n\x07outcome\x18\x08 \x01(\x0b\x32\x13.kickoff.v1.Outcome\x12.\n\ncreated_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12$\n\x05\x63lock\x18\n \x01(\x0b\x32\x15.kickoff.v1.TurnClock\x12\x0e\n\x06to_act\x18\x0b \x03(\x05\x12\x15\n\rtournament_id\x18\x0c \x01(\t\x12\x17\n\x0ftournament_game\x18\r \x01(\x05\x12%\n\x06\x63locks\x18\x0e \x03(\x0b\x32\x15.kickoff.v1.TurnClock\x12\r\n\x05rated\x18\x0f \x01(\x08\x12\x1c\n\x14\x63orrespondence_hours\x18\x10 \x01(\x05\x12\x11\n\tstand_ins\x18\x11 \x01(\x08\x12\x16\n\x0eunrated_reason\x18\x12 \x01(\t\"\x9c\x03\n\x11\x43reateRoomRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\"\n\x04mode\x18\x02 \x01(\x0e\x32\x14.kickoff.v1.RoomMode\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x16\n\x0esystem_players\x18\x04 \x01(\x05\x12\x30\n\x07options\x18\x05 \x01(\x0b\x32\x17.google.protobuf.StructB\x06\xaa\xbb\x18\x02\x10\x10\x12\x1f\n\rsystem_player\x18\x06 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x1a\n\rthink_seconds\x18\x07 \x01(\x01H\x00\x88\x01\x01\x12\x1c\n\x0csystem_seats\x18\x08 \x03(\x05\x42\x06\xaa\xbb\x18\x02\x10\x10\x12\x12\n\x05rated\x18\t \x01(\x08H\x01\x88\x01\x01\x12\x18\n\x06\x63hoice\x18\n \x01(\tB\x08\xaa\xbb\x18\x04\x08\x10\x18\x01\x12\x1c\n\x14\x63orrespondence_hours\x18\x0b \x01(\x05\x12\x11\n\tstand_ins\x18\x0c \x01(\x08\x12\x1c\n\nrequest_id\x18\r \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x42\x10\n\x0e_think_secondsB\x08\n\x06_rated\"d\n\x12\x43reateRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x12\n\nseat_token\x18\x03 \x01(\tB\x07\n\x05_seat\"+\n\x0eGetRoomRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"1\n\x0fGetRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\"\x83\x01\n\x10ListRoomsRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12&\n\x06status\x18\x02 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x1c\n\npage_token\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x03\"M\n\x11ListRoomsResponse\x12\x1f\n\x05rooms\x18\x01 \x03(\x0b\x32\x10.kickoff.v1.Room\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x98\x01\n\x0fJoinRoomRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\x04name\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x02\x12\x18\n\x06\x63hoice\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08\x10\x18\x01\x12\x1c\n\nrequest_id\x18\x05 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x42\x07\n\x05_seat\"T\n\x10JoinRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x12\n\nseat_token\x18\x03 \x01(\t\"-\n\x10LeaveRoomRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"3\n\x11LeaveRoomResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room2\x93\x04\n\x0bRoomService\x12g\n\nCreateRoom\x12\x1d.kickoff.v1.CreateRoomRequest\x1a\x1e.kickoff.v1.CreateRoomResponse\"\x1a\x82\xd3\xe4\x93\x02\x14\"\t/v1/rooms:\x01*b\x04room\x12\x65\n\x07GetRoom\x12\x1a.kickoff.v1.GetRoomRequest\x1a\x1b.kickoff.v1.GetRoomResponse\"!\x82\xd3\xe4\x93\x02\x1b\x12\x13/v1/rooms/{room_id}b\x04room\x12[\n\tListRooms\x12\x1c.kickoff.v1.ListRoomsRequest\x1a\x1d.kickoff.v1.ListRoomsResponse\"\x11\x82\xd3\xe4\x93\x02\x0b\x12\t/v1/rooms\x12k\n\x08JoinRoom\x12\x1b.kickoff.v1.JoinRoomRequest\x1a\x1c.kickoff.v1.JoinRoomResponse\"$\x82\xd3\xe4\x93\x02\x1e\"\x19/v1/rooms/{room_id}/seats:\x01*\x12j\n\tLeaveRoom\x12\x1c.kickoff.v1.LeaveRoomRequest\x1a\x1d.kickoff.v1.LeaveRoomResponse\" \x82\xd3\xe4\x93\x02\x1a*\x18/v1/rooms/{room_id}/seatb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -63,28 +64,38 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_JOINROOMREQUEST'].fields_by_name['request_id']._serialized_options = b'\252\273\030\004\010@\030\003'
   _globals['_LEAVEROOMREQUEST'].fields_by_name['room_id']._loaded_options = None
   _globals['_LEAVEROOMREQUEST'].fields_by_name['room_id']._serialized_options = b'\252\273\030\004\010 \030\001'
-  _globals['_ROOM']._serialized_start=151
-  _globals['_ROOM']._serialized_end=671
-  _globals['_CREATEROOMREQUEST']._serialized_start=674
-  _globals['_CREATEROOMREQUEST']._serialized_end=1086
-  _globals['_CREATEROOMRESPONSE']._serialized_start=1088
-  _globals['_CREATEROOMRESPONSE']._serialized_end=1188
-  _globals['_GETROOMREQUEST']._serialized_start=1190
-  _globals['_GETROOMREQUEST']._serialized_end=1233
-  _globals['_GETROOMRESPONSE']._serialized_start=1235
-  _globals['_GETROOMRESPONSE']._serialized_end=1284
-  _globals['_LISTROOMSREQUEST']._serialized_start=1287
-  _globals['_LISTROOMSREQUEST']._serialized_end=1418
-  _globals['_LISTROOMSRESPONSE']._serialized_start=1420
-  _globals['_LISTROOMSRESPONSE']._serialized_end=1497
-  _globals['_JOINROOMREQUEST']._serialized_start=1500
-  _globals['_JOINROOMREQUEST']._serialized_end=1652
-  _globals['_JOINROOMRESPONSE']._serialized_start=1654
-  _globals['_JOINROOMRESPONSE']._serialized_end=1738
-  _globals['_LEAVEROOMREQUEST']._serialized_start=1740
-  _globals['_LEAVEROOMREQUEST']._serialized_end=1785
-  _globals['_LEAVEROOMRESPONSE']._serialized_start=1787
-  _globals['_LEAVEROOMRESPONSE']._serialized_end=1838
-  _globals['_ROOMSERVICE']._serialized_start=1841
-  _globals['_ROOMSERVICE']._serialized_end=2218
+  _globals['_ROOMSERVICE'].methods_by_name['CreateRoom']._loaded_options = None
+  _globals['_ROOMSERVICE'].methods_by_name['CreateRoom']._serialized_options = b'\202\323\344\223\002\024\"\t/v1/rooms:\001*b\004room'
+  _globals['_ROOMSERVICE'].methods_by_name['GetRoom']._loaded_options = None
+  _globals['_ROOMSERVICE'].methods_by_name['GetRoom']._serialized_options = b'\202\323\344\223\002\033\022\023/v1/rooms/{room_id}b\004room'
+  _globals['_ROOMSERVICE'].methods_by_name['ListRooms']._loaded_options = None
+  _globals['_ROOMSERVICE'].methods_by_name['ListRooms']._serialized_options = b'\202\323\344\223\002\013\022\t/v1/rooms'
+  _globals['_ROOMSERVICE'].methods_by_name['JoinRoom']._loaded_options = None
+  _globals['_ROOMSERVICE'].methods_by_name['JoinRoom']._serialized_options = b'\202\323\344\223\002\036\"\031/v1/rooms/{room_id}/seats:\001*'
+  _globals['_ROOMSERVICE'].methods_by_name['LeaveRoom']._loaded_options = None
+  _globals['_ROOMSERVICE'].methods_by_name['LeaveRoom']._serialized_options = b'\202\323\344\223\002\032*\030/v1/rooms/{room_id}/seat'
+  _globals['_ROOM']._serialized_start=181
+  _globals['_ROOM']._serialized_end=701
+  _globals['_CREATEROOMREQUEST']._serialized_start=704
+  _globals['_CREATEROOMREQUEST']._serialized_end=1116
+  _globals['_CREATEROOMRESPONSE']._serialized_start=1118
+  _globals['_CREATEROOMRESPONSE']._serialized_end=1218
+  _globals['_GETROOMREQUEST']._serialized_start=1220
+  _globals['_GETROOMREQUEST']._serialized_end=1263
+  _globals['_GETROOMRESPONSE']._serialized_start=1265
+  _globals['_GETROOMRESPONSE']._serialized_end=1314
+  _globals['_LISTROOMSREQUEST']._serialized_start=1317
+  _globals['_LISTROOMSREQUEST']._serialized_end=1448
+  _globals['_LISTROOMSRESPONSE']._serialized_start=1450
+  _globals['_LISTROOMSRESPONSE']._serialized_end=1527
+  _globals['_JOINROOMREQUEST']._serialized_start=1530
+  _globals['_JOINROOMREQUEST']._serialized_end=1682
+  _globals['_JOINROOMRESPONSE']._serialized_start=1684
+  _globals['_JOINROOMRESPONSE']._serialized_end=1768
+  _globals['_LEAVEROOMREQUEST']._serialized_start=1770
+  _globals['_LEAVEROOMREQUEST']._serialized_end=1815
+  _globals['_LEAVEROOMRESPONSE']._serialized_start=1817
+  _globals['_LEAVEROOMRESPONSE']._serialized_end=1868
+  _globals['_ROOMSERVICE']._serialized_start=1871
+  _globals['_ROOMSERVICE']._serialized_end=2402
 # @@protoc_insertion_point(module_scope)

@@ -22,11 +22,12 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from kickoff.v1 import limits_pb2 as kickoff_dot_v1_dot_limits__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18kickoff/v1/webhook.proto\x12\nkickoff.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/limits.proto\"\x87\x02\n\x0fWebhookEndpoint\x12\x13\n\x0b\x65ndpoint_id\x18\x01 \x01(\t\x12\x0b\n\x03url\x18\x02 \x01(\t\x12(\n\x06\x65vents\x18\x03 \x03(\x0e\x32\x18.kickoff.v1.WebhookEvent\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x15\n\rmax_in_flight\x18\x05 \x01(\x05\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\x12/\n\x0b\x63reate_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x13\n\x0bsecret_hint\x18\x08 \x01(\t\x12\x0f\n\x07\x62\x61\x63klog\x18\t \x01(\x03\x12\x0c\n\x04\x64\x65\x61\x64\x18\n \x01(\x03\"\xe6\x01\n\x12\x41\x64\x64\x45ndpointRequest\x12\x16\n\x03url\x18\x01 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x10\x18\x03\x12\x30\n\x06\x65vents\x18\x02 \x03(\x0e\x32\x18.kickoff.v1.WebhookEventB\x06\xaa\xbb\x18\x02\x10\x08\x12\x18\n\x06secret\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08\x64\x18\x03\x12\x1e\n\x0b\x64\x65scription\x18\x04 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x01\x18\x02\x12\x15\n\rmax_in_flight\x18\x05 \x01(\x05\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\x12\x1c\n\nrequest_id\x18\x07 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"T\n\x13\x41\x64\x64\x45ndpointResponse\x12-\n\x08\x65ndpoint\x18\x01 \x01(\x0b\x32\x1b.kickoff.v1.WebhookEndpoint\x12\x0e\n\x06secret\x18\x02 \x01(\t\"\x16\n\x14ListEndpointsRequest\"G\n\x15ListEndpointsResponse\x12.\n\tendpoints\x18\x01 \x03(\x0b\x32\x1b.kickoff.v1.WebhookEndpoint\"6\n\x15RemoveEndpointRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"\x18\n\x16RemoveEndpointResponse\"4\n\x13TestEndpointRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"s\n\x14TestEndpointResponse\x12\x11\n\tdelivered\x18\x01 \x01(\x08\x12\x13\n\x0bstatus_code\x18\x02 \x01(\x05\x12\r\n\x05\x65rror\x18\x03 \x01(\t\x12\x0f\n\x07seconds\x18\x04 \x01(\x01\x12\x13\n\x0b\x64\x65livery_id\x18\x05 \x01(\t\"\xc9\x02\n\x0fWebhookDelivery\x12\x13\n\x0b\x64\x65livery_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65ndpoint_id\x18\x02 \x01(\t\x12\'\n\x05\x65vent\x18\x03 \x01(\x0e\x32\x18.kickoff.v1.WebhookEvent\x12*\n\x06status\x18\x04 \x01(\x0e\x32\x1a.kickoff.v1.DeliveryStatus\x12\x10\n\x08\x61ttempts\x18\x05 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x35\n\x11next_attempt_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nlast_error\x18\x08 \x01(\t\x12\x18\n\x10last_status_code\x18\t \x01(\x05\x12\x0f\n\x07payload\x18\n \x01(\t\"\x93\x01\n\x15ListDeliveriesRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12*\n\x06status\x18\x02 \x01(\x0e\x32\x1a.kickoff.v1.DeliveryStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x1c\n\npage_token\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"b\n\x16ListDeliveriesResponse\x12/\n\ndeliveries\x18\x01 \x03(\x0b\x32\x1b.kickoff.v1.WebhookDelivery\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"^\n\x1aRedeliverDeliveriesRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12!\n\x0c\x64\x65livery_ids\x18\x02 \x03(\tB\x0b\xaa\xbb\x18\x07\x08(\x10\xf4\x03\x18\x01\"2\n\x1bRedeliverDeliveriesResponse\x12\x13\n\x0bredelivered\x18\x01 \x01(\x05*\xd6\x01\n\x0cWebhookEvent\x12\x1d\n\x19WEBHOOK_EVENT_UNSPECIFIED\x10\x00\x12\x1c\n\x18WEBHOOK_EVENT_TURN_BEGAN\x10\x01\x12\x1d\n\x19WEBHOOK_EVENT_MATCH_FOUND\x10\x02\x12\x1c\n\x18WEBHOOK_EVENT_GAME_ENDED\x10\x03\x12\'\n#WEBHOOK_EVENT_TOURNAMENT_GAME_READY\x10\x04\x12#\n\x1fWEBHOOK_EVENT_CLOCK_RUNNING_OUT\x10\x05*\xc2\x01\n\x0e\x44\x65liveryStatus\x12\x1f\n\x1b\x44\x45LIVERY_STATUS_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x44\x45LIVERY_STATUS_PENDING\x10\x01\x12\x1b\n\x17\x44\x45LIVERY_STATUS_SENDING\x10\x02\x12\x1d\n\x19\x44\x45LIVERY_STATUS_DELIVERED\x10\x03\x12\x18\n\x14\x44\x45LIVERY_STATUS_DEAD\x10\x04\x12\x1c\n\x18\x44\x45LIVERY_STATUS_OBSOLETE\x10\x05\x32\xa3\x04\n\x0eWebhookService\x12N\n\x0b\x41\x64\x64\x45ndpoint\x12\x1e.kickoff.v1.AddEndpointRequest\x1a\x1f.kickoff.v1.AddEndpointResponse\x12T\n\rListEndpoints\x12 .kickoff.v1.ListEndpointsRequest\x1a!.kickoff.v1.ListEndpointsResponse\x12W\n\x0eRemoveEndpoint\x12!.kickoff.v1.RemoveEndpointRequest\x1a\".kickoff.v1.RemoveEndpointResponse\x12Q\n\x0cTestEndpoint\x12\x1f.kickoff.v1.TestEndpointRequest\x1a .kickoff.v1.TestEndpointResponse\x12W\n\x0eListDeliveries\x12!.kickoff.v1.ListDeliveriesRequest\x1a\".kickoff.v1.ListDeliveriesResponse\x12\x66\n\x13RedeliverDeliveries\x12&.kickoff.v1.RedeliverDeliveriesRequest\x1a\'.kickoff.v1.RedeliverDeliveriesResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18kickoff/v1/webhook.proto\x12\nkickoff.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/limits.proto\"\x87\x02\n\x0fWebhookEndpoint\x12\x13\n\x0b\x65ndpoint_id\x18\x01 \x01(\t\x12\x0b\n\x03url\x18\x02 \x01(\t\x12(\n\x06\x65vents\x18\x03 \x03(\x0e\x32\x18.kickoff.v1.WebhookEvent\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x15\n\rmax_in_flight\x18\x05 \x01(\x05\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\x12/\n\x0b\x63reate_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x13\n\x0bsecret_hint\x18\x08 \x01(\t\x12\x0f\n\x07\x62\x61\x63klog\x18\t \x01(\x03\x12\x0c\n\x04\x64\x65\x61\x64\x18\n \x01(\x03\"\xe6\x01\n\x12\x41\x64\x64\x45ndpointRequest\x12\x16\n\x03url\x18\x01 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x10\x18\x03\x12\x30\n\x06\x65vents\x18\x02 \x03(\x0e\x32\x18.kickoff.v1.WebhookEventB\x06\xaa\xbb\x18\x02\x10\x08\x12\x18\n\x06secret\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08\x64\x18\x03\x12\x1e\n\x0b\x64\x65scription\x18\x04 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x01\x18\x02\x12\x15\n\rmax_in_flight\x18\x05 \x01(\x05\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\x12\x1c\n\nrequest_id\x18\x07 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"T\n\x13\x41\x64\x64\x45ndpointResponse\x12-\n\x08\x65ndpoint\x18\x01 \x01(\x0b\x32\x1b.kickoff.v1.WebhookEndpoint\x12\x0e\n\x06secret\x18\x02 \x01(\t\"\x16\n\x14ListEndpointsRequest\"G\n\x15ListEndpointsResponse\x12.\n\tendpoints\x18\x01 \x03(\x0b\x32\x1b.kickoff.v1.WebhookEndpoint\"6\n\x15RemoveEndpointRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"\x18\n\x16RemoveEndpointResponse\"4\n\x13TestEndpointRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"s\n\x14TestEndpointResponse\x12\x11\n\tdelivered\x18\x01 \x01(\x08\x12\x13\n\x0bstatus_code\x18\x02 \x01(\x05\x12\r\n\x05\x65rror\x18\x03 \x01(\t\x12\x0f\n\x07seconds\x18\x04 \x01(\x01\x12\x13\n\x0b\x64\x65livery_id\x18\x05 \x01(\t\"\xc9\x02\n\x0fWebhookDelivery\x12\x13\n\x0b\x64\x65livery_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65ndpoint_id\x18\x02 \x01(\t\x12\'\n\x05\x65vent\x18\x03 \x01(\x0e\x32\x18.kickoff.v1.WebhookEvent\x12*\n\x06status\x18\x04 \x01(\x0e\x32\x1a.kickoff.v1.DeliveryStatus\x12\x10\n\x08\x61ttempts\x18\x05 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x35\n\x11next_attempt_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nlast_error\x18\x08 \x01(\t\x12\x18\n\x10last_status_code\x18\t \x01(\x05\x12\x0f\n\x07payload\x18\n \x01(\t\"\x93\x01\n\x15ListDeliveriesRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12*\n\x06status\x18\x02 \x01(\x0e\x32\x1a.kickoff.v1.DeliveryStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x1c\n\npage_token\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"b\n\x16ListDeliveriesResponse\x12/\n\ndeliveries\x18\x01 \x03(\x0b\x32\x1b.kickoff.v1.WebhookDelivery\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"^\n\x1aRedeliverDeliveriesRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12!\n\x0c\x64\x65livery_ids\x18\x02 \x03(\tB\x0b\xaa\xbb\x18\x07\x08(\x10\xf4\x03\x18\x01\"2\n\x1bRedeliverDeliveriesResponse\x12\x13\n\x0bredelivered\x18\x01 \x01(\x05*\xd6\x01\n\x0cWebhookEvent\x12\x1d\n\x19WEBHOOK_EVENT_UNSPECIFIED\x10\x00\x12\x1c\n\x18WEBHOOK_EVENT_TURN_BEGAN\x10\x01\x12\x1d\n\x19WEBHOOK_EVENT_MATCH_FOUND\x10\x02\x12\x1c\n\x18WEBHOOK_EVENT_GAME_ENDED\x10\x03\x12\'\n#WEBHOOK_EVENT_TOURNAMENT_GAME_READY\x10\x04\x12#\n\x1fWEBHOOK_EVENT_CLOCK_RUNNING_OUT\x10\x05*\xc2\x01\n\x0e\x44\x65liveryStatus\x12\x1f\n\x1b\x44\x45LIVERY_STATUS_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x44\x45LIVERY_STATUS_PENDING\x10\x01\x12\x1b\n\x17\x44\x45LIVERY_STATUS_SENDING\x10\x02\x12\x1d\n\x19\x44\x45LIVERY_STATUS_DELIVERED\x10\x03\x12\x18\n\x14\x44\x45LIVERY_STATUS_DEAD\x10\x04\x12\x1c\n\x18\x44\x45LIVERY_STATUS_OBSOLETE\x10\x05\x32\x98\x06\n\x0eWebhookService\x12m\n\x0b\x41\x64\x64\x45ndpoint\x12\x1e.kickoff.v1.AddEndpointRequest\x1a\x1f.kickoff.v1.AddEndpointResponse\"\x1d\x82\xd3\xe4\x93\x02\x17\"\x12/v1/admin/webhooks:\x01*\x12p\n\rListEndpoints\x12 .kickoff.v1.ListEndpointsRequest\x1a!.kickoff.v1.ListEndpointsResponse\"\x1a\x82\xd3\xe4\x93\x02\x14\x12\x12/v1/admin/webhooks\x12\x81\x01\n\x0eRemoveEndpoint\x12!.kickoff.v1.RemoveEndpointRequest\x1a\".kickoff.v1.RemoveEndpointResponse\"(\x82\xd3\xe4\x93\x02\"* /v1/admin/webhooks/{endpoint_id}\x12\x80\x01\n\x0cTestEndpoint\x12\x1f.kickoff.v1.TestEndpointRequest\x1a .kickoff.v1.TestEndpointResponse\"-\x82\xd3\xe4\x93\x02\'\"%/v1/admin/webhooks/{endpoint_id}/test\x12~\n\x0eListDeliveries\x12!.kickoff.v1.ListDeliveriesRequest\x1a\".kickoff.v1.ListDeliveriesResponse\"%\x82\xd3\xe4\x93\x02\x1f\x12\x1d/v1/admin/webhooks/deliveries\x12\x9d\x01\n\x13RedeliverDeliveries\x12&.kickoff.v1.RedeliverDeliveriesRequest\x1a\'.kickoff.v1.RedeliverDeliveriesResponse\"5\x82\xd3\xe4\x93\x02/\"*/v1/admin/webhooks/{endpoint_id}/redeliver:\x01*b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -55,38 +56,50 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REDELIVERDELIVERIESREQUEST'].fields_by_name['endpoint_id']._serialized_options = b'\252\273\030\004\010 \030\001'
   _globals['_REDELIVERDELIVERIESREQUEST'].fields_by_name['delivery_ids']._loaded_options = None
   _globals['_REDELIVERDELIVERIESREQUEST'].fields_by_name['delivery_ids']._serialized_options = b'\252\273\030\007\010(\020\364\003\030\001'
-  _globals['_WEBHOOKEVENT']._serialized_start=1764
-  _globals['_WEBHOOKEVENT']._serialized_end=1978
-  _globals['_DELIVERYSTATUS']._serialized_start=1981
-  _globals['_DELIVERYSTATUS']._serialized_end=2175
-  _globals['_WEBHOOKENDPOINT']._serialized_start=99
-  _globals['_WEBHOOKENDPOINT']._serialized_end=362
-  _globals['_ADDENDPOINTREQUEST']._serialized_start=365
-  _globals['_ADDENDPOINTREQUEST']._serialized_end=595
-  _globals['_ADDENDPOINTRESPONSE']._serialized_start=597
-  _globals['_ADDENDPOINTRESPONSE']._serialized_end=681
-  _globals['_LISTENDPOINTSREQUEST']._serialized_start=683
-  _globals['_LISTENDPOINTSREQUEST']._serialized_end=705
-  _globals['_LISTENDPOINTSRESPONSE']._serialized_start=707
-  _globals['_LISTENDPOINTSRESPONSE']._serialized_end=778
-  _globals['_REMOVEENDPOINTREQUEST']._serialized_start=780
-  _globals['_REMOVEENDPOINTREQUEST']._serialized_end=834
-  _globals['_REMOVEENDPOINTRESPONSE']._serialized_start=836
-  _globals['_REMOVEENDPOINTRESPONSE']._serialized_end=860
-  _globals['_TESTENDPOINTREQUEST']._serialized_start=862
-  _globals['_TESTENDPOINTREQUEST']._serialized_end=914
-  _globals['_TESTENDPOINTRESPONSE']._serialized_start=916
-  _globals['_TESTENDPOINTRESPONSE']._serialized_end=1031
-  _globals['_WEBHOOKDELIVERY']._serialized_start=1034
-  _globals['_WEBHOOKDELIVERY']._serialized_end=1363
-  _globals['_LISTDELIVERIESREQUEST']._serialized_start=1366
-  _globals['_LISTDELIVERIESREQUEST']._serialized_end=1513
-  _globals['_LISTDELIVERIESRESPONSE']._serialized_start=1515
-  _globals['_LISTDELIVERIESRESPONSE']._serialized_end=1613
-  _globals['_REDELIVERDELIVERIESREQUEST']._serialized_start=1615
-  _globals['_REDELIVERDELIVERIESREQUEST']._serialized_end=1709
-  _globals['_REDELIVERDELIVERIESRESPONSE']._serialized_start=1711
-  _globals['_REDELIVERDELIVERIESRESPONSE']._serialized_end=1761
-  _globals['_WEBHOOKSERVICE']._serialized_start=2178
-  _globals['_WEBHOOKSERVICE']._serialized_end=2725
+  _globals['_WEBHOOKSERVICE'].methods_by_name['AddEndpoint']._loaded_options = None
+  _globals['_WEBHOOKSERVICE'].methods_by_name['AddEndpoint']._serialized_options = b'\202\323\344\223\002\027\"\022/v1/admin/webhooks:\001*'
+  _globals['_WEBHOOKSERVICE'].methods_by_name['ListEndpoints']._loaded_options = None
+  _globals['_WEBHOOKSERVICE'].methods_by_name['ListEndpoints']._serialized_options = b'\202\323\344\223\002\024\022\022/v1/admin/webhooks'
+  _globals['_WEBHOOKSERVICE'].methods_by_name['RemoveEndpoint']._loaded_options = None
+  _globals['_WEBHOOKSERVICE'].methods_by_name['RemoveEndpoint']._serialized_options = b'\202\323\344\223\002\"* /v1/admin/webhooks/{endpoint_id}'
+  _globals['_WEBHOOKSERVICE'].methods_by_name['TestEndpoint']._loaded_options = None
+  _globals['_WEBHOOKSERVICE'].methods_by_name['TestEndpoint']._serialized_options = b'\202\323\344\223\002\'\"%/v1/admin/webhooks/{endpoint_id}/test'
+  _globals['_WEBHOOKSERVICE'].methods_by_name['ListDeliveries']._loaded_options = None
+  _globals['_WEBHOOKSERVICE'].methods_by_name['ListDeliveries']._serialized_options = b'\202\323\344\223\002\037\022\035/v1/admin/webhooks/deliveries'
+  _globals['_WEBHOOKSERVICE'].methods_by_name['RedeliverDeliveries']._loaded_options = None
+  _globals['_WEBHOOKSERVICE'].methods_by_name['RedeliverDeliveries']._serialized_options = b'\202\323\344\223\002/\"*/v1/admin/webhooks/{endpoint_id}/redeliver:\001*'
+  _globals['_WEBHOOKEVENT']._serialized_start=1794
+  _globals['_WEBHOOKEVENT']._serialized_end=2008
+  _globals['_DELIVERYSTATUS']._serialized_start=2011
+  _globals['_DELIVERYSTATUS']._serialized_end=2205
+  _globals['_WEBHOOKENDPOINT']._serialized_start=129
+  _globals['_WEBHOOKENDPOINT']._serialized_end=392
+  _globals['_ADDENDPOINTREQUEST']._serialized_start=395
+  _globals['_ADDENDPOINTREQUEST']._serialized_end=625
+  _globals['_ADDENDPOINTRESPONSE']._serialized_start=627
+  _globals['_ADDENDPOINTRESPONSE']._serialized_end=711
+  _globals['_LISTENDPOINTSREQUEST']._serialized_start=713
+  _globals['_LISTENDPOINTSREQUEST']._serialized_end=735
+  _globals['_LISTENDPOINTSRESPONSE']._serialized_start=737
+  _globals['_LISTENDPOINTSRESPONSE']._serialized_end=808
+  _globals['_REMOVEENDPOINTREQUEST']._serialized_start=810
+  _globals['_REMOVEENDPOINTREQUEST']._serialized_end=864
+  _globals['_REMOVEENDPOINTRESPONSE']._serialized_start=866
+  _globals['_REMOVEENDPOINTRESPONSE']._serialized_end=890
+  _globals['_TESTENDPOINTREQUEST']._serialized_start=892
+  _globals['_TESTENDPOINTREQUEST']._serialized_end=944
+  _globals['_TESTENDPOINTRESPONSE']._serialized_start=946
+  _globals['_TESTENDPOINTRESPONSE']._serialized_end=1061
+  _globals['_WEBHOOKDELIVERY']._serialized_start=1064
+  _globals['_WEBHOOKDELIVERY']._serialized_end=1393
+  _globals['_LISTDELIVERIESREQUEST']._serialized_start=1396
+  _globals['_LISTDELIVERIESREQUEST']._serialized_end=1543
+  _globals['_LISTDELIVERIESRESPONSE']._serialized_start=1545
+  _globals['_LISTDELIVERIESRESPONSE']._serialized_end=1643
+  _globals['_REDELIVERDELIVERIESREQUEST']._serialized_start=1645
+  _globals['_REDELIVERDELIVERIESREQUEST']._serialized_end=1739
+  _globals['_REDELIVERDELIVERIESRESPONSE']._serialized_start=1741
+  _globals['_REDELIVERDELIVERIESRESPONSE']._serialized_end=1791
+  _globals['_WEBHOOKSERVICE']._serialized_start=2208
+  _globals['_WEBHOOKSERVICE']._serialized_end=3000
 # @@protoc_insertion_point(module_scope)
