@@ -50,7 +50,7 @@ from opentelemetry.trace import Link, Status, StatusCode
 
 from engine.core import Bot, ChoiceTaken, GameState, InvalidOptions, NotYourTurn, Outcome, RuleError
 from engine.registry import get_game
-from service.actors.actor import Actor, ActorHandler, Host, Journal
+from service.actors.actor import Actor, ActorHandler, Change, Host, Journal
 from service.actors.feed import HISTORY_KEPT, STREAM_BUFFER, Evicted, Feed, History, Readers
 from service.actors.requests import RequestKey
 from service.errors import (
@@ -309,6 +309,7 @@ class Room(ActorHandler):
         # the joins made with a request id (service/actors/requests.py): key -> (parameters' hash, seat, nonce)
         self._joined: dict[str, tuple[str, int, str]] = {}
         self.published = Published(0, WAITING, tuple(_copy(r) for r in self.seats), (), (), None)
+        self._seats_stored = self.published.seats  # the seats as the last change made shows them
         self.changed_at = self.created_at  # the time of its last line (a solo room's is abandoned from it)
 
     def record(self) -> RoomRecord:
@@ -501,7 +502,7 @@ class Room(ActorHandler):
         events: list[Any] = [SeatTakenEvent(_copy(record))]
         if all(r.taken for r in self.seats):
             events.append(self._start_game())
-        await self._commit(
+        await self._change(
             events,
             "join",
             seat,
@@ -577,7 +578,7 @@ class Room(ActorHandler):
         if not all(r.taken for r in self.seats):
             raise InvalidRequest("a room with people's seats starts when they are all taken")
         if self.status == WAITING:
-            await self._commit([self._start_game()], "start", -1)
+            await self._change([self._start_game()], "start", -1)
 
     async def _leave(self, seat: int, nonce: str) -> None:
         self.check_seat(seat, nonce)
@@ -589,7 +590,7 @@ class Room(ActorHandler):
         record = self.seats[seat]
         record.taken, record.name, record.nonce, record.choice, record.since, record.player = False, "", "", "", 0, ""
         record.origin = ""
-        await self._commit([SeatLeftEvent(seat)], "leave", seat)
+        await self._change([SeatLeftEvent(seat)], "leave", seat)
 
     async def _operator_check(self, then: Callable[[], Any]) -> Any:
         """An operator's action on a room still live and not a tournament's game (RoomUnavailable otherwise)."""
@@ -605,7 +606,7 @@ class Room(ActorHandler):
         self.state = None  # (the game is over: no move, clock or system player acts any more)
         self.rated, self.unrated_reason = False, NOT_PLAYED
         outcome = Outcome((), f"{CLOSED_BY_OPERATOR}: {reason}", ())
-        await self._commit([GameEndedEvent(outcome)], "close", -1, name=reason)
+        await self._change([GameEndedEvent(outcome)], "close", -1, name=reason)
 
     async def _revoke_seat(self, seat: int) -> bool:
         if not 0 <= seat < len(self.seats):
@@ -624,13 +625,13 @@ class Room(ActorHandler):
         stops working, and the streams opened as the seat end here."""
         record = self.seats[seat]
         record.nonce, record.since = nonce, self.version + 1
-        await self._commit([], "revoke", seat, nonce=nonce)
+        await self._change([], "revoke", seat, nonce=nonce)
 
     async def _close(self) -> None:
         """A waiting room that nobody completed in time ends unplayed (its outcome's reason: expired)."""
         self.status = FINISHED
         self.unrated_reason = NOT_PLAYED
-        await self._commit([GameEndedEvent(Outcome((), EXPIRED, ()))], "close", -1)
+        await self._change([GameEndedEvent(Outcome((), EXPIRED, ()))], "close", -1)
 
     async def _abandon(self) -> None:
         """A solo room whose person did not move for ``abandon_seconds`` ends (the log line ``abandon``): nobody
@@ -638,7 +639,7 @@ class Room(ActorHandler):
         self.status = FINISHED
         self.state = None  # (the game is over: no move or system player acts any more)
         self.rated = False
-        await self._commit([GameEndedEvent(Outcome((), ABANDONED, ()))], "abandon", -1)
+        await self._change([GameEndedEvent(Outcome((), ABANDONED, ()))], "abandon", -1)
 
     async def _move(
         self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None
@@ -713,7 +714,7 @@ class Room(ActorHandler):
             events.append(GameEndedEvent(outcome))  # (a game's own end event, if it has one, stays: the codec decides)
         mover = None if by_table or stand_in or record.kind == SYSTEM else seat
         kind = "table" if by_table else "stand_in" if stand_in else "move"
-        update = await self._commit(events, kind, seat, mover, request_id, move=move, seats_changed=changed)
+        update = await self._change(events, kind, seat, mover, request_id, move=move, seats_changed=changed)
         if self.actor.replaying is None and self._tracing:
             trace.get_current_span().set_attribute("kickoff.version", update.version)
         if self.actor.replaying is None and self._metering:
@@ -738,7 +739,7 @@ class Room(ActorHandler):
                 return True
         return False
 
-    async def _commit(
+    async def _change(
         self,
         events: list[Any],
         kind: str,
@@ -754,79 +755,84 @@ class Room(ActorHandler):
         player: str = "",
         origin: str = "",
     ) -> Update:
-        """Make the next version: re-arm the clocks, commit its log entry (of ``kind``, by ``seat``; the other
-        arguments are the entry's too) through the actor, which then tells every subscriber."""
+        """Make the next version through the actor, which stores its log entry (of ``kind``, by ``seat``; the other
+        arguments are the entry's too) and then tells every subscriber; the clocks are re-armed for it first."""
         actor = self.actor
-        actor.version = version = actor.version + 1
-        replay = actor.replaying
-        now = replay.time if replay else self.clock.now()
-        self.changed_at = now
-        begun = self._arm(now, replay.deadlines if replay else None)
-        running = self.seat_clocks.running
-        state = self.state
-        to_act = state.to_act() if state is not None else ()
-        entry = None
-        if replay is None:
-            self.used_at = now
-            began = {seat for seat, _ in begun}
-            entry = LogEntry(
-                self.room_id,
-                version,
-                kind,
-                seat,
-                move=None if move is None else move.to_wire(),
-                request_id=request_id,
-                name=name,
-                nonce=nonce,
-                choice=choice,
-                deadlines={seat: clock.deadline for seat, clock in running.items()},
+
+        def change(version: int) -> Change[Update]:
+            replay = actor.replaying
+            now = replay.time if replay else self.clock.now()
+            self.changed_at = now
+            begun = self._arm(now, replay.deadlines if replay else None)
+            running = self.seat_clocks.running
+            state = self.state
+            to_act = state.to_act() if state is not None else ()
+            entry = None
+            if replay is None:
+                self.used_at = now
+                began = {seat for seat, _ in begun}
+                entry = LogEntry(
+                    self.room_id,
+                    version,
+                    kind,
+                    seat,
+                    move=None if move is None else move.to_wire(),
+                    request_id=request_id,
+                    name=name,
+                    nonce=nonce,
+                    choice=choice,
+                    deadlines={seat: clock.deadline for seat, clock in running.items()},
+                    time=now,
+                    epoch=actor.epoch,
+                    player=player,
+                    origin=origin,
+                    result=self._result(events[-1].outcome, now) if self.status == FINISHED else None,
+                    turns=tuple(
+                        Turn(
+                            seat,
+                            self.seats[seat].player,
+                            running[seat].deadline if seat in running else None,
+                            seat in began,
+                        )
+                        for seat in to_act
+                    ),
+                    game=self.game.spec.name,
+                    wake_at=self.wake_at,
+                )
+            update = Update(
+                version=version,
+                events=tuple(events),
+                status=self.status,
+                to_act=to_act,
+                deadlines=tuple(running[seat] for seat in to_act if seat in running),
                 time=now,
-                epoch=actor.epoch,
-                player=player,
-                origin=origin,
-                result=self._result(events[-1].outcome, now) if self.status == FINISHED else None,
-                turns=tuple(
-                    Turn(
-                        seat,
-                        self.seats[seat].player,
-                        running[seat].deadline if seat in running else None,
-                        seat in began,
-                    )
-                    for seat in to_act
-                ),
-                game=self.game.spec.name,
-                wake_at=self.wake_at,
+                legal={seat: state.legal_moves(seat) for seat in to_act if self.seats[seat].kind == PERSON},
+                mover=mover,
+                request_id=request_id if kind != "join" else "",  # (a join's is its key: for the log alone)
+                released=seat if kind in ("leave", "revoke") else -1,
             )
-        deadlines = tuple(running[seat] for seat in to_act if seat in running)
-        legal = {seat: state.legal_moves(seat) for seat in to_act if self.seats[seat].kind == PERSON}
-        finished = self.status == FINISHED
-        update = Update(
-            version=version,
-            events=tuple(events),
-            status=self.status,
-            to_act=to_act,
-            deadlines=deadlines,
-            time=now,
-            legal=legal,
-            mover=mover,
-            request_id=request_id if kind != "join" else "",  # (a join's is its key: for the log alone)
-            released=seat if kind in ("leave", "revoke") else -1,
-        )
-        await actor.commit(entry, self.status)  # (stored, or raises: nobody heard of it)
-        self._note_legal(legal)
-        published = self.published
-        self.published = Published(
-            version,
-            self.status,
-            tuple(_copy(r) for r in self.seats) if seats_changed or kind in ("join", "leave") else published.seats,
-            to_act,
-            deadlines,
-            events[-1].outcome if finished else None,
-        )
-        actor.publish(update, last=finished)
-        if kind in ("join", "leave") or (finished and self._expiry is not None):
+            if seats_changed or kind in ("join", "leave"):  # (the seats readers are shown once it is stored)
+                self._seats_stored = tuple(_copy(r) for r in self.seats)
+            return Change(entry, self.status, update, last=self.status == FINISHED)
+
+        update = (await actor.change(change)).update
+        if kind in ("join", "leave") or (update.status == FINISHED and self._expiry is not None):
             self._arm_expiry()  # (a finished room's timer goes)
         return update
+
+    def stored(self, change: Change[Any]) -> None:
+        """The change is stored, nobody has heard of it yet: the moves each person may make, and what readers of the
+        room are shown (:attr:`published`), follow it."""
+        update: Update = change.update
+        self._note_legal(update.legal)
+        self.published = Published(
+            update.version,
+            update.status,
+            self._seats_stored,
+            update.to_act,
+            update.deadlines,
+            update.events[-1].outcome if change.last else None,
+        )
 
     def _note_legal(self, legal: dict[int, list[Any]]) -> None:
         """Keep, for each acting person, since which version its legal moves are what they are now: a move whose

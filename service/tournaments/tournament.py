@@ -34,7 +34,7 @@ from typing import Any
 
 from engine.core import Outcome
 from engine.registry import get_game, new_tournament
-from service.actors.actor import Actor, ActorHandler, Host
+from service.actors.actor import Actor, ActorHandler, Change, Host
 from service.actors.feed import Feed
 from service.actors.requests import RequestKey
 from service.errors import Conflict, RoomMoved, RoomUnavailable
@@ -296,7 +296,7 @@ class Tournament(ActorHandler):
         record = self.seats[seat]
         record.taken, record.name, record.nonce, record.player, record.origin = True, name, nonce, player, origin
         entry = TournamentEntry("", 0, "join", seat, name, nonce, player=player, origin=origin, request_id=request)
-        await self._commit([SeatJoined(replace(record, nonce="", origin=""))], entry)
+        await self._change([SeatJoined(replace(record, nonce="", origin=""))], entry)
         known = RequestKey.of_line(request)
         if known is not None:
             self._joined[known.key] = (known.parameters, seat, nonce)
@@ -304,7 +304,7 @@ class Tournament(ActorHandler):
     async def _free_seat(self, seat: int) -> None:
         record = self.seats[seat]
         record.taken, record.name, record.nonce, record.player, record.origin = False, "", "", "", ""
-        await self._commit([SeatLeft(seat)], TournamentEntry("", 0, "leave", seat))
+        await self._change([SeatLeft(seat)], TournamentEntry("", 0, "leave", seat))
 
     async def _game_started(self, room: Room) -> None:
         index = len(self.game_room_ids)
@@ -314,7 +314,7 @@ class Tournament(ActorHandler):
         self.status = PLAYING
         players = tuple(record.player for record in self.seats if record.player)  # (for its webhook event)
         entry = TournamentEntry("", 0, "game", game_index=index, room_id=room.room_id, players=players)
-        await self._commit([GameStarted(self.game_info(index))], entry)
+        await self._change([GameStarted(self.game_info(index))], entry)
 
     async def _game_ended(self, index: int) -> None:
         room = await self.rooms.find(self.game_room_ids[index])
@@ -324,7 +324,7 @@ class Tournament(ActorHandler):
             self.abandoned, self.status = index, FINISHED
             standings = self.standings()
             events = [GameEnded(self.game_info(index)), TournamentEnded(standings)]
-            await self._commit(events, TournamentEntry("", 0, "result", game_index=index, room_id=room.room_id))
+            await self._change(events, TournamentEntry("", 0, "result", game_index=index, room_id=room.room_id))
             return
         outcome = room.state.outcome() if room.state is not None else None
         if outcome is None:
@@ -336,18 +336,23 @@ class Tournament(ActorHandler):
             self.status = FINISHED
             events.append(TournamentEnded(standings))
         entry = TournamentEntry("", 0, "result", game_index=index, room_id=room.room_id)
-        await self._commit(events, entry)
+        await self._change(events, entry)
 
-    async def _commit(self, events: list[Any], entry: TournamentEntry) -> None:
-        """The next version: write the log line through the actor, then tell every feed."""
+    async def _change(self, events: list[Any], entry: TournamentEntry) -> None:
+        """The next version, through the actor (which stores the log line, then tells every feed)."""
         actor = self.actor
-        actor.version = version = actor.version + 1
-        replay = actor.replaying
-        now = replay.time if replay else self.rooms.clock.now()
-        entry = replace(entry, tournament_id=self.tournament_id, version=version, time=now, epoch=actor.epoch)
-        await actor.commit(entry, self.status)
+
+        def change(version: int) -> Change[TournamentUpdate]:
+            replay = actor.replaying
+            now = replay.time if replay else self.rooms.clock.now()
+            line = replace(entry, tournament_id=self.tournament_id, version=version, time=now, epoch=actor.epoch)
+            update = TournamentUpdate(version, tuple(events), self.snapshot(), now)
+            return Change(line, self.status, update, last=self.status == FINISHED)
+
+        await actor.change(change)
+
+    def stored(self, change: Change[Any]) -> None:
         self.used_at = self.rooms.clock.now()
-        actor.publish(TournamentUpdate(version, tuple(events), self.snapshot(), now), last=self.status == FINISHED)
 
     # -- moving on -------------------------------------------------------------------------------------------------
 
