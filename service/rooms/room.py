@@ -18,12 +18,9 @@ lasts hours) may rest: its directory lets an idle one leave memory (service/room
 ``wake_at`` says when it must be back, its first deadline while only people act (never while a system player must
 move: that room stays in memory).
 
-Which games are rated (:meth:`Room._why_unrated`): as the creator asked, else an online room whose people are all
-signed-in players; and never a room in which two people took their seats from one network (``same_address``): one
-person seating throwaway guests at their own table and beating them must not climb the leaderboard. Each seat keeps
-its ``origin`` (a keyed hash of the network the server saw the person join from, never an address), on the join line,
-so a room rebuilt after a restart or a failover decides as before. A room not rated says why (``unrated_reason``):
-while it waits, the reason it would have if it started with the people seated so far.
+What is not the room's loop lives beside it: its seats' table (service/rooms/seats.py, shared with tournaments), its
+system players and stand-ins (players.py), which games are rated (ratings.py), its past read back from the log
+(replays.py), and what it is made of and tells (updates.py, whose names this module gives on).
 
 A solo room has no clock, so a person who walks away would leave it playing for ever. It rests as a correspondence
 room does, and ends by itself as abandoned (the log line ``abandon``: nobody wins, not rated, the outcome's reason
@@ -34,24 +31,21 @@ with the moves, and is stored as any line is, so that it survives a restart.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import logging
-import random
-import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from opentelemetry import trace
 from opentelemetry.trace import Link, Status, StatusCode
 
-from engine.core import Bot, ChoiceTaken, GameState, InvalidOptions, NotYourTurn, Outcome, RuleError
+from engine.core import ChoiceTaken, GameState, InvalidOptions, Outcome, RuleError
 from engine.registry import get_game
-from service.actors.actor import Actor, ActorHandler, Change, Host, Journal
-from service.actors.feed import HISTORY_KEPT, STREAM_BUFFER, Evicted, Feed, History, Readers
+from service.actors.actor import Actor, ActorHandler, Change, Host
+from service.actors.feed import Feed, History, Readers
 from service.actors.requests import RequestKey
 from service.errors import (
     Conflict,
@@ -64,164 +58,66 @@ from service.errors import (
     StoreRefused,
     StoreUnavailable,
 )
-from service.rooms.clock import Clock, Timer
+from service.rooms.clock import Timer
 from service.rooms.clocks import Deadline, SeatClocks
-from service.rooms.seats import PERSON, SYSTEM, check_holder, joined_before, seat_to_take
-from service.rooms.thinking import Thinkers
-from service.store.records import GameResult, LogEntry, RoomRecord, SeatResult, Turn, system_rating_id
-from service.telemetry import SpanScope, Telemetry, in_sampled_trace, room_context
+from service.rooms.players import SystemPlayers
+from service.rooms.ratings import NOT_PLAYED, game_result, unrated_with, why_unrated
+from service.rooms.replays import ReplayStep, read_back, replay_steps, update_at
+from service.rooms.seats import PERSON, SYSTEM, SeatLeftEvent, SeatTable, SeatTakenEvent, new_nonce
+from service.rooms.updates import (
+    FINISHED,
+    ONLINE,
+    PLAYING,
+    SOLO,
+    WAITING,
+    GameEndedEvent,
+    GameEvent,
+    GameStartedEvent,
+    MoveAnswer,
+    Published,
+    RoomLimits,
+    SeatRecord,
+    StandInEvent,
+    Surroundings,
+    Update,
+)
+from service.store.records import LogEntry, RoomRecord, Turn
+from service.telemetry import SpanScope, in_sampled_trace, room_context
 
-WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
-ONLINE, SOLO = "online", "solo"
+# (the names other modules know a room's by)
+__all__ = [
+    "ABANDONED",
+    "FINISHED",
+    "KIND",
+    "ONLINE",
+    "PERSON",
+    "PLAYING",
+    "REFUSALS_KEPT",
+    "SOLO",
+    "SYSTEM",
+    "WAITING",
+    "GameEndedEvent",
+    "GameEvent",
+    "GameStartedEvent",
+    "MoveAnswer",
+    "ReplayStep",
+    "Room",
+    "RoomLimits",
+    "SeatLeftEvent",
+    "SeatRecord",
+    "SeatTakenEvent",
+    "StandInEvent",
+    "Surroundings",
+    "Update",
+    "why_unrated",
+]
+
 KIND = "room"  # the rooms' kind of actor
 REFUSALS_KEPT = 32  # refused request ids remembered per seat (accepted ones are kept for the room's life)
-THINK_RANGE = (0.8, 2.0)  # a system player's think time when the room sets none
-SEARCH_MARGIN = 1.0  # a search ends this many seconds before the seat's clock runs out
-STAND_IN_AFTER = 2  # with stand-ins on: the clock's plays in a row for a person's seat after which a stand-in plays it
-STAND_IN_LEVEL = "normal"  # the stand-in's level
-
-log = logging.getLogger(__name__)
-# Why a game is not rated (Room.unrated_reason; the proto's Room.unrated_reason and the stored outcome's): '' when it is
-RATINGS_OFF = "ratings_off"  # the server keeps no ratings (no players: a memory store)
-ASKED_UNRATED = "asked_unrated"  # the creator asked for an unrated game (rated: false)
-SOLO = "solo"  # a solo room, not asked to be rated
-NO_PEOPLE = "no_people"  # system players only
-NOT_SIGNED_IN = "not_signed_in"  # a person took a seat without a player's session
-SAME_ADDRESS = "same_address"  # two people took their seats from one address (IPv4) or one /64 network (IPv6)
-NOT_PLAYED = "not_played"  # the room closed before its game started, or an operator closed it
-UNRATED_REASONS = (RATINGS_OFF, ASKED_UNRATED, SOLO, NO_PEOPLE, NOT_SIGNED_IN, SAME_ADDRESS, NOT_PLAYED)
 EXPIRED = "expired"  # the outcome's reason when a waiting room closes unplayed
 # An operator's close (OperatorService.CloseRoom): the outcome's reason is this, ": " and the operator's reason
 CLOSED_BY_OPERATOR = "closed_by_operator"
 ABANDONED = "abandoned"  # the outcome's reason when a solo room's person did not move for abandon_seconds
-
-
-@dataclass(frozen=True)
-class RoomLimits:
-    """What a room may hold on to: how long it waits for its people, and how many answers a stream may queue."""
-
-    waiting_seconds: float | None = None  # a waiting room with no seat change for this long closes (None: never)
-    stream_buffer: int = STREAM_BUFFER  # a play stream's answers that may wait for its client (see feed.py)
-    history: int | None = HISTORY_KEPT  # recent updates kept in memory; older ones are read back from the store
-
-
-@dataclass(frozen=True)
-class Surroundings:
-    """What every room of a server shares: its time source, its journal, its telemetry and its limits."""
-
-    clock: Clock
-    journal: Journal
-    telemetry: Telemetry = field(default_factory=Telemetry)
-    limits: RoomLimits = RoomLimits()
-    rates: bool = False  # the store keeps players' ratings (a SQL store with players): games may be rated
-    thinkers: Thinkers = field(default_factory=lambda: Thinkers(0))  # where hard system players search
-    # a solo room whose person has not moved for this long ends as abandoned (None: never; see the module docstring)
-    abandon_seconds: float | None = None
-
-
-@dataclass
-class SeatRecord:
-    """A seat: a person's (free until joined) or a system player's."""
-
-    seat: int
-    kind: str
-    taken: bool = False
-    name: str = ""
-    nonce: str = ""  # changes on every join: a token names it, so a given-back seat's old token stops working
-    bot: Bot | None = None
-    team: int = 0
-    choice: str = ""  # what the person chose on taking the seat (GameSpec.seat_choice), as the game understood it
-    since: int = 0  # the version at which its holder took it (a stream opened as the seat ends when it is given back)
-    player: str = ""  # the player holding it ('' for a seat taken without a player's session, and a system player's)
-    origin: str = ""  # a keyed hash of the network its holder joined from ('' where not kept); never shown
-    stand_in: str = ""  # the level of the system player standing in for its person now ('' while the person plays)
-    clocked: int = 0  # a person's seat: the periods in a row the clock has played for it
-
-
-# Room-level events. Only GameEvent can hold secrets; each is redacted for one viewer before it leaves the room.
-@dataclass(frozen=True)
-class SeatTakenEvent:
-    seat: SeatRecord
-
-
-@dataclass(frozen=True)
-class SeatLeftEvent:
-    seat: int
-
-
-@dataclass(frozen=True)
-class GameStartedEvent:
-    first_seat: int
-
-
-@dataclass(frozen=True)
-class GameEvent:
-    event: Any  # the engine's event, unredacted
-
-
-@dataclass(frozen=True)
-class StandInEvent:
-    seat: int
-    level: str  # the stand-in's level as it begins; '' as it ends
-
-
-@dataclass(frozen=True)
-class GameEndedEvent:
-    outcome: Outcome
-
-
-@dataclass(eq=False)
-class Update:
-    """One change of the room and everything it caused."""
-
-    version: int
-    events: tuple[Any, ...]
-    status: str
-    to_act: tuple[int, ...]
-    deadlines: tuple[Deadline, ...]  # one per acting seat with a running clock, in to_act's order
-    time: float
-    legal: dict[int, list[Any]] = field(default_factory=dict)  # the legal moves of each person's seat that must act
-    mover: int | None = None  # the seat whose move made this update (None: a join, the table, a system player)
-    request_id: str = ""  # the mover's request id
-    released: int = -1  # the seat this update gave back (-1: none): streams opened as that seat end here
-    rendered: dict[Any, Any] = field(default_factory=dict)  # per-viewer renderings, filled by the transport
-
-    def events_for(self, viewer: int | None) -> list[Any]:
-        """The events as ``viewer`` may see them (a seat, or None for a spectator)."""
-        return [GameEvent(e.event.for_viewer(viewer)) if type(e) is GameEvent else e for e in self.events]
-
-
-@dataclass(frozen=True)
-class Published:
-    """The room as of its last stored update: what readers of the room are shown (never a change being written, nor
-    one the store did not take)."""
-
-    version: int
-    status: str
-    seats: tuple[SeatRecord, ...]
-    to_act: tuple[int, ...]
-    deadlines: tuple[Deadline, ...]
-    outcome: Outcome | None
-
-
-@dataclass(frozen=True)
-class ReplayStep:
-    """One update of a replay and the table after it: what a spectator saw (None before the game began) and, once
-    the game is over, what each seat saw, by seat (every hand shown; empty before the end)."""
-
-    update: Update
-    view: Any
-    hands: tuple[Any, ...] = ()
-
-
-@dataclass(frozen=True)
-class MoveAnswer:
-    """What an accepted move returns: the version after it and the update it caused (``retried``: the first answer
-    to a request id seen before)."""
-
-    version: int
-    update: Update
-    retried: bool = False
 
 
 class Room(ActorHandler):
@@ -244,7 +140,7 @@ class Room(ActorHandler):
         self.tournament_id = record.tournament_id  # the tournament this room's game belongs to ('' for none)
         self.tournament_game = record.tournament_game  # the game's index in it
         self.correspondence_hours = record.correspondence_hours  # every clocked period lasts this many hours (0: live)
-        self.stand_ins = record.stand_ins  # whether system players stand in for absent people (see _stand_in)
+        self.stand_ins = record.stand_ins  # whether system players stand in for absent people (players.py)
         self.parent = ("tournament", record.tournament_id) if record.tournament_id else None  # told when it ends
         self.surroundings = surroundings
         self.clock = surroundings.clock
@@ -269,35 +165,27 @@ class Room(ActorHandler):
             host=host,
             epoch=epoch,
             history=History(limits.history),
-            readers=Readers(limits.stream_buffer, self._read_back),
+            readers=Readers(limits.stream_buffer, partial(read_back, self)),
             tracing=self._tracing,
         )
         self.seat_clocks = SeatClocks(self.clock, self._expired, self.correspondence_hours * 3600.0 or None)
         self._expiry: Timer | None = None  # a waiting room's time to close, or a solo room's to end as abandoned
-        self._searches: set[asyncio.Task[None]] = set()  # system players' searches under way
+        self.players = SystemPlayers(self)
         self.used_at = self.clock.now()  # when it was last changed, loaded or called for (an idle one may rest)
         self.reset()
 
     def reset(self) -> None:
         """The room as created: seats free, no game, version 0 (a rebuild replays the log over this)."""
-        self._think_random = random.Random(self.seed ^ 0x5EED)
-        teams = self.teams
-        self.seats = [
-            SeatRecord(
-                s,
-                SYSTEM,
-                taken=True,
-                name=f"{self.system_player} bot",
-                bot=self.game.new_bot(self.system_player, self.seed + s),
-                team=teams[s],
-            )
-            if s in self.system_seats
-            else SeatRecord(s, PERSON, team=teams[s])
-            for s in range(self._record.seats)
-        ]
-        for seat, name, nonce, player, origin in self._record.people:  # (a matched room: seated as it was made)
-            record = self.seats[seat]
-            record.taken, record.name, record.nonce, record.player, record.origin = True, name, nonce, player, origin
+        self.players.reset()
+        level, seed = self.system_player, self.seed
+
+        def seat(s: int, kind: str, **fields: Any) -> SeatRecord:
+            return SeatRecord(s, kind, bot=self.game.new_bot(level, seed + s) if kind == SYSTEM else None, **fields)
+
+        self.table = SeatTable(self._record.seats, self.system_seats, level, self.teams, seat, "room")
+        self.seats = self.table.seats
+        for person in self._record.people:  # (a matched room: seated as it was made)
+            self.table.take(*person)
         self.state: GameState | None = None
         self.status = WAITING
         self.rated = False  # decided when the game starts (_why_unrated)
@@ -306,9 +194,7 @@ class Room(ActorHandler):
         self._legal: dict[int, tuple[int, list[Any]]] = {}  # each acting person's legal moves, and since which version
         self._accepted: dict[tuple[int, str], int] = {}  # the version each accepted request id made
         self._refused: dict[int, OrderedDict[str, RuleError | ServiceError]] = {}
-        # the joins made with a request id (service/actors/requests.py): key -> (parameters' hash, seat, nonce)
-        self._joined: dict[str, tuple[str, int, str]] = {}
-        self.published = Published(0, WAITING, tuple(_copy(r) for r in self.seats), (), (), None)
+        self.published = Published(0, WAITING, tuple(r.shown() for r in self.seats), (), (), None)
         self._seats_stored = self.published.seats  # the seats as the last change made shows them
         self.changed_at = self.created_at  # the time of its last line (a solo room's is abandoned from it)
 
@@ -329,8 +215,7 @@ class Room(ActorHandler):
         if self._expiry is not None:
             self._expiry.cancel()
             self._expiry = None
-        for search in list(self._searches):
-            search.cancel()
+        self.players.halt()
 
     # -- requests ---------------------------------------------------------------------------------------------------
 
@@ -356,7 +241,7 @@ class Room(ActorHandler):
 
     def joined_with(self, request: RequestKey | None) -> bool:
         """Whether a join with this request key was made here (a retry of it takes no seat more)."""
-        return request is not None and request.key in self._joined
+        return self.table.joined_with(request)
 
     async def seat_person(self, seat: int, name: str, nonce: str, player: str = "", origin: str = "") -> None:
         """Seat a person chosen elsewhere (a tournament seats its players in each of its rooms, with the nonce of
@@ -366,7 +251,7 @@ class Room(ActorHandler):
 
     def seat_of(self, player: str) -> SeatRecord | None:
         """The seat ``player`` holds here, if any."""
-        return next((record for record in self.seats if player and record.player == player), None)
+        return self.table.seat_of(player)
 
     async def open(self) -> None:
         """Start the game of a room whose every seat was taken as it was made (a tournament of system players, a
@@ -409,7 +294,7 @@ class Room(ActorHandler):
 
     def check_seat(self, seat: int, nonce: str) -> None:
         """Raises Unauthenticated unless ``nonce`` is the current one of a person's ``seat``."""
-        check_holder(self.seats, seat, nonce, "room")
+        self.table.check(seat, nonce)
 
     def subscribe(self, after_version: int, seat: int | None = None, nonce: str = "") -> Feed[Update]:
         """A feed of every update after ``after_version``: the kept ones now, then each new one (unredacted: the
@@ -449,8 +334,8 @@ class Room(ActorHandler):
                 "every game of it accepts",
                 code="tournament_room",
             )
-        if request is not None and request.key in self._joined:  # (before any other check: the join was made)
-            return joined_before(self._joined[request.key], request, self.seats)
+        if request is not None and self.table.joined_with(request):  # (before any other check: the join was made)
+            return self.table.joined_before(request)
         if self.status == FINISHED and self.state is None:
             raise RoomUnavailable("the room closed: nobody joined it for too long", code="room_closed")
         if player and self.seat_of(player) is not None:
@@ -463,10 +348,10 @@ class Room(ActorHandler):
             raise RoomUnavailable(
                 "this room is rated: join it signed in as a player (PlayerService)", code="sign_in_required"
             )
-        seat = seat_to_take(self.seats, seat, full="room_full")
+        seat = self.table.to_take(seat, full="room_full")
         if choice:
             self._check_choice(seat, choice)
-        nonce = secrets.token_hex(8)
+        nonce = new_nonce()
         await self._take_seat(
             seat, name or f"player {seat}", nonce, choice, player, origin, request.line if request else ""
         )
@@ -495,11 +380,9 @@ class Room(ActorHandler):
         request: str = "",
     ) -> None:
         """``request``: the join's request key and parameters as its log line keeps them ('' for none)."""
-        record = self.seats[seat]
-        record.taken, record.name, record.nonce, record.choice, record.player = True, name, nonce, choice, player
-        record.origin = origin
-        record.since = self.version + 1  # (the version this join makes)
-        events: list[Any] = [SeatTakenEvent(_copy(record))]
+        record = self.table.take(seat, name, nonce, player, origin)
+        record.choice, record.since = choice, self.version + 1  # (the version this join makes)
+        events: list[Any] = [SeatTakenEvent(record.shown())]
         if all(r.taken for r in self.seats):
             events.append(self._start_game())
         await self._change(
@@ -513,9 +396,7 @@ class Room(ActorHandler):
             player=player,
             origin=origin,
         )
-        known = RequestKey.of_line(request)
-        if known is not None:
-            self._joined[known.key] = (known.parameters, seat, nonce)
+        self.table.taken_with(request, seat, nonce)
 
     def _start_game(self) -> GameStartedEvent:
         choices = self._choices()
@@ -527,9 +408,8 @@ class Room(ActorHandler):
         return GameStartedEvent(self.state.to_act()[0])
 
     def _why_unrated(self, seats: tuple[SeatRecord, ...] | list[SeatRecord]) -> str:
-        """Why a game with these seats would not be rated ('' when it would): see :func:`why_unrated`."""
-        people = [(r.taken, r.player, r.origin) for r in seats if r.kind == PERSON]
-        return why_unrated(self.surroundings.rates, self._record.rated, self.mode, people)
+        """Why a game with these seats would not be rated ('' when it would): service/rooms/ratings.py."""
+        return unrated_with(seats, self.surroundings.rates, self._record.rated, self.mode)
 
     def why_unrated(self) -> str:
         """Why the room's game is not rated, as of its last stored update ('' when it is, or would be if it started
@@ -538,31 +418,6 @@ class Room(ActorHandler):
         if published.status == WAITING:
             return self._why_unrated(published.seats)
         return self.unrated_reason
-
-    def _result(self, outcome: Outcome, now: float) -> GameResult:
-        """How the game ended for each seat, for its players' history and ratings (written with the last line)."""
-        teams = self.teams
-        places = outcome.places(teams) if self.state is not None else [0] * (max(teams) + 1)
-        winning = set(outcome.for_teams(teams)[0])
-        bot = system_rating_id(self.system_player)
-        return GameResult(
-            self.room_id,
-            self.game.spec.name,
-            self.rated,
-            now,
-            outcome.to_json(),
-            tuple(
-                SeatResult(
-                    r.seat,
-                    bot if r.kind == SYSTEM else r.player,
-                    teams[r.seat],
-                    places[teams[r.seat]],
-                    teams[r.seat] in winning,
-                )
-                for r in self.seats
-            ),
-            self.unrated_reason,
-        )
 
     async def _seat_person(self, seat: int, name: str, nonce: str, player: str = "", origin: str = "") -> None:
         if not 0 <= seat < len(self.seats) or self.seats[seat].kind != PERSON:
@@ -587,9 +442,8 @@ class Room(ActorHandler):
         await self._free_seat(seat)
 
     async def _free_seat(self, seat: int) -> None:
-        record = self.seats[seat]
-        record.taken, record.name, record.nonce, record.choice, record.since, record.player = False, "", "", "", 0, ""
-        record.origin = ""
+        record = self.table.free(seat)
+        record.choice, record.since = "", 0
         await self._change([SeatLeftEvent(seat)], "leave", seat)
 
     async def _operator_check(self, then: Callable[[], Any]) -> Any:
@@ -617,7 +471,7 @@ class Room(ActorHandler):
         if self.status == WAITING:
             await self._free_seat(seat)
             return True
-        await self._rekey(seat, secrets.token_hex(8))
+        await self._rekey(seat, new_nonce())
         return False
 
     async def _rekey(self, seat: int, nonce: str) -> None:
@@ -660,7 +514,7 @@ class Room(ActorHandler):
             version = self._accepted.get((seat, request_id))
             if version is not None:
                 trace.get_current_span().set_attribute("kickoff.retried", True)
-                return MoveAnswer(version, await self._update(version), retried=True)
+                return MoveAnswer(version, await update_at(self, version), retried=True)
             refused = self._refused.get(seat)
             if refused is not None and request_id in refused:
                 raise refused[request_id]
@@ -706,7 +560,9 @@ class Room(ActorHandler):
         outcome = state.outcome()
         record = self.seats[seat]
         playing = outcome is None
-        changed = self.stand_ins and record.kind == PERSON and self._stand_in(record, by_table, stand_in, playing)
+        changed = (
+            self.stand_ins and record.kind == PERSON and self.players.stand_in(record, by_table, stand_in, playing)
+        )
         if changed:
             events.append(StandInEvent(seat, record.stand_in))
         if outcome is not None:
@@ -721,23 +577,6 @@ class Room(ActorHandler):
             who = "person" if mover is not None else "system" if kind == "move" else kind
             self._metrics.moves.add(1, {**self._game_attribute, "kickoff.move.kind": _kind(move), "kickoff.mover": who})
         return MoveAnswer(update.version, update)
-
-    def _stand_in(self, record: SeatRecord, by_table: bool, stand_in: bool, playing: bool) -> bool:
-        """In a room with stand-ins: keep count of the clock's plays in a row for a person's seat, start a stand-in
-        after ``STAND_IN_AFTER`` of them (while the game goes on) or end it at the person's own move. Returns whether
-        the seat changed. Only the log decides (its table and move lines), so a replay stands in where the game did."""
-        if by_table:
-            record.clocked += 1
-            if playing and not record.stand_in and record.clocked >= STAND_IN_AFTER:
-                record.stand_in = STAND_IN_LEVEL
-                record.bot = self.game.new_bot(STAND_IN_LEVEL, self.seed + record.seat)
-                return True
-        elif not stand_in:  # the person's own move
-            record.clocked = 0
-            if record.stand_in:
-                record.stand_in, record.bot = "", None
-                return True
-        return False
 
     async def _change(
         self,
@@ -786,7 +625,7 @@ class Room(ActorHandler):
                     epoch=actor.epoch,
                     player=player,
                     origin=origin,
-                    result=self._result(events[-1].outcome, now) if self.status == FINISHED else None,
+                    result=game_result(self, events[-1].outcome, now) if self.status == FINISHED else None,
                     turns=tuple(
                         Turn(
                             seat,
@@ -812,7 +651,7 @@ class Room(ActorHandler):
                 released=seat if kind in ("leave", "revoke") else -1,
             )
             if seats_changed or kind in ("join", "leave"):  # (the seats readers are shown once it is stored)
-                self._seats_stored = tuple(_copy(r) for r in self.seats)
+                self._seats_stored = tuple(r.shown() for r in self.seats)
             return Change(entry, self.status, update, last=self.status == FINISHED)
 
         update = (await actor.change(change)).update
@@ -890,50 +729,10 @@ class Room(ActorHandler):
         if self.status == WAITING and self._record.people and all(r.taken for r in self.seats):
             self.actor.enqueue(self._open)  # (a matched room stored just before a crash, not yet started)
 
-    # -- old updates --------------------------------------------------------------------------------------------------
-
-    async def _update(self, version: int) -> Update:
-        """Update ``version``, from memory or read back from the store."""
-        try:
-            return self.updates[version - 1]
-        except Evicted:
-            return (await self._read_back(version - 1, version))[0]
-
-    async def _read_back(self, start: int, stop: int | None = None) -> list[Update]:
-        """The updates from index ``start`` up to ``stop`` (default: the oldest kept in memory), rebuilt from the
-        store's log by a room replayed aside."""
-        stop = self.updates.first if stop is None else stop
-        journal = self.actor.journal
-        entries = [entry for entry in await journal.load(KIND, self.room_id) if entry.version <= stop]
-        aside = Room(self.record(), replace(self.surroundings, limits=replace(self.limits, history=None)))
-        await aside.actor.replay(entries)
-        return [aside.updates[index] for index in range(start, min(stop, len(aside.updates)))]
-
     async def replay_steps(self, after: int, count: int) -> tuple[list[ReplayStep], bool, int]:
-        """Up to ``count`` of the stored updates after version ``after``, each with the table after it, rebuilt from
-        the store's log by a room replayed aside: ``(steps, revealed, last)``. ``revealed``: the game is over, so
-        every hand may be shown (each step carries every seat's view); until then a step holds what a spectator may
-        see only. ``last``: the last stored version."""
-        published = self.published
-        revealed, last = published.status == FINISHED, published.version
-        stop = min(last, after + count)
-        if after >= stop:
-            return [], revealed, last
-        entries = [entry for entry in await self.actor.journal.load(KIND, self.room_id) if entry.version <= stop]
-        aside = Room(self.record(), replace(self.surroundings, limits=replace(self.limits, history=None)))
-        steps: list[ReplayStep] = []
-        for entry in entries:
-            await aside.actor.replay([entry])
-            if entry.version <= after:
-                continue
-            state = aside.state
-            update = aside.updates[entry.version - 1]
-            if state is None:
-                steps.append(ReplayStep(update, None))
-            else:
-                hands = tuple(state.view(seat) for seat in range(len(aside.seats))) if revealed else ()
-                steps.append(ReplayStep(update, state.view(None), hands))
-        return steps, revealed, last
+        """The stored updates after version ``after``, ``count`` at most, each with the table after it (see
+        service/rooms/replays.py)."""
+        return await replay_steps(self, after, count)
 
     # -- clocks and system players ---------------------------------------------------------------------------------
 
@@ -948,7 +747,7 @@ class Room(ActorHandler):
         if not replaying:
             for seat, key in begun:
                 if self.seats[seat].bot is not None:  # (a system player, or a stand-in)
-                    self._wake_bot(seat, key)
+                    self.players.wake(seat, key)
         return begun
 
     @property
@@ -1062,86 +861,6 @@ class Room(ActorHandler):
             attributes["kickoff.move.kind"] = _kind(move)
         return SpanScope(self._tracer.start_span(name, parent, attributes=attributes, links=links), **options)
 
-    def _wake_bot(self, seat: int, key: Any) -> None:
-        if hasattr(self.seats[seat].bot, "decide"):  # (a player that searches: its thinking is its search)
-            self._search(seat, key)
-            return
-        think = self.think_seconds
-        if think is None:
-            think = self._think_random.uniform(*THINK_RANGE)
-        self._metrics.think_time.record(think, self._game_attribute)
-        actor = self.actor
-
-        def enqueue() -> None:
-            actor.enqueue(lambda: self._bot_move(seat, key))
-
-        if think <= 0:
-            enqueue()
-        else:
-            self.seat_clocks.later(seat, self.clock.now() + think, enqueue)
-
-    def _search(self, seat: int, key: Any) -> None:
-        """Start the search of a system player that searches, off the event loop (Thinkers): it is given the seat's
-        view, for its think time (the room's ``think_seconds``, else the game's), always ending
-        ``SEARCH_MARGIN`` seconds inside the seat's clock; its move then goes the way of any system player's."""
-        state = self.state
-        if state is None:
-            return
-        seconds = self.think_seconds if self.think_seconds is not None else self.game.search.seconds
-        running = self.seat_clocks.running.get(seat)
-        if running is not None:
-            seconds = min(seconds, max(0.0, running.deadline - self.clock.now() - SEARCH_MARGIN))
-        view = state.view(seat)
-        seed = (self.seed + seat) * 1_000_003 + state.version
-        thinkers = self.surroundings.thinkers
-        actor = self.actor
-
-        async def think() -> None:
-            move = None
-            try:
-                thought = await thinkers.think(self.game.spec.name, view, seat, seed, seconds)
-                move = self.game.move_from_wire(thought.move)
-                self._metrics.search_iterations.record(thought.iterations, self._game_attribute)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # (the pool broke, or the search failed): the normal player answers instead
-                log.exception("room %s: seat %s's search failed; the normal player moves instead", self.room_id, seat)
-            actor.enqueue(lambda: self._bot_move(seat, key, move))
-
-        self._metrics.think_time.record(seconds, self._game_attribute)
-        task = asyncio.get_running_loop().create_task(think(), name=f"search {self.room_id} seat {seat}")
-        self._searches.add(task)
-        task.add_done_callback(self._searches.discard)
-
-    async def _bot_move(self, seat: int, key: Any, move: Any = None) -> None:
-        """A system player moves through the same path as people, if its turn still stands (``move``: the one its
-        search chose; None: ask the bot, or for a player that searches whose search failed, the normal player)."""
-        state = self.state
-        clocks = self.seat_clocks
-        if clocks.key(seat) != key or state is None or seat not in state.to_act():
-            return
-        record = self.seats[seat]
-        bot = record.bot
-        if bot is None:
-            return  # (a stand-in whose person moved again meanwhile)
-        stand_in = record.kind == PERSON
-        if move is None and not hasattr(bot, "decide"):
-            move = bot.choose(state, seat)
-        elif move is None or move not in state.legal_moves(seat):
-            # Its search failed, or the table changed while it searched: the normal player moves instead.
-            move = self.game.new_bot("normal", self.seed + seat).choose(state, seat)
-        try:
-            with self._span("room.stand_in_move" if stand_in else "room.system_player_move", seat, move):
-                await self._apply(seat, move, by_table=False, stand_in=stand_in)
-        except NotYourTurn:
-            return
-        # The same seat may have to act again in the same period (after a draw): wake it again.
-        state = self.state
-        if state is None or self.status != PLAYING or seat not in state.to_act():
-            return
-        if clocks.key(seat) == key and record.bot is not None:
-            self._wake_bot(seat, key)
-
 
 def _kind(move: Any) -> str:
     """A move's kind (its wire form's first word: play, draw, end, timeout), never its cards."""
@@ -1150,40 +869,3 @@ def _kind(move: Any) -> str:
         return kind
     to_wire = getattr(move, "to_wire", None)
     return to_wire().split(" ", 1)[0] if to_wire is not None else "malformed"
-
-
-def why_unrated(rates: bool, asked: bool | None, mode: str, people: list[tuple[bool, str, str]]) -> str:
-    """Why a game would not be rated ('' when it would), with ``people`` its people's seats, each (taken, player,
-    origin): rated as its creator asked (``asked``), else by default an online room whose people are all signed-in
-    players (a solo room not); only where the store keeps ratings (``rates``), and never when two of its people took
-    their seats from one network (the module docstring). The seats not taken yet count for nothing: a waiting room
-    gives the reason it would have if it started with those seated."""
-    if not rates:
-        return RATINGS_OFF
-    if asked is False:
-        return ASKED_UNRATED
-    if asked is None and mode != ONLINE:
-        return SOLO
-    if not people:
-        return NO_PEOPLE
-    seated = [(player, origin) for taken, player, origin in people if taken]
-    if any(not player for player, _ in seated):
-        return NOT_SIGNED_IN
-    origins = [origin for _, origin in seated if origin]
-    if len(set(origins)) < len(origins):
-        return SAME_ADDRESS
-    return ""
-
-
-def _copy(record: SeatRecord) -> SeatRecord:
-    return SeatRecord(
-        record.seat,
-        record.kind,
-        record.taken,
-        record.name,
-        team=record.team,
-        choice=record.choice,
-        player=record.player,
-        stand_in=record.stand_in,
-        origin=record.origin,
-    )
