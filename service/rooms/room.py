@@ -12,26 +12,14 @@ the last version it saw gets every later update exactly once; each viewer gets t
 store fails, the actor rebuilds the room from its log (see the runtime), and a retried request id answers as the
 first time.
 
-Every line says who must act after it (``LogEntry.turns``: each acting seat's player and deadline), which the store
-keeps on the room's row for "my turn" lists. A correspondence room (``correspondence_hours``: every clocked period
-lasts hours) may rest: its directory lets an idle one leave memory (service/rooms/directory.py), and its line's
-``wake_at`` says when it must be back, its first deadline while only people act (never while a system player must
-move: that room stays in memory).
-
 What is not the room's loop lives beside it: its seats' table (service/rooms/seats.py, shared with tournaments), its
-system players and stand-ins (players.py), which games are rated (ratings.py), its past read back from the log
-(replays.py), and what it is made of and tells (updates.py, whose names this module gives on).
-
-A solo room has no clock, so a person who walks away would leave it playing for ever. It rests as a correspondence
-room does, and ends by itself as abandoned (the log line ``abandon``: nobody wins, not rated, the outcome's reason
-:data:`ABANDONED`) once ``Surroundings.abandon_seconds`` pass after its last line with its person to move; its
-``wake_at`` is that moment, so that a resting one is loaded in time to end. The end goes through the actor, ordered
-with the moves, and is stored as any line is, so that it survives a restart.
+system players and stand-ins (players.py), which games are rated (ratings.py), when it ends by itself and when one
+that rests must be back (resting.py), its past read back from the log (replays.py), its spans (tracing.py), and what
+it is made of and tells (updates.py, whose names this module gives on).
 """
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -40,7 +28,7 @@ from functools import partial
 from typing import Any
 
 from opentelemetry import trace
-from opentelemetry.trace import Link, Status, StatusCode
+from opentelemetry.trace import Status, StatusCode
 
 from engine.core import ChoiceTaken, GameState, InvalidOptions, Outcome, RuleError
 from engine.registry import get_game
@@ -58,59 +46,32 @@ from service.errors import (
     StoreRefused,
     StoreUnavailable,
 )
-from service.rooms.clock import Timer
 from service.rooms.clocks import Deadline, SeatClocks
 from service.rooms.players import SystemPlayers
-from service.rooms.ratings import NOT_PLAYED, game_result, unrated_with, why_unrated
+from service.rooms.ratings import NOT_PLAYED, game_result, unrated_with
+from service.rooms.ratings import why_unrated as why_unrated
 from service.rooms.replays import ReplayStep, read_back, replay_steps, update_at
+from service.rooms.resting import Resting
 from service.rooms.seats import PERSON, SYSTEM, SeatLeftEvent, SeatTable, SeatTakenEvent, new_nonce
+from service.rooms.tracing import RoomSpans, move_kind
 from service.rooms.updates import (
     FINISHED,
     ONLINE,
     PLAYING,
-    SOLO,
     WAITING,
     GameEndedEvent,
     GameEvent,
     GameStartedEvent,
     MoveAnswer,
     Published,
-    RoomLimits,
     SeatRecord,
     StandInEvent,
     Surroundings,
     Update,
 )
+from service.rooms.updates import SOLO as SOLO
+from service.rooms.updates import RoomLimits as RoomLimits  # (names other modules know a room's by)
 from service.store.records import LogEntry, RoomRecord, Turn
-from service.telemetry import SpanScope, in_sampled_trace, room_context
-
-# (the names other modules know a room's by)
-__all__ = [
-    "ABANDONED",
-    "FINISHED",
-    "KIND",
-    "ONLINE",
-    "PERSON",
-    "PLAYING",
-    "REFUSALS_KEPT",
-    "SOLO",
-    "SYSTEM",
-    "WAITING",
-    "GameEndedEvent",
-    "GameEvent",
-    "GameStartedEvent",
-    "MoveAnswer",
-    "ReplayStep",
-    "Room",
-    "RoomLimits",
-    "SeatLeftEvent",
-    "SeatRecord",
-    "SeatTakenEvent",
-    "StandInEvent",
-    "Surroundings",
-    "Update",
-    "why_unrated",
-]
 
 KIND = "room"  # the rooms' kind of actor
 REFUSALS_KEPT = 32  # refused request ids remembered per seat (accepted ones are kept for the room's life)
@@ -147,15 +108,10 @@ class Room(ActorHandler):
         self.limits = limits = surroundings.limits
         self.teams = self.game.teams(record.seats, self.options)  # the team each seat plays for
         telemetry = surroundings.telemetry
-        self._tracer = telemetry.tracer
         self._metrics = telemetry.instruments
         # With a signal off, the move path skips its work outright (no no-op spans, contexts or attribute dicts).
         self._tracing, self._metering = telemetry.tracing, telemetry.metering
-        self._attributes = {"kickoff.room_id": self.room_id, "kickoff.game": self.game.spec.name}
-        # A traced room's spans descend from its room.created span; an untraced room's make no SDK call at all
-        self._trace = room_context(record.trace_parent) if self._tracing else None
-        # (what a span in a caller's own trace links to: the room's room.created span)
-        self._trace_links = [Link(trace.get_current_span(self._trace).get_span_context())] if self._trace else None
+        self._span = RoomSpans(telemetry, self.room_id, self.game.spec.name, record.trace_parent).span
         self._game_attribute = {"kickoff.game": self.game.spec.name}
         self.actor: Actor[Update] = Actor(
             kind=KIND,
@@ -169,7 +125,7 @@ class Room(ActorHandler):
             tracing=self._tracing,
         )
         self.seat_clocks = SeatClocks(self.clock, self._expired, self.correspondence_hours * 3600.0 or None)
-        self._expiry: Timer | None = None  # a waiting room's time to close, or a solo room's to end as abandoned
+        self.resting = Resting(self)
         self.players = SystemPlayers(self)
         self.used_at = self.clock.now()  # when it was last changed, loaded or called for (an idle one may rest)
         self.reset()
@@ -207,14 +163,12 @@ class Room(ActorHandler):
     def start(self) -> None:
         if not self.actor.started:
             self.actor.start()
-            self._arm_expiry()
+            self.resting.arm()
 
     def halt(self) -> None:
         """Stop the clocks' timers, the system players' and the waiting room's (the actor stops, or rebuilds)."""
         self.seat_clocks.cancel()
-        if self._expiry is not None:
-            self._expiry.cancel()
-            self._expiry = None
+        self.resting.cancel()
         self.players.halt()
 
     # -- requests ---------------------------------------------------------------------------------------------------
@@ -575,7 +529,9 @@ class Room(ActorHandler):
             trace.get_current_span().set_attribute("kickoff.version", update.version)
         if self.actor.replaying is None and self._metering:
             who = "person" if mover is not None else "system" if kind == "move" else kind
-            self._metrics.moves.add(1, {**self._game_attribute, "kickoff.move.kind": _kind(move), "kickoff.mover": who})
+            self._metrics.moves.add(
+                1, {**self._game_attribute, "kickoff.move.kind": move_kind(move), "kickoff.mover": who}
+            )
         return MoveAnswer(update.version, update)
 
     async def _change(
@@ -655,8 +611,8 @@ class Room(ActorHandler):
             return Change(entry, self.status, update, last=self.status == FINISHED)
 
         update = (await actor.change(change)).update
-        if kind in ("join", "leave") or (update.status == FINISHED and self._expiry is not None):
-            self._arm_expiry()  # (a finished room's timer goes)
+        if kind in ("join", "leave") or (update.status == FINISHED and self.resting.armed):
+            self.resting.arm()  # (a finished room's timer goes)
         return update
 
     def stored(self, change: Change[Any]) -> None:
@@ -725,7 +681,7 @@ class Room(ActorHandler):
         """After a replay: each clock resumes with the time that was left, system players who must act wake up, and
         a waiting room's time to close runs again."""
         self._arm(self.clock.now(), self.seat_clocks.restart())
-        self._arm_expiry()
+        self.resting.arm()
         if self.status == WAITING and self._record.people and all(r.taken for r in self.seats):
             self.actor.enqueue(self._open)  # (a matched room stored just before a crash, not yet started)
 
@@ -752,83 +708,22 @@ class Room(ActorHandler):
 
     @property
     def wake_at(self) -> float | None:
-        """When a room that rests must be in memory again: a correspondence room's first running deadline while the
-        game is played and every acting seat is a person's; a solo room's time to end as abandoned
-        (:attr:`abandon_at`) while its person must move. None for a live room, a room that is not playing, one whose
-        system player must move (it stays in memory), one without a running clock, and an online tournament's game.
-        (A solo tournament's game rests only with its tournament: service/tournaments/directory.py.)"""
-        state = self.state
-        if self.status != PLAYING or state is None:
-            return None
-        abandon_at = None
-        # (a live room, on every move, answers here at once)
-        if not self.correspondence_hours and (self.mode != SOLO or (abandon_at := self.abandon_at) is None):
-            return None
-        acting = state.to_act()
-        if not acting or any(self.seats[seat].bot is not None for seat in acting):
-            return None
-        if abandon_at is not None:
-            return abandon_at
-        running = self.seat_clocks.running
-        deadlines = [running[seat].deadline for seat in acting if seat in running]
-        return min(deadlines) if deadlines else None
+        """When the room must be in memory again if it rests (service/rooms/resting.py)."""
+        return self.resting.wake_at()
 
     @property
     def abandon_at(self) -> float | None:
-        """When a solo room being played (a solo tournament's game too: its tournament then ends with it) ends as
-        abandoned if nothing happens in it meanwhile: ``abandon_seconds`` after its last line. None for any other
-        room, or with no such bound."""
-        seconds = self.surroundings.abandon_seconds
-        if seconds is None or self.mode != SOLO or self.status != PLAYING:
-            return None
-        return self.changed_at + seconds
+        """When a solo room being played ends as abandoned if nothing happens in it meanwhile (resting.py)."""
+        return self.resting.abandon_at()
 
     def may_rest(self, now: float, rest_seconds: float, horizon: float, *, with_tournament: bool = False) -> bool:
-        """Whether this room may leave memory now: a correspondence or solo room being played (outside tournaments,
-        unless it rests ``with_tournament``, a solo tournament's game) whose actor has nothing in hand or queued, with
-        no reader, unused for ``rest_seconds``, and whose ``wake_at`` is later than ``horizon`` (the wake sweep's
-        reach: it is loaded again before it is due)."""
-        if not (self.correspondence_hours or self.mode == SOLO) or self.status != PLAYING:
-            return False
-        if self.tournament_id and not with_tournament:
-            return False
-        actor = self.actor
-        if not actor.idle or actor.readers.open_feeds or now - self.used_at < rest_seconds:
-            return False
-        wake_at = self.wake_at
-        return wake_at is not None and wake_at > horizon
+        """Whether this room may leave memory now (resting.py)."""
+        return self.resting.may_rest(now, rest_seconds, horizon, with_tournament)
 
     @property
     def first_deadline(self) -> Deadline | None:
         """The first acting seat's running clock (a turn has one; a response window one per responder)."""
         return next(iter(self.published.deadlines), None)
-
-    def _arm_expiry(self) -> None:
-        """A waiting room (not a tournament's) closes once ``limits.waiting_seconds`` pass with no seat change; a solo
-        room being played (a solo tournament's game too) ends as abandoned at :attr:`abandon_at`. The solo room's
-        timer is set once, not at every move: when it fires, :meth:`_expire` sets it again for the later time a move
-        made meanwhile gives."""
-        if self._expiry is not None:
-            self._expiry.cancel()
-            self._expiry = None
-        actor = self.actor
-        if actor.replaying or not actor.started:
-            return
-        seconds = self.limits.waiting_seconds
-        if self.status == WAITING and seconds is not None and not self.tournament_id:
-            since = self.updates[-1].time if self.updates else self.created_at
-            self._expiry = self.clock.call_at(since + seconds, lambda: actor.enqueue(self._expire))
-        elif (abandon_at := self.abandon_at) is not None:
-            self._expiry = self.clock.call_at(abandon_at, lambda: actor.enqueue(self._expire))
-
-    async def _expire(self) -> None:
-        if self.status == WAITING:  # (a seat change re-arms the timer; one that fired meanwhile finds a room begun)
-            await self._close()
-        elif (abandon_at := self.abandon_at) is not None:
-            if abandon_at <= self.clock.now():
-                await self._abandon()
-            else:  # (a line was made since the timer was set: it ends later, if nothing happens until then)
-                self._arm_expiry()
 
     def _expired(self, seat: int, key: Any) -> None:
         self.actor.enqueue(lambda: self._table_move(seat, key))
@@ -843,29 +738,3 @@ class Room(ActorHandler):
                 max(0.0, self.clock.now() - self.seat_clocks.running[seat].deadline), self._game_attribute
             )
             await self._apply(seat, self.state.timeout_move(seat), by_table=True)
-
-    def _span(self, name: str, seat: int, move: Any = None, **options: Any) -> Any:
-        """A span of this room's (room id, game, seat, and the move's kind), current while the block runs: in the
-        room's trace when the room is traced, in the caller's when the call carries a sampled trace context (linked to
-        the room's); otherwise, and with tracing off, the invalid span, at no cost (no SDK call)."""
-        if not self._tracing:
-            return contextlib.nullcontext(trace.INVALID_SPAN)
-        if in_sampled_trace():
-            parent, links = None, self._trace_links
-        elif self._trace is not None:
-            parent, links = self._trace, None
-        else:
-            return contextlib.nullcontext(trace.INVALID_SPAN)
-        attributes = {**self._attributes, "kickoff.seat": seat}
-        if move is not None:
-            attributes["kickoff.move.kind"] = _kind(move)
-        return SpanScope(self._tracer.start_span(name, parent, attributes=attributes, links=links), **options)
-
-
-def _kind(move: Any) -> str:
-    """A move's kind (its wire form's first word: play, draw, end, timeout), never its cards."""
-    kind = getattr(move, "kind", None)
-    if type(kind) is str:  # (every game's move has its kind first)
-        return kind
-    to_wire = getattr(move, "to_wire", None)
-    return to_wire().split(" ", 1)[0] if to_wire is not None else "malformed"
