@@ -30,17 +30,14 @@ from typing import Any
 from opentelemetry import trace
 from opentelemetry.trace import Status, StatusCode
 
-from engine.core import ChoiceTaken, GameState, InvalidOptions, Outcome, RuleError
+from engine.core import GameState, Outcome, RuleError
 from engine.registry import get_game
 from service.actors.actor import Actor, ActorHandler, Change, Host
 from service.actors.feed import Feed, History, Readers
-from service.actors.requests import RequestKey
 from service.errors import (
-    Conflict,
     InvalidRequest,
     RoomUnavailable,
     SeatReleased,
-    SeatTaken,
     ServiceError,
     StaleVersion,
     StoreRefused,
@@ -52,7 +49,10 @@ from service.rooms.ratings import NOT_PLAYED, game_result, unrated_with
 from service.rooms.ratings import why_unrated as why_unrated
 from service.rooms.replays import ReplayStep, read_back, replay_steps, update_at
 from service.rooms.resting import Resting
-from service.rooms.seats import PERSON, SYSTEM, SeatLeftEvent, SeatTable, SeatTakenEvent, new_nonce
+from service.rooms.seating import Seating
+from service.rooms.seats import PERSON, SYSTEM, SeatTable
+from service.rooms.seats import SeatLeftEvent as SeatLeftEvent
+from service.rooms.seats import SeatTakenEvent as SeatTakenEvent
 from service.rooms.tracing import RoomSpans, move_kind
 from service.rooms.updates import (
     FINISHED,
@@ -81,7 +81,7 @@ CLOSED_BY_OPERATOR = "closed_by_operator"
 ABANDONED = "abandoned"  # the outcome's reason when a solo room's person did not move for abandon_seconds
 
 
-class Room(ActorHandler):
+class Room(Seating, ActorHandler):
     """A table of seats around one game, as ``record`` describes it; see the module docstring. ``epoch``: the lease
     this node holds the room under (0: a single server); ``host``: its directory."""
 
@@ -173,58 +173,15 @@ class Room(ActorHandler):
 
     # -- requests ---------------------------------------------------------------------------------------------------
 
-    async def join(
-        self,
-        seat: int | None,
-        name: str,
-        choice: str = "",
-        player: str = "",
-        origin: str = "",
-        request: RequestKey | None = None,
-    ) -> tuple[int, str]:
-        """Take a person's seat, with what the person chooses for it where the game offers a choice (a team), for
-        ``player`` when a signed-in player joins (one seat per room: Conflict already_seated), who joins from
-        ``origin`` (a keyed hash of their network, as the transport saw it: '' where not kept); returns the seat with
-        its nonce (for the token). The last person's join starts the game.
-
-        ``request``: the join's request id (service/actors/requests.py), kept in its log line. A join sent again with it
-        answers the seat it took, for as long as that seat is still held under that join (RoomUnavailable
-        seat_given_back once it was given back or its token revoked), and takes nothing more; with other parameters,
-        PreconditionFailed (request_id_reused)."""
-        return await self.actor.call(lambda: self._join(seat, name, choice, player, origin, request))
-
-    def joined_with(self, request: RequestKey | None) -> bool:
-        """Whether a join with this request key was made here (a retry of it takes no seat more)."""
-        return self.table.joined_with(request)
-
-    async def seat_person(self, seat: int, name: str, nonce: str, player: str = "", origin: str = "") -> None:
-        """Seat a person chosen elsewhere (a tournament seats its players in each of its rooms, with the nonce of
-        their tournament token and the origin they joined it from). Seating someone already seated with that nonce
-        changes nothing."""
-        await self.actor.call(lambda: self._seat_person(seat, name, nonce, player, origin))
-
-    def seat_of(self, player: str) -> SeatRecord | None:
-        """The seat ``player`` holds here, if any."""
-        return self.table.seat_of(player)
-
     async def open(self) -> None:
         """Start the game of a room whose every seat was taken as it was made (a tournament of system players, a
         matched room); once only."""
         await self.actor.call(self._open)
 
-    async def leave(self, seat: int, nonce: str) -> None:
-        await self.actor.call(lambda: self._leave(seat, nonce))
-
     async def close_by_operator(self, reason: str) -> None:
         """An operator ends the room now (waiting or playing): nobody wins, the game is not rated, the outcome's
         reason is ``closed_by_operator: <reason>``. Stored before it returns; the streams get the end and stop."""
         await self.actor.call(lambda: self._operator_check(lambda: self._close_by_operator(reason)))
-
-    async def revoke_seat(self, seat: int) -> bool:
-        """An operator revokes ``seat``'s token: its holder's tokens and tickets stop working and the streams opened
-        as the seat end (SeatReleased). A waiting room's seat is given back (True); a playing room's gets a new nonce
-        and stays its holder's (False): a signed-in player takes it up again with a fresh token (TakeSeat)."""
-        return await self.actor.call(lambda: self._operator_check(lambda: self._revoke_seat(seat)))
 
     async def move(self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None) -> MoveAnswer:
         """Play ``move`` for ``seat``; the answer comes once the move is recorded (or the refusal, typed)."""
@@ -245,10 +202,6 @@ class Room(ActorHandler):
         every room). The feeds already open read on to the end; a later reader gets them read back from the store."""
         if self.status == FINISHED:
             self.actor.updates = self.updates.emptied()
-
-    def check_seat(self, seat: int, nonce: str) -> None:
-        """Raises Unauthenticated unless ``nonce`` is the current one of a person's ``seat``."""
-        self.table.check(seat, nonce)
 
     def subscribe(self, after_version: int, seat: int | None = None, nonce: str = "") -> Feed[Update]:
         """A feed of every update after ``after_version``: the kept ones now, then each new one (unredacted: the
@@ -273,85 +226,6 @@ class Room(ActorHandler):
 
     # -- what happens inside the loop ---------------------------------------------------------------------------------
 
-    async def _join(
-        self,
-        seat: int | None,
-        name: str,
-        choice: str = "",
-        player: str = "",
-        origin: str = "",
-        request: RequestKey | None = None,
-    ) -> tuple[int, str]:
-        if self.tournament_id:
-            raise RoomUnavailable(
-                f"this room is a game of tournament {self.tournament_id}: join the tournament, whose seat token "
-                "every game of it accepts",
-                code="tournament_room",
-            )
-        if request is not None and self.table.joined_with(request):  # (before any other check: the join was made)
-            return self.table.joined_before(request)
-        if self.status == FINISHED and self.state is None:
-            raise RoomUnavailable("the room closed: nobody joined it for too long", code="room_closed")
-        if player and self.seat_of(player) is not None:
-            raise Conflict(
-                "the player holds a seat of this room already: take it up with TakeSeat", code="already_seated"
-            )
-        if self.status != WAITING:
-            raise RoomUnavailable("the game has started: every seat is taken", code="room_full")
-        if self._record.rated and not player:
-            raise RoomUnavailable(
-                "this room is rated: join it signed in as a player (PlayerService)", code="sign_in_required"
-            )
-        seat = self.table.to_take(seat, full="room_full")
-        if choice:
-            self._check_choice(seat, choice)
-        nonce = new_nonce()
-        await self._take_seat(
-            seat, name or f"player {seat}", nonce, choice, player, origin, request.line if request else ""
-        )
-        return seat, nonce
-
-    def _choices(self) -> dict[int, str]:
-        return {record.seat: record.choice for record in self.seats if record.choice}
-
-    def _check_choice(self, seat: int, choice: str) -> None:
-        """Refuses a choice the game does not take (InvalidRequest) or one another seat made (SeatTaken)."""
-        try:
-            self.game.with_choices(len(self.seats), self.options, {**self._choices(), seat: choice})
-        except ChoiceTaken as error:
-            raise SeatTaken(str(error), code="choice_taken") from None
-        except InvalidOptions as error:
-            raise InvalidRequest(str(error), field="choice", code="bad_choice") from None
-
-    async def _take_seat(
-        self,
-        seat: int,
-        name: str,
-        nonce: str,
-        choice: str = "",
-        player: str = "",
-        origin: str = "",
-        request: str = "",
-    ) -> None:
-        """``request``: the join's request key and parameters as its log line keeps them ('' for none)."""
-        record = self.table.take(seat, name, nonce, player, origin)
-        record.choice, record.since = choice, self.version + 1  # (the version this join makes)
-        events: list[Any] = [SeatTakenEvent(record.shown())]
-        if all(r.taken for r in self.seats):
-            events.append(self._start_game())
-        await self._change(
-            events,
-            "join",
-            seat,
-            request_id=request,
-            name=name,
-            nonce=nonce,
-            choice=choice,
-            player=player,
-            origin=origin,
-        )
-        self.table.taken_with(request, seat, nonce)
-
     def _start_game(self) -> GameStartedEvent:
         choices = self._choices()
         options = self.game.with_choices(len(self.seats), self.options, choices) if choices else self.options
@@ -373,32 +247,11 @@ class Room(ActorHandler):
             return self._why_unrated(published.seats)
         return self.unrated_reason
 
-    async def _seat_person(self, seat: int, name: str, nonce: str, player: str = "", origin: str = "") -> None:
-        if not 0 <= seat < len(self.seats) or self.seats[seat].kind != PERSON:
-            raise InvalidRequest(f"seat {seat} is not a person's seat")
-        record = self.seats[seat]
-        if record.taken:
-            if record.nonce != nonce:
-                raise SeatTaken(f"seat {seat} is taken")
-            return
-        await self._take_seat(seat, name, nonce, player=player, origin=origin)
-
     async def _open(self) -> None:
         if not all(r.taken for r in self.seats):
             raise InvalidRequest("a room with people's seats starts when they are all taken")
         if self.status == WAITING:
             await self._change([self._start_game()], "start", -1)
-
-    async def _leave(self, seat: int, nonce: str) -> None:
-        self.check_seat(seat, nonce)
-        if self.status != WAITING:
-            return  # nobody is ever removed from a game: the seat stays, the clock plays for it when it must
-        await self._free_seat(seat)
-
-    async def _free_seat(self, seat: int) -> None:
-        record = self.table.free(seat)
-        record.choice, record.since = "", 0
-        await self._change([SeatLeftEvent(seat)], "leave", seat)
 
     async def _operator_check(self, then: Callable[[], Any]) -> Any:
         """An operator's action on a room still live and not a tournament's game (RoomUnavailable otherwise)."""
@@ -415,25 +268,6 @@ class Room(ActorHandler):
         self.rated, self.unrated_reason = False, NOT_PLAYED
         outcome = Outcome((), f"{CLOSED_BY_OPERATOR}: {reason}", ())
         await self._change([GameEndedEvent(outcome)], "close", -1, name=reason)
-
-    async def _revoke_seat(self, seat: int) -> bool:
-        if not 0 <= seat < len(self.seats):
-            raise InvalidRequest(f"seat must be 0-{len(self.seats) - 1}", field="seat", code="bad_seat")
-        record = self.seats[seat]
-        if record.kind != PERSON or not record.taken:
-            raise RoomUnavailable("nobody holds this seat: it has no token", code="seat_not_held")
-        if self.status == WAITING:
-            await self._free_seat(seat)
-            return True
-        await self._rekey(seat, new_nonce())
-        return False
-
-    async def _rekey(self, seat: int, nonce: str) -> None:
-        """The seat's holder keeps it under a new nonce (the log line ``revoke``): every token naming the old one
-        stops working, and the streams opened as the seat end here."""
-        record = self.seats[seat]
-        record.nonce, record.since = nonce, self.version + 1
-        await self._change([], "revoke", seat, nonce=nonce)
 
     async def _close(self) -> None:
         """A waiting room that nobody completed in time ends unplayed (its outcome's reason: expired)."""

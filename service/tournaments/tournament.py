@@ -129,6 +129,8 @@ class TournamentEnded:
 
 @dataclass(frozen=True)
 class TournamentUpdate:
+    """One change of the tournament, what it caused, and the tournament after it (what anyone may see)."""
+
     version: int
     events: tuple[Any, ...]
     snapshot: Snapshot
@@ -152,7 +154,6 @@ class Tournament(ActorHandler):
         self.options = dict(record.options)
         self.system_player = record.system_player
         self.think_seconds = record.think_seconds
-        self.created_at = record.created_at
         self.system_players = record.system_players
         self.rooms = rooms
         self.actor: Actor[TournamentUpdate] = Actor(
@@ -263,7 +264,7 @@ class Tournament(ActorHandler):
             game_list=tuple(self.game_info(index) for index in range(len(self.game_room_ids))),
             standings=self.standings(),
             options=self.options,
-            created_at=self.created_at,
+            created_at=self._record.created_at,
         )
 
     # -- changes ---------------------------------------------------------------------------------------------------
