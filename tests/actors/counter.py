@@ -30,11 +30,10 @@ OPEN, FINISHED = "open", "finished"
 
 
 @dataclass(frozen=True)
-class CounterRecord:
+class Keyed:
+    """What the store keys a counter's rows by."""
+
     counter_id: str
-    limit: int
-    status: str = OPEN
-    created_at: float = 0.0
 
     @property
     def actor_id(self) -> str:
@@ -42,18 +41,20 @@ class CounterRecord:
 
 
 @dataclass(frozen=True)
-class CounterEntry:
+class CounterRecord(Keyed):
+    limit: int
+    status: str = OPEN
+    created_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class CounterEntry(Keyed):
     """One log line: ``amount`` was added."""
 
-    counter_id: str
     version: int
     amount: int
     time: float = 0.0
     epoch: int = 0
-
-    @property
-    def actor_id(self) -> str:
-        return self.counter_id
 
 
 @dataclass(frozen=True)
