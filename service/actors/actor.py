@@ -3,8 +3,11 @@ update, stored before anyone hears of it, made by one serialised loop.
 
 The actor is the runtime; what a change does is its handler's (a room's seats, moves and clocks; a tournament's games).
 Requests, and the handler's own work (a clock that ran out, a system player, a tournament moving on), enter one queue
-and are handled in order, so nothing about an actor ever changes concurrently. A change is applied in memory first and
-then committed through the journal (:meth:`Actor.commit`); nobody hears of it before the store has it.
+and are handled in order, so nothing about an actor ever changes concurrently. A handler applies a change in memory and
+says what it was, a :class:`Change` (the log line to store, the actor's status after it, the update its readers are
+told); the actor does the rest, the same way for every kind, in one place (:meth:`Actor.change`): it numbers the
+version, commits the line through the journal, lets the handler keep what its readers are shown in step
+(:meth:`Handler.stored`), and only then tells the readers. Nobody hears of a change before the store has it.
 
 When a commit fails (the store is away, or refuses the line), the actor's memory is ahead of the store, so the actor
 rebuilds itself from the store's log, as a restarted server would, before it does anything else: while the store is
@@ -25,6 +28,7 @@ import contextlib
 import contextvars
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from opentelemetry import context as otel_context
@@ -38,6 +42,19 @@ log = logging.getLogger(__name__)
 
 U = TypeVar("U")  # an update
 RECOVERY_BACKOFF = (0.05, 2.0)  # seconds between an actor's tries to read its log back, or to run a command again
+
+
+@dataclass(frozen=True, slots=True)
+class Change(Generic[U]):
+    """What one change of an actor did, as its handler says it (see :meth:`Actor.change`): ``entry``, the log line
+    to store (None while replaying: the store has it already); ``status``, the actor's status after it (the store
+    keeps it on the actor's row); ``update``, what readers are told once it is stored; ``last``: the actor finished
+    with it (its host hears of it too)."""
+
+    entry: Any
+    status: str
+    update: U
+    last: bool = False
 
 
 class Journal(Protocol):
@@ -69,7 +86,8 @@ class Journal(Protocol):
 
 class Handler(Protocol):
     """What one kind of actor does to its state; the :class:`Actor` it is given owns the loop, the store and the
-    readers. Every change the handler makes ends in ``actor.commit``."""
+    readers. Every change the handler makes goes through ``actor.change``, which numbers, stores and tells it; a
+    refusal is raised (a RuleError or ServiceError) before anything changed."""
 
     def reset(self) -> None:
         """The state as created, version 0 (a rebuild replays the log over it)."""
@@ -83,6 +101,10 @@ class Handler(Protocol):
 
     def halt(self) -> None:
         """Stop what runs by itself (the actor stops here, or rebuilds)."""
+
+    def stored(self, change: Change[Any]) -> None:
+        """``change`` is stored (or replayed) and nobody has heard of it yet: keep what readers are shown in step with
+        it (a room's table as last stored)."""
 
 
 class Host(Protocol):
@@ -144,6 +166,9 @@ class ActorHandler:
 
     def child_finished(self, child: Any) -> None:
         """An actor whose parent this one is finished (nothing, unless the handler has children)."""
+
+    def stored(self, change: Change[Any]) -> None:
+        """A change is stored, before its readers hear of it (nothing, unless the handler keeps a view in step)."""
 
 
 class Actor(Generic[U]):
@@ -331,6 +356,19 @@ class Actor(Generic[U]):
                     await asyncio.sleep(max(0.0, self._retry.when() - asyncio.get_running_loop().time()))
 
     # -- commits ----------------------------------------------------------------------------------------------------
+
+    async def change(self, make: Callable[[int], Change[U]]) -> Change[U]:
+        """Make the next version: ``make`` (the handler's, given the version's number, the change already applied in
+        memory) says what it was; the actor stores its line (:meth:`commit`: while replaying, nothing is written),
+        tells the handler it is stored, then tells every reader (:meth:`publish`). Raises what the commit raises
+        (nobody heard of the change; the loop rebuilds the actor, see the module docstring). Every change of every
+        kind of actor goes this way."""
+        self.version = version = self.version + 1
+        change = make(version)
+        await self.commit(change.entry, change.status)
+        self.handler.stored(change)
+        self.publish(change.update, last=change.last)
+        return change
 
     async def commit(self, entry: Any, status: str) -> None:
         """Store ``entry``, the next version's log line (while replaying, nothing is written); ``status`` is the

@@ -27,35 +27,25 @@ backoff too.
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core import Outcome
 from engine.registry import get_game, new_tournament
-from service.actors.actor import Actor, ActorHandler, Host
+from service.actors.actor import Actor, ActorHandler, Change, Host
 from service.actors.feed import Feed
 from service.actors.requests import RequestKey
 from service.errors import Conflict, RoomMoved, RoomUnavailable
 from service.rooms.directory import RoomDirectory
-from service.rooms.room import ABANDONED, FINISHED, PERSON, PLAYING, SOLO, SYSTEM, WAITING, Room
-from service.rooms.seats import check_holder, joined_before, seat_to_take
+from service.rooms.room import ABANDONED, FINISHED, PERSON, PLAYING, SOLO, WAITING, Room
+from service.rooms.seats import Seat, SeatLeftEvent, SeatTable, SeatTakenEvent, new_nonce
 from service.store.records import TournamentEntry, TournamentRecord
 
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class TournamentSeat:
-    seat: int
-    kind: str
-    taken: bool = False
-    name: str = ""
-    nonce: str = ""  # changes on every join; the seat's token names it
-    team: int = 0
-    player: str = ""  # the player holding it ('' for a seat taken without a player's session)
-    origin: str = ""  # a keyed hash of the network its holder joined from, passed on to each game's seat; never shown
+TournamentSeat = Seat  # (its origin is passed on to each game's seat)
 
 
 @dataclass(frozen=True)
@@ -113,15 +103,8 @@ class Snapshot:
         return playing[-1] if playing else ""
 
 
-# Tournament events: none holds anything secret.
-@dataclass(frozen=True)
-class SeatJoined:
-    seat: TournamentSeat
-
-
-@dataclass(frozen=True)
-class SeatLeft:
-    seat: int
+# Tournament events: none holds anything secret. A seat's are a room's (service/rooms/seats.py).
+SeatJoined, SeatLeft = SeatTakenEvent, SeatLeftEvent
 
 
 @dataclass(frozen=True)
@@ -146,6 +129,8 @@ class TournamentEnded:
 
 @dataclass(frozen=True)
 class TournamentUpdate:
+    """One change of the tournament, what it caused, and the tournament after it (what anyone may see)."""
+
     version: int
     events: tuple[Any, ...]
     snapshot: Snapshot
@@ -169,7 +154,6 @@ class Tournament(ActorHandler):
         self.options = dict(record.options)
         self.system_player = record.system_player
         self.think_seconds = record.think_seconds
-        self.created_at = record.created_at
         self.system_players = record.system_players
         self.rooms = rooms
         self.actor: Actor[TournamentUpdate] = Actor(
@@ -188,18 +172,13 @@ class Tournament(ActorHandler):
     def reset(self) -> None:
         """The tournament as created (a rebuild replays the log over this)."""
         self.rules = new_tournament(self.game)
-        teams = self.teams
-        people = self.rules.players - self.system_players
+        players = self.rules.players
         # System players take the last seats, as in a room: the seat numbers are the same in every game.
-        self.seats = [TournamentSeat(s, PERSON, team=teams[s]) for s in range(people)]
-        self.seats += [
-            TournamentSeat(s, SYSTEM, True, f"{self.system_player} bot", team=teams[s])
-            for s in range(people, self.rules.players)
-        ]
+        system = range(players - self.system_players, players)
+        self.table = SeatTable(players, system, self.system_player, self.teams, Seat, "tournament")
+        self.seats = self.table.seats
         self.status = WAITING
         self.game_room_ids: list[str] = []  # game i's room, for every game started (the rooms live in the directory)
-        # the joins made with a request id (service/actors/requests.py): key -> (parameters' hash, seat, nonce)
-        self._joined: dict[str, tuple[str, int, str]] = {}
         self.abandoned: int | None = None  # the game abandoned by its person, which ended the tournament
 
     # -- requests --------------------------------------------------------------------------------------------------
@@ -216,14 +195,15 @@ class Tournament(ActorHandler):
     async def _join(
         self, seat: int | None, name: str, player: str = "", origin: str = "", request: RequestKey | None = None
     ) -> tuple[int, str]:
-        if request is not None and request.key in self._joined:  # (before any other check: the join was made)
-            return joined_before(self._joined[request.key], request, self.seats)
+        table = self.table
+        if request is not None and table.joined_with(request):  # (before any other check: the join was made)
+            return table.joined_before(request)
         if self.status != WAITING:
             raise RoomUnavailable("the tournament has started: every seat is taken", code="tournament_full")
-        if player and any(record.player == player for record in self.seats):
+        if table.seat_of(player) is not None:
             raise Conflict("the player holds a seat of this tournament already", code="already_seated")
-        seat = seat_to_take(self.seats, seat, full="tournament_full")
-        nonce = secrets.token_hex(8)
+        seat = table.to_take(seat, full="tournament_full")
+        nonce = new_nonce()
         await self._take_seat(seat, name or f"player {seat}", nonce, player, origin, request.line if request else "")
         await self._move_on()
         return seat, nonce
@@ -238,7 +218,7 @@ class Tournament(ActorHandler):
         await self._free_seat(seat)
 
     def check_seat(self, seat: int, nonce: str) -> None:
-        check_holder(self.seats, seat, nonce, "tournament")
+        self.table.check(seat, nonce)
 
     def subscribe(self, after_version: int) -> Feed[TournamentUpdate]:
         """A feed of every stored update after ``after_version``, then each new one."""
@@ -284,7 +264,7 @@ class Tournament(ActorHandler):
             game_list=tuple(self.game_info(index) for index in range(len(self.game_room_ids))),
             standings=self.standings(),
             options=self.options,
-            created_at=self.created_at,
+            created_at=self._record.created_at,
         )
 
     # -- changes ---------------------------------------------------------------------------------------------------
@@ -293,18 +273,14 @@ class Tournament(ActorHandler):
         self, seat: int, name: str, nonce: str, player: str = "", origin: str = "", request: str = ""
     ) -> None:
         """``request``: the join's request key and parameters as its log line keeps them ('' for none)."""
-        record = self.seats[seat]
-        record.taken, record.name, record.nonce, record.player, record.origin = True, name, nonce, player, origin
+        record = self.table.take(seat, name, nonce, player, origin)
         entry = TournamentEntry("", 0, "join", seat, name, nonce, player=player, origin=origin, request_id=request)
-        await self._commit([SeatJoined(replace(record, nonce="", origin=""))], entry)
-        known = RequestKey.of_line(request)
-        if known is not None:
-            self._joined[known.key] = (known.parameters, seat, nonce)
+        await self._change([SeatJoined(replace(record, nonce="", origin=""))], entry)
+        self.table.taken_with(request, seat, nonce)
 
     async def _free_seat(self, seat: int) -> None:
-        record = self.seats[seat]
-        record.taken, record.name, record.nonce, record.player, record.origin = False, "", "", "", ""
-        await self._commit([SeatLeft(seat)], TournamentEntry("", 0, "leave", seat))
+        self.table.free(seat)
+        await self._change([SeatLeft(seat)], TournamentEntry("", 0, "leave", seat))
 
     async def _game_started(self, room: Room) -> None:
         index = len(self.game_room_ids)
@@ -314,7 +290,7 @@ class Tournament(ActorHandler):
         self.status = PLAYING
         players = tuple(record.player for record in self.seats if record.player)  # (for its webhook event)
         entry = TournamentEntry("", 0, "game", game_index=index, room_id=room.room_id, players=players)
-        await self._commit([GameStarted(self.game_info(index))], entry)
+        await self._change([GameStarted(self.game_info(index))], entry)
 
     async def _game_ended(self, index: int) -> None:
         room = await self.rooms.find(self.game_room_ids[index])
@@ -324,7 +300,7 @@ class Tournament(ActorHandler):
             self.abandoned, self.status = index, FINISHED
             standings = self.standings()
             events = [GameEnded(self.game_info(index)), TournamentEnded(standings)]
-            await self._commit(events, TournamentEntry("", 0, "result", game_index=index, room_id=room.room_id))
+            await self._change(events, TournamentEntry("", 0, "result", game_index=index, room_id=room.room_id))
             return
         outcome = room.state.outcome() if room.state is not None else None
         if outcome is None:
@@ -336,18 +312,23 @@ class Tournament(ActorHandler):
             self.status = FINISHED
             events.append(TournamentEnded(standings))
         entry = TournamentEntry("", 0, "result", game_index=index, room_id=room.room_id)
-        await self._commit(events, entry)
+        await self._change(events, entry)
 
-    async def _commit(self, events: list[Any], entry: TournamentEntry) -> None:
-        """The next version: write the log line through the actor, then tell every feed."""
+    async def _change(self, events: list[Any], entry: TournamentEntry) -> None:
+        """The next version, through the actor (which stores the log line, then tells every feed)."""
         actor = self.actor
-        actor.version = version = actor.version + 1
-        replay = actor.replaying
-        now = replay.time if replay else self.rooms.clock.now()
-        entry = replace(entry, tournament_id=self.tournament_id, version=version, time=now, epoch=actor.epoch)
-        await actor.commit(entry, self.status)
+
+        def change(version: int) -> Change[TournamentUpdate]:
+            replay = actor.replaying
+            now = replay.time if replay else self.rooms.clock.now()
+            line = replace(entry, tournament_id=self.tournament_id, version=version, time=now, epoch=actor.epoch)
+            update = TournamentUpdate(version, tuple(events), self.snapshot(), now)
+            return Change(line, self.status, update, last=self.status == FINISHED)
+
+        await actor.change(change)
+
+    def stored(self, change: Change[Any]) -> None:
         self.used_at = self.rooms.clock.now()
-        actor.publish(TournamentUpdate(version, tuple(events), self.snapshot(), now), last=self.status == FINISHED)
 
     # -- moving on -------------------------------------------------------------------------------------------------
 
