@@ -105,11 +105,17 @@ def _words(concerns: dict[str, Any]) -> str:
 class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
     SERVICE = OPERATOR_SERVICE
 
-    def __init__(self, keys: OperatorKeys, seats: Seats, admission: Admission) -> None:
+    def __init__(
+        self,
+        keys: OperatorKeys,
+        seats: Seats,
+        admission: Admission,
+        drain: Callable[[], Awaitable[dict[str, int]]] | None = None,
+    ) -> None:
         self.keys = keys
         self.seats = seats
         self.admission = admission  # (checks the key, throttled by address after wrong ones)
-        self.server: Any = None  # the KickoffServer, once started (DrainNode drains it)
+        self.drain = drain  # DrainNode's: the server's HandOver.by_operator (service/grpc/server.py)
 
     def _failed(self, throttled: bool) -> None:
         self.seats.directory.telemetry.instruments.operator_key_failures.add(1, {"kickoff.throttled": throttled})
@@ -328,7 +334,8 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
             assert self.seats.forwarder is not None
             elsewhere = Remote(target, found.address, "")
             return await self.seats.forwarder.unary(f"/{OPERATOR_SERVICE}/DrainNode", request, context, elsewhere)
-        handed = await self.server.drain_by_operator()
+        assert self.drain is not None
+        handed = await self.drain()
         return operator_pb2.DrainNodeResponse(
             node_id=node.node_id,
             rooms=handed.get("room", 0),

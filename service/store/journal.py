@@ -245,11 +245,12 @@ class SqlJournal:
         try_seconds: float | None = TRY_SECONDS,
         node_id: str = "",
         rater: Callable[[Any, list[Any]], Awaitable[None]] | None = None,
+        outbox: Outbox | None = None,
     ) -> None:
         self.engine = engine
         self.rater = rater  # changes the ratings of rated games ending in a transaction (the module docstring)
         # writes the webhook deliveries the lines cause, in their transaction (service/webhooks/outbox.py)
-        self.outbox: Outbox | None = None
+        self.outbox = outbox
         self.retry_seconds = retry_seconds
         # the longest a try may wait on the store (module docstring); SQLite, a file on this machine, has no network
         # to lose, and its writers wait their turn in the process for up to WRITE_WAIT: unbounded there
