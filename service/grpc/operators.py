@@ -29,7 +29,7 @@ from service.grpc.admission import Admission
 from service.grpc.convert import MODE, STATUS, room_to_proto, update_bytes
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
-from service.grpc.servicers import Seats, internal
+from service.grpc.servicers import RoomAccess, internal
 from service.operators import store
 from service.operators.keys import Operator, OperatorKeys
 from service.rooms.room import Room
@@ -80,10 +80,10 @@ def action(name: str, *, room: bool = False) -> Callable[..., Callable[..., Awai
                 concerns = _concerns(request)
                 found = None
                 if room:
-                    found = await self.seats.locate(request)
+                    found = await self.access.locate(request)
                     if isinstance(found, Remote):
-                        assert self.seats.forwarder is not None
-                        return await self.seats.forwarder.unary(f"/{OPERATOR_SERVICE}/{rpc}", request, context, found)
+                        assert self.access.forwarder is not None
+                        return await self.access.forwarder.unary(f"/{OPERATOR_SERVICE}/{rpc}", request, context, found)
                 return await self._run(name, operator, concerns, method, request, context, found)
             except KickoffError as error:
                 self._refused(name, operator, concerns, error)
@@ -108,25 +108,25 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
     def __init__(
         self,
         keys: OperatorKeys,
-        seats: Seats,
+        access: RoomAccess,
         admission: Admission,
         drain: Callable[[], Awaitable[dict[str, int]]] | None = None,
     ) -> None:
         self.keys = keys
-        self.seats = seats
+        self.access = access
         self.admission = admission  # (checks the key, throttled by address after wrong ones)
         self.drain = drain  # DrainNode's: the server's HandOver.by_operator (service/grpc/server.py)
 
     def _failed(self, throttled: bool) -> None:
-        self.seats.directory.telemetry.instruments.operator_key_failures.add(1, {"kickoff.throttled": throttled})
+        self.access.directory.telemetry.instruments.operator_key_failures.add(1, {"kickoff.throttled": throttled})
 
     @property
     def _node(self) -> Any:
-        return self.seats.directory.runtime.node
+        return self.access.directory.runtime.node
 
     @property
     def _engine(self) -> Any:
-        journal = self.seats.directory.journal
+        journal = self.access.directory.journal
         return journal.engine if isinstance(journal, SqlJournal) else None
 
     async def _run(
@@ -147,7 +147,7 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
             **({"kickoff.node": here} if here else {}),
             **{f"kickoff.{key}": value for key, value in concerns.items()},
         }
-        tracer = self.seats.directory.telemetry.tracer
+        tracer = self.access.directory.telemetry.tracer
         with tracer.start_as_current_span(f"operator.{name}", attributes=attributes, record_exception=False) as span:
             try:
                 answer = await (
@@ -260,7 +260,7 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
     def _live_in_memory(self, request: operator_pb2.ListLiveRoomsRequest, size: int) -> tuple[list[Any], str]:
         rooms = [
             room
-            for room in self.seats.directory.held()
+            for room in self.access.directory.held()
             if room.status in store.LIVE and (not request.game or room.game.spec.name == request.game)
         ]
         if request.node_id:
@@ -331,9 +331,9 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
                 raise PreconditionFailed(
                     "the node is not alive: its leases are claimable already", code="node_not_alive"
                 )
-            assert self.seats.forwarder is not None
+            assert self.access.forwarder is not None
             elsewhere = Remote(target, found.address, "")
-            return await self.seats.forwarder.unary(f"/{OPERATOR_SERVICE}/DrainNode", request, context, elsewhere)
+            return await self.access.forwarder.unary(f"/{OPERATOR_SERVICE}/DrainNode", request, context, elsewhere)
         assert self.drain is not None
         handed = await self.drain()
         return operator_pb2.DrainNodeResponse(

@@ -53,7 +53,7 @@ from service.grpc.limits import tolerant
 from service.grpc.matches import MatchServicer
 from service.grpc.operators import OperatorServicer
 from service.grpc.players import PlayerServicer
-from service.grpc.servicers import GameServicer, MoveServicer, RoomServicer, Seats
+from service.grpc.servicers import GameServicer, MoveServicer, RoomAccess, RoomServicer
 from service.grpc.tokens import SeatTokens
 from service.grpc.tournaments import TournamentServicer
 from service.grpc.webhooks import WebhookServicer
@@ -385,28 +385,28 @@ async def create_server(
     forwarder = None if node is None or seal is None else Forwarder(node, admission.address, seal)
     health = health_aio.HealthServicer()
     hand_over = HandOver(health, directory.runtime, forwarder)
-    seats = Seats(directory, tokens, forwarder, players)
+    access = RoomAccess(directory, tokens, forwarder, players)
     calls = Calls(ServerSpans(telemetry.tracer) if telemetry.tracing else None)
     _register(
         tournament_pb2_grpc.add_TournamentServiceServicer_to_server,
-        TournamentServicer(tournaments, seats, admission),
+        TournamentServicer(tournaments, access, admission),
         server,
         calls,
     )
     _register(game_pb2_grpc.add_GameServiceServicer_to_server, GameServicer(), server, calls)
-    _register(room_pb2_grpc.add_RoomServiceServicer_to_server, RoomServicer(seats, admission), server, calls)
-    _register(move_pb2_grpc.add_MoveServiceServicer_to_server, MoveServicer(seats, admission), server, calls)
+    _register(room_pb2_grpc.add_RoomServiceServicer_to_server, RoomServicer(access, admission), server, calls)
+    _register(move_pb2_grpc.add_MoveServiceServicer_to_server, MoveServicer(access, admission), server, calls)
     if players is not None:
         _register(
             player_pb2_grpc.add_PlayerServiceServicer_to_server,
-            PlayerServicer(players, seats, admission),
+            PlayerServicer(players, access, admission),
             server,
             calls,
         )
         if matchmaker is not None:
             _register(
                 match_pb2_grpc.add_MatchServiceServicer_to_server,
-                MatchServicer(matchmaker, players, seats, admission),
+                MatchServicer(matchmaker, players, access, admission),
                 server,
                 calls,
             )
@@ -417,7 +417,7 @@ async def create_server(
             server,
             calls,
         )
-    operators = OperatorServicer(operator_keys or OperatorKeys(), seats, admission, hand_over.by_operator)
+    operators = OperatorServicer(operator_keys or OperatorKeys(), access, admission, hand_over.by_operator)
     _register(operator_pb2_grpc.add_OperatorServiceServicer_to_server, operators, server, calls)
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     _enable_reflection(server)
