@@ -1,4 +1,12 @@
-"""The gRPC server: `create_server` builds it (tests bind port 0); `serve` runs it until a signal stops it.
+"""The gRPC server, and the composition root of the house: `serve` reads nothing itself; it takes every setting in
+one aggregate (service/settings.py's Settings, read from the environment once by `kickoff grpc`), builds every
+collaborator in dependency order (:class:`Assembly`: the store, the node, the webhooks' outbox, the journal that writes
+into it, the rooms and what they share, the tournaments, players, matchmaking, admission) handing each what it needs
+through its constructor, nothing attached afterwards, then runs it until a signal stops it. `create_server` builds the
+gRPC server itself from what was built (tests call it with their own collaborators, and bind port 0). The root is here
+rather than in a module of its own because this module already is the top of the service (nothing in service/ imports
+it; the CLI, the benchmarks and the tests do) and the tests' fixtures build their servers through it; only the
+composition root's factories take more than 8 parameters.
 
 Message sizes are set for each direction: a request is at most MAX_REQUEST_BYTES (the largest a client has reason to
 send, a room with its options, is under 2 KB; grpc refuses anything bigger with RESOURCE_EXHAUSTED before decoding
