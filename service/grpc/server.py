@@ -69,7 +69,7 @@ from service.matches.matchmaker import Matchmaker
 from service.matches.store import MatchStore
 from service.operators.keys import OperatorKeys
 from service.players.identity import ExternalTokens, issuers_from_json
-from service.players.players import Players
+from service.players.players import Players, page_key
 from service.players.store import PlayerStore
 from service.rooms.clock import SystemClock
 from service.rooms.directory import RoomDirectory, RoomsShared
@@ -77,7 +77,7 @@ from service.rooms.room import RoomLimits
 from service.rooms.thinking import Thinkers
 from service.settings import LimitSettings, Rate, Settings
 from service.store.database import create_engine
-from service.store.journal import SqlJournal
+from service.store.journal import SqlJournal, token_secret
 from service.store.keys import live_keys
 from service.store.retention import Retention
 from service.telemetry import ServerSpans, Telemetry, from_environment
@@ -474,10 +474,16 @@ class Assembly:
         )
         node: Node | None = None
         journal = player_store = webhooks = None
+        secret = grpc_settings.token_secret or secrets.token_bytes(32)  # (a store in memory keeps none)
         if settings.store.database_url != "memory":
             engine = create_engine(settings.store.database_url)
+            secret = grpc_settings.token_secret or await token_secret(engine)
             player_store = PlayerStore(
-                engine, time.time, min_games=settings.players.min_games, max_sessions=settings.players.max_sessions
+                engine,
+                time.time,
+                min_games=settings.players.min_games,
+                max_sessions=settings.players.max_sessions,
+                page_key=page_key(secret),
             )
             await player_store.recount()  # (the leaderboards' band counts, with this server's minimum of games)
             if engine.dialect.name == "postgresql":
@@ -524,7 +530,6 @@ class Assembly:
         directory = RoomDirectory(shared)
         # The tournaments hear of finished games, so they exist before the rooms come back.
         tournaments = TournamentDirectory(directory, max_live=limits.max_live_tournaments or None)
-        secret = grpc_settings.token_secret or (await journal.token_secret() if journal else secrets.token_bytes(32))
         tokens = SeatTokens(secret)
         seal = _seal(tokens, node)
         admission = Admission(limits, vouched=seal.caller if seal is not None else None)

@@ -776,21 +776,27 @@ class SqlJournal:
         return found[:size], found[size - 1] if len(found) > size else ""
 
     async def token_secret(self) -> bytes:
-        """The seat-token secret, made once and kept, so tokens stay valid across restarts. Nodes starting together
-        agree on one: the first insert wins, and the others read the winner's."""
-        query = select(SettingRow.value).where(SettingRow.key == "token_secret")
-        async with self.engine.connect() as connection:
-            row = (await connection.execute(query)).first()
-        if row is not None:
-            return bytes.fromhex(row.value)
-        try:
-            async with self.engine.begin() as connection:
-                secret = secrets.token_bytes(32)
-                await connection.execute(insert(SettingRow).values(key="token_secret", value=secret.hex()))
-                return secret
-        except IntegrityError:  # another node made it first
-            async with self.engine.connect() as connection:
-                return bytes.fromhex((await connection.execute(query)).scalar_one())
+        """The seat-token secret (:func:`token_secret`)."""
+        return await token_secret(self.engine)
+
+
+async def token_secret(engine: AsyncEngine) -> bytes:
+    """The seat-token secret, made once and kept, so tokens stay valid across restarts. Nodes starting together agree
+    on one: the first insert wins, and the others read the winner's. (A function of the engine: the composition root
+    reads it before the journal exists, for the collaborators built before it.)"""
+    query = select(SettingRow.value).where(SettingRow.key == "token_secret")
+    async with engine.connect() as connection:
+        row = (await connection.execute(query)).first()
+    if row is not None:
+        return bytes.fromhex(row.value)
+    try:
+        async with engine.begin() as connection:
+            secret = secrets.token_bytes(32)
+            await connection.execute(insert(SettingRow).values(key="token_secret", value=secret.hex()))
+            return secret
+    except IntegrityError:  # another node made it first
+        async with engine.connect() as connection:
+            return bytes.fromhex((await connection.execute(query)).scalar_one())
 
 
 _asyncpg_provider: Any = None
