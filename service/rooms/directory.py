@@ -41,7 +41,7 @@ import logging
 import secrets
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from engine.core import InvalidOptions, UnknownGame
@@ -214,15 +214,9 @@ class RoomDirectory(Directory[Room]):
             raise InvalidRequest(
                 "this server keeps no ratings (players need a database store)", code="ratings_off", field="rated"
             )
+        system_players = len(asked.system_seats) or asked.system_players
         resolved, system_player = self.check(
-            game=asked.game,
-            mode=asked.mode,
-            seats=asked.seats,
-            system_players=len(asked.system_seats) or asked.system_players,
-            options=asked.options,
-            system_player=asked.system_player,
-            think_seconds=asked.think_seconds,
-            people_optional=bool(asked.tournament_id),
+            replace(asked, system_players=system_players), people_optional=bool(asked.tournament_id)
         )
         if not 0 <= asked.correspondence_hours <= MAX_CORRESPONDENCE_HOURS:
             raise InvalidRequest(
@@ -299,22 +293,13 @@ class RoomDirectory(Directory[Room]):
         self._created = max(self.clock.now(), self._created + 1e-6)
         return self._created
 
-    def check(
-        self,
-        *,
-        game: str,
-        mode: str,
-        seats: int,
-        system_players: int,
-        options: Mapping[str, Any] | None,
-        system_player: str,
-        think_seconds: float | None,
-        people_optional: bool = False,
-        what: str = "room",
-    ) -> tuple[dict[str, Any], str]:
-        """The options resolved and the system players' kind for a room so described; raises InvalidRequest naming
-        what is wrong (``what`` names it: a room, or a tournament of such rooms). ``people_optional`` allows a table of
-        system players only (a tournament to watch)."""
+    def check(self, asked: NewRoom, *, people_optional: bool = False, what: str = "room") -> tuple[dict[str, Any], str]:
+        """The options resolved and the system players' kind for a room so described (its game, mode, seats, system
+        players, options, system player and think time); raises InvalidRequest naming what is wrong (``what`` names
+        it: a room, or a tournament of such rooms). ``people_optional`` allows a table of system players only (a
+        tournament to watch)."""
+        game, mode, seats, system_players = asked.game, asked.mode, asked.seats, asked.system_players
+        system_player, think_seconds = asked.system_player, asked.think_seconds
         try:
             rules = get_game(game)
         except UnknownGame:
@@ -323,7 +308,7 @@ class RoomDirectory(Directory[Room]):
         if mode not in (ONLINE, SOLO):
             raise InvalidRequest("mode must be online or solo", code="bad_mode")
         try:
-            resolved = rules.spec.resolve(seats, options)
+            resolved = rules.spec.resolve(seats, asked.options)
         except InvalidOptions as exc:
             raise InvalidRequest(str(exc), code="invalid_options") from None
         most = seats if people_optional else seats - 1

@@ -30,7 +30,7 @@ from service.actors.directory import Directory
 from service.actors.requests import RequestKey
 from service.actors.runtime import Remote
 from service.errors import InvalidRequest, ResourceExhausted, RoomMoved, TournamentNotFound
-from service.rooms.directory import RoomDirectory
+from service.rooms.directory import NewRoom, RoomDirectory
 from service.rooms.room import FINISHED, Room
 from service.store.records import TournamentRecord
 from service.tournaments.tournament import KIND, Tournament
@@ -86,7 +86,7 @@ class TournamentDirectory(Directory[Tournament]):
         if set(options) & set(own):
             names = ", ".join(sorted(set(options) & set(own)))
             raise InvalidRequest(f"a tournament sets {names} itself: it rotates game by game", code="invalid_options")
-        resolved, system_player = self.rooms.check(
+        table = NewRoom(
             game=game,
             mode=mode,
             seats=rules.players,
@@ -94,9 +94,8 @@ class TournamentDirectory(Directory[Tournament]):
             options={**options, **own},
             system_player=system_player,
             think_seconds=think_seconds,
-            people_optional=True,
-            what="tournament",
         )
+        resolved, system_player = self.rooms.check(table, people_optional=True, what="tournament")
         for name in own:
             resolved.pop(name, None)
         if self.max_live is not None and self.live() >= self.max_live:
