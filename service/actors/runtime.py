@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from service.cluster.node import Claimed, Node, Remote
-from service.errors import RoomMoved
+from service.errors import Moved
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ class Runtime:
         return self.node is None or self.node.holds(kind, actor_id, epoch)
 
     def vouch(self, kind: str) -> None:
-        """Raise RoomMoved when this node may no longer own what it holds (its lease may have run out: see
+        """Raise Moved when this node may no longer own what it holds (its lease may have run out: see
         Node.vouch); a single server always does."""
         if self.node is not None:
             self.node.vouch(kind)
@@ -92,7 +92,7 @@ class Runtime:
     async def resolve(self, kind: str, actor_id: str) -> int | Remote | None:
         """Where an actor lives: the epoch this node holds it under (claimed now if nobody alive held it, and what the
         claim took rebuilt), None (no lease: it finished, or never was; read the store), or Remote (another live node:
-        forward the call). Raises RoomMoved while it is being handed over. (On a node, in a task of its own: what a
+        forward the call). Raises Moved while it is being handed over. (On a node, in a task of its own: what a
         claim took is rebuilt even when the caller went away meanwhile.)"""
         if self.node is None:
             return None
@@ -116,7 +116,7 @@ class Runtime:
         for lease in sorted(claimed, key=lambda lease: lease.kind not in children):
             try:
                 await self.directories[lease.kind].locate(lease.target_id)
-            except RoomMoved as moved:  # (this node cannot vouch for its leases now: the next call or sweep loads it)
+            except Moved as moved:  # (this node cannot vouch for its leases now: the next call or sweep loads it)
                 log.info("%s %s is not rebuilt yet: %s", lease.kind, lease.target_id, moved)
             except Exception:  # (the next call for it loads it; the lease is held)
                 log.exception("could not rebuild %s %s", lease.kind, lease.target_id)

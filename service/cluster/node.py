@@ -9,7 +9,7 @@ renewal back):
 - when a renewal comes later than the lease (the node or its store was stalled), it reads back which leases it still
   holds and lets go of the others (another node claimed them, and the fence already refuses this node's lines);
 - while its last successful renewal is older than the lease (cut from the store, or stalled), its leases may have run
-  out and another node may be serving its rooms: it answers for none of them (:meth:`Node.vouch` raises RoomMoved,
+  out and another node may be serving its rooms: it answers for none of them (:meth:`Node.vouch` raises Moved,
   retriable; the client's next call reaches the new owner) until a renewal succeeds and says what is still its own.
   Writes were safe without this (the fence refuses them); reads and seat-token checks were not: a node cut from the
   store went on answering from memory with a room another node had moved on, and refused the tokens it issued;
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from service.errors import RoomMoved
+from service.errors import Moved
 from service.settings import NodeSettings
 from service.store.leases import Claimed, LeaseTable, NodeIdInUse, Owner
 from service.telemetry import Telemetry
@@ -201,12 +201,10 @@ class Node:
         return self._monotonic() - self._renewed > self.settings.lease_seconds
 
     def vouch(self, kind: str) -> None:
-        """Raise RoomMoved (retriable) when this node's lease may have run out (:attr:`lapsed`): another node may own
+        """Raise Moved (retriable) when this node's lease may have run out (:attr:`lapsed`): another node may own
         its rooms by now, and the caller must reach it rather than hear this node's memory."""
         if self.lapsed:
-            raise RoomMoved(
-                f"this node could not renew its lease in time, so another node may own this {kind}; try again"
-            )
+            raise Moved(f"this node could not renew its lease in time, so another node may own this {kind}; try again")
 
     async def drain(self) -> int:
         """Stop claiming and give every lease back (the caller has stopped the rooms' writes first); returns how many
@@ -246,7 +244,7 @@ class Node:
     async def where(self, kind: str, target_id: str) -> Where:
         """Where it lives (:class:`Where`): the epoch under which this node holds the lease (claiming it when nobody
         alive holds it: what the claim took comes with it), None when nothing holds one (finished, or unknown: read
-        the store), or Remote (another live node owns it). Raises RoomMoved (it is being handed over: try again)."""
+        the store), or Remote (another live node owns it). Raises Moved (it is being handed over: try again)."""
         key = (kind, target_id)
         if key in self.held:
             self.vouch(kind)
@@ -264,7 +262,7 @@ class Node:
             self.vouch(kind)
             return Where(self.held[key])
         if self.draining:
-            raise RoomMoved("this node is handing its rooms over; try again")
+            raise Moved("this node is handing its rooms over; try again")
         # Nobody alive owns it: claim it now (a tournament's game comes with its tournament). A lease that names this
         # node but that it does not know of (a claim whose caller went away half-way) is taken back the same way.
         claim = ("tournament", owner.tournament_id) if kind == "room" and owner.tournament_id else key
@@ -278,7 +276,7 @@ class Node:
         if key in self.held:
             self.vouch(kind)
             return Where(self.held[key], tuple(claimed) if first else ())
-        raise RoomMoved("another node is taking this room over; try again")
+        raise Moved("another node is taking this room over; try again")
 
     async def _claim(self, claim: Key, mine: bool) -> list[Claimed]:
         claimed = await (self.table.reclaim(*claim) if mine else self.table.claim(*claim))

@@ -24,7 +24,7 @@ from opentelemetry.trace import Status, StatusCode
 from kickoff.v1 import common_pb2, move_pb2, operator_pb2, operator_pb2_grpc
 from service.actors.directory import page_size_of
 from service.actors.runtime import Remote
-from service.errors import InvalidRequest, PreconditionFailed, RoomNotFound
+from service.errors import InvalidRequest, NotFound, PreconditionFailed
 from service.grpc.admission import Admission
 from service.grpc.convert import MODE, STATUS, room_to_proto, update_bytes
 from service.grpc.errors import KickoffError, abort
@@ -326,7 +326,7 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
         if target != node.node_id:
             found = await store.node(node.table.engine, target)
             if found is None:
-                raise RoomNotFound("no such node", code="node_not_found", field="node_id")
+                raise NotFound("node", "no such node", code="node_not_found", field="node_id")
             if not found.alive:
                 raise PreconditionFailed(
                     "the node is not alive: its leases are claimable already", code="node_not_alive"

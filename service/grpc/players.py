@@ -16,7 +16,7 @@ from engine.registry import GAMES, get_game
 from kickoff.v1 import common_pb2, player_pb2, player_pb2_grpc, room_pb2
 from service.actors.directory import page_size_of
 from service.actors.runtime import Remote
-from service.errors import InvalidRequest, PlayerNotFound, RoomNotFound
+from service.errors import InvalidRequest, NotFound, PlayerNotFound
 from service.grpc.admission import Admission
 from service.grpc.convert import (
     MODE,
@@ -335,7 +335,7 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
         """A live room of the caller's: this node's, or asked of the node that owns it (None: not reachable now)."""
         try:
             room = await self.access.summary(await self.access.directory.locate(room_id), context)
-        except RoomNotFound:
+        except NotFound:
             return None
         if room is None:
             return None
@@ -375,7 +375,7 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
 
         held = await room.read(read)
         if held is None:
-            raise RoomNotFound("the player holds no seat of this room", code="no_seat")
+            raise NotFound("room", "the player holds no seat of this room", code="no_seat")
         seat, nonce = held
         # A tournament's game: the tournament seat's token, which every game of it accepts.
         token = self.access.tokens.issue(room.tournament_id or room.room_id, seat, nonce)

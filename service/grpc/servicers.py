@@ -25,7 +25,7 @@ from service.actors.directory import page_size_of
 from service.actors.feed import Feed
 from service.actors.requests import RequestKey, request_key
 from service.actors.runtime import Remote
-from service.errors import InvalidRequest, PermissionDenied, RoomNotFound, StoreUnavailable, Unauthenticated
+from service.errors import InvalidRequest, NotFound, PermissionDenied, StoreUnavailable, Unauthenticated
 from service.grpc.admission import Admission
 from service.grpc.codecs import codec_of
 from service.grpc.convert import (
@@ -226,14 +226,14 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
 
 def _named_game(name: str) -> Game:
-    """The game a request names: InvalidRequest when it names none, RoomNotFound (unknown_game) when there is none."""
+    """The game a request names: InvalidRequest when it names none, NotFound (unknown_game) when there is none."""
     if not name:
         raise InvalidRequest("game is required", code="missing_game")
     try:
         return get_game(name)
     except UnknownGame:
         known = ", ".join(sorted(GAMES))
-        raise RoomNotFound(f"no such game (known: {known})", code="unknown_game", field="game") from None
+        raise NotFound("game", f"no such game (known: {known})", code="unknown_game", field="game") from None
 
 
 @functools.cache

@@ -50,7 +50,7 @@ from engine.registry import GAMES, get_game
 from service.actors.directory import Directory, page_size_of
 from service.actors.requests import RequestKey
 from service.actors.runtime import Remote, Runtime
-from service.errors import InvalidRequest, ResourceExhausted, RoomMoved, RoomNotFound
+from service.errors import InvalidRequest, Moved, ResourceExhausted
 from service.rooms.clock import SystemClock, Timer
 from service.rooms.room import KIND, ONLINE, SOLO, Room, Surroundings
 from service.settings import CorrespondenceSettings
@@ -161,7 +161,6 @@ class RoomDirectory(Directory[Room]):
 
     kind = KIND
     parent = "tournament"  # a tournament's game names it
-    not_found = RoomNotFound
 
     def __init__(self, shared: RoomsShared | None = None, /, **parts: Any) -> None:
         shared = shared or RoomsShared.of(parts)
@@ -434,10 +433,10 @@ class RoomDirectory(Directory[Room]):
 
     def rest(self, room: Room) -> None:
         """Let a room go from memory (its lease stays, on a node): its actor stops, and its timers with it. A call
-        that found it before and sends it a command after is told to send it again (RoomMoved, retriable), which
+        that found it before and sends it a command after is told to send it again (Moved, retriable), which
         wakes it; none can, unless it waited ``rest_seconds`` between the two."""
         actor = room.actor
-        actor.moved = RoomMoved("this room went to rest; send the call again (it wakes the room)")
+        actor.moved = Moved("this room went to rest; send the call again (it wakes the room)")
         actor.stop()
         self._actors.pop(room.room_id, None)
         self._live.discard(room.room_id)

@@ -56,13 +56,13 @@ from service.actors.requests import RequestKey
 from service.errors import (
     Conflict,
     InvalidRequest,
-    RoomUnavailable,
     SeatReleased,
     SeatTaken,
     ServiceError,
     StaleVersion,
     StoreRefused,
     StoreUnavailable,
+    Unavailable,
 )
 from service.rooms.clock import Clock, Timer
 from service.rooms.clocks import Deadline, SeatClocks
@@ -348,7 +348,7 @@ class Room(ActorHandler):
         its nonce (for the token). The last person's join starts the game.
 
         ``request``: the join's request id (service/actors/requests.py), kept in its log line. A join sent again with it
-        answers the seat it took, for as long as that seat is still held under that join (RoomUnavailable
+        answers the seat it took, for as long as that seat is still held under that join (Unavailable
         seat_given_back once it was given back or its token revoked), and takes nothing more; with other parameters,
         PreconditionFailed (request_id_reused)."""
         return await self.actor.call(lambda: self._join(seat, name, choice, player, origin, request))
@@ -443,7 +443,7 @@ class Room(ActorHandler):
         request: RequestKey | None = None,
     ) -> tuple[int, str]:
         if self.tournament_id:
-            raise RoomUnavailable(
+            raise Unavailable(
                 f"this room is a game of tournament {self.tournament_id}: join the tournament, whose seat token "
                 "every game of it accepts",
                 code="tournament_room",
@@ -451,15 +451,15 @@ class Room(ActorHandler):
         if request is not None and request.key in self._joined:  # (before any other check: the join was made)
             return joined_before(self._joined[request.key], request, self.seats)
         if self.status == FINISHED and self.state is None:
-            raise RoomUnavailable("the room closed: nobody joined it for too long", code="room_closed")
+            raise Unavailable("the room closed: nobody joined it for too long", code="room_closed")
         if player and self.seat_of(player) is not None:
             raise Conflict(
                 "the player holds a seat of this room already: take it up with TakeSeat", code="already_seated"
             )
         if self.status != WAITING:
-            raise RoomUnavailable("the game has started: every seat is taken", code="room_full")
+            raise Unavailable("the game has started: every seat is taken", code="room_full")
         if self._record.rated and not player:
-            raise RoomUnavailable(
+            raise Unavailable(
                 "this room is rated: join it signed in as a player (PlayerService)", code="sign_in_required"
             )
         seat = seat_to_take(self.seats, seat, full="room_full")
@@ -592,11 +592,11 @@ class Room(ActorHandler):
         await self._commit([SeatLeftEvent(seat)], "leave", seat)
 
     async def _operator_check(self, then: Callable[[], Any]) -> Any:
-        """An operator's action on a room still live and not a tournament's game (RoomUnavailable otherwise)."""
+        """An operator's action on a room still live and not a tournament's game (Unavailable otherwise)."""
         if self.status == FINISHED:
-            raise RoomUnavailable("the room's game is over already", code="room_finished")
+            raise Unavailable("the room's game is over already", code="room_finished")
         if self.tournament_id:
-            raise RoomUnavailable("this room is a game of a tournament: ask its tournament", code="tournament_room")
+            raise Unavailable("this room is a game of a tournament: ask its tournament", code="tournament_room")
         return await then()
 
     async def _close_by_operator(self, reason: str) -> None:
@@ -612,7 +612,7 @@ class Room(ActorHandler):
             raise InvalidRequest(f"seat must be 0-{len(self.seats) - 1}", field="seat", code="bad_seat")
         record = self.seats[seat]
         if record.kind != PERSON or not record.taken:
-            raise RoomUnavailable("nobody holds this seat: it has no token", code="seat_not_held")
+            raise Unavailable("nobody holds this seat: it has no token", code="seat_not_held")
         if self.status == WAITING:
             await self._free_seat(seat)
             return True
@@ -666,10 +666,10 @@ class Room(ActorHandler):
         try:
             self.check_seat(seat, nonce)
             if self.status == WAITING:
-                raise RoomUnavailable("the game has not started: seats are still free", code="not_started")
+                raise Unavailable("the game has not started: seats are still free", code="not_started")
             if self.state is None:
                 # (closed unplayed, by an operator, or abandoned: its outcome says which)
-                raise RoomUnavailable("the room closed: its outcome says why", code="room_closed")
+                raise Unavailable("the room closed: its outcome says why", code="room_closed")
             if expected_version is not None:
                 since = self._legal[seat][0] if seat in self._legal else self.version
                 if not since <= expected_version <= self.version:
@@ -699,7 +699,7 @@ class Room(ActorHandler):
         ``by_table``: the clock's move; ``stand_in``: a stand-in's move for a person's seat."""
         state = self.state
         if state is None:
-            raise RoomUnavailable("the game has not started", code="not_started")
+            raise Unavailable("the game has not started", code="not_started")
         engine_events = state.apply(seat, move, by_table=by_table)
         events: list[Any] = [GameEvent(e) for e in engine_events]
         outcome = state.outcome()

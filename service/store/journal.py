@@ -31,7 +31,7 @@ A writer that gets an error does not know whether its write is stored (StoreUnav
 On a node of a cluster (``node_id``: several nodes on one PostgreSQL, see service/cluster), every line is fenced: it
 is written only while the room's (or tournament's) lease names this node with the line's epoch, checked in the same
 transaction under a share lock of the lease row, so a claim by another node waits for the commit and every later line
-of this node is refused. A fenced-out writer gets RoomMoved (nothing of it is stored); the others of its group are
+of this node is refused. A fenced-out writer gets Moved (nothing of it is stored); the others of its group are
 stored as if nothing happened. A room created here gets its lease (epoch 1) in the transaction that stores it, and a
 finished room or tournament gives its lease up in the transaction of its last line.
 
@@ -71,7 +71,7 @@ from sqlalchemy import JSON, and_, bindparam, delete, insert, or_, select, text,
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from service.errors import InvalidRequest, RoomMoved, StoreRefused, StoreUnavailable
+from service.errors import InvalidRequest, Moved, StoreRefused, StoreUnavailable
 from service.store.database import store_away
 from service.store.kinds import KINDS
 from service.store.models import LeaseRow, LogRow, PlayerRow, SettingRow
@@ -391,7 +391,7 @@ class SqlJournal:
         self._down = False
         self.commits += 1
         if lost:
-            self._settle(lost, RoomMoved("another node owns this room now; try again (the call is routed there)"))
+            self._settle(lost, Moved("another node owns this room now; try again (the call is routed there)"))
             writes = [write for write in writes if write not in lost]
         for write in writes:
             self._stored_status[write.lease] = write.status

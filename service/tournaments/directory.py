@@ -29,7 +29,7 @@ from service.actors.actor import Journal
 from service.actors.directory import Directory
 from service.actors.requests import RequestKey
 from service.actors.runtime import Remote
-from service.errors import InvalidRequest, ResourceExhausted, RoomMoved, TournamentNotFound
+from service.errors import InvalidRequest, Moved, ResourceExhausted
 from service.rooms.directory import NewRoom, RoomDirectory
 from service.rooms.room import FINISHED, Room
 from service.store.records import TournamentRecord
@@ -46,7 +46,6 @@ class TournamentDirectory(Directory[Tournament]):
     docstring)."""
 
     kind = KIND
-    not_found = TournamentNotFound
 
     def __init__(
         self,
@@ -157,7 +156,7 @@ class TournamentDirectory(Directory[Tournament]):
             if not still or self._may_rest(tournament, rest_seconds) is not room:
                 continue  # (called for meanwhile: it stays; its next line clears its row's wake_at)
             rooms.rest(room)
-            actor.moved = RoomMoved("this tournament went to rest; send the call again (it wakes the tournament)")
+            actor.moved = Moved("this tournament went to rest; send the call again (it wakes the tournament)")
             actor.stop()
             self._actors.pop(actor.actor_id, None)
             self._resting.add(actor.actor_id)

@@ -37,7 +37,7 @@ from engine.registry import get_game, new_tournament
 from service.actors.actor import Actor, ActorHandler, Host
 from service.actors.feed import Feed
 from service.actors.requests import RequestKey
-from service.errors import Conflict, RoomMoved, RoomUnavailable
+from service.errors import Conflict, Moved, Unavailable
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import ABANDONED, FINISHED, PERSON, PLAYING, SOLO, SYSTEM, WAITING, Room
 from service.rooms.seats import check_holder, joined_before, seat_to_take
@@ -219,7 +219,7 @@ class Tournament(ActorHandler):
         if request is not None and request.key in self._joined:  # (before any other check: the join was made)
             return joined_before(self._joined[request.key], request, self.seats)
         if self.status != WAITING:
-            raise RoomUnavailable("the tournament has started: every seat is taken", code="tournament_full")
+            raise Unavailable("the tournament has started: every seat is taken", code="tournament_full")
         if player and any(record.player == player for record in self.seats):
             raise Conflict("the player holds a seat of this tournament already", code="already_seated")
         seat = seat_to_take(self.seats, seat, full="tournament_full")
@@ -367,7 +367,7 @@ class Tournament(ActorHandler):
         tournament's own the store did not confirm is healed by the runtime, which then moves on (:meth:`resume`)."""
         try:
             await self._advance()
-        except RoomMoved:  # (the tournament, or its game, went on to another node)
+        except Moved:  # (the tournament, or its game, went on to another node)
             return
         except Exception as error:
             if not self.actor.ahead:
