@@ -1,4 +1,6 @@
-"""Settings, one dataclass per concern, read from the environment (each field says which variable sets it)."""
+"""Settings, one dataclass per concern, read from the environment (each field says which variable sets it), and
+gathered in one aggregate, :class:`Settings`, that the server reads once at start-up and hands to its composition root
+(service/grpc/server.py's ``serve``)."""
 
 from __future__ import annotations
 
