@@ -191,7 +191,7 @@ def _serve(port: int, database_url: str) -> int:
     import logging
 
     from service.grpc.server import serve
-    from service.settings import GrpcSettings, LimitSettings, StoreSettings
+    from service.settings import GrpcSettings, Settings, StoreSettings
     from service.store.database import upgrade
 
     counters = _instrument()
@@ -214,8 +214,8 @@ def _serve(port: int, database_url: str) -> int:
     signal.signal(signal.SIGUSR1, dump)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     upgrade(database_url)
-    settings = dataclasses.replace(GrpcSettings(), port=port)
-    asyncio.run(serve(settings, StoreSettings(database_url=database_url), LimitSettings()))
+    grpc_settings = dataclasses.replace(GrpcSettings(), port=port)
+    asyncio.run(serve(Settings.from_environment(grpc=grpc_settings, store=StoreSettings(database_url=database_url))))
     return 0
 
 

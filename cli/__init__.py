@@ -409,21 +409,24 @@ def _run_grpc(args: argparse.Namespace) -> int:
     import logging
 
     from service.grpc.server import serve
-    from service.settings import GrpcSettings, LimitSettings, NodeSettings, StoreSettings
+    from service.settings import GrpcSettings, NodeSettings, Settings, StoreSettings
     from service.store.database import upgrade
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    settings = GrpcSettings()
     overrides = {k: v for k, v in {"host": args.host, "port": args.port}.items() if v is not None}
-    store = StoreSettings(database_url=args.database_url) if args.database_url else StoreSettings()
-    limits = LimitSettings()  # a bad KICKOFF_* limit stops the start here, naming the variable
     node_flags = {
         "node_id": args.node_id,
         "advertise_address": args.advertise_address,
         "lease_seconds": args.lease_seconds,
         "renew_seconds": args.renew_seconds,
     }
-    cluster = NodeSettings(**{k: v for k, v in node_flags.items() if v is not None})  # (so are the node's settings)
+    given = {
+        "grpc": dataclasses.replace(GrpcSettings(), **overrides),
+        "node": NodeSettings(**{k: v for k, v in node_flags.items() if v is not None}),
+    }
+    if args.database_url:
+        given["store"] = StoreSettings(database_url=args.database_url)
+    settings = Settings.from_environment(**given)  # every setting, once: a bad KICKOFF_* value stops the start here
     seed_source = None
     if args.room_seeds:
         try:
@@ -435,18 +438,9 @@ def _run_grpc(args: argparse.Namespace) -> int:
             return 2
         seeds = itertools.cycle(range(first, first + count))
         seed_source = lambda: next(seeds)  # noqa: E731
-    if store.database_url != "memory":
-        upgrade(store.database_url)  # the server applies the migrations on start
-    asyncio.run(
-        serve(
-            dataclasses.replace(settings, **overrides),
-            store,
-            limits,
-            discard_spans=args.discard_spans,
-            cluster=cluster,
-            seed_source=seed_source,
-        )
-    )
+    if settings.store.database_url != "memory":
+        upgrade(settings.store.database_url)  # the server applies the migrations on start
+    asyncio.run(serve(settings, discard_spans=args.discard_spans, seed_source=seed_source))
     return 0
 
 

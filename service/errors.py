@@ -23,12 +23,15 @@ class ServiceError(Exception):
             self.retry_after = retry_after
 
 
-class RoomNotFound(ServiceError):
-    code = "room_not_found"
+class NotFound(ServiceError):
+    """No such ``kind`` of actor (a room, a tournament) or thing: the reason is ``<kind>_not_found`` (room_not_found,
+    tournament_not_found) unless ``code`` names another, and the message 'no such <kind>' unless one is given."""
 
+    code = "not_found"
 
-class TournamentNotFound(ServiceError):
-    code = "tournament_not_found"
+    def __init__(self, kind: str, message: str = "", *, code: str | None = None, field: str = "") -> None:
+        super().__init__(message or f"no such {kind}", code=code or f"{kind}_not_found", field=field)
+        self.kind = kind
 
 
 class InvalidRequest(ServiceError):
@@ -68,8 +71,9 @@ class SeatTaken(ServiceError):
     code = "seat_taken"
 
 
-class RoomUnavailable(ServiceError):
-    """The room cannot do that now: it is full, not playing yet, or over."""
+class Unavailable(ServiceError):
+    """The room or tournament (any actor) cannot do that now: it is full, not playing yet, or over. (The reason,
+    room_unavailable, is the one the contract has always had, for every actor.)"""
 
     code = "room_unavailable"
 
@@ -81,9 +85,10 @@ class StoreUnavailable(ServiceError):
     retry_after = 1.0
 
 
-class RoomMoved(ServiceError):
-    """Another node of the cluster owns this room (or tournament) now, or is about to: the same request, sent again,
-    reaches it (any node routes it there)."""
+class Moved(ServiceError):
+    """Another node of the cluster owns this room or tournament (any actor) now, or is about to: the same request,
+    sent again, reaches it (any node routes it there). (The reason, room_moved, is the one the contract has always
+    had, for every actor.)"""
 
     code = "room_moved"
     retry_after = 0.5

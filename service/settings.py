@@ -1,4 +1,6 @@
-"""Settings, one dataclass per concern, read from the environment (each field says which variable sets it)."""
+"""Settings, one dataclass per concern, read from the environment (each field says which variable sets it), and
+gathered in one aggregate, :class:`Settings`, that the server reads once at start-up and hands to its composition root
+(service/grpc/server.py's ``serve``)."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import ipaddress
 import os
 import socket
 from dataclasses import dataclass, field
+from typing import Any
 
 
 def _secret_from_env() -> bytes:
@@ -377,3 +380,28 @@ class OperatorSettings:
     # create` prints them (the server is never given the keys). The webhooks' KICKOFF_OPERATOR_KEY is taken too.
     # None of either: no operator API.
     keys: tuple[tuple[str, str], ...] = field(default_factory=_operator_keys, repr=False)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting of the gRPC server in one aggregate, read from the environment once, at start-up
+    (:meth:`from_environment`), and handed to the composition root (service/grpc/server.py's ``serve``), which gives
+    each collaborator its own part: nothing below it reads the environment. (The REST gateway, a process of its own,
+    reads its HttpLimits.)"""
+
+    grpc: GrpcSettings = field(default_factory=GrpcSettings)
+    store: StoreSettings = field(default_factory=StoreSettings)
+    limits: LimitSettings = field(default_factory=LimitSettings)
+    node: NodeSettings = field(default_factory=NodeSettings)  # (used on PostgreSQL only: a node of a cluster)
+    players: PlayerSettings = field(default_factory=PlayerSettings)
+    matches: MatchSettings = field(default_factory=MatchSettings)
+    correspondence: CorrespondenceSettings = field(default_factory=CorrespondenceSettings)
+    webhooks: WebhookSettings = field(default_factory=WebhookSettings)
+    bots: BotSettings = field(default_factory=BotSettings)
+    operators: OperatorSettings = field(default_factory=OperatorSettings)
+
+    @classmethod
+    def from_environment(cls, **given: Any) -> Settings:
+        """Every part read from the environment, but those ``given`` by name (what a command's flags set, e.g.
+        ``store=StoreSettings(database_url=...)``). A bad KICKOFF_* value stops the start here, naming its variable."""
+        return cls(**given)

@@ -26,7 +26,7 @@ from service.matches.matchmaker import Matchmaker
 from service.matches.store import MatchStore
 from service.operators.keys import OperatorKeys
 from service.players.identity import ExternalTokens, Issuer
-from service.players.players import Players
+from service.players.players import Players, page_key
 from service.players.store import PlayerStore
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
@@ -70,7 +70,7 @@ async def start() -> AsyncIterator[Start]:
         settings: LimitSettings = replace(no_limits(), **limits)  # type: ignore[arg-type]
         players = store = matchmaker = None
         if isinstance(journal, SqlJournal):
-            store = PlayerStore(journal.engine, clock.now, min_games=min_games)
+            store = PlayerStore(journal.engine, clock.now, min_games=min_games, page_key=page_key(SECRET))
             await store.recount()  # (as a server starting does)
             journal.rater = store.rate
             players = Players(store, SECRET, ExternalTokens(issuers, clock=clock.now))

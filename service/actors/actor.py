@@ -16,7 +16,7 @@ itself. A change whose commit failed ambiguously (the store may have it) is in t
 has it, so no client ever sees a version the store does not hold.
 
 On a node of a cluster every line carries the lease epoch the node holds the actor under, and the store refuses a line
-once another node has claimed the actor (RoomMoved): the actor then stops here, refuses what is queued and tells its
+once another node has claimed the actor (Moved): the actor then stops here, refuses what is queued and tells its
 readers to come back (they reach the new owner). :meth:`Actor.hand_over` does the same on purpose, after the command
 in hand, when the node drains.
 """
@@ -35,7 +35,7 @@ from opentelemetry import context as otel_context
 
 from engine.core import RuleError
 from service.actors.feed import Feed, History, Readers
-from service.errors import RoomMoved, ServiceError, StoreUnavailable
+from service.errors import Moved, ServiceError, StoreUnavailable
 from service.telemetry import in_sampled_trace
 
 log = logging.getLogger(__name__)
@@ -59,7 +59,7 @@ class Change(Generic[U]):
 
 class Journal(Protocol):
     """Makes actors durable, by kind and id: each call returns once what it was given is committed, or raises
-    StoreUnavailable (try again later; it may or may not be stored), StoreRefused (not stored) or RoomMoved (another
+    StoreUnavailable (try again later; it may or may not be stored), StoreRefused (not stored) or Moved (another
     node owns the actor now: not stored)."""
 
     async def create(self, kind: str, record: Any) -> None: ...
@@ -201,7 +201,7 @@ class Actor(Generic[U]):
         self.version = 0
         self.replaying: Any = None  # the log line being replayed while the actor is rebuilt from its log
         self.ahead = False  # a change is applied here that the store did not confirm: rebuild before anything else
-        self.moved: RoomMoved | None = None  # another node owns the actor now: it does nothing more here
+        self.moved: Moved | None = None  # another node owns the actor now: it does nothing more here
         self._tracing = tracing  # each command then carries its caller's trace context
         self._queue: asyncio.Queue[Command] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -273,7 +273,7 @@ class Actor(Generic[U]):
                     result = await result
             except (RuleError, ServiceError) as exc:
                 if future is None:  # the actor's own command (a system player, the clock, moving on)
-                    if isinstance(exc, RoomMoved):  # the fence's ordinary answer: another node has it now
+                    if isinstance(exc, Moved):  # the fence's ordinary answer: another node has it now
                         log.info("%s %s: another node owns it now; it stops here", self.kind, self.actor_id)
                     elif self.ahead:  # its change could not be stored: the rebuilt actor makes it again
                         log.warning("%s %s: could not store its own change: %s", self.kind, self.actor_id, exc.code)
@@ -378,7 +378,7 @@ class Actor(Generic[U]):
             try:
                 await self.journal.append(self.kind, entry, status)
                 self._heal_delay = 0.0
-            except RoomMoved as moved:  # another node claimed the actor: nothing of this is stored, nobody heard
+            except Moved as moved:  # another node claimed the actor: nothing of this is stored, nobody heard
                 self.moved = moved
                 raise
             except BaseException:
@@ -490,11 +490,11 @@ class Actor(Generic[U]):
 
     async def hand_over(self) -> None:
         """Stop here so another node can take the actor on (this node drains): requests from now on, and those
-        queued, are refused with RoomMoved (nothing of them happened: the client sends them again, to the new owner);
-        the one in hand is finished and stored first; then the readers are told to come back (RoomMoved, retriable)."""
+        queued, are refused with Moved (nothing of them happened: the client sends them again, to the new owner);
+        the one in hand is finished and stored first; then the readers are told to come back (Moved, retriable)."""
         if self.moved is not None:
             return
-        self.moved = RoomMoved(f"this {self.kind} is moving to another node; reconnect with the last version seen")
+        self.moved = Moved(f"this {self.kind} is moving to another node; reconnect with the last version seen")
         self._abandoned = True  # (the directory lets it go itself)
         self._halt()
         self._refuse_queued(self.moved)
@@ -509,7 +509,7 @@ class Actor(Generic[U]):
     def lost(self) -> None:
         """Another lease than this actor's holds it now (another node's, or this node's newer one): stop here."""
         if self.moved is None:
-            self.moved = RoomMoved(f"this {self.kind} moved to another node; reconnect with the last version seen")
+            self.moved = Moved(f"this {self.kind} moved to another node; reconnect with the last version seen")
             if self._task is not None and not self._busy:
                 self._task.cancel()
             self._abandon()
@@ -520,7 +520,7 @@ class Actor(Generic[U]):
         if self._abandoned:
             return
         self._abandoned = True
-        moved = self.moved or RoomMoved(f"this {self.kind} moved to another node; reconnect with the last version seen")
+        moved = self.moved or Moved(f"this {self.kind} moved to another node; reconnect with the last version seen")
         log.warning("%s %s: another node took it over (epoch %d was this node's)", self.kind, self.actor_id, self.epoch)
         self._halt()
         self._refuse_queued(moved)

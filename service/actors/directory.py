@@ -23,7 +23,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from service.actors.actor import Actor, Journal
 from service.actors.requests import RequestKey, reused
 from service.actors.runtime import Remote, Runtime
-from service.errors import InvalidRequest, RoomMoved, ServiceError, StoreRefused
+from service.errors import InvalidRequest, Moved, NotFound, StoreRefused
 
 FINISHED = "finished"
 MAX_PAGE = 500
@@ -63,7 +63,6 @@ class Directory(Generic[H]):
 
     kind = ""
     parent: str | None = None  # the kind of actor this kind's records may name as parent
-    not_found: type[ServiceError] = ServiceError  # raised for an id the store does not know
 
     def __init__(self, *, journal: Journal, runtime: Runtime, keep_finished: int) -> None:
         self.journal = journal
@@ -223,14 +222,14 @@ class Directory(Generic[H]):
         return list(self._actors.values())
 
     def get(self, actor_id: str) -> H:
-        """An actor in memory (every live one is); ``not_found`` otherwise. :meth:`locate` also reads the store."""
+        """An actor in memory (every live one is); NotFound otherwise. :meth:`locate` also reads the store."""
         try:
             return self._actors[actor_id]
         except KeyError:
-            raise self.not_found(f"no such {self.kind}") from None
+            raise NotFound(self.kind, f"no such {self.kind}") from None
 
     async def locate(self, actor_id: str) -> H | Remote:
-        """An actor, from memory or read back from the store (a finished one not kept); ``not_found`` otherwise. On
+        """An actor, from memory or read back from the store (a finished one not kept); NotFound otherwise. On
         a node of a cluster, Remote for a live actor another node owns (one nobody alive owns is claimed here)."""
         handler = self._actors.get(actor_id)
         runtime = self.runtime
@@ -257,15 +256,15 @@ class Directory(Generic[H]):
             loading.add_done_callback(lambda _: self._loading.pop(actor_id, None))
         handler = await asyncio.shield(loading)
         if handler is None:
-            raise self.not_found(f"no such {self.kind}")
+            raise NotFound(self.kind, f"no such {self.kind}")
         return handler
 
     async def find(self, actor_id: str) -> H:
         """As :meth:`locate`, for an actor that must be on this node (a tournament's game is where the tournament
-        is): RoomMoved, retriable, when another node has it."""
+        is): Moved, retriable, when another node has it."""
         found = await self.locate(actor_id)
         if isinstance(found, Remote):
-            raise RoomMoved(f"this {self.kind} is on another node; try again")
+            raise Moved(f"this {self.kind} is on another node; try again")
         return found
 
     async def _load(self, actor_id: str, epoch: int) -> H | None:
@@ -300,7 +299,7 @@ class Directory(Generic[H]):
         for actor_id in ids:
             try:
                 found.append(await self.locate(actor_id))
-            except self.not_found:  # (created in the store, but its creation failed here: not one)
+            except NotFound:  # (created in the store, but its creation failed here: not one)
                 continue
         return found, following
 

@@ -16,15 +16,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from service.cluster.node import Claimed, Node, Remote
-from service.errors import RoomMoved
+from service.errors import Moved
 
 log = logging.getLogger(__name__)
 
 __all__ = ["Remote", "Runtime"]
 
 
-class Kind(Protocol):
-    """A kind's directory, as the runtime sees it."""
+class KindDirectory(Protocol):
+    """The directory of one kind of actor (service/actors/directory.py), as the runtime sees it. (The kind itself, its
+    tables and rows, is the store's: service/store/kinds.py's Kind.)"""
 
     kind: str
     parent: str | None  # the kind of actor this kind's records may name as parent (a room's tournament)
@@ -55,14 +56,14 @@ class Runtime:
 
     def __init__(self, node: Node | None = None) -> None:
         self.node = node
-        self.kinds: dict[str, Kind] = {}
+        self.directories: dict[str, KindDirectory] = {}  # by kind
         self._tasks: list[asyncio.Task[None]] = []
 
-    def register(self, kind: Kind) -> None:
-        self.kinds[kind.kind] = kind
+    def register(self, directory: KindDirectory) -> None:
+        self.directories[directory.kind] = directory
 
-    def _parents_first(self) -> list[Kind]:
-        return sorted(self.kinds.values(), key=lambda kind: kind.parent is not None)
+    def _parents_first(self) -> list[KindDirectory]:
+        return sorted(self.directories.values(), key=lambda directory: directory.parent is not None)
 
     # -- ownership --------------------------------------------------------------------------------------------------
 
@@ -75,7 +76,7 @@ class Runtime:
         return self.node is None or self.node.holds(kind, actor_id, epoch)
 
     def vouch(self, kind: str) -> None:
-        """Raise RoomMoved when this node may no longer own what it holds (its lease may have run out: see
+        """Raise Moved when this node may no longer own what it holds (its lease may have run out: see
         Node.vouch); a single server always does."""
         if self.node is not None:
             self.node.vouch(kind)
@@ -89,14 +90,21 @@ class Runtime:
             self.node.forget(kind, actor_id)
 
     async def resolve(self, kind: str, actor_id: str) -> int | Remote | None:
-        """Where an actor lives: the epoch this node holds it under (claimed now if nobody alive held it), None (no
-        lease: it finished, or never was; read the store), or Remote (another live node: forward the call). Raises
-        RoomMoved while it is being handed over."""
+        """Where an actor lives: the epoch this node holds it under (claimed now if nobody alive held it, and what the
+        claim took rebuilt), None (no lease: it finished, or never was; read the store), or Remote (another live node:
+        forward the call). Raises Moved while it is being handed over. (On a node, in a task of its own: what a
+        claim took is rebuilt even when the caller went away meanwhile.)"""
         if self.node is None:
             return None
-        where = await self.node.resolve(kind, actor_id)
-        await self.adopt(self.node.claimed())
-        return where
+        resolving = asyncio.ensure_future(self._resolve(self.node, kind, actor_id))
+        resolving.add_done_callback(_retrieved)
+        return await asyncio.shield(resolving)
+
+    async def _resolve(self, node: Node, kind: str, actor_id: str) -> int | Remote | None:
+        where = await node.where(kind, actor_id)
+        if where.claimed:
+            await self.adopt(list(where.claimed))
+        return where.at
 
     # -- what the node's leases bring and take ----------------------------------------------------------------------
 
@@ -104,11 +112,11 @@ class Runtime:
         """Rebuild what the node claimed, each in its kind's directory: children first (a tournament's games, claimed
         with it), as a restarted server does, so that a tournament that replays its log finds its live game, and a
         game room made just before its tournament's "game" line was stored, rather than making another."""
-        children = {kind.kind for kind in self.kinds.values() if kind.parent is not None}
+        children = {directory.kind for directory in self.directories.values() if directory.parent is not None}
         for lease in sorted(claimed, key=lambda lease: lease.kind not in children):
             try:
-                await self.kinds[lease.kind].locate(lease.target_id)
-            except RoomMoved as moved:  # (this node cannot vouch for its leases now: the next call or sweep loads it)
+                await self.directories[lease.kind].locate(lease.target_id)
+            except Moved as moved:  # (this node cannot vouch for its leases now: the next call or sweep loads it)
                 log.info("%s %s is not rebuilt yet: %s", lease.kind, lease.target_id, moved)
             except Exception:  # (the next call for it loads it; the lease is held)
                 log.exception("could not rebuild %s %s", lease.kind, lease.target_id)
@@ -116,7 +124,7 @@ class Runtime:
     def child_finished(self, parent: tuple[str, str], child: Any) -> None:
         """An actor whose record names ``parent`` (kind, id) finished: the parent's directory tells it."""
         kind, actor_id = parent
-        directory = self.kinds.get(kind)
+        directory = self.directories.get(kind)
         if directory is not None:
             directory.child_finished(actor_id, child)
 
@@ -124,7 +132,7 @@ class Runtime:
         """An actor whose record names ``parent`` (kind, id) came into memory: the parent's directory hears of it (a
         resting solo tournament wakes with its game)."""
         kind, actor_id = parent
-        directory = self.kinds.get(kind)
+        directory = self.directories.get(kind)
         if directory is not None:
             directory.child_loaded(actor_id, child)
 
@@ -132,12 +140,15 @@ class Runtime:
         """Let the idle parents (a solo tournament, with its game) go to rest: the rest pass of every kind that names
         no parent, run by the children's own pass (RoomDirectory.rest_and_wake). Their ids."""
         return [
-            actor_id for kind in self._parents_first() if kind.parent is None for actor_id in await kind.rest_idle()
+            actor_id
+            for directory in self._parents_first()
+            if directory.parent is None
+            for actor_id in await directory.rest_idle()
         ]
 
     def lose(self, keys: list[tuple[str, str]]) -> None:
         """The node found these leases taken by other nodes: their actors stop here."""
-        for kind, directory in self.kinds.items():
+        for kind, directory in self.directories.items():
             directory.lose([actor_id for of, actor_id in keys if of == kind])
 
     async def restore(self, journal: Any) -> dict[str, int]:
@@ -146,17 +157,20 @@ class Runtime:
         memory before then stay in the store until they are due); how many of each kind are unfinished."""
         children_first = list(reversed(self._parents_first()))
         return {
-            kind.kind: await kind.restore(await journal.load_live(kind.kind, wake_before=kind.wake_horizon()))
-            for kind in children_first
+            directory.kind: await directory.restore(
+                await journal.load_live(directory.kind, wake_before=directory.wake_horizon())
+            )
+            for directory in children_first
         }
 
     async def sweep(self) -> int:
-        """Claim the node's share of the orphaned leases and rebuild what they own; returns how many were claimed."""
+        """Claim the node's share of the orphaned leases and rebuild what they own (and, the first time, what a previous
+        process of this node left); returns how many orphans were claimed."""
         if self.node is None:
             return 0
-        count = await self.node.sweep()
-        await self.adopt(self.node.claimed())
-        return count
+        inherited, claimed = await self.node.sweep()
+        await self.adopt(inherited + claimed)
+        return len(claimed)
 
     async def renew(self) -> None:
         """Renew the node's lease; stop what it lost meanwhile (a renewal later than the lease)."""
@@ -232,3 +246,9 @@ class Runtime:
         self.stop()
         for directory in self._parents_first():
             await directory.close()
+
+
+def _retrieved(resolving: asyncio.Future[Any]) -> None:
+    """A resolution whose caller went away ends here: its error, if any, is retrieved (not logged as never seen)."""
+    if not resolving.cancelled():
+        resolving.exception()

@@ -9,7 +9,7 @@ renewal back):
 - when a renewal comes later than the lease (the node or its store was stalled), it reads back which leases it still
   holds and lets go of the others (another node claimed them, and the fence already refuses this node's lines);
 - while its last successful renewal is older than the lease (cut from the store, or stalled), its leases may have run
-  out and another node may be serving its rooms: it answers for none of them (:meth:`Node.vouch` raises RoomMoved,
+  out and another node may be serving its rooms: it answers for none of them (:meth:`Node.vouch` raises Moved,
   retriable; the client's next call reaches the new owner) until a renewal succeeds and says what is still its own.
   Writes were safe without this (the fence refuses them); reads and seat-token checks were not: a node cut from the
   store went on answering from memory with a room another node had moved on, and refused the tokens it issued;
@@ -18,14 +18,14 @@ renewal back):
   orphan left over two renew intervals goes to whoever sweeps first); the runtime rebuilds each from its seed and
   log (clocks resume with the time they had left, system players wake up).
 
-A call for a room this node does not hold finds its owner (:meth:`Node.resolve`): this node (the room is loaded
+A call for a room this node does not hold finds its owner (:meth:`Node.where`): this node (the room is loaded
 under the lease's epoch), another live node (:class:`Remote`, with its address), nobody alive (this node claims
 it at once rather than making the caller wait for the sweep), or no lease at all (the room finished: any node reads
 it from the store).
 
-The node keeps the leases; it rebuilds nothing itself. What it claimed waits in :meth:`Node.claimed` for the runtime
-(service/actors/runtime.py), which rebuilds it in the directory of its kind, runs the renewals and sweeps, and stops
-what :meth:`Node.renew` says other nodes took.
+The node keeps the leases; it rebuilds nothing itself. What a sweep or a call claimed is what :meth:`Node.sweep` and
+:meth:`Node.where` return, to the runtime (service/actors/runtime.py), which rebuilds it in the directory of its
+kind, runs the renewals and sweeps, and stops what :meth:`Node.renew` says other nodes took.
 """
 
 from __future__ import annotations
@@ -39,17 +39,27 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from service.errors import RoomMoved
+from service.errors import Moved
 from service.settings import NodeSettings
 from service.store.leases import Claimed, LeaseTable, NodeIdInUse, Owner
 from service.telemetry import Telemetry
 
-__all__ = ["Claimed", "Node", "NodeIdInUse", "Remote"]
+__all__ = ["Claimed", "Node", "NodeIdInUse", "Remote", "Where"]
 
 log = logging.getLogger(__name__)
 
 Key = tuple[str, str]  # (kind, id): ("room", room_id) or ("tournament", tournament_id)
 OWNER_CACHE_SECONDS = 1.0  # how long another node's ownership is believed without asking the store again
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where an actor lives (:meth:`Node.where`): ``at`` the epoch this node holds it under, None (no lease: read
+    the store) or Remote; ``claimed`` the leases the call claimed to get there (the actor's, and a tournament's games
+    with it), for the runtime to rebuild; none when it was held already."""
+
+    at: int | Remote | None
+    claimed: tuple[Claimed, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -80,9 +90,8 @@ class Node:
         self.node_id = settings.node_id
         self.held: dict[Key, int] = {}  # the leases this node holds, with their epochs
         self.draining = False
-        self._claimed: list[Claimed] = []  # claimed, not yet taken by the runtime to rebuild
         self._owners: dict[Key, tuple[Owner, float]] = {}  # other nodes' leases seen lately, until when believed
-        self._claiming: dict[Key, asyncio.Future[None]] = {}  # claims under way for callers
+        self._claiming: dict[Key, asyncio.Future[list[Claimed]]] = {}  # claims under way for callers
         self._renewed = 0.0  # monotonic time the last successful renewal started (its statement was sent after it)
         self._inherited = False
         # The operators' metrics: claims and hand-overs as they happen, and what each sweep sees of the cluster (the
@@ -147,11 +156,12 @@ class Node:
             self.settings.renew_seconds,
         )
 
-    async def sweep(self) -> int:
-        """Claim this node's share of the orphaned leases (for the runtime to rebuild: :meth:`claimed`); returns how
-        many it claimed (the first sweep also claims what a previous process of this node id left)."""
+    async def sweep(self) -> tuple[list[Claimed], list[Claimed]]:
+        """Claim this node's share of the orphaned leases; returns what it inherited (the first sweep: what a previous
+        process of this node id left) and what it claimed, for the runtime to rebuild."""
         if self.draining:
-            return 0
+            return [], []
+        inherited = []
         if not self._inherited:  # the first sweep: what a previous process of this node left is this node's
             inherited = await self.table.inherit()
             self._inherited = True
@@ -160,12 +170,7 @@ class Node:
         self._note(claimed, "swept")
         if self._census:  # (after the claims: what is left orphaned is what this sweep could not take)
             self.census = await self.table.census()
-        return len(claimed)
-
-    def claimed(self) -> list[Claimed]:
-        """The leases claimed since the last time this was asked (by a sweep, or a call's claim), to rebuild."""
-        claimed, self._claimed = self._claimed, []
-        return claimed
+        return inherited, claimed
 
     async def renew(self) -> list[Key]:
         """Push this node's expiry one lease ahead. A renewal later than the lease (the node or its store stalled)
@@ -196,12 +201,10 @@ class Node:
         return self._monotonic() - self._renewed > self.settings.lease_seconds
 
     def vouch(self, kind: str) -> None:
-        """Raise RoomMoved (retriable) when this node's lease may have run out (:attr:`lapsed`): another node may own
+        """Raise Moved (retriable) when this node's lease may have run out (:attr:`lapsed`): another node may own
         its rooms by now, and the caller must reach it rather than hear this node's memory."""
         if self.lapsed:
-            raise RoomMoved(
-                f"this node could not renew its lease in time, so another node may own this {kind}; try again"
-            )
+            raise Moved(f"this node could not renew its lease in time, so another node may own this {kind}; try again")
 
     async def drain(self) -> int:
         """Stop claiming and give every lease back (the caller has stopped the rooms' writes first); returns how many
@@ -234,46 +237,53 @@ class Node:
         self._owners.pop((kind, target_id), None)
 
     async def resolve(self, kind: str, target_id: str) -> int | Remote | None:
-        """The epoch under which this node holds the lease (claiming it when nobody alive holds it), None when
-        nothing holds one (finished, or unknown: read the store), or Remote (another live node owns it). Raises
-        RoomMoved (it is being handed over: try again)."""
+        """Where it lives, as :meth:`where` says, for a caller that rebuilds nothing (a tool, a test); the runtime asks
+        :meth:`where`, which also returns what a claim took."""
+        return (await self.where(kind, target_id)).at
+
+    async def where(self, kind: str, target_id: str) -> Where:
+        """Where it lives (:class:`Where`): the epoch under which this node holds the lease (claiming it when nobody
+        alive holds it: what the claim took comes with it), None when nothing holds one (finished, or unknown: read
+        the store), or Remote (another live node owns it). Raises Moved (it is being handed over: try again)."""
         key = (kind, target_id)
         if key in self.held:
             self.vouch(kind)
-            return self.held[key]
+            return Where(self.held[key])
         cached = self._owners.get(key)
         if cached is not None and cached[1] > time.monotonic():
-            return Remote(cached[0].node_id, cached[0].address, target_id)
+            return Where(Remote(cached[0].node_id, cached[0].address, target_id))
         owner = await self.table.locate(kind, target_id)
         if owner is None:
-            return None
+            return Where(None)
         if owner.alive and owner.node_id != self.node_id:
             self._owners[key] = (owner, time.monotonic() + OWNER_CACHE_SECONDS)
-            return Remote(owner.node_id, owner.address, target_id)
+            return Where(Remote(owner.node_id, owner.address, target_id))
         if owner.alive and key in self.held:  # (claimed meanwhile by this node's sweep)
             self.vouch(kind)
-            return self.held[key]
+            return Where(self.held[key])
         if self.draining:
-            raise RoomMoved("this node is handing its rooms over; try again")
+            raise Moved("this node is handing its rooms over; try again")
         # Nobody alive owns it: claim it now (a tournament's game comes with its tournament). A lease that names this
         # node but that it does not know of (a claim whose caller went away half-way) is taken back the same way.
         claim = ("tournament", owner.tournament_id) if kind == "room" and owner.tournament_id else key
         mine = owner.alive and owner.node_id == self.node_id
         claiming = self._claiming.get(claim)
+        first = claiming is None  # (the caller that claims is the one told what it took: it rebuilds that)
         if claiming is None:  # one claim for every caller asking at once; it runs to its end even if they leave
             claiming = self._claiming[claim] = asyncio.ensure_future(self._claim(claim, mine))
             claiming.add_done_callback(lambda _: self._claiming.pop(claim, None))
-        await asyncio.shield(claiming)
+        claimed = await asyncio.shield(claiming)
         if key in self.held:
             self.vouch(kind)
-            return self.held[key]
-        raise RoomMoved("another node is taking this room over; try again")
+            return Where(self.held[key], tuple(claimed) if first else ())
+        raise Moved("another node is taking this room over; try again")
 
-    async def _claim(self, claim: Key, mine: bool) -> None:
+    async def _claim(self, claim: Key, mine: bool) -> list[Claimed]:
         claimed = await (self.table.reclaim(*claim) if mine else self.table.claim(*claim))
         if not claimed:  # (another node won it)
             self._claims.add(1, {"kickoff.lease.kind": claim[0], "kickoff.lease.outcome": "lost"})
         self._note(claimed, "reclaimed" if mine else "call")
+        return claimed
 
     def _note(self, claimed: list[Claimed], outcome: str) -> None:
         """``outcome``: how they were claimed (swept, call, inherited, reclaimed), as kickoff.lease.claims counts."""
@@ -289,7 +299,6 @@ class Node:
             len(claimed),
             ", ".join(f"{c.kind} {c.target_id} (epoch {c.epoch})" for c in claimed[:10]),
         )
-        self._claimed.extend(claimed)
 
     def _let_go(self, keys: list[Key]) -> list[Key]:
         for key in keys:

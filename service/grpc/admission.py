@@ -121,6 +121,7 @@ class Admission:
         settings: LimitSettings | None = None,
         keys: ApiKeys | None = None,
         clock: Callable[[], float] = time.monotonic,
+        vouched: Callable[[dict[str, Any]], str | None] | None = None,
     ) -> None:
         self.settings = settings = settings or LimitSettings()
         self.keys = keys or ApiKeys(settings.api_keys)
@@ -138,7 +139,7 @@ class Admission:
         self._key_failures = RateLimiter(failures, clock) if failures is not None else None
         self._proxies = [ipaddress.ip_network(proxy, strict=False) for proxy in settings.trusted_proxies]
         # A node of a cluster: the caller a call forwarded by another node names (its seal checked), else None.
-        self.vouched: Callable[[dict[str, Any]], str | None] | None = None
+        self.vouched = vouched  # (service/grpc/forward.py's Seal.caller)
         self._streams: dict[str, int] = {}
 
     def caller(self, context: Any) -> Caller:

@@ -40,7 +40,7 @@ from typing import Any, NoReturn
 import grpc
 
 from service.cluster.node import Node, Remote
-from service.errors import RoomMoved
+from service.errors import Moved
 from service.grpc.errors import abort
 
 log = logging.getLogger(__name__)
@@ -118,7 +118,7 @@ class _Stopped(Exception):
     """This node stopped relaying (it drains)."""
 
 
-STOPPING = RoomMoved("this node is stopping; reconnect (to any node) with the last version seen")
+STOPPING = Moved("this node is stopping; reconnect (to any node) with the last version seen")
 
 
 def _bytes(message: Any) -> bytes:
@@ -176,7 +176,7 @@ class Forwarder:
         if self.sealed(context):
             self.node.moved("room", elsewhere.target_id)
             self.node.moved("tournament", elsewhere.target_id)
-            await abort(context, RoomMoved("the room is moving between nodes; try again"))
+            await abort(context, Moved("the room is moving between nodes; try again"))
 
     async def _fail(
         self, context: grpc.aio.ServicerContext, error: grpc.aio.AioRpcError, elsewhere: Remote
@@ -191,7 +191,7 @@ class Forwarder:
             self.node.moved("room", elsewhere.target_id)
             self.node.moved("tournament", elsewhere.target_id)
             log.info("node %s at %s did not answer (%s)", elsewhere.node_id, elsewhere.address, error.code().name)
-            await abort(context, RoomMoved("the node that owns this room does not answer; try again shortly"))
+            await abort(context, Moved("the node that owns this room does not answer; try again shortly"))
         await context.abort(error.code(), error.details() or "", tuple(passed))
         raise AssertionError("unreachable")  # (abort raises)
 

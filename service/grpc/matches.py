@@ -18,7 +18,7 @@ from service.grpc.admission import Admission
 from service.grpc.convert import MODE, MODE_NAME, options_from, struct, timestamp
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
-from service.grpc.servicers import Seats, bearer_token, internal, parameters_of, seat_origin, unary
+from service.grpc.servicers import RoomAccess, bearer_token, internal, parameters_of, seat_origin, unary
 from service.matches.matchmaker import Matchmaker
 from service.matches.store import CANCELLED, EXPIRED, FORMING, MATCHED, PROPOSED, SEARCHING, MatchInfo, TicketInfo
 from service.players.players import Players
@@ -35,7 +35,7 @@ TICKET_STATUS = {
 }
 
 
-def ticket_to_proto(ticket: TicketInfo, match: MatchInfo | None, viewer: str, seats: Seats) -> match_pb2.Ticket:
+def ticket_to_proto(ticket: TicketInfo, match: MatchInfo | None, viewer: str, access: RoomAccess) -> match_pb2.Ticket:
     """The ticket as ``viewer`` (one of its members) sees it: with the viewer's own seat token once matched."""
     accepted = set()
     message = match_pb2.Ticket(
@@ -70,7 +70,7 @@ def ticket_to_proto(ticket: TicketInfo, match: MatchInfo | None, viewer: str, se
             if seat.get("player") == viewer and seat.get("ticket") == ticket.ticket_id:
                 table.seat = seat["seat"]
                 if ticket.status == MATCHED:
-                    table.seat_token = seats.tokens.issue(match.room_id, seat["seat"], seat["nonce"])
+                    table.seat_token = access.tokens.issue(match.room_id, seat["seat"], seat["nonce"])
                 elif not seat.get("accepted"):
                     table.take_up_time.CopyFrom(timestamp(seat["by"]))
     for player, name in zip(ticket.members, ticket.names, strict=True):
@@ -86,10 +86,10 @@ def ticket_to_proto(ticket: TicketInfo, match: MatchInfo | None, viewer: str, se
 class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     SERVICE = MATCH_SERVICE
 
-    def __init__(self, matchmaker: Matchmaker, players: Players, seats: Seats, admission: Admission) -> None:
+    def __init__(self, matchmaker: Matchmaker, players: Players, access: RoomAccess, admission: Admission) -> None:
         self.matchmaker = matchmaker
         self.players = players
-        self.seats = seats
+        self.access = access
         self.admission = admission
 
     async def _player(self, context: Any) -> str:
@@ -102,7 +102,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
 
     async def _view(self, ticket_id: str, player: str) -> match_pb2.Ticket:
         ticket, match = await self.matchmaker.ticket(ticket_id, player)
-        return ticket_to_proto(ticket, match, player, self.seats)
+        return ticket_to_proto(ticket, match, player, self.access)
 
     @unary
     async def Enqueue(self, request: match_pb2.EnqueueRequest, context: Any) -> match_pb2.EnqueueResponse:
@@ -123,7 +123,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
         )
         if key is not None:  # (a retry: the ticket as it stands now, with its table once it has one)
             return match_pb2.EnqueueResponse(ticket=await self._view(ticket.ticket_id, player))
-        return match_pb2.EnqueueResponse(ticket=ticket_to_proto(ticket, None, player, self.seats))
+        return match_pb2.EnqueueResponse(ticket=ticket_to_proto(ticket, None, player, self.access))
 
     @unary
     async def GetTicket(self, request: match_pb2.GetTicketRequest, context: Any) -> match_pb2.GetTicketResponse:
@@ -141,7 +141,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def AcceptMatch(self, request: match_pb2.AcceptMatchRequest, context: Any) -> match_pb2.AcceptMatchResponse:
         player = await self._player(context)
         ticket_id = self._ticket_id(request)
-        await self.matchmaker.accept(ticket_id, player, seat_origin(self.seats, self.admission, context))
+        await self.matchmaker.accept(ticket_id, player, seat_origin(self.access, self.admission, context))
         return match_pb2.AcceptMatchResponse(ticket=await self._view(ticket_id, player))
 
     @unary
@@ -183,7 +183,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
             with (
                 self.admission.stream(context),
                 watch.follow(ticket_id) as changed,
-                self.seats.directory.telemetry.instruments.stream("ticket"),
+                self.access.directory.telemetry.instruments.stream("ticket"),
             ):
                 await context.send_initial_metadata(())
                 sent = 0
@@ -193,7 +193,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                     watch.seen(ticket_id, ticket.version)
                     if ticket.version > sent:
                         sent = ticket.version
-                        yield match_pb2.FollowTicketResponse(ticket=ticket_to_proto(ticket, match, player, self.seats))
+                        yield match_pb2.FollowTicketResponse(ticket=ticket_to_proto(ticket, match, player, self.access))
                     if not ticket.live:
                         return
                     await changed.wait()

@@ -24,12 +24,12 @@ from opentelemetry.trace import Status, StatusCode
 from kickoff.v1 import common_pb2, move_pb2, operator_pb2, operator_pb2_grpc
 from service.actors.directory import page_size_of
 from service.actors.runtime import Remote
-from service.errors import InvalidRequest, PreconditionFailed, RoomNotFound
+from service.errors import InvalidRequest, NotFound, PreconditionFailed
 from service.grpc.admission import Admission
 from service.grpc.convert import MODE, STATUS, room_to_proto, update_bytes
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
-from service.grpc.servicers import Seats, internal
+from service.grpc.servicers import RoomAccess, internal
 from service.operators import store
 from service.operators.keys import Operator, OperatorKeys
 from service.rooms.room import Room
@@ -80,10 +80,10 @@ def action(name: str, *, room: bool = False) -> Callable[..., Callable[..., Awai
                 concerns = _concerns(request)
                 found = None
                 if room:
-                    found = await self.seats.locate(request)
+                    found = await self.access.locate(request)
                     if isinstance(found, Remote):
-                        assert self.seats.forwarder is not None
-                        return await self.seats.forwarder.unary(f"/{OPERATOR_SERVICE}/{rpc}", request, context, found)
+                        assert self.access.forwarder is not None
+                        return await self.access.forwarder.unary(f"/{OPERATOR_SERVICE}/{rpc}", request, context, found)
                 return await self._run(name, operator, concerns, method, request, context, found)
             except KickoffError as error:
                 self._refused(name, operator, concerns, error)
@@ -105,22 +105,28 @@ def _words(concerns: dict[str, Any]) -> str:
 class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
     SERVICE = OPERATOR_SERVICE
 
-    def __init__(self, keys: OperatorKeys, seats: Seats, admission: Admission) -> None:
+    def __init__(
+        self,
+        keys: OperatorKeys,
+        access: RoomAccess,
+        admission: Admission,
+        drain: Callable[[], Awaitable[dict[str, int]]] | None = None,
+    ) -> None:
         self.keys = keys
-        self.seats = seats
+        self.access = access
         self.admission = admission  # (checks the key, throttled by address after wrong ones)
-        self.server: Any = None  # the KickoffServer, once started (DrainNode drains it)
+        self.drain = drain  # DrainNode's: the server's HandOver.by_operator (service/grpc/server.py)
 
     def _failed(self, throttled: bool) -> None:
-        self.seats.directory.telemetry.instruments.operator_key_failures.add(1, {"kickoff.throttled": throttled})
+        self.access.directory.telemetry.instruments.operator_key_failures.add(1, {"kickoff.throttled": throttled})
 
     @property
     def _node(self) -> Any:
-        return self.seats.directory.runtime.node
+        return self.access.directory.runtime.node
 
     @property
     def _engine(self) -> Any:
-        journal = self.seats.directory.journal
+        journal = self.access.directory.journal
         return journal.engine if isinstance(journal, SqlJournal) else None
 
     async def _run(
@@ -141,7 +147,7 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
             **({"kickoff.node": here} if here else {}),
             **{f"kickoff.{key}": value for key, value in concerns.items()},
         }
-        tracer = self.seats.directory.telemetry.tracer
+        tracer = self.access.directory.telemetry.tracer
         with tracer.start_as_current_span(f"operator.{name}", attributes=attributes, record_exception=False) as span:
             try:
                 answer = await (
@@ -254,7 +260,7 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
     def _live_in_memory(self, request: operator_pb2.ListLiveRoomsRequest, size: int) -> tuple[list[Any], str]:
         rooms = [
             room
-            for room in self.seats.directory.held()
+            for room in self.access.directory.held()
             if room.status in store.LIVE and (not request.game or room.game.spec.name == request.game)
         ]
         if request.node_id:
@@ -320,15 +326,16 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
         if target != node.node_id:
             found = await store.node(node.table.engine, target)
             if found is None:
-                raise RoomNotFound("no such node", code="node_not_found", field="node_id")
+                raise NotFound("node", "no such node", code="node_not_found", field="node_id")
             if not found.alive:
                 raise PreconditionFailed(
                     "the node is not alive: its leases are claimable already", code="node_not_alive"
                 )
-            assert self.seats.forwarder is not None
+            assert self.access.forwarder is not None
             elsewhere = Remote(target, found.address, "")
-            return await self.seats.forwarder.unary(f"/{OPERATOR_SERVICE}/DrainNode", request, context, elsewhere)
-        handed = await self.server.drain_by_operator()
+            return await self.access.forwarder.unary(f"/{OPERATOR_SERVICE}/DrainNode", request, context, elsewhere)
+        assert self.drain is not None
+        handed = await self.drain()
         return operator_pb2.DrainNodeResponse(
             node_id=node.node_id,
             rooms=handed.get("room", 0),

@@ -16,7 +16,7 @@ from engine.registry import GAMES, get_game
 from kickoff.v1 import common_pb2, player_pb2, player_pb2_grpc, room_pb2
 from service.actors.directory import page_size_of
 from service.actors.runtime import Remote
-from service.errors import InvalidRequest, PlayerNotFound, RoomNotFound
+from service.errors import InvalidRequest, NotFound, PlayerNotFound
 from service.grpc.admission import Admission
 from service.grpc.convert import (
     MODE,
@@ -28,7 +28,7 @@ from service.grpc.convert import (
     struct,
     timestamp,
 )
-from service.grpc.servicers import Seats, bearer_token, routed, unary
+from service.grpc.servicers import RoomAccess, bearer_token, routed, unary
 from service.players.players import Players, SignedIn
 from service.players.ratings import Skill
 from service.players.sessions import Caller
@@ -176,14 +176,14 @@ def resting_room(row: Any, seats: Sequence[Any], version: int) -> room_pb2.Room:
 class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
     SERVICE = PLAYER_SERVICE
 
-    def __init__(self, players: Players, seats: Seats, admission: Admission) -> None:
+    def __init__(self, players: Players, access: RoomAccess, admission: Admission) -> None:
         self.players = players
         self.store = players.store
-        self.seats = seats
+        self.access = access
         self.admission = admission
 
     async def locate(self, request: Any) -> Room | Remote:
-        return await self.seats.locate(request)
+        return await self.access.locate(request)
 
     async def _caller(self, context: Any) -> Caller:
         return await self.players.caller(bearer_token(context))
@@ -282,7 +282,7 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
         caller = await self._caller(context)
         rooms = await self.store.delete(caller.player_id)
         # Finished rooms this node holds in memory go, so that their seats are read again (with the pseudonym).
-        self.seats.directory.forget_finished(rooms)
+        self.access.directory.forget_finished(rooms)
         return player_pb2.DeletePlayerResponse()
 
     # -- seats ------------------------------------------------------------------------------------------------------
@@ -300,7 +300,7 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
         if not token or token[0] == "l":
             start = int(token[1:]) if token else 0
             held = await self.store.seats_held(caller.player_id, live=True)
-            directory = self.seats.directory
+            directory = self.access.directory
             resting = [seat.room_id for seat in held if directory.rests(seat.room_id, seat.wake_at)]
             stored = await self.store.summaries(resting) if resting else {}
             found = await asyncio.gather(
@@ -334,8 +334,8 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
     async def _live(self, room_id: str, seat: int, context: Any) -> player_pb2.MyRoom | None:
         """A live room of the caller's: this node's, or asked of the node that owns it (None: not reachable now)."""
         try:
-            room = await self.seats.summary(await self.seats.directory.locate(room_id), context)
-        except RoomNotFound:
+            room = await self.access.summary(await self.access.directory.locate(room_id), context)
+        except NotFound:
             return None
         if room is None:
             return None
@@ -375,10 +375,10 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
 
         held = await room.read(read)
         if held is None:
-            raise RoomNotFound("the player holds no seat of this room", code="no_seat")
+            raise NotFound("room", "the player holds no seat of this room", code="no_seat")
         seat, nonce = held
         # A tournament's game: the tournament seat's token, which every game of it accepts.
-        token = self.seats.tokens.issue(room.tournament_id or room.room_id, seat, nonce)
+        token = self.access.tokens.issue(room.tournament_id or room.room_id, seat, nonce)
         return player_pb2.TakeSeatResponse(room=room_to_proto(room), seat=seat, seat_token=token)
 
     # -- leaderboards and history -----------------------------------------------------------------------------------

@@ -1,4 +1,12 @@
-"""The gRPC server: `create_server` builds it (tests bind port 0); `serve` runs it until a signal stops it.
+"""The gRPC server, and the composition root of the house: `serve` reads nothing itself; it takes every setting in
+one aggregate (service/settings.py's Settings, read from the environment once by `kickoff grpc`), builds every
+collaborator in dependency order (:class:`Assembly`: the store, the node, the webhooks' outbox, the journal that writes
+into it, the rooms and what they share, the tournaments, players, matchmaking, admission) handing each what it needs
+through its constructor, nothing attached afterwards, then runs it until a signal stops it. `create_server` builds the
+gRPC server itself from what was built (tests call it with their own collaborators, and bind port 0). The root is here
+rather than in a module of its own because this module already is the top of the service (nothing in service/ imports
+it; the CLI, the benchmarks and the tests do) and the tests' fixtures build their servers through it; only the
+composition root's factories take more than 8 parameters.
 
 Message sizes are set for each direction: a request is at most MAX_REQUEST_BYTES (the largest a client has reason to
 send, a room with its options, is under 2 KB; grpc refuses anything bigger with RESOURCE_EXHAUSTED before decoding
@@ -16,6 +24,7 @@ import secrets
 import signal
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
@@ -52,7 +61,7 @@ from service.grpc.limits import tolerant
 from service.grpc.matches import MatchServicer
 from service.grpc.operators import OperatorServicer
 from service.grpc.players import PlayerServicer
-from service.grpc.servicers import GameServicer, MoveServicer, RoomServicer, Seats
+from service.grpc.servicers import GameServicer, MoveServicer, RoomAccess, RoomServicer
 from service.grpc.tokens import SeatTokens
 from service.grpc.tournaments import TournamentServicer
 from service.grpc.webhooks import WebhookServicer
@@ -60,29 +69,18 @@ from service.matches.matchmaker import Matchmaker
 from service.matches.store import MatchStore
 from service.operators.keys import OperatorKeys
 from service.players.identity import ExternalTokens, issuers_from_json
-from service.players.players import Players
+from service.players.players import Players, page_key
 from service.players.store import PlayerStore
-from service.rooms.directory import RoomDirectory
+from service.rooms.clock import SystemClock
+from service.rooms.directory import RoomDirectory, RoomsShared
 from service.rooms.room import RoomLimits
 from service.rooms.thinking import Thinkers
-from service.settings import (
-    BotSettings,
-    CorrespondenceSettings,
-    GrpcSettings,
-    LimitSettings,
-    MatchSettings,
-    NodeSettings,
-    OperatorSettings,
-    PlayerSettings,
-    Rate,
-    StoreSettings,
-    WebhookSettings,
-)
+from service.settings import LimitSettings, Rate, Settings
 from service.store.database import create_engine
-from service.store.journal import SqlJournal
+from service.store.journal import SqlJournal, token_secret
 from service.store.keys import live_keys
 from service.store.retention import Retention
-from service.telemetry import ServerSpans, from_environment
+from service.telemetry import ServerSpans, Telemetry, from_environment
 from service.tournaments.directory import TournamentDirectory
 from service.webhooks.webhooks import Webhooks
 
@@ -240,52 +238,24 @@ SERVICES = (
 )
 
 
-class KickoffServer:
-    """A started gRPC server with its rooms and tournaments."""
+class HandOver:
+    """A node's hand-over of every live room and tournament to the other nodes, once: as it stops, or when an operator
+    drains it (DrainNode). Built before the servicers, so that OperatorServicer is given it; a single server has none
+    to make (``node`` None)."""
 
-    def __init__(
-        self,
-        server: grpc.aio.Server,
-        port: int,
-        directory: RoomDirectory,
-        tournaments: TournamentDirectory,
-        health: health_aio.HealthServicer,
-        admission: Admission,
-        forwarder: Forwarder | None = None,
-        calls: Calls | None = None,
-    ):
-        self.calls = calls or Calls()
-        self.server = server
-        self.port = port
-        self.directory = directory
-        self.tournaments = tournaments
+    def __init__(self, health: health_aio.HealthServicer, runtime: Runtime, forwarder: Forwarder | None) -> None:
         self.health = health
-        self.admission = admission
+        self.runtime = runtime
+        self.node = runtime.node
         self.forwarder = forwarder
-        self.runtime = directory.runtime
-        self.node = directory.runtime.node
         self.drained: dict[str, int] | None = None  # what the drain handed over, once it ran
-        self.operators: Any = None  # its OperatorServicer (what keys it takes: ``operators.keys``)
 
-    async def drain_by_operator(self) -> dict[str, int]:
+    async def by_operator(self) -> dict[str, int]:
         """An operator's DrainNode: as a stopping node drains (NOT_SERVING, every live room and tournament handed
         over, the leases given back, the node's row gone), but the process keeps answering (every call goes to the
         other nodes) until it is stopped; what it handed over (``room``, ``tournament``, ``leases``)."""
         await self.health.enter_graceful_shutdown()
         return await self.drain()
-
-    async def stop(self, grace: float | None = None) -> None:
-        """Stop gracefully: report NOT_SERVING, let calls in flight finish within ``grace``, close the rooms. A node
-        of a cluster first hands its rooms over (:meth:`drain`)."""
-        await self.health.enter_graceful_shutdown()
-        if self.node is not None and self.drained is None:
-            await self.drain()
-        started = time.monotonic()
-        await self.server.stop(grace)
-        await self.calls.settled(max(0.0, (grace or 0.0) - (time.monotonic() - started)))
-        await self.runtime.close()
-        if self.forwarder is not None:
-            await self.forwarder.close()
 
     async def drain(self) -> dict[str, int]:
         """Hand every live room and tournament over to the other nodes: each finishes what it has in hand (stored
@@ -316,6 +286,55 @@ class KickoffServer:
         return self.drained
 
 
+class KickoffServer:
+    """A started gRPC server with its rooms and tournaments."""
+
+    def __init__(
+        self,
+        server: grpc.aio.Server,
+        port: int,
+        directory: RoomDirectory,
+        tournaments: TournamentDirectory,
+        admission: Admission,
+        operators: OperatorServicer,
+        hand_over: HandOver,
+        calls: Calls | None = None,
+    ):
+        self.calls = calls or Calls()
+        self.server = server
+        self.port = port
+        self.directory = directory
+        self.tournaments = tournaments
+        self.admission = admission
+        self.operators = operators  # (what keys it takes: ``operators.keys``)
+        self.hand_over = hand_over
+        self.health = hand_over.health
+        self.forwarder = hand_over.forwarder
+        self.runtime = directory.runtime
+        self.node = directory.runtime.node
+
+    @property
+    def drained(self) -> dict[str, int] | None:
+        """What the drain handed over, once it ran (HandOver.drain)."""
+        return self.hand_over.drained
+
+    async def drain(self) -> dict[str, int]:
+        return await self.hand_over.drain()
+
+    async def stop(self, grace: float | None = None) -> None:
+        """Stop gracefully: report NOT_SERVING, let calls in flight finish within ``grace``, close the rooms. A node
+        of a cluster first hands its rooms over (:meth:`HandOver.drain`)."""
+        await self.health.enter_graceful_shutdown()
+        if self.node is not None and self.drained is None:
+            await self.drain()
+        started = time.monotonic()
+        await self.server.stop(grace)
+        await self.calls.settled(max(0.0, (grace or 0.0) - (time.monotonic() - started)))
+        await self.runtime.close()
+        if self.forwarder is not None:
+            await self.forwarder.close()
+
+
 REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
 
 
@@ -336,6 +355,12 @@ def _enable_reflection(server: grpc.aio.Server) -> None:
     )
 
 
+def _seal(tokens: SeatTokens, node: Node | None) -> Seal | None:
+    """The seal of the calls a node forwards, and checks on those forwarded to it (None: a single server, which
+    forwards none); every node derives the same one from the seat tokens' secret."""
+    return None if node is None else Seal(tokens.derived_key(b"kickoff forwarded calls"))
+
+
 async def create_server(
     directory: RoomDirectory,
     tokens: SeatTokens,
@@ -351,10 +376,11 @@ async def create_server(
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
-    ``admission`` decides who may create, join and stream (default: anyone, with no rate or stream limits);
-    ``players`` signs players in (None: no PlayerService, and every seat is anonymous); ``matchmaker`` (with players)
-    serves MatchService; ``webhooks`` serves WebhookService (the operators' admin API). OperatorService is served
-    with ``operator_keys`` (none: every call is refused, operator_api_off)."""
+    ``admission`` decides who may create, join and stream (default: anyone, with no rate or stream limits; on a node,
+    it must take the nodes' seal: :func:`_seal`); ``players`` signs players in (None: no PlayerService, and every seat
+    is anonymous); ``matchmaker`` (with players) serves MatchService; ``webhooks`` serves WebhookService (the
+    operators' admin API). OperatorService is served with ``operator_keys`` (none: every call is refused,
+    operator_api_off)."""
     telemetry = directory.telemetry
     count_refusals(telemetry.instruments.refusals)
     node = directory.runtime.node
@@ -362,33 +388,33 @@ async def create_server(
     options = (*SERVER_OPTIONS, ("grpc.http2.min_ping_interval_without_data_ms", ping_ms))
     server = grpc.aio.server(options=options)
     tournaments = tournaments or TournamentDirectory(directory)
-    admission = admission or Admission(no_limits())
-    forwarder = None
-    if node is not None:
-        forwarder = Forwarder(node, admission.address, Seal(tokens.derived_key(b"kickoff forwarded calls")))
-        admission.vouched = forwarder.seal.caller  # (a call another node forwarded names its caller)
-    seats = Seats(directory, tokens, forwarder, players)
+    seal = _seal(tokens, node)  # (a call another node forwarded names its caller, under this seal)
+    admission = admission or Admission(no_limits(), vouched=seal.caller if seal is not None else None)
+    forwarder = None if node is None or seal is None else Forwarder(node, admission.address, seal)
+    health = health_aio.HealthServicer()
+    hand_over = HandOver(health, directory.runtime, forwarder)
+    access = RoomAccess(directory, tokens, forwarder, players)
     calls = Calls(ServerSpans(telemetry.tracer) if telemetry.tracing else None)
     _register(
         tournament_pb2_grpc.add_TournamentServiceServicer_to_server,
-        TournamentServicer(tournaments, seats, admission),
+        TournamentServicer(tournaments, access, admission),
         server,
         calls,
     )
     _register(game_pb2_grpc.add_GameServiceServicer_to_server, GameServicer(), server, calls)
-    _register(room_pb2_grpc.add_RoomServiceServicer_to_server, RoomServicer(seats, admission), server, calls)
-    _register(move_pb2_grpc.add_MoveServiceServicer_to_server, MoveServicer(seats, admission), server, calls)
+    _register(room_pb2_grpc.add_RoomServiceServicer_to_server, RoomServicer(access, admission), server, calls)
+    _register(move_pb2_grpc.add_MoveServiceServicer_to_server, MoveServicer(access, admission), server, calls)
     if players is not None:
         _register(
             player_pb2_grpc.add_PlayerServiceServicer_to_server,
-            PlayerServicer(players, seats, admission),
+            PlayerServicer(players, access, admission),
             server,
             calls,
         )
         if matchmaker is not None:
             _register(
                 match_pb2_grpc.add_MatchServiceServicer_to_server,
-                MatchServicer(matchmaker, players, seats, admission),
+                MatchServicer(matchmaker, players, access, admission),
                 server,
                 calls,
             )
@@ -399,9 +425,8 @@ async def create_server(
             server,
             calls,
         )
-    operators = OperatorServicer(operator_keys or OperatorKeys(), seats, admission)
+    operators = OperatorServicer(operator_keys or OperatorKeys(), access, admission, hand_over.by_operator)
     _register(operator_pb2_grpc.add_OperatorServiceServicer_to_server, operators, server, calls)
-    health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     _enable_reflection(server)
     bound = server.add_insecure_port(f"{host}:{port}")
@@ -411,165 +436,213 @@ async def create_server(
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
     for name in SERVICES:
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    running = KickoffServer(server, bound, directory, tournaments, health, admission, forwarder, calls)
-    operators.server, running.operators = running, operators  # (DrainNode drains it)
-    return running
+    return KickoffServer(server, bound, directory, tournaments, admission, operators, hand_over, calls)
+
+
+@dataclass
+class Assembly:
+    """Every collaborator of a running server, built by :meth:`build` from the settings in dependency order, each
+    handed what it needs through its constructor (nothing is attached afterwards); :meth:`start` sets them going
+    and binds the server, :meth:`stop` stops them in the reverse order. On a store in memory there is no journal,
+    no players and no webhooks."""
+
+    settings: Settings
+    telemetry: Telemetry
+    runtime: Runtime
+    directory: RoomDirectory
+    tournaments: TournamentDirectory
+    tokens: SeatTokens
+    admission: Admission
+    operator_keys: OperatorKeys
+    journal: SqlJournal | None = None
+    players: Players | None = None
+    matchmaker: Matchmaker | None = None
+    webhooks: Webhooks | None = None
+    retention: Retention | None = None
+    running: KickoffServer | None = None
+    refreshing: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def build(
+        cls, settings: Settings, *, discard_spans: bool = False, seed_source: Callable[[], int] | None = None
+    ) -> Assembly:
+        telemetry = from_environment("kickoff-grpc", discard_spans=discard_spans)
+        clock = SystemClock()
+        limits, grpc_settings = settings.limits, settings.grpc
+        operator_keys = OperatorKeys.from_settings(
+            settings.operators.keys, settings.webhooks.operator_key, limits.api_keys
+        )
+        node: Node | None = None
+        journal = player_store = webhooks = None
+        secret = grpc_settings.token_secret or secrets.token_bytes(32)  # (a store in memory keeps none)
+        if settings.store.database_url != "memory":
+            engine = create_engine(settings.store.database_url)
+            secret = grpc_settings.token_secret or await token_secret(engine)
+            player_store = PlayerStore(
+                engine,
+                time.time,
+                min_games=settings.players.min_games,
+                max_sessions=settings.players.max_sessions,
+                page_key=page_key(secret),
+            )
+            await player_store.recount()  # (the leaderboards' band counts, with this server's minimum of games)
+            if engine.dialect.name == "postgresql":
+                address = settings.node.address(grpc_settings.host, grpc_settings.port)
+                node = Node.for_engine(engine, settings.node, address, telemetry)
+            node_id = node.node_id if node is not None else ""
+            # (the outbox is written in the journal's transactions: every line's events, or none)
+            webhooks = await Webhooks.open(
+                engine,
+                settings.webhooks,
+                clock=clock,
+                telemetry=telemetry,
+                node_id=node_id,
+                operator_keys=operator_keys,
+            )
+            journal = SqlJournal(
+                engine,
+                telemetry,
+                retry_seconds=settings.store.retry_seconds,
+                node_id=node_id,
+                rater=player_store.rate,
+                outbox=webhooks.outbox,
+            )
+            if node is not None:
+                await node.join()
+        runtime = Runtime(node)  # (where every room and tournament lives)
+        room_limits = RoomLimits(
+            waiting_seconds=limits.waiting_room_seconds or None, stream_buffer=limits.stream_buffer
+        )
+        shared = RoomsShared.of(
+            {
+                "clock": clock,
+                "journal": journal,
+                "telemetry": telemetry,
+                "limits": room_limits,
+                "rates": player_store is not None,
+                "thinkers": Thinkers(settings.bots.workers),
+                "runtime": runtime,
+                "seed_source": seed_source,
+                "max_live_rooms": limits.max_live_rooms or None,
+                "correspondence": settings.correspondence,
+            }
+        )
+        directory = RoomDirectory(shared)
+        # The tournaments hear of finished games, so they exist before the rooms come back.
+        tournaments = TournamentDirectory(directory, max_live=limits.max_live_tournaments or None)
+        tokens = SeatTokens(secret)
+        seal = _seal(tokens, node)
+        admission = Admission(limits, vouched=seal.caller if seal is not None else None)
+        players = matchmaker = retention = None
+        if player_store is not None:
+            external = ExternalTokens(
+                issuers_from_json(settings.players.providers_json()), leeway=settings.players.leeway_seconds
+            )
+            players = Players(player_store, secret, external)
+            outbox = webhooks.outbox if webhooks is not None else None
+            matches = MatchStore(player_store.engine, clock.now, settings.matches, outbox)
+            matchmaker = Matchmaker(matches, directory, player_store, settings.matches, clock=clock)
+            retention = Retention(player_store.engine, time.time)  # (ended tickets, tables, sessions: pruned)
+            retention.add(player_store.retention(settings.players.session_keep_days))
+            retention.add(matches.retention())
+        return cls(
+            settings,
+            telemetry,
+            runtime,
+            directory,
+            tournaments,
+            tokens,
+            admission,
+            operator_keys,
+            journal=journal,
+            players=players,
+            matchmaker=matchmaker,
+            webhooks=webhooks,
+            retention=retention,
+        )
+
+    async def start(self) -> KickoffServer:
+        """Bring back the rooms and tournaments (a node: claim its share of those nobody alive owns), start the
+        background work, and serve."""
+        keys = self.operator_keys
+        log.info("operator API: %s", f"{len(keys)} operator keys" if keys.enabled else "off (no key)")
+        node = self.runtime.node
+        if node is not None:
+            claimed = await self.runtime.sweep()
+            log.info("node %s claimed %d rooms and tournaments nobody alive owned", node.node_id, claimed)
+            self.runtime.start()
+        elif self.journal is not None:
+            for kind, unfinished in (await self.runtime.restore(self.journal)).items():
+                log.info("restored %d unfinished %ss", unfinished, kind)
+        await self.directory.start_resting()  # (correspondence rooms: rest when idle, wake when due)
+        await self.tournaments.start_resting()  # (solo tournaments a restart left resting in the store, with games)
+        if self.journal is not None:
+            loop = asyncio.get_running_loop()
+            self.refreshing = loop.create_task(refresh_keys(self.admission, self.journal.engine), name="api keys")
+        if self.matchmaker is not None:
+            await self.matchmaker.start()
+        if self.webhooks is not None:
+            self.webhooks.start()
+        if self.retention is not None:
+            self.retention.start()
+        _describe(self.settings.limits)
+        self.running = await create_server(
+            self.directory,
+            self.tokens,
+            host=self.settings.grpc.host,
+            port=self.settings.grpc.port,
+            tournaments=self.tournaments,
+            admission=self.admission,
+            players=self.players,
+            matchmaker=self.matchmaker,
+            webhooks=self.webhooks,
+            operator_keys=self.operator_keys,
+        )
+        collector.settle()  # (what start-up made stays for good: see service/collector.py)
+        return self.running
+
+    async def stop(self) -> None:
+        if self.refreshing is not None:
+            self.refreshing.cancel()
+        if self.retention is not None:
+            self.retention.stop()
+        if self.matchmaker is not None:  # (no room is made here any more: the other nodes' matchmakers go on)
+            await self.matchmaker.close()
+        self.directory.stop_resting()
+        if self.running is not None:
+            await self.running.stop(self.settings.grpc.grace_seconds)
+        self.directory.thinkers.close()
+        if self.webhooks is not None:  # (after the last line: its deliveries are in the outbox, for any node to send)
+            await self.webhooks.close()
+        if self.players is not None:
+            await self.players.external.close()
+        if self.journal is not None:
+            await self.journal.close()
+        self.telemetry.shutdown()
 
 
 async def serve(
-    settings: GrpcSettings,
-    store: StoreSettings,
-    limits: LimitSettings,
-    *,
-    discard_spans: bool = False,
-    cluster: NodeSettings | None = None,
-    player_settings: PlayerSettings | None = None,
-    seed_source: Callable[[], int] | None = None,
-    match_settings: MatchSettings | None = None,
-    correspondence: CorrespondenceSettings | None = None,
-    webhook_settings: WebhookSettings | None = None,
-    bot_settings: BotSettings | None = None,
-    operator_settings: OperatorSettings | None = None,
+    settings: Settings, *, discard_spans: bool = False, seed_source: Callable[[], int] | None = None
 ) -> None:
-    """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully.
+    """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully: the
+    composition root (see the module docstring). ``settings``: every setting, read once (Settings.from_environment).
     ``seed_source``: each new room's seed (None: a random one; benchmarks repeat their games with a fixed one).
-    ``correspondence``: when idle correspondence rooms rest, and how often the store is swept for those due (the
-    rooms resting are not restored at start: the sweep loads each when it is due).
 
-    On PostgreSQL the server is a node of a cluster (``cluster``: its id, address and lease): instead of restoring
-    every room, it claims its share of the rooms nobody alive owns, and keeps claiming them as nodes die."""
-    journal: SqlJournal | None = None
-    node: Node | None = None
-    player_store: PlayerStore | None = None
-    player_settings = player_settings or PlayerSettings()
-    telemetry = from_environment("kickoff-grpc", discard_spans=discard_spans)
-    if store.database_url != "memory":
-        engine = create_engine(store.database_url)
-        player_store = PlayerStore(
-            engine, time.time, min_games=player_settings.min_games, max_sessions=player_settings.max_sessions
-        )
-        await player_store.recount()  # (the leaderboards' band counts, with this server's minimum of games)
-        if engine.dialect.name == "postgresql":
-            cluster = cluster or NodeSettings()
-            node = Node.for_engine(engine, cluster, cluster.address(settings.host, settings.port), telemetry)
-        journal = SqlJournal(
-            engine,
-            telemetry,
-            retry_seconds=store.retry_seconds,
-            node_id=node.node_id if node is not None else "",
-            rater=player_store.rate,
-        )
-        if node is not None:
-            await node.join()
-    runtime = Runtime(node)  # (where every room and tournament lives)
-    directory = RoomDirectory(
-        journal=journal,
-        telemetry=telemetry,
-        limits=RoomLimits(waiting_seconds=limits.waiting_room_seconds or None, stream_buffer=limits.stream_buffer),
-        max_live_rooms=limits.max_live_rooms or None,
-        runtime=runtime,
-        rates=player_store is not None,
-        seed_source=seed_source,
-        correspondence=correspondence or CorrespondenceSettings(),
-        thinkers=Thinkers((bot_settings or BotSettings()).workers),
-    )
-    secret = settings.token_secret or (await journal.token_secret() if journal else secrets.token_bytes(32))
-    players = None
-    if player_store is not None:
-        external = ExternalTokens(
-            issuers_from_json(player_settings.providers_json()), leeway=player_settings.leeway_seconds
-        )
-        players = Players(player_store, secret, external)
-    operator_keys = OperatorKeys.from_settings(
-        (operator_settings or OperatorSettings()).keys,
-        (webhook_settings or WebhookSettings()).operator_key,
-        limits.api_keys,
-    )
-    webhooks = None
-    if journal is not None:  # (the outbox is written in the journal's transactions: every line's events, or none)
-        webhooks = await Webhooks.open(
-            journal.engine,
-            webhook_settings or WebhookSettings(),
-            clock=directory.clock,
-            telemetry=telemetry,
-            node_id=node.node_id if node is not None else "",
-            operator_keys=operator_keys,
-        )
-        journal.outbox = webhooks.outbox
-    admission = Admission(limits)
-    log.info("operator API: %s", f"{len(operator_keys)} operator keys" if operator_keys.enabled else "off (no key)")
-    refreshing: asyncio.Task[None] | None = None
-    # The tournaments hear of finished games, so they exist before the rooms come back.
-    tournaments = TournamentDirectory(directory, max_live=limits.max_live_tournaments or None)
-    if node is not None:
-        claimed = await runtime.sweep()
-        log.info("node %s claimed %d rooms and tournaments nobody alive owned", node.node_id, claimed)
-        runtime.start()
-    elif journal is not None:
-        for kind, unfinished in (await runtime.restore(journal)).items():
-            log.info("restored %d unfinished %ss", unfinished, kind)
-    await directory.start_resting()  # (correspondence rooms: rest when idle, wake when due)
-    await tournaments.start_resting()  # (solo tournaments a restart left resting in the store, with their games)
-    if journal is not None:
-        refreshing = asyncio.get_running_loop().create_task(refresh_keys(admission, journal.engine), name="api keys")
-    matchmaker = None
-    if player_store is not None:
-        matchmaker = _matchmaker(player_store, directory, match_settings or MatchSettings())
-        matchmaker.store.outbox = webhooks.outbox if webhooks is not None else None
-        await matchmaker.start()
-    if webhooks is not None:
-        webhooks.start()
-    retention = None
-    if player_store is not None:  # (ended tickets, started tables, ended sessions: pruned past their bounds)
-        retention = Retention(player_store.engine, time.time)
-        retention.add(player_store.retention(player_settings.session_keep_days))
-        if matchmaker is not None:
-            retention.add(matchmaker.store.retention())
-        retention.start()
-    _describe(limits)
-    running = await create_server(
-        directory,
-        SeatTokens(secret),
-        host=settings.host,
-        port=settings.port,
-        tournaments=tournaments,
-        admission=admission,
-        players=players,
-        matchmaker=matchmaker,
-        webhooks=webhooks,
-        operator_keys=operator_keys,
-    )
-    collector.settle()  # (what start-up made stays for good: see service/collector.py)
-    log.info("kickoff gRPC server listening on %s:%d", settings.host, running.port)
-    print(f"kickoff gRPC server on {settings.host}:{running.port} (health and reflection on)", flush=True)
+    On PostgreSQL the server is a node of a cluster (``settings.node``: its id, address and lease): instead of
+    restoring every room, it claims its share of the rooms nobody alive owns, and keeps claiming them as nodes die.
+    Correspondence rooms resting in the store are not restored at start: the sweep loads each when it is due."""
+    assembly = await Assembly.build(settings, discard_spans=discard_spans, seed_source=seed_source)
+    running = await assembly.start()
+    host = settings.grpc.host
+    log.info("kickoff gRPC server listening on %s:%d", host, running.port)
+    print(f"kickoff gRPC server on {host}:{running.port} (health and reflection on)", flush=True)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
-
     await stopping.wait()
     print("kickoff gRPC server stopping", flush=True)
-    if refreshing is not None:
-        refreshing.cancel()
-    if retention is not None:
-        retention.stop()
-    if matchmaker is not None:  # (no room is made here any more: the other nodes' matchmakers go on)
-        await matchmaker.close()
-    directory.stop_resting()
-    await running.stop(settings.grace_seconds)
-    directory.thinkers.close()
-    if webhooks is not None:  # (after the last line: its deliveries are in the outbox, for any node to send)
-        await webhooks.close()
-    if players is not None:
-        await players.external.close()
-    if journal is not None:
-        await journal.close()
-    telemetry.shutdown()
-
-
-def _matchmaker(players: PlayerStore, rooms: RoomDirectory, settings: MatchSettings) -> Matchmaker:
-    store = MatchStore(players.engine, rooms.clock.now, settings)
-    return Matchmaker(store, rooms, players, settings, clock=rooms.clock)
+    await assembly.stop()
 
 
 async def refresh_keys(

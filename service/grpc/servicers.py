@@ -25,7 +25,7 @@ from service.actors.directory import page_size_of
 from service.actors.feed import Feed
 from service.actors.requests import RequestKey, request_key
 from service.actors.runtime import Remote
-from service.errors import InvalidRequest, PermissionDenied, RoomNotFound, StoreUnavailable, Unauthenticated
+from service.errors import InvalidRequest, NotFound, PermissionDenied, StoreUnavailable, Unauthenticated
 from service.grpc.admission import Admission
 from service.grpc.codecs import codec_of
 from service.grpc.convert import (
@@ -84,7 +84,7 @@ def routed(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitabl
     async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Response:
         found = await self.locate(request)
         if isinstance(found, Remote):
-            return await self.seats.forwarder.unary(f"/{self.SERVICE}/{name}", request, context, found)
+            return await self.access.forwarder.unary(f"/{self.SERVICE}/{name}", request, context, found)
         return await method(self, request, context, found)
 
     return unary(wrapper)
@@ -128,8 +128,9 @@ def _room_id(request: Any) -> str:
     return request.room_id
 
 
-class Seats:
-    """Finds rooms and the seat a caller's token names."""
+class RoomAccess:
+    """What a call may reach: the room it names (here, or Remote: on the node that owns it), and what the caller's
+    tokens give them there (the seat a seat token or a stream ticket names, the player an access token signs in)."""
 
     def __init__(
         self,
@@ -225,14 +226,14 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
 
 def _named_game(name: str) -> Game:
-    """The game a request names: InvalidRequest when it names none, RoomNotFound (unknown_game) when there is none."""
+    """The game a request names: InvalidRequest when it names none, NotFound (unknown_game) when there is none."""
     if not name:
         raise InvalidRequest("game is required", code="missing_game")
     try:
         return get_game(name)
     except UnknownGame:
         known = ", ".join(sorted(GAMES))
-        raise RoomNotFound(f"no such game (known: {known})", code="unknown_game", field="game") from None
+        raise NotFound("game", f"no such game (known: {known})", code="unknown_game", field="game") from None
 
 
 @functools.cache
@@ -246,34 +247,34 @@ ROOM_SERVICE = room_pb2.DESCRIPTOR.services_by_name["RoomService"].full_name
 MOVE_SERVICE = move_pb2.DESCRIPTOR.services_by_name["MoveService"].full_name
 
 
-def seat_origin(seats: Seats, admission: Admission, context: Any) -> str:
+def seat_origin(access: RoomAccess, admission: Admission, context: Any) -> str:
     """What the seat a player takes (a room's, a tournament's) keeps of the caller's network (Players.origin): two
     people seated from one play unrated (service/rooms/room.py). Nothing without players, or where
     KICKOFF_RATE_SHARED_ADDRESSES is on."""
-    if seats.players is None or admission.settings.rate_shared_addresses:
+    if access.players is None or admission.settings.rate_shared_addresses:
         return ""
-    return seats.players.origin(admission.network(context))
+    return access.players.origin(admission.network(context))
 
 
 class RoomServicer(room_pb2_grpc.RoomServiceServicer):
     SERVICE = ROOM_SERVICE
 
-    def __init__(self, seats: Seats, admission: Admission) -> None:
-        self.seats = seats
+    def __init__(self, access: RoomAccess, admission: Admission) -> None:
+        self.access = access
         self.admission = admission
 
     async def locate(self, request: Any) -> Room | Remote:
-        return await self.seats.locate(request)
+        return await self.access.locate(request)
 
     def _origin(self, context: Any) -> str:
-        return seat_origin(self.seats, self.admission, context)
+        return seat_origin(self.access, self.admission, context)
 
     @unary
     async def CreateRoom(self, request: room_pb2.CreateRoomRequest, context: Any) -> room_pb2.CreateRoomResponse:
         self.admission.admit(context, "create")
         if request.mode not in MODE_NAME:
             raise InvalidRequest("mode must be ROOM_MODE_ONLINE or ROOM_MODE_SOLO", code="bad_mode")
-        player = await self.seats.player(context)
+        player = await self.access.player(context)
         if player is None and request.choice:
             raise InvalidRequest(
                 "choice is the creating player's: send a player's access token, or join with the choice",
@@ -284,22 +285,22 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
 
         async def create() -> Room:
             if player is not None:
-                await self.seats.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
+                await self.access.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
             return await self._create(request, key)
 
-        room = await self.seats.directory.create_once(key, create)  # (a retry: the room its id made)
+        room = await self.access.directory.create_once(key, create)  # (a retry: the room its id made)
         if isinstance(room, Remote):  # (a retry: the room is on the node that holds it, which answers)
-            assert self.seats.forwarder is not None
-            return await self.seats.forwarder.unary(f"/{self.SERVICE}/CreateRoom", request, context, room)
+            assert self.access.forwarder is not None
+            return await self.access.forwarder.unary(f"/{self.SERVICE}/CreateRoom", request, context, room)
         if player is None:
             return room_pb2.CreateRoomResponse(room=room_to_proto(room))
         # The creator sits down at once (a retry: in the seat the first call took, with the same token).
         seat, nonce = await room.join(None, player.name, request.choice, player.player_id, self._origin(context), key)
-        token = self.seats.tokens.issue(room.room_id, seat, nonce)
+        token = self.access.tokens.issue(room.room_id, seat, nonce)
         return room_pb2.CreateRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
 
     async def _create(self, request: room_pb2.CreateRoomRequest, key: RequestKey | None) -> Room:
-        return await self.seats.directory.create(
+        return await self.access.directory.create(
             game=request.game,
             mode=MODE_NAME[request.mode],
             seats=request.seats,
@@ -324,22 +325,22 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         if request.status and request.status not in STATUS_NAME:
             names = ", ".join(common_pb2.RoomStatus.Name(value) for value in sorted(STATUS_NAME))
             raise InvalidRequest(f"status must be unset or one of {names}", code="bad_status", field="status")
-        found, following = await self.seats.directory.list(
+        found, following = await self.access.directory.list(
             game=request.game,
             status=STATUS_NAME.get(request.status, ""),
             page_size=request.page_size,
             page_token=request.page_token,
         )
-        rooms = await asyncio.gather(*(self.seats.summary(room, context) for room in found))
+        rooms = await asyncio.gather(*(self.access.summary(room, context) for room in found))
         return room_pb2.ListRoomsResponse(rooms=[r for r in rooms if r is not None], next_page_token=following)
 
     @routed
     async def JoinRoom(self, request: room_pb2.JoinRoomRequest, context: Any, room: Room) -> room_pb2.JoinRoomResponse:
         self.admission.admit(context, "join")
-        player = await self.seats.player(context)
+        player = await self.access.player(context)
         key = request_key(request.request_id, player.player_id if player else "", parameters_of(request))
         if player is not None and not room.joined_with(key):  # (a retry takes no seat more)
-            await self.seats.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
+            await self.access.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
         seat, nonce = await room.join(
             request.seat if request.HasField("seat") else None,
             request.name or (player.name if player else ""),
@@ -348,14 +349,14 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
             self._origin(context),
             key,
         )
-        token = self.seats.tokens.issue(room.room_id, seat, nonce)
+        token = self.access.tokens.issue(room.room_id, seat, nonce)
         return room_pb2.JoinRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
 
     @routed
     async def LeaveRoom(
         self, request: room_pb2.LeaveRoomRequest, context: Any, room: Room
     ) -> room_pb2.LeaveRoomResponse:
-        seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
+        seat, nonce = self.access.seat(context, room, required=True)  # type: ignore[misc]
         await room.leave(seat, nonce)
         return room_pb2.LeaveRoomResponse(room=room_to_proto(room))
 
@@ -363,16 +364,16 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
 class MoveServicer(move_pb2_grpc.MoveServiceServicer):
     SERVICE = MOVE_SERVICE
 
-    def __init__(self, seats: Seats, admission: Admission) -> None:
-        self.seats = seats
+    def __init__(self, access: RoomAccess, admission: Admission) -> None:
+        self.access = access
         self.admission = admission
 
     async def locate(self, request: Any) -> Room | Remote:
-        return await self.seats.locate(request)
+        return await self.access.locate(request)
 
     @routed
     async def GetView(self, request: move_pb2.GetViewRequest, context: Any, room: Room) -> move_pb2.GetViewResponse:
-        claim = self.seats.seat(context, room, required=False)
+        claim = self.access.seat(context, room, required=False)
         viewer = claim[0] if claim else None
 
         def read() -> move_pb2.GetViewResponse:
@@ -391,7 +392,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
     async def ListLegalMoves(
         self, request: move_pb2.ListLegalMovesRequest, context: Any, room: Room
     ) -> move_pb2.ListLegalMovesResponse:
-        seat, _ = self.seats.seat(context, room, required=True)  # type: ignore[misc]
+        seat, _ = self.access.seat(context, room, required=True)  # type: ignore[misc]
         codec = codec_for(room)
 
         def read() -> move_pb2.ListLegalMovesResponse:
@@ -403,7 +404,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
     @routed
     async def SubmitMove(self, request: move_pb2.SubmitMoveRequest, context: Any, room: Room) -> bytes:
         """Answers a SubmitMoveResponse, serialised here (its update from the pieces the streams send)."""
-        seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
+        seat, nonce = self.access.seat(context, room, required=True)  # type: ignore[misc]
         move = codec_for(room).move_from_proto(request.move)
         expected = request.expected_version if request.HasField("expected_version") else None
         answer = await room.move(seat, nonce, move, request.request_id, expected)
@@ -414,21 +415,21 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
     ) -> AsyncIterator[move_pb2.StreamEventsResponse | bytes]:
         try:
             check_request(request)
-            room = await self.seats.locate(request)
+            room = await self.access.locate(request)
             if isinstance(room, Remote):  # another node's: relayed from there
-                assert self.seats.forwarder is not None
+                assert self.access.forwarder is not None
                 path = f"/{MOVE_SERVICE}/StreamEvents"
-                async for message in self.seats.forwarder.server_stream(path, request, context, room):
+                async for message in self.access.forwarder.server_stream(path, request, context, room):
                     yield message
                 return
             if request.ticket:
                 if bearer_token(context) is not None:
                     raise InvalidRequest("send a stream ticket or a seat token, not both", code="ticket_and_token")
-                claim: tuple[int, str] | None = self.seats.ticket_seat(request.ticket, room)
+                claim: tuple[int, str] | None = self.access.ticket_seat(request.ticket, room)
             else:
-                claim = self.seats.seat(context, room, required=False)
+                claim = self.access.seat(context, room, required=False)
             viewer, nonce = claim if claim else (None, "")
-            with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("events"):
+            with self.admission.stream(context), self.access.directory.telemetry.instruments.stream("events"):
                 # A seat's feed ends when the seat changes hands (SeatReleased): nothing after it is rendered for it.
                 feed = room.subscribe(request.after_version, viewer, nonce)
                 try:
@@ -450,8 +451,8 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
     async def CreateStreamTicket(
         self, request: move_pb2.CreateStreamTicketRequest, context: Any, room: Room
     ) -> move_pb2.CreateStreamTicketResponse:
-        seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
-        ticket, expires = self.seats.ticket(room, seat, nonce)
+        seat, nonce = self.access.seat(context, room, required=True)  # type: ignore[misc]
+        ticket, expires = self.access.ticket(room, seat, nonce)
         return move_pb2.CreateStreamTicketResponse(ticket=ticket, expire_time=timestamp_pb2.Timestamp(seconds=expires))
 
     @routed
@@ -475,15 +476,15 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
             check_request(first)
             if first.WhichOneof("kind") != "hello":
                 raise InvalidRequest("the first message of a play stream must be hello", code="hello_first")
-            room = await self.seats.locate(first.hello)
+            room = await self.access.locate(first.hello)
             if isinstance(room, Remote):  # another node's: relayed from there
-                assert self.seats.forwarder is not None
-                forwarder = self.seats.forwarder
+                assert self.access.forwarder is not None
+                forwarder = self.access.forwarder
                 async for message in forwarder.bidi(f"/{MOVE_SERVICE}/Play", first, request_iterator, context, room):
                     yield message
                 return
-            seat, nonce = self.seats.seat(context, room, required=True)  # type: ignore[misc]
-            with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("play"):
+            seat, nonce = self.access.seat(context, room, required=True)  # type: ignore[misc]
+            with self.admission.stream(context), self.access.directory.telemetry.instruments.stream("play"):
                 feed = room.subscribe(first.hello.after_version, seat, nonce)  # (it ends if the seat is given back)
                 reader = asyncio.create_task(self._read_moves(request_iterator, room, seat, nonce, feed))
                 try:

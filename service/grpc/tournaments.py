@@ -21,7 +21,7 @@ from service.grpc.codecs import Codec, codec_of
 from service.grpc.convert import MODE, MODE_NAME, STATUS, options_from, outcome_to_proto, seat_kind, struct, timestamp
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
-from service.grpc.servicers import Seats, bearer_token, internal, parameters_of, routed, seat_origin, unary
+from service.grpc.servicers import RoomAccess, bearer_token, internal, parameters_of, routed, seat_origin, unary
 from service.rooms.room import FINISHED, PLAYING, WAITING
 from service.tournaments.directory import TournamentDirectory
 from service.tournaments.tournament import (
@@ -150,9 +150,9 @@ def _tournament_id(request: Any) -> str:
 class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     SERVICE = tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].full_name
 
-    def __init__(self, tournaments: TournamentDirectory, seats: Seats, admission: Admission) -> None:
+    def __init__(self, tournaments: TournamentDirectory, access: RoomAccess, admission: Admission) -> None:
         self.tournaments = tournaments
-        self.seats = seats
+        self.access = access
         self.admission = admission
 
     async def locate(self, request: Any) -> Tournament | Remote:
@@ -170,12 +170,12 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             raise InvalidRequest("game is required", code="missing_game")
         key = None
         if request.request_id:  # (whose id it is: the signed-in player's, or the caller's secret)
-            player = await self.seats.player(context)
+            player = await self.access.player(context)
             key = request_key(request.request_id, player.player_id if player else "", parameters_of(request))
         found = await self.tournaments.create_once(key, lambda: self._create(request, key))  # (a retry: the one made)
         if isinstance(found, Remote):  # (a retry: the tournament is on the node that holds it, which answers)
-            assert self.seats.forwarder is not None
-            return await self.seats.forwarder.unary(f"/{self.SERVICE}/CreateTournament", request, context, found)
+            assert self.access.forwarder is not None
+            return await self.access.forwarder.unary(f"/{self.SERVICE}/CreateTournament", request, context, found)
         return tournament_pb2.CreateTournamentResponse(tournament=snapshot_to_proto(found.current()))
 
     async def _create(self, request: tournament_pb2.CreateTournamentRequest, key: RequestKey | None) -> Tournament:
@@ -216,9 +216,9 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         """A tournament of a page: this node's, or asked of the node that owns it (None: it did not answer)."""
         if isinstance(tournament, Tournament):
             return snapshot_to_proto(tournament.current())
-        assert self.seats.forwarder is not None
+        assert self.access.forwarder is not None
         request = tournament_pb2.GetTournamentRequest(tournament_id=tournament.target_id)
-        answer = await self.seats.forwarder.fetch(f"/{self.SERVICE}/GetTournament", request, context, tournament)
+        answer = await self.access.forwarder.fetch(f"/{self.SERVICE}/GetTournament", request, context, tournament)
         return None if answer is None else tournament_pb2.GetTournamentResponse.FromString(answer).tournament
 
     @routed
@@ -226,16 +226,16 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         self, request: tournament_pb2.JoinTournamentRequest, context: Any, tournament: Tournament
     ) -> tournament_pb2.JoinTournamentResponse:
         self.admission.admit(context, "join")
-        player = await self.seats.player(context)
+        player = await self.access.player(context)
         key = request_key(request.request_id, player.player_id if player else "", parameters_of(request))
         seat, nonce = await tournament.join(
             request.seat if request.HasField("seat") else None,
             request.name or (player.name if player else ""),
             player.player_id if player else "",
-            seat_origin(self.seats, self.admission, context),
+            seat_origin(self.access, self.admission, context),
             key,
         )
-        token = self.seats.tokens.issue(tournament.tournament_id, seat, nonce)
+        token = self.access.tokens.issue(tournament.tournament_id, seat, nonce)
         return tournament_pb2.JoinTournamentResponse(
             tournament=snapshot_to_proto(tournament.current()), seat=seat, seat_token=token
         )
@@ -247,7 +247,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         token = bearer_token(context)
         if token is None:
             raise Unauthenticated("this call needs a seat token: send 'authorization: Bearer <token>'")
-        claim = self.seats.tokens.verify(token)
+        claim = self.access.tokens.verify(token)
         if claim.room_id != tournament.tournament_id:
             raise PermissionDenied("this seat token is not for a seat of this tournament")
         await tournament.leave(claim.seat, claim.nonce)
@@ -269,12 +269,12 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             check_request(request)
             tournament = await self.locate(request)
             if isinstance(tournament, Remote):  # another node's: relayed from there
-                assert self.seats.forwarder is not None
+                assert self.access.forwarder is not None
                 path = f"/{self.SERVICE}/StreamTournament"
-                async for message in self.seats.forwarder.server_stream(path, request, context, tournament):
+                async for message in self.access.forwarder.server_stream(path, request, context, tournament):
                     yield message
                 return
-            with self.admission.stream(context), self.seats.directory.telemetry.instruments.stream("tournament"):
+            with self.admission.stream(context), self.access.directory.telemetry.instruments.stream("tournament"):
                 await context.send_initial_metadata(())  # accepted: say so now, not with the first update
                 async for update in tournament.subscribe(request.after_version):
                     yield tournament_pb2.StreamTournamentResponse(update=update_to_proto(update))

@@ -222,11 +222,17 @@ class MatchStore:
     """Tickets and tables in the database behind ``engine`` (see the module docstring). ``clock`` gives now;
     ``settings`` how long a ticket searches, how long a person has to take a seat up, and the quotas."""
 
-    def __init__(self, engine: AsyncEngine, clock: Callable[[], float], settings: MatchSettings | None = None) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        clock: Callable[[], float],
+        settings: MatchSettings | None = None,
+        outbox: Any = None,
+    ) -> None:
         self.engine = engine
         self.clock = clock
         self.settings = settings or MatchSettings()
-        self.outbox: Any = None  # writes a match.found webhook event per ticket, in the table's transaction
+        self.outbox = outbox  # writes a match.found webhook event per ticket, in the table's transaction (or None)
 
     def retention(self) -> list[Rule]:
         """What the pruning loop deletes (service/store/retention.py): tickets ended (matched, cancelled, expired) and

@@ -23,6 +23,13 @@ from service.players.sessions import (
 )
 from service.players.store import PlayerInfo, PlayerStore
 
+
+def page_key(secret: bytes) -> bytes:
+    """The key of the leaderboard's page tokens (PlayerStore's ``page_key``), derived from the seat tokens' secret:
+    the same on every node, so that each node's page tokens are good on every other."""
+    return hmac.new(secret, b"kickoff leaderboard pages", hashlib.sha256).digest()
+
+
 DEVICE_ID_LENGTH = (16, 128)  # a guest's device id, in characters
 
 
@@ -52,8 +59,6 @@ class Players:
         self.access = AccessTokens(hmac.new(secret, b"kickoff access tokens", hashlib.sha256).digest(), self.clock)
         self._device_key = hmac.new(secret, b"kickoff guest devices", hashlib.sha256).digest()
         self._origin_key = hmac.new(secret, b"kickoff seat origins", hashlib.sha256).digest()
-        # (every node's leaderboard page tokens are good on every other)
-        store.page_key = hmac.new(secret, b"kickoff leaderboard pages", hashlib.sha256).digest()
         self.external = external or ExternalTokens(())
         self.refresh_seconds = refresh_seconds
         self.session_seconds = session_seconds

@@ -192,6 +192,7 @@ class PlayerStore:
         min_games: int = MIN_GAMES,
         max_live_seats: int = MAX_LIVE_SEATS,
         max_sessions: int = MAX_SESSIONS,
+        page_key: bytes | None = None,
     ) -> None:
         self.engine = engine
         self.clock = clock
@@ -200,8 +201,9 @@ class PlayerStore:
         self.max_sessions = max_sessions
         self.erasers: list[Eraser] = []  # (a higher layer's: the matchmaker adds its own)
         # Signs the leaderboard's page tokens, which carry the ranks the next page goes on from (so that a page never
-        # counts the board): Players sets the key every node derives from the shared secret.
-        self.page_key = secrets.token_bytes(32)
+        # counts the board): every node's is derived from the shared secret (players.py's page_key), so that each
+        # node's page tokens are good on every other; none given, one of its own.
+        self.page_key = page_key or secrets.token_bytes(32)
 
     # -- players --------------------------------------------------------------------------------------------------
 

@@ -41,25 +41,32 @@ import logging
 import secrets
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from engine.core import InvalidOptions, UnknownGame
 from engine.levels import ALIASES, levels_of
 from engine.registry import GAMES, get_game
-from service.actors.actor import Journal
 from service.actors.directory import Directory, page_size_of
 from service.actors.requests import RequestKey
 from service.actors.runtime import Remote, Runtime
-from service.errors import InvalidRequest, ResourceExhausted, RoomMoved, RoomNotFound
-from service.rooms.clock import Clock, SystemClock, Timer
-from service.rooms.room import KIND, ONLINE, SOLO, Room, RoomLimits, Surroundings
-from service.rooms.thinking import Thinkers
+from service.errors import InvalidRequest, Moved, ResourceExhausted
+from service.rooms.clock import SystemClock, Timer
+from service.rooms.room import KIND, ONLINE, SOLO, Room, Surroundings
 from service.settings import CorrespondenceSettings
 from service.store.memory import MemoryJournal
 from service.store.records import RoomRecord
-from service.telemetry import Telemetry, room_trace
+from service.telemetry import room_trace
 
-__all__ = ["KEEP_FINISHED", "MAX_CORRESPONDENCE_HOURS", "RoomDirectory", "page_size_of", "seats_of_system_players"]
+__all__ = [
+    "KEEP_FINISHED",
+    "MAX_CORRESPONDENCE_HOURS",
+    "NewRoom",
+    "RoomDirectory",
+    "RoomsShared",
+    "page_size_of",
+    "seats_of_system_players",
+]
 
 log = logging.getLogger(__name__)
 
@@ -84,50 +91,92 @@ def seats_of_system_players(seats: int, count: int, chosen: Sequence[int] = ()) 
     return tuple(sorted(chosen))
 
 
+def _random_seed() -> int:
+    return secrets.randbits(63)
+
+
+@dataclass(frozen=True)
+class NewRoom:
+    """What a new room is asked to be, as RoomDirectory.create takes it (a record of the request: create checks it;
+    its docstring says what each field means)."""
+
+    game: str
+    mode: str
+    seats: int
+    system_players: int
+    system_seats: Sequence[int] = ()
+    options: Mapping[str, Any] | None = None
+    system_player: str = ""
+    think_seconds: float | None = None
+    tournament_id: str = ""
+    tournament_game: int | None = None
+    rated: bool | None = None
+    choice: str = ""
+    room_id: str = ""
+    people: Sequence[tuple[int, str, str, str, str]] = ()
+    correspondence_hours: int = 0
+    stand_ins: bool = False
+
+
+@dataclass(frozen=True)
+class RoomsShared:
+    """What every room of a directory shares, as one object (as a Room takes its Surroundings): what each room holds
+    (``surroundings``: the clock, the journal, the telemetry, the limits, whether games may be rated, the thinkers),
+    the runtime where the rooms live, and how the directory makes new rooms (``seed_source``, the default think time,
+    ``max_live_rooms``) and keeps finished ones (``keep_finished``); ``correspondence``: when idle correspondence and
+    solo rooms rest, how often the store is swept for those due, and when a solo room nobody plays ends as abandoned
+    (the surroundings' ``abandon_seconds``)."""
+
+    surroundings: Surroundings
+    runtime: Runtime = field(default_factory=Runtime)
+    seed_source: Callable[[], int] = field(default=_random_seed)
+    default_think_seconds: float | None = None
+    max_live_rooms: int | None = None
+    keep_finished: int = KEEP_FINISHED
+    correspondence: CorrespondenceSettings = field(default_factory=CorrespondenceSettings)
+
+    @classmethod
+    def of(cls, parts: Mapping[str, Any]) -> RoomsShared:
+        """From parts named one by one (what tests and tools write: ``RoomDirectory(clock=..., journal=...)``), each
+        a field of Surroundings or of this record; what is not named keeps its default (a system clock, a journal in
+        memory, a single server's runtime), and the solo rooms' abandon time follows ``correspondence``."""
+        held = {name.name for name in fields(Surroundings)}
+        unknown = set(parts) - held - {name.name for name in fields(cls)}
+        if unknown:
+            raise TypeError(f"rooms share no {', '.join(sorted(unknown))}")
+        own = {name: value for name, value in parts.items() if name not in held and value is not None}
+        correspondence = own.get("correspondence") or CorrespondenceSettings()
+        around = {name: value for name, value in parts.items() if name in held and value is not None}
+        around.setdefault("clock", SystemClock())
+        around.setdefault("journal", MemoryJournal())
+        around.setdefault("abandon_seconds", correspondence.solo_abandon_seconds or None)
+        return cls(Surroundings(**around), **own)
+
+
 class RoomDirectory(Directory[Room]):
-    """Every room of this server. ``seed_source`` gives each new room its seed (tests pass a fixed one).
-    ``max_live_rooms`` caps the rooms waiting or playing at once, resting correspondence rooms included and resting
-    solo rooms not (see the module docstring; a tournament's games do not count: the tournaments have a cap of their
-    own); ``limits`` is what each room may hold on to; ``runtime`` says where rooms live (a single server by default);
-    ``correspondence`` when idle correspondence and solo rooms rest, how often the store is swept for those due, and
-    when a solo room nobody plays ends as abandoned."""
+    """Every room of this server, with what they share (``shared``: see RoomsShared; or its parts by name, for tests
+    and tools). ``max_live_rooms`` caps the rooms waiting or playing at once, resting correspondence rooms included
+    and resting solo rooms not (see the module docstring; a tournament's games do not count: the tournaments have a
+    cap of their own)."""
 
     kind = KIND
     parent = "tournament"  # a tournament's game names it
-    not_found = RoomNotFound
 
-    def __init__(
-        self,
-        *,
-        clock: Clock | None = None,
-        journal: Journal | None = None,
-        seed_source: Callable[[], int] | None = None,
-        default_think_seconds: float | None = None,
-        telemetry: Telemetry | None = None,
-        limits: RoomLimits | None = None,
-        max_live_rooms: int | None = None,
-        keep_finished: int = KEEP_FINISHED,
-        runtime: Runtime | None = None,
-        rates: bool = False,
-        correspondence: CorrespondenceSettings | None = None,
-        thinkers: Thinkers | None = None,
-    ) -> None:
-        super().__init__(journal=journal or MemoryJournal(), runtime=runtime or Runtime(), keep_finished=keep_finished)
-        self.clock = clock or SystemClock()
-        self.telemetry = telemetry or Telemetry()
+    def __init__(self, shared: RoomsShared | None = None, /, **parts: Any) -> None:
+        shared = shared or RoomsShared.of(parts)
+        around = shared.surroundings
+        super().__init__(journal=around.journal, runtime=shared.runtime, keep_finished=shared.keep_finished)
+        self.shared = shared
+        self.surroundings = around
+        self.clock = around.clock
+        self.telemetry = around.telemetry
         self.telemetry.instruments.observe_rooms(self._count)
-        self.seed_source = seed_source or (lambda: secrets.randbits(63))
-        self.default_think_seconds = default_think_seconds
-        self.limits = limits or RoomLimits()
-        # ``rates``: the store keeps players' ratings, so games may be rated (a SQL journal with the players' rater)
-        # ``thinkers``: where hard system players search (none: in the event loop's thread, for tools and tests)
-        self.thinkers = thinkers or Thinkers(0)
-        self.correspondence = correspondence or CorrespondenceSettings()
-        abandon = self.correspondence.solo_abandon_seconds or None
-        self.surroundings = Surroundings(
-            self.clock, self.journal, self.telemetry, self.limits, rates, self.thinkers, abandon_seconds=abandon
-        )
-        self.max_live_rooms = max_live_rooms
+        self.seed_source = shared.seed_source
+        self.default_think_seconds = shared.default_think_seconds
+        self.limits = around.limits
+        self.thinkers = around.thinkers  # where hard system players search (none: in the event loop's thread)
+        self.correspondence = shared.correspondence
+        self.max_live_rooms = shared.max_live_rooms
         self._live: set[str] = set()  # rooms waiting or playing in memory, outside tournaments
         self._created = 0.0  # the last creation time given
         self._resting: set[str] = set()  # live rooms of this server's that rest (not in memory: the store has them)
@@ -136,27 +185,7 @@ class RoomDirectory(Directory[Room]):
         self._sweep_timer: Timer | None = None
         self._sweeping: asyncio.Task[None] | None = None
 
-    async def create(
-        self,
-        *,
-        game: str,
-        mode: str,
-        seats: int,
-        system_players: int,
-        system_seats: Sequence[int] = (),
-        options: Mapping[str, Any] | None = None,
-        system_player: str = "",
-        think_seconds: float | None = None,
-        tournament_id: str = "",
-        tournament_game: int | None = None,
-        rated: bool | None = None,
-        choice: str = "",
-        room_id: str = "",
-        people: Sequence[tuple[int, str, str, str, str]] = (),
-        correspondence_hours: int = 0,
-        stand_ins: bool = False,
-        request: RequestKey | None = None,
-    ) -> Room:
+    async def create(self, asked: NewRoom | None = None, /, *, request: RequestKey | None = None, **named: Any) -> Room:
         """A new room, stored, started and waiting for its people. Raises InvalidRequest naming what is wrong.
 
         System players take ``system_seats`` when given, else the last ``system_players`` seats. A tournament's rooms
@@ -176,48 +205,45 @@ class RoomDirectory(Directory[Room]):
 
         ``request``: the creator's request id (service/actors/requests.py), kept on the room's row; call it through
         :meth:`create_once`, which answers a retry with the room its key made. Another call that stored a room under
-        the same key meanwhile (on another node): StoreRefused, as the store's unique key refuses this one."""
-        if rated and not self.surroundings.rates:
+        the same key meanwhile (on another node): StoreRefused, as the store's unique key refuses this one.
+
+        The room asked for is ``asked``, or its fields named one by one (``create(game=..., mode=..., ...)``)."""
+        asked = asked or NewRoom(**named)
+        if asked.rated and not self.surroundings.rates:
             raise InvalidRequest(
                 "this server keeps no ratings (players need a database store)", code="ratings_off", field="rated"
             )
+        system_players = len(asked.system_seats) or asked.system_players
         resolved, system_player = self.check(
-            game=game,
-            mode=mode,
-            seats=seats,
-            system_players=len(system_seats) or system_players,
-            options=options,
-            system_player=system_player,
-            think_seconds=think_seconds,
-            people_optional=bool(tournament_id),
+            replace(asked, system_players=system_players), people_optional=bool(asked.tournament_id)
         )
-        if not 0 <= correspondence_hours <= MAX_CORRESPONDENCE_HOURS:
+        if not 0 <= asked.correspondence_hours <= MAX_CORRESPONDENCE_HOURS:
             raise InvalidRequest(
                 f"correspondence_hours must be 0-{MAX_CORRESPONDENCE_HOURS} (0: a live room)",
                 code="bad_correspondence",
                 field="correspondence_hours",
             )
-        if correspondence_hours and mode != ONLINE:
+        if asked.correspondence_hours and asked.mode != ONLINE:
             raise InvalidRequest(
                 "a correspondence room is an online room: a solo room has no clock",
                 code="bad_correspondence",
                 field="correspondence_hours",
             )
-        if stand_ins and mode != ONLINE:
+        if asked.stand_ins and asked.mode != ONLINE:
             raise InvalidRequest(
                 "stand-ins play for people the clock played for: a solo room has no clock",
                 code="bad_stand_ins",
                 field="stand_ins",
             )
-        taken = seats_of_system_players(seats, system_players, system_seats)
-        if choice:
-            first = next(seat for seat in range(seats) if seat not in taken)
+        taken = seats_of_system_players(asked.seats, asked.system_players, asked.system_seats)
+        if asked.choice:
+            first = next(seat for seat in range(asked.seats) if seat not in taken)
             try:
-                get_game(game).with_choices(seats, resolved, {first: choice})
+                get_game(asked.game).with_choices(asked.seats, resolved, {first: asked.choice})
             except InvalidOptions as error:
                 raise InvalidRequest(str(error), field="choice", code="bad_choice") from None
         if (
-            not tournament_id
+            not asked.tournament_id
             and self.max_live_rooms is not None
             and len(self._live) + len(self._resting) - len(self._resting_solo) >= self.max_live_rooms
         ):
@@ -226,33 +252,38 @@ class RoomDirectory(Directory[Room]):
                 code="server_full",
                 retry_after=30.0,
             )
-        room_id = room_id or secrets.token_hex(8)
-        traced = {"kickoff.room_id": room_id, "kickoff.game": game, "kickoff.seats": seats, "kickoff.room.mode": mode}
+        room_id = asked.room_id or secrets.token_hex(8)
+        traced = {
+            "kickoff.room_id": room_id,
+            "kickoff.game": asked.game,
+            "kickoff.seats": asked.seats,
+            "kickoff.room.mode": asked.mode,
+        }
         record = RoomRecord(
             room_id=room_id,
-            game=game,
-            mode=mode,
-            seats=seats,
+            game=asked.game,
+            mode=asked.mode,
+            seats=asked.seats,
             system_seats=taken,
             system_player=system_player,
-            think_seconds=think_seconds if think_seconds is not None else self.default_think_seconds,
+            think_seconds=asked.think_seconds if asked.think_seconds is not None else self.default_think_seconds,
             options=resolved,
             seed=self.seed_source(),
             created_at=self.creation_time(),
             status="waiting",
-            tournament_id=tournament_id,
-            tournament_game=tournament_game,
-            rated=rated,
-            people=tuple(people),
-            correspondence_hours=correspondence_hours,
-            stand_ins=stand_ins,
+            tournament_id=asked.tournament_id,
+            tournament_game=asked.tournament_game,
+            rated=asked.rated,
+            people=tuple(asked.people),
+            correspondence_hours=asked.correspondence_hours,
+            stand_ins=asked.stand_ins,
             trace_parent=room_trace(self.telemetry, traced),  # (whether its game is traced: decided once, now)
             request_key=request.key if request else "",
             request_hash=request.parameters if request else "",
         )
         room = self.build(record, self.runtime.created_epoch)  # (on a node, the store makes its lease with it)
         await self.created(room)
-        if people and len(people) + len(taken) == seats:
+        if asked.people and len(asked.people) + len(taken) == asked.seats:
             await room.open()
         return room
 
@@ -261,22 +292,13 @@ class RoomDirectory(Directory[Room]):
         self._created = max(self.clock.now(), self._created + 1e-6)
         return self._created
 
-    def check(
-        self,
-        *,
-        game: str,
-        mode: str,
-        seats: int,
-        system_players: int,
-        options: Mapping[str, Any] | None,
-        system_player: str,
-        think_seconds: float | None,
-        people_optional: bool = False,
-        what: str = "room",
-    ) -> tuple[dict[str, Any], str]:
-        """The options resolved and the system players' kind for a room so described; raises InvalidRequest naming
-        what is wrong (``what`` names it: a room, or a tournament of such rooms). ``people_optional`` allows a table of
-        system players only (a tournament to watch)."""
+    def check(self, asked: NewRoom, *, people_optional: bool = False, what: str = "room") -> tuple[dict[str, Any], str]:
+        """The options resolved and the system players' kind for a room so described (its game, mode, seats, system
+        players, options, system player and think time); raises InvalidRequest naming what is wrong (``what`` names
+        it: a room, or a tournament of such rooms). ``people_optional`` allows a table of system players only (a
+        tournament to watch)."""
+        game, mode, seats, system_players = asked.game, asked.mode, asked.seats, asked.system_players
+        system_player, think_seconds = asked.system_player, asked.think_seconds
         try:
             rules = get_game(game)
         except UnknownGame:
@@ -285,7 +307,7 @@ class RoomDirectory(Directory[Room]):
         if mode not in (ONLINE, SOLO):
             raise InvalidRequest("mode must be online or solo", code="bad_mode")
         try:
-            resolved = rules.spec.resolve(seats, options)
+            resolved = rules.spec.resolve(seats, asked.options)
         except InvalidOptions as exc:
             raise InvalidRequest(str(exc), code="invalid_options") from None
         most = seats if people_optional else seats - 1
@@ -411,10 +433,10 @@ class RoomDirectory(Directory[Room]):
 
     def rest(self, room: Room) -> None:
         """Let a room go from memory (its lease stays, on a node): its actor stops, and its timers with it. A call
-        that found it before and sends it a command after is told to send it again (RoomMoved, retriable), which
+        that found it before and sends it a command after is told to send it again (Moved, retriable), which
         wakes it; none can, unless it waited ``rest_seconds`` between the two."""
         actor = room.actor
-        actor.moved = RoomMoved("this room went to rest; send the call again (it wakes the room)")
+        actor.moved = Moved("this room went to rest; send the call again (it wakes the room)")
         actor.stop()
         self._actors.pop(room.room_id, None)
         self._live.discard(room.room_id)

@@ -36,12 +36,12 @@ from service.actors.actor import Actor, ActorHandler, Change, Host
 from service.actors.feed import Feed, History, Readers
 from service.errors import (
     InvalidRequest,
-    RoomUnavailable,
     SeatReleased,
     ServiceError,
     StaleVersion,
     StoreRefused,
     StoreUnavailable,
+    Unavailable,
 )
 from service.rooms.clocks import Deadline, SeatClocks
 from service.rooms.players import SystemPlayers
@@ -254,11 +254,11 @@ class Room(Seating, ActorHandler):
             await self._change([self._start_game()], "start", -1)
 
     async def _operator_check(self, then: Callable[[], Any]) -> Any:
-        """An operator's action on a room still live and not a tournament's game (RoomUnavailable otherwise)."""
+        """An operator's action on a room still live and not a tournament's game (Unavailable otherwise)."""
         if self.status == FINISHED:
-            raise RoomUnavailable("the room's game is over already", code="room_finished")
+            raise Unavailable("the room's game is over already", code="room_finished")
         if self.tournament_id:
-            raise RoomUnavailable("this room is a game of a tournament: ask its tournament", code="tournament_room")
+            raise Unavailable("this room is a game of a tournament: ask its tournament", code="tournament_room")
         return await then()
 
     async def _close_by_operator(self, reason: str) -> None:
@@ -309,10 +309,10 @@ class Room(Seating, ActorHandler):
         try:
             self.check_seat(seat, nonce)
             if self.status == WAITING:
-                raise RoomUnavailable("the game has not started: seats are still free", code="not_started")
+                raise Unavailable("the game has not started: seats are still free", code="not_started")
             if self.state is None:
                 # (closed unplayed, by an operator, or abandoned: its outcome says which)
-                raise RoomUnavailable("the room closed: its outcome says why", code="room_closed")
+                raise Unavailable("the room closed: its outcome says why", code="room_closed")
             if expected_version is not None:
                 since = self._legal[seat][0] if seat in self._legal else self.version
                 if not since <= expected_version <= self.version:
@@ -342,7 +342,7 @@ class Room(Seating, ActorHandler):
         ``by_table``: the clock's move; ``stand_in``: a stand-in's move for a person's seat."""
         state = self.state
         if state is None:
-            raise RoomUnavailable("the game has not started", code="not_started")
+            raise Unavailable("the game has not started", code="not_started")
         engine_events = state.apply(seat, move, by_table=by_table)
         events: list[Any] = [GameEvent(e) for e in engine_events]
         outcome = state.outcome()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import ChoiceTaken, GameState, InvalidOptions
 from service.actors.requests import RequestKey
-from service.errors import Conflict, InvalidRequest, RoomUnavailable, SeatTaken
+from service.errors import Conflict, InvalidRequest, SeatTaken, Unavailable
 from service.rooms.seats import PERSON, SeatLeftEvent, SeatTable, SeatTakenEvent, new_nonce
 from service.rooms.updates import FINISHED, WAITING, SeatRecord
 
@@ -55,7 +55,7 @@ class Seating:
         its nonce (for the token). The last person's join starts the game.
 
         ``request``: the join's request id (service/actors/requests.py), kept in its log line. A join sent again with it
-        answers the seat it took, for as long as that seat is still held under that join (RoomUnavailable
+        answers the seat it took, for as long as that seat is still held under that join (Unavailable
         seat_given_back once it was given back or its token revoked), and takes nothing more; with other parameters,
         PreconditionFailed (request_id_reused)."""
         return await self.actor.call(lambda: self._join(seat, name, choice, player, origin, request))
@@ -97,7 +97,7 @@ class Seating:
         request: RequestKey | None = None,
     ) -> tuple[int, str]:
         if self.tournament_id:
-            raise RoomUnavailable(
+            raise Unavailable(
                 f"this room is a game of tournament {self.tournament_id}: join the tournament, whose seat token "
                 "every game of it accepts",
                 code="tournament_room",
@@ -105,15 +105,15 @@ class Seating:
         if request is not None and self.table.joined_with(request):  # (before any other check: the join was made)
             return self.table.joined_before(request)
         if self.status == FINISHED and self.state is None:
-            raise RoomUnavailable("the room closed: nobody joined it for too long", code="room_closed")
+            raise Unavailable("the room closed: nobody joined it for too long", code="room_closed")
         if player and self.seat_of(player) is not None:
             raise Conflict(
                 "the player holds a seat of this room already: take it up with TakeSeat", code="already_seated"
             )
         if self.status != WAITING:
-            raise RoomUnavailable("the game has started: every seat is taken", code="room_full")
+            raise Unavailable("the game has started: every seat is taken", code="room_full")
         if self._record.rated and not player:
-            raise RoomUnavailable(
+            raise Unavailable(
                 "this room is rated: join it signed in as a player (PlayerService)", code="sign_in_required"
             )
         seat = self.table.to_take(seat, full="room_full")
@@ -192,7 +192,7 @@ class Seating:
             raise InvalidRequest(f"seat must be 0-{len(self.seats) - 1}", field="seat", code="bad_seat")
         record = self.seats[seat]
         if record.kind != PERSON or not record.taken:
-            raise RoomUnavailable("nobody holds this seat: it has no token", code="seat_not_held")
+            raise Unavailable("nobody holds this seat: it has no token", code="seat_not_held")
         if self.status == WAITING:
             await self._free_seat(seat)
             return True

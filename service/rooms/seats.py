@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from service.actors.requests import RequestKey, reused
-from service.errors import InvalidRequest, RoomUnavailable, SeatTaken, Unauthenticated
+from service.errors import InvalidRequest, SeatTaken, Unauthenticated, Unavailable
 
 PERSON, SYSTEM = "person", "system"
 
@@ -89,14 +89,14 @@ class SeatTable(Generic[S]):
 
     def joined_before(self, request: RequestKey) -> tuple[int, str]:
         """The seat and nonce a join took with this request's key, while that seat is still held under it:
-        PreconditionFailed (request_id_reused) when the join asked for something else, RoomUnavailable
+        PreconditionFailed (request_id_reused) when the join asked for something else, Unavailable
         (seat_given_back) once the seat was given back or its token revoked (no token is given again)."""
         parameters, seat, nonce = self._joined[request.key]
         if parameters != request.parameters:
             raise reused("another join")
         record = self.seats[seat]
         if not record.taken or record.nonce != nonce:
-            raise RoomUnavailable(
+            raise Unavailable(
                 "the seat this request_id took was given back since (or its token revoked): join again with a new "
                 "request_id",
                 code="seat_given_back",
@@ -105,12 +105,12 @@ class SeatTable(Generic[S]):
 
     def to_take(self, seat: int | None, full: str) -> int:
         """The seat a join takes: ``seat`` if it is a person's and free, else the first free one when none is named.
-        Refuses RoomUnavailable (reason ``full``: no free seat), InvalidRequest (no such seat) or SeatTaken."""
+        Refuses Unavailable (reason ``full``: no free seat), InvalidRequest (no such seat) or SeatTaken."""
         seats = self.seats
         if seat is None:
             free = [s.seat for s in seats if s.kind == PERSON and not s.taken]
             if not free:
-                raise RoomUnavailable("no free seat", code=full)
+                raise Unavailable("no free seat", code=full)
             return free[0]
         if not 0 <= seat < len(seats):
             raise InvalidRequest(f"seat must be 0-{len(seats) - 1}", field="seat")

@@ -31,7 +31,7 @@ A writer that gets an error does not know whether its write is stored (StoreUnav
 On a node of a cluster (``node_id``: several nodes on one PostgreSQL, see service/cluster), every line is fenced: it
 is written only while the room's (or tournament's) lease names this node with the line's epoch, checked in the same
 transaction under a share lock of the lease row, so a claim by another node waits for the commit and every later line
-of this node is refused. A fenced-out writer gets RoomMoved (nothing of it is stored); the others of its group are
+of this node is refused. A fenced-out writer gets Moved (nothing of it is stored); the others of its group are
 stored as if nothing happened. A room created here gets its lease (epoch 1) in the transaction that stores it, and a
 finished room or tournament gives its lease up in the transaction of its last line.
 
@@ -71,7 +71,7 @@ from sqlalchemy import JSON, and_, bindparam, delete, insert, or_, select, text,
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from service.errors import InvalidRequest, RoomMoved, StoreRefused, StoreUnavailable
+from service.errors import InvalidRequest, Moved, StoreRefused, StoreUnavailable
 from service.store.database import store_away
 from service.store.kinds import KINDS
 from service.store.models import LeaseRow, LogRow, PlayerRow, SettingRow
@@ -245,11 +245,12 @@ class SqlJournal:
         try_seconds: float | None = TRY_SECONDS,
         node_id: str = "",
         rater: Callable[[Any, list[Any]], Awaitable[None]] | None = None,
+        outbox: Outbox | None = None,
     ) -> None:
         self.engine = engine
         self.rater = rater  # changes the ratings of rated games ending in a transaction (the module docstring)
         # writes the webhook deliveries the lines cause, in their transaction (service/webhooks/outbox.py)
-        self.outbox: Outbox | None = None
+        self.outbox = outbox
         self.retry_seconds = retry_seconds
         # the longest a try may wait on the store (module docstring); SQLite, a file on this machine, has no network
         # to lose, and its writers wait their turn in the process for up to WRITE_WAIT: unbounded there
@@ -390,7 +391,7 @@ class SqlJournal:
         self._down = False
         self.commits += 1
         if lost:
-            self._settle(lost, RoomMoved("another node owns this room now; try again (the call is routed there)"))
+            self._settle(lost, Moved("another node owns this room now; try again (the call is routed there)"))
             writes = [write for write in writes if write not in lost]
         for write in writes:
             self._stored_status[write.lease] = write.status
@@ -775,21 +776,27 @@ class SqlJournal:
         return found[:size], found[size - 1] if len(found) > size else ""
 
     async def token_secret(self) -> bytes:
-        """The seat-token secret, made once and kept, so tokens stay valid across restarts. Nodes starting together
-        agree on one: the first insert wins, and the others read the winner's."""
-        query = select(SettingRow.value).where(SettingRow.key == "token_secret")
-        async with self.engine.connect() as connection:
-            row = (await connection.execute(query)).first()
-        if row is not None:
-            return bytes.fromhex(row.value)
-        try:
-            async with self.engine.begin() as connection:
-                secret = secrets.token_bytes(32)
-                await connection.execute(insert(SettingRow).values(key="token_secret", value=secret.hex()))
-                return secret
-        except IntegrityError:  # another node made it first
-            async with self.engine.connect() as connection:
-                return bytes.fromhex((await connection.execute(query)).scalar_one())
+        """The seat-token secret (:func:`token_secret`)."""
+        return await token_secret(self.engine)
+
+
+async def token_secret(engine: AsyncEngine) -> bytes:
+    """The seat-token secret, made once and kept, so tokens stay valid across restarts. Nodes starting together agree
+    on one: the first insert wins, and the others read the winner's. (A function of the engine: the composition root
+    reads it before the journal exists, for the collaborators built before it.)"""
+    query = select(SettingRow.value).where(SettingRow.key == "token_secret")
+    async with engine.connect() as connection:
+        row = (await connection.execute(query)).first()
+    if row is not None:
+        return bytes.fromhex(row.value)
+    try:
+        async with engine.begin() as connection:
+            secret = secrets.token_bytes(32)
+            await connection.execute(insert(SettingRow).values(key="token_secret", value=secret.hex()))
+            return secret
+    except IntegrityError:  # another node made it first
+        async with engine.connect() as connection:
+            return bytes.fromhex((await connection.execute(query)).scalar_one())
 
 
 _asyncpg_provider: Any = None

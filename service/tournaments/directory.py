@@ -29,8 +29,8 @@ from service.actors.actor import Journal
 from service.actors.directory import Directory
 from service.actors.requests import RequestKey
 from service.actors.runtime import Remote
-from service.errors import InvalidRequest, ResourceExhausted, RoomMoved, TournamentNotFound
-from service.rooms.directory import RoomDirectory
+from service.errors import InvalidRequest, Moved, ResourceExhausted
+from service.rooms.directory import NewRoom, RoomDirectory
 from service.rooms.room import FINISHED, Room
 from service.store.records import TournamentRecord
 from service.tournaments.tournament import KIND, Tournament
@@ -46,7 +46,6 @@ class TournamentDirectory(Directory[Tournament]):
     docstring)."""
 
     kind = KIND
-    not_found = TournamentNotFound
 
     def __init__(
         self,
@@ -86,7 +85,7 @@ class TournamentDirectory(Directory[Tournament]):
         if set(options) & set(own):
             names = ", ".join(sorted(set(options) & set(own)))
             raise InvalidRequest(f"a tournament sets {names} itself: it rotates game by game", code="invalid_options")
-        resolved, system_player = self.rooms.check(
+        table = NewRoom(
             game=game,
             mode=mode,
             seats=rules.players,
@@ -94,9 +93,8 @@ class TournamentDirectory(Directory[Tournament]):
             options={**options, **own},
             system_player=system_player,
             think_seconds=think_seconds,
-            people_optional=True,
-            what="tournament",
         )
+        resolved, system_player = self.rooms.check(table, people_optional=True, what="tournament")
         for name in own:
             resolved.pop(name, None)
         if self.max_live is not None and self.live() >= self.max_live:
@@ -158,7 +156,7 @@ class TournamentDirectory(Directory[Tournament]):
             if not still or self._may_rest(tournament, rest_seconds) is not room:
                 continue  # (called for meanwhile: it stays; its next line clears its row's wake_at)
             rooms.rest(room)
-            actor.moved = RoomMoved("this tournament went to rest; send the call again (it wakes the tournament)")
+            actor.moved = Moved("this tournament went to rest; send the call again (it wakes the tournament)")
             actor.stop()
             self._actors.pop(actor.actor_id, None)
             self._resting.add(actor.actor_id)

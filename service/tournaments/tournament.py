@@ -36,7 +36,7 @@ from engine.registry import get_game, new_tournament
 from service.actors.actor import Actor, ActorHandler, Change, Host
 from service.actors.feed import Feed
 from service.actors.requests import RequestKey
-from service.errors import Conflict, RoomMoved, RoomUnavailable
+from service.errors import Conflict, Moved, Unavailable
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import ABANDONED, FINISHED, PERSON, PLAYING, SOLO, WAITING, Room
 from service.rooms.seats import Seat, SeatLeftEvent, SeatTable, SeatTakenEvent, new_nonce
@@ -199,7 +199,7 @@ class Tournament(ActorHandler):
         if request is not None and table.joined_with(request):  # (before any other check: the join was made)
             return table.joined_before(request)
         if self.status != WAITING:
-            raise RoomUnavailable("the tournament has started: every seat is taken", code="tournament_full")
+            raise Unavailable("the tournament has started: every seat is taken", code="tournament_full")
         if table.seat_of(player) is not None:
             raise Conflict("the player holds a seat of this tournament already", code="already_seated")
         seat = table.to_take(seat, full="tournament_full")
@@ -348,7 +348,7 @@ class Tournament(ActorHandler):
         tournament's own the store did not confirm is healed by the runtime, which then moves on (:meth:`resume`)."""
         try:
             await self._advance()
-        except RoomMoved:  # (the tournament, or its game, went on to another node)
+        except Moved:  # (the tournament, or its game, went on to another node)
             return
         except Exception as error:
             if not self.actor.ahead:

@@ -43,7 +43,7 @@ import math
 import random as randoms
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from opentelemetry.metrics import CallbackOptions, Observation
@@ -116,11 +116,23 @@ def condition_holds(condition: dict[str, Any], turns: dict[str, list[Any]] | Non
     return abs(float(entry[1]) - deadline) < 1e-6
 
 
+@dataclass(frozen=True)
+class Pace:
+    """How a dispatcher paces itself (tests give their own): ``sleep`` waits between passes, ``random`` is the
+    backoff's jitter, ``max_tasks`` bounds the attempts in flight on one node, and :meth:`Dispatcher.close` waits up
+    to ``close_seconds`` for them."""
+
+    sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep
+    random: randoms.Random = field(default_factory=randoms.Random)
+    max_tasks: int = MAX_TASKS
+    close_seconds: float = CLOSE_SECONDS
+
+
 class Dispatcher:
     """See the module docstring. ``clock``: its ``now()`` schedules (attempt times, backoff, claims; never the
-    signature's timestamp); ``sleep``: how the running loop waits between passes; ``sender``: sends attempts (None:
-    one with the settings' address policy), closed by :meth:`close`; ``unseal``: an endpoint's stored secret to its
-    ``whsec_`` secret; ``node_id``: the claims' owner; ``random``: the jitter's source."""
+    signature's timestamp); ``sender``: sends attempts (None: one with the settings' address policy), closed by
+    :meth:`close`; ``unseal``: an endpoint's stored secret to its ``whsec_`` secret; ``node_id``: the claims' owner;
+    ``pace``: how it waits, jitters and bounds its attempts (:class:`Pace`)."""
 
     def __init__(
         self,
@@ -132,10 +144,7 @@ class Dispatcher:
         unseal: Callable[[str], str],
         telemetry: Telemetry | None = None,
         node_id: str = "",
-        random: randoms.Random | None = None,
-        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
-        max_tasks: int = MAX_TASKS,
-        close_seconds: float = CLOSE_SECONDS,
+        pace: Pace | None = None,
     ) -> None:
         self.engine = engine
         self.clock = clock
@@ -143,10 +152,11 @@ class Dispatcher:
         self.sender = sender if sender is not None else Sender(AddressPolicy(settings.allow))
         self.unseal = unseal
         self.node_id = node_id
-        self.random = random if random is not None else randoms.Random()
-        self.sleep = sleep
-        self.max_tasks = max_tasks
-        self.close_seconds = close_seconds
+        pace = pace or Pace()
+        self.random = pace.random
+        self.sleep = pace.sleep
+        self.max_tasks = pace.max_tasks
+        self.close_seconds = pace.close_seconds
         self._postgres = engine.dialect.name == "postgresql"
         self._tasks: set[asyncio.Task[None]] = set()
         self._local: dict[str, int] = {}  # endpoint -> its attempts in flight on this node

@@ -19,7 +19,7 @@ from service.cluster.node import Node
 from service.grpc.server import KickoffServer, create_server
 from service.grpc.tokens import SeatTokens
 from service.players.identity import ExternalTokens
-from service.players.players import Players
+from service.players.players import Players, page_key
 from service.players.store import PlayerStore
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
@@ -117,7 +117,7 @@ class Cluster:
             host, port = store.address.rsplit(":", 1)
             url = address.set(host=host, port=int(port)).render_as_string(hide_password=False)
         engine = create_engine(url)
-        players = PlayerStore(engine, self.clock.now, min_games=1)
+        players = PlayerStore(engine, self.clock.now, min_games=1, page_key=page_key(SECRET))
         journal = SqlJournal(engine, node_id=node_id, rater=players.rate, **journal_options)
         settings = NodeSettings(node_id=node_id, lease_seconds=lease_seconds, renew_seconds=lease_seconds / 4)
         node = Node.for_engine(engine, settings, "", monotonic=monotonic or self.leases)

@@ -10,7 +10,7 @@ import logging
 from typing import Any
 
 from service.actors.actor import Actor
-from service.errors import InvalidRequest, RoomMoved
+from service.errors import InvalidRequest, Moved
 
 
 class Fenced:
@@ -36,12 +36,12 @@ class Counter:
 
 
 async def test_an_own_change_fenced_off_is_no_error_and_a_real_refusal_is_one(caplog) -> None:
-    journal = Fenced(RoomMoved("another node owns this room"))
+    journal = Fenced(Moved("another node owns this room"))
     actor: Actor[Any] = Actor(kind="room", actor_id="r1", handler=Counter(), journal=journal)  # type: ignore[arg-type]
     actor.start()
     with caplog.at_level(logging.INFO, logger="service.actors.actor"):
         actor.enqueue(lambda: actor.commit({"line": 1}, "playing"))  # (its clock ran out, say)
-        with contextlib.suppress(RoomMoved):
+        with contextlib.suppress(Moved):
             await actor.settle()
     levels = [record.levelno for record in caplog.records if "r1" in record.getMessage()]
     assert levels and logging.ERROR not in levels, caplog.text

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from sqlalchemy import event, select, update
 
-from service.errors import RoomMoved
+from service.errors import Moved
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.store.models import LeaseRow, RoomRow
@@ -72,7 +72,7 @@ async def test_a_group_of_moves_is_one_statement_and_a_line_whose_room_moved_is_
         journal.append("room", join, "waiting"),  # (a seat taken: its transaction writes the seat's row too)
         return_exceptions=True,
     )
-    assert kept is None and joined is None and isinstance(moved, RoomMoved)
+    assert kept is None and joined is None and isinstance(moved, Moved)
     moves = [statement for statement in statements if "INSERT INTO room_log" in statement]
     assert len(moves) == 2 and journal.commits - commits == 2, "the moves in one statement, the join beside them"
     assert sum(statement.startswith("WITH line AS") for statement in moves) == 1

@@ -24,7 +24,7 @@ from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.store.models import RoomRow, WebhookDeliveryRow, WebhookEndpointRow
 from service.webhooks.addresses import AddressPolicy
-from service.webhooks.dispatcher import Dispatcher
+from service.webhooks.dispatcher import Dispatcher, Pace
 from service.webhooks.sender import Sender
 from tests.conftest import empty_database
 from tests.server.conftest import Harness
@@ -208,6 +208,7 @@ async def dispatchers(clock: FakeClock) -> AsyncIterator[Callable[..., Dispatche
         engine: AsyncEngine, *, node_id: str = "a", allow: tuple[str, ...] = LOOPBACK, seed: int = 7, **options: Any
     ) -> Dispatcher:
         settings = replace(SETTINGS, allow=allow)
+        paced = {name: options.pop(name) for name in ("sleep", "max_tasks", "close_seconds") if name in options}
         dispatcher = Dispatcher(
             engine,
             clock=options.pop("clock", clock),
@@ -215,7 +216,7 @@ async def dispatchers(clock: FakeClock) -> AsyncIterator[Callable[..., Dispatche
             sender=Sender(AddressPolicy(allow)),
             unseal=lambda sealed: sealed,
             node_id=node_id,
-            random=random.Random(seed),
+            pace=Pace(random=random.Random(seed), **paced),
             **options,
         )
         made.append(dispatcher)
