@@ -34,7 +34,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from opentelemetry import context as otel_context
 
 from engine.core import RuleError
-from service.actors.feed import Feed, History, Readers
+from service.actors.feed import Audience, Feed, History, Readers
 from service.errors import Moved, ServiceError, StoreUnavailable
 from service.telemetry import in_sampled_trace
 
@@ -184,8 +184,7 @@ class Actor(Generic[U]):
         journal: Journal,
         host: Host | None = None,
         epoch: int = 0,
-        history: History[U] | None = None,
-        readers: Readers[U] | None = None,
+        audience: Audience[U] | None = None,
         tracing: bool = False,
     ) -> None:
         self.kind = kind
@@ -196,8 +195,9 @@ class Actor(Generic[U]):
         # The lease epoch this node holds the actor under (a cluster's node; 0: a single node). Every log line
         # carries it.
         self.epoch = epoch
-        self.updates: History[U] = history if history is not None else History(None)  # read in place by every feed
-        self.readers: Readers[U] = readers if readers is not None else Readers()
+        audience = audience if audience is not None else Audience()
+        self.updates: History[U] = audience.history  # read in place by every feed
+        self.readers: Readers[U] = audience.readers
         self.version = 0
         self.replaying: Any = None  # the log line being replayed while the actor is rebuilt from its log
         self.ahead = False  # a change is applied here that the store did not confirm: rebuild before anything else

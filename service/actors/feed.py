@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from service.errors import InvalidRequest, ResourceExhausted, StoreUnavailable
@@ -256,3 +257,12 @@ class Readers(Generic[T]):
             feed._rewritten = True
             feed._wakeup.set()
         self._feeds.clear()
+
+
+@dataclass(frozen=True)
+class Audience(Generic[T]):
+    """What an actor's readers follow: its updates kept in memory (``history``) and the readers' own buffers
+    (``readers``). By default every update is kept and the buffers are the defaults' size."""
+
+    history: History[T] = field(default_factory=lambda: History(None))
+    readers: Readers[T] = field(default_factory=Readers)

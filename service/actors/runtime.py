@@ -101,7 +101,7 @@ class Runtime:
         return await asyncio.shield(resolving)
 
     async def _resolve(self, node: Node, kind: str, actor_id: str) -> int | Remote | None:
-        where = await node.where(kind, actor_id)
+        where = await node.resolve(kind, actor_id)
         if where.claimed:
             await self.adopt(list(where.claimed))
         return where.at

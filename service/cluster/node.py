@@ -18,13 +18,13 @@ renewal back):
   orphan left over two renew intervals goes to whoever sweeps first); the runtime rebuilds each from its seed and
   log (clocks resume with the time they had left, system players wake up).
 
-A call for a room this node does not hold finds its owner (:meth:`Node.where`): this node (the room is loaded
+A call for a room this node does not hold finds its owner (:meth:`Node.resolve`): this node (the room is loaded
 under the lease's epoch), another live node (:class:`Remote`, with its address), nobody alive (this node claims
 it at once rather than making the caller wait for the sweep), or no lease at all (the room finished: any node reads
 it from the store).
 
 The node keeps the leases; it rebuilds nothing itself. What a sweep or a call claimed is what :meth:`Node.sweep` and
-:meth:`Node.where` return, to the runtime (service/actors/runtime.py), which rebuilds it in the directory of its
+:meth:`Node.resolve` return, to the runtime (service/actors/runtime.py), which rebuilds it in the directory of its
 kind, runs the renewals and sweeps, and stops what :meth:`Node.renew` says other nodes took.
 """
 
@@ -54,7 +54,7 @@ OWNER_CACHE_SECONDS = 1.0  # how long another node's ownership is believed witho
 
 @dataclass(frozen=True)
 class Where:
-    """Where an actor lives (:meth:`Node.where`): ``at`` the epoch this node holds it under, None (no lease: read
+    """Where an actor lives (:meth:`Node.resolve`): ``at`` the epoch this node holds it under, None (no lease: read
     the store) or Remote; ``claimed`` the leases the call claimed to get there (the actor's, and a tournament's games
     with it), for the runtime to rebuild; none when it was held already."""
 
@@ -236,12 +236,7 @@ class Node:
         """A forwarded call found no owner where the cache said: ask the store next time."""
         self._owners.pop((kind, target_id), None)
 
-    async def resolve(self, kind: str, target_id: str) -> int | Remote | None:
-        """Where it lives, as :meth:`where` says, for a caller that rebuilds nothing (a tool, a test); the runtime asks
-        :meth:`where`, which also returns what a claim took."""
-        return (await self.where(kind, target_id)).at
-
-    async def where(self, kind: str, target_id: str) -> Where:
+    async def resolve(self, kind: str, target_id: str) -> Where:
         """Where it lives (:class:`Where`): the epoch under which this node holds the lease (claiming it when nobody
         alive holds it: what the claim took comes with it), None when nothing holds one (finished, or unknown: read
         the store), or Remote (another live node owns it). Raises Moved (it is being handed over: try again)."""

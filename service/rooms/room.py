@@ -33,7 +33,7 @@ from opentelemetry.trace import Status, StatusCode
 from engine.core import GameState, Outcome, RuleError
 from engine.registry import get_game
 from service.actors.actor import Actor, ActorHandler, Change, Host
-from service.actors.feed import Feed, History, Readers
+from service.actors.feed import Audience, Feed, History, Readers
 from service.errors import (
     InvalidRequest,
     SeatReleased,
@@ -120,8 +120,7 @@ class Room(Seating, ActorHandler):
             journal=surroundings.journal,
             host=host,
             epoch=epoch,
-            history=History(limits.history),
-            readers=Readers(limits.stream_buffer, partial(read_back, self)),
+            audience=Audience(History(limits.history), Readers(limits.stream_buffer, partial(read_back, self))),
             tracing=self._tracing,
         )
         self.seat_clocks = SeatClocks(self.clock, self._expired, self.correspondence_hours * 3600.0 or None)

@@ -178,7 +178,7 @@ async def test_lease_claims_hand_overs_nodes_alive_and_rooms_nobody_claims(tmp_p
     assert await b.drain() == 3
     assert by(rb, "kickoff.lease.handovers", "kickoff.lease.outcome") == {("given_back",): 3}
     assert not points(rb, "kickoff.nodes.alive") and not points(rb, "kickoff.leases.orphaned")
-    assert await c.resolve("room", "r1") == 3
+    assert (await c.resolve("room", "r1")).at == 3
     assert by(rc, "kickoff.lease.claims", "kickoff.lease.kind", "kickoff.lease.outcome") == {("room", "call"): 1}
 
     # Without metrics exported a node never reads the census (it costs nothing).
