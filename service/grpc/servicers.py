@@ -47,7 +47,7 @@ from service.grpc.limits import check_request
 from service.grpc.tokens import TICKET_SECONDS, SeatClaim, SeatTokens
 from service.players.players import Players
 from service.players.store import PlayerInfo as Player
-from service.rooms.directory import RoomDirectory
+from service.rooms.directory import NewRoom, RoomDirectory
 from service.rooms.room import Room, Update
 from service.store.database import store_away
 
@@ -301,18 +301,20 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
 
     async def _create(self, request: room_pb2.CreateRoomRequest, key: RequestKey | None) -> Room:
         return await self.access.directory.create(
-            game=request.game,
-            mode=MODE_NAME[request.mode],
-            seats=request.seats,
-            system_players=request.system_players,
-            system_seats=tuple(request.system_seats),
-            options=options_from(request.options),
-            system_player=request.system_player,
-            think_seconds=request.think_seconds if request.HasField("think_seconds") else None,
-            rated=request.rated if request.HasField("rated") else None,
-            choice=request.choice,
-            correspondence_hours=request.correspondence_hours,
-            stand_ins=request.stand_ins,
+            NewRoom(
+                game=request.game,
+                mode=MODE_NAME[request.mode],
+                seats=request.seats,
+                system_players=request.system_players,
+                system_seats=tuple(request.system_seats),
+                options=options_from(request.options),
+                system_player=request.system_player,
+                think_seconds=request.think_seconds if request.HasField("think_seconds") else None,
+                rated=request.rated if request.HasField("rated") else None,
+                choice=request.choice,
+                correspondence_hours=request.correspondence_hours,
+                stand_ins=request.stand_ins,
+            ),
             request=key,
         )
 

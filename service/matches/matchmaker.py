@@ -43,7 +43,7 @@ from service.matches.store import (
 from service.players.ratings import MU
 from service.players.store import PlayerStore
 from service.rooms.clock import Clock, Timer
-from service.rooms.directory import RoomDirectory
+from service.rooms.directory import NewRoom, RoomDirectory
 from service.rooms.room import ONLINE
 from service.settings import MatchSettings
 from service.store.records import system_rating_id
@@ -212,15 +212,17 @@ class Matchmaker:
         bots = match.bots()
         try:
             await self.rooms.create(
-                game=match.game,
-                mode=match.mode,
-                seats=match.size,
-                system_players=len(bots),
-                system_seats=bots,
-                options=match.options,
-                system_player=match.system_player,
-                room_id=match.room_id,
-                people=match.people(),
+                NewRoom(
+                    game=match.game,
+                    mode=match.mode,
+                    seats=match.size,
+                    system_players=len(bots),
+                    system_seats=bots,
+                    options=match.options,
+                    system_player=match.system_player,
+                    room_id=match.room_id,
+                    people=match.people(),
+                )
             )
         except StoreRefused:  # (another node made it meanwhile: the same room, from the same table)
             if await self.rooms.journal.load_one("room", match.room_id) is None:

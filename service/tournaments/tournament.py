@@ -37,7 +37,7 @@ from service.actors.actor import Actor, ActorHandler, Change, Host
 from service.actors.feed import Feed
 from service.actors.requests import RequestKey
 from service.errors import Conflict, Moved, Unavailable
-from service.rooms.directory import RoomDirectory
+from service.rooms.directory import NewRoom, RoomDirectory
 from service.rooms.room import ABANDONED, FINISHED, PERSON, PLAYING, SOLO, WAITING, Room
 from service.rooms.seats import Seat, SeatLeftEvent, SeatTable, SeatTakenEvent, new_nonce
 from service.store.records import TournamentEntry, TournamentRecord
@@ -379,15 +379,17 @@ class Tournament(ActorHandler):
             if room.tournament_game == index:
                 return room
         return await self.rooms.create(
-            game=self.game,
-            mode=self.mode,
-            seats=len(self.seats),
-            system_players=self.system_players,
-            options={**self.options, **self.rules.next_options()},
-            system_player=self.system_player,
-            think_seconds=self.think_seconds,
-            tournament_id=self.tournament_id,
-            tournament_game=index,
+            NewRoom(
+                game=self.game,
+                mode=self.mode,
+                seats=len(self.seats),
+                system_players=self.system_players,
+                options={**self.options, **self.rules.next_options()},
+                system_player=self.system_player,
+                think_seconds=self.think_seconds,
+                tournament_id=self.tournament_id,
+                tournament_game=index,
+            )
         )
 
     async def _seat_everyone(self, room: Room) -> None:
