@@ -14,14 +14,43 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.core import NotYourTurn
+from service.rooms.clock import Clock
+from service.rooms.clocks import SeatClocks
 from service.rooms.seats import PERSON
-from service.rooms.updates import PLAYING
+from service.rooms.updates import PLAYING, SeatRecord, Surroundings, Update
 
 if TYPE_CHECKING:
-    from service.rooms.room import Room, SeatRecord
+    from service.actors.actor import Actor
+
+
+class Played(Protocol):
+    """What a room's system players and stand-ins play through: a room (service/rooms/room.py), its one path for
+    moves (``_apply``) included."""
+
+    room_id: str
+    seed: int
+    think_seconds: float | None
+    status: str
+    state: Any  # the game's state (None: not started)
+    game: Any  # the engine's game
+    seats: Sequence[SeatRecord]
+    seat_clocks: SeatClocks
+    clock: Clock
+    actor: Actor[Update]
+    surroundings: Surroundings
+    _metrics: Any
+    _game_attribute: dict[str, str]
+    _span: Callable[..., AbstractContextManager[Any]]
+
+    async def _apply(
+        self, seat: int, move: Any, *, by_table: bool, request_id: str = "", stand_in: bool = False
+    ) -> Any: ...
+
 
 log = logging.getLogger(__name__)
 THINK_RANGE = (0.8, 2.0)  # a system player's think time when the room sets none
@@ -33,7 +62,7 @@ STAND_IN_LEVEL = "normal"  # the stand-in's level
 class SystemPlayers:
     """The system players and stand-ins of ``room`` (see the module docstring)."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Played) -> None:
         self.room = room
         self._searches: set[asyncio.Task[None]] = set()  # searches under way
         self.reset()

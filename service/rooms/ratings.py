@@ -10,16 +10,27 @@ while it waits, the reason it would have if it started with the people seated so
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
 from engine.core import Outcome
 from service.rooms.seats import PERSON, SYSTEM, Seat
 from service.rooms.updates import ONLINE, SOLO
 from service.store.records import GameResult, SeatResult, system_rating_id
 
-if TYPE_CHECKING:
-    from service.rooms.room import Room
+
+class Rated(Protocol):
+    """What a game's result is read from: a room (service/rooms/room.py), as far as its ratings go."""
+
+    room_id: str
+    game: Any  # the engine's game
+    state: Any  # the game's state (None: not started)
+    seats: Sequence[Any]  # its SeatRecords
+    teams: Sequence[int]
+    system_player: str
+    rated: bool
+    unrated_reason: str
+
 
 # Why a game is not rated (Room.unrated_reason; the proto's Room.unrated_reason and the stored outcome's): '' when it is
 RATINGS_OFF = "ratings_off"  # the server keeps no ratings (no players: a memory store)
@@ -60,7 +71,7 @@ def unrated_with(seats: Iterable[Seat], rates: bool, asked: bool | None, mode: s
     return why_unrated(rates, asked, mode, [(r.taken, r.player, r.origin) for r in seats if r.kind == PERSON])
 
 
-def game_result(room: Room, outcome: Outcome, now: float) -> GameResult:
+def game_result(room: Rated, outcome: Outcome, now: float) -> GameResult:
     """How ``room``'s game ended for each seat, for its players' history and ratings (written with the last line)."""
     teams = room.teams
     places = outcome.places(teams) if room.state is not None else [0] * (max(teams) + 1)

@@ -6,14 +6,33 @@ back), and a game's replay step by step with the table after each. Both replay t
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from service.actors.feed import Evicted
-from service.rooms.updates import FINISHED, Update
+from service.actors.feed import Evicted, History
+from service.rooms.updates import FINISHED, Published, RoomLimits, Surroundings, Update
 
 if TYPE_CHECKING:
-    from service.rooms.room import Room
-    from service.store.records import LogEntry
+    from service.actors.actor import Actor
+    from service.store.records import LogEntry, RoomRecord
+
+
+class Replayed(Protocol):
+    """What a room's past is rebuilt from: a room (service/rooms/room.py), made again aside as ``type(room)(record,
+    surroundings)`` to replay its log."""
+
+    room_id: str
+    actor: Actor[Update]
+    surroundings: Surroundings
+    limits: RoomLimits
+    updates: History[Update]
+    published: Published
+    state: Any  # the game's state (None: not started)
+    seats: Any  # its SeatRecords
+
+    def record(self) -> RoomRecord: ...
+
+
+Room = TypeVar("Room", bound=Replayed)  # (the room made aside is of the live one's class)
 
 
 @dataclass(frozen=True)

@@ -18,19 +18,45 @@ with the moves, and is stored as any line is, so that it survives a restart.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
-from service.rooms.clock import Timer
-from service.rooms.updates import PLAYING, SOLO, WAITING
+from service.rooms.clock import Clock, Timer
+from service.rooms.clocks import SeatClocks
+from service.rooms.updates import PLAYING, SOLO, WAITING, RoomLimits, Surroundings, Update
 
 if TYPE_CHECKING:
-    from service.rooms.room import Room
+    from service.actors.actor import Actor
+    from service.actors.feed import History
+
+
+class Rests(Protocol):
+    """What a room's times are read from, and how it ends by itself: a room (service/rooms/room.py)."""
+
+    status: str
+    mode: str
+    clock: Clock
+    tournament_id: str
+    correspondence_hours: int
+    actor: Actor[Update]
+    updates: History[Update]
+    used_at: float
+    surroundings: Surroundings
+    limits: RoomLimits
+    state: Any  # the game's state (None: not started)
+    seats: Any  # its SeatRecords
+    seat_clocks: SeatClocks
+    created_at: float
+    changed_at: float
+
+    async def _close(self) -> None: ...
+
+    async def _abandon(self) -> None: ...
 
 
 class Resting:
     """The times of ``room`` (see the module docstring), and its timer to close or end as abandoned."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Rests) -> None:
         self.room = room
         self._timer: Timer | None = None  # a waiting room's time to close, or a solo room's to end as abandoned
 
