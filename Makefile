@@ -13,7 +13,7 @@ CHROMIUM := /usr/bin/chromium
 # The alert tests (tests/deploy/test_observability.py) run Debian's promtool; they skip without it, except under CI=true.
 PROMTOOL := /usr/bin/promtool
 
-.PHONY: install run test lint format bench clean stubs check-stubs check-contracts release-contracts release-openapi browser promtool \
+.PHONY: install run test docs docs-serve lint format bench clean stubs check-stubs check-contracts release-contracts release-openapi browser promtool \
 	system-packages dashboards
 
 install: $(STAMP)
@@ -56,6 +56,14 @@ dashboards: install
 test: install check-stubs check-contracts
 	scripts/with-postgres $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --durations=25 $(PYTEST_ARGS)
 
+# The documentation site (mkdocs.yml, pages in docs/): built with --strict into site/, so a broken link, an anchor that
+# names no heading, a page missing from the nav or a quoted file that is gone fails it. `make test` builds it too.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+docs-serve: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
+
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -75,7 +83,7 @@ bench: install
 	$(BIN)/kickoff bench bots --game soker --bot hard --opponent random --seats 2 --deals 25 --think 1
 	$(BIN)/kickoff bench bots --game age-of-soccer --bot hard --opponent normal --seats 2,4 --deals 100 --think 1
 	$(BIN)/kickoff bench bots --game carta-futbol-club --bot hard --opponent normal --seats 2,4 --deals 100 --think 1
-	$(BIN)/kickoff bench goals --rooms 200 --seconds 15 --rounds 3 --tracing-rounds 7 --readme README.md
+	$(BIN)/kickoff bench goals --rooms 200 --seconds 15 --rounds 3 --tracing-rounds 7 --readme docs/benchmarks.md
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench server --rooms 200 --seconds 20 --transport stream --bots 0 \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench nemesis --seconds 120 --database-url "$$KICKOFF_TEST_POSTGRES_URL"'
@@ -88,8 +96,8 @@ bench: install
 	$(BIN)/kickoff bench clocks --rooms 5000
 	$(BIN)/kickoff bench history --games 2000 --stored 1000,10000
 	@# (both stores run, then the goals missed on either fail the target)
-	$(BIN)/kickoff bench players --players 100000 --readme README.md; sqlite=$$?; \
-	scripts/with-postgres sh -c '$(BIN)/kickoff bench players --players 100000 --rounds 0 --readme README.md \
+	$(BIN)/kickoff bench players --players 100000 --readme docs/benchmarks.md; sqlite=$$?; \
+	scripts/with-postgres sh -c '$(BIN)/kickoff bench players --players 100000 --rounds 0 --readme docs/benchmarks.md \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'; postgres=$$?; [ $$sqlite = 0 ] && [ $$postgres = 0 ]
 	@# (matchmaking at 30 tickets/s, what 2 cores sustain: each store's run takes some 6 minutes; both stores run,
 	@# then a ticket that never ended on either fails the target)
@@ -126,4 +134,4 @@ release-openapi: install
 	$(BIN)/python -m service.gateway.release release/kickoff-v1.openapi.json
 
 clean:
-	rm -rf $(VENV) node_modules build *.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) node_modules build site *.egg-info .pytest_cache .ruff_cache

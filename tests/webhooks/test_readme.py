@@ -16,7 +16,7 @@ from tests.processes import free_port
 from tests.server.conftest import Harness
 from tests.webhooks.test_service import TURN, against_a_system_player, drain, guest, register
 
-README = Path(__file__).parents[2] / "README.md"
+README = Path(__file__).parents[2] / "docs" / "guides" / "webhooks.md"
 
 
 def receiver_example() -> str:
