@@ -177,13 +177,16 @@ class LeaderboardPage:
 @dataclass(frozen=True)
 class Rank:
     """A player's place on a game's leaderboard (``line`` None while they have too few rated games), the lines just
-    above and below, how many players are on it, and the rated games needed."""
+    above and below, how many players are on it, the rated games needed, the player's rated games, and the rated games
+    they have still to play to appear (0 once on it)."""
 
     line: player_pb2.LeaderboardLine | None
     above: list[player_pb2.LeaderboardLine]
     below: list[player_pb2.LeaderboardLine]
     ranked: int
     min_games: int
+    rated_games: int = 0
+    games_to_play: int = 0
 
 
 @dataclass(frozen=True)
@@ -473,7 +476,15 @@ class KickoffClient:
         else:
             response = await self._as_player(self._players.GetRank, request)
         line = response.line if response.HasField("line") else None
-        return Rank(line, list(response.above), list(response.below), response.ranked, response.min_games)
+        return Rank(
+            line,
+            list(response.above),
+            list(response.below),
+            response.ranked,
+            response.min_games,
+            response.rated_games,
+            response.games_to_play,
+        )
 
     # -- matchmaking --------------------------------------------------------------------------------------------------
 

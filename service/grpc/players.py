@@ -405,12 +405,17 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
         if not 0 <= request.neighbours <= MOST_NEIGHBOURS:
             raise InvalidRequest(f"neighbours must be 0-{MOST_NEIGHBOURS}", field="neighbours")
         player_id = await self._player_id(request, context)
-        line, above, below, ranked = await self.store.rank(game, player_id, request.neighbours or DEFAULT_NEIGHBOURS)
+        line, above, below, ranked, games = await self.store.rank(
+            game, player_id, request.neighbours or DEFAULT_NEIGHBOURS
+        )
         answer = player_pb2.GetRankResponse(
             above=[self._line(x) for x in above],
             below=[self._line(x) for x in below],
             ranked=ranked,
             min_games=self.store.min_games,
+            rated_games=games,
+            # Still to play: 0 on the board, and for a system player (never on it) who has played the minimum.
+            games_to_play=0 if line is not None else max(0, self.store.min_games - games),
         )
         if line is not None:
             answer.line.CopyFrom(self._line(line))

@@ -849,8 +849,11 @@ class PlayerStore:
         """How many players a game's board has (in all, or with a ``.where`` on the bands: in those bands)."""
         return select(func.coalesce(func.sum(BoardCountRow.players), 0)).where(BoardCountRow.game == game)
 
-    async def rank(self, game: str, player_id: str, neighbours: int) -> tuple[Line | None, list[Line], list[Line], int]:
-        """A player's line, the ``neighbours`` lines above and below it, and how many players the board has."""
+    async def rank(
+        self, game: str, player_id: str, neighbours: int
+    ) -> tuple[Line | None, list[Line], list[Line], int, int]:
+        """A player's line, the ``neighbours`` lines above and below it, how many players the board has, and the
+        player's rated games in the game (which, while under the minimum, say how far the player is from the board)."""
         board = self._board(game)
         async with self.engine.connect() as connection:
             # One statement: the player's row and the rows just above and below it (by the player's rating, read in
@@ -874,7 +877,18 @@ class PlayerStore:
             for row in await connection.execute(statement):
                 found[row.side].append(row)
             if not found[0]:
-                return None, [], [], int((await connection.execute(self._banded(game))).scalar_one())
+                # Off the board: how many players it has, and the player's rated games (none without a rating).
+                ranked, games = (
+                    await connection.execute(
+                        select(
+                            self._banded(game).scalar_subquery(),
+                            select(RatingRow.games)
+                            .where(RatingRow.game == game, RatingRow.player_id == player_id)
+                            .scalar_subquery(),
+                        )
+                    )
+                ).one()
+                return None, [], [], int(ranked), int(games or 0)
             board_order = lambda row: (-row.display, row.player_id)  # noqa: E731
             [me], above, below = found[0], sorted(found[1], key=board_order), sorted(found[2], key=board_order)
             first = above[0] if above else me
@@ -899,7 +913,7 @@ class PlayerStore:
             ).one()
             better = int(above_band) + int(in_band)
             lines = self._lines([*above, me, *below], (1 + better, better + int(tied_before)))
-        return lines[len(above)], lines[: len(above)], lines[len(above) + 1 :], int(ranked)
+        return lines[len(above)], lines[: len(above)], lines[len(above) + 1 :], int(ranked), int(me.games)
 
     # -- history --------------------------------------------------------------------------------------------------
 

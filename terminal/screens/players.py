@@ -160,7 +160,8 @@ class MyGamesScreen(PagedScreen):
 
 class LeaderboardScreen(PagedScreen):
     """A game's leaderboard, a page at a time: rank, name, rating (its display figure), rated games; and, for a
-    signed-in player, their own place. g: the next game's."""
+    signed-in player, their own place, or until they have one their rated games and how many more they have to play
+    (an empty board says the minimum too). g: the next game's."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("g", "next_game", "Next game")]
 
@@ -225,7 +226,8 @@ class LeaderboardScreen(PagedScreen):
         if self.lines:
             self.say(f"Page {self.page}: {len(self.lines)} players.{more}")
         else:
-            self.say("Nobody is on it yet." if self.page == 1 else f"Page {self.page}: nobody more.")
+            nobody = f"Nobody is on it yet: a player appears after {games}."
+            self.say(nobody if self.page == 1 else f"Page {self.page}: nobody more.")
         self.query_one("#board-me", Static).update(Text(await self._me(game)))
 
     async def _me(self, game: str) -> str:
@@ -237,7 +239,12 @@ class LeaderboardScreen(PagedScreen):
         except CallFailed as failed:
             return refused(failed) if isinstance(failed, SessionEnded) else f"Your place: {failed.refusal}"
         if rank.line is None:
-            return f"You are not on it yet: it takes {plural(rank.min_games, 'rated game')}."
+            # Off the board: the games played and those still to play (none left but off the board: a count the
+            # board has not caught up with; the minimum then).
+            done = f"You have played {plural(rank.rated_games, 'rated game')}"
+            if rank.games_to_play > 0:
+                return f"{done}: {plural(rank.games_to_play, 'more rated game')} to appear on the leaderboard."
+            return f"{done}: a player appears after {plural(rank.min_games, 'rated game')}."
         line = rank.line
         return (
             f"You: #{line.rank} of {rank.ranked}, rating {rating_text(line.rating)}, "

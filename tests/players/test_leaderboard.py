@@ -105,6 +105,28 @@ async def test_the_minimum_of_games_and_a_rank_with_neighbours(start: Start, dat
     assert (code, why) == (grpc.StatusCode.INVALID_ARGUMENT, "bad_page_token")
 
 
+async def test_a_rank_under_the_minimum_says_the_games_played_and_the_games_still_to_play(
+    start: Start, database_url: str
+) -> None:
+    """Off the board, GetRank's answer says how far the player is from it: their rated games and the games still to
+    play (0 once on it); a player with no rating yet (the caller here, a new guest) has all the minimum to play."""
+    served = Served(await start(journal=SqlJournal(create_engine(database_url)), min_games=3))
+    await seed(served)
+    players = served.harness.players
+
+    async def standing(player_id: str, metadata: tuple = ()) -> tuple[bool, int, int, int]:
+        rank = await players.GetRank(player_pb2.GetRankRequest(game="soker", player_id=player_id), metadata=metadata)
+        return rank.HasField("line"), rank.rated_games, rank.games_to_play, rank.min_games
+
+    assert await standing("e5") == (False, 2, 1, 3)  # two rated games of three: one more to play
+    assert await standing("d4") == (False, 1, 2, 3)
+    assert await standing("g7") == (False, 0, 3, 3)  # a rating, but no rated game yet
+    assert await standing("c3") == (True, 9, 0, 3)  # on the board: nothing left to play
+    assert await standing("system-heuristic") == (False, 50, 0, 3)  # a system player is never on the board
+    newcomer = await served.guest(name="Newcomer")
+    assert await standing("", auth(newcomer.access_token)) == (False, 0, 3, 3)  # the caller, with no rating yet
+
+
 async def test_a_deleted_player_leaves_a_pseudonym_and_nothing_else(served: Served) -> None:
     ann, bo = await served.guest(name="Ann", device_id="ann-phone-0123456789"), await served.guest(name="Bo")
     players = served.harness.players

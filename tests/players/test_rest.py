@@ -7,8 +7,11 @@ from collections.abc import Awaitable, Callable
 
 import httpx
 
+from service.store.database import create_engine
+from service.store.journal import SqlJournal
 from tests.players.conftest import Served
 from tests.server.conftest import Harness
+from tests.servers import Start
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -84,3 +87,28 @@ async def test_sign_ins_past_the_bound_end_the_oldest_session_over_rest(
     assert (again.status_code, again.json()["reason"]) == (401, "session_revoked")
     for live in sessions[1:]:
         assert (await client.get("/v1/players/me", headers=bearer(live["accessToken"]))).status_code == 200
+
+
+async def test_a_rank_over_rest_says_the_games_still_to_play(
+    start: Start, database_url: str, gateway: Callable[[Harness], Awaitable[httpx.AsyncClient]]
+) -> None:
+    """The board is empty but says the minimum; a player with one rated game of three has two still to play, and a
+    newcomer all three (numbers the page shows under the board)."""
+    served = Served(await start(journal=SqlJournal(create_engine(database_url)), min_games=3))
+    client = await gateway(served.harness)
+    board = (await client.get("/v1/games/soker/leaderboard")).json()
+    assert board["lines"] == [] and board["minGames"] == 3
+    ann, bo = await served.guest(name="Ann"), await served.guest(name="Bo")
+    created = await served.create(ann)
+    joined = await served.join(created.room.room_id, bo)
+    ended = await served.play_out(
+        created.room.room_id, {created.seat: created.seat_token, joined.seat: joined.seat_token}
+    )
+    assert ended.rated
+    mine = await client.get("/v1/games/soker/leaderboard/me", headers=bearer(ann.access_token))
+    assert mine.status_code == 200, mine.text
+    answer = mine.json()
+    assert not answer.get("line") and (answer["ratedGames"], answer["gamesToPlay"], answer["minGames"]) == (1, 2, 3)
+    newcomer = (await client.post("/v1/players/guest", json={"name": "Cy"})).json()["session"]["accessToken"]
+    fresh = (await client.get("/v1/games/soker/leaderboard/me", headers=bearer(newcomer))).json()
+    assert (fresh["ratedGames"], fresh["gamesToPlay"]) == (0, 3)

@@ -6,16 +6,20 @@ signing out. Against a server with players on SQLite (tests/tui/conftest.py's ``
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import grpc
 import pytest
 from textual.widgets import DataTable
 
 from kickoff.v1 import common_pb2, player_pb2
+from service.store.database import create_engine, upgrade_in_thread
+from service.store.journal import SqlJournal
 from terminal.app import KickoffApp, LeaderboardScreen, LobbyScreen, MyGamesScreen, TableScreen, rating_text
 from terminal.client import CallFailed, KickoffClient, Refusal
 from tests.players.conftest import Served, auth
 from tests.server.conftest import refusal
+from tests.servers import Start
 from tests.tui.conftest import (
     SIZE,
     as_session,
@@ -173,6 +177,39 @@ async def test_the_table_shows_players_ratings_and_the_leaderboard_their_places(
         mine = next(line for line in expected.lines if line.player_id == ana.player_id)
         assert shown(app, "#board-me") == (
             f"You: #{mine.rank} of 2, rating {ratings[ana.player_id]}, 1 rated game, {mine.rating.wins} won"
+        )
+
+
+async def test_an_empty_leaderboard_says_its_minimum_and_the_player_the_games_still_to_play(
+    start: Start, tmp_path: Path
+) -> None:
+    """With a minimum of 3, after one rated game: the empty board says what it takes to appear, and the signed-in
+    player's line says the game played and the two still to play."""
+    url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
+    await upgrade_in_thread(url)
+    served = Served(await start(journal=SqlJournal(create_engine(url)), min_games=3))
+    harness = served.harness
+    bo = await served.guest(name="Bo")
+    app = KickoffApp(target(harness), name="Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        ana = await sign_in(pilot)
+        created = await served.create(as_session(ana))
+        joined = await served.join(created.room.room_id, bo)
+        ended = await served.play_out(
+            created.room.room_id, {created.seat: created.seat_token, joined.seat: joined.seat_token}
+        )
+        assert ended.rated and ended.status == common_pb2.ROOM_STATUS_FINISHED
+        screen_lobby = await lobby(pilot)
+        index = [info.name for info in screen_lobby.games].index("soker")
+        await pilot.press("g", *["down"] * index, "l")
+        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen), "the leaderboard")
+        board = app.screen
+        assert isinstance(board, LeaderboardScreen)
+        await paged(pilot, board)
+        await until(pilot, lambda: shown(app, "#board-me") != "", "the player's own place")
+        assert shown(app, "#board-status") == "Nobody is on it yet: a player appears after 3 rated games."
+        assert shown(app, "#board-me") == (
+            "You have played 1 rated game: 2 more rated games to appear on the leaderboard."
         )
 
 

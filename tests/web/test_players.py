@@ -233,6 +233,34 @@ async def test_players_join_from_the_list_go_back_to_their_seat_and_choose_a_tea
     assert (seat["playerId"], seat["choice"]) == (ana["player"]["playerId"], "VIK")
 
 
+async def test_an_empty_leaderboard_says_its_minimum_and_a_player_the_games_still_to_play(
+    start: Start, gateway, tmp_path: Path, pages: Pages
+) -> None:
+    """With a minimum of 3, after one rated game: the empty board's line says what it takes, and the signed-in
+    player's line says the game played and the two still to play (GetRank's numbers)."""
+    url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
+    await upgrade_in_thread(url)
+    harness = await start(journal=SqlJournal(create_engine(url)), min_games=3)
+    site = Site(Served(harness), await gateway(harness))
+    page = await pages.new()
+    session = await sign_in(page, site, "Ana")
+    ana, bo = player_pb2.Session(access_token=session["accessToken"]), await site.served.guest("Bo")
+    created = await site.served.create(ana, seats=2)
+    joined = await site.served.join(created.room.room_id, bo)
+    ended = await site.served.play_out(
+        created.room.room_id, {created.seat: created.seat_token, joined.seat: joined.seat_token}
+    )
+    assert ended.rated and ended.status == common_pb2.ROOM_STATUS_FINISHED
+    await page.goto(f"{site.base}/play#leaderboard=soker")
+    await expect(page.get_by_test_id("leaderboard-lines")).to_have_text(
+        "Nobody yet: a player appears after 3 rated games."
+    )
+    await expect(page.get_by_test_id("min-games")).to_have_text("Min 3 rated games to appear.")
+    await expect(page.get_by_test_id("my-rank-line")).to_have_text(
+        "You have played 1 rated game: 2 more rated games to appear on the leaderboard."
+    )
+
+
 async def test_the_leaderboard_after_rated_games_and_ratings_beside_names_at_the_table(
     site: Site, pages: Pages, artifacts: Path
 ) -> None:
@@ -242,8 +270,12 @@ async def test_the_leaderboard_after_rated_games_and_ratings_beside_names_at_the
     ana = player_pb2.Session(access_token=session["accessToken"])
     bo, cy = await served.guest("Bo"), await served.guest("Cy")
     await page.goto(f"{site.base}/play#leaderboard=soker")  # before any rated game
-    await expect(page.get_by_test_id("leaderboard-lines")).to_have_text("Nobody yet.")
-    await expect(page.get_by_test_id("my-rank-line")).to_have_text("You are not on it yet: min 1 rated game.")
+    await expect(page.get_by_test_id("leaderboard-lines")).to_have_text(
+        "Nobody yet: a player appears after 1 rated game."
+    )
+    await expect(page.get_by_test_id("my-rank-line")).to_have_text(
+        "You have played 0 rated games: 1 more rated game to appear on the leaderboard."
+    )
 
     # Two rated games played out through gRPC: Bo against Cy, then Ana against Bo.
     for first, second in ((bo, cy), (ana, bo)):

@@ -278,18 +278,22 @@ class GetRankRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., player_id: _Optional[str] = ..., neighbours: _Optional[int] = ...) -> None: ...
 
 class GetRankResponse(_message.Message):
-    __slots__ = ("line", "above", "below", "ranked", "min_games")
+    __slots__ = ("line", "above", "below", "ranked", "min_games", "rated_games", "games_to_play")
     LINE_FIELD_NUMBER: _ClassVar[int]
     ABOVE_FIELD_NUMBER: _ClassVar[int]
     BELOW_FIELD_NUMBER: _ClassVar[int]
     RANKED_FIELD_NUMBER: _ClassVar[int]
     MIN_GAMES_FIELD_NUMBER: _ClassVar[int]
+    RATED_GAMES_FIELD_NUMBER: _ClassVar[int]
+    GAMES_TO_PLAY_FIELD_NUMBER: _ClassVar[int]
     line: LeaderboardLine
     above: _containers.RepeatedCompositeFieldContainer[LeaderboardLine]
     below: _containers.RepeatedCompositeFieldContainer[LeaderboardLine]
     ranked: int
     min_games: int
-    def __init__(self, line: _Optional[_Union[LeaderboardLine, _Mapping]] = ..., above: _Optional[_Iterable[_Union[LeaderboardLine, _Mapping]]] = ..., below: _Optional[_Iterable[_Union[LeaderboardLine, _Mapping]]] = ..., ranked: _Optional[int] = ..., min_games: _Optional[int] = ...) -> None: ...
+    rated_games: int
+    games_to_play: int
+    def __init__(self, line: _Optional[_Union[LeaderboardLine, _Mapping]] = ..., above: _Optional[_Iterable[_Union[LeaderboardLine, _Mapping]]] = ..., below: _Optional[_Iterable[_Union[LeaderboardLine, _Mapping]]] = ..., ranked: _Optional[int] = ..., min_games: _Optional[int] = ..., rated_games: _Optional[int] = ..., games_to_play: _Optional[int] = ...) -> None: ...
 
 class ListRatingChangesRequest(_message.Message):
     __slots__ = ("player_id", "game", "page_size", "page_token")

@@ -1,6 +1,7 @@
 // A game's leaderboard, at #leaderboard=GAME: its players by rating (the display figure, mu - 3 sigma), best first, a
-// page at a time; the rated games a player needs to appear; and the signed-in player's own place with the players
-// just above and below, when they have one.
+// page at a time; the rated games a player needs to appear (also in an empty board's one line); and the signed-in
+// player's own place with the players just above and below, or, until they have one, their rated games and how many
+// more they have to play.
 
 import { api, hostedGames, Problem } from "./api.js";
 import { fill, h, plural } from "./dom.js";
@@ -71,6 +72,21 @@ export function leaderboardView(root, game) {
     );
   }
 
+  // An empty board says what it takes to be on it (a board with nobody on it tells nothing of itself otherwise).
+  function nobody(count) {
+    return `Nobody yet: a player appears after ${plural(count ?? 0, "rated game")}.`;
+  }
+
+  // Off the board: the games played and those still to play (GetRank's ratedGames and gamesToPlay; 0 to play off
+  // the board is a player whose count the board has not caught up with: it says the minimum).
+  function notYet(answer) {
+    const played = answer.ratedGames ?? 0;
+    const toPlay = answer.gamesToPlay ?? 0;
+    const done = `You have played ${plural(played, "rated game")}`;
+    if (toPlay > 0) return `${done}: ${plural(toPlay, "more rated game")} to appear on the leaderboard.`;
+    return `${done}: a player appears after ${plural(answer.minGames ?? 0, "rated game")}.`;
+  }
+
   function showMinimum(count) {
     minimum.textContent = `Min ${plural(count ?? 0, "rated game")} to appear.`;
   }
@@ -84,7 +100,7 @@ export function leaderboardView(root, game) {
       showMinimum(answer.minGames);
       const rows = (answer.lines || []).map((line) => row(line));
       if (next) lines.append(...rows);
-      else fill(lines, rows.length ? rows : h("tr", {}, h("td", { colspan: COLUMNS.length }, "Nobody yet.")));
+      else fill(lines, rows.length ? rows : h("tr", {}, h("td", { colspan: COLUMNS.length }, nobody(answer.minGames))));
       s.next = answer.nextPageToken || "";
       more.hidden = !s.next;
       status.textContent = "";
@@ -102,8 +118,7 @@ export function leaderboardView(root, game) {
       if (s.stopped) return;
       mine.hidden = false;
       if (!answer.line) {
-        const needed = plural(answer.minGames ?? 0, "rated game");
-        fill(mine, h("p", { testid: "my-rank-line" }, `You are not on it yet: min ${needed}.`));
+        fill(mine, h("p", { testid: "my-rank-line" }, notYet(answer)));
         return;
       }
       const line = answer.line;
