@@ -452,7 +452,8 @@ async def test_a_level_carta_match_goes_to_a_shootout_drawn_kick_by_kick(
 
 async def test_a_game_that_every_seat_won_is_shown_to_each_seat_as_a_draw(start: Start, gateway, pages: Pages) -> None:
     """Nobody plays an Age of Soccer game of one round: every clock runs out, nobody wins a shield, and the turn limit
-    lists both seats as winners. Each seat's page says it is a draw, not that it won."""
+    lists both seats as winners. The contract says each seat drew; each seat's page says it is a draw (the headline,
+    the list of seats, the line in the feed), not that it won, and so does the replay."""
     harness = await start()
     client: httpx.AsyncClient = await gateway(harness)
     body = {"game": "age-of-soccer", "mode": "ROOM_MODE_ONLINE", "seats": 2, "options": {"max_rounds": 1}}
@@ -482,3 +483,13 @@ async def test_a_game_that_every_seat_won_is_shown_to_each_seat_as_a_draw(start:
         await expect(page.get_by_test_id("outcome-headline")).to_have_text("=A draw: every seat finished level.")
         await expect(page.get_by_test_id("outcome")).to_have_attribute("data-result", "draw")
         await expect(page.get_by_test_id("outcome-winners")).to_have_text(listed)  # (the result itself unchanged)
+        await expect(page.get_by_test_id("seat-result")).to_have_text(["draw", "draw"])  # no seat marked "winner"
+        await expect(page.get_by_test_id("feed")).to_contain_text("game over (rounds): a draw")
+        await expect(page.get_by_test_id("feed")).not_to_contain_text("won by")
+    assert outcome["results"] == ["SEAT_RESULT_DRAWN", "SEAT_RESULT_DRAWN"], outcome
+    replay = players[0]
+    await replay.goto(f"{client.base_url}/play#replay={room_id}")
+    await expect(replay.get_by_test_id("replay")).to_have_attribute("data-room", room_id)
+    await replay.get_by_test_id("replay-last").click()
+    await expect(replay.get_by_test_id("replay-feed")).to_contain_text("game over (rounds): a draw")
+    await expect(replay.get_by_test_id("replay-feed")).not_to_contain_text("won by")
