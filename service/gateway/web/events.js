@@ -7,7 +7,8 @@ import { pick } from "./games/index.js";
  * "shared_win"; "" for a seat it does not name. A client never infers it from the winners: an Age of Soccer game that
  * ended with the shields level lists every seat a winner, and that is a draw. */
 export function seatResults(outcome) {
-  return (outcome?.results || []).map((result) => String(result).replace(/^SEAT_RESULT_/, "").toLowerCase().replace("unspecified", ""));
+  const name = (result) => String(result).replace(/^SEAT_RESULT_/, "").toLowerCase();
+  return (outcome?.results || []).map((result) => (name(result) === "unspecified" ? "" : name(result)));
 }
 
 /** The game's result in a few words: "a draw", "a shared win for Ana, Bo" or "won by Ana". */

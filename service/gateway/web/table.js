@@ -170,7 +170,9 @@ export function roomTable(root, roomId, { watch = false } = {}) {
           s.book.seats.get(seat)?.standIn
             ? h("span", { class: "seat-stand-in", testid: "seat-stand-in" }, `${s.book.seats.get(seat).standIn} stand-in`)
             : null,
-          SEAT_MARK[results[seat]] ? h("strong", { class: "seat-winner", testid: "seat-result" }, SEAT_MARK[results[seat]]) : null,
+          SEAT_MARK[results[seat]]
+            ? h("strong", { class: "seat-winner", testid: "seat-result" }, SEAT_MARK[results[seat]])
+            : null,
           info ? h("span", { class: "seat-info" }, info) : null,
         );
       }),
@@ -308,7 +310,9 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     const named = (seat) => `${s.book.title(seat)} (seat ${seat})`;
     const sharing = results.flatMap((each, seat) => (each === "shared_win" ? [seat] : []));
     const everyDrawn = results.length > 0 && results.every((each) => each === "drawn");
-    const result = everyDrawn ? "draw" : sharing.length && (s.viewer === null || mine !== "lost") ? "shared" : { won: "won", lost: "lost" }[mine] || "over";
+    // A seat that lost to a shared win is told it lost; the sharing seats and anyone watching see who shares it.
+    const shared = sharing.length > 0 && mine !== "lost";
+    const result = everyDrawn ? "draw" : shared ? "shared" : { won: "won", lost: "lost" }[mine] || "over";
     const level = winners.length > 0;
     const [mark, headline] = {
       over: ["", "Game over."],
