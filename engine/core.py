@@ -27,6 +27,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, NamedTuple, Protocol, Self
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "Outcome",
     "Rng",
     "RuleError",
+    "SeatResult",
     "Standing",
     "UnknownGame",
     "View",
@@ -264,6 +266,18 @@ class GameSpec:
         return resolved
 
 
+class SeatResult(StrEnum):
+    """One seat's result, as a player would say it. ``won``: the seat won alone or with its own team (a team game's
+    teammates win together); ``shared_win``: it is among several winners who are not one team (Age of Soccer's "most
+    shields won wins, ties shared"); ``drawn``: nobody won (Soker's stalemate, Carta's drawn match) or every seat is a
+    winner (an Age of Soccer game ended on the turn limit with the shields level); ``lost``: another seat won."""
+
+    WON = "won"
+    LOST = "lost"
+    DRAWN = "drawn"
+    SHARED_WIN = "shared_win"
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended. ``winners`` holds every winning seat (empty: nobody won; a team game names the whole team)
@@ -286,6 +300,18 @@ class Outcome:
         for seat, scored in enumerate(self.points):
             points[teams[seat]] += scored
         return tuple(sorted({teams[seat] for seat in self.winners})), tuple(points)
+
+    def results(self, teams: Sequence[int]) -> tuple[SeatResult, ...]:
+        """Each seat's :class:`SeatResult` at a table whose seat ``s`` plays for team ``teams[s]`` (one team per seat
+        where the game has no teams). Decided from the winners alone, the same for every game: no winner, or every
+        seat a winner, is a draw; winners of one team won; winners of several teams share the win."""
+        seats = max(len(teams), len(self.points), max(self.winners, default=-1) + 1)
+        winners = set(self.winners)
+        if not winners or winners >= set(range(seats)):
+            return (SeatResult.DRAWN,) * seats
+        team_of = [teams[seat] if seat < len(teams) else -1 - seat for seat in range(seats)]
+        won = SeatResult.WON if len({team_of[seat] for seat in winners}) == 1 else SeatResult.SHARED_WIN
+        return tuple(won if seat in winners else SeatResult.LOST for seat in range(seats))
 
     def places(self, teams: Sequence[int]) -> list[int]:
         """Each team's place (1 is the best) at a table whose seat ``s`` plays for team ``teams[s]``: the winning

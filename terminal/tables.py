@@ -18,6 +18,11 @@ from google.protobuf.message import Message
 from kickoff.v1 import common_pb2, move_pb2
 
 MAX_LABEL = 60
+SEAT_MARK = {  # what ends a seat's line once the game is over
+    common_pb2.SEAT_RESULT_WON: "winner",
+    common_pb2.SEAT_RESULT_SHARED_WIN: "shared win",
+    common_pb2.SEAT_RESULT_DRAWN: "draw",
+}
 
 
 class SeatBook:
@@ -26,7 +31,7 @@ class SeatBook:
 
     def __init__(self, seats: Sequence[common_pb2.Seat] = (), viewer: int | None = None) -> None:
         self.viewer = viewer
-        self.winners: frozenset[int] = frozenset()  # once the game is over
+        self.results: tuple[int, ...] = ()  # each seat's SeatResult, once the game is over
         self.ratings: dict[str, str] = {}  # a player's id: their rating, as shown
         self.seats: dict[int, common_pb2.Seat] = {}
         for seat in seats:
@@ -101,8 +106,9 @@ class SeatBook:
         return ", ".join(self.name(seat) for seat in seats) or "nobody"
 
     def mark(self, seat: int) -> str:
-        """What ends a seat's line: that it won, once the game is over."""
-        return "  winner" if seat in self.winners else ""
+        """What ends a seat's line once the game is over: its result (nothing for a seat that lost)."""
+        result = self.results[seat] if seat < len(self.results) else common_pb2.SEAT_RESULT_UNSPECIFIED
+        return f"  {SEAT_MARK[result]}" if result in SEAT_MARK else ""
 
 
 def compact(value: Any) -> str:
@@ -476,22 +482,41 @@ def move_label(move: move_pb2.Move) -> str:
     return renderer_for(game).move_label(getattr(move, game))
 
 
-def every_seat_won(outcome: common_pb2.Outcome, book: SeatBook) -> bool:
-    """Whether every seat of the game is among the winners (an Age of Soccer game ended on the turn limit with the
-    shields level): a draw, not a win for each, though the result lists them all."""
-    seats = max(book.count, len(outcome.points))
-    return seats > 1 and set(range(seats)) <= set(outcome.winners)
+def every_seat_drew(outcome: common_pb2.Outcome) -> bool:
+    """Whether the server says the game is a draw for every seat (Outcome.results): nobody won, or every seat is a
+    winner (an Age of Soccer game ended on the turn limit with the shields level). Never inferred from the winners."""
+    return bool(outcome.results) and all(result == common_pb2.SEAT_RESULT_DRAWN for result in outcome.results)
+
+
+def sharing_seats(outcome: common_pb2.Outcome) -> list[int]:
+    """The seats that share the win (several winners who are not one team), by the server's results."""
+    return [seat for seat, result in enumerate(outcome.results) if result == common_pb2.SEAT_RESULT_SHARED_WIN]
+
+
+def outcome_summary(outcome: common_pb2.Outcome, book: SeatBook) -> str:
+    """The game's result in a few words: "a draw", "a shared win for Ana, Bo" or "won by Ana"."""
+    if every_seat_drew(outcome):
+        return "a draw"
+    if shared := sharing_seats(outcome):
+        return f"a shared win for {book.names(shared)}"
+    return f"won by {book.names(outcome.winners)}"
 
 
 def outcome_lines(outcome: common_pb2.Outcome, book: SeatBook) -> list[str]:
-    """How a game ended: who won, why, and the points."""
+    """How a game ended: each seat's result as the server decided it (the viewer's own first), who won, why, and the
+    points."""
     if outcome.reason == "expired":
         return ["The room closed unplayed (nobody joined in time)."]
-    if book.viewer is not None and every_seat_won(outcome, book):
-        headline = "A draw: every seat finished level."
-    elif book.viewer is not None:
-        won = book.viewer in outcome.winners
-        headline = "You won!" if won else ("Nobody won." if not outcome.winners else "You lost.")
+    named = ", ".join(f"{book.name(seat)} (seat {seat})" for seat in sharing_seats(outcome))
+    mine = outcome.results[book.viewer] if book.viewer is not None and book.viewer < len(outcome.results) else None
+    if every_seat_drew(outcome):
+        headline = "A draw: every seat finished level." if outcome.winners else "A draw: nobody won."
+    elif named and mine != common_pb2.SEAT_RESULT_LOST:
+        headline = f"Shared win: {named}"
+    elif mine == common_pb2.SEAT_RESULT_WON:
+        headline = "You won!"
+    elif mine == common_pb2.SEAT_RESULT_LOST:
+        headline = "You lost."
     else:
         headline = "Game over."
     winners = ", ".join(f"{book.name(seat)} (seat {seat})" for seat in outcome.winners) or "nobody"
@@ -528,7 +553,7 @@ def room_event_text(event: move_pb2.RoomEvent, book: SeatBook) -> str:
         return f"the game begins: {book.name(event.game_started.first_seat)} first"
     if kind == "game_ended":
         outcome = event.game_ended.outcome
-        return f"game over ({outcome.reason.replace('_', ' ')}): won by {book.names(outcome.winners)}"
+        return f"game over ({outcome.reason.replace('_', ' ')}): {outcome_summary(outcome, book)}"
     if kind == "game":
         game = event.game.WhichOneof("game")
         if game is None:

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
-from engine.core import Game, InvalidOptions, Outcome
+from engine.core import Game, InvalidOptions, Outcome, SeatResult
 from engine.levels import levels_of
 from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
 from service.errors import InvalidRequest
@@ -70,6 +70,14 @@ def options_from(message: struct_pb2.Struct) -> dict[str, Any]:
     return json_format.MessageToDict(message)
 
 
+SEAT_RESULT = {
+    SeatResult.WON: common_pb2.SEAT_RESULT_WON,
+    SeatResult.LOST: common_pb2.SEAT_RESULT_LOST,
+    SeatResult.DRAWN: common_pb2.SEAT_RESULT_DRAWN,
+    SeatResult.SHARED_WIN: common_pb2.SEAT_RESULT_SHARED_WIN,
+}
+
+
 def outcome_to_proto(outcome: Outcome, teams: Sequence[int]) -> common_pb2.Outcome:
     """The outcome with its teams' results (``teams``: each seat's team)."""
     winning_teams, team_points = outcome.for_teams(teams)
@@ -79,6 +87,7 @@ def outcome_to_proto(outcome: Outcome, teams: Sequence[int]) -> common_pb2.Outco
         points=outcome.points,
         winning_teams=winning_teams,
         team_points=team_points,
+        results=[SEAT_RESULT[result] for result in outcome.results(teams)],
     )
 
 

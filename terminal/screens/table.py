@@ -195,7 +195,7 @@ class TableScreen(Screen[None]):
                 feed.write_line(f"{update.version:>4} {room_event_text(event, self.book)}")
                 if event.WhichOneof("kind") == "game_ended":
                     self.outcome = event.game_ended.outcome
-                    self.book.winners = frozenset(self.outcome.winners)
+                    self.book.results = tuple(self.outcome.results)
                     self._want_ratings(again=True)  # a rated game's end changed them
             self._want_ratings()  # (a seat taken by a player)
             self._want_view()

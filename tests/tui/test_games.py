@@ -52,18 +52,20 @@ async def test_a_solo_room_made_in_the_lobby_is_played_to_its_end_with_the_keys(
             assert (f"(seat {seat})" in winners) == (seat in room.outcome.winners), (winners, room.outcome)
         assert f"Reason: {room.outcome.reason.replace('_', ' ')}" in outcome
         headline = outcome.splitlines()[0]
-        level = set(range(seats)) <= set(room.outcome.winners)  # every seat a winner: a draw
-        assert headline == (
-            "A draw: every seat finished level."
-            if level
-            else "You won!"
-            if 0 in room.outcome.winners
-            else "You lost."
-            if room.outcome.winners
-            else "Nobody won."
-        )
-        marked = [line for line in shown(app, "#seats").splitlines() if line.endswith("winner")]
-        assert sorted(int(line.split()[0]) for line in marked) == sorted(room.outcome.winners), marked
+        results = list(room.outcome.results)  # each seat's result, as the server decided it
+        assert len(results) == seats, room.outcome
+        drawn, shared = common_pb2.SEAT_RESULT_DRAWN, common_pb2.SEAT_RESULT_SHARED_WIN
+        sharing = [seat for seat, result in enumerate(results) if result == shared]
+        if all(result == drawn for result in results):
+            assert headline == ("A draw: every seat finished level." if room.outcome.winners else "A draw: nobody won.")
+        elif sharing and results[0] != common_pb2.SEAT_RESULT_LOST:
+            assert headline.startswith("Shared win: "), headline
+        else:
+            assert headline == ("You won!" if results[0] == common_pb2.SEAT_RESULT_WON else "You lost."), headline
+        marked = [line for line in shown(app, "#seats").splitlines() if line.endswith(("winner", "shared win"))]
+        assert sorted(int(line.split()[0]) for line in marked) == sorted(room.outcome.winners) * (
+            not all(result == drawn for result in results)
+        ), marked
         assert "Game over" in shown(app, "#turn")
         end = tmp_path / f"{game}-end.svg"
         app.save_screenshot(end.name, path=str(tmp_path))

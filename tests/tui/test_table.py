@@ -176,7 +176,8 @@ async def test_leaving_a_room_that_waits_for_players_gives_the_seat_back(start) 
 
 async def test_a_game_that_every_seat_won_is_shown_as_a_draw_not_a_win(start) -> None:
     """Nobody plays an Age of Soccer game of one round: every clock runs out, nobody wins a shield, and the turn limit
-    lists both seats as winners. The seat is told it is a draw, not that it won."""
+    lists both seats as winners. The seat is told it is a draw, not that it won: the outcome, the feed's last line,
+    the list of seats."""
     harness = await start()
     request = room_pb2.CreateRoomRequest(game="age-of-soccer", mode=common_pb2.ROOM_MODE_ONLINE, seats=2)
     request.options.update({"max_rounds": 1})
@@ -197,3 +198,10 @@ async def test_a_game_that_every_seat_won_is_shown_as_a_draw_not_a_win(start) ->
         await until(pilot, lambda: screen.finished and bool(screen.outcome_text()), "the outcome")
         lines = screen.outcome_text().splitlines()
         assert lines[:2] == ["A draw: every seat finished level.", "Winners: you (seat 0), Bea (seat 1)"], lines
+        drawn = common_pb2.SEAT_RESULT_DRAWN
+        assert list(room.outcome.results) == [drawn, drawn], room.outcome  # the contract says so, for each seat
+        feed = "\n".join(screen.query_one("#feed").lines)
+        assert "game over (rounds): a draw" in feed and "won by" not in feed, feed
+        await until(pilot, lambda: "draw" in shown(app, "#seats"), "the seats' results")
+        marks = [line for line in shown(app, "#seats").splitlines() if line.endswith(("winner", "draw"))]
+        assert len(marks) == 2 and all(line.endswith("  draw") for line in marks), marks  # no seat marked "winner"

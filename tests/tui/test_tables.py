@@ -139,18 +139,34 @@ def test_event_lines_read_as_english_whoever_acts() -> None:
 
 
 def test_the_outcome_names_the_winners_by_seat() -> None:
-    outcome = common_pb2.Outcome(winners=[1, 2], reason="one_country", points=[0, 5, 5])
+    won, lost = common_pb2.SEAT_RESULT_WON, common_pb2.SEAT_RESULT_LOST
+    outcome = common_pb2.Outcome(winners=[1], reason="one_country", points=[0, 5, 1], results=[lost, won, lost])
     lines = outcome_lines(outcome, book())
-    assert lines[:3] == [
-        "You lost.",
-        "Winners: heuristic bot 1 (seat 1), heuristic bot 2 (seat 2)",
-        "Reason: one country",
-    ]
-    assert outcome_lines(common_pb2.Outcome(winners=[0], reason="empty_hand"), book())[0] == "You won!"
+    assert lines[:3] == ["You lost.", "Winners: heuristic bot 1 (seat 1)", "Reason: one country"]
+    mine = common_pb2.Outcome(winners=[0], reason="empty_hand", results=[won, lost, lost])
+    assert outcome_lines(mine, book())[0] == "You won!"
     assert outcome_lines(outcome, book(viewer=None))[0] == "Game over."
-    level = common_pb2.Outcome(winners=[0, 1, 2], reason="rounds", points=[0, 0, 0])  # every seat won: a draw
+
+
+def test_each_seat_is_told_the_result_the_server_gives_not_one_read_from_the_winners() -> None:
+    """Every seat a winner (Age of Soccer's turn limit with the shields level) is a draw, to the seats and to anyone
+    watching; two winners who are not one team share the win; the feed's last line says the same."""
+    drawn, shared, lost = common_pb2.SEAT_RESULT_DRAWN, common_pb2.SEAT_RESULT_SHARED_WIN, common_pb2.SEAT_RESULT_LOST
+    level = common_pb2.Outcome(winners=[0, 1, 2], reason="rounds", points=[0, 0, 0], results=[drawn] * 3)
     assert outcome_lines(level, book())[0] == "A draw: every seat finished level."
-    assert outcome_lines(level, book(viewer=None))[0] == "Game over."
+    assert outcome_lines(level, book(viewer=None))[0] == "A draw: every seat finished level."
+    nobody = common_pb2.Outcome(reason="stalemate", points=[3, 4, 5], results=[drawn] * 3)
+    assert outcome_lines(nobody, book())[0] == "A draw: nobody won."
+    ended = move_pb2.RoomEvent(game_ended=move_pb2.GameEnded(outcome=level))
+    assert room_event_text(ended, book()) == "game over (rounds): a draw"
+    tied = common_pb2.Outcome(winners=[0, 2], reason="rounds", points=[1, 0, 1], results=[shared, lost, shared])
+    assert outcome_lines(tied, book())[0] == "Shared win: you (seat 0), heuristic bot 2 (seat 2)"
+    assert outcome_lines(tied, book(viewer=None))[0] == "Shared win: Ana (seat 0), heuristic bot 2 (seat 2)"
+    ended = move_pb2.RoomEvent(game_ended=move_pb2.GameEnded(outcome=tied))
+    assert room_event_text(ended, book()) == "game over (rounds): a shared win for you, heuristic bot 2"
+    seats = book()
+    seats.results = tuple(tied.results)
+    assert [seats.mark(seat) for seat in range(3)] == ["  shared win", "", "  shared win"]
 
 
 def test_options_are_typed_as_name_value_pairs() -> None:

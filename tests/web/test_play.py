@@ -452,7 +452,8 @@ async def test_a_level_carta_match_goes_to_a_shootout_drawn_kick_by_kick(
 
 async def test_a_game_that_every_seat_won_is_shown_to_each_seat_as_a_draw(start: Start, gateway, pages: Pages) -> None:
     """Nobody plays an Age of Soccer game of one round: every clock runs out, nobody wins a shield, and the turn limit
-    lists both seats as winners. Each seat's page says it is a draw, not that it won."""
+    lists both seats as winners. The contract says each seat drew; each seat's page says it is a draw (the headline,
+    the list of seats, the line in the feed), not that it won, and so does the replay."""
     harness = await start()
     client: httpx.AsyncClient = await gateway(harness)
     body = {"game": "age-of-soccer", "mode": "ROOM_MODE_ONLINE", "seats": 2, "options": {"max_rounds": 1}}
@@ -482,3 +483,63 @@ async def test_a_game_that_every_seat_won_is_shown_to_each_seat_as_a_draw(start:
         await expect(page.get_by_test_id("outcome-headline")).to_have_text("=A draw: every seat finished level.")
         await expect(page.get_by_test_id("outcome")).to_have_attribute("data-result", "draw")
         await expect(page.get_by_test_id("outcome-winners")).to_have_text(listed)  # (the result itself unchanged)
+        await expect(page.get_by_test_id("seat-result")).to_have_text(["draw", "draw"])  # no seat marked "winner"
+        await expect(page.get_by_test_id("feed")).to_contain_text("game over (rounds): a draw")
+        await expect(page.get_by_test_id("feed")).not_to_contain_text("won by")
+    assert outcome["results"] == ["SEAT_RESULT_DRAWN", "SEAT_RESULT_DRAWN"], outcome
+    replay = players[0]
+    await replay.goto(f"{client.base_url}/play#replay={room_id}")
+    await expect(replay.get_by_test_id("replay")).to_have_attribute("data-room", room_id)
+    await replay.get_by_test_id("replay-last").click()
+    await expect(replay.get_by_test_id("replay-feed")).to_contain_text("game over (rounds): a draw")
+    await expect(replay.get_by_test_id("replay-feed")).not_to_contain_text("won by")
+
+
+async def test_two_winners_who_are_not_one_team_are_shown_a_shared_win(start: Start, gateway, pages: Pages) -> None:
+    """Ana never moves in an Age of Soccer game of one round against two system players, who each take a shield
+    from her (the first room's seed): the turn limit lists them both as winners, "ties shared". Ana's page says she
+    lost and a spectator's that the two share the win; the list of seats and the feed say so, not "winner"."""
+    harness = await start()
+    client: httpx.AsyncClient = await gateway(harness)
+    body = {
+        "game": "age-of-soccer",
+        "mode": "ROOM_MODE_ONLINE",
+        "seats": 3,
+        "systemSeats": [1, 2],
+        "thinkSeconds": 0,
+        "options": {"max_rounds": 1},
+    }
+    room_id = (await client.post("/v1/rooms", json=body)).json()["roomId"]
+    held = (await client.post(f"/v1/rooms/{room_id}/seats", json={"name": "Ana"})).json()
+    player = await pages.new()
+    await player.goto(f"{client.base_url}/play")
+    await player.evaluate(
+        "([key, held]) => sessionStorage.setItem(key, JSON.stringify(held))",
+        [f"kickoff:seat:{room_id}", {"seat": held.get("seat", 0), "token": held["seatToken"], "name": "Ana"}],
+    )
+    await player.goto(f"{client.base_url}/play#room={room_id}")
+    await expect(player.get_by_test_id("room")).to_have_attribute("data-viewer", "0")
+    watcher = await pages.new()
+    await watcher.goto(f"{client.base_url}/play#room={room_id}")
+    for _ in range(200):  # Ana's clock runs out on each of her turns and windows, until the round is over
+        await harness.directory.get(room_id).settle()
+        room = (await client.get(f"/v1/rooms/{room_id}")).json()
+        if room["status"] == "ROOM_STATUS_FINISHED":
+            break
+        harness.clock.advance(61)
+    outcome = room["outcome"]
+    assert (outcome["reason"], outcome.get("winners")) == ("rounds", [1, 2]), outcome
+    assert outcome["results"] == ["SEAT_RESULT_LOST", "SEAT_RESULT_SHARED_WIN", "SEAT_RESULT_SHARED_WIN"], outcome
+    await expect(player.get_by_test_id("outcome")).to_have_attribute("data-result", "lost")
+    await expect(player.get_by_test_id("outcome-headline")).to_have_text("✗You lost.")
+    await expect(watcher.get_by_test_id("outcome")).to_have_attribute("data-result", "shared")
+    await expect(watcher.get_by_test_id("outcome-headline")).to_have_text(
+        re.compile(r"^=Shared win: .+ \(seat 1\), .+ \(seat 2\)$")
+    )
+    for page in (player, watcher):
+        seats = page.get_by_test_id("seat")
+        await expect(seats.nth(0).get_by_test_id("seat-result")).to_have_count(0)
+        for seat in (1, 2):
+            await expect(seats.nth(seat).get_by_test_id("seat-result")).to_have_text("shared win")
+        await expect(page.get_by_test_id("feed")).to_contain_text(re.compile(r"game over \(rounds\): a shared win for"))
+        await expect(page.get_by_test_id("feed")).not_to_contain_text("won by")

@@ -28,6 +28,14 @@ class RoomMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ROOM_MODE_UNSPECIFIED: _ClassVar[RoomMode]
     ROOM_MODE_ONLINE: _ClassVar[RoomMode]
     ROOM_MODE_SOLO: _ClassVar[RoomMode]
+
+class SeatResult(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEAT_RESULT_UNSPECIFIED: _ClassVar[SeatResult]
+    SEAT_RESULT_WON: _ClassVar[SeatResult]
+    SEAT_RESULT_LOST: _ClassVar[SeatResult]
+    SEAT_RESULT_DRAWN: _ClassVar[SeatResult]
+    SEAT_RESULT_SHARED_WIN: _ClassVar[SeatResult]
 SEAT_KIND_UNSPECIFIED: SeatKind
 SEAT_KIND_PERSON: SeatKind
 SEAT_KIND_SYSTEM: SeatKind
@@ -38,6 +46,11 @@ ROOM_STATUS_FINISHED: RoomStatus
 ROOM_MODE_UNSPECIFIED: RoomMode
 ROOM_MODE_ONLINE: RoomMode
 ROOM_MODE_SOLO: RoomMode
+SEAT_RESULT_UNSPECIFIED: SeatResult
+SEAT_RESULT_WON: SeatResult
+SEAT_RESULT_LOST: SeatResult
+SEAT_RESULT_DRAWN: SeatResult
+SEAT_RESULT_SHARED_WIN: SeatResult
 
 class Seat(_message.Message):
     __slots__ = ("seat", "kind", "taken", "name", "team", "choice", "player_id", "stand_in")
@@ -60,18 +73,20 @@ class Seat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., taken: _Optional[bool] = ..., name: _Optional[str] = ..., team: _Optional[int] = ..., choice: _Optional[str] = ..., player_id: _Optional[str] = ..., stand_in: _Optional[str] = ...) -> None: ...
 
 class Outcome(_message.Message):
-    __slots__ = ("winners", "reason", "points", "winning_teams", "team_points")
+    __slots__ = ("winners", "reason", "points", "winning_teams", "team_points", "results")
     WINNERS_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     WINNING_TEAMS_FIELD_NUMBER: _ClassVar[int]
     TEAM_POINTS_FIELD_NUMBER: _ClassVar[int]
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
     reason: str
     points: _containers.RepeatedScalarFieldContainer[int]
     winning_teams: _containers.RepeatedScalarFieldContainer[int]
     team_points: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., points: _Optional[_Iterable[int]] = ..., winning_teams: _Optional[_Iterable[int]] = ..., team_points: _Optional[_Iterable[int]] = ...) -> None: ...
+    results: _containers.RepeatedScalarFieldContainer[SeatResult]
+    def __init__(self, winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., points: _Optional[_Iterable[int]] = ..., winning_teams: _Optional[_Iterable[int]] = ..., team_points: _Optional[_Iterable[int]] = ..., results: _Optional[_Iterable[_Union[SeatResult, str]]] = ...) -> None: ...
 
 class TurnClock(_message.Message):
     __slots__ = ("seat", "deadline", "turn_seconds")

@@ -3,6 +3,23 @@
 
 import { pick } from "./games/index.js";
 
+/** Each seat's result as the server decided it (Outcome.results, in seat order): "won", "lost", "drawn" or
+ * "shared_win"; "" for a seat it does not name. A client never infers it from the winners: an Age of Soccer game that
+ * ended with the shields level lists every seat a winner, and that is a draw. */
+export function seatResults(outcome) {
+  const name = (result) => String(result).replace(/^SEAT_RESULT_/, "").toLowerCase();
+  return (outcome?.results || []).map((result) => (name(result) === "unspecified" ? "" : name(result)));
+}
+
+/** The game's result in a few words: "a draw", "a shared win for Ana, Bo" or "won by Ana". */
+export function outcomeSummary(outcome, book) {
+  const results = seatResults(outcome);
+  if (results.length && results.every((result) => result === "drawn")) return "a draw";
+  const shared = results.flatMap((result, seat) => (result === "shared_win" ? [seat] : []));
+  if (shared.length) return `a shared win for ${book.names(shared)}`;
+  return `won by ${book.names(outcome?.winners)}`;
+}
+
 /** The line for `event` (a RoomEvent in its JSON form); `ctx` is the table modules' {book, viewer, toAct, over}. */
 export function roomEventText(event, ctx) {
   const book = ctx.book;
@@ -25,7 +42,7 @@ export function roomEventText(event, ctx) {
   }
   if (event.gameEnded) {
     const outcome = event.gameEnded.outcome || {};
-    return `game over (${(outcome.reason || "-").replace(/_/g, " ")}): won by ${book.names(outcome.winners)}`;
+    return `game over (${(outcome.reason || "-").replace(/_/g, " ")}): ${outcomeSummary(outcome, book)}`;
   }
   if (event.game) {
     const [table, body] = pick(event.game);

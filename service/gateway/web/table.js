@@ -8,13 +8,14 @@
 import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
 import { SeatBook } from "./book.js";
 import { fill, h, plural } from "./dom.js";
-import { roomEventText } from "./events.js";
+import { roomEventText, seatResults } from "./events.js";
 import { ClockRing } from "./ring.js";
 import { dressCard, loadFaces } from "./games/faces.js";
 import { moveLabel, pick, tableFor } from "./games/index.js";
 import { knownPlayer, lookUpPlayer, myPlayerId, ratingIn, ratingText, takeUpSeat } from "./session.js";
 
 const MAX_FEED = 2000; // event lines kept on the page
+const SEAT_MARK = { won: "winner", shared_win: "shared win", drawn: "draw" }; // each seat's result in the list of seats
 
 export function roomTable(root, roomId, { watch = false } = {}) {
   const held = watch ? null : seatTokens.get(roomId);
@@ -151,7 +152,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   function drawSeats() {
     const [table, body] = pick(s.view);
     const count = Math.max(s.book.count, body?.handSizes?.length || 0, body?.seats?.length || 0);
-    const winners = new Set(s.outcome?.winners || []);
+    const results = seatResults(s.outcome);
     fill(
       seats,
       Array.from({ length: count }, (_, seat) => {
@@ -169,7 +170,9 @@ export function roomTable(root, roomId, { watch = false } = {}) {
           s.book.seats.get(seat)?.standIn
             ? h("span", { class: "seat-stand-in", testid: "seat-stand-in" }, `${s.book.seats.get(seat).standIn} stand-in`)
             : null,
-          winners.has(seat) ? h("strong", { class: "seat-winner" }, "winner") : null,
+          SEAT_MARK[results[seat]]
+            ? h("strong", { class: "seat-winner", testid: "seat-result" }, SEAT_MARK[results[seat]])
+            : null,
           info ? h("span", { class: "seat-info" }, info) : null,
         );
       }),
@@ -300,21 +303,26 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       fill(outcome, h("h2", {}, "The room closed unplayed (nobody joined in time)."));
       return;
     }
-    // Every seat among the winners (an Age of Soccer game ended on the turn limit with the shields level) is a draw,
-    // not a win for each: the result still lists them all as winners, the headline says what a person would call it.
-    const seats = Math.max(s.book.count, (o.points || []).length);
-    const level = seats > 1 && [...Array(seats).keys()].every((seat) => winners.includes(seat));
-    const result =
-      s.viewer === null ? "over" : !winners.length || level ? "draw" : winners.includes(s.viewer) ? "won" : "lost";
+    // Each seat's result is the server's (Outcome.results): an Age of Soccer game ended on the turn limit with the
+    // shields level lists every seat a winner, and that is a draw; several winners who are not one team share the win.
+    const results = seatResults(o);
+    const mine = s.viewer === null ? "" : results[s.viewer] || "";
+    const named = (seat) => `${s.book.title(seat)} (seat ${seat})`;
+    const sharing = results.flatMap((each, seat) => (each === "shared_win" ? [seat] : []));
+    const everyDrawn = results.length > 0 && results.every((each) => each === "drawn");
+    // A seat that lost to a shared win is told it lost; the sharing seats and anyone watching see who shares it.
+    const shared = sharing.length > 0 && mine !== "lost";
+    const result = everyDrawn ? "draw" : shared ? "shared" : { won: "won", lost: "lost" }[mine] || "over";
+    const level = winners.length > 0;
     const [mark, headline] = {
       over: ["", "Game over."],
       won: ["✓", "You won!"],
       lost: ["✗", "You lost."],
       draw: ["=", level ? "A draw: every seat finished level." : "A draw: nobody won."],
+      shared: ["=", `Shared win: ${sharing.map(named).join(", ")}`],
     }[result];
     outcome.className = `outcome ${result}`;
     outcome.dataset.result = result;
-    const named = (seat) => `${s.book.title(seat)} (seat ${seat})`;
     fill(
       outcome,
       h("h2", { testid: "outcome-headline" }, mark ? h("span", { class: "outcome-mark", "aria-hidden": "true" }, mark) : null, headline),

@@ -3,6 +3,7 @@
 
 import { api, hostedGames, Problem, statusName } from "./api.js";
 import { fill, h, words } from "./dom.js";
+import { outcomeSummary } from "./events.js";
 
 const capitalised = (name) => words(name).replace(/^./, (first) => first.toUpperCase());
 
@@ -85,12 +86,11 @@ export function tournamentView(root, tournamentId) {
       gameList,
       (tournament.gameList || []).map((game) => {
         const gameStatus = statusName(game.status);
-        const winners = game.outcome?.winners || [];
         return h(
           "li",
           { testid: "tournament-game", data: { room: game.roomId, status: gameStatus } },
           `Game ${(game.index ?? 0) + 1}, ${name(game.firstSeat)} first: `,
-          gameStatus === "finished" ? `won by ${winners.map(name).join(", ") || "nobody"} ` : `${gameStatus} `,
+          gameStatus === "finished" ? `${outcomeSummary(game.outcome, listed(name))} ` : `${gameStatus} `,
           h("a", { href: `#room=${encodeURIComponent(game.roomId)}&watch` }, gameStatus === "finished" ? "replay" : "watch"),
         );
       }),
@@ -107,7 +107,7 @@ export function tournamentView(root, tournamentId) {
     if (event.gameStarted) return `game ${(event.gameStarted.game?.index ?? 0) + 1} started`;
     if (event.gameEnded) {
       const game = event.gameEnded.game || {};
-      return `game ${(game.index ?? 0) + 1} ended: won by ${(game.outcome?.winners || []).map(name).join(", ") || "nobody"}`;
+      return `game ${(game.index ?? 0) + 1} ended: ${outcomeSummary(game.outcome, listed(name))}`;
     }
     if (event.standingsChanged) return "the standings changed";
     if (event.tournamentEnded) return "the tournament is over";
@@ -177,4 +177,9 @@ export function tournamentView(root, tournamentId) {
       clearTimeout(s.timer);
     },
   };
+}
+
+/** What outcomeSummary needs of a seat book, from a tournament's own way of naming a seat. */
+function listed(name) {
+  return { names: (seats) => (seats || []).map(name).join(", ") || "nobody" };
 }
