@@ -123,7 +123,8 @@ check-stubs: install
 check-contracts: $(TOOLS)
 	$(BUF) lint
 	$(BUF) breaking --against release/kickoff-v1.binpb
-	@echo "proto/ lints clean and keeps the last release's contract"
+	$(BUF) format --diff --exit-code proto
+	@echo "proto/ lints clean, is formatted as buf formats it, and keeps the last release's contract"
 
 release-contracts: $(TOOLS)
 	$(BUF) build --exclude-source-info -o release/kickoff-v1.binpb
