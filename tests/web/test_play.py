@@ -490,6 +490,8 @@ async def test_a_game_that_every_seat_won_is_shown_to_each_seat_as_a_draw(start:
     replay = players[0]
     await replay.goto(f"{client.base_url}/play#replay={room_id}")
     await expect(replay.get_by_test_id("replay")).to_have_attribute("data-room", room_id)
+    last = harness.directory.journal.log("room", room_id)[-1].version  # (the steps loaded before Last is pressed)
+    await expect(replay.get_by_test_id("replay")).to_have_attribute("data-last", str(last))
     await replay.get_by_test_id("replay-last").click()
     await expect(replay.get_by_test_id("replay-feed")).to_contain_text("game over (rounds): a draw")
     await expect(replay.get_by_test_id("replay-feed")).not_to_contain_text("won by")
