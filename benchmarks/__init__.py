@@ -1,4 +1,4 @@
-"""`kickoff bench ...`: benchmarks that measure the targets quoted in the README.
+"""`kickoff bench ...`: benchmarks that measure the targets quoted in docs/benchmarks.md.
 
 engine.py (random games in one process; a system player's win rate), server.py (a server in another process under
 load.py's load; its clocks), goals.py (every per-move goal as a ratio inside one run), cluster.py (1, 2, 3... nodes on

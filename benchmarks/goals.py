@@ -201,7 +201,7 @@ BEGIN, END = "<!-- kickoff bench goals: begin -->", "<!-- kickoff bench goals: e
 
 
 def write_into(path: str, text: str, begin: str = BEGIN, end: str = END) -> None:
-    """Replace what stands between the two markers in ``path`` (the README) with ``text`` (by default this
+    """Replace what stands between the two markers in ``path`` (docs/benchmarks.md) with ``text`` (by default this
     benchmark's markers; players.py passes its own)."""
     with open(path, encoding="utf-8") as file:
         content = file.read()
@@ -213,7 +213,7 @@ def write_into(path: str, text: str, begin: str = BEGIN, end: str = END) -> None
 
 
 def table(figures: dict[str, Any]) -> str:
-    """The goals as a Markdown table (the README's benchmark section quotes it)."""
+    """The goals as a Markdown table (docs/benchmarks.md quotes it)."""
     lines = ["| goal | figure | limit | met | measured |", "|---|---|---|---|---|"]
     for goal in figures["goals"]:
         met = "yes" if goal["met"] else "**no**"

@@ -48,7 +48,7 @@ LIMIT_MS, LIMIT_PERCENT = 10.0, 5.0
 
 
 def markers(dialect: str) -> tuple[str, str]:
-    """The README's block for one store's figures (`--readme`)."""
+    """The benchmarks page's block for one store's figures (`--readme`)."""
     return f"<!-- kickoff bench players {dialect}: begin -->", f"<!-- kickoff bench players {dialect}: end -->"
 
 
@@ -422,7 +422,7 @@ def bench_players(
 
 
 def players_table(figures: dict[str, Any]) -> str:
-    """The goals as a Markdown table, and a line of what was run (the README quotes them)."""
+    """The goals as a Markdown table, and a line of what was run (docs/benchmarks.md quotes them)."""
     lines = ["| goal | figure | limit | met | measured |", "|---|---|---|---|---|"]
     for goal in figures["goals"]:
         met = "yes" if goal["met"] else "**no**"

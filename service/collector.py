@@ -16,7 +16,7 @@ the process has started:
   method lookup's closure and call details, five objects), some 95,000 objects a minute under that load.
 
 Finished rooms kept in memory drop their updates, and the memory store keeps its log as plain tuples, for the same
-reason: fewer objects for each walk. The README's benchmark section has the figures.
+reason: fewer objects for each walk. docs/benchmarks.md has the figures.
 """
 
 from __future__ import annotations

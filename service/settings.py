@@ -149,7 +149,7 @@ def _trusted_proxies() -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class LimitSettings:
-    """What one caller, one stream and this node may use. The README's "Running it in production" explains each."""
+    """What one caller, one stream and this node may use. docs/operations/production.md explains each."""
 
     # KICKOFF_REQUIRE_API_KEY=1: creating rooms and tournaments needs an API key (`x-api-key` metadata or header).
     require_api_key: bool = field(default_factory=lambda: _env("KICKOFF_REQUIRE_API_KEY", "0").lower() in ("1", "true"))
@@ -235,8 +235,8 @@ class HttpLimits:
 
 @dataclass(frozen=True)
 class PlayerSettings:
-    """Players (service/players): the identity providers trusted, sessions and leaderboards. The README's "Players"
-    section explains each."""
+    """Players (service/players): the identity providers trusted, sessions and leaderboards.
+    docs/guides/players.md explains each."""
 
     # KICKOFF_IDENTITY_PROVIDERS: a JSON list of the identity providers whose tokens sign players in, each
     # {"issuer": ..., "audiences": [...], "jwks_url": ... or "jwks_file": ..., "algorithms": ["RS256", "ES256"]};
@@ -267,8 +267,8 @@ class PlayerSettings:
 @dataclass(frozen=True)
 class MatchSettings:
     """Matchmaking (service/matches): how often the queues turn, how long a ticket waits before system players fill
-    its table, how long a person has to take a seat up, how long a ticket searches, and the quotas. The README's
-    "Matchmaking" section explains each."""
+    its table, how long a person has to take a seat up, how long a ticket searches, and the quotas.
+    docs/guides/matchmaking.md explains each."""
 
     # KICKOFF_MATCH_INTERVAL: seconds between two turns of each game's queue.
     interval_seconds: float = field(default_factory=lambda: _number("KICKOFF_MATCH_INTERVAL", "1"))
@@ -301,8 +301,8 @@ def _networks(name: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class BotSettings:
-    """System players that search (the ``hard`` level): the worker processes they search in. The README's "System
-    players" section explains it."""
+    """System players that search (the ``hard`` level): the worker processes they search in.
+    docs/guides/system-players.md explains it."""
 
     # KICKOFF_BOT_WORKERS: worker processes for searches (each search holds one for its think time; a room whose
     # search finds every worker busy waits its turn inside its clock's margin). 0: search in the server's own thread
@@ -314,8 +314,8 @@ class BotSettings:
 class CorrespondenceSettings:
     """Rooms that rest: correspondence rooms (clocks of hours or days) and solo rooms. When an idle one rests (leaves
     memory, the time it must be back stored), how often the store is swept for rooms whose time comes near, and when
-    a solo room nobody plays ends as abandoned. The README's "Correspondence play and webhooks" and "Durable rooms"
-    sections explain each."""
+    a solo room nobody plays ends as abandoned. docs/guides/webhooks.md and docs/guides/rooms.md explain
+    each."""
 
     # KICKOFF_REST_SECONDS: a correspondence room with no stream open and nothing due rests after this long idle.
     rest_seconds: float = field(default_factory=lambda: _number("KICKOFF_REST_SECONDS", "300"))
@@ -333,7 +333,7 @@ class CorrespondenceSettings:
 @dataclass(frozen=True)
 class WebhookSettings:
     """Webhooks (service/webhooks): the operator key of their admin API, the addresses endpoints may have, and how
-    deliveries are retried. The README's "Correspondence play and webhooks" section explains each."""
+    deliveries are retried. docs/guides/webhooks.md explains each."""
 
     # KICKOFF_OPERATOR_KEY: the key of the operator APIs (`x-operator-key`), at least 32 characters; unset: no
     # operator API (the server keeps only its hash).
@@ -374,7 +374,7 @@ def _operator_keys() -> tuple[tuple[str, str], ...]:
 @dataclass(frozen=True)
 class OperatorSettings:
     """The operators' API (OperatorService, REST /v1/ops, the /ops page): the hashes of the operator keys it takes.
-    The README's "Operators" section explains it."""
+    docs/operations/operators.md explains it."""
 
     # KICKOFF_OPERATOR_KEYS: comma-separated `<key id>:<SHA-256 hex of the key>` entries, as `kickoff operator-keys
     # create` prints them (the server is never given the keys). The webhooks' KICKOFF_OPERATOR_KEY is taken too.

@@ -238,7 +238,7 @@ def overview() -> dashboard.Dashboard:
         .with_panel(
             graph(
                 "Refusals by reason",
-                "Refused calls per second by their ErrorInfo reason (README, Running it in production; alert: "
+                "Refused calls per second by their ErrorInfo reason (docs/operations/production.md; alert: "
                 "KickoffRefusalsSpiking).",
                 "ops",
                 [query(f"sum by (kickoff_reason) (rate(kickoff_refusals_total[{RATE}]))", "{{kickoff_reason}}")],

@@ -11,7 +11,7 @@ moves, nothing more.
 The levels (engine/levels.py) build ``easy``, ``normal`` and ``hard`` from these two; why ``hard`` searches as it
 does in this game is said at :data:`SEARCH`.
 
-Measured by ``kickoff bench bots --game carta-futbol-club`` (see the README for the figure).
+Measured by ``kickoff bench bots --game carta-futbol-club`` (docs/benchmarks.md has the figure).
 """
 
 from __future__ import annotations

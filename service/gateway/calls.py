@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import grpc
 from google.protobuf import json_format
-from google.protobuf.descriptor import ServiceDescriptor
+from google.protobuf.descriptor import Descriptor, ServiceDescriptor
 from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2_grpc
 from litestar import Request
@@ -186,8 +186,62 @@ class Owners:
 def to_json(message: Message) -> dict[str, Any]:
     """A reply in the proto3 JSON mapping with every field sent, zero values included (0, false, "", [], {}, the
     enum's first name): only a field with presence (a message, a proto3 ``optional``, a oneof's member) is left out,
-    and then it is unset."""
-    return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
+    and then it is unset. A whole number inside free-form data (a ``google.protobuf.Struct``: a room's options, a
+    generic game's view) is written as one, ``7`` rather than the ``7.0`` a Struct's double would give."""
+    data = json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
+    plan = _struct_plan(message.DESCRIPTOR)
+    if plan:
+        _whole_numbers(data, plan)
+    return data
+
+
+_STRUCTS = frozenset(("google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue"))
+_plans: dict[str, dict[str, Any]] = {}
+
+
+def _struct_plan(descriptor: Descriptor, seen: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The JSON names of ``descriptor``'s fields that lead to free-form data: ``True`` for the data itself, else the
+    plan of the message they hold. Worked out once per message type; empty where no Struct is reachable."""
+    if descriptor.full_name in _plans:
+        return _plans[descriptor.full_name]
+    plan: dict[str, Any] = {}
+    for item in descriptor.fields:
+        inner = item.message_type
+        if inner is None or inner.GetOptions().map_entry:
+            continue
+        if inner.full_name in _STRUCTS:
+            plan[item.json_name] = True
+        elif inner.full_name not in seen:
+            below = _struct_plan(inner, seen | {descriptor.full_name})
+            if below:
+                plan[item.json_name] = below
+    if not seen:  # (a plan made while a type is still being walked is not kept: it may be missing its cycle)
+        _plans[descriptor.full_name] = plan
+    return plan
+
+
+def _whole_numbers(data: Any, plan: dict[str, Any]) -> None:
+    """Each whole number under ``plan``'s fields of ``data`` made an int, in place."""
+    for name, below in plan.items():
+        value = data.get(name)
+        if value is None:
+            continue
+        for each in value if isinstance(value, list) else (value,):
+            if below is True:
+                _integral(each)
+            elif isinstance(each, dict):
+                _whole_numbers(each, below)
+
+
+def _integral(value: Any) -> Any:
+    if isinstance(value, float):
+        return int(value) if value.is_integer() and abs(value) <= 2**53 else value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            value[key] = _integral(item)
+    elif isinstance(value, list):
+        value[:] = [_integral(item) for item in value]
+    return value
 
 
 async def body(request: Request[Any, Any, Any], message: M) -> M:

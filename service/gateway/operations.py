@@ -358,7 +358,15 @@ OPERATIONS: dict[str, Rest] = {
     ),
     "GetRank": Rest(
         summary="A player's place on a game's leaderboard, with neighbours (me: the caller)",
-        example={"line": {"rank": 7}, "above": [], "below": []},
+        example={
+            "line": {"rank": "7"},
+            "above": [],
+            "below": [],
+            "ranked": "120",
+            "minGames": 5,
+            "ratedGames": 12,
+            "gamesToPlay": 0,
+        },
         security=PLAYER_OR_ANYONE,
     ),
     "ListRatingChanges": Rest(

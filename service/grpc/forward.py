@@ -5,7 +5,7 @@ complete entry point, so clients, the REST gateway and a plain Kubernetes Servic
 know nothing of nodes or ownership, nodes need not be reachable from outside the cluster, and a room that moves
 while a client is connected costs that client one retriable UNAVAILABLE, never a new address to learn. The price is
 one extra hop inside the cluster for the calls that land on a node that does not own their room (on average
-(n-1)/n of them with n nodes behind a balancer that knows nothing of rooms); the figures are in the README.
+(n-1)/n of them with n nodes behind a balancer that knows nothing of rooms); the figures are in docs/benchmarks.md.
 
 A forwarded call carries the caller's metadata (its seat token, API key, request ids), the address the first node
 saw it from in ``x-forwarded-for`` (the owner counts the caller's rates and streams by it), and

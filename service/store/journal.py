@@ -42,7 +42,7 @@ On PostgreSQL, a group of plain room lines (moves: nothing but the log's row and
 rating, no delivery) is one statement, its own transaction (:data:`_ROOM_LINES`): the lines, fenced on a node of a
 cluster, and their rooms' rows. The general transaction is five round trips (begin, the fence, the log, the rows,
 commit), each with the driver's and SQLAlchemy's work around it: a node's CPU a commit of one line was 2.3 ms that
-way and is 0.9 ms this way, of twenty lines 3.2 and 1.6 ms (README, Benchmarks, Several nodes).
+way and is 0.9 ms this way, of twenty lines 3.2 and 1.6 ms (docs/benchmarks.md, Several nodes).
 
 A rated game's last line carries its result, and the ``rater`` (the players' store) changes the ratings of its players
 in the same transaction: the change is part of the game's durable record, stored with it or not at all, and never made

@@ -1,4 +1,4 @@
-"""An attacker's report: refusals carried the input back although the README says they never do. A page_size of
+"""An attacker's report: refusals carried the input back although the docs say they never do. A page_size of
 10^30 came back in `page_size must be 0-500, got 1000000000000000000000000000000`, and a JSON body nested 10,000 deep
 came back as Python's "maximum recursion depth exceeded". Other refusals named an unknown field, a bad value, a room
 id or a status number as sent.

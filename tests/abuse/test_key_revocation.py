@@ -1,6 +1,6 @@
 """How long a revoked API key still works: until the server next reads the store's keys, at most
-KEY_REFRESH_SECONDS (30 s, as the README says) after the revocation. The refresher's waits go through a sleep of the
-test's own, so the 30 s pass when the test says (no real sleep)."""
+KEY_REFRESH_SECONDS (30 s, as docs/operations/production.md says) after the revocation. The refresher's waits go
+through a sleep of the test's own, so the 30 s pass when the test says (no real sleep)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ async def test_a_revoked_key_works_until_the_next_read_and_is_refused_at_most_30
     refresher = asyncio.create_task(refresh_keys(harness.server.admission, engine, sleep=clock.sleep))
     try:
         await clock.waiting()  # the first read, at once
-        assert clock.waits == [KEY_REFRESH_SECONDS] == [30.0], "the README states 30 s"
+        assert clock.waits == [KEY_REFRESH_SECONDS] == [30.0], "the docs state 30 s"
         await harness.rooms.CreateRoom(request, metadata=(("x-api-key", key),))
 
         assert await revoke_key(engine, key_id)

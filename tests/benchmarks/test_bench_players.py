@@ -1,5 +1,5 @@
 """`kickoff bench players` at a tiny size: a seeded board checked call by call, the same seeded games played rated and
-unrated, the goals' table and the README's block. No timing is asserted (the figures are the benchmark's)."""
+unrated, the goals' table and the benchmarks page's block. No timing is asserted (the figures are the benchmark's)."""
 
 from __future__ import annotations
 

@@ -75,5 +75,5 @@ def test_a_team_of_heuristic_bots_beats_a_team_of_random_bots() -> None:
         state = CARTA.new_game(seats, None, 20_000 + index)
         play_out(state, bots)
         wins += hero in state.outcome().winning_teams
-    # `kickoff bench bots --game carta-futbol-club --seats 2,4` measures 1,000 matches for the README's figure.
+    # `kickoff bench bots --game carta-futbol-club --seats 2,4` measures 1,000 matches (docs/benchmarks.md).
     assert wins / games >= 0.65, f"won {wins} of {games}"

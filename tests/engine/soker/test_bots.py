@@ -56,5 +56,5 @@ def test_heuristic_bot_beats_random_bots_well_above_chance() -> None:
         state = SOKER.new_game(4, None, 10_000 + seed)
         play_out(state, bots)
         wins += hero in state.outcome().winners
-    # Chance is 25%; `kickoff bench bots` measures 1,000 games for the README's figure.
+    # Chance is 25%; `kickoff bench bots` measures 1,000 games for the figure in docs/benchmarks.md.
     assert wins / games >= 0.5, f"won {wins} of {games}"
