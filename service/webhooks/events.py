@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core import Outcome
 from service.store.records import SYSTEM_RATING, LogEntry, TournamentEntry
 
 TURN_BEGAN = "turn.began"
@@ -82,6 +83,11 @@ def room_events(entry: LogEntry, *, reminder_seconds: float) -> list[Event]:
     result = entry.result
     if result is not None:
         outcome = result.outcome
+        # Each seat's result as the contract's Outcome.results says it (docs/contract/results.md): won, lost, drawn,
+        # shared_win. ``won`` keeps its released meaning, the seat's team is among the winners the rules name: in a
+        # draw that names every seat a winner, each seat has won true and result drawn.
+        teams = [seat.team for seat in sorted(result.seats, key=lambda seat: seat.seat)]
+        results = Outcome.from_json(outcome).results(teams)
         seats = [
             {
                 "seat": seat.seat,
@@ -92,6 +98,7 @@ def room_events(entry: LogEntry, *, reminder_seconds: float) -> list[Event]:
                 "team": seat.team,
                 "place": seat.place,
                 "won": seat.won,
+                "result": results[seat.seat].value,
             }
             for seat in result.seats
         ]

@@ -24,6 +24,7 @@ from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from service.store.models import WebhookDeliveryRow
 from tests.server.conftest import Harness
+from tests.server.test_seat_results import run_out
 from tests.servers import Start
 from tests.webhooks.conftest import OPERATOR_KEY, SERVER_SETTINGS
 
@@ -297,6 +298,9 @@ async def test_a_played_game_sends_signed_events_that_hold_no_card(harness: Harn
     (end,) = ended
     assert end["data"]["room_id"] == room_id and end["data"]["reason"]
     assert {seat["player_id"] for seat in end["data"]["seats"]} == {ann.player.player_id, None}
+    # Each seat's result is the one the room's outcome gives it.
+    room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
+    assert [seat["result"] for seat in end["data"]["seats"]] == [result_name(r) for r in room.outcome.results]
     # No card face anywhere: not as a value, not inside one.
     faces = every_face(game, 2)
     for event in events:
@@ -307,6 +311,30 @@ async def test_a_played_game_sends_signed_events_that_hold_no_card(harness: Harn
     async with harness.directory.journal.engine.connect() as connection:
         stored = (await connection.execute(select(WebhookDeliveryRow.status))).scalars().all()
     assert stored and set(stored) == {"delivered"} and len(stored) == len(events)
+
+
+def result_name(result: int) -> str:
+    """A SeatResult as game.ended spells it: SEAT_RESULT_SHARED_WIN is "shared_win"."""
+    return common_pb2.SeatResult.Name(result).removeprefix("SEAT_RESULT_").lower()
+
+
+async def test_a_draw_that_lists_every_seat_a_winner_ends_drawn_for_each_seat(harness: Harness, receivers: Any) -> None:
+    """game.ended says each seat's result: Age of Soccer's turn limit with every seat on 0 shields names every seat a
+    winner (``won`` true for each, as released) and is a draw for each. A few hundred ms: nobody moves, the clock
+    plays every turn of one round."""
+    receiver = await receivers()
+    _, secret = await register(harness, receiver.url, [ENDED])
+    room = await run_out(harness, "age-of-soccer", 3, {"max_rounds": 1})
+    await drain(harness)
+    (request,) = receiver.requests
+    end = Webhook(secret).verify(request.body, request.headers)["data"]
+    assert (end["reason"], end["winners"]) == ("rounds", [0, 1, 2])
+    assert [(seat["seat"], seat["won"], seat["result"]) for seat in end["seats"]] == [
+        (0, True, "drawn"),
+        (1, True, "drawn"),
+        (2, True, "drawn"),
+    ]
+    assert [result_name(r) for r in room.outcome.results] == ["drawn"] * 3
 
 
 async def test_a_correspondence_turn_gets_a_reminder_an_hour_before_its_deadline(
