@@ -37,9 +37,14 @@ def test_the_site_builds_with_every_page_in_its_nav(tmp_path: Path) -> None:
 
 @pytest.fixture
 def copy(tmp_path: Path) -> Path:
-    """The site's sources (mkdocs.yml, docs/) copied, to be broken without touching the real ones."""
+    """The site's sources (mkdocs.yml, docs/, and the repository's files the pages quote) copied, to be broken without
+    touching the real ones."""
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
     shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    for page in (tmp_path / "docs").rglob("*.md"):
+        for quoted in re.findall(r'--8<-- "([^":]+)', page.read_text()):
+            (tmp_path / quoted).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / quoted, tmp_path / quoted)
     return tmp_path
 
 
@@ -63,7 +68,7 @@ def test_a_dead_end_fails_the_build(copy: Path, defect: str) -> None:
 
 
 def test_a_quoted_file_that_is_there_is_quoted(copy: Path) -> None:
-    (copy / "examples").mkdir()
+    (copy / "examples").mkdir(exist_ok=True)
     (copy / "examples" / "hello.py").write_text("print('quoted from the file itself')\n")
     page = copy / "docs" / "guides" / "players.md"
     page.write_text(page.read_text() + '\n```python\n--8<-- "examples/hello.py"\n```\n')
