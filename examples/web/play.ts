@@ -74,7 +74,7 @@ function show(update: RoomUpdate, seat: Seat): void {
   for (const event of update.events) {
     if (event.gameEnded?.outcome) return end(event.gameEnded.outcome, seat);
     const line = describe(event, seat);
-    if (line) log.prepend(item(line));
+    if (line) log.append(item(line));
   }
   const mine = update.toAct.includes(seat.number);
   const others = update.toAct.map((n) => who(n, seat)).join(', ');
@@ -111,10 +111,10 @@ function label(move: Move): string {
 
 function describe(event: RoomEvent, seat: Seat): string {
   const soker = event.game?.soker;
-  if (event.gameStarted) return `The game began with ${who(event.gameStarted.firstSeat, seat)} to move.`;
+  if (event.gameStarted) return `The game began. First to move: ${who(event.gameStarted.firstSeat, seat)}`;
   if (soker?.played) {
     const { cards, link } = soker.played;
-    return `${who(soker.played.seat, seat)}: ${cards.join(' ')}${link ? ' (LINK!)' : ''}`;
+    return `${who(soker.played.seat, seat)} played ${cards.join(' ')}${link ? ' (LINK!)' : ''}`;
   }
   if (soker?.drew) return `${who(soker.drew.seat, seat)} drew ${soker.drew.card || `${soker.drew.count} card(s)`}`;
   if (soker?.skipped) return `Skipped: ${soker.skipped.seats.map((n) => who(n, seat)).join(', ')}`;
