@@ -3,9 +3,11 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# Tools from the npm registry (package.json, pinned in package-lock.json): buf for the contracts.
+# Tools from the npm registry (package.json, pinned in package-lock.json): buf for the contracts; @hey-api/openapi-ts
+# and TypeScript for the TypeScript client.
 TOOLS  := node_modules/.installed
 BUF    := node_modules/.bin/buf
+TSC    := node_modules/.bin/tsc
 PYTEST_WORKERS ?= 2
 
 # The browser tests (tests/web) drive Debian's Chromium; they skip without it, except under CI=true.
@@ -109,14 +111,24 @@ bench: install
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench webhooks --idle 0 \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'; postgres=$$?; [ $$sqlite = 0 ] && [ $$postgres = 0 ]
 
-# The gRPC stubs in clients/ are generated from proto/ and checked in; never edit them by hand.
-stubs: install
+# The gRPC stubs in clients/ are generated from proto/ and checked in; never edit them by hand. So is the TypeScript
+# client in clients/typescript/src, from the gateway's OpenAPI document (clients/typescript/openapi-ts.config.ts).
+stubs: install $(TOOLS)
 	PYTHON=$(BIN)/python scripts/generate-stubs clients
+	PYTHON=$(BIN)/python scripts/generate-typescript-client clients/typescript/src
 
-check-stubs: install
+# Both made again into a scratch folder and compared; then tsc --strict type-checks the TypeScript client and the web
+# example that uses it (examples/web).
+check-stubs: install $(TOOLS)
 	@tmp=$$(mktemp -d); PYTHON=$(BIN)/python scripts/generate-stubs $$tmp; \
 	if diff -r clients/kickoff $$tmp/kickoff >/dev/null; then rm -rf $$tmp; echo "clients/ matches proto/"; \
 	else diff -r -q clients/kickoff $$tmp/kickoff; rm -rf $$tmp; echo "clients/ is stale: run 'make stubs'"; exit 1; fi
+	@tmp=$$(mktemp -d); PYTHON=$(BIN)/python scripts/generate-typescript-client $$tmp/src; \
+	if diff -r clients/typescript/src $$tmp/src >/dev/null; then rm -rf $$tmp; \
+	echo "clients/typescript matches the OpenAPI document"; else diff -r -q clients/typescript/src $$tmp/src; \
+	rm -rf $$tmp; echo "clients/typescript is stale: run 'make stubs'"; exit 1; fi
+	$(TSC) -p clients/typescript --strict --noEmit
+	$(TSC) -p examples/web --strict --noEmit
 
 # proto/ compiles on its own (google/rpc/status.proto and google/api/*.proto are vendored), passes buf's STANDARD lint rules, and breaks
 # nothing of the last release's contract (release/kickoff-v1.binpb, made by `make release-contracts`).

@@ -35,13 +35,29 @@ def test_the_site_builds_with_every_page_in_its_nav(tmp_path: Path) -> None:
         assert (tmp_path / "site" / page / "index.html").is_file(), page
 
 
+def quoted(page: str) -> list[str]:
+    """The repository's files a page quotes: `--8<-- "path"` on one line, or each line of a `--8<--` block."""
+    paths, block = [], False
+    for line in page.splitlines():
+        if line.strip() == "--8<--":
+            block = not block
+        elif block and line.strip():
+            paths.append(line.strip())
+        elif line.startswith('--8<-- "'):
+            paths.append(line.split('"')[1].split(":")[0])
+    return paths
+
+
 @pytest.fixture
 def copy(tmp_path: Path) -> Path:
-    """The site's sources (mkdocs.yml, docs/, and examples/, which pages quote) copied, to be broken without touching
-    the real ones."""
+    """The site's sources (mkdocs.yml, docs/, and the repository's files the pages quote) copied, to be broken without
+    touching the real ones."""
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
     shutil.copytree(ROOT / "docs", tmp_path / "docs")
-    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    for page in (tmp_path / "docs").rglob("*.md"):
+        for path in quoted(page.read_text()):
+            (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / path, tmp_path / path)
     return tmp_path
 
 
@@ -65,6 +81,7 @@ def test_a_dead_end_fails_the_build(copy: Path, defect: str) -> None:
 
 
 def test_a_quoted_file_that_is_there_is_quoted(copy: Path) -> None:
+    (copy / "examples").mkdir(exist_ok=True)
     (copy / "examples" / "hello.py").write_text("print('quoted from the file itself')\n")
     page = copy / "docs" / "guides" / "players.md"
     page.write_text(page.read_text() + '\n```python\n--8<-- "examples/hello.py"\n```\n')
