@@ -37,9 +37,11 @@ def test_the_site_builds_with_every_page_in_its_nav(tmp_path: Path) -> None:
 
 @pytest.fixture
 def copy(tmp_path: Path) -> Path:
-    """The site's sources (mkdocs.yml, docs/) copied, to be broken without touching the real ones."""
+    """The site's sources (mkdocs.yml, docs/, and examples/, which pages quote) copied, to be broken without touching
+    the real ones."""
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
     shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
     return tmp_path
 
 
@@ -48,6 +50,11 @@ BROKEN = {
     "an anchor no heading makes": ("guides/players.md", "See [it](../guides/rooms.md#no-such-part).", "no-such-part"),
     "a link out of the repository": ("guides/players.md", "See [the notes](../../../shared/notes.md).", "shared/notes"),
     "a quoted file that is gone": ("guides/players.md", '```python\n--8<-- "examples/gone.py"\n```', "gone.py"),
+    "a quoted part of a file that is gone": (
+        "getting-started/rest.md",
+        '```python\n--8<-- "examples/rest/play.py:gone-part"\n```',
+        "gone-part",
+    ),
     "a page missing from the nav": ("guides/lobby.md", "# The lobby", "lobby.md"),
 }
 
@@ -63,7 +70,7 @@ def test_a_dead_end_fails_the_build(copy: Path, defect: str) -> None:
 
 
 def test_a_quoted_file_that_is_there_is_quoted(copy: Path) -> None:
-    (copy / "examples").mkdir()
+    (copy / "examples").mkdir(exist_ok=True)
     (copy / "examples" / "hello.py").write_text("print('quoted from the file itself')\n")
     page = copy / "docs" / "guides" / "players.md"
     page.write_text(page.read_text() + '\n```python\n--8<-- "examples/hello.py"\n```\n')
