@@ -66,6 +66,11 @@ BROKEN = {
     "an anchor no heading makes": ("guides/players.md", "See [it](../guides/rooms.md#no-such-part).", "no-such-part"),
     "a link out of the repository": ("guides/players.md", "See [the notes](../../../shared/notes.md).", "shared/notes"),
     "a quoted file that is gone": ("guides/players.md", '```python\n--8<-- "examples/gone.py"\n```', "gone.py"),
+    "a quoted part of a file that is gone": (
+        "getting-started/rest.md",
+        '```python\n--8<-- "examples/rest/play.py:gone-part"\n```',
+        "gone-part",
+    ),
     "a page missing from the nav": ("guides/lobby.md", "# The lobby", "lobby.md"),
 }
 
