@@ -9,6 +9,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
@@ -78,3 +79,19 @@ class Example:
     def kill(self) -> None:
         if self.process.returncode is None:
             self.process.kill()
+
+
+async def run_while_system_players_fill(path: str, target: str, harness: Any, waiting: str) -> str:
+    """Runs the example at ``path`` against ``target`` to its end: once it says ``waiting`` (its ticket is in the
+    queue), the harness's clock passes KICKOFF_MATCH_FILL_SECONDS and the queue turns once, so system players fill
+    its table. What it printed; fails unless it exited 0 with nothing on stderr."""
+    example = await Example.start(path, target)
+    try:
+        await example.until(waiting)
+        harness.clock.advance(30)
+        await harness.matchmaker.tick()
+        code, stderr = await example.finish()
+    finally:
+        example.kill()
+    assert code == 0 and not stderr, example.said + stderr
+    return example.said

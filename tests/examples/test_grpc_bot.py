@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from kickoff.v1 import common_pb2, move_pb2, room_pb2
-from tests.examples.example_process import Example, sqlite_journal
+from tests.examples.example_process import run_while_system_players_fill, sqlite_journal
 from tests.servers import Start
 
 EXAMPLE = "examples/grpc/bot.py"
@@ -20,16 +20,9 @@ async def test_the_bot_takes_up_a_matched_seat_plays_every_decision_and_stops_wh
     taken up, then the game played on one Play stream (the test's clock never plays for the seat, so the game ends
     only if the bot made every move) and the stream closed by the bot once the game is over. About a second."""
     harness = await start(journal=await sqlite_journal(tmp_path))
-    example = await Example.start(EXAMPLE, f"127.0.0.1:{harness.server.port}")
-    try:
-        await example.until("queued for soker")
-        harness.clock.advance(30)  # the ticket waited KICKOFF_MATCH_FILL_SECONDS: system players fill its table
-        await harness.matchmaker.tick()
-        code, stderr = await example.finish()
-    finally:
-        example.kill()
-    output = "\n".join(example.lines)
-    assert code == 0 and not stderr, output + stderr
+    target = f"127.0.0.1:{harness.server.port}"
+    output = await run_while_system_players_fill(EXAMPLE, target, harness, "queued for soker")
+    lines = output.splitlines()
 
     room_id, seat = re.search(r"^room (\w+): seat (\d+) of 2$", output, re.M).groups()
     room = (await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
@@ -41,4 +34,4 @@ async def test_the_bot_takes_up_a_matched_seat_plays_every_decision_and_stops_wh
 
     result = common_pb2.SeatResult.Name(room.outcome.results[int(seat)])
     last = (await harness.moves.GetReplay(move_pb2.GetReplayRequest(room_id=room_id))).last_version
-    assert example.lines[-1] == f"version {last}: the game is over ({room.outcome.reason}); seat {seat} {result}"
+    assert lines[-1] == f"version {last}: the game is over ({room.outcome.reason}); seat {seat} {result}"

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from kickoff.v1 import common_pb2, move_pb2, player_pb2, room_pb2
-from tests.examples.example_process import Example, sqlite_journal
+from tests.examples.example_process import Example, run_while_system_players_fill, sqlite_journal
 from tests.servers import Start
 
 EXAMPLE = "examples/rest/play.py"
@@ -22,16 +22,8 @@ async def test_the_rest_example_plays_a_matched_game_to_its_end_then_prints_the_
     second."""
     harness = await start(journal=await sqlite_journal(tmp_path))
     client = await gateway(harness)
-    example = await Example.start(EXAMPLE, str(client.base_url))
-    try:
-        await example.until("ticket searching")
-        harness.clock.advance(30)  # the ticket waited KICKOFF_MATCH_FILL_SECONDS: system players fill its table
-        await harness.matchmaker.tick()
-        code, stderr = await example.finish()
-    finally:
-        example.kill()
-    output = "\n".join(example.lines)
-    assert code == 0 and not stderr, output + stderr
+    output = await run_while_system_players_fill(EXAMPLE, str(client.base_url), harness, "ticket searching")
+    lines = output.splitlines()
     assert "ticket proposed" in output and "ticket matched" in output
 
     room_id, seat = re.search(r"^room (\w+): seat (\d+) of 2$", output, re.M).groups()
@@ -45,14 +37,14 @@ async def test_the_rest_example_plays_a_matched_game_to_its_end_then_prints_the_
     replay = await harness.moves.GetReplay(move_pb2.GetReplayRequest(room_id=room_id, page_size=500))
     result = common_pb2.SeatResult.Name(room.outcome.results[int(seat)]).removeprefix("SEAT_RESULT_").lower()
     assert f"replay: {replay.last_version} steps; the game ended by {room.outcome.reason}; seat {seat} {result}" in (
-        example.lines
+        lines
     )
 
     rank = await harness.players.GetRank(player_pb2.GetRankRequest(game="soker", player_id=player_id))
     rating = rank.line.rating
     assert rank.rated_games == 1 and rating.games == 1, "the matched game was rated"
-    assert f"rating {rating.display:.2f} (mu {rating.mu:.2f}, sigma {rating.sigma:.2f})" in example.lines
-    assert f"rank {rank.line.rank} of {rank.ranked}" in example.lines
+    assert f"rating {rating.display:.2f} (mu {rating.mu:.2f}, sigma {rating.sigma:.2f})" in lines
+    assert f"rank {rank.line.rank} of {rank.ranked}" in lines
 
 
 async def test_the_rest_example_stops_with_the_servers_reason_for_a_game_it_does_not_host(
