@@ -383,6 +383,21 @@ class OperatorSettings:
 
 
 @dataclass(frozen=True)
+class PrivateRoomSettings:
+    """Unlisted rooms' invitation links (service/rooms/private.py): how many a room may have, how long one may last
+    and how many joins it may let in. docs/guides/private-tables.md explains each."""
+
+    # KICKOFF_PRIVATE_LINKS_PER_ROOM: the most invitation links one room may ever have (revoked and expired ones
+    # count: a room's links are bounded rows).
+    links_per_room: int = field(default_factory=lambda: int(_number("KICKOFF_PRIVATE_LINKS_PER_ROOM", "20", int)))
+    # KICKOFF_PRIVATE_LINK_MAX_SECONDS: the longest a link may open its room (7 days); a link asked without an expiry
+    # lasts a day, or this when it is shorter.
+    max_seconds: float = field(default_factory=lambda: _number("KICKOFF_PRIVATE_LINK_MAX_SECONDS", "604800"))
+    # KICKOFF_PRIVATE_LINK_MAX_USES: the most joins one link may let in, and what a link asked with max_uses 0 gets.
+    max_uses: int = field(default_factory=lambda: int(_number("KICKOFF_PRIVATE_LINK_MAX_USES", "100", int)))
+
+
+@dataclass(frozen=True)
 class Settings:
     """Every setting of the gRPC server in one aggregate, read from the environment once, at start-up
     (:meth:`from_environment`), and handed to the composition root (service/grpc/server.py's ``serve``), which gives
@@ -399,6 +414,7 @@ class Settings:
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)
     bots: BotSettings = field(default_factory=BotSettings)
     operators: OperatorSettings = field(default_factory=OperatorSettings)
+    private: PrivateRoomSettings = field(default_factory=PrivateRoomSettings)
 
     @classmethod
     def from_environment(cls, **given: Any) -> Settings:

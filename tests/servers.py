@@ -32,7 +32,7 @@ from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import RoomLimits
 from service.rooms.thinking import Thinkers
-from service.settings import HttpLimits, LimitSettings, MatchSettings, WebhookSettings
+from service.settings import HttpLimits, LimitSettings, MatchSettings, PrivateRoomSettings, WebhookSettings
 from service.store.journal import SqlJournal
 from service.tournaments.directory import TournamentDirectory
 from tests.server.conftest import Harness
@@ -57,13 +57,14 @@ async def start() -> AsyncIterator[Start]:
         webhooks: WebhookSettings | None = None,
         thinkers: Thinkers | None = None,
         operator_keys: OperatorKeys | None = None,
+        private: PrivateRoomSettings | None = None,
         **limits: object,
     ) -> Harness:
         """``journal``: a SqlJournal gets players (sign-in, ratings) and matchmaking (``match``'s settings; the queues
         turn when the test says) on its database, with ``issuers`` trusted; and webhooks with ``webhooks``' settings
         (the test steps the dispatcher: Harness.webhooks.dispatcher.step). ``thinkers``: where hard system players
         search (default: in the test's thread, 16 iterations a decision). ``operator_keys``: the keys OperatorService
-        takes (default none: operator_api_off)."""
+        takes (default none: operator_api_off). ``private``: the bounds of invitation links (default: the settings')."""
         match = match or MatchSettings(fill_seconds=30, take_up_seconds=20, ticket_seconds=300)
         clock = ManualClock()
         seeds = seeds or itertools.count(1)
@@ -105,6 +106,7 @@ async def start() -> AsyncIterator[Start]:
             matchmaker=matchmaker,
             webhooks=hooks,
             operator_keys=operator_keys,
+            private=private,
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
         harness = Harness(server, clock, directory, channel, store, matchmaker, hooks)

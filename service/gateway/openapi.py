@@ -114,6 +114,7 @@ SECURITY_SCHEMES: dict[str, SecurityScheme | Reference] = {
 # What each kind of route takes: the seat token (required or optional), or an API key where the server asks for one.
 SEAT: list[SecurityRequirement] = [{"bearerAuth": []}]
 SEAT_OR_SPECTATOR: list[SecurityRequirement] = [{}, {"bearerAuth": []}]
+SEAT_OR_PLAYER: list[SecurityRequirement] = [{"bearerAuth": []}, {"playerAuth": []}]  # a seat's, or a seated player's
 CREATOR: list[SecurityRequirement] = [{}, {"apiKey": []}]
 CREATOR_OR_PLAYER: list[SecurityRequirement] = [{}, {"apiKey": []}, {"playerAuth": []}]  # a player is seated
 PLAYER: list[SecurityRequirement] = [{"playerAuth": []}]

@@ -27,6 +27,7 @@ from service.gateway.openapi import (
     PLAYER,
     PLAYER_OR_ANYONE,
     SEAT,
+    SEAT_OR_PLAYER,
     SEAT_OR_SPECTATOR,
 )
 
@@ -175,7 +176,10 @@ OPERATIONS: dict[str, Rest] = {
     ),
     "GetRoom": Rest(
         summary="One room",
+        description="An unlisted room answers 404, as a room never made, but to its seated players (their seat or "
+        "access token) and to the holders of one of its invitation links (`?invitation_token=`).",
         example={"roomId": "3f2a9c1d4e5b6a70", "game": "soker", "status": "ROOM_STATUS_WAITING"},
+        security=SEAT_OR_SPECTATOR,
     ),
     "JoinRoom": Rest(
         summary="Take a seat; returns its bearer token",
@@ -205,6 +209,36 @@ OPERATIONS: dict[str, Rest] = {
         "`after_version` for the next page. Every page's steps in one answer make the replay file `kickoff "
         "replay FILE` reads.",
         example={"revealed": True, "lastVersion": "212", "nextAfterVersion": "50", "steps": [{"update": {}}]},
+        security=SEAT_OR_SPECTATOR,
+    ),
+    # Private tables (docs/guides/private-tables.md): an unlisted room's invitation links, for its seated players.
+    "CreateInvitationLink": Rest(
+        summary="Make an invitation link to an unlisted room (its seated players)",
+        description='Body: {"maxUses": 1, "expiresInSeconds": 3600} (each optional: 0 uses is the server\'s most, '
+        "0 seconds a day). The answer's `token` is shown once; `url` is the page's form of it.",
+        example={
+            "link": {"linkId": "5d1c9a7e2b3f4a60", "roomId": "3f2a9c1d4e5b6a70", "maxUses": 1, "uses": 0},
+            "token": "eyJhbGciOiJIUzI1NiIs...",
+            "url": "/play#join=eyJhbGciOiJIUzI1NiIs...",
+        },
+        security=SEAT_OR_PLAYER,
+        tag="private tables",
+        created=True,
+        private=True,
+    ),
+    "ListInvitationLinks": Rest(
+        summary="An unlisted room's invitation links, newest first (its seated players)",
+        example={"links": [{"linkId": "5d1c9a7e2b3f4a60", "maxUses": 1, "uses": 1, "revoked": False}]},
+        security=SEAT_OR_PLAYER,
+        tag="private tables",
+        private=True,
+    ),
+    "RevokeInvitationLink": Rest(
+        summary="Revoke an invitation link (its room's seated players)",
+        example={"linkId": "5d1c9a7e2b3f4a60", "revoked": True},
+        security=SEAT_OR_PLAYER,
+        tag="private tables",
+        private=True,
     ),
     "ListLegalMoves": Rest(
         summary="The caller's legal moves",

@@ -33,6 +33,10 @@ TICKET = (
     "EventSource, which cannot send the Authorization header. Send a ticket or a seat token, not both; with neither "
     "the events are a spectator's."
 )
+INVITATION = (
+    "An invitation link's token (POST /v1/rooms/{room_id}/invitation-links), for an unlisted room: its holder watches "
+    "as a spectator. Without one (or a seat of the room) an unlisted room answers 404, as a room never made."
+)
 RETRY_MILLISECONDS = 3000  # how long an EventSource waits before it reconnects
 MAX_VERSION = 2**63 - 1  # versions are int64
 FIRST_READ_SECONDS = 0.05  # how long the answer waits for the stream's first message before its head goes out
@@ -179,13 +183,16 @@ async def stream_events(
     request: Request[Any, Any, Any],
     state: State,
     ticket: Annotated[str, QueryParameter(description=TICKET)] = "",
+    invitation_token: Annotated[str, QueryParameter(description=INVITATION)] = "",
 ) -> ServerSentEvent | Response[None]:
     up = upstream(state)
     after = last_version(request)
     owners = up.owners
     stubs = owners.stubs(room_id) if owners is not None else None
     stream = stubs.stream_moves if stubs is not None else (up.stream_moves or up.moves)
-    asked = move_pb2.StreamEventsRequest(room_id=room_id, after_version=after, ticket=ticket)
+    asked = move_pb2.StreamEventsRequest(
+        room_id=room_id, after_version=after, ticket=ticket, invitation_token=invitation_token
+    )
     carried = (*metadata(request), ROUTE)
     call = stream.StreamEvents(asked, metadata=carried)
     if owners is None:

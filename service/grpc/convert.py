@@ -139,6 +139,7 @@ def room_to_proto(room: Room) -> room_pb2.Room:
         unrated_reason=room.why_unrated(),
         correspondence_hours=room.correspondence_hours,
         stand_ins=room.stand_ins,
+        unlisted=room.unlisted,
     )
     if published.outcome is not None:
         message.outcome.CopyFrom(outcome_to_proto(published.outcome, room.teams))

@@ -73,12 +73,14 @@ from service.players.players import Players, page_key
 from service.players.store import PlayerStore
 from service.rooms.clock import SystemClock
 from service.rooms.directory import RoomDirectory, RoomsShared
+from service.rooms.private import InvitationLinks
 from service.rooms.room import RoomLimits
 from service.rooms.thinking import Thinkers
-from service.settings import LimitSettings, Rate, Settings
+from service.settings import LimitSettings, PrivateRoomSettings, Rate, Settings
 from service.store.database import create_engine
 from service.store.journal import SqlJournal, token_secret
 from service.store.keys import live_keys
+from service.store.links import MemoryLinks, SqlLinks
 from service.store.retention import Retention
 from service.telemetry import ServerSpans, Telemetry, from_environment
 from service.tournaments.directory import TournamentDirectory
@@ -373,6 +375,7 @@ async def create_server(
     matchmaker: Matchmaker | None = None,
     webhooks: Webhooks | None = None,
     operator_keys: OperatorKeys | None = None,
+    private: PrivateRoomSettings | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
@@ -380,7 +383,8 @@ async def create_server(
     it must take the nodes' seal: :func:`_seal`); ``players`` signs players in (None: no PlayerService, and every seat
     is anonymous); ``matchmaker`` (with players) serves MatchService; ``webhooks`` serves WebhookService (the
     operators' admin API). OperatorService is served with ``operator_keys`` (none: every call is refused,
-    operator_api_off)."""
+    operator_api_off). ``private``: the bounds of unlisted rooms' invitation links, kept on the journal's database
+    (a store in memory: in memory)."""
     telemetry = directory.telemetry
     count_refusals(telemetry.instruments.refusals)
     node = directory.runtime.node
@@ -393,7 +397,13 @@ async def create_server(
     forwarder = None if node is None or seal is None else Forwarder(node, admission.address, seal)
     health = health_aio.HealthServicer()
     hand_over = HandOver(health, directory.runtime, forwarder)
-    access = RoomAccess(directory, tokens, forwarder, players)
+    links = InvitationLinks(
+        SqlLinks(directory.journal.engine) if isinstance(directory.journal, SqlJournal) else MemoryLinks(),
+        tokens.derived_key(b"kickoff invitation links"),
+        directory.clock.now,
+        private,
+    )
+    access = RoomAccess(directory, tokens, forwarder, players, links)
     calls = Calls(ServerSpans(telemetry.tracer) if telemetry.tracing else None)
     _register(
         tournament_pb2_grpc.add_TournamentServiceServicer_to_server,
@@ -597,6 +607,7 @@ class Assembly:
             matchmaker=self.matchmaker,
             webhooks=self.webhooks,
             operator_keys=self.operator_keys,
+            private=self.settings.private,
         )
         collector.settle()  # (what start-up made stays for good: see service/collector.py)
         return self.running

@@ -8,6 +8,7 @@ back typed and leave through service/grpc/errors.py. Every request is checked ag
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import sys
@@ -48,8 +49,10 @@ from service.grpc.tokens import TICKET_SECONDS, SeatClaim, SeatTokens
 from service.players.players import Players
 from service.players.store import PlayerInfo as Player
 from service.rooms.directory import NewRoom, RoomDirectory
+from service.rooms.private import InvitationLinks, Visitor, hidden, may_enter
 from service.rooms.room import Room, Update
 from service.store.database import store_away
+from service.store.links import LinkRecord, MemoryLinks
 
 Response = TypeVar("Response")
 log = logging.getLogger(__name__)
@@ -82,9 +85,12 @@ def routed(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitabl
 
     @functools.wraps(method)
     async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Response:
+        self.access.check_link(request)  # (a link that is not this room's says nothing of the room: before it is found)
         found = await self.locate(request)
         if isinstance(found, Remote):
             return await self.access.forwarder.unary(f"/{self.SERVICE}/{name}", request, context, found)
+        if isinstance(found, Room) and found.unlisted and name != "JoinRoom":  # (JoinRoom counts the link's use)
+            await self.access.enter(found, context, getattr(request, "invitation_token", ""))
         return await method(self, request, context, found)
 
     return unary(wrapper)
@@ -138,11 +144,61 @@ class RoomAccess:
         tokens: SeatTokens,
         forwarder: Forwarder | None = None,
         players: Players | None = None,
+        links: InvitationLinks | None = None,
     ) -> None:
         self.directory = directory
         self.tokens = tokens
         self.forwarder = forwarder  # a node of a cluster: calls for rooms other nodes own go there
         self.players = players  # sign-in and sessions (None: a server without players, on a store in memory)
+        # unlisted rooms' invitation links (default: kept in memory, for a server whose store is in memory)
+        self.links = links or InvitationLinks(
+            MemoryLinks(), tokens.derived_key(b"kickoff invitation links"), directory.clock.now
+        )
+
+    def check_link(self, request: Any) -> None:
+        """LinkRefused (link_invalid) for an invitation token that is malformed, not signed here or for another room
+        than the request's: decided before the room is looked for, so that it says nothing of the room."""
+        token = getattr(request, "invitation_token", "")
+        if token:
+            self.links.link_id_of(token, _room_id(request))
+
+    async def enter(
+        self, room: Room, context: grpc.aio.ServicerContext, link: str = "", *, ticket: str = "", joining: bool = False
+    ) -> Visitor:
+        """What the caller brings to ``room`` (service/rooms/private.py's Visitor): the seat its seat token or stream
+        ticket proves, the player its access token signs in, the link its invitation token names (checked: a refused
+        link's reason). For an unlisted room the caller may not enter, NotFound exactly as for a room never made."""
+        if not room.unlisted:
+            return Visitor()
+        seat, player_id = None, ""
+        if ticket:
+            with contextlib.suppress(Unauthenticated, PermissionDenied):
+                seat = self.ticket_seat(ticket, room)[0]
+        token = bearer_token(context)
+        if token is not None:
+            caller = await self.players.optional_caller(token) if self.players is not None else None
+            if caller is not None:
+                player_id = caller.player_id
+            else:
+                with contextlib.suppress(Unauthenticated):
+                    claim = self.tokens.verify(token)
+                    if claim.room_id == room.room_id:
+                        room.check_seat(claim.seat, claim.nonce)
+                        seat = claim.seat
+        held = await self.links.check(link, room.room_id, joining=joining) if link else None
+        visitor = Visitor(seat, player_id, held)
+        if not may_enter(room, visitor):
+            raise hidden()
+        return visitor
+
+    async def seated(self, room: Room, context: grpc.aio.ServicerContext) -> None:
+        """For the calls of a room's seated players (its links): PermissionDenied (not_seated) for anyone else (for
+        whom an unlisted room does not exist: NotFound)."""
+        visitor = await self.enter(room, context)
+        if visitor.seat is None and not (visitor.player_id and room.seat_of(visitor.player_id) is not None):
+            if room.unlisted:
+                raise hidden()
+            raise PermissionDenied("only a player seated in this room may do this", code="not_seated")
 
     async def player(self, context: grpc.aio.ServicerContext) -> Player | None:
         """The signed-in player a call that anyone may make is made for: an access token's (checked: Unauthenticated
@@ -275,6 +331,13 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         if request.mode not in MODE_NAME:
             raise InvalidRequest("mode must be ROOM_MODE_ONLINE or ROOM_MODE_SOLO", code="bad_mode")
         player = await self.access.player(context)
+        if player is None and request.unlisted:
+            raise InvalidRequest(
+                "an unlisted room is a player's: send your access token (you are seated at once), or nobody could "
+                "find the room",
+                field="unlisted",
+                code="unlisted_needs_player",
+            )
         if player is None and request.choice:
             raise InvalidRequest(
                 "choice is the creating player's: send a player's access token, or join with the choice",
@@ -314,6 +377,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
                 choice=request.choice,
                 correspondence_hours=request.correspondence_hours,
                 stand_ins=request.stand_ins,
+                unlisted=request.unlisted,
             ),
             request=key,
         )
@@ -341,16 +405,31 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         self.admission.admit(context, "join")
         player = await self.access.player(context)
         key = request_key(request.request_id, player.player_id if player else "", parameters_of(request))
-        if player is not None and not room.joined_with(key):  # (a retry takes no seat more)
+        retry = room.joined_with(key)
+        # An unlisted room lets in its seated players (who are then told already_seated) and a link's holders, each
+        # join a link lets in counting one of its uses (given back if the join fails). A retry is let in as before.
+        link: LinkRecord | None = None
+        if room.unlisted and not retry:
+            visitor = await self.access.enter(room, context, request.invitation_token, joining=True)
+            if visitor.seat is None and (player is None or room.seat_of(player.player_id) is None):
+                link = visitor.link
+        if player is not None and not retry:  # (a retry takes no seat more)
             await self.access.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
-        seat, nonce = await room.join(
-            request.seat if request.HasField("seat") else None,
-            request.name or (player.name if player else ""),
-            request.choice,
-            player.player_id if player else "",
-            self._origin(context),
-            key,
-        )
+        if link is not None:
+            await self.access.links.claim(link)
+        try:
+            seat, nonce = await room.join(
+                request.seat if request.HasField("seat") else None,
+                request.name or (player.name if player else ""),
+                request.choice,
+                player.player_id if player else "",
+                self._origin(context),
+                key,
+            )
+        except BaseException:
+            if link is not None:
+                await self.access.links.release(link)
+            raise
         token = self.access.tokens.issue(room.room_id, seat, nonce)
         return room_pb2.JoinRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
 
@@ -361,6 +440,45 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         seat, nonce = self.access.seat(context, room, required=True)  # type: ignore[misc]
         await room.leave(seat, nonce)
         return room_pb2.LeaveRoomResponse(room=room_to_proto(room))
+
+    @routed
+    async def CreateInvitationLink(
+        self, request: room_pb2.CreateInvitationLinkRequest, context: Any, room: Room
+    ) -> room_pb2.CreateInvitationLinkResponse:
+        await self.access.seated(room, context)
+        link, token = await self.access.links.create(room, request.max_uses, request.expires_in_seconds)
+        return room_pb2.CreateInvitationLinkResponse(link=link_to_proto(link), token=token, url=f"/play#join={token}")
+
+    @routed
+    async def ListInvitationLinks(
+        self, request: room_pb2.ListInvitationLinksRequest, context: Any, room: Room
+    ) -> room_pb2.ListInvitationLinksResponse:
+        await self.access.seated(room, context)
+        links = await self.access.links.of_room(room.room_id)
+        return room_pb2.ListInvitationLinksResponse(links=[link_to_proto(link) for link in links])
+
+    @routed
+    async def RevokeInvitationLink(
+        self, request: room_pb2.RevokeInvitationLinkRequest, context: Any, room: Room
+    ) -> room_pb2.RevokeInvitationLinkResponse:
+        await self.access.seated(room, context)
+        if not request.link_id:
+            raise InvalidRequest("link_id is required", code="missing_link_id", field="link_id")
+        link = await self.access.links.revoke(room.room_id, request.link_id)
+        return room_pb2.RevokeInvitationLinkResponse(link=link_to_proto(link))
+
+
+def link_to_proto(link: LinkRecord) -> room_pb2.InvitationLink:
+    """An invitation link as a room's seated players see it (never its token)."""
+    return room_pb2.InvitationLink(
+        link_id=link.link_id,
+        room_id=link.room_id,
+        max_uses=link.max_uses,
+        uses=link.uses,
+        create_time=timestamp_pb2.Timestamp(seconds=int(link.created_at)),
+        expire_time=timestamp_pb2.Timestamp(seconds=int(link.expires_at)),
+        revoked=link.revoked,
+    )
 
 
 class MoveServicer(move_pb2_grpc.MoveServiceServicer):
@@ -417,6 +535,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
     ) -> AsyncIterator[move_pb2.StreamEventsResponse | bytes]:
         try:
             check_request(request)
+            self.access.check_link(request)
             room = await self.access.locate(request)
             if isinstance(room, Remote):  # another node's: relayed from there
                 assert self.access.forwarder is not None
@@ -424,9 +543,11 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 async for message in self.access.forwarder.server_stream(path, request, context, room):
                     yield message
                 return
+            if request.ticket and bearer_token(context) is not None:
+                raise InvalidRequest("send a stream ticket or a seat token, not both", code="ticket_and_token")
+            if room.unlisted:
+                await self.access.enter(room, context, request.invitation_token, ticket=request.ticket)
             if request.ticket:
-                if bearer_token(context) is not None:
-                    raise InvalidRequest("send a stream ticket or a seat token, not both", code="ticket_and_token")
                 claim: tuple[int, str] | None = self.access.ticket_seat(request.ticket, room)
             else:
                 claim = self.access.seat(context, room, required=False)
@@ -485,6 +606,8 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 async for message in forwarder.bidi(f"/{MOVE_SERVICE}/Play", first, request_iterator, context, room):
                     yield message
                 return
+            if room.unlisted:
+                await self.access.enter(room, context)
             seat, nonce = self.access.seat(context, room, required=True)  # type: ignore[misc]
             with self.admission.stream(context), self.access.directory.telemetry.instruments.stream("play"):
                 feed = room.subscribe(first.hello.after_version, seat, nonce)  # (it ends if the seat is given back)

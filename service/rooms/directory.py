@@ -116,6 +116,7 @@ class NewRoom:
     people: Sequence[tuple[int, str, str, str, str]] = ()
     correspondence_hours: int = 0
     stand_ins: bool = False
+    unlisted: bool = False
 
 
 @dataclass(frozen=True)
@@ -200,6 +201,9 @@ class RoomDirectory(Directory[Room]):
         ``correspondence_hours``: a correspondence room (online only), whose every clocked period lasts this many
         hours (1-336) instead of the game's seconds; 0 for a live room.
 
+        ``unlisted``: a private table (service/rooms/private.py): never listed, seen only by its seated players and
+        its invitation links' holders; never a tournament's or a matched room.
+
         ``stand_ins``: a person's seat the clock played for twice in a row is played by a system player at ``normal``
         until the person moves again (online only: a solo room has no clock).
 
@@ -229,6 +233,8 @@ class RoomDirectory(Directory[Room]):
                 code="bad_correspondence",
                 field="correspondence_hours",
             )
+        if asked.unlisted and (asked.tournament_id or asked.people):
+            raise InvalidRequest("a tournament's or a matched room is never unlisted", code="bad_unlisted")
         if asked.stand_ins and asked.mode != ONLINE:
             raise InvalidRequest(
                 "stand-ins play for people the clock played for: a solo room has no clock",
@@ -277,6 +283,7 @@ class RoomDirectory(Directory[Room]):
             people=tuple(asked.people),
             correspondence_hours=asked.correspondence_hours,
             stand_ins=asked.stand_ins,
+            unlisted=asked.unlisted,
             trace_parent=room_trace(self.telemetry, traced),  # (whether its game is traced: decided once, now)
             request_key=request.key if request else "",
             request_hash=request.parameters if request else "",

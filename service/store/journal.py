@@ -67,7 +67,7 @@ from typing import Any, Protocol
 from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.trace import Link, NonRecordingSpan
-from sqlalchemy import JSON, and_, bindparam, delete, insert, or_, select, text, tuple_, update
+from sqlalchemy import JSON, and_, bindparam, delete, false, insert, or_, select, text, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -758,6 +758,8 @@ class SqlJournal:
         stored = KINDS[kind]
         table, key = stored.table, getattr(stored.table, stored.key)
         query = select(key)
+        if stored.hidden:
+            query = query.where(getattr(table, stored.hidden) == false())
         for column, value in filters.items():
             if column not in stored.filters:
                 raise ValueError(f"{kind}s are not listed by {column}")

@@ -32,6 +32,7 @@ class Kind:
     line_row: Callable[[Any], dict[str, Any]]
     entry_of: Callable[[Any], Any]
     filters: tuple[str, ...] = ("status",)
+    hidden: str = ""  # a boolean column: an actor whose row has it true is never listed ('' for none)
     rows_created: Callable[[Any], list[tuple[Any, list[dict[str, Any]]]]] = _nothing  # more rows a creation adds
     changes: Callable[[Any], list[Any]] = _nothing  # (statement, parameters) a log line makes besides its row
     lease_group: Callable[[Any], str] = field(default=lambda record: "")  # the lease's tournament ('' for none)
@@ -64,6 +65,7 @@ def _room_row(record: RoomRecord) -> dict[str, Any]:
         "trace_parent": record.trace_parent or None,
         "request_key": record.request_key or None,
         "request_hash": record.request_hash or None,
+        "unlisted": record.unlisted,
     }
 
 
@@ -112,6 +114,7 @@ def _room_record(row: Any) -> RoomRecord:
         trace_parent=row.trace_parent or "",
         request_key=row.request_key or "",
         request_hash=row.request_hash or "",
+        unlisted=bool(row.unlisted),
     )
 
 
@@ -324,6 +327,7 @@ KINDS: dict[str, Kind] = {
             _room_line,
             _room_entry,
             filters=("game", "status"),
+            hidden="unlisted",
             rows_created=_room_seats,
             changes=_room_changes,
             lease_group=lambda record: record.tournament_id or "",

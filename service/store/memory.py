@@ -132,7 +132,8 @@ class MemoryJournal:
         ids = [
             actor_id
             for actor_id, record in reversed(records.items())
-            if all(
+            if not getattr(record, "unlisted", False)
+            and all(
                 (statuses[actor_id] if column == "status" else getattr(record, column)) == value
                 for column, value in wanted.items()
             )

@@ -56,6 +56,8 @@ class RoomRow(Base):
     # finds the room by it) and the hash of the request's parameters (service/actors/requests.py) (0015)
     request_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     request_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Whether the room is unlisted: never in a listing, seen only by its seated players and its links' holders (0021)
+    unlisted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -456,3 +458,18 @@ class WebhookDeliveryRow(Base):
     finished_at: Mapped[float | None] = mapped_column(Double, nullable=True)  # delivered, dead or obsolete since
     # What must still hold when it is sent (a clock reminder: {"room_id", "seat", "deadline"}), else it is obsolete
     condition: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class InvitationLinkRow(Base):
+    """An unlisted room's invitation link (0021): its uses are counted here, so that revocation and a single use hold
+    on every node and across restarts. The token itself is never stored (it is signed: service/rooms/private.py)."""
+
+    __tablename__ = "invitation_links"
+
+    link_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_id: Mapped[str] = mapped_column(String(32), index=True)
+    created_at: Mapped[float] = mapped_column(Double)
+    expires_at: Mapped[float] = mapped_column(Double)
+    max_uses: Mapped[int] = mapped_column(Integer)
+    uses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    revoked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

@@ -47,6 +47,9 @@ class RoomRecord:
     # id (unique among rooms: a retry finds this room by it) and the hash of the request's parameters ('' for none)
     request_key: str = ""
     request_hash: str = ""
+    # Whether the room is unlisted: never listed, seen only by its seated players and its invitation links' holders
+    # (service/rooms/private.py)
+    unlisted: bool = False
 
     @property
     def actor_id(self) -> str:

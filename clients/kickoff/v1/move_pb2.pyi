@@ -145,10 +145,12 @@ class RoomUpdate(_message.Message):
     def __init__(self, room_id: _Optional[str] = ..., version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[RoomEvent, _Mapping]]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., to_act: _Optional[_Iterable[int]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., viewer: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., clocks: _Optional[_Iterable[_Union[_common_pb2.TurnClock, _Mapping]]] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
-    __slots__ = ("room_id",)
+    __slots__ = ("room_id", "invitation_token")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_TOKEN_FIELD_NUMBER: _ClassVar[int]
     room_id: str
-    def __init__(self, room_id: _Optional[str] = ...) -> None: ...
+    invitation_token: str
+    def __init__(self, room_id: _Optional[str] = ..., invitation_token: _Optional[str] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
     __slots__ = ("version", "viewer", "view", "to_act", "clock", "clocks")
@@ -201,14 +203,16 @@ class SubmitMoveResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., update: _Optional[_Union[RoomUpdate, _Mapping]] = ...) -> None: ...
 
 class StreamEventsRequest(_message.Message):
-    __slots__ = ("room_id", "after_version", "ticket")
+    __slots__ = ("room_id", "after_version", "ticket", "invitation_token")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
     TICKET_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_TOKEN_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     after_version: int
     ticket: str
-    def __init__(self, room_id: _Optional[str] = ..., after_version: _Optional[int] = ..., ticket: _Optional[str] = ...) -> None: ...
+    invitation_token: str
+    def __init__(self, room_id: _Optional[str] = ..., after_version: _Optional[int] = ..., ticket: _Optional[str] = ..., invitation_token: _Optional[str] = ...) -> None: ...
 
 class CreateStreamTicketRequest(_message.Message):
     __slots__ = ("room_id",)
@@ -267,14 +271,16 @@ class MoveResult(_message.Message):
     def __init__(self, request_id: _Optional[str] = ..., accepted: _Optional[bool] = ..., version: _Optional[int] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
 
 class GetReplayRequest(_message.Message):
-    __slots__ = ("room_id", "after_version", "page_size")
+    __slots__ = ("room_id", "after_version", "page_size", "invitation_token")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_TOKEN_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     after_version: int
     page_size: int
-    def __init__(self, room_id: _Optional[str] = ..., after_version: _Optional[int] = ..., page_size: _Optional[int] = ...) -> None: ...
+    invitation_token: str
+    def __init__(self, room_id: _Optional[str] = ..., after_version: _Optional[int] = ..., page_size: _Optional[int] = ..., invitation_token: _Optional[str] = ...) -> None: ...
 
 class ReplayStep(_message.Message):
     __slots__ = ("update", "view", "hands")

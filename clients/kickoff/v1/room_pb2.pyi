@@ -14,7 +14,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Room(_message.Message):
-    __slots__ = ("room_id", "game", "mode", "status", "seats", "options", "version", "outcome", "created_at", "clock", "to_act", "tournament_id", "tournament_game", "clocks", "rated", "correspondence_hours", "stand_ins", "unrated_reason")
+    __slots__ = ("room_id", "game", "mode", "status", "seats", "options", "version", "outcome", "created_at", "clock", "to_act", "tournament_id", "tournament_game", "clocks", "rated", "correspondence_hours", "stand_ins", "unrated_reason", "unlisted")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
@@ -33,6 +33,7 @@ class Room(_message.Message):
     CORRESPONDENCE_HOURS_FIELD_NUMBER: _ClassVar[int]
     STAND_INS_FIELD_NUMBER: _ClassVar[int]
     UNRATED_REASON_FIELD_NUMBER: _ClassVar[int]
+    UNLISTED_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     game: str
     mode: _common_pb2.RoomMode
@@ -51,10 +52,11 @@ class Room(_message.Message):
     correspondence_hours: int
     stand_ins: bool
     unrated_reason: str
-    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., tournament_id: _Optional[str] = ..., tournament_game: _Optional[int] = ..., clocks: _Optional[_Iterable[_Union[_common_pb2.TurnClock, _Mapping]]] = ..., rated: _Optional[bool] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ..., unrated_reason: _Optional[str] = ...) -> None: ...
+    unlisted: bool
+    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., tournament_id: _Optional[str] = ..., tournament_game: _Optional[int] = ..., clocks: _Optional[_Iterable[_Union[_common_pb2.TurnClock, _Mapping]]] = ..., rated: _Optional[bool] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ..., unrated_reason: _Optional[str] = ..., unlisted: _Optional[bool] = ...) -> None: ...
 
 class CreateRoomRequest(_message.Message):
-    __slots__ = ("game", "mode", "seats", "system_players", "options", "system_player", "think_seconds", "system_seats", "rated", "choice", "correspondence_hours", "stand_ins", "request_id")
+    __slots__ = ("game", "mode", "seats", "system_players", "options", "system_player", "think_seconds", "system_seats", "rated", "choice", "correspondence_hours", "stand_ins", "request_id", "unlisted")
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -68,6 +70,7 @@ class CreateRoomRequest(_message.Message):
     CORRESPONDENCE_HOURS_FIELD_NUMBER: _ClassVar[int]
     STAND_INS_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    UNLISTED_FIELD_NUMBER: _ClassVar[int]
     game: str
     mode: _common_pb2.RoomMode
     seats: int
@@ -81,7 +84,8 @@ class CreateRoomRequest(_message.Message):
     correspondence_hours: int
     stand_ins: bool
     request_id: str
-    def __init__(self, game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., seats: _Optional[int] = ..., system_players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., system_seats: _Optional[_Iterable[int]] = ..., rated: _Optional[bool] = ..., choice: _Optional[str] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ..., request_id: _Optional[str] = ...) -> None: ...
+    unlisted: bool
+    def __init__(self, game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., seats: _Optional[int] = ..., system_players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., system_seats: _Optional[_Iterable[int]] = ..., rated: _Optional[bool] = ..., choice: _Optional[str] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ..., request_id: _Optional[str] = ..., unlisted: _Optional[bool] = ...) -> None: ...
 
 class CreateRoomResponse(_message.Message):
     __slots__ = ("room", "seat", "seat_token")
@@ -94,10 +98,12 @@ class CreateRoomResponse(_message.Message):
     def __init__(self, room: _Optional[_Union[Room, _Mapping]] = ..., seat: _Optional[int] = ..., seat_token: _Optional[str] = ...) -> None: ...
 
 class GetRoomRequest(_message.Message):
-    __slots__ = ("room_id",)
+    __slots__ = ("room_id", "invitation_token")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_TOKEN_FIELD_NUMBER: _ClassVar[int]
     room_id: str
-    def __init__(self, room_id: _Optional[str] = ...) -> None: ...
+    invitation_token: str
+    def __init__(self, room_id: _Optional[str] = ..., invitation_token: _Optional[str] = ...) -> None: ...
 
 class GetRoomResponse(_message.Message):
     __slots__ = ("room",)
@@ -126,18 +132,20 @@ class ListRoomsResponse(_message.Message):
     def __init__(self, rooms: _Optional[_Iterable[_Union[Room, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class JoinRoomRequest(_message.Message):
-    __slots__ = ("room_id", "seat", "name", "choice", "request_id")
+    __slots__ = ("room_id", "seat", "name", "choice", "request_id", "invitation_token")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     CHOICE_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_TOKEN_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     seat: int
     name: str
     choice: str
     request_id: str
-    def __init__(self, room_id: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ..., choice: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+    invitation_token: str
+    def __init__(self, room_id: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ..., choice: _Optional[str] = ..., request_id: _Optional[str] = ..., invitation_token: _Optional[str] = ...) -> None: ...
 
 class JoinRoomResponse(_message.Message):
     __slots__ = ("room", "seat", "seat_token")
@@ -160,3 +168,67 @@ class LeaveRoomResponse(_message.Message):
     ROOM_FIELD_NUMBER: _ClassVar[int]
     room: Room
     def __init__(self, room: _Optional[_Union[Room, _Mapping]] = ...) -> None: ...
+
+class InvitationLink(_message.Message):
+    __slots__ = ("link_id", "room_id", "max_uses", "uses", "create_time", "expire_time", "revoked")
+    LINK_ID_FIELD_NUMBER: _ClassVar[int]
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    MAX_USES_FIELD_NUMBER: _ClassVar[int]
+    USES_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    REVOKED_FIELD_NUMBER: _ClassVar[int]
+    link_id: str
+    room_id: str
+    max_uses: int
+    uses: int
+    create_time: _timestamp_pb2.Timestamp
+    expire_time: _timestamp_pb2.Timestamp
+    revoked: bool
+    def __init__(self, link_id: _Optional[str] = ..., room_id: _Optional[str] = ..., max_uses: _Optional[int] = ..., uses: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., revoked: _Optional[bool] = ...) -> None: ...
+
+class CreateInvitationLinkRequest(_message.Message):
+    __slots__ = ("room_id", "max_uses", "expires_in_seconds")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    MAX_USES_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_IN_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    max_uses: int
+    expires_in_seconds: int
+    def __init__(self, room_id: _Optional[str] = ..., max_uses: _Optional[int] = ..., expires_in_seconds: _Optional[int] = ...) -> None: ...
+
+class CreateInvitationLinkResponse(_message.Message):
+    __slots__ = ("link", "token", "url")
+    LINK_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    URL_FIELD_NUMBER: _ClassVar[int]
+    link: InvitationLink
+    token: str
+    url: str
+    def __init__(self, link: _Optional[_Union[InvitationLink, _Mapping]] = ..., token: _Optional[str] = ..., url: _Optional[str] = ...) -> None: ...
+
+class ListInvitationLinksRequest(_message.Message):
+    __slots__ = ("room_id",)
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    def __init__(self, room_id: _Optional[str] = ...) -> None: ...
+
+class ListInvitationLinksResponse(_message.Message):
+    __slots__ = ("links",)
+    LINKS_FIELD_NUMBER: _ClassVar[int]
+    links: _containers.RepeatedCompositeFieldContainer[InvitationLink]
+    def __init__(self, links: _Optional[_Iterable[_Union[InvitationLink, _Mapping]]] = ...) -> None: ...
+
+class RevokeInvitationLinkRequest(_message.Message):
+    __slots__ = ("room_id", "link_id")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    LINK_ID_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    link_id: str
+    def __init__(self, room_id: _Optional[str] = ..., link_id: _Optional[str] = ...) -> None: ...
+
+class RevokeInvitationLinkResponse(_message.Message):
+    __slots__ = ("link",)
+    LINK_FIELD_NUMBER: _ClassVar[int]
+    link: InvitationLink
+    def __init__(self, link: _Optional[_Union[InvitationLink, _Mapping]] = ...) -> None: ...

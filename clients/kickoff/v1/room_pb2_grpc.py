@@ -62,6 +62,21 @@ class RoomServiceStub:
                 request_serializer=kickoff_dot_v1_dot_room__pb2.LeaveRoomRequest.SerializeToString,
                 response_deserializer=kickoff_dot_v1_dot_room__pb2.LeaveRoomResponse.FromString,
                 _registered_method=True)
+        self.CreateInvitationLink = channel.unary_unary(
+                '/kickoff.v1.RoomService/CreateInvitationLink',
+                request_serializer=kickoff_dot_v1_dot_room__pb2.CreateInvitationLinkRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_room__pb2.CreateInvitationLinkResponse.FromString,
+                _registered_method=True)
+        self.ListInvitationLinks = channel.unary_unary(
+                '/kickoff.v1.RoomService/ListInvitationLinks',
+                request_serializer=kickoff_dot_v1_dot_room__pb2.ListInvitationLinksRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_room__pb2.ListInvitationLinksResponse.FromString,
+                _registered_method=True)
+        self.RevokeInvitationLink = channel.unary_unary(
+                '/kickoff.v1.RoomService/RevokeInvitationLink',
+                request_serializer=kickoff_dot_v1_dot_room__pb2.RevokeInvitationLinkRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_room__pb2.RevokeInvitationLinkResponse.FromString,
+                _registered_method=True)
 
 
 class RoomServiceServicer:
@@ -113,6 +128,31 @@ class RoomServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateInvitationLink(self, request, context):
+        """Makes an invitation link to an unlisted room (CreateRoomRequest.unlisted), for a player seated there (their seat
+        token, or their access token). Its holder may see, watch and replay the room, and join it while the link has
+        uses left. NOT_FOUND (room_not_found) for anyone the room is hidden from; FAILED_PRECONDITION (room_listed) for
+        a room in the lobby; RESOURCE_EXHAUSTED (too_many_links) once the room has had its most links.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListInvitationLinks(self, request, context):
+        """Lists an unlisted room's invitation links, newest first, for a player seated there.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeInvitationLink(self, request, context):
+        """Revokes an invitation link, for a player seated in its room: from then on it opens nothing (link_revoked).
+        NOT_FOUND (invitation_link_not_found) for a link that is not this room's.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RoomServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -140,6 +180,21 @@ def add_RoomServiceServicer_to_server(servicer, server):
                     servicer.LeaveRoom,
                     request_deserializer=kickoff_dot_v1_dot_room__pb2.LeaveRoomRequest.FromString,
                     response_serializer=kickoff_dot_v1_dot_room__pb2.LeaveRoomResponse.SerializeToString,
+            ),
+            'CreateInvitationLink': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateInvitationLink,
+                    request_deserializer=kickoff_dot_v1_dot_room__pb2.CreateInvitationLinkRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_room__pb2.CreateInvitationLinkResponse.SerializeToString,
+            ),
+            'ListInvitationLinks': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListInvitationLinks,
+                    request_deserializer=kickoff_dot_v1_dot_room__pb2.ListInvitationLinksRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_room__pb2.ListInvitationLinksResponse.SerializeToString,
+            ),
+            'RevokeInvitationLink': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeInvitationLink,
+                    request_deserializer=kickoff_dot_v1_dot_room__pb2.RevokeInvitationLinkRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_room__pb2.RevokeInvitationLinkResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -280,6 +335,87 @@ class RoomService:
             '/kickoff.v1.RoomService/LeaveRoom',
             kickoff_dot_v1_dot_room__pb2.LeaveRoomRequest.SerializeToString,
             kickoff_dot_v1_dot_room__pb2.LeaveRoomResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateInvitationLink(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.RoomService/CreateInvitationLink',
+            kickoff_dot_v1_dot_room__pb2.CreateInvitationLinkRequest.SerializeToString,
+            kickoff_dot_v1_dot_room__pb2.CreateInvitationLinkResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListInvitationLinks(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.RoomService/ListInvitationLinks',
+            kickoff_dot_v1_dot_room__pb2.ListInvitationLinksRequest.SerializeToString,
+            kickoff_dot_v1_dot_room__pb2.ListInvitationLinksResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeInvitationLink(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.RoomService/RevokeInvitationLink',
+            kickoff_dot_v1_dot_room__pb2.RevokeInvitationLinkRequest.SerializeToString,
+            kickoff_dot_v1_dot_room__pb2.RevokeInvitationLinkResponse.FromString,
             options,
             channel_credentials,
             insecure,

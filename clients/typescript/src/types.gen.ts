@@ -641,6 +641,28 @@ export type ClusterNode = {
 };
 
 /**
+ * CreateInvitationLinkRequest
+ *
+ * kickoff.v1.CreateInvitationLinkRequest, in the proto3 JSON mapping
+ */
+export type CreateInvitationLinkRequest = {
+    expiresInSeconds?: number;
+    maxUses?: number;
+    roomId?: string;
+};
+
+/**
+ * CreateInvitationLinkResponse
+ *
+ * kickoff.v1.CreateInvitationLinkResponse, in the proto3 JSON mapping
+ */
+export type CreateInvitationLinkResponse = {
+    link?: InvitationLink;
+    token: string;
+    url: string;
+};
+
+/**
  * CreateRoomRequest
  *
  * kickoff.v1.CreateRoomRequest, in the proto3 JSON mapping
@@ -664,6 +686,7 @@ export type CreateRoomRequest = {
     systemPlayers?: number;
     systemSeats?: Array<number>;
     thinkSeconds?: number;
+    unlisted?: boolean;
 };
 
 /**
@@ -952,12 +975,34 @@ export type Identity = {
 };
 
 /**
+ * InvitationLink
+ *
+ * kickoff.v1.InvitationLink, in the proto3 JSON mapping
+ */
+export type InvitationLink = {
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    /**
+     * an RFC 3339 time
+     */
+    expireTime?: string;
+    linkId: string;
+    maxUses: number;
+    revoked: boolean;
+    roomId: string;
+    uses: number;
+};
+
+/**
  * JoinRoomRequest
  *
  * kickoff.v1.JoinRoomRequest, in the proto3 JSON mapping
  */
 export type JoinRoomRequest = {
     choice?: string;
+    invitationToken?: string;
     /**
      * normalised (NFKC, spaces trimmed and collapsed); no control characters
      */
@@ -1112,6 +1157,15 @@ export type ListEndpointsResponse = {
  */
 export type ListGamesResponse = {
     games: Array<GameInfo>;
+};
+
+/**
+ * ListInvitationLinksResponse
+ *
+ * kickoff.v1.ListInvitationLinksResponse, in the proto3 JSON mapping
+ */
+export type ListInvitationLinksResponse = {
+    links: Array<InvitationLink>;
 };
 
 /**
@@ -1525,6 +1579,7 @@ export type Room = {
     toAct: Array<number>;
     tournamentGame: number;
     tournamentId: string;
+    unlisted: boolean;
     unratedReason: string;
     /**
      * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
@@ -3350,7 +3405,9 @@ export type GetRoomData = {
     path: {
         room_id: string;
     };
-    query?: never;
+    query?: {
+        invitation_token?: string;
+    };
     url: '/v1/rooms/{room_id}';
 };
 
@@ -3425,6 +3482,107 @@ export type StreamEventsResponses = {
 };
 
 export type StreamEventsResponse = StreamEventsResponses[keyof StreamEventsResponses];
+
+export type ListInvitationLinksData = {
+    body?: never;
+    path: {
+        room_id: string;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/invitation-links';
+};
+
+export type ListInvitationLinksErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type ListInvitationLinksError = ListInvitationLinksErrors[keyof ListInvitationLinksErrors];
+
+export type ListInvitationLinksResponses = {
+    /**
+     * a ListInvitationLinksResponse
+     */
+    200: ListInvitationLinksResponse;
+};
+
+export type ListInvitationLinksResponse2 = ListInvitationLinksResponses[keyof ListInvitationLinksResponses];
+
+export type CreateInvitationLinkData = {
+    /**
+     * a CreateInvitationLinkRequest (the room id comes from the path)
+     */
+    body?: CreateInvitationLinkRequest;
+    path: {
+        room_id: string;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/invitation-links';
+};
+
+export type CreateInvitationLinkErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type CreateInvitationLinkError = CreateInvitationLinkErrors[keyof CreateInvitationLinkErrors];
+
+export type CreateInvitationLinkResponses = {
+    /**
+     * a CreateInvitationLinkResponse
+     */
+    200: CreateInvitationLinkResponse;
+};
+
+export type CreateInvitationLinkResponse2 = CreateInvitationLinkResponses[keyof CreateInvitationLinkResponses];
+
+export type RevokeInvitationLinkData = {
+    body?: never;
+    path: {
+        room_id: string;
+        link_id: string;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/invitation-links/{link_id}';
+};
+
+export type RevokeInvitationLinkErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type RevokeInvitationLinkError = RevokeInvitationLinkErrors[keyof RevokeInvitationLinkErrors];
+
+export type RevokeInvitationLinkResponses = {
+    /**
+     * a InvitationLink
+     */
+    200: InvitationLink;
+};
+
+export type RevokeInvitationLinkResponse = RevokeInvitationLinkResponses[keyof RevokeInvitationLinkResponses];
 
 export type ListLegalMovesData = {
     body?: never;
@@ -3534,6 +3692,7 @@ export type GetReplayData = {
     query?: {
         after_version?: number;
         page_size?: number;
+        invitation_token?: string;
     };
     url: '/v1/rooms/{room_id}/replay';
 };
@@ -3665,7 +3824,9 @@ export type GetViewData = {
     path: {
         room_id: string;
     };
-    query?: never;
+    query?: {
+        invitation_token?: string;
+    };
     url: '/v1/rooms/{room_id}/view';
 };
 
