@@ -179,7 +179,7 @@ OPERATIONS: dict[str, Rest] = {
         description="An unlisted room answers 404, as a room never made, but to its seated players (their seat or "
         "access token) and to the holders of one of its invitation links (`?invitation_token=`).",
         example={"roomId": "3f2a9c1d4e5b6a70", "game": "soker", "status": "ROOM_STATUS_WAITING"},
-        security=SEAT_OR_SPECTATOR,
+        caller=True,  # (a seated player's token opens an unlisted room)
     ),
     "JoinRoom": Rest(
         summary="Take a seat; returns its bearer token",
@@ -209,7 +209,7 @@ OPERATIONS: dict[str, Rest] = {
         "`after_version` for the next page. Every page's steps in one answer make the replay file `kickoff "
         "replay FILE` reads.",
         example={"revealed": True, "lastVersion": "212", "nextAfterVersion": "50", "steps": [{"update": {}}]},
-        security=SEAT_OR_SPECTATOR,
+        caller=True,  # (a seated player's token opens an unlisted room)
     ),
     # Private tables (docs/guides/private-tables.md): an unlisted room's invitation links, for its seated players.
     "CreateInvitationLink": Rest(

@@ -327,6 +327,8 @@ export const createRoom = <ThrowOnError extends boolean = false>(options?: Optio
 
 /**
  * One room
+ *
+ * An unlisted room answers 404, as a room never made, but to its seated players (their seat or access token) and to the holders of one of its invitation links (`?invitation_token=`).
  */
 export const getRoom = <ThrowOnError extends boolean = false>(options: Options<GetRoomData, ThrowOnError>) => (options.client ?? client).get<GetRoomResponses, GetRoomErrors, ThrowOnError>({ url: '/v1/rooms/{room_id}', ...options });
 
@@ -344,14 +346,21 @@ export const streamEvents = <ThrowOnError extends boolean = false>(options: Opti
 });
 
 /**
- * List invitation links
+ * An unlisted room's invitation links, newest first (its seated players)
  */
-export const listInvitationLinks = <ThrowOnError extends boolean = false>(options: Options<ListInvitationLinksData, ThrowOnError>) => (options.client ?? client).get<ListInvitationLinksResponses, ListInvitationLinksErrors, ThrowOnError>({ url: '/v1/rooms/{room_id}/invitation-links', ...options });
+export const listInvitationLinks = <ThrowOnError extends boolean = false>(options: Options<ListInvitationLinksData, ThrowOnError>) => (options.client ?? client).get<ListInvitationLinksResponses, ListInvitationLinksErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { scheme: 'bearer', type: 'http' }],
+    url: '/v1/rooms/{room_id}/invitation-links',
+    ...options
+});
 
 /**
- * Create invitation link
+ * Make an invitation link to an unlisted room (its seated players)
+ *
+ * Body: {"maxUses": 1, "expiresInSeconds": 3600} (each optional: 0 uses is the server's most, 0 seconds a day). The answer's `token` is shown once; `url` is the page's form of it.
  */
 export const createInvitationLink = <ThrowOnError extends boolean = false>(options: Options<CreateInvitationLinkData, ThrowOnError>) => (options.client ?? client).post<CreateInvitationLinkResponses, CreateInvitationLinkErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { scheme: 'bearer', type: 'http' }],
     url: '/v1/rooms/{room_id}/invitation-links',
     ...options,
     headers: {
@@ -361,9 +370,13 @@ export const createInvitationLink = <ThrowOnError extends boolean = false>(optio
 });
 
 /**
- * Revoke invitation link
+ * Revoke an invitation link (its room's seated players)
  */
-export const revokeInvitationLink = <ThrowOnError extends boolean = false>(options: Options<RevokeInvitationLinkData, ThrowOnError>) => (options.client ?? client).delete<RevokeInvitationLinkResponses, RevokeInvitationLinkErrors, ThrowOnError>({ url: '/v1/rooms/{room_id}/invitation-links/{link_id}', ...options });
+export const revokeInvitationLink = <ThrowOnError extends boolean = false>(options: Options<RevokeInvitationLinkData, ThrowOnError>) => (options.client ?? client).delete<RevokeInvitationLinkResponses, RevokeInvitationLinkErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { scheme: 'bearer', type: 'http' }],
+    url: '/v1/rooms/{room_id}/invitation-links/{link_id}',
+    ...options
+});
 
 /**
  * The caller's legal moves
