@@ -456,3 +456,24 @@ class WebhookDeliveryRow(Base):
     finished_at: Mapped[float | None] = mapped_column(Double, nullable=True)  # delivered, dead or obsolete since
     # What must still hold when it is sent (a clock reminder: {"room_id", "seat", "deadline"}), else it is obsolete
     condition: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+# -- the inbox (issue 48) --------------------------------------------------------------------------------------------
+class InboxItemRow(Base):
+    """One item of a player's inbox (0020): an event for the player (a correspondence game's turn, a match found, a
+    tournament's game ready, a friend's request...), written in the transaction of the change that caused it
+    (service/inbox). ``item_id`` grows with each item written (ListInbox: newest first; FollowInbox: after an id)."""
+
+    __tablename__ = "inbox_items"
+    __table_args__ = (
+        Index("ix_inbox_items_player", "player_id", "item_id"),
+        Index("ix_inbox_items_created", "created_at"),
+    )
+
+    # (SQLite numbers only an INTEGER primary key by itself: BIGINT there would not be)
+    item_id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(32))  # the webhook event's type: turn.began, match.found, ...
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)  # the webhook event's data (never a card)
+    created_at: Mapped[float] = mapped_column(Double)
+    read: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
