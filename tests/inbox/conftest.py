@@ -56,9 +56,7 @@ async def put(
     inbox: Inbox, player: player_pb2.Session | str, count: int = 1, kind: str = "friend.requested", **data: Any
 ) -> None:
     player_id = player if isinstance(player, str) else player.player.player_id
-    events: Sequence[Event] = [
-        Event(kind, inbox.now(), {"player_id": player_id, "n": n, **data}) for n in range(count)
-    ]
+    events: Sequence[Event] = [Event(kind, inbox.now(), {"player_id": player_id, "n": n, **data}) for n in range(count)]
     async with inbox.engine.begin() as connection:
         await inbox.write(connection, events)
 

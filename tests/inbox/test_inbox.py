@@ -12,11 +12,13 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
+from sqlalchemy import func, select
 
-from kickoff.v1 import common_pb2, inbox_pb2, match_pb2, move_pb2, room_pb2
+from kickoff.v1 import common_pb2, inbox_pb2, match_pb2, move_pb2, player_pb2, room_pb2
 from service.inbox.inbox import Inbox
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
+from service.store.models import InboxItemRow
 from service.store.retention import prune
 from tests.inbox.conftest import INBOX, Boxed, auth, put
 from tests.matches.conftest import SETTINGS
@@ -225,11 +227,6 @@ async def test_items_are_pruned_by_age_and_by_count(start: Start, database_url: 
 
 async def test_a_deleted_player_leaves_no_items(boxed: Boxed) -> None:
     """A player's deletion takes their inbox with it (in its transaction). (~0.3 s)"""
-    from kickoff.v1 import player_pb2
-    from sqlalchemy import func, select
-
-    from service.store.models import InboxItemRow
-
     ann = await boxed.guest("Ann")
     await boxed.put(ann, 2)
     await boxed.harness.players.DeletePlayer(player_pb2.DeletePlayerRequest(), metadata=auth(ann.access_token))

@@ -2747,6 +2747,7 @@ export type ListInboxData = {
     query?: {
         page_size?: number;
         page_token?: string;
+        unread_only?: boolean;
     };
     url: '/v1/inbox';
 };
