@@ -365,6 +365,26 @@ class WebhookSettings:
             raise ValueError("KICKOFF_WEBHOOK_RETRY_HOURS must be at least 24 (deliveries are retried for a day)")
 
 
+# -- the inbox (issue 48) --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class InboxSettings:
+    """Each player's inbox (service/inbox): how long items are kept, how many a player keeps, the page size and the
+    followers a node serves. docs/guides/inbox.md explains each."""
+
+    # KICKOFF_INBOX_KEEP_DAYS: how long an item is kept (then pruned, read or not).
+    keep_days: float = field(default_factory=lambda: _number("KICKOFF_INBOX_KEEP_DAYS", "30"))
+    # KICKOFF_INBOX_MAX_ITEMS: the most items a player keeps: the oldest past it are pruned.
+    max_items: int = field(default_factory=lambda: int(_number("KICKOFF_INBOX_MAX_ITEMS", "1000", int)))
+    # KICKOFF_INBOX_PAGE_SIZE: the most items one ListInbox page holds (and a page's size when none is asked for: 50).
+    page_size: int = field(default_factory=lambda: int(_number("KICKOFF_INBOX_PAGE_SIZE", "100", int)))
+    # KICKOFF_INBOX_MAX_FOLLOWERS: inbox streams this node serves at once.
+    max_followers: int = field(default_factory=lambda: int(_number("KICKOFF_INBOX_MAX_FOLLOWERS", "10000", int)))
+
+    def __post_init__(self) -> None:
+        if self.max_items < 1 or self.page_size < 1:
+            raise ValueError("KICKOFF_INBOX_MAX_ITEMS and KICKOFF_INBOX_PAGE_SIZE must be at least 1")
+
+
 def _operator_keys() -> tuple[tuple[str, str], ...]:
     from service.operators.keys import parse_entries
 
@@ -415,6 +435,7 @@ class Settings:
     bots: BotSettings = field(default_factory=BotSettings)
     operators: OperatorSettings = field(default_factory=OperatorSettings)
     private: PrivateRoomSettings = field(default_factory=PrivateRoomSettings)
+    inbox: InboxSettings = field(default_factory=InboxSettings)  # (issue 48: the inbox)
 
     @classmethod
     def from_environment(cls, **given: Any) -> Settings:

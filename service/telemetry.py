@@ -305,6 +305,12 @@ class Instruments:
             unit="{lease}",
             description="Leases that left this node, by outcome (given_back while draining, taken by another node)",
         )
+        # -- the inbox (issue 48) --
+        self.inbox_items = meter.create_counter(
+            "kickoff.inbox.items",
+            unit="{item}",
+            description="Inbox items written on this node, by kind (kickoff.inbox.kind: turn.began, match.found...)",
+        )
 
     @contextlib.contextmanager
     def stream(self, kind: str) -> Iterator[None]:

@@ -32,7 +32,14 @@ from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import RoomLimits
 from service.rooms.thinking import Thinkers
-from service.settings import HttpLimits, LimitSettings, MatchSettings, PrivateRoomSettings, WebhookSettings
+from service.settings import (
+    HttpLimits,
+    InboxSettings,
+    LimitSettings,
+    MatchSettings,
+    PrivateRoomSettings,
+    WebhookSettings,
+)
 from service.store.journal import SqlJournal
 from service.tournaments.directory import TournamentDirectory
 from tests.server.conftest import Harness
@@ -58,13 +65,17 @@ async def start() -> AsyncIterator[Start]:
         thinkers: Thinkers | None = None,
         operator_keys: OperatorKeys | None = None,
         private: PrivateRoomSettings | None = None,
+        inbox: InboxSettings | None = None,
         **limits: object,
     ) -> Harness:
         """``journal``: a SqlJournal gets players (sign-in, ratings) and matchmaking (``match``'s settings; the queues
         turn when the test says) on its database, with ``issuers`` trusted; and webhooks with ``webhooks``' settings
         (the test steps the dispatcher: Harness.webhooks.dispatcher.step). ``thinkers``: where hard system players
         search (default: in the test's thread, 16 iterations a decision). ``operator_keys``: the keys OperatorService
-        takes (default none: operator_api_off). ``private``: the bounds of invitation links (default: the settings')."""
+        takes (default none: operator_api_off). ``private``: the bounds of invitation links (default: the settings').
+        ``inbox``: the players' inboxes with these settings (a SqlJournal's server: every event that names a player is
+        an item, through an outbox with no endpoint unless ``webhooks``; its watch polls only when the test calls
+        Harness.inbox.watch.look())."""
         match = match or MatchSettings(fill_seconds=30, take_up_seconds=20, ticket_seconds=300)
         clock = ManualClock()
         seeds = seeds or itertools.count(1)
@@ -97,6 +108,19 @@ async def start() -> AsyncIterator[Start]:
             journal.outbox = hooks.outbox
             if matchmaker is not None:
                 matchmaker.store.outbox = hooks.outbox
+        box = None
+        if inbox is not None and isinstance(journal, SqlJournal):  # (issue 48: the inbox)
+            from service.inbox.inbox import Inbox
+            from service.webhooks.outbox import Outbox
+
+            box = Inbox(journal.engine, inbox, now=clock.now, telemetry=directory.telemetry)
+            assert store is not None and matchmaker is not None
+            store.erasers.append(box.erase)
+            if hooks is not None:
+                hooks.outbox.inbox = box
+            outbox = hooks.outbox if hooks is not None else Outbox(journal.engine, WebhookSettings(), now=clock.now)
+            outbox.inbox = box
+            journal.outbox = matchmaker.store.outbox = outbox
         server = await create_server(
             directory,
             SeatTokens(SECRET),
@@ -107,9 +131,10 @@ async def start() -> AsyncIterator[Start]:
             webhooks=hooks,
             operator_keys=operator_keys,
             private=private,
+            inbox=box,
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
-        harness = Harness(server, clock, directory, channel, store, matchmaker, hooks)
+        harness = Harness(server, clock, directory, channel, store, matchmaker, hooks, box)
         started.append(harness)
         return harness
 

@@ -55,6 +55,7 @@ SERVICES: dict[str, Service] = {
     "kickoff.v1.PlayerService": Service("players", "players"),
     "kickoff.v1.MatchService": Service("matchmaking", "matches", private=True),
     "kickoff.v1.WebhookService": Service("operators", "webhooks", private=True, key_check=("ListEndpoints", {})),
+    "kickoff.v1.InboxService": Service("inbox", "", private=True),  # (issue 48)
     "kickoff.v1.OperatorService": Service("operators", "", private=True, key_check=("ListNodes", {"page_size": 1})),
 }
 
@@ -110,6 +111,20 @@ MATCHED_EXAMPLE = {
     "members": [{"playerId": "3f2a9c1d4e5b6a708192", "name": "Ann", "accepted": True}],
     "table": {"roomId": "3f2a9c1d4e5b6a70", "seats": 2, "seat": 0, "seatToken": "cm9vbToxOmFi..."},
     "version": "4",
+}
+INBOX_ITEM_EXAMPLE = {
+    "itemId": "412",
+    "kind": "turn.began",
+    "createTime": "2026-12-06T08:00:00Z",
+    "read": False,
+    "data": {
+        "player_id": "3f2a9c1d4e5b6a708192",
+        "room_id": "3f2a9c1d4e5b6a70",
+        "game": "soker",
+        "seat": 1,
+        "deadline": "2026-12-07T08:00:00.000Z",
+        "version": 9,
+    },
 }
 ENDPOINT_EXAMPLE = {
     "endpointId": "we_3f2a9c1d4e5b6a70",
@@ -538,6 +553,27 @@ OPERATIONS: dict[str, Rest] = {
         "nobody holds.",
         example={},
         security=OPERATOR,
+    ),
+    # -- the inbox (issue 48) --
+    "ListInbox": Rest(
+        summary="The caller's inbox items, newest first, a page at a time, with the unread count",
+        description="`page_size` at most 100 (KICKOFF_INBOX_PAGE_SIZE; 400 `bad_page_size` past it); "
+        "`unread_only=true` for the unread ones; pass `nextPageToken` as `page_token` for the next page.",
+        example={"items": [INBOX_ITEM_EXAMPLE], "nextPageToken": "", "unreadCount": 1},
+        security=PLAYER,
+    ),
+    "MarkInboxRead": Rest(
+        summary="Mark inbox items read (those named, or every one up to an id); answers the unread count",
+        description='Body: {"itemIds": ["412"]} (at most 100) or {"upToItemId": "412"}. Idempotent: an item read '
+        "already, gone, or not the caller's is left as it is. 400 `nothing_to_mark` for neither.",
+        example={"upToItemId": "412"},
+        security=PLAYER,
+    ),
+    "DeleteInboxItem": Rest(
+        summary="Delete one of the caller's inbox items; answers the unread count",
+        description="Idempotent: an item gone already (or not the caller's) answers the same.",
+        example={"unreadCount": 0},
+        security=PLAYER,
     ),
     "DrainNode": Rest(
         summary="Drain a node as SIGTERM does (its rooms handed over, its leases given back), leaving its process up",

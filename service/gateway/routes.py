@@ -66,7 +66,7 @@ _INTEGERS = {
     FieldDescriptor.TYPE_FIXED32,
     FieldDescriptor.TYPE_FIXED64,
 }
-_QUERY_TYPES = _INTEGERS | {FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_ENUM}
+_QUERY_TYPES = _INTEGERS | {FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_ENUM, FieldDescriptor.TYPE_BOOL}
 
 
 def services() -> Iterator[ServiceDescriptor]:
@@ -197,6 +197,9 @@ def _handler(binding: Binding, verb: str, template: str, operation_id: str) -> H
     for field in binding.path_fields:
         annotations[field.name] = FromPath[int] if field.type in _INTEGERS else FromPath[str]  # type: ignore[valid-type]
     for field in binding.query_fields:
+        if field.type == FieldDescriptor.TYPE_BOOL:  # (true or false, as Litestar reads them)
+            annotations[field.name], defaults[field.name] = FromQuery[bool], False  # type: ignore[valid-type]
+            continue
         integer = field.type in _INTEGERS
         annotations[field.name] = FromQuery[int] if integer else FromQuery[str]  # type: ignore[valid-type]
         defaults[field.name] = 0 if integer else ""

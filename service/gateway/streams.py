@@ -21,10 +21,10 @@ from litestar.params import FromPath, QueryParameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
-from kickoff.v1 import match_pb2, move_pb2, tournament_pb2
+from kickoff.v1 import inbox_pb2, inbox_pb2_grpc, match_pb2, move_pb2, tournament_pb2
 from service.gateway.calls import PRIVATE, ROUTE, metadata, to_json, upstream
 from service.gateway.openapi import PLAYER, SEAT_OR_SPECTATOR, operation
-from service.gateway.operations import MATCHED_EXAMPLE
+from service.gateway.operations import INBOX_ITEM_EXAMPLE, MATCHED_EXAMPLE
 from service.gateway.problems import BadRequest, rpc_error_to_problem
 
 log = logging.getLogger(__name__)
@@ -52,9 +52,10 @@ RECONNECTABLE = frozenset(
 )
 
 
-def last_version(request: Request[Any, Any, Any]) -> int:
-    """Where an event stream resumes: the Last-Event-ID header (an EventSource reconnecting) or ?after_version=."""
-    last = request.headers.get("last-event-id") or request.query_params.get("after_version") or "0"
+def last_version(request: Request[Any, Any, Any], query: str = "after_version") -> int:
+    """Where an event stream resumes: the Last-Event-ID header (an EventSource reconnecting) or ?after_version=
+    (``query``)."""
+    last = request.headers.get("last-event-id") or request.query_params.get(query) or "0"
     if not last.isdigit() or len(last) > 19 or int(last) > MAX_VERSION:
         raise BadRequest(f"Last-Event-ID must be a version number, 0-{MAX_VERSION}", field="Last-Event-ID")
     return int(last)
@@ -73,13 +74,13 @@ def problem_data(error: grpc.aio.AioRpcError) -> dict[str, Any]:
     }
 
 
-async def _read_after(call: Any, part: str, after: int) -> Any:
+async def _read_after(call: Any, part: str, after: int, key: str = "version") -> Any:
     """The stream's next message newer than version ``after`` (or EOF). A room's or tournament's stream starts after
     the version asked for by itself; a ticket's sends the ticket as it stands first, which a client coming back may
-    have seen already."""
+    have seen already. (``key``: the message's field that is its version: an inbox item's is its id.)"""
     while True:
         response = await call.read()
-        if response is grpc.aio.EOF or getattr(response, part).version > after:
+        if response is grpc.aio.EOF or getattr(getattr(response, part), key) > after:
             return response
 
 
@@ -91,6 +92,7 @@ async def event_stream(
     after: int = 0,
     opened: Callable[[], Awaitable[None]] | None = None,
     broke: Callable[[], None] | None = None,
+    key: str = "version",
 ) -> ServerSentEvent | Response[None]:
     """A gRPC server stream of versioned messages as server-sent events: each response's ``part`` (a message with a
     ``version``) newer than ``after`` is an ``update`` event (``id`` is the version), with a comment line after
@@ -105,7 +107,7 @@ async def event_stream(
     await call.wait_for_connection()
     if opened is not None:
         await opened()
-    first = asyncio.ensure_future(_read_after(call, part, after))
+    first = asyncio.ensure_future(_read_after(call, part, after, key))
     done, _ = await asyncio.wait({first}, timeout=FIRST_READ_SECONDS)
     if done and first.exception() is not None:
         raise first.exception()  # type: ignore[misc]
@@ -143,13 +145,13 @@ async def event_stream(
                     )
                     return
                 message = getattr(response, part)
-                last = message.version
+                last = getattr(message, key)
                 yield ServerSentEventMessage(
                     data=json.dumps(to_json(message), separators=(",", ":")),
                     event="update",
-                    id=message.version,
+                    id=last,
                 )
-                pending = asyncio.ensure_future(_read_after(call, part, after))
+                pending = asyncio.ensure_future(_read_after(call, part, after, key))
         finally:
             pending.cancel()
             call.cancel()
@@ -272,4 +274,31 @@ async def follow_ticket(
     return await event_stream(call, up.heartbeat, part="ticket", after=after)
 
 
-STREAM_ROUTES = [stream_events, stream_tournament, follow_ticket]
+# -- the inbox (issue 48) --------------------------------------------------------------------------------------------
+@get(
+    "/v1/inbox/events",
+    operation_id="FollowInbox",
+    operation_class=operation(
+        inbox_pb2.InboxItem, media_type="text/event-stream", marker="itemId", example=INBOX_ITEM_EXAMPLE
+    ),
+    summary="The caller's new inbox items as server-sent events, resumable with Last-Event-ID",
+    description="As the player of the `Authorization` access token. Each `update` event is one item (its id the "
+    "item's id), as it is written; the stream does not end by itself. Coming back with the last event's id "
+    "(Last-Event-ID, or `?after_item_id=`) sends the items written after it first, oldest first. 429 "
+    "`too_many_followers` when the node serves as many inbox streams as it may.",
+    security=PLAYER,
+    cache_control=PRIVATE,
+    tags=["inbox"],
+)
+async def follow_inbox(request: Request[Any, Any, Any], state: State) -> ServerSentEvent | Response[None]:
+    up = upstream(state)
+    after = last_version(request, "after_item_id")
+    service = inbox_pb2.DESCRIPTOR.services_by_name["InboxService"]
+    stub = up.made.get("stream:" + service.full_name)
+    if stub is None:  # (on the event streams' channel, made on first use)
+        stub = up.made["stream:" + service.full_name] = inbox_pb2_grpc.InboxServiceStub(up.stream_channel or up.channel)
+    call = stub.FollowInbox(inbox_pb2.FollowInboxRequest(after_item_id=after), metadata=metadata(request))
+    return await event_stream(call, up.heartbeat, part="item", after=after, key="item_id")
+
+
+STREAM_ROUTES = [stream_events, stream_tournament, follow_ticket, follow_inbox]

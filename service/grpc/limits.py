@@ -66,7 +66,7 @@ def tolerant(deserializer: Callable[[bytes], Message], type_name: str) -> Callab
 @dataclass(frozen=True)
 class _Step:
     name: str
-    kind: str  # text, texts (repeated string), struct, message, messages (repeated message)
+    kind: str  # text, texts (repeated string), struct, message, messages (repeated message), values (repeated number)
     limit: limits_pb2.FieldLimit | None
     plan: tuple[_Step, ...] = ()  # a message field's own plan
 
@@ -96,6 +96,8 @@ def _plan(descriptor: Descriptor) -> tuple[_Step, ...]:
                     steps.append(_Step(field.name, "messages" if repeated else "message", limit, inner))
             elif field.type in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES) and limit is not None:
                 steps.append(_Step(field.name, "texts" if repeated else "text", limit))
+            elif repeated and limit is not None:  # (repeated numbers: their count)
+                steps.append(_Step(field.name, "values", limit))
         plan = _PLANS[descriptor.full_name] = tuple(steps)
     return plan
 
@@ -135,7 +137,7 @@ def _check(message: Message, plan: tuple[_Step, ...], prefix: str) -> None:
             elif kind == "messages":
                 for index, value in enumerate(values):
                     _check(value, step.plan, f"{path}[{index}].")
-            else:
+            elif kind == "struct":
                 for key, value in values.items():
                     _struct_entry(key, value, f"{path}.")
 

@@ -36,6 +36,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from kickoff.v1 import (
     game_pb2,
     game_pb2_grpc,
+    inbox_pb2,
+    inbox_pb2_grpc,
     match_pb2,
     match_pb2_grpc,
     move_pb2,
@@ -57,6 +59,7 @@ from service.cluster.node import Node
 from service.grpc.admission import Admission
 from service.grpc.errors import count_refusals
 from service.grpc.forward import Forwarder, Seal, peer_ping_ms
+from service.grpc.inbox import InboxServicer
 from service.grpc.limits import tolerant
 from service.grpc.matches import MatchServicer
 from service.grpc.operators import OperatorServicer
@@ -65,6 +68,7 @@ from service.grpc.servicers import GameServicer, MoveServicer, RoomAccess, RoomS
 from service.grpc.tokens import SeatTokens
 from service.grpc.tournaments import TournamentServicer
 from service.grpc.webhooks import WebhookServicer
+from service.inbox.inbox import Inbox
 from service.matches.matchmaker import Matchmaker
 from service.matches.store import MatchStore
 from service.operators.keys import OperatorKeys
@@ -237,6 +241,7 @@ SERVICES = (
     match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
     webhook_pb2.DESCRIPTOR.services_by_name["WebhookService"].full_name,
     operator_pb2.DESCRIPTOR.services_by_name["OperatorService"].full_name,
+    inbox_pb2.DESCRIPTOR.services_by_name["InboxService"].full_name,  # (issue 48)
 )
 
 
@@ -376,15 +381,16 @@ async def create_server(
     webhooks: Webhooks | None = None,
     operator_keys: OperatorKeys | None = None,
     private: PrivateRoomSettings | None = None,
+    inbox: Inbox | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
     ``admission`` decides who may create, join and stream (default: anyone, with no rate or stream limits; on a node,
     it must take the nodes' seal: :func:`_seal`); ``players`` signs players in (None: no PlayerService, and every seat
-    is anonymous); ``matchmaker`` (with players) serves MatchService; ``webhooks`` serves WebhookService (the
-    operators' admin API). OperatorService is served with ``operator_keys`` (none: every call is refused,
-    operator_api_off). ``private``: the bounds of unlisted rooms' invitation links, kept on the journal's database
-    (a store in memory: in memory)."""
+    is anonymous); ``matchmaker`` (with players) serves MatchService, ``inbox`` (with players) InboxService;
+    ``webhooks`` serves WebhookService (the operators' admin API). OperatorService is served with ``operator_keys``
+    (none: every call is refused, operator_api_off). ``private``: the bounds of unlisted rooms' invitation links,
+    kept on the journal's database (a store in memory: in memory)."""
     telemetry = directory.telemetry
     count_refusals(telemetry.instruments.refusals)
     node = directory.runtime.node
@@ -425,6 +431,13 @@ async def create_server(
             _register(
                 match_pb2_grpc.add_MatchServiceServicer_to_server,
                 MatchServicer(matchmaker, players, access, admission),
+                server,
+                calls,
+            )
+        if inbox is not None:  # (issue 48: the inbox)
+            _register(
+                inbox_pb2_grpc.add_InboxServiceServicer_to_server,
+                InboxServicer(inbox, players, admission),
                 server,
                 calls,
             )
@@ -469,6 +482,7 @@ class Assembly:
     matchmaker: Matchmaker | None = None
     webhooks: Webhooks | None = None
     retention: Retention | None = None
+    inbox: Inbox | None = None  # (issue 48: the players' inboxes; none on a store in memory)
     running: KickoffServer | None = None
     refreshing: asyncio.Task[None] | None = None
 
@@ -483,7 +497,7 @@ class Assembly:
             settings.operators.keys, settings.webhooks.operator_key, limits.api_keys
         )
         node: Node | None = None
-        journal = player_store = webhooks = None
+        journal = player_store = webhooks = inbox = None
         secret = grpc_settings.token_secret or secrets.token_bytes(32)  # (a store in memory keeps none)
         if settings.store.database_url != "memory":
             engine = create_engine(settings.store.database_url)
@@ -500,6 +514,9 @@ class Assembly:
                 address = settings.node.address(grpc_settings.host, grpc_settings.port)
                 node = Node.for_engine(engine, settings.node, address, telemetry)
             node_id = node.node_id if node is not None else ""
+            # (issue 48: the outbox writes every event that names a player into their inbox too)
+            inbox = Inbox(engine, settings.inbox, now=time.time, telemetry=telemetry)
+            player_store.erasers.append(inbox.erase)  # (a player's deletion takes their items, in its transaction)
             # (the outbox is written in the journal's transactions: every line's events, or none)
             webhooks = await Webhooks.open(
                 engine,
@@ -508,6 +525,7 @@ class Assembly:
                 telemetry=telemetry,
                 node_id=node_id,
                 operator_keys=operator_keys,
+                inbox=inbox,
             )
             journal = SqlJournal(
                 engine,
@@ -555,6 +573,8 @@ class Assembly:
             retention = Retention(player_store.engine, time.time)  # (ended tickets, tables, sessions: pruned)
             retention.add(player_store.retention(settings.players.session_keep_days))
             retention.add(matches.retention())
+            if inbox is not None:
+                retention.add(inbox.retention())
         return cls(
             settings,
             telemetry,
@@ -569,6 +589,7 @@ class Assembly:
             matchmaker=matchmaker,
             webhooks=webhooks,
             retention=retention,
+            inbox=inbox,
         )
 
     async def start(self) -> KickoffServer:
@@ -595,6 +616,8 @@ class Assembly:
             self.webhooks.start()
         if self.retention is not None:
             self.retention.start()
+        if self.inbox is not None:
+            self.inbox.start()
         _describe(self.settings.limits)
         self.running = await create_server(
             self.directory,
@@ -608,6 +631,7 @@ class Assembly:
             webhooks=self.webhooks,
             operator_keys=self.operator_keys,
             private=self.settings.private,
+            inbox=self.inbox,
         )
         collector.settle()  # (what start-up made stays for good: see service/collector.py)
         return self.running
@@ -617,6 +641,8 @@ class Assembly:
             self.refreshing.cancel()
         if self.retention is not None:
             self.retention.stop()
+        if self.inbox is not None:
+            await self.inbox.close()
         if self.matchmaker is not None:  # (no room is made here any more: the other nodes' matchmakers go on)
             await self.matchmaker.close()
         self.directory.stop_resting()

@@ -427,6 +427,7 @@ class Room(Seating, ActorHandler):
                     ),
                     game=self.game.spec.name,
                     wake_at=self.wake_at,
+                    correspondence=bool(self.correspondence_hours),
                 )
             update = Update(
                 version=version,

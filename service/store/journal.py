@@ -132,6 +132,7 @@ class _Write:
             and self.status != FINISHED
             and self.source.result is None
             and not KINDS["room"].changes(self.source)
+            and not self.source.correspondence  # (its turn may be an inbox item, written in its transaction)
         )
 
     @property

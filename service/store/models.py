@@ -473,3 +473,24 @@ class InvitationLinkRow(Base):
     max_uses: Mapped[int] = mapped_column(Integer)
     uses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     revoked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+# -- the inbox (issue 48) --------------------------------------------------------------------------------------------
+class InboxItemRow(Base):
+    """One item of a player's inbox (0020): an event for the player (a correspondence game's turn, a match found, a
+    tournament's game ready, a friend's request...), written in the transaction of the change that caused it
+    (service/inbox). ``item_id`` grows with each item written (ListInbox: newest first; FollowInbox: after an id)."""
+
+    __tablename__ = "inbox_items"
+    __table_args__ = (
+        Index("ix_inbox_items_player", "player_id", "item_id"),
+        Index("ix_inbox_items_created", "created_at"),
+    )
+
+    # (SQLite numbers only an INTEGER primary key by itself: BIGINT there would not be)
+    item_id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(32))  # the webhook event's type: turn.began, match.found, ...
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)  # the webhook event's data (never a card)
+    created_at: Mapped[float] = mapped_column(Double)
+    read: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

@@ -101,6 +101,8 @@ class LogEntry:
     # act, a solo room's time to end as abandoned while its person must move (None: a room that does not rest now).
     # Not a column of the log: the room's row keeps the last line's.
     wake_at: float | None = None
+    # Whether the room is a correspondence room (not a column: a turn that began in one is an inbox item, service/inbox)
+    correspondence: bool = False
 
     @property
     def actor_id(self) -> str:

@@ -42,6 +42,9 @@ class Event:
     data: Mapping[str, Any]
     due: float | None = None
     condition: Mapping[str, Any] | None = field(default=None)
+    # Whether the player it names (data's ``player_id``, each of its ``players``) also finds it in their inbox
+    # (service/inbox): not a live game's turn, nor a clock reminder
+    inbox: bool = True
 
     def body(self) -> dict[str, Any]:
         return {"type": self.type, "timestamp": timestamp(self.time), "data": dict(self.data)}
@@ -72,14 +75,14 @@ def room_events(entry: LogEntry, *, reminder_seconds: float) -> list[Event]:
             "deadline": _moment(turn.deadline),
             "version": entry.version,
         }
-        events.append(Event(TURN_BEGAN, entry.time, data))
+        events.append(Event(TURN_BEGAN, entry.time, data, inbox=entry.correspondence))
         left = None if turn.deadline is None else turn.deadline - entry.time
         if left is not None and left >= SHORTEST_REMINDED:
             lead = min(reminder_seconds, left / 2)
             due = turn.deadline - lead
             reminder = {**data, "seconds_left": round(lead)}
             condition = {"room_id": entry.room_id, "seat": turn.seat, "deadline": turn.deadline}
-            events.append(Event(CLOCK_RUNNING_OUT, due, reminder, due=due, condition=condition))
+            events.append(Event(CLOCK_RUNNING_OUT, due, reminder, due=due, condition=condition, inbox=False))
     result = entry.result
     if result is not None:
         outcome = result.outcome
@@ -111,8 +114,16 @@ def room_events(entry: LogEntry, *, reminder_seconds: float) -> list[Event]:
             "winning_teams": list(outcome.get("winning_teams", ())),
             "seats": seats,
         }
-        events.append(Event(GAME_ENDED, result.time, data))
+        events.append(Event(GAME_ENDED, result.time, data, inbox=False))
     return events
+
+
+def inboxed(kind: str, entry: Any) -> bool:
+    """Whether a line (of ``kind``: room, tournament) causes an event that is an inbox item (service/inbox): a turn
+    that began for a player in a correspondence room, a tournament's game ready. A live room's line never does."""
+    if kind == "room":
+        return entry.correspondence and any(turn.began and turn.player for turn in entry.turns or ())
+    return kind == "tournament" and entry.kind == "game"
 
 
 def tournament_events(entry: TournamentEntry) -> list[Event]:

@@ -4,7 +4,9 @@ deliveries or neither: none is lost, none invented. The dispatcher (dispatcher.p
 
 Which endpoints want what is read from the store and kept here, read again every ``REFRESH_SECONDS`` on each node
 and at once on the node that changed an endpoint: an endpoint registered on one node gets the events of every node
-within that time. With no endpoint at all, a line costs nothing more than the check that there is none.
+within that time. With no endpoint at all, a line costs nothing more than the check that there is none, and that it
+causes no inbox item (service/inbox: every event that names a player is an item of theirs, written here in the same
+transaction).
 
 An endpoint whose backlog (as the dispatcher last counted it) is full gets its new deliveries as dead letters at
 once: they are kept, to send again, but a dead receiver cannot make the outbox grow without bound.
@@ -24,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.settings import WebhookSettings
 from service.store.models import WebhookDeliveryRow, WebhookEndpointRow
-from service.webhooks.events import Event, room_events, tournament_events
+from service.webhooks.events import Event, inboxed, room_events, tournament_events
 
 log = logging.getLogger(__name__)
 
@@ -49,12 +51,16 @@ class Outbox:
         now: Callable[[], float],
         backlog: Callable[[], dict[str, int]] = dict,
         written: Callable[[], None] = lambda: None,
+        inbox: Any = None,
     ) -> None:
         self.engine = engine
         self.settings = settings
         self.now = now
         self.backlog = backlog
         self.written = written
+        # the players' inboxes (service/inbox): every event that names a player is also an item of theirs, written
+        # here in the same transaction, whether or not any endpoint wants it (None: no inbox)
+        self.inbox = inbox
         self.wanted: dict[str, tuple[str, ...]] = {}  # event type -> the endpoints that want it
         self._refreshing: asyncio.Task[None] | None = None
 
@@ -90,8 +96,9 @@ class Outbox:
     # -- writing, in the caller's transaction ---------------------------------------------------------------------
 
     async def lines(self, connection: Any, lines: list[tuple[str, Any, str]]) -> None:
-        """The journal's hook: the events of a group's lines (rooms' and tournaments')."""
-        if not self.wanted:
+        """The journal's hook: the events of a group's lines (rooms' and tournaments'). With no endpoint, only lines
+        that cause an inbox item are looked at (a live game's move costs the check that it causes none)."""
+        if not self.wanted and (self.inbox is None or not any(inboxed(kind, entry) for kind, entry, _ in lines)):
             return
         events: list[Event] = []
         for kind, entry, _ in lines:
@@ -102,7 +109,10 @@ class Outbox:
         await self.write(connection, events)
 
     async def write(self, connection: Any, events: Sequence[Event]) -> int:
-        """A delivery for each endpoint that wants each event, in ``connection``'s transaction; how many."""
+        """A delivery for each endpoint that wants each event, in ``connection``'s transaction; how many. Each event
+        that names a player is an item of their inbox too, in the same transaction."""
+        if self.inbox is not None and events:
+            await self.inbox.write(connection, events)
         wanted = self.wanted
         if not wanted or not events:
             return 0

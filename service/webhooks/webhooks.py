@@ -46,9 +46,11 @@ class Webhooks:
         node_id: str = "",
         sender: Sender | None = None,
         operator_keys: OperatorKeys | None = None,
+        inbox: Any = None,
     ) -> Webhooks:
         """``operator_keys``: the keys of the operator APIs (default: KICKOFF_OPERATOR_KEY's alone): the webhooks' admin
-        API takes the same keys, checked the same way, as OperatorService."""
+        API takes the same keys, checked the same way, as OperatorService. ``inbox``: the players' inboxes, which the
+        outbox writes an item to for every event that names a player (service/inbox)."""
         policy = AddressPolicy(settings.allow)
         sealer = await Sealer.for_store(engine, settings.secrets_key)
         sender = sender or Sender(policy)
@@ -61,7 +63,9 @@ class Webhooks:
             telemetry=telemetry or Telemetry(),
             node_id=node_id,
         )
-        outbox = Outbox(engine, settings, now=clock.now, backlog=dispatcher.backlog, written=dispatcher.wake)
+        outbox = Outbox(
+            engine, settings, now=clock.now, backlog=dispatcher.backlog, written=dispatcher.wake, inbox=inbox
+        )
 
         async def vet(url: str) -> None:
             try:

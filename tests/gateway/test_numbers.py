@@ -18,20 +18,11 @@ from litestar.testing import AsyncTestClient
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from kickoff.v1 import (
-    game_pb2,
-    match_pb2,
-    move_pb2,
-    operator_pb2,
-    player_pb2,
-    room_pb2,
-    tournament_pb2,
-    webhook_pb2,
-)
 from service.gateway.app import create_app
 from service.gateway.numbers import RANGES, Integer
 from service.gateway.numbers import integer_parameters as integer_parameters_of
 from service.gateway.problems import BadRequest
+from service.gateway.routes import services
 from service.telemetry import build
 
 UNSIGNED = {FieldDescriptor.TYPE_UINT32: 32, FieldDescriptor.TYPE_FIXED32: 32}
@@ -41,14 +32,7 @@ BITS_32 = {FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_SINT32, FieldDescrip
 
 def proto_range(operation_id: str, name: str) -> tuple[int, int]:
     """The range of the field ``name`` of the request message of the gRPC method ``operation_id``, from its type."""
-    modules = (game_pb2, match_pb2, move_pb2, operator_pb2, player_pb2, room_pb2, tournament_pb2, webhook_pb2)
-    methods = [
-        method
-        for module in modules
-        for service in module.DESCRIPTOR.services_by_name.values()
-        for method in service.methods
-        if method.name == operation_id
-    ]
+    methods = [method for service in services() for method in service.methods if method.name == operation_id]
     assert len(methods) == 1, f"{operation_id} is one gRPC method"
     field = methods[0].input_type.fields_by_name[name]
     if field.type in UNSIGNED:

@@ -44,6 +44,7 @@ class Harness:
     player_store: Any = None  # (a PlayerStore where the server has players)
     matchmaker: Any = None  # (a Matchmaker where it has players: the test turns its queues, matchmaker.tick())
     webhooks: Any = None  # (a Webhooks where the test asked for them: the test steps its dispatcher)
+    inbox: Any = None  # (an Inbox where the test asked for one: service/inbox)
 
     @property
     def rooms(self) -> room_pb2_grpc.RoomServiceStub:

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AcceptMatchData, AcceptMatchErrors, AcceptMatchResponses, AddEndpointData, AddEndpointErrors, AddEndpointResponses, CancelTicketData, CancelTicketErrors, CancelTicketResponses, CloseRoomData, CloseRoomErrors, CloseRoomResponses, CreateInvitationLinkData, CreateInvitationLinkErrors, CreateInvitationLinkResponses, CreateRoomData, CreateRoomErrors, CreateRoomResponses, CreateStreamTicketData, CreateStreamTicketErrors, CreateStreamTicketResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, DeclineTicketData, DeclineTicketErrors, DeclineTicketResponses, DeletePlayerData, DeletePlayerErrors, DeletePlayerResponses, DrainNodeData, DrainNodeErrors, DrainNodeResponses, EnqueueData, EnqueueErrors, EnqueueResponses, FollowTicketData, FollowTicketErrors, FollowTicketResponse, FollowTicketResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMeData, GetMeErrors, GetMeResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetRankData, GetRankErrors, GetRankResponses, GetReplayData, GetReplayErrors, GetReplayResponses, GetRoomData, GetRoomErrors, GetRoomResponses, GetRoomTimelineData, GetRoomTimelineErrors, GetRoomTimelineResponses, GetRulesData, GetRulesErrors, GetRulesResponses, GetStandingsData, GetStandingsErrors, GetStandingsResponses, GetTicketData, GetTicketErrors, GetTicketResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetViewData, GetViewErrors, GetViewResponses, JoinRoomData, JoinRoomErrors, JoinRoomResponses, JoinTicketData, JoinTicketErrors, JoinTicketResponses, JoinTournamentData, JoinTournamentErrors, JoinTournamentResponses, LeaveRoomData, LeaveRoomErrors, LeaveRoomResponses, LeaveTournamentData, LeaveTournamentErrors, LeaveTournamentResponses, LinkIdentityData, LinkIdentityErrors, LinkIdentityResponses, ListCardsData, ListCardsErrors, ListCardsResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListEndpointsData, ListEndpointsErrors, ListEndpointsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListInvitationLinksData, ListInvitationLinksErrors, ListInvitationLinksResponses, ListLeasesData, ListLeasesErrors, ListLeasesResponses, ListLegalMovesData, ListLegalMovesErrors, ListLegalMovesResponses, ListLiveRoomsData, ListLiveRoomsErrors, ListLiveRoomsResponses, ListMyRoomsData, ListMyRoomsErrors, ListMyRoomsResponses, ListMyTicketsData, ListMyTicketsErrors, ListMyTicketsResponses, ListMyTurnsData, ListMyTurnsErrors, ListMyTurnsResponses, ListNodesData, ListNodesErrors, ListNodesResponses, ListPlayerGamesData, ListPlayerGamesErrors, ListPlayerGamesResponses, ListRatingChangesData, ListRatingChangesErrors, ListRatingChangesResponses, ListRoomsData, ListRoomsErrors, ListRoomsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, RedeliverDeliveriesData, RedeliverDeliveriesErrors, RedeliverDeliveriesResponses, RefreshSessionData, RefreshSessionErrors, RefreshSessionResponses, RemoveEndpointData, RemoveEndpointErrors, RemoveEndpointResponses, RevokeInvitationLinkData, RevokeInvitationLinkErrors, RevokeInvitationLinkResponses, RevokeSeatTokenData, RevokeSeatTokenErrors, RevokeSeatTokenResponses, SignInAsGuestData, SignInAsGuestErrors, SignInAsGuestResponses, SignInWithTokenData, SignInWithTokenErrors, SignInWithTokenResponses, SignOutData, SignOutErrors, SignOutResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamTournamentData, StreamTournamentErrors, StreamTournamentResponse, StreamTournamentResponses, SubmitMoveData, SubmitMoveErrors, SubmitMoveResponses, TakeSeatData, TakeSeatErrors, TakeSeatResponses, TestEndpointData, TestEndpointErrors, TestEndpointResponses, UpdatePlayerData, UpdatePlayerErrors, UpdatePlayerResponses } from './types.gen.js';
+import type { AcceptMatchData, AcceptMatchErrors, AcceptMatchResponses, AddEndpointData, AddEndpointErrors, AddEndpointResponses, CancelTicketData, CancelTicketErrors, CancelTicketResponses, CloseRoomData, CloseRoomErrors, CloseRoomResponses, CreateInvitationLinkData, CreateInvitationLinkErrors, CreateInvitationLinkResponses, CreateRoomData, CreateRoomErrors, CreateRoomResponses, CreateStreamTicketData, CreateStreamTicketErrors, CreateStreamTicketResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, DeclineTicketData, DeclineTicketErrors, DeclineTicketResponses, DeleteInboxItemData, DeleteInboxItemErrors, DeleteInboxItemResponses, DeletePlayerData, DeletePlayerErrors, DeletePlayerResponses, DrainNodeData, DrainNodeErrors, DrainNodeResponses, EnqueueData, EnqueueErrors, EnqueueResponses, FollowInboxData, FollowInboxErrors, FollowInboxResponse, FollowInboxResponses, FollowTicketData, FollowTicketErrors, FollowTicketResponse, FollowTicketResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMeData, GetMeErrors, GetMeResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetRankData, GetRankErrors, GetRankResponses, GetReplayData, GetReplayErrors, GetReplayResponses, GetRoomData, GetRoomErrors, GetRoomResponses, GetRoomTimelineData, GetRoomTimelineErrors, GetRoomTimelineResponses, GetRulesData, GetRulesErrors, GetRulesResponses, GetStandingsData, GetStandingsErrors, GetStandingsResponses, GetTicketData, GetTicketErrors, GetTicketResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetViewData, GetViewErrors, GetViewResponses, JoinRoomData, JoinRoomErrors, JoinRoomResponses, JoinTicketData, JoinTicketErrors, JoinTicketResponses, JoinTournamentData, JoinTournamentErrors, JoinTournamentResponses, LeaveRoomData, LeaveRoomErrors, LeaveRoomResponses, LeaveTournamentData, LeaveTournamentErrors, LeaveTournamentResponses, LinkIdentityData, LinkIdentityErrors, LinkIdentityResponses, ListCardsData, ListCardsErrors, ListCardsResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListEndpointsData, ListEndpointsErrors, ListEndpointsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListInboxData, ListInboxErrors, ListInboxResponses, ListInvitationLinksData, ListInvitationLinksErrors, ListInvitationLinksResponses, ListLeasesData, ListLeasesErrors, ListLeasesResponses, ListLegalMovesData, ListLegalMovesErrors, ListLegalMovesResponses, ListLiveRoomsData, ListLiveRoomsErrors, ListLiveRoomsResponses, ListMyRoomsData, ListMyRoomsErrors, ListMyRoomsResponses, ListMyTicketsData, ListMyTicketsErrors, ListMyTicketsResponses, ListMyTurnsData, ListMyTurnsErrors, ListMyTurnsResponses, ListNodesData, ListNodesErrors, ListNodesResponses, ListPlayerGamesData, ListPlayerGamesErrors, ListPlayerGamesResponses, ListRatingChangesData, ListRatingChangesErrors, ListRatingChangesResponses, ListRoomsData, ListRoomsErrors, ListRoomsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, MarkInboxReadData, MarkInboxReadErrors, MarkInboxReadResponses, RedeliverDeliveriesData, RedeliverDeliveriesErrors, RedeliverDeliveriesResponses, RefreshSessionData, RefreshSessionErrors, RefreshSessionResponses, RemoveEndpointData, RemoveEndpointErrors, RemoveEndpointResponses, RevokeInvitationLinkData, RevokeInvitationLinkErrors, RevokeInvitationLinkResponses, RevokeSeatTokenData, RevokeSeatTokenErrors, RevokeSeatTokenResponses, SignInAsGuestData, SignInAsGuestErrors, SignInAsGuestResponses, SignInWithTokenData, SignInWithTokenErrors, SignInWithTokenResponses, SignOutData, SignOutErrors, SignOutResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamTournamentData, StreamTournamentErrors, StreamTournamentResponse, StreamTournamentResponses, SubmitMoveData, SubmitMoveErrors, SubmitMoveResponses, TakeSeatData, TakeSeatErrors, TakeSeatResponses, TestEndpointData, TestEndpointErrors, TestEndpointResponses, UpdatePlayerData, UpdatePlayerErrors, UpdatePlayerResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -112,6 +112,56 @@ export const getRank = <ThrowOnError extends boolean = false>(options: Options<G
  * A game's rules in force
  */
 export const getRules = <ThrowOnError extends boolean = false>(options: Options<GetRulesData, ThrowOnError>) => (options.client ?? client).get<GetRulesResponses, GetRulesErrors, ThrowOnError>({ url: '/v1/games/{game}/rules', ...options });
+
+/**
+ * The caller's inbox items, newest first, a page at a time, with the unread count
+ *
+ * `page_size` at most 100 (KICKOFF_INBOX_PAGE_SIZE; 400 `bad_page_size` past it); `unread_only=true` for the unread ones; pass `nextPageToken` as `page_token` for the next page.
+ */
+export const listInbox = <ThrowOnError extends boolean = false>(options?: Options<ListInboxData, ThrowOnError>) => (options?.client ?? client).get<ListInboxResponses, ListInboxErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/inbox',
+    ...options
+});
+
+/**
+ * The caller's new inbox items as server-sent events, resumable with Last-Event-ID
+ *
+ * As the player of the `Authorization` access token. Each `update` event is one item (its id the item's id), as it is written; the stream does not end by itself. Coming back with the last event's id (Last-Event-ID, or `?after_item_id=`) sends the items written after it first, oldest first. 429 `too_many_followers` when the node serves as many inbox streams as it may.
+ *
+ * Read it with a server-sent events reader: a browser's EventSource (listen for `update` and `end`), an SSE library, or the SSE client of a generator such as @hey-api/openapi-ts, which yields each event's data parsed, as the schema says: a InboxItem (it has `itemId`), then the StreamEnd. A request/response client generated from this document (openapi-python-client) cannot read a stream, but its models (InboxItem, StreamEnd) parse each event's data.
+ */
+export const followInbox = <ThrowOnError extends boolean = false>(options?: Options<FollowInboxData, ThrowOnError, FollowInboxResponse>) => (options?.client ?? client).sse.get<FollowInboxResponses, FollowInboxErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/inbox/events',
+    ...options
+});
+
+/**
+ * Mark inbox items read (those named, or every one up to an id); answers the unread count
+ *
+ * Body: {"itemIds": ["412"]} (at most 100) or {"upToItemId": "412"}. Idempotent: an item read already, gone, or not the caller's is left as it is. 400 `nothing_to_mark` for neither.
+ */
+export const markInboxRead = <ThrowOnError extends boolean = false>(options?: Options<MarkInboxReadData, ThrowOnError>) => (options?.client ?? client).post<MarkInboxReadResponses, MarkInboxReadErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/inbox/read',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options?.headers
+    }
+});
+
+/**
+ * Delete one of the caller's inbox items; answers the unread count
+ *
+ * Idempotent: an item gone already (or not the caller's) answers the same.
+ */
+export const deleteInboxItem = <ThrowOnError extends boolean = false>(options: Options<DeleteInboxItemData, ThrowOnError>) => (options.client ?? client).delete<DeleteInboxItemResponses, DeleteInboxItemErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/inbox/{item_id}',
+    ...options
+});
 
 /**
  * The leases of live rooms and tournaments, by kind and id: their node and epoch

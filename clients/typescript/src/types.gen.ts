@@ -732,6 +732,15 @@ export type DeclineTicketResponse = {
 };
 
 /**
+ * DeleteInboxItemResponse
+ *
+ * kickoff.v1.DeleteInboxItemResponse, in the proto3 JSON mapping
+ */
+export type DeleteInboxItemResponse = {
+    unreadCount: number;
+};
+
+/**
  * DeletePlayerResponse
  *
  * kickoff.v1.DeletePlayerResponse, in the proto3 JSON mapping
@@ -975,6 +984,30 @@ export type Identity = {
 };
 
 /**
+ * InboxItem
+ *
+ * kickoff.v1.InboxItem, in the proto3 JSON mapping
+ */
+export type InboxItem = {
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    /**
+     * any JSON object
+     */
+    data?: {
+        [key: string]: unknown;
+    };
+    /**
+     * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+     */
+    itemId: string;
+    kind: string;
+    read: boolean;
+};
+
+/**
  * InvitationLink
  *
  * kickoff.v1.InvitationLink, in the proto3 JSON mapping
@@ -1160,6 +1193,17 @@ export type ListGamesResponse = {
 };
 
 /**
+ * ListInboxResponse
+ *
+ * kickoff.v1.ListInboxResponse, in the proto3 JSON mapping
+ */
+export type ListInboxResponse = {
+    items: Array<InboxItem>;
+    nextPageToken: string;
+    unreadCount: number;
+};
+
+/**
  * ListInvitationLinksResponse
  *
  * kickoff.v1.ListInvitationLinksResponse, in the proto3 JSON mapping
@@ -1303,6 +1347,28 @@ export type LiveRoom = {
     seats: number;
     status: RoomStatus;
     tournamentId: string;
+};
+
+/**
+ * MarkInboxReadRequest
+ *
+ * kickoff.v1.MarkInboxReadRequest, in the proto3 JSON mapping
+ */
+export type MarkInboxReadRequest = {
+    itemIds?: Array<string>;
+    /**
+     * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+     */
+    upToItemId?: string;
+};
+
+/**
+ * MarkInboxReadResponse
+ *
+ * kickoff.v1.MarkInboxReadResponse, in the proto3 JSON mapping
+ */
+export type MarkInboxReadResponse = {
+    unreadCount: number;
 };
 
 /**
@@ -2729,6 +2795,150 @@ export type GetRulesResponses = {
 };
 
 export type GetRulesResponse = GetRulesResponses[keyof GetRulesResponses];
+
+export type ListInboxData = {
+    body?: never;
+    path?: never;
+    query?: {
+        page_size?: number;
+        page_token?: string;
+        unread_only?: boolean;
+    };
+    url: '/v1/inbox';
+};
+
+export type ListInboxErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type ListInboxError = ListInboxErrors[keyof ListInboxErrors];
+
+export type ListInboxResponses = {
+    /**
+     * a ListInboxResponse
+     */
+    200: ListInboxResponse;
+};
+
+export type ListInboxResponse2 = ListInboxResponses[keyof ListInboxResponses];
+
+export type FollowInboxData = {
+    body?: never;
+    headers?: {
+        /**
+         * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+         */
+        'Last-Event-ID'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+         */
+        after_version?: string;
+    };
+    url: '/v1/inbox/events';
+};
+
+export type FollowInboxErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type FollowInboxError = FollowInboxErrors[keyof FollowInboxErrors];
+
+export type FollowInboxResponses = {
+    /**
+     * each event's data (one line of JSON): a InboxItem in each `update` event, whose id is the version it brings the stream to (send it back as Last-Event-ID to resume), then a StreamEnd in the one `end` event; or, where the server refuses to go on (the seat the stream was opened as changed hands), ProblemDetails in a `problem` event, and the stream ends. A InboxItem always has `itemId`, ProblemDetails `status` and `title`, a StreamEnd neither. Between events the stream sends comment lines (`: heartbeat`) that carry no data, and a `retry:` line first.
+     */
+    200: InboxItem | ProblemDetails | StreamEnd;
+    /**
+     * nothing is left after the version asked for, and the updates are over (an EventSource stops reconnecting)
+     */
+    204: void;
+};
+
+export type FollowInboxResponse = FollowInboxResponses[keyof FollowInboxResponses];
+
+export type MarkInboxReadData = {
+    /**
+     * a MarkInboxReadRequest (the room id comes from the path)
+     */
+    body?: MarkInboxReadRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/inbox/read';
+};
+
+export type MarkInboxReadErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type MarkInboxReadError = MarkInboxReadErrors[keyof MarkInboxReadErrors];
+
+export type MarkInboxReadResponses = {
+    /**
+     * a MarkInboxReadResponse
+     */
+    200: MarkInboxReadResponse;
+};
+
+export type MarkInboxReadResponse2 = MarkInboxReadResponses[keyof MarkInboxReadResponses];
+
+export type DeleteInboxItemData = {
+    body?: never;
+    path: {
+        item_id: number;
+    };
+    query?: never;
+    url: '/v1/inbox/{item_id}';
+};
+
+export type DeleteInboxItemErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type DeleteInboxItemError = DeleteInboxItemErrors[keyof DeleteInboxItemErrors];
+
+export type DeleteInboxItemResponses = {
+    /**
+     * a DeleteInboxItemResponse
+     */
+    200: DeleteInboxItemResponse;
+};
+
+export type DeleteInboxItemResponse2 = DeleteInboxItemResponses[keyof DeleteInboxItemResponses];
 
 export type ListLeasesData = {
     body?: never;

@@ -3,7 +3,7 @@ invitation links), and its invitation links are kept, with their uses counted, s
 on every node and across restarts (service/rooms/private.py).
 
 Revision ID: 0021
-Revises: 0018
+Revises: 0020
 Create Date: 2026-12-10
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0021"
-down_revision = "0018"
+down_revision = "0020"
 branch_labels = None
 depends_on = None
 

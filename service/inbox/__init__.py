@@ -1,0 +1,1 @@
+"""The players' inboxes (issue 48): service/inbox/inbox.py."""
