@@ -97,24 +97,25 @@ async def test_a_dead_endpoint_delays_no_other_and_ends_a_dead_letter(engine, re
     healthy_receiver = await receivers()
     silent = await receivers()
     silent.answer = silent.hang
-    slow_id, _ = await add_endpoint(engine, silent.url, timeout=0.3)
+    slow_id, _ = await add_endpoint(engine, silent.url, timeout=1.0)
     healthy_id, _ = await add_endpoint(engine, healthy_receiver.url, timeout=2.0)
     stuck = await add_delivery(engine, slow_id, at=clock.now() - 1)  # (first in the queue)
     fine = await add_delivery(engine, healthy_id, at=clock.now())
     dispatcher = dispatchers(engine)
 
+    # (No upper bound on a duration: the machine may be busy. That nothing waited for the silent endpoint shows in
+    # its delivery, still being sent, until its own timeout of 1 s; the default timeout would be 10 s.)
     started = time.monotonic()
     assert await dispatcher.step() == 2
-    assert time.monotonic() - started < 0.3  # the pass did not wait for the silent endpoint
+    assert (await delivery(engine, stuck)).status == "sending"  # the pass did not wait for the silent endpoint
 
     async def fine_delivered() -> bool:
         return (await delivery(engine, fine)).status == "delivered"
 
     await eventually(fine_delivered)
-    assert time.monotonic() - started < 0.3  # delivered while the silent endpoint's attempt still ran
-    assert (await delivery(engine, stuck)).status == "sending"
+    assert (await delivery(engine, stuck)).status == "sending"  # delivered while the silent attempt still ran
     await dispatcher.settle()
-    assert 0.3 <= time.monotonic() - started < 1.5  # it timed out at the endpoint's timeout
+    assert 1.0 <= time.monotonic() - started < 5.0  # it timed out at the endpoint's timeout, not the default 10 s
     row = await delivery(engine, stuck)
     assert (row.status, row.attempts, row.last_error, row.last_status) == ("pending", 1, "timeout", 0)
     assert len(silent.requests) == 1
@@ -123,10 +124,9 @@ async def test_a_dead_endpoint_delays_no_other_and_ends_a_dead_letter(engine, re
     # endpoint's delivery goes out in the same pass.
     clock.t = row.retry_from + WINDOW - 1
     another = await add_delivery(engine, healthy_id, at=clock.now())
-    started = time.monotonic()
     assert await dispatcher.step() == 2
     await eventually(lambda: _status_is(engine, another, "delivered"))
-    assert time.monotonic() - started < 0.3
+    assert (await delivery(engine, stuck)).status == "sending"  # the silent endpoint's attempt still ran
     await dispatcher.settle()
     row = await delivery(engine, stuck)
     assert (row.status, row.attempts, row.last_error, row.finished_at) == ("dead", 2, "timeout", clock.now())
@@ -230,7 +230,7 @@ async def test_close_waits_for_attempts_in_flight_within_a_bound(sqlite_engine, 
     await eventually(lambda: _arrived(silent, 1))
     started = time.monotonic()
     await dispatcher.close()
-    assert 0.4 <= time.monotonic() - started < 1.0  # bounded: the silent one was given up
+    assert 0.4 <= time.monotonic() - started < 4.0  # bounded: the silent one was given up (its timeout is 5 s)
     assert (await delivery(engine, first)).status == "delivered"  # waited for
     row = await delivery(engine, hung)
     assert row.status == "sending" and row.claimed_until == clock.now() + 5.0 + CLAIM_MARGIN  # it runs out; retried

@@ -217,7 +217,8 @@ async def test_failures_have_short_reasons(receivers) -> None:
     started = time.monotonic()
     attempt = await send(sender, silent.url, secret, timeout=0.2)
     assert (attempt.ok, attempt.status, attempt.error) == (False, 0, "timeout")
-    assert 0.19 <= attempt.seconds < 0.6 and time.monotonic() - started < 0.6
+    # (a lower bound only where the machine's speed could break an upper one: 10 s is the default timeout)
+    assert 0.19 <= attempt.seconds < 5.0 and time.monotonic() - started < 5.0
     attempt = await send(sender, closed.url, secret)
     assert (attempt.ok, attempt.status, attempt.error) == (False, 0, "connection refused")
     attempt = await send(sender, big.url, secret)  # (its answer is read no further than 4 KiB)
