@@ -17,6 +17,7 @@ import pytest
 import uvicorn
 
 from service.actors.actor import Journal
+from service.friends.store import FriendStore
 from service.gateway import http
 from service.gateway.app import create_app
 from service.grpc.admission import Admission
@@ -32,7 +33,7 @@ from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
 from service.rooms.room import RoomLimits
 from service.rooms.thinking import Thinkers
-from service.settings import HttpLimits, LimitSettings, MatchSettings, WebhookSettings
+from service.settings import FriendSettings, HttpLimits, LimitSettings, MatchSettings, WebhookSettings
 from service.store.journal import SqlJournal
 from service.tournaments.directory import TournamentDirectory
 from tests.server.conftest import Harness
@@ -55,6 +56,7 @@ async def start() -> AsyncIterator[Start]:
         min_games: int = 1,
         match: MatchSettings | None = None,
         webhooks: WebhookSettings | None = None,
+        friends: FriendSettings | None = None,
         thinkers: Thinkers | None = None,
         operator_keys: OperatorKeys | None = None,
         **limits: object,
@@ -63,17 +65,20 @@ async def start() -> AsyncIterator[Start]:
         turn when the test says) on its database, with ``issuers`` trusted; and webhooks with ``webhooks``' settings
         (the test steps the dispatcher: Harness.webhooks.dispatcher.step). ``thinkers``: where hard system players
         search (default: in the test's thread, 16 iterations a decision). ``operator_keys``: the keys OperatorService
-        takes (default none: operator_api_off)."""
+        takes (default none: operator_api_off). ``friends``: FriendService's bounds (with players; default: the
+        settings' defaults)."""
         match = match or MatchSettings(fill_seconds=30, take_up_seconds=20, ticket_seconds=300)
         clock = ManualClock()
         seeds = seeds or itertools.count(1)
         settings: LimitSettings = replace(no_limits(), **limits)  # type: ignore[arg-type]
-        players = store = matchmaker = None
+        players = store = matchmaker = friend_store = None
         if isinstance(journal, SqlJournal):
             store = PlayerStore(journal.engine, clock.now, min_games=min_games, page_key=page_key(SECRET))
             await store.recount()  # (as a server starting does)
             journal.rater = store.rate
             players = Players(store, SECRET, ExternalTokens(issuers, clock=clock.now))
+            friend_store = FriendStore(store.engine, clock.now, friends or FriendSettings())
+            store.erasers.append(friend_store.erase)
         directory = RoomDirectory(
             clock=clock,
             journal=journal,
@@ -96,6 +101,8 @@ async def start() -> AsyncIterator[Start]:
             journal.outbox = hooks.outbox
             if matchmaker is not None:
                 matchmaker.store.outbox = hooks.outbox
+            if friend_store is not None:
+                friend_store.outbox = hooks.outbox
         server = await create_server(
             directory,
             SeatTokens(SECRET),
@@ -105,9 +112,10 @@ async def start() -> AsyncIterator[Start]:
             matchmaker=matchmaker,
             webhooks=hooks,
             operator_keys=operator_keys,
+            friends=friend_store,
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
-        harness = Harness(server, clock, directory, channel, store, matchmaker, hooks)
+        harness = Harness(server, clock, directory, channel, store, matchmaker, hooks, friend_store)
         started.append(harness)
         return harness
 

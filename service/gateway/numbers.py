@@ -28,6 +28,7 @@ from litestar.handlers import BaseRouteHandler, HTTPRouteHandler
 from litestar.routes import HTTPRoute
 
 from kickoff.v1 import (
+    friend_pb2,
     game_pb2,
     match_pb2,
     move_pb2,
@@ -40,7 +41,7 @@ from kickoff.v1 import (
 from service.gateway.calls import KEY_CHECK
 from service.gateway.problems import BadRequest
 
-_MODULES = (game_pb2, match_pb2, move_pb2, operator_pb2, player_pb2, room_pb2, tournament_pb2, webhook_pb2)
+_MODULES = (friend_pb2, game_pb2, match_pb2, move_pb2, operator_pb2, player_pb2, room_pb2, tournament_pb2, webhook_pb2)
 _T = FieldDescriptor
 # The proto scalar types an integer parameter may fill: (the type's name, lowest, highest).
 RANGES: dict[int, tuple[str, int, int]] = {
