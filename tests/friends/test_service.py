@@ -211,3 +211,14 @@ async def test_a_deleted_player_leaves_every_list(circle: Circle) -> None:
     await circle.harness.players.DeletePlayer(player_pb2.DeletePlayerRequest(), metadata=auth(bob.access_token))
     assert await circle.lists(ann) == {"friends": [], "received": [], "sent": [], "blocks": []}
     assert await circle.lists(cyd) == {"friends": [], "received": [], "sent": [], "blocks": ["Ann"]}
+
+
+async def test_a_bound_holds_when_requests_are_sent_at_once(circle: Circle) -> None:
+    """Three requests sent at the same moment by a player who may have two pending: two are stored, the third is
+    refused pending_requests (the count and the insert are one transaction, the sender's row locked on PostgreSQL)."""
+    ann, bob, cyd, dan = await circle.guests("Ann", "Bob", "Cyd", "Dan")
+    codes = [await circle.code(session) for session in (bob, cyd, dan)]
+    answers = await asyncio.gather(*(circle.send(ann, code=code) for code in codes), return_exceptions=True)
+    refused = [answer for answer in answers if isinstance(answer, grpc.aio.AioRpcError)]
+    assert len(refused) == 1 and refused[0].code() == grpc.StatusCode.RESOURCE_EXHAUSTED, answers
+    assert len((await circle.lists(ann))["sent"]) == 2

@@ -19,6 +19,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from kickoff.v1 import (
+    friend_pb2,
     game_pb2,
     match_pb2,
     move_pb2,
@@ -41,7 +42,17 @@ BITS_32 = {FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_SINT32, FieldDescrip
 
 def proto_range(operation_id: str, name: str) -> tuple[int, int]:
     """The range of the field ``name`` of the request message of the gRPC method ``operation_id``, from its type."""
-    modules = (game_pb2, match_pb2, move_pb2, operator_pb2, player_pb2, room_pb2, tournament_pb2, webhook_pb2)
+    modules = (
+        friend_pb2,
+        game_pb2,
+        match_pb2,
+        move_pb2,
+        operator_pb2,
+        player_pb2,
+        room_pb2,
+        tournament_pb2,
+        webhook_pb2,
+    )
     methods = [
         method
         for module in modules
