@@ -6,7 +6,9 @@ from __future__ import annotations
 import grpc
 
 from kickoff.v1 import match_pb2, player_pb2
+from service.matches.matching import Vacant, Waiting, plan
 from tests.friends.conftest import Circle
+from tests.matches.test_matching import T0, teams_of
 from tests.server.conftest import auth, refusal
 
 
@@ -50,3 +52,20 @@ async def test_only_friends_may_be_invited_to_a_party(circle: Circle) -> None:
     await circle.block(cyd, ann)
     code, reason, _ = await refusal(enqueue(circle, ann, (cyd,)))
     assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "party_not_friends")
+
+
+def test_a_table_that_lost_people_is_filled_again_without_a_blocked_player() -> None:
+    """The planner alone (service/matches/matching.py): a table of two people (Ann's, who blocked Bob) lost its third;
+    Bob, the oldest ticket waiting, is skipped, and Cyd takes the seat. Bob's own ticket keeps Ann's apart too: the
+    block holds whichever of the two is at the table."""
+    teams = teams_of("soker")
+    vacant = Vacant(
+        "m1", 3, "k", T0 - 50, (0, 1, 2), (2,), (25.0, 25.0), people=frozenset({"ann", "eve"}), apart=frozenset({"bob"})
+    )
+    bob = Waiting("t-bob", 1, 25.0, frozenset({3}), "k", T0, people=frozenset({"bob"}), apart=frozenset({"ann"}))
+    cyd = Waiting("t-cyd", 1, 25.0, frozenset({3}), "k", T0 + 1, people=frozenset({"cyd"}))
+    (table,) = plan([bob, cyd], [vacant], T0 + 2, teams, None)
+    assert (table.match_id, table.tickets) == ("m1", [("t-cyd", (2,))])
+    unblocked = Vacant("m1", 3, "k", T0 - 50, (0, 1, 2), (2,), (25.0, 25.0), people=frozenset({"ann", "eve"}))
+    (table,) = plan([bob, cyd], [unblocked], T0 + 2, teams, None)
+    assert table.tickets == [("t-cyd", (2,))], "Bob's ticket keeps Ann apart by itself"
