@@ -11,7 +11,15 @@ import sys
 import time
 from typing import Any
 
-EVENTS = ("turn.began", "match.found", "game.ended", "tournament.game_ready", "clock.running_out")
+EVENTS = (
+    "turn.began",
+    "match.found",
+    "game.ended",
+    "tournament.game_ready",
+    "clock.running_out",
+    "friend.requested",
+    "friend.accepted",
+)
 
 
 def add_parser(commands: Any) -> None:

@@ -289,6 +289,35 @@ class MatchSettings:
     keep_days: float = field(default_factory=lambda: _number("KICKOFF_MATCH_KEEP_DAYS", "7"))
 
 
+@dataclass(frozen=True)
+class FriendSettings:
+    """Friends (service/friends): how many friends, pending requests and blocks a player may have, how many requests
+    they may send a day, and how many friend codes they may look up a minute. docs/guides/friends.md explains each."""
+
+    # KICKOFF_FRIENDS_PER_PLAYER: friends one player may have.
+    max_friends: int = field(default_factory=lambda: int(_number("KICKOFF_FRIENDS_PER_PLAYER", "200", int)))
+    # KICKOFF_FRIEND_REQUESTS_PENDING: requests one player may have sent and waiting for an answer.
+    max_pending_out: int = field(default_factory=lambda: int(_number("KICKOFF_FRIEND_REQUESTS_PENDING", "50", int)))
+    # KICKOFF_FRIEND_REQUESTS_RECEIVED: requests one player may have received and not answered (a request past it is
+    # refused to its sender).
+    max_pending_in: int = field(default_factory=lambda: int(_number("KICKOFF_FRIEND_REQUESTS_RECEIVED", "100", int)))
+    # KICKOFF_BLOCKS_PER_PLAYER: players one player may block.
+    max_blocks: int = field(default_factory=lambda: int(_number("KICKOFF_BLOCKS_PER_PLAYER", "500", int)))
+    # KICKOFF_FRIEND_REQUESTS_PER_DAY: requests one player may send in any 24 hours (answered or not).
+    per_day: int = field(default_factory=lambda: int(_number("KICKOFF_FRIEND_REQUESTS_PER_DAY", "100", int)))
+    # KICKOFF_FRIEND_CODE_LOOKUPS: friend codes one player may look up (SendFriendRequest with a code), on each node.
+    code_lookups: Rate | None = field(
+        default_factory=lambda: Rate.parse(_env("KICKOFF_FRIEND_CODE_LOOKUPS", "20/min"), "KICKOFF_FRIEND_CODE_LOOKUPS")
+    )
+    # KICKOFF_FRIEND_REQUESTS_KEEP_DAYS: how long answered requests are kept (then pruned; at least a day, for the
+    # requests-a-day bound).
+    keep_days: float = field(default_factory=lambda: _number("KICKOFF_FRIEND_REQUESTS_KEEP_DAYS", "2"))
+
+    def __post_init__(self) -> None:
+        if self.keep_days < 1:
+            raise ValueError("KICKOFF_FRIEND_REQUESTS_KEEP_DAYS must be at least 1 (a day's requests are counted)")
+
+
 def _networks(name: str) -> tuple[str, ...]:
     networks = tuple(part.strip() for part in _env(name, "").split(",") if part.strip())
     for network in networks:
@@ -436,6 +465,7 @@ class Settings:
     operators: OperatorSettings = field(default_factory=OperatorSettings)
     private: PrivateRoomSettings = field(default_factory=PrivateRoomSettings)
     inbox: InboxSettings = field(default_factory=InboxSettings)  # (issue 48: the inbox)
+    friends: FriendSettings = field(default_factory=FriendSettings)  # (issue 48)
 
     @classmethod
     def from_environment(cls, **given: Any) -> Settings:

@@ -300,6 +300,11 @@ class Instruments:
             unit="{lease}",
             description="Leases this node claimed (or failed to), by kind and outcome (swept, call, inherited...)",
         )
+        # Friends (issue 48): friend requests sent, by outcome: sent, withheld (the recipient blocked the sender),
+        # accepted (the recipient had asked the sender: friends at once), or the refusal's reason.
+        self.friend_requests = meter.create_counter(
+            "kickoff.friend.requests", unit="{request}", description="Friend requests sent, by outcome"
+        )
         self.lease_handovers = meter.create_counter(
             "kickoff.lease.handovers",
             unit="{lease}",

@@ -17,6 +17,7 @@ import pytest
 import uvicorn
 
 from service.actors.actor import Journal
+from service.friends.store import FriendStore
 from service.gateway import http
 from service.gateway.app import create_app
 from service.grpc.admission import Admission
@@ -33,6 +34,7 @@ from service.rooms.directory import RoomDirectory
 from service.rooms.room import RoomLimits
 from service.rooms.thinking import Thinkers
 from service.settings import (
+    FriendSettings,
     HttpLimits,
     InboxSettings,
     LimitSettings,
@@ -62,6 +64,7 @@ async def start() -> AsyncIterator[Start]:
         min_games: int = 1,
         match: MatchSettings | None = None,
         webhooks: WebhookSettings | None = None,
+        friends: FriendSettings | None = None,
         thinkers: Thinkers | None = None,
         operator_keys: OperatorKeys | None = None,
         private: PrivateRoomSettings | None = None,
@@ -75,17 +78,20 @@ async def start() -> AsyncIterator[Start]:
         takes (default none: operator_api_off). ``private``: the bounds of invitation links (default: the settings').
         ``inbox``: the players' inboxes with these settings (a SqlJournal's server: every event that names a player is
         an item, through an outbox with no endpoint unless ``webhooks``; its watch polls only when the test calls
-        Harness.inbox.watch.look())."""
+        Harness.inbox.watch.look()). ``friends``: FriendService's bounds (with players; default: the
+        settings' defaults)."""
         match = match or MatchSettings(fill_seconds=30, take_up_seconds=20, ticket_seconds=300)
         clock = ManualClock()
         seeds = seeds or itertools.count(1)
         settings: LimitSettings = replace(no_limits(), **limits)  # type: ignore[arg-type]
-        players = store = matchmaker = None
+        players = store = matchmaker = friend_store = None
         if isinstance(journal, SqlJournal):
             store = PlayerStore(journal.engine, clock.now, min_games=min_games, page_key=page_key(SECRET))
             await store.recount()  # (as a server starting does)
             journal.rater = store.rate
             players = Players(store, SECRET, ExternalTokens(issuers, clock=clock.now))
+            friend_store = FriendStore(store.engine, clock.now, friends or FriendSettings())
+            store.erasers.append(friend_store.erase)
         directory = RoomDirectory(
             clock=clock,
             journal=journal,
@@ -108,6 +114,8 @@ async def start() -> AsyncIterator[Start]:
             journal.outbox = hooks.outbox
             if matchmaker is not None:
                 matchmaker.store.outbox = hooks.outbox
+            if friend_store is not None:
+                friend_store.outbox = hooks.outbox
         box = None
         if inbox is not None and isinstance(journal, SqlJournal):  # (issue 48: the inbox)
             from service.inbox.inbox import Inbox
@@ -121,6 +129,8 @@ async def start() -> AsyncIterator[Start]:
             outbox = hooks.outbox if hooks is not None else Outbox(journal.engine, WebhookSettings(), now=clock.now)
             outbox.inbox = box
             journal.outbox = matchmaker.store.outbox = outbox
+            if friend_store is not None:  # (its events reach the inbox too)
+                friend_store.outbox = outbox
         server = await create_server(
             directory,
             SeatTokens(SECRET),
@@ -132,9 +142,10 @@ async def start() -> AsyncIterator[Start]:
             operator_keys=operator_keys,
             private=private,
             inbox=box,
+            friends=friend_store,
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
-        harness = Harness(server, clock, directory, channel, store, matchmaker, hooks, box)
+        harness = Harness(server, clock, directory, channel, store, matchmaker, hooks, box, friend_store)
         started.append(harness)
         return harness
 

@@ -57,6 +57,7 @@ SERVICES: dict[str, Service] = {
     "kickoff.v1.WebhookService": Service("operators", "webhooks", private=True, key_check=("ListEndpoints", {})),
     "kickoff.v1.InboxService": Service("inbox", "", private=True),  # (issue 48)
     "kickoff.v1.OperatorService": Service("operators", "", private=True, key_check=("ListNodes", {"page_size": 1})),
+    "kickoff.v1.FriendService": Service("friends", "", private=True),  # (issue 48)
 }
 
 
@@ -581,5 +582,66 @@ OPERATIONS: dict[str, Rest] = {
         example={"nodeId": "kickoff-1", "rooms": 40, "tournaments": 1, "leases": 41},
         security=OPERATOR,
         extra_seconds=30,
+    ),
+    # -- friends (issue 48) -------------------------------------------------------------------------------------------
+    "GetFriendCode": Rest(
+        summary="The caller's friend code (made on the first ask), to share with people they know",
+        example={"friendCode": "7KX2M-9QHRT", "createTime": "2026-12-06T10:00:00Z"},
+        security=PLAYER,
+    ),
+    "RotateFriendCode": Rest(
+        summary="A new friend code for the caller: the old one finds nobody any more",
+        example={"friendCode": "Q4D8W-ZK2NP", "createTime": "2026-12-06T10:05:00Z"},
+        security=PLAYER,
+    ),
+    "SendFriendRequest": Rest(
+        summary="Ask a player to be friends, by friend code (or by player id where the two shared a table)",
+        description='Body: {"friendCode": "7KX2M-9QHRT"} or {"playerId": "<id>"}. The answer holds the request, '
+        "pending, or the new friend when that player had asked the caller already. 404 `friend_code_not_found`, "
+        "`player_not_found`; 400 `not_yourself`, `missing_friend`, `ambiguous_friend`; 409 `already_friends`, "
+        "`request_pending`, `you_blocked`, `no_shared_table`; 429 `code_lookups_rate_limited`, `requests_per_day`, "
+        "`pending_requests`, `their_pending_requests`, `friends_full`, `their_friends_full`.",
+        example={"friendCode": "7KX2M-9QHRT"},
+        security=PLAYER,
+        created=True,
+    ),
+    "AcceptFriendRequest": Rest(
+        summary="Accept the request a player sent the caller: the two are friends",
+        description="404 `request_not_found`; 429 `friends_full`, `their_friends_full`.",
+        example={"friend": {"playerId": "3f2a9c1d4e5b6a708192", "name": "Ann", "sinceTime": "2026-12-06T10:00:00Z"}},
+        security=PLAYER,
+    ),
+    "DeclineFriendRequest": Rest(
+        summary="Decline the request a player sent the caller", description="404 `request_not_found`.", security=PLAYER
+    ),
+    "CancelFriendRequest": Rest(
+        summary="Withdraw the request the caller sent a player", description="404 `request_not_found`.", security=PLAYER
+    ),
+    "RemoveFriend": Rest(
+        summary="End a friendship, for both players", description="404 `not_friends`.", security=PLAYER
+    ),
+    "ListFriends": Rest(
+        summary="The caller's friends (paged), and their pending requests, received and sent",
+        example={
+            "friends": [{"playerId": "3f2a9c1d4e5b6a708192", "name": "Ann", "sinceTime": "2026-12-06T10:00:00Z"}],
+            "received": [],
+            "sent": [{"playerId": "8d0e4b2a1c3f5a6b7c8d", "name": "Bo", "createTime": "2026-12-06T10:02:00Z"}],
+        },
+        security=PLAYER,
+    ),
+    "BlockPlayer": Rest(
+        summary="Block a player: their friendship and requests end, and they are kept from the caller's tables",
+        description='Body: {"playerId": "<id>"}. The blocked player is told nothing: their later requests stay '
+        "pending on their side and are never delivered. 404 `player_not_found`; 400 `not_yourself`; 429 "
+        "`blocks_full`.",
+        example={"playerId": "8d0e4b2a1c3f5a6b7c8d"},
+        security=PLAYER,
+        created=True,
+    ),
+    "UnblockPlayer": Rest(summary="Lift a block", description="404 `not_blocked`.", security=PLAYER),
+    "ListBlocks": Rest(
+        summary="The players the caller blocked, the latest first (paged)",
+        example={"blocks": [{"playerId": "8d0e4b2a1c3f5a6b7c8d", "name": "Bo", "createTime": "2026-12-06T10:03:00Z"}]},
+        security=PLAYER,
     ),
 }

@@ -34,6 +34,8 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_g
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from kickoff.v1 import (
+    friend_pb2,
+    friend_pb2_grpc,
     game_pb2,
     game_pb2_grpc,
     inbox_pb2,
@@ -56,9 +58,11 @@ from kickoff.v1 import (
 from service import collector
 from service.actors.runtime import Runtime
 from service.cluster.node import Node
+from service.friends.store import FriendStore
 from service.grpc.admission import Admission
 from service.grpc.errors import count_refusals
 from service.grpc.forward import Forwarder, Seal, peer_ping_ms
+from service.grpc.friends import FriendServicer
 from service.grpc.inbox import InboxServicer
 from service.grpc.limits import tolerant
 from service.grpc.matches import MatchServicer
@@ -242,6 +246,7 @@ SERVICES = (
     webhook_pb2.DESCRIPTOR.services_by_name["WebhookService"].full_name,
     operator_pb2.DESCRIPTOR.services_by_name["OperatorService"].full_name,
     inbox_pb2.DESCRIPTOR.services_by_name["InboxService"].full_name,  # (issue 48)
+    friend_pb2.DESCRIPTOR.services_by_name["FriendService"].full_name,
 )
 
 
@@ -382,6 +387,7 @@ async def create_server(
     operator_keys: OperatorKeys | None = None,
     private: PrivateRoomSettings | None = None,
     inbox: Inbox | None = None,
+    friends: FriendStore | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
@@ -441,6 +447,13 @@ async def create_server(
                 server,
                 calls,
             )
+        if friends is not None:  # (issue 48: friends, with players)
+            _register(
+                friend_pb2_grpc.add_FriendServiceServicer_to_server,
+                FriendServicer(friends, players, telemetry),
+                server,
+                calls,
+            )
     if webhooks is not None:
         _register(
             webhook_pb2_grpc.add_WebhookServiceServicer_to_server,
@@ -481,6 +494,7 @@ class Assembly:
     players: Players | None = None
     matchmaker: Matchmaker | None = None
     webhooks: Webhooks | None = None
+    friends: FriendStore | None = None
     retention: Retention | None = None
     inbox: Inbox | None = None  # (issue 48: the players' inboxes; none on a store in memory)
     running: KickoffServer | None = None
@@ -561,7 +575,7 @@ class Assembly:
         tokens = SeatTokens(secret)
         seal = _seal(tokens, node)
         admission = Admission(limits, vouched=seal.caller if seal is not None else None)
-        players = matchmaker = retention = None
+        players = matchmaker = retention = friends = None
         if player_store is not None:
             external = ExternalTokens(
                 issuers_from_json(settings.players.providers_json()), leeway=settings.players.leeway_seconds
@@ -575,6 +589,10 @@ class Assembly:
             retention.add(matches.retention())
             if inbox is not None:
                 retention.add(inbox.retention())
+            # Friends (issue 48): requests' events through the outbox; a deleted player's friends go with them.
+            friends = FriendStore(player_store.engine, clock.now, settings.friends, outbox)
+            player_store.erasers.append(friends.erase)
+            retention.add(friends.retention())
         return cls(
             settings,
             telemetry,
@@ -588,6 +606,7 @@ class Assembly:
             players=players,
             matchmaker=matchmaker,
             webhooks=webhooks,
+            friends=friends,
             retention=retention,
             inbox=inbox,
         )
@@ -632,6 +651,7 @@ class Assembly:
             operator_keys=self.operator_keys,
             private=self.settings.private,
             inbox=self.inbox,
+            friends=self.friends,
         )
         collector.settle()  # (what start-up made stays for good: see service/collector.py)
         return self.running

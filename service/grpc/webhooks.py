@@ -21,6 +21,8 @@ from service.grpc.servicers import internal, parameters_of
 from service.telemetry import Telemetry
 from service.webhooks.events import (
     CLOCK_RUNNING_OUT,
+    FRIEND_ACCEPTED,
+    FRIEND_REQUESTED,
     GAME_ENDED,
     MATCH_FOUND,
     TOURNAMENT_GAME_READY,
@@ -37,6 +39,8 @@ EVENT = {
     GAME_ENDED: webhook_pb2.WEBHOOK_EVENT_GAME_ENDED,
     TOURNAMENT_GAME_READY: webhook_pb2.WEBHOOK_EVENT_TOURNAMENT_GAME_READY,
     CLOCK_RUNNING_OUT: webhook_pb2.WEBHOOK_EVENT_CLOCK_RUNNING_OUT,
+    FRIEND_REQUESTED: webhook_pb2.WEBHOOK_EVENT_FRIEND_REQUESTED,
+    FRIEND_ACCEPTED: webhook_pb2.WEBHOOK_EVENT_FRIEND_ACCEPTED,
 }
 EVENT_NAME = {value: name for name, value in EVENT.items()}
 STATUS = {

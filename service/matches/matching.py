@@ -16,7 +16,9 @@ The rules, in the order they apply at each tick:
    players who take 2-4 seats make a table of 4 and one of 3, 6 make 4 and 2.
 4. **Parties whole.** A party's members sit at one table, and where the game has teams (Carta Fútbol Club), on one
    team: a party larger than a team never matches (its ticket is refused).
-5. **System players fill.** Once the anchor has waited the fill time, the smallest table its ticket takes is made with
+5. **Blocks keep apart.** Two tickets of which a player of one blocked a player of the other (FriendService's
+   BlockPlayer) never share a table: each skips the other, as if its rating were out of the window.
+6. **System players fill.** Once the anchor has waited the fill time, the smallest table its ticket takes is made with
    the people in its window that fit, and system players take the seats still empty; a table with lost people fills
    them the same way once its oldest ticket has waited that long. Every table keeps at least one person (the anchor).
 """
@@ -54,6 +56,8 @@ class Waiting:
     key: str
     place: float
     left: str = ""  # the table it was put back from (its people did not take up in time): never offered it again
+    people: frozenset[str] = frozenset()  # its players' ids
+    apart: frozenset[str] = frozenset()  # the players its players blocked, or were blocked by: never at its table
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,8 @@ class Vacant:
     teams: tuple[int, ...]
     free: tuple[int, ...]
     ratings: tuple[float, ...]
+    people: frozenset[str] = frozenset()  # the players still at it
+    apart: frozenset[str] = frozenset()  # those they blocked or were blocked by
 
 
 @dataclass
@@ -85,6 +91,11 @@ class Table:
     @property
     def spread(self) -> float:
         return max(self.ratings) - min(self.ratings) if self.ratings else 0.0
+
+
+def clash(people: frozenset[str], apart: frozenset[str], other: Waiting) -> bool:
+    """Whether ``other`` may not sit with ``people`` (who keep ``apart`` away): a block either way."""
+    return bool(apart & other.people or other.apart & people)
 
 
 def _order(ticket: Waiting) -> tuple[float, str]:
@@ -148,19 +159,32 @@ def plan(
         found = [t for t in pool[low:high] if t.ticket_id not in used and t.ticket_id != exclude and size in t.counts]
         return sorted(found, key=_order)
 
-    def gather(table_teams: tuple[int, ...], free: Sequence[int], first: list[Waiting], pool: list[Waiting]):
-        """The tickets that fit the free seats, the ``first`` ones always, then the pool's in order."""
+    def gather(
+        table_teams: tuple[int, ...],
+        free: Sequence[int],
+        first: list[Waiting],
+        pool: list[Waiting],
+        seated: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
+    ):
+        """The tickets that fit the free seats, the ``first`` ones always, then the pool's in order, skipping those
+        blocked by (or blocking) someone at the table: ``seated`` (its people and those they keep apart) or chosen."""
         chosen = list(first)
         seats = assign(table_teams, free, [t.players for t in chosen])
         if seats is None:
             return [], None
+        people, apart = seated
+        for ticket in chosen:
+            people, apart = people | ticket.people, apart | ticket.apart
         for ticket in pool:
             if sum(t.players for t in chosen) == len(free):
                 break
+            if clash(people, apart, ticket):
+                continue
             trial = assign(table_teams, free, [t.players for t in [*chosen, ticket]])
             if trial is not None:
                 chosen.append(ticket)
                 seats = trial
+                people, apart = people | ticket.people, apart | ticket.apart
         return chosen, seats
 
     def filling(waited: float) -> bool:
@@ -169,7 +193,7 @@ def plan(
     for table in sorted(vacant, key=lambda v: (v.place, v.match_id)):
         rating = sum(table.ratings) / len(table.ratings) if table.ratings else 0.0
         pool = candidates(table.key, table.size, rating, window(now - table.place), table=table.match_id)
-        chosen, seats = gather(table.teams, table.free, [], pool)
+        chosen, seats = gather(table.teams, table.free, [], pool, (table.people, table.apart))
         taken = {seat for group in seats or [] for seat in group}
         left = tuple(seat for seat in table.free if seat not in taken)
         bots = left if left and filling(now - table.place) else ()

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -35,6 +35,8 @@ from service.matches.matching import Table, Vacant, Waiting
 from service.players.ratings import MU
 from service.settings import MatchSettings
 from service.store.models import (
+    BlockRow,
+    FriendshipRow,
     MatchQueueRow,
     MatchRow,
     PlayerRow,
@@ -360,6 +362,8 @@ class MatchStore:
                 if found is not None:
                     return found
             await self._check_alive(connection, new.members)
+            if invited:
+                await _check_friends(connection, leader, invited)
             await self._check_player(connection, new.game, leader, "you are")
             if new.caller:
                 query = select(func.count()).where(TicketRow.caller == new.caller, TicketRow.status.in_(LIVE))
@@ -751,8 +755,23 @@ class MatchStore:
         )
         rows = [_ticket(row) for row in await connection.execute(query)]
         by_id = {ticket.ticket_id: ticket for ticket in rows}
+        apart = await _apart(connection, game)
+
+        def kept(people: Sequence[str]) -> frozenset[str]:
+            return frozenset(other for person in people for other in apart.get(person, ()))
+
         waiting = [
-            Waiting(t.ticket_id, len(t.members), t.rating, frozenset(t.counts), t.options_key, t.place, t.match_id)
+            Waiting(
+                t.ticket_id,
+                len(t.members),
+                t.rating,
+                frozenset(t.counts),
+                t.options_key,
+                t.place,
+                t.match_id,
+                people=frozenset(t.members),
+                apart=kept(t.members),
+            )
             for t in rows
         ]
         open_tables = [
@@ -773,8 +792,19 @@ class MatchStore:
                 for row in await connection.execute(select(TicketRow.rating).where(TicketRow.ticket_id.in_(at)))
             ]
             teams = tuple(seat.get("team", seat["seat"]) for seat in match.seats)
+            seated = [seat["player"] for seat in match.seats if seat.get("ticket")]
             vacant.append(
-                Vacant(match.match_id, match.size, match.options_key, match.place, teams, free, tuple(ratings))
+                Vacant(
+                    match.match_id,
+                    match.size,
+                    match.options_key,
+                    match.place,
+                    teams,
+                    free,
+                    tuple(ratings),
+                    people=frozenset(seated),
+                    apart=kept(seated),
+                )
             )
             tables_by_id[match.match_id] = match
         if not waiting and not vacant:
@@ -920,6 +950,32 @@ class MatchStore:
                 tickets = [_ticket(row) for row in rows]
             report.started.append((replace(match, status=STARTED, started_at=started), tickets))
             report.changed |= set(at)
+
+
+async def _check_friends(connection: AsyncConnection, leader: str, invited: Sequence[str]) -> None:
+    """PreconditionFailed (party_not_friends) unless each of ``invited`` is the leader's friend (FriendService): a
+    stranger, or a player either of the two blocked, is never invited."""
+    query = select(func.count()).where(FriendshipRow.player_id == leader, FriendshipRow.friend_id.in_(list(invited)))
+    if (await connection.execute(query)).scalar_one() != len(set(invited)):
+        raise PreconditionFailed(
+            "only your friends may be invited to your party (FriendService)", code="party_not_friends", field="party"
+        )
+
+
+async def _apart(connection: AsyncConnection, game: str) -> dict[str, set[str]]:
+    """For each player in ``game``'s queue (or at one of its tables) who blocked someone or was blocked: those
+    players, whom matchmaking keeps from their table."""
+    queued = select(QueuedPlayerRow.player_id).where(QueuedPlayerRow.game == game)
+    rows = await connection.execute(
+        select(BlockRow.blocker, BlockRow.blocked).where(
+            or_(BlockRow.blocker.in_(queued), BlockRow.blocked.in_(queued))
+        )
+    )
+    apart: dict[str, set[str]] = {}
+    for blocker, blocked in rows:
+        apart.setdefault(blocker, set()).add(blocked)
+        apart.setdefault(blocked, set()).add(blocker)
+    return apart
 
 
 def _freed(seat: dict[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, Double, ForeignKey, Index, Integer, String, Text, false
+from sqlalchemy import JSON, BigInteger, Boolean, Double, ForeignKey, Index, Integer, String, Text, false, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -494,3 +494,65 @@ class InboxItemRow(Base):
     data: Mapped[dict[str, Any]] = mapped_column(JSON)  # the webhook event's data (never a card)
     created_at: Mapped[float] = mapped_column(Double)
     read: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+# -- friends (issue 48: service/friends; 0019) ------------------------------------------------------------------------
+
+
+class FriendCodeRow(Base):
+    """A player's friend code: the one that finds them now (rotating it replaces it)."""
+
+    __tablename__ = "friend_codes"
+
+    player_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    code: Mapped[str] = mapped_column(String(10), unique=True)  # Crockford base32, without its dash
+    created_at: Mapped[float] = mapped_column(Double)
+
+
+class FriendRequestRow(Base):
+    """A friend request, kept after it is answered (its time counts against the sender's requests a day) until the
+    pruning loop takes it. At most one pending per sender and recipient. ``delivered`` False: the recipient had blocked
+    the sender when it was sent, and never sees it."""
+
+    __tablename__ = "friend_requests"
+    __table_args__ = (
+        Index(
+            "uq_friend_requests_pending",
+            "sender",
+            "recipient",
+            unique=True,
+            sqlite_where=text("status = 'pending'"),
+            postgresql_where=text("status = 'pending'"),
+        ),
+        Index("ix_friend_requests_sender", "sender", "created_at"),
+        Index("ix_friend_requests_recipient", "recipient", "status"),
+    )
+
+    request_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    sender: Mapped[str] = mapped_column(String(40))
+    recipient: Mapped[str] = mapped_column(String(40))
+    status: Mapped[str] = mapped_column(String(12))  # pending, accepted, declined, cancelled, ended
+    delivered: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[float] = mapped_column(Double)
+    ended_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+
+
+class FriendshipRow(Base):
+    """One side of a friendship: each friendship is two rows, one for each of its players."""
+
+    __tablename__ = "friendships"
+
+    player_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    friend_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    since: Mapped[float] = mapped_column(Double)
+
+
+class BlockRow(Base):
+    """A player (``blocker``) blocked another (``blocked``)."""
+
+    __tablename__ = "blocks"
+    __table_args__ = (Index("ix_blocks_blocked", "blocked"),)
+
+    blocker: Mapped[str] = mapped_column(String(40), primary_key=True)
+    blocked: Mapped[str] = mapped_column(String(40), primary_key=True)
+    created_at: Mapped[float] = mapped_column(Double)

@@ -28,7 +28,18 @@ GAME_ENDED = "game.ended"
 TOURNAMENT_GAME_READY = "tournament.game_ready"
 CLOCK_RUNNING_OUT = "clock.running_out"
 TEST = "webhook.test"
-TYPES = (TURN_BEGAN, MATCH_FOUND, GAME_ENDED, TOURNAMENT_GAME_READY, CLOCK_RUNNING_OUT)
+# Friends (service/friends): to the player asked, and to the player whose request was accepted (issue 48).
+FRIEND_REQUESTED = "friend.requested"
+FRIEND_ACCEPTED = "friend.accepted"
+TYPES = (
+    TURN_BEGAN,
+    MATCH_FOUND,
+    GAME_ENDED,
+    TOURNAMENT_GAME_READY,
+    CLOCK_RUNNING_OUT,
+    FRIEND_REQUESTED,
+    FRIEND_ACCEPTED,
+)
 SHORTEST_REMINDED = 600.0  # a clock with less time than this gets no reminder
 
 
@@ -151,3 +162,9 @@ def match_event(
         "take_up_deadline": timestamp(take_up_by),
     }
     return Event(MATCH_FOUND, now, data)
+
+
+def friend_event(kind: str, *, recipient: str, other: str, other_name: str, now: float) -> Event:
+    """A friend request sent to ``recipient`` (``friend.requested``) or the one ``recipient`` sent, accepted
+    (``friend.accepted``): the other player's id and name, nothing else."""
+    return Event(kind, now, {"player_id": recipient, "other_player_id": other, "other_name": other_name})

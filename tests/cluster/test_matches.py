@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-from sqlalchemy import text
+from sqlalchemy import insert, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from kickoff.v1 import match_pb2, match_pb2_grpc, move_pb2, move_pb2_grpc, player_pb2, player_pb2_grpc
 from service.store.database import create_engine, upgrade_in_thread
+from service.store.models import FriendshipRow
 from tests.cluster.nodes import Node
 from tests.cluster.nodes import start_node as start_cluster_node
 from tests.conftest import empty_database
@@ -389,6 +390,17 @@ async def test_two_nodes_match_200_tickets_through_a_kill_and_lose_none(tmp_path
         )
         people = [Person(answer.session, i % 2) for i, answer in enumerate(sessions)]
         plans = make_plans(rng, people)
+        # Only friends may be invited to a party (FriendService): each party's members are friends, in the store.
+        friendships = [
+            {"player_id": one.player_id, "friend_id": other.player_id, "since": 0.0}
+            for plan in plans
+            for one in plan.members
+            for other in plan.members
+            if one is not other
+        ]
+        if friendships:
+            async with engine.begin() as connection:
+                await connection.execute(insert(FriendshipRow), friendships)
         clients = Clients(channels)
         cancelled_at_once: list[str] = []
         tasks = [asyncio.create_task(clients.run(plan, cancelled_at_once)) for plan in plans]

@@ -1,7 +1,7 @@
 """The gateway's routes come from the contract: every RPC REST serves has its google.api.http binding in proto/, and a
 new RPC needs nothing in the gateway but that annotation to be served and documented (routes.py).
 
-The new RPC here is made up for the test (kickoff.test.FriendService, in a file descriptor of its own), and its stub
+The new RPC here is made up for the test (kickoff.test.RivalService, in a file descriptor of its own), and its stub
 is a fake that records what it was asked: the route is read from the annotation alone, with the defaults of
 operations.py (its tag from the service, its summary from its name)."""
 
@@ -53,61 +53,61 @@ def test_every_rpc_has_a_binding_or_says_it_is_grpc_only() -> None:
     assert len(bound) >= 57 and "CreateRoom" in bound and "Play" not in bound
 
 
-def friend_service(stream: bool = False) -> ServiceDescriptor:
-    """kickoff.test.FriendService: ListFriends bound to GET /v1/players/{player_id}/friends (and, with ``stream``, a
-    server stream bound to GET /v1/players/{player_id}/friends/events)."""
-    name = f"kickoff/test/friend{'_stream' if stream else ''}.proto"
+def rival_service(stream: bool = False) -> ServiceDescriptor:
+    """kickoff.test.RivalService: ListRivals bound to GET /v1/players/{player_id}/rivals (and, with ``stream``, a
+    server stream bound to GET /v1/players/{player_id}/rivals/events)."""
+    name = f"kickoff/test/rival{'_stream' if stream else ''}.proto"
     pool = descriptor_pool.Default()
     try:
-        return pool.FindFileByName(name).services_by_name["FriendService"]
+        return pool.FindFileByName(name).services_by_name["RivalService"]
     except KeyError:
         pass
     file = descriptor_pb2.FileDescriptorProto(
         name=name, package=f"kickoff.test{'.stream' if stream else ''}", syntax="proto3"
     )
     file.dependency.append("google/api/annotations.proto")
-    status = file.enum_type.add(name="FriendStatus")
+    status = file.enum_type.add(name="RivalStatus")
     for number, value in enumerate(("FRIEND_STATUS_UNSPECIFIED", "FRIEND_STATUS_ONLINE", "FRIEND_STATUS_AWAY")):
         status.value.add(name=value, number=number)
-    request = file.message_type.add(name="ListFriendsRequest")
+    request = file.message_type.add(name="ListRivalsRequest")
     request.field.add(name="player_id", number=1, type=F.TYPE_STRING, json_name="playerId")
     request.field.add(name="page_size", number=2, type=F.TYPE_INT32, json_name="pageSize")
     request.field.add(
-        name="status", number=3, type=F.TYPE_ENUM, type_name=f".{file.package}.FriendStatus", json_name="status"
+        name="status", number=3, type=F.TYPE_ENUM, type_name=f".{file.package}.RivalStatus", json_name="status"
     )
-    reply = file.message_type.add(name="ListFriendsResponse")
+    reply = file.message_type.add(name="ListRivalsResponse")
     reply.field.add(name="names", number=1, type=F.TYPE_STRING, label=F.LABEL_REPEATED, json_name="names")
-    service = file.service.add(name="FriendService")
+    service = file.service.add(name="RivalService")
     method = service.method.add(
-        name="ListFriends",
-        input_type=f".{file.package}.ListFriendsRequest",
-        output_type=f".{file.package}.ListFriendsResponse",
+        name="ListRivals",
+        input_type=f".{file.package}.ListRivalsRequest",
+        output_type=f".{file.package}.ListRivalsResponse",
     )
-    method.options.Extensions[annotations_pb2.http].get = "/v1/players/{player_id}/friends"
+    method.options.Extensions[annotations_pb2.http].get = "/v1/players/{player_id}/rivals"
     if stream:
         follow = service.method.add(
-            name="FollowFriends",
-            input_type=f".{file.package}.ListFriendsRequest",
-            output_type=f".{file.package}.ListFriendsResponse",
+            name="FollowRivals",
+            input_type=f".{file.package}.ListRivalsRequest",
+            output_type=f".{file.package}.ListRivalsResponse",
             server_streaming=True,
         )
-        follow.options.Extensions[annotations_pb2.http].get = "/v1/players/{player_id}/friends/events"
+        follow.options.Extensions[annotations_pb2.http].get = "/v1/players/{player_id}/rivals/events"
     pool.Add(file)
-    return pool.FindFileByName(name).services_by_name["FriendService"]
+    return pool.FindFileByName(name).services_by_name["RivalService"]
 
 
-class FakeFriends:
+class FakeRivals:
     def __init__(self) -> None:
         self.asked: list[Any] = []
 
-    async def ListFriends(self, request: Any, metadata: Any = None, timeout: float = 0) -> Any:
+    async def ListRivals(self, request: Any, metadata: Any = None, timeout: float = 0) -> Any:
         self.asked.append(request)
-        return GetMessageClass(friend_service().methods_by_name["ListFriends"].output_type)(names=["bob", "cy"])
+        return GetMessageClass(rival_service().methods_by_name["ListRivals"].output_type)(names=["bob", "cy"])
 
 
 async def test_a_new_rpc_is_served_and_documented_from_its_annotation_alone() -> None:
-    service = friend_service()
-    fake = FakeFriends()
+    service = rival_service()
+    fake = FakeRivals()
     app = Litestar(
         route_handlers=routes(of=[service]),
         plugins=[ProblemDetailsPlugin(ProblemDetailsConfig(enable_for_all_http_exceptions=True))],
@@ -115,40 +115,40 @@ async def test_a_new_rpc_is_served_and_documented_from_its_annotation_alone() ->
     app.state.upstream = Upstream(None, None, None, None, None, 1.0, made={service.full_name: fake})  # type: ignore[arg-type]
     add_components(app)
     async with AsyncTestClient(app) as http:
-        answer = await http.get("/v1/players/ann/friends", params={"page_size": 3, "status": "online"})
+        answer = await http.get("/v1/players/ann/rivals", params={"page_size": 3, "status": "online"})
         assert answer.status_code == 200, answer.text
         assert answer.json() == {"names": ["bob", "cy"]}
         (asked,) = fake.asked
         assert (asked.player_id, asked.page_size, asked.status) == ("ann", 3, 1)
-        assert (await http.get("/v1/players/me/friends")).status_code == 200
+        assert (await http.get("/v1/players/me/rivals")).status_code == 200
         assert fake.asked[-1].player_id == ""  # (me: the caller)
-        too_many = await http.get("/v1/players/ann/friends", params={"page_size": 501})
+        too_many = await http.get("/v1/players/ann/rivals", params={"page_size": 501})
         assert too_many.status_code == 400 and too_many.json()["field"] == "page_size"
-        unknown = await http.get("/v1/players/ann/friends", params={"status": "asleep"})
+        unknown = await http.get("/v1/players/ann/rivals", params={"status": "asleep"})
         assert unknown.status_code == 400 and unknown.json()["detail"] == "status must be one of online, away"
         document = (await http.get("/schema/openapi.json")).json()
-    operation = document["paths"]["/v1/players/{player_id}/friends"]["get"]
-    assert operation["operationId"] == "ListFriends" and operation["tags"] == ["friends"]
-    assert operation["summary"] == "List friends"
+    operation = document["paths"]["/v1/players/{player_id}/rivals"]["get"]
+    assert operation["operationId"] == "ListRivals" and operation["tags"] == ["rivals"]
+    assert operation["summary"] == "List rivals"
     assert [(p["name"], p["in"]) for p in operation["parameters"]] == [
         ("player_id", "path"),
         ("page_size", "query"),
         ("status", "query"),
     ]
     assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
-        "$ref": "#/components/schemas/ListFriendsResponse"
+        "$ref": "#/components/schemas/ListRivalsResponse"
     }
 
 
 def test_a_stream_bound_without_its_hand_written_route_stops_the_gateway_from_starting() -> None:
-    service = friend_service(stream=True)
+    service = rival_service(stream=True)
     with pytest.raises(
-        ValueError, match=re.escape("FollowFriends: a stream bound to get /v1/players/{player_id}/friends/events")
+        ValueError, match=re.escape("FollowRivals: a stream bound to get /v1/players/{player_id}/rivals/events")
     ):
         routes(of=[service])
 
-    @get("/v1/players/{player_id:str}/friends/events")
-    async def follow_friends(player_id: str) -> None: ...
+    @get("/v1/players/{player_id:str}/rivals/events")
+    async def follow_rivals(player_id: str) -> None: ...
 
-    made = routes([follow_friends], of=[service])
-    assert [sorted(handler.paths) for handler in made] == [["/v1/players/{player_id:str}/friends"]]
+    made = routes([follow_rivals], of=[service])
+    assert [sorted(handler.paths) for handler in made] == [["/v1/players/{player_id:str}/rivals"]]

@@ -16,7 +16,7 @@ from service.matches.store import TickReport
 from service.settings import MatchSettings
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
-from service.store.models import RatingRow
+from service.store.models import FriendshipRow, RatingRow
 from tests.server.conftest import Harness
 from tests.servers import Start
 
@@ -25,6 +25,19 @@ SETTINGS = MatchSettings(fill_seconds=30, take_up_seconds=20, ticket_seconds=300
 
 def auth(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
+
+
+async def befriend(harness: Harness, *player_ids: str) -> None:
+    """Make every two of the players friends, straight in the store (only friends may be invited to a party:
+    FriendService's own tests ask and accept)."""
+    rows = [
+        {"player_id": one, "friend_id": other, "since": harness.clock.now()}
+        for one in player_ids
+        for other in player_ids
+        if one != other
+    ]
+    async with harness.player_store.engine.begin() as connection:
+        await connection.execute(insert(FriendshipRow), rows)
 
 
 @dataclass
@@ -40,6 +53,9 @@ class Queue:
             (await self.harness.players.SignInAsGuest(player_pb2.SignInAsGuestRequest(name=f"{prefix}{i}"))).session
             for i in range(count)
         ]
+
+    async def befriend(self, *sessions: player_pb2.Session) -> None:
+        await befriend(self.harness, *(session.player.player_id for session in sessions))
 
     async def rate(self, game: str, session: player_pb2.Session, mu: float, sigma: float = 2.0) -> None:
         """Give a player a rating in ``game`` (as if they had played)."""

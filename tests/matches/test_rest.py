@@ -21,7 +21,7 @@ from service.gateway.app import create_app
 from service.settings import Rate
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
-from tests.matches.conftest import SETTINGS, Queue, auth
+from tests.matches.conftest import SETTINGS, Queue, auth, befriend
 from tests.server.conftest import Harness, refusal_info
 from tests.servers import Start
 from tests.sse import sse_events
@@ -327,6 +327,7 @@ async def test_an_invited_player_declines_and_invitations_are_rate_limited_per_s
     site = Site(harness, await gateway(harness))
     leader, friend, stranger = await site.guest("Lea"), await site.guest("Fay"), await site.guest("Sam")
     party = [friend["player"]["playerId"], stranger["player"]["playerId"]]
+    await befriend(harness, leader["player"]["playerId"], *party)  # (only friends are invited)
     answer = await site.enqueue(leader, seatCounts=[3, 4], party=party)
     assert answer.status_code == 201, answer.text
     path = f"/v1/tickets/{answer.json()['ticket']['ticketId']}"

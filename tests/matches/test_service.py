@@ -57,6 +57,7 @@ async def test_players_in_one_queue_are_matched_into_rooms_of_the_right_sizes(qu
 
 async def test_a_party_of_two_sits_together_and_in_carta_on_one_team(queue: Queue) -> None:
     leader, friend, *others = await queue.players(4)
+    await queue.befriend(leader, friend)
     party = await queue.enqueue(leader, "carta-futbol-club", [4], party=[friend])
     solo = [await queue.enqueue(s, "carta-futbol-club", [4]) for s in others]
     assert party.status == match_pb2.TICKET_STATUS_FORMING
@@ -81,6 +82,7 @@ async def test_a_party_of_two_sits_together_and_in_carta_on_one_team(queue: Queu
 
 async def test_an_invitation_holds_no_place_and_the_invited_may_decline(queue: Queue) -> None:
     leader, invited = await queue.players(2)
+    await queue.befriend(leader, invited)
     party = await queue.enqueue(leader, counts=[2, 3], party=[invited])
     (listed,) = (
         await queue.stub.ListMyTickets(match_pb2.ListMyTicketsRequest(), metadata=auth(invited.access_token))
@@ -276,6 +278,7 @@ async def test_deleting_a_player_cancels_their_tickets_and_invitations_and_their
     waiting = await queue.enqueue(other, counts=[2])
     await queue.turn()
     assert "Ghost Zebra" in str(await queue.get(other, waiting.ticket_id)), "(the table shows the names before)"
+    await queue.befriend(leader, ghost)
     party = await queue.enqueue(leader, counts=[2, 3], party=[ghost])  # the ghost is invited, and has not joined
 
     await harness.players.DeletePlayer(player_pb2.DeletePlayerRequest(), metadata=auth(ghost.access_token))

@@ -15,6 +15,7 @@ from grpc_status import rpc_status
 
 from kickoff.v1 import (
     common_pb2,
+    friend_pb2_grpc,
     game_pb2_grpc,
     match_pb2_grpc,
     move_pb2,
@@ -45,6 +46,7 @@ class Harness:
     matchmaker: Any = None  # (a Matchmaker where it has players: the test turns its queues, matchmaker.tick())
     webhooks: Any = None  # (a Webhooks where the test asked for them: the test steps its dispatcher)
     inbox: Any = None  # (an Inbox where the test asked for one: service/inbox)
+    friend_store: Any = None  # (a FriendStore where the server has players)
 
     @property
     def rooms(self) -> room_pb2_grpc.RoomServiceStub:
@@ -69,6 +71,10 @@ class Harness:
     @property
     def matches(self) -> match_pb2_grpc.MatchServiceStub:
         return match_pb2_grpc.MatchServiceStub(self.channel)
+
+    @property
+    def friends(self) -> friend_pb2_grpc.FriendServiceStub:
+        return friend_pb2_grpc.FriendServiceStub(self.channel)
 
     @property
     def webhook_admin(self) -> webhook_pb2_grpc.WebhookServiceStub:

@@ -20,6 +20,8 @@ class WebhookEvent(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     WEBHOOK_EVENT_GAME_ENDED: _ClassVar[WebhookEvent]
     WEBHOOK_EVENT_TOURNAMENT_GAME_READY: _ClassVar[WebhookEvent]
     WEBHOOK_EVENT_CLOCK_RUNNING_OUT: _ClassVar[WebhookEvent]
+    WEBHOOK_EVENT_FRIEND_REQUESTED: _ClassVar[WebhookEvent]
+    WEBHOOK_EVENT_FRIEND_ACCEPTED: _ClassVar[WebhookEvent]
 
 class DeliveryStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -35,6 +37,8 @@ WEBHOOK_EVENT_MATCH_FOUND: WebhookEvent
 WEBHOOK_EVENT_GAME_ENDED: WebhookEvent
 WEBHOOK_EVENT_TOURNAMENT_GAME_READY: WebhookEvent
 WEBHOOK_EVENT_CLOCK_RUNNING_OUT: WebhookEvent
+WEBHOOK_EVENT_FRIEND_REQUESTED: WebhookEvent
+WEBHOOK_EVENT_FRIEND_ACCEPTED: WebhookEvent
 DELIVERY_STATUS_UNSPECIFIED: DeliveryStatus
 DELIVERY_STATUS_PENDING: DeliveryStatus
 DELIVERY_STATUS_SENDING: DeliveryStatus

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AcceptMatchData, AcceptMatchErrors, AcceptMatchResponses, AddEndpointData, AddEndpointErrors, AddEndpointResponses, CancelTicketData, CancelTicketErrors, CancelTicketResponses, CloseRoomData, CloseRoomErrors, CloseRoomResponses, CreateInvitationLinkData, CreateInvitationLinkErrors, CreateInvitationLinkResponses, CreateRoomData, CreateRoomErrors, CreateRoomResponses, CreateStreamTicketData, CreateStreamTicketErrors, CreateStreamTicketResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, DeclineTicketData, DeclineTicketErrors, DeclineTicketResponses, DeleteInboxItemData, DeleteInboxItemErrors, DeleteInboxItemResponses, DeletePlayerData, DeletePlayerErrors, DeletePlayerResponses, DrainNodeData, DrainNodeErrors, DrainNodeResponses, EnqueueData, EnqueueErrors, EnqueueResponses, FollowInboxData, FollowInboxErrors, FollowInboxResponse, FollowInboxResponses, FollowTicketData, FollowTicketErrors, FollowTicketResponse, FollowTicketResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMeData, GetMeErrors, GetMeResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetRankData, GetRankErrors, GetRankResponses, GetReplayData, GetReplayErrors, GetReplayResponses, GetRoomData, GetRoomErrors, GetRoomResponses, GetRoomTimelineData, GetRoomTimelineErrors, GetRoomTimelineResponses, GetRulesData, GetRulesErrors, GetRulesResponses, GetStandingsData, GetStandingsErrors, GetStandingsResponses, GetTicketData, GetTicketErrors, GetTicketResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetViewData, GetViewErrors, GetViewResponses, JoinRoomData, JoinRoomErrors, JoinRoomResponses, JoinTicketData, JoinTicketErrors, JoinTicketResponses, JoinTournamentData, JoinTournamentErrors, JoinTournamentResponses, LeaveRoomData, LeaveRoomErrors, LeaveRoomResponses, LeaveTournamentData, LeaveTournamentErrors, LeaveTournamentResponses, LinkIdentityData, LinkIdentityErrors, LinkIdentityResponses, ListCardsData, ListCardsErrors, ListCardsResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListEndpointsData, ListEndpointsErrors, ListEndpointsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListInboxData, ListInboxErrors, ListInboxResponses, ListInvitationLinksData, ListInvitationLinksErrors, ListInvitationLinksResponses, ListLeasesData, ListLeasesErrors, ListLeasesResponses, ListLegalMovesData, ListLegalMovesErrors, ListLegalMovesResponses, ListLiveRoomsData, ListLiveRoomsErrors, ListLiveRoomsResponses, ListMyRoomsData, ListMyRoomsErrors, ListMyRoomsResponses, ListMyTicketsData, ListMyTicketsErrors, ListMyTicketsResponses, ListMyTurnsData, ListMyTurnsErrors, ListMyTurnsResponses, ListNodesData, ListNodesErrors, ListNodesResponses, ListPlayerGamesData, ListPlayerGamesErrors, ListPlayerGamesResponses, ListRatingChangesData, ListRatingChangesErrors, ListRatingChangesResponses, ListRoomsData, ListRoomsErrors, ListRoomsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, MarkInboxReadData, MarkInboxReadErrors, MarkInboxReadResponses, RedeliverDeliveriesData, RedeliverDeliveriesErrors, RedeliverDeliveriesResponses, RefreshSessionData, RefreshSessionErrors, RefreshSessionResponses, RemoveEndpointData, RemoveEndpointErrors, RemoveEndpointResponses, RevokeInvitationLinkData, RevokeInvitationLinkErrors, RevokeInvitationLinkResponses, RevokeSeatTokenData, RevokeSeatTokenErrors, RevokeSeatTokenResponses, SignInAsGuestData, SignInAsGuestErrors, SignInAsGuestResponses, SignInWithTokenData, SignInWithTokenErrors, SignInWithTokenResponses, SignOutData, SignOutErrors, SignOutResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamTournamentData, StreamTournamentErrors, StreamTournamentResponse, StreamTournamentResponses, SubmitMoveData, SubmitMoveErrors, SubmitMoveResponses, TakeSeatData, TakeSeatErrors, TakeSeatResponses, TestEndpointData, TestEndpointErrors, TestEndpointResponses, UpdatePlayerData, UpdatePlayerErrors, UpdatePlayerResponses } from './types.gen.js';
+import type { AcceptFriendRequestData, AcceptFriendRequestErrors, AcceptFriendRequestResponses, AcceptMatchData, AcceptMatchErrors, AcceptMatchResponses, AddEndpointData, AddEndpointErrors, AddEndpointResponses, BlockPlayerData, BlockPlayerErrors, BlockPlayerResponses, CancelFriendRequestData, CancelFriendRequestErrors, CancelFriendRequestResponses, CancelTicketData, CancelTicketErrors, CancelTicketResponses, CloseRoomData, CloseRoomErrors, CloseRoomResponses, CreateInvitationLinkData, CreateInvitationLinkErrors, CreateInvitationLinkResponses, CreateRoomData, CreateRoomErrors, CreateRoomResponses, CreateStreamTicketData, CreateStreamTicketErrors, CreateStreamTicketResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, DeclineFriendRequestData, DeclineFriendRequestErrors, DeclineFriendRequestResponses, DeclineTicketData, DeclineTicketErrors, DeclineTicketResponses, DeleteInboxItemData, DeleteInboxItemErrors, DeleteInboxItemResponses, DeletePlayerData, DeletePlayerErrors, DeletePlayerResponses, DrainNodeData, DrainNodeErrors, DrainNodeResponses, EnqueueData, EnqueueErrors, EnqueueResponses, FollowInboxData, FollowInboxErrors, FollowInboxResponse, FollowInboxResponses, FollowTicketData, FollowTicketErrors, FollowTicketResponse, FollowTicketResponses, GetFriendCodeData, GetFriendCodeErrors, GetFriendCodeResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMeData, GetMeErrors, GetMeResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetRankData, GetRankErrors, GetRankResponses, GetReplayData, GetReplayErrors, GetReplayResponses, GetRoomData, GetRoomErrors, GetRoomResponses, GetRoomTimelineData, GetRoomTimelineErrors, GetRoomTimelineResponses, GetRulesData, GetRulesErrors, GetRulesResponses, GetStandingsData, GetStandingsErrors, GetStandingsResponses, GetTicketData, GetTicketErrors, GetTicketResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetViewData, GetViewErrors, GetViewResponses, JoinRoomData, JoinRoomErrors, JoinRoomResponses, JoinTicketData, JoinTicketErrors, JoinTicketResponses, JoinTournamentData, JoinTournamentErrors, JoinTournamentResponses, LeaveRoomData, LeaveRoomErrors, LeaveRoomResponses, LeaveTournamentData, LeaveTournamentErrors, LeaveTournamentResponses, LinkIdentityData, LinkIdentityErrors, LinkIdentityResponses, ListBlocksData, ListBlocksErrors, ListBlocksResponses, ListCardsData, ListCardsErrors, ListCardsResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListEndpointsData, ListEndpointsErrors, ListEndpointsResponses, ListFriendsData, ListFriendsErrors, ListFriendsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListInboxData, ListInboxErrors, ListInboxResponses, ListInvitationLinksData, ListInvitationLinksErrors, ListInvitationLinksResponses, ListLeasesData, ListLeasesErrors, ListLeasesResponses, ListLegalMovesData, ListLegalMovesErrors, ListLegalMovesResponses, ListLiveRoomsData, ListLiveRoomsErrors, ListLiveRoomsResponses, ListMyRoomsData, ListMyRoomsErrors, ListMyRoomsResponses, ListMyTicketsData, ListMyTicketsErrors, ListMyTicketsResponses, ListMyTurnsData, ListMyTurnsErrors, ListMyTurnsResponses, ListNodesData, ListNodesErrors, ListNodesResponses, ListPlayerGamesData, ListPlayerGamesErrors, ListPlayerGamesResponses, ListRatingChangesData, ListRatingChangesErrors, ListRatingChangesResponses, ListRoomsData, ListRoomsErrors, ListRoomsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, MarkInboxReadData, MarkInboxReadErrors, MarkInboxReadResponses, RedeliverDeliveriesData, RedeliverDeliveriesErrors, RedeliverDeliveriesResponses, RefreshSessionData, RefreshSessionErrors, RefreshSessionResponses, RemoveEndpointData, RemoveEndpointErrors, RemoveEndpointResponses, RemoveFriendData, RemoveFriendErrors, RemoveFriendResponses, RevokeInvitationLinkData, RevokeInvitationLinkErrors, RevokeInvitationLinkResponses, RevokeSeatTokenData, RevokeSeatTokenErrors, RevokeSeatTokenResponses, RotateFriendCodeData, RotateFriendCodeErrors, RotateFriendCodeResponses, SendFriendRequestData, SendFriendRequestErrors, SendFriendRequestResponses, SignInAsGuestData, SignInAsGuestErrors, SignInAsGuestResponses, SignInWithTokenData, SignInWithTokenErrors, SignInWithTokenResponses, SignOutData, SignOutErrors, SignOutResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamTournamentData, StreamTournamentErrors, StreamTournamentResponse, StreamTournamentResponses, SubmitMoveData, SubmitMoveErrors, SubmitMoveResponses, TakeSeatData, TakeSeatErrors, TakeSeatResponses, TestEndpointData, TestEndpointErrors, TestEndpointResponses, UnblockPlayerData, UnblockPlayerErrors, UnblockPlayerResponses, UpdatePlayerData, UpdatePlayerErrors, UpdatePlayerResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -81,6 +81,127 @@ export const redeliverDeliveries = <ThrowOnError extends boolean = false>(option
 export const testEndpoint = <ThrowOnError extends boolean = false>(options: Options<TestEndpointData, ThrowOnError>) => (options.client ?? client).post<TestEndpointResponses, TestEndpointErrors, ThrowOnError>({
     security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
     url: '/v1/admin/webhooks/{endpoint_id}/test',
+    ...options
+});
+
+/**
+ * The players the caller blocked, the latest first (paged)
+ */
+export const listBlocks = <ThrowOnError extends boolean = false>(options?: Options<ListBlocksData, ThrowOnError>) => (options?.client ?? client).get<ListBlocksResponses, ListBlocksErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/blocks',
+    ...options
+});
+
+/**
+ * Block a player: their friendship and requests end, and they are kept from the caller's tables
+ *
+ * Body: {"playerId": "<id>"}. The blocked player is told nothing: their later requests stay pending on their side and are never delivered. 404 `player_not_found`; 400 `not_yourself`; 429 `blocks_full`.
+ */
+export const blockPlayer = <ThrowOnError extends boolean = false>(options?: Options<BlockPlayerData, ThrowOnError>) => (options?.client ?? client).post<BlockPlayerResponses, BlockPlayerErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/blocks',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options?.headers
+    }
+});
+
+/**
+ * Lift a block
+ *
+ * 404 `not_blocked`.
+ */
+export const unblockPlayer = <ThrowOnError extends boolean = false>(options: Options<UnblockPlayerData, ThrowOnError>) => (options.client ?? client).delete<UnblockPlayerResponses, UnblockPlayerErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/blocks/{player_id}',
+    ...options
+});
+
+/**
+ * The caller's friends (paged), and their pending requests, received and sent
+ */
+export const listFriends = <ThrowOnError extends boolean = false>(options?: Options<ListFriendsData, ThrowOnError>) => (options?.client ?? client).get<ListFriendsResponses, ListFriendsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/friends',
+    ...options
+});
+
+/**
+ * The caller's friend code (made on the first ask), to share with people they know
+ */
+export const getFriendCode = <ThrowOnError extends boolean = false>(options?: Options<GetFriendCodeData, ThrowOnError>) => (options?.client ?? client).get<GetFriendCodeResponses, GetFriendCodeErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/friends/code',
+    ...options
+});
+
+/**
+ * A new friend code for the caller: the old one finds nobody any more
+ */
+export const rotateFriendCode = <ThrowOnError extends boolean = false>(options?: Options<RotateFriendCodeData, ThrowOnError>) => (options?.client ?? client).post<RotateFriendCodeResponses, RotateFriendCodeErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/friends/code/rotate',
+    ...options
+});
+
+/**
+ * Ask a player to be friends, by friend code (or by player id where the two shared a table)
+ *
+ * Body: {"friendCode": "7KX2M-9QHRT"} or {"playerId": "<id>"}. The answer holds the request, pending, or the new friend when that player had asked the caller already. 404 `friend_code_not_found`, `player_not_found`; 400 `not_yourself`, `missing_friend`, `ambiguous_friend`; 409 `already_friends`, `request_pending`, `you_blocked`, `no_shared_table`; 429 `code_lookups_rate_limited`, `requests_per_day`, `pending_requests`, `their_pending_requests`, `friends_full`, `their_friends_full`.
+ */
+export const sendFriendRequest = <ThrowOnError extends boolean = false>(options?: Options<SendFriendRequestData, ThrowOnError>) => (options?.client ?? client).post<SendFriendRequestResponses, SendFriendRequestErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/friends/requests',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options?.headers
+    }
+});
+
+/**
+ * Withdraw the request the caller sent a player
+ *
+ * 404 `request_not_found`.
+ */
+export const cancelFriendRequest = <ThrowOnError extends boolean = false>(options: Options<CancelFriendRequestData, ThrowOnError>) => (options.client ?? client).delete<CancelFriendRequestResponses, CancelFriendRequestErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/friends/requests/{player_id}',
+    ...options
+});
+
+/**
+ * Accept the request a player sent the caller: the two are friends
+ *
+ * 404 `request_not_found`; 429 `friends_full`, `their_friends_full`.
+ */
+export const acceptFriendRequest = <ThrowOnError extends boolean = false>(options: Options<AcceptFriendRequestData, ThrowOnError>) => (options.client ?? client).post<AcceptFriendRequestResponses, AcceptFriendRequestErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/friends/requests/{player_id}/accept',
+    ...options
+});
+
+/**
+ * Decline the request a player sent the caller
+ *
+ * 404 `request_not_found`.
+ */
+export const declineFriendRequest = <ThrowOnError extends boolean = false>(options: Options<DeclineFriendRequestData, ThrowOnError>) => (options.client ?? client).post<DeclineFriendRequestResponses, DeclineFriendRequestErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/friends/requests/{player_id}/decline',
+    ...options
+});
+
+/**
+ * End a friendship, for both players
+ *
+ * 404 `not_friends`.
+ */
+export const removeFriend = <ThrowOnError extends boolean = false>(options: Options<RemoveFriendData, ThrowOnError>) => (options.client ?? client).delete<RemoveFriendResponses, RemoveFriendErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/friends/{player_id}',
     ...options
 });
 

@@ -5,6 +5,15 @@ export type ClientOptions = {
 };
 
 /**
+ * AcceptFriendRequestResponse
+ *
+ * kickoff.v1.AcceptFriendRequestResponse, in the proto3 JSON mapping
+ */
+export type AcceptFriendRequestResponse = {
+    friend?: Friend;
+};
+
+/**
  * AcceptMatchResponse
  *
  * kickoff.v1.AcceptMatchResponse, in the proto3 JSON mapping
@@ -359,6 +368,47 @@ export type AgeOfSoccerWindow = {
     answered: Array<number>;
     order: Array<number>;
     passed: Array<number>;
+};
+
+/**
+ * BlockPlayerRequest
+ *
+ * kickoff.v1.BlockPlayerRequest, in the proto3 JSON mapping
+ */
+export type BlockPlayerRequest = {
+    playerId?: string;
+};
+
+/**
+ * BlockPlayerResponse
+ *
+ * kickoff.v1.BlockPlayerResponse, in the proto3 JSON mapping
+ */
+export type BlockPlayerResponse = {
+    blocked?: BlockedPlayer;
+};
+
+/**
+ * BlockedPlayer
+ *
+ * kickoff.v1.BlockedPlayer, in the proto3 JSON mapping
+ */
+export type BlockedPlayer = {
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    name: string;
+    playerId: string;
+};
+
+/**
+ * CancelFriendRequestResponse
+ *
+ * kickoff.v1.CancelFriendRequestResponse, in the proto3 JSON mapping
+ */
+export type CancelFriendRequestResponse = {
+    [key: string]: never;
 };
 
 /**
@@ -723,6 +773,15 @@ export type CreateTournamentRequest = {
 };
 
 /**
+ * DeclineFriendRequestResponse
+ *
+ * kickoff.v1.DeclineFriendRequestResponse, in the proto3 JSON mapping
+ */
+export type DeclineFriendRequestResponse = {
+    [key: string]: never;
+};
+
+/**
  * DeclineTicketResponse
  *
  * kickoff.v1.DeclineTicketResponse, in the proto3 JSON mapping
@@ -794,6 +853,34 @@ export type EnqueueRequest = {
  */
 export type EnqueueResponse = {
     ticket?: Ticket;
+};
+
+/**
+ * Friend
+ *
+ * kickoff.v1.Friend, in the proto3 JSON mapping
+ */
+export type Friend = {
+    name: string;
+    playerId: string;
+    /**
+     * an RFC 3339 time
+     */
+    sinceTime?: string;
+};
+
+/**
+ * FriendRequest
+ *
+ * kickoff.v1.FriendRequest, in the proto3 JSON mapping
+ */
+export type FriendRequest = {
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    name: string;
+    playerId: string;
 };
 
 /**
@@ -875,6 +962,19 @@ export type GenericView = {
     data?: {
         [key: string]: unknown;
     };
+};
+
+/**
+ * GetFriendCodeResponse
+ *
+ * kickoff.v1.GetFriendCodeResponse, in the proto3 JSON mapping
+ */
+export type GetFriendCodeResponse = {
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    friendCode: string;
 };
 
 /**
@@ -1155,6 +1255,16 @@ export type LinkIdentityRequest = {
 };
 
 /**
+ * ListBlocksResponse
+ *
+ * kickoff.v1.ListBlocksResponse, in the proto3 JSON mapping
+ */
+export type ListBlocksResponse = {
+    blocks: Array<BlockedPlayer>;
+    nextPageToken: string;
+};
+
+/**
  * ListCardsResponse
  *
  * kickoff.v1.ListCardsResponse, in the proto3 JSON mapping
@@ -1181,6 +1291,18 @@ export type ListDeliveriesResponse = {
  */
 export type ListEndpointsResponse = {
     endpoints: Array<WebhookEndpoint>;
+};
+
+/**
+ * ListFriendsResponse
+ *
+ * kickoff.v1.ListFriendsResponse, in the proto3 JSON mapping
+ */
+export type ListFriendsResponse = {
+    friends: Array<Friend>;
+    nextPageToken: string;
+    received: Array<FriendRequest>;
+    sent: Array<FriendRequest>;
 };
 
 /**
@@ -1595,6 +1717,15 @@ export type RemoveEndpointResponse = {
 };
 
 /**
+ * RemoveFriendResponse
+ *
+ * kickoff.v1.RemoveFriendResponse, in the proto3 JSON mapping
+ */
+export type RemoveFriendResponse = {
+    [key: string]: never;
+};
+
+/**
  * ReplayStep
  *
  * kickoff.v1.ReplayStep, in the proto3 JSON mapping
@@ -1706,6 +1837,19 @@ export type RoomUpdate = {
 };
 
 /**
+ * RotateFriendCodeResponse
+ *
+ * kickoff.v1.RotateFriendCodeResponse, in the proto3 JSON mapping
+ */
+export type RotateFriendCodeResponse = {
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    friendCode: string;
+};
+
+/**
  * RuleOption
  *
  * kickoff.v1.RuleOption, in the proto3 JSON mapping
@@ -1791,6 +1935,26 @@ export type SeatResult = 'SEAT_RESULT_UNSPECIFIED' | 'SEAT_RESULT_WON' | 'SEAT_R
  */
 export type SeatTaken = {
     seat?: Seat;
+};
+
+/**
+ * SendFriendRequestRequest
+ *
+ * kickoff.v1.SendFriendRequestRequest, in the proto3 JSON mapping
+ */
+export type SendFriendRequestRequest = {
+    friendCode?: string;
+    playerId?: string;
+};
+
+/**
+ * SendFriendRequestResponse
+ *
+ * kickoff.v1.SendFriendRequestResponse, in the proto3 JSON mapping
+ */
+export type SendFriendRequestResponse = {
+    friend?: Friend;
+    request?: FriendRequest;
 };
 
 /**
@@ -2357,6 +2521,15 @@ export type TurnClock = {
 };
 
 /**
+ * UnblockPlayerResponse
+ *
+ * kickoff.v1.UnblockPlayerResponse, in the proto3 JSON mapping
+ */
+export type UnblockPlayerResponse = {
+    [key: string]: never;
+};
+
+/**
  * UpdatePlayerRequest
  *
  * kickoff.v1.UpdatePlayerRequest, in the proto3 JSON mapping
@@ -2436,7 +2609,7 @@ export type WebhookEndpoint = {
  *
  * kickoff.v1.WebhookEvent, by name
  */
-export type WebhookEvent = 'WEBHOOK_EVENT_UNSPECIFIED' | 'WEBHOOK_EVENT_TURN_BEGAN' | 'WEBHOOK_EVENT_MATCH_FOUND' | 'WEBHOOK_EVENT_GAME_ENDED' | 'WEBHOOK_EVENT_TOURNAMENT_GAME_READY' | 'WEBHOOK_EVENT_CLOCK_RUNNING_OUT';
+export type WebhookEvent = 'WEBHOOK_EVENT_UNSPECIFIED' | 'WEBHOOK_EVENT_TURN_BEGAN' | 'WEBHOOK_EVENT_MATCH_FOUND' | 'WEBHOOK_EVENT_GAME_ENDED' | 'WEBHOOK_EVENT_TOURNAMENT_GAME_READY' | 'WEBHOOK_EVENT_CLOCK_RUNNING_OUT' | 'WEBHOOK_EVENT_FRIEND_REQUESTED' | 'WEBHOOK_EVENT_FRIEND_ACCEPTED';
 
 export type ListEndpointsData = {
     body?: never;
@@ -2636,6 +2809,355 @@ export type TestEndpointResponses = {
 };
 
 export type TestEndpointResponse2 = TestEndpointResponses[keyof TestEndpointResponses];
+
+export type ListBlocksData = {
+    body?: never;
+    path?: never;
+    query?: {
+        page_size?: number;
+        page_token?: string;
+    };
+    url: '/v1/blocks';
+};
+
+export type ListBlocksErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type ListBlocksError = ListBlocksErrors[keyof ListBlocksErrors];
+
+export type ListBlocksResponses = {
+    /**
+     * a ListBlocksResponse
+     */
+    200: ListBlocksResponse;
+};
+
+export type ListBlocksResponse2 = ListBlocksResponses[keyof ListBlocksResponses];
+
+export type BlockPlayerData = {
+    /**
+     * a BlockPlayerRequest (the room id comes from the path)
+     */
+    body?: BlockPlayerRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/blocks';
+};
+
+export type BlockPlayerErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type BlockPlayerError = BlockPlayerErrors[keyof BlockPlayerErrors];
+
+export type BlockPlayerResponses = {
+    /**
+     * a BlockPlayerResponse
+     */
+    201: BlockPlayerResponse;
+};
+
+export type BlockPlayerResponse2 = BlockPlayerResponses[keyof BlockPlayerResponses];
+
+export type UnblockPlayerData = {
+    body?: never;
+    path: {
+        player_id: string;
+    };
+    query?: never;
+    url: '/v1/blocks/{player_id}';
+};
+
+export type UnblockPlayerErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type UnblockPlayerError = UnblockPlayerErrors[keyof UnblockPlayerErrors];
+
+export type UnblockPlayerResponses = {
+    /**
+     * a UnblockPlayerResponse
+     */
+    200: UnblockPlayerResponse;
+};
+
+export type UnblockPlayerResponse2 = UnblockPlayerResponses[keyof UnblockPlayerResponses];
+
+export type ListFriendsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        page_size?: number;
+        page_token?: string;
+    };
+    url: '/v1/friends';
+};
+
+export type ListFriendsErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type ListFriendsError = ListFriendsErrors[keyof ListFriendsErrors];
+
+export type ListFriendsResponses = {
+    /**
+     * a ListFriendsResponse
+     */
+    200: ListFriendsResponse;
+};
+
+export type ListFriendsResponse2 = ListFriendsResponses[keyof ListFriendsResponses];
+
+export type GetFriendCodeData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/friends/code';
+};
+
+export type GetFriendCodeErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type GetFriendCodeError = GetFriendCodeErrors[keyof GetFriendCodeErrors];
+
+export type GetFriendCodeResponses = {
+    /**
+     * a GetFriendCodeResponse
+     */
+    200: GetFriendCodeResponse;
+};
+
+export type GetFriendCodeResponse2 = GetFriendCodeResponses[keyof GetFriendCodeResponses];
+
+export type RotateFriendCodeData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/friends/code/rotate';
+};
+
+export type RotateFriendCodeErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type RotateFriendCodeError = RotateFriendCodeErrors[keyof RotateFriendCodeErrors];
+
+export type RotateFriendCodeResponses = {
+    /**
+     * a RotateFriendCodeResponse
+     */
+    200: RotateFriendCodeResponse;
+};
+
+export type RotateFriendCodeResponse2 = RotateFriendCodeResponses[keyof RotateFriendCodeResponses];
+
+export type SendFriendRequestData = {
+    /**
+     * a SendFriendRequestRequest (the room id comes from the path)
+     */
+    body?: SendFriendRequestRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/friends/requests';
+};
+
+export type SendFriendRequestErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type SendFriendRequestError = SendFriendRequestErrors[keyof SendFriendRequestErrors];
+
+export type SendFriendRequestResponses = {
+    /**
+     * a SendFriendRequestResponse
+     */
+    201: SendFriendRequestResponse;
+};
+
+export type SendFriendRequestResponse2 = SendFriendRequestResponses[keyof SendFriendRequestResponses];
+
+export type CancelFriendRequestData = {
+    body?: never;
+    path: {
+        player_id: string;
+    };
+    query?: never;
+    url: '/v1/friends/requests/{player_id}';
+};
+
+export type CancelFriendRequestErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type CancelFriendRequestError = CancelFriendRequestErrors[keyof CancelFriendRequestErrors];
+
+export type CancelFriendRequestResponses = {
+    /**
+     * a CancelFriendRequestResponse
+     */
+    200: CancelFriendRequestResponse;
+};
+
+export type CancelFriendRequestResponse2 = CancelFriendRequestResponses[keyof CancelFriendRequestResponses];
+
+export type AcceptFriendRequestData = {
+    body?: never;
+    path: {
+        player_id: string;
+    };
+    query?: never;
+    url: '/v1/friends/requests/{player_id}/accept';
+};
+
+export type AcceptFriendRequestErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type AcceptFriendRequestError = AcceptFriendRequestErrors[keyof AcceptFriendRequestErrors];
+
+export type AcceptFriendRequestResponses = {
+    /**
+     * a AcceptFriendRequestResponse
+     */
+    200: AcceptFriendRequestResponse;
+};
+
+export type AcceptFriendRequestResponse2 = AcceptFriendRequestResponses[keyof AcceptFriendRequestResponses];
+
+export type DeclineFriendRequestData = {
+    body?: never;
+    path: {
+        player_id: string;
+    };
+    query?: never;
+    url: '/v1/friends/requests/{player_id}/decline';
+};
+
+export type DeclineFriendRequestErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type DeclineFriendRequestError = DeclineFriendRequestErrors[keyof DeclineFriendRequestErrors];
+
+export type DeclineFriendRequestResponses = {
+    /**
+     * a DeclineFriendRequestResponse
+     */
+    200: DeclineFriendRequestResponse;
+};
+
+export type DeclineFriendRequestResponse2 = DeclineFriendRequestResponses[keyof DeclineFriendRequestResponses];
+
+export type RemoveFriendData = {
+    body?: never;
+    path: {
+        player_id: string;
+    };
+    query?: never;
+    url: '/v1/friends/{player_id}';
+};
+
+export type RemoveFriendErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type RemoveFriendError = RemoveFriendErrors[keyof RemoveFriendErrors];
+
+export type RemoveFriendResponses = {
+    /**
+     * a RemoveFriendResponse
+     */
+    200: RemoveFriendResponse;
+};
+
+export type RemoveFriendResponse2 = RemoveFriendResponses[keyof RemoveFriendResponses];
 
 export type ListGamesData = {
     body?: never;

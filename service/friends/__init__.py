@@ -1,0 +1,1 @@
+"""Friends: friend codes, friend requests, friendships and blocks (issue 48)."""
