@@ -14,7 +14,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from sqlalchemy import func, select
 
-from kickoff.v1 import common_pb2, inbox_pb2, match_pb2, move_pb2, player_pb2, room_pb2
+from kickoff.v1 import common_pb2, friend_pb2, friend_pb2_grpc, inbox_pb2, match_pb2, move_pb2, player_pb2, room_pb2
 from service.inbox.inbox import Inbox
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
@@ -89,6 +89,27 @@ async def test_a_match_found_is_an_item_for_each_person_at_the_table(boxed: Boxe
         assert [item.kind for item in items] == ["match.found"]
         assert items[0].data["ticket_id"] == tickets[session.player.player_id]
         assert session.player.player_id in items[0].data["players"]
+
+
+async def test_a_friend_request_and_its_acceptance_reach_the_inboxes(boxed: Boxed) -> None:
+    """FriendService's events go through the outbox's seam like every other: the player asked finds the request in
+    their inbox, the player who asked finds the acceptance (with no webhook endpoint registered). (~0.3 s)"""
+    ann, bob = await boxed.guest("Ann"), await boxed.guest("Bob")
+    friends = friend_pb2_grpc.FriendServiceStub(boxed.harness.channel)
+    code = (await friends.GetFriendCode(friend_pb2.GetFriendCodeRequest(), metadata=auth(bob.access_token))).friend_code
+    await friends.SendFriendRequest(
+        friend_pb2.SendFriendRequestRequest(friend_code=code), metadata=auth(ann.access_token)
+    )
+    asked = (await boxed.list(bob)).items
+    assert [item.kind for item in asked] == ["friend.requested"] and not asked[0].read
+    assert asked[0].data["player_id"] == bob.player.player_id
+    assert (await boxed.list(ann)).items == [], "nothing for the one who asked, yet"
+    await friends.AcceptFriendRequest(
+        friend_pb2.AcceptFriendRequestRequest(player_id=ann.player.player_id), metadata=auth(bob.access_token)
+    )
+    accepted = (await boxed.list(ann)).items
+    assert [item.kind for item in accepted] == ["friend.accepted"]
+    assert accepted[0].data["player_id"] == ann.player.player_id
 
 
 async def test_items_are_listed_newest_first_a_page_at_a_time_and_marked_read(boxed: Boxed) -> None:
