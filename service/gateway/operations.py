@@ -612,13 +612,19 @@ OPERATIONS: dict[str, Rest] = {
         security=PLAYER,
     ),
     "DeclineFriendRequest": Rest(
-        summary="Decline the request a player sent the caller", description="404 `request_not_found`.", security=PLAYER
+        summary="Decline the request a player sent the caller",
+        description="404 `request_not_found`.",
+        example={},
+        security=PLAYER,
     ),
     "CancelFriendRequest": Rest(
-        summary="Withdraw the request the caller sent a player", description="404 `request_not_found`.", security=PLAYER
+        summary="Withdraw the request the caller sent a player",
+        description="404 `request_not_found`.",
+        example={},
+        security=PLAYER,
     ),
     "RemoveFriend": Rest(
-        summary="End a friendship, for both players", description="404 `not_friends`.", security=PLAYER
+        summary="End a friendship, for both players", description="404 `not_friends`.", example={}, security=PLAYER
     ),
     "ListFriends": Rest(
         summary="The caller's friends (paged), and their pending requests, received and sent",
@@ -638,7 +644,7 @@ OPERATIONS: dict[str, Rest] = {
         security=PLAYER,
         created=True,
     ),
-    "UnblockPlayer": Rest(summary="Lift a block", description="404 `not_blocked`.", security=PLAYER),
+    "UnblockPlayer": Rest(summary="Lift a block", description="404 `not_blocked`.", example={}, security=PLAYER),
     "ListBlocks": Rest(
         summary="The players the caller blocked, the latest first (paged)",
         example={"blocks": [{"playerId": "8d0e4b2a1c3f5a6b7c8d", "name": "Bo", "createTime": "2026-12-06T10:03:00Z"}]},
