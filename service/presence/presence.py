@@ -144,6 +144,8 @@ class PresenceWatch:
         self._followers: dict[str, set[_Follower]] = {}
         self.friends: dict[str, set[str]] = {}  # followed player -> their friends, as last read
         self.views: dict[str, View] = {}  # those friends' presence, as last read
+        self.round = 0  # rounds read so far
+        self.changed_in: dict[str, int] = {}  # a friend -> the round their presence last changed in
         self._count = 0
 
     @property
@@ -180,6 +182,9 @@ class PresenceWatch:
         wanted = sorted({friend for group in friends.values() for friend in group})
         views = await self.presence.views(wanted)
         changed = {player for player, view in views.items() if self.views.get(player) != view}
+        self.round += 1
+        for player in changed:
+            self.changed_in[player] = self.round
         self.views.update(views)
         moved = set()
         for player in followed:
@@ -194,6 +199,7 @@ class PresenceWatch:
         kept = {friend for group in self.friends.values() for friend in group}
         for player in [p for p in self.views if p not in kept]:
             del self.views[player]
+            self.changed_in.pop(player, None)
 
 
 class Presence:
@@ -482,15 +488,17 @@ class Presence:
             await watch.look([player_id])
         sent: dict[str, Seen] = {}
         first = True
+        looked = -1  # the last round this stream compared its friends in (only those changed since are looked at)
         while True:
             follower.event.clear()
             friends = watch.friends.get(player_id, set())
             for gone in sorted(set(sent) - friends):
                 removed = Seen(gone, sent.pop(gone).name, AWAY, since=self.now(), removed=True)
                 yield removed
+            since, looked = looked, watch.round
             for friend in sorted(friends):
                 view = watch.views.get(friend)
-                if view is None:
+                if view is None or (friend in sent and watch.changed_in.get(friend, 0) <= since):
                     continue
                 seen = await self.seen_by(player_id, friend, view)
                 if sent.get(friend) == seen:
