@@ -14,9 +14,10 @@ rows outlive it: a row of a node whose lease ran out (service/cluster: the nodes
 its lease ran out; a node starting under an id marks the rows its predecessor left away (:meth:`Presence.start`).
 
 **Reading.** A player's presence is the highest state of their rows from live nodes. :class:`PresenceWatch` reads,
-every ``poll_seconds`` and at once after a change on its own node, the friends of every player followed on the node
-and those friends' rows: two queries a round for everything the node follows, whatever the number of streams. A
-stream then compares what it sent with what the watch read, in memory.
+every ``poll_seconds``, the rows of the friends of every player followed on the node: one query a round for everything
+the node follows, whatever the number of streams (and every :data:`FRIENDS_SECONDS` one more: the friendships). A
+change on this node is written at once, and read again at once for the streams here that follow that player. A
+stream then compares what it sent with what the watch read, in memory, for the friends changed since its last look.
 
 **Who sees what.** Only friends (a block ends a friendship: a blocked pair are never friends, so never see each
 other); a player whose visibility is ``nobody`` reads to everyone as away with no time. At a table in an unlisted room,
@@ -52,6 +53,7 @@ AWAY, ONLINE, SEARCHING, AT_TABLE = "away", "online", "searching", "at_table"
 RANK = {AWAY: 0, ONLINE: 1, SEARCHING: 2, AT_TABLE: 3}
 FRIENDS, NOBODY = "friends", "nobody"
 VISIBILITIES = (FRIENDS, NOBODY)
+FRIENDS_SECONDS = 5.0  # how often the rounds read the friendships again (a friendship's end reaches streams in this)
 RESUME_SLACK_MS = 10_000  # a resumed stream resends what changed this long before its cursor (nodes' clocks differ)
 BATCH = 500
 
@@ -174,12 +176,25 @@ class PresenceWatch:
                     del self._followers[player_id]
                     self.friends.pop(player_id, None)
 
-    async def look(self, only: Sequence[str] | None = None) -> None:
-        """One round: read the friends of the players followed here (or ``only`` those) and their presence; wake
-        the streams whose friends or friends' presence changed."""
+    async def look(self, only: Sequence[str] | None = None, *, friends: bool = True) -> None:
+        """One round: read the friends of the players followed here (or ``only`` those; ``friends`` False: keep the
+        friends read before) and their presence; wake the streams whose friends or friends' presence changed."""
         followed = list(self._followers) if only is None else list(only)
-        friends = await self.presence.friends_of(followed)
-        wanted = sorted({friend for group in friends.values() for friend in group})
+        if friends:
+            found = await self.presence.friends_of(followed)
+        else:
+            found = {player: self.friends.get(player, set()) for player in followed}
+        wanted = sorted({friend for group in found.values() for friend in group})
+        await self._read(wanted, found, followed)
+
+    async def refresh(self, players: set[str]) -> None:
+        """Read again the presence of ``players`` that streams here follow (they changed on this node): at once,
+        without waiting for the round."""
+        wanted = sorted(player for player in players if player in self.views)
+        if wanted:
+            await self._read(wanted, {}, [])
+
+    async def _read(self, wanted: Sequence[str], friends: dict[str, set[str]], followed: Sequence[str]) -> None:
         views = await self.presence.views(wanted)
         changed = {player for player, view in views.items() if self.views.get(player) != view}
         self.round += 1
@@ -227,6 +242,7 @@ class Presence:
         self._touched: dict[str, float] = {}
         self._written: dict[str, Spot] = {}  # what this node's row of each player says
         self._dirty: set[str] = set()
+        self._local: set[str] = set()  # players whose presence changed here since the last look at them
         self.kick = asyncio.Event()  # (set at each change here: the rounds start at once; tests wait on it)
         self._poller: asyncio.Task[None] | None = None
         self.writes = 0  # rows written by this node (the benchmark's count)
@@ -310,6 +326,7 @@ class Presence:
                 self._written[player] = spot
             counter.add(1, {"kickoff.presence.state": spot.state})
         self.writes += len(rows)
+        self._local.update(player for player, _ in rows)
         return len(rows)
 
     async def _upsert(self, connection: Any, player: str, spot: Spot, now: float) -> None:
@@ -369,13 +386,26 @@ class Presence:
         await self.watch.look()
 
     async def run(self) -> None:
-        """Rounds forever: every ``poll_seconds``, and at once after a change on this node."""
+        """Forever: a change on this node is written at once (and the streams here that follow that player read it
+        again at once); every ``poll_seconds`` a round reads what the streams here follow (the friendships too,
+        every :data:`FRIENDS_SECONDS`)."""
+        clock = time.monotonic
+        poll_at = friends_at = clock()
         while True:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.kick.wait(), self.settings.poll_seconds)
+                await asyncio.wait_for(self.kick.wait(), max(0.0, poll_at - clock()))
             self.kick.clear()
             try:
-                await self.round()
+                await self.flush()
+                local, self._local = self._local, set()
+                if clock() >= poll_at:
+                    poll_at = clock() + self.settings.poll_seconds
+                    friends = clock() >= friends_at
+                    if friends:
+                        friends_at = clock() + FRIENDS_SECONDS
+                    await self.watch.look(friends=friends)
+                elif local:
+                    await self.watch.refresh(local)
             except Exception as error:  # (the store is away: the next round tries again)
                 log.warning("presence: a round failed (%s)", type(error).__name__)
 
@@ -475,6 +505,7 @@ class Presence:
             await connection.execute(
                 update(PlayerRow).where(PlayerRow.player_id == player_id).values(presence_visibility=visibility)
             )
+        self._local.add(player_id)
         self.kick.set()  # (this node's streams see it at once; the others at their next round)
         return visibility
 
