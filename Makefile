@@ -96,6 +96,8 @@ bench: install
 		$(BIN)/kickoff bench cluster --nodes 1,2,3 --rooms 200 --seconds 15 --rounds 3 --transport rest \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'
 	$(BIN)/kickoff bench clocks --rooms 5000
+	scripts/with-postgres sh -c '$(BIN)/kickoff bench social --players 10000 --friends 50 --seconds 180 \
+		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'
 	$(BIN)/kickoff bench history --games 2000 --stored 1000,10000
 	@# (both stores run, then the goals missed on either fail the target)
 	$(BIN)/kickoff bench players --players 100000 --readme docs/benchmarks.md; sqlite=$$?; \

@@ -14,8 +14,8 @@ from engine.registry import GAMES
 
 
 def add_bench_commands(commands: argparse._SubParsersAction) -> None:
-    """`kickoff bench engine|server|goals|cluster|clocks|history|players|match|webhooks|bots` and their options, on the
-    `kickoff` parser's commands."""
+    """`kickoff bench engine|server|goals|cluster|clocks|history|players|match|webhooks|social|bots` and their
+    options, on the `kickoff` parser's commands."""
     bench = commands.add_parser("bench", help="benchmarks")
     kinds = bench.add_subparsers(dest="bench", required=True)
     engine = kinds.add_parser("engine", help="random games in one process: games/s, moves/s, mean moves per game")
@@ -192,6 +192,22 @@ def add_bench_commands(commands: argparse._SubParsersAction) -> None:
     )
     webhooks.add_argument("--seed", type=int, default=0)
     webhooks.add_argument("--json", action="store_true", help="print one JSON object")
+    social = kinds.add_parser(  # (issue 48)
+        "social",
+        help="friends' presence on two nodes: a change's delay as a friend on the other node sees it, the store's "
+        "writes and the CPU a change; an inbox's pages and following",
+    )
+    social.add_argument("--players", type=int, default=10_000, help="signed-in players, half on each node")
+    social.add_argument("--friends", type=int, default=50, help="friends each (even), all on the other node")
+    social.add_argument("--seconds", type=float, default=180.0, help="over which each goes online, to a table, ...")
+    social.add_argument("--items", type=int, default=1000, help="items in the inbox listed and followed")
+    social.add_argument(
+        "--database-url",
+        default="",
+        help="a PostgreSQL database (a fresh one is made beside it, and dropped); default a fresh SQLite file",
+    )
+    social.add_argument("--seed", type=int, default=0)
+    social.add_argument("--json", action="store_true", help="print one JSON object")
     bots = kinds.add_parser("bots", help="a system player's win rate against random players")
     bots.add_argument("--game", default="soker", choices=sorted(GAMES))
     bots.add_argument("--games", type=int, default=1_000)
@@ -390,6 +406,24 @@ def _bench_webhooks(args: argparse.Namespace) -> int:
     return 0 if clean and not figures["cpu"]["bad_signatures"] else 1
 
 
+def _bench_social(args: argparse.Namespace) -> int:
+    """Exits 1 when the delay's p99 misses its goal (2 s) or an inbox item was not listed or followed."""
+    from benchmarks.social import GOAL_P99_MS, bench_social, social_report
+
+    figures = bench_social(
+        players=args.players,
+        friends=args.friends,
+        seconds=args.seconds,
+        items=args.items,
+        database_url=args.database_url,
+        seed=args.seed,
+    )
+    _report(args, figures, social_report(figures))
+    inbox = figures["inbox"]
+    whole = inbox["listed"] == inbox["followed"] == inbox["items"]
+    return 0 if whole and figures["presence"]["delay_p99_ms"] < GOAL_P99_MS else 1
+
+
 def _bench_bots(args: argparse.Namespace) -> int:
     from benchmarks.engine import bench_bots, bots_report
 
@@ -431,6 +465,7 @@ _BENCHES = {
     "cluster": _bench_cluster,
     "nemesis": _bench_nemesis,
     "clocks": _bench_clocks,
+    "social": _bench_social,
     "history": _bench_history,
     "players": _bench_players,
     "match": _bench_match,

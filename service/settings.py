@@ -414,6 +414,31 @@ class InboxSettings:
             raise ValueError("KICKOFF_INBOX_MAX_ITEMS and KICKOFF_INBOX_PAGE_SIZE must be at least 1")
 
 
+# -- presence (issue 48) ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PresenceSettings:
+    """Friends' presence (service/presence): how long a used access token keeps a player online, how often a node
+    reads its followed friends' rows, the presence streams a node serves and a GetPresence page's size.
+    docs/guides/presence.md explains each."""
+
+    # KICKOFF_PRESENCE_ONLINE_SECONDS: a player with no stream open reads as online this long after a call made with
+    # their access token.
+    online_seconds: float = field(default_factory=lambda: _number("KICKOFF_PRESENCE_ONLINE_SECONDS", "60"))
+    # KICKOFF_PRESENCE_POLL_SECONDS: how often a node reads the presence of the friends its streams follow.
+    poll_seconds: float = field(default_factory=lambda: _number("KICKOFF_PRESENCE_POLL_SECONDS", "1"))
+    # KICKOFF_PRESENCE_MAX_FOLLOWERS: presence streams this node serves at once.
+    max_followers: int = field(default_factory=lambda: int(_number("KICKOFF_PRESENCE_MAX_FOLLOWERS", "10000", int)))
+    # KICKOFF_PRESENCE_PAGE_SIZE: the most friends one GetPresence page holds.
+    page_size: int = field(default_factory=lambda: int(_number("KICKOFF_PRESENCE_PAGE_SIZE", "200", int)))
+
+    def __post_init__(self) -> None:
+        if self.poll_seconds <= 0 or self.online_seconds < 0 or self.page_size < 1:
+            raise ValueError(
+                "KICKOFF_PRESENCE_POLL_SECONDS must be above 0, KICKOFF_PRESENCE_ONLINE_SECONDS 0 or more and "
+                "KICKOFF_PRESENCE_PAGE_SIZE at least 1"
+            )
+
+
 def _operator_keys() -> tuple[tuple[str, str], ...]:
     from service.operators.keys import parse_entries
 
@@ -466,6 +491,7 @@ class Settings:
     private: PrivateRoomSettings = field(default_factory=PrivateRoomSettings)
     inbox: InboxSettings = field(default_factory=InboxSettings)  # (issue 48: the inbox)
     friends: FriendSettings = field(default_factory=FriendSettings)  # (issue 48)
+    presence: PresenceSettings = field(default_factory=PresenceSettings)  # (issue 48: presence)
 
     @classmethod
     def from_environment(cls, **given: Any) -> Settings:

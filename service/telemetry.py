@@ -316,6 +316,12 @@ class Instruments:
             unit="{item}",
             description="Inbox items written on this node, by kind (kickoff.inbox.kind: turn.began, match.found...)",
         )
+        # -- presence (issue 48) --
+        self.presence_changes = meter.create_counter(
+            "kickoff.presence.changes",
+            unit="{change}",
+            description="Players' presence changes this node wrote, by state (kickoff.presence.state: online, away...)",
+        )
 
     @contextlib.contextmanager
     def stream(self, kind: str) -> Iterator[None]:

@@ -39,6 +39,7 @@ from service.settings import (
     InboxSettings,
     LimitSettings,
     MatchSettings,
+    PresenceSettings,
     PrivateRoomSettings,
     WebhookSettings,
 )
@@ -69,6 +70,8 @@ async def start() -> AsyncIterator[Start]:
         operator_keys: OperatorKeys | None = None,
         private: PrivateRoomSettings | None = None,
         inbox: InboxSettings | None = None,
+        presence: PresenceSettings | None = None,
+        node_id: str = "",
         **limits: object,
     ) -> Harness:
         """``journal``: a SqlJournal gets players (sign-in, ratings) and matchmaking (``match``'s settings; the queues
@@ -79,17 +82,22 @@ async def start() -> AsyncIterator[Start]:
         ``inbox``: the players' inboxes with these settings (a SqlJournal's server: every event that names a player is
         an item, through an outbox with no endpoint unless ``webhooks``; its watch polls only when the test calls
         Harness.inbox.watch.look()). ``friends``: FriendService's bounds (with players; default: the
-        settings' defaults)."""
+        settings' defaults). ``presence``: PresenceService with these settings (with players), as node ``node_id``
+        ('' : a single server); its rounds run only when the test calls Harness.presence.round() (or flush, look)."""
         match = match or MatchSettings(fill_seconds=30, take_up_seconds=20, ticket_seconds=300)
         clock = ManualClock()
         seeds = seeds or itertools.count(1)
         settings: LimitSettings = replace(no_limits(), **limits)  # type: ignore[arg-type]
-        players = store = matchmaker = friend_store = None
+        players = store = matchmaker = friend_store = seen = None
         if isinstance(journal, SqlJournal):
             store = PlayerStore(journal.engine, clock.now, min_games=min_games, page_key=page_key(SECRET))
             await store.recount()  # (as a server starting does)
             journal.rater = store.rate
-            players = Players(store, SECRET, ExternalTokens(issuers, clock=clock.now))
+            if presence is not None:  # (issue 48: presence; its room lookup is set below, with the directory)
+                from service.presence.presence import Presence
+
+                seen = Presence(journal.engine, node_id, presence, now=clock.now)
+            players = Players(store, SECRET, ExternalTokens(issuers, clock=clock.now), presence=seen)
             friend_store = FriendStore(store.engine, clock.now, friends or FriendSettings())
             store.erasers.append(friend_store.erase)
         directory = RoomDirectory(
@@ -103,6 +111,8 @@ async def start() -> AsyncIterator[Start]:
             thinkers=thinkers or Thinkers(0, iterations=16),
         )
         tournaments = TournamentDirectory(directory, max_live=settings.max_live_tournaments or None)
+        if seen is not None:
+            seen.room, seen.telemetry = directory.in_memory, directory.telemetry
         if store is not None:
             matchmaker = Matchmaker(MatchStore(store.engine, clock.now, match), directory, store, match, clock=clock)
             await matchmaker.start(turning=False)  # (a test turns the queues itself: Harness.matchmaker.tick)
@@ -143,9 +153,10 @@ async def start() -> AsyncIterator[Start]:
             private=private,
             inbox=box,
             friends=friend_store,
+            presence=seen,
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
-        harness = Harness(server, clock, directory, channel, store, matchmaker, hooks, box, friend_store)
+        harness = Harness(server, clock, directory, channel, store, matchmaker, hooks, box, friend_store, seen)
         started.append(harness)
         return harness
 

@@ -58,6 +58,7 @@ SERVICES: dict[str, Service] = {
     "kickoff.v1.InboxService": Service("inbox", "", private=True),  # (issue 48)
     "kickoff.v1.OperatorService": Service("operators", "", private=True, key_check=("ListNodes", {"page_size": 1})),
     "kickoff.v1.FriendService": Service("friends", "", private=True),  # (issue 48)
+    "kickoff.v1.PresenceService": Service("presence", "", private=True),  # (issue 48: presence)
 }
 
 
@@ -113,6 +114,16 @@ MATCHED_EXAMPLE = {
     "table": {"roomId": "3f2a9c1d4e5b6a70", "seats": 2, "seat": 0, "seatToken": "cm9vbToxOmFi..."},
     "version": "4",
 }
+PRESENCE_EXAMPLE = {  # (issue 48: presence)
+    "playerId": "3f2a9c1d4e5b6a708192",
+    "name": "Ann",
+    "state": "PRESENCE_STATE_AT_TABLE",
+    "roomId": "3f2a9c1d4e5b6a70",
+    "sinceTime": "2026-12-06T10:00:00Z",
+    "cursor": "1796551200000",
+    "removed": False,
+}
+
 INBOX_ITEM_EXAMPLE = {
     "itemId": "412",
     "kind": "turn.began",
@@ -648,6 +659,22 @@ OPERATIONS: dict[str, Rest] = {
     "ListBlocks": Rest(
         summary="The players the caller blocked, the latest first (paged)",
         example={"blocks": [{"playerId": "8d0e4b2a1c3f5a6b7c8d", "name": "Bo", "createTime": "2026-12-06T10:03:00Z"}]},
+        security=PLAYER,
+    ),
+    # -- presence (issue 48) ------------------------------------------------------------------------------------------
+    "GetPresence": Rest(
+        summary="The caller's friends' presence (paged): online, at a table, searching or away, and since when",
+        description="`page_size` at most 200 (KICKOFF_PRESENCE_PAGE_SIZE; 400 `bad_page_size` past it). A friend "
+        "who shows their presence to nobody reads as away with no time; a friend at an unlisted table the caller "
+        "may not enter reads as at a table with no room id.",
+        example={"friends": [PRESENCE_EXAMPLE], "nextPageToken": "", "visibility": "PRESENCE_VISIBILITY_FRIENDS"},
+        security=PLAYER,
+    ),
+    "SetPresenceVisibility": Rest(
+        summary="Choose who sees the caller's presence: their friends (the default) or nobody",
+        description='Body: {"visibility": "PRESENCE_VISIBILITY_NOBODY"}. Idempotent. 400 `bad_visibility` for '
+        "anything else.",
+        example={"visibility": "PRESENCE_VISIBILITY_NOBODY"},
         security=PLAYER,
     ),
 }

@@ -21,10 +21,10 @@ from litestar.params import FromPath, QueryParameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
-from kickoff.v1 import inbox_pb2, inbox_pb2_grpc, match_pb2, move_pb2, tournament_pb2
+from kickoff.v1 import inbox_pb2, inbox_pb2_grpc, match_pb2, move_pb2, presence_pb2, presence_pb2_grpc, tournament_pb2
 from service.gateway.calls import PRIVATE, ROUTE, metadata, to_json, upstream
 from service.gateway.openapi import PLAYER, SEAT_OR_SPECTATOR, operation
-from service.gateway.operations import INBOX_ITEM_EXAMPLE, MATCHED_EXAMPLE
+from service.gateway.operations import INBOX_ITEM_EXAMPLE, MATCHED_EXAMPLE, PRESENCE_EXAMPLE
 from service.gateway.problems import BadRequest, rpc_error_to_problem
 
 log = logging.getLogger(__name__)
@@ -301,4 +301,34 @@ async def follow_inbox(request: Request[Any, Any, Any], state: State) -> ServerS
     return await event_stream(call, up.heartbeat, part="item", after=after, key="item_id")
 
 
-STREAM_ROUTES = [stream_events, stream_tournament, follow_ticket, follow_inbox]
+# -- presence (issue 48) ---------------------------------------------------------------------------------------------
+@get(
+    "/v1/presence/events",
+    operation_id="FollowPresence",
+    operation_class=operation(
+        presence_pb2.FriendPresence, media_type="text/event-stream", marker="cursor", example=PRESENCE_EXAMPLE
+    ),
+    summary="The caller's friends' presence now and at every change, as server-sent events, resumable",
+    description="As the player of the `Authorization` access token. The first `update` events are each friend's "
+    "presence now, then one at each change (its id the presence's cursor); a friend no longer a friend comes once "
+    "with `removed: true`. The stream does not end by itself. Coming back with the last event's id (Last-Event-ID, "
+    "or `?after_cursor=`) sends the friends whose presence changed since (and those shown without a time) first. 429 "
+    "`too_many_followers` when the node serves as many presence streams as it may.",
+    security=PLAYER,
+    cache_control=PRIVATE,
+    tags=["presence"],
+)
+async def follow_presence(request: Request[Any, Any, Any], state: State) -> ServerSentEvent | Response[None]:
+    up = upstream(state)
+    after = last_version(request, "after_cursor")
+    service = presence_pb2.DESCRIPTOR.services_by_name["PresenceService"]
+    stub = up.made.get("stream:" + service.full_name)
+    if stub is None:  # (on the event streams' channel, made on first use)
+        channel = up.stream_channel or up.channel
+        stub = up.made["stream:" + service.full_name] = presence_pb2_grpc.PresenceServiceStub(channel)
+    call = stub.FollowPresence(presence_pb2.FollowPresenceRequest(after_cursor=after), metadata=metadata(request))
+    # (every message the server sends is news: it resumes by itself, so nothing is filtered here)
+    return await event_stream(call, up.heartbeat, part="presence", key="cursor")
+
+
+STREAM_ROUTES = [stream_events, stream_tournament, follow_ticket, follow_inbox, follow_presence]

@@ -16,6 +16,7 @@ from service.grpc.limits import check_request
 from service.grpc.servicers import bearer_token, internal, unary
 from service.inbox.inbox import Inbox, Item
 from service.players.players import Players
+from service.presence.presence import ONLINE, holding
 
 INBOX_SERVICE = inbox_pb2.DESCRIPTOR.services_by_name["InboxService"].full_name
 
@@ -78,6 +79,7 @@ class InboxServicer(inbox_pb2_grpc.InboxServiceServicer):
                 self.admission.stream(context),
                 inbox.watch.follow(player) as follower,
                 inbox.telemetry.instruments.stream("inbox"),
+                holding(self.players, player, ONLINE),  # (issue 48: presence)
             ):
                 await context.send_initial_metadata(())
                 async for item in inbox.follow(player, request.after_item_id, follower):

@@ -22,6 +22,8 @@ from service.grpc.servicers import RoomAccess, bearer_token, internal, parameter
 from service.matches.matchmaker import Matchmaker
 from service.matches.store import CANCELLED, EXPIRED, FORMING, MATCHED, PROPOSED, SEARCHING, MatchInfo, TicketInfo
 from service.players.players import Players
+from service.presence.presence import SEARCHING as LOOKING
+from service.presence.presence import holding
 from service.rooms.room import ONLINE
 
 MATCH_SERVICE = match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name
@@ -184,6 +186,7 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
                 self.admission.stream(context),
                 watch.follow(ticket_id) as changed,
                 self.access.directory.telemetry.instruments.stream("ticket"),
+                holding(self.players, player, LOOKING),  # (issue 48: presence)
             ):
                 await context.send_initial_metadata(())
                 sent = 0

@@ -48,6 +48,8 @@ from kickoff.v1 import (
     operator_pb2_grpc,
     player_pb2,
     player_pb2_grpc,
+    presence_pb2,
+    presence_pb2_grpc,
     room_pb2,
     room_pb2_grpc,
     tournament_pb2,
@@ -68,6 +70,7 @@ from service.grpc.limits import tolerant
 from service.grpc.matches import MatchServicer
 from service.grpc.operators import OperatorServicer
 from service.grpc.players import PlayerServicer
+from service.grpc.presence import PresenceServicer
 from service.grpc.servicers import GameServicer, MoveServicer, RoomAccess, RoomServicer
 from service.grpc.tokens import SeatTokens
 from service.grpc.tournaments import TournamentServicer
@@ -79,6 +82,7 @@ from service.operators.keys import OperatorKeys
 from service.players.identity import ExternalTokens, issuers_from_json
 from service.players.players import Players, page_key
 from service.players.store import PlayerStore
+from service.presence.presence import Presence
 from service.rooms.clock import SystemClock
 from service.rooms.directory import RoomDirectory, RoomsShared
 from service.rooms.private import InvitationLinks
@@ -247,6 +251,7 @@ SERVICES = (
     operator_pb2.DESCRIPTOR.services_by_name["OperatorService"].full_name,
     inbox_pb2.DESCRIPTOR.services_by_name["InboxService"].full_name,  # (issue 48)
     friend_pb2.DESCRIPTOR.services_by_name["FriendService"].full_name,
+    presence_pb2.DESCRIPTOR.services_by_name["PresenceService"].full_name,  # (issue 48: presence)
 )
 
 
@@ -388,6 +393,7 @@ async def create_server(
     private: PrivateRoomSettings | None = None,
     inbox: Inbox | None = None,
     friends: FriendStore | None = None,
+    presence: Presence | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
@@ -454,6 +460,13 @@ async def create_server(
                 server,
                 calls,
             )
+            if presence is not None:  # (issue 48: presence, with friends)
+                _register(
+                    presence_pb2_grpc.add_PresenceServiceServicer_to_server,
+                    PresenceServicer(presence, friends, players, admission),
+                    server,
+                    calls,
+                )
     if webhooks is not None:
         _register(
             webhook_pb2_grpc.add_WebhookServiceServicer_to_server,
@@ -497,6 +510,7 @@ class Assembly:
     friends: FriendStore | None = None
     retention: Retention | None = None
     inbox: Inbox | None = None  # (issue 48: the players' inboxes; none on a store in memory)
+    presence: Presence | None = None  # (issue 48: friends' presence; none on a store in memory)
     running: KickoffServer | None = None
     refreshing: asyncio.Task[None] | None = None
 
@@ -575,12 +589,21 @@ class Assembly:
         tokens = SeatTokens(secret)
         seal = _seal(tokens, node)
         admission = Admission(limits, vouched=seal.caller if seal is not None else None)
-        players = matchmaker = retention = friends = None
+        players = matchmaker = retention = friends = presence = None
         if player_store is not None:
             external = ExternalTokens(
                 issuers_from_json(settings.players.providers_json()), leeway=settings.players.leeway_seconds
             )
-            players = Players(player_store, secret, external)
+            # Presence (issue 48): this node's players' states, from their streams and calls (service/presence).
+            presence = Presence(
+                player_store.engine,
+                runtime.node.node_id if runtime.node is not None else "",
+                settings.presence,
+                now=time.time,
+                telemetry=telemetry,
+                room=directory.in_memory,
+            )
+            players = Players(player_store, secret, external, presence=presence)
             outbox = webhooks.outbox if webhooks is not None else None
             matches = MatchStore(player_store.engine, clock.now, settings.matches, outbox)
             matchmaker = Matchmaker(matches, directory, player_store, settings.matches, clock=clock)
@@ -609,6 +632,7 @@ class Assembly:
             friends=friends,
             retention=retention,
             inbox=inbox,
+            presence=presence,
         )
 
     async def start(self) -> KickoffServer:
@@ -637,6 +661,8 @@ class Assembly:
             self.retention.start()
         if self.inbox is not None:
             self.inbox.start()
+        if self.presence is not None:
+            await self.presence.start()
         _describe(self.settings.limits)
         self.running = await create_server(
             self.directory,
@@ -652,6 +678,7 @@ class Assembly:
             private=self.settings.private,
             inbox=self.inbox,
             friends=self.friends,
+            presence=self.presence,
         )
         collector.settle()  # (what start-up made stays for good: see service/collector.py)
         return self.running
@@ -663,6 +690,8 @@ class Assembly:
             self.retention.stop()
         if self.inbox is not None:
             await self.inbox.close()
+        if self.presence is not None:
+            await self.presence.close()
         if self.matchmaker is not None:  # (no room is made here any more: the other nodes' matchmakers go on)
             await self.matchmaker.close()
         self.directory.stop_resting()

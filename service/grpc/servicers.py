@@ -48,6 +48,7 @@ from service.grpc.limits import check_request
 from service.grpc.tokens import TICKET_SECONDS, SeatClaim, SeatTokens
 from service.players.players import Players
 from service.players.store import PlayerInfo as Player
+from service.presence.presence import AT_TABLE, holding, seat_player
 from service.rooms.directory import NewRoom, RoomDirectory
 from service.rooms.private import InvitationLinks, Visitor, hidden, may_enter
 from service.rooms.room import Room, Update
@@ -552,7 +553,11 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
             else:
                 claim = self.access.seat(context, room, required=False)
             viewer, nonce = claim if claim else (None, "")
-            with self.admission.stream(context), self.access.directory.telemetry.instruments.stream("events"):
+            with (
+                self.admission.stream(context),
+                self.access.directory.telemetry.instruments.stream("events"),
+                holding(self.access.players, seat_player(room, viewer), AT_TABLE, room.room_id, unlisted=room.unlisted),
+            ):
                 # A seat's feed ends when the seat changes hands (SeatReleased): nothing after it is rendered for it.
                 feed = room.subscribe(request.after_version, viewer, nonce)
                 try:
@@ -609,7 +614,11 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
             if room.unlisted:
                 await self.access.enter(room, context)
             seat, nonce = self.access.seat(context, room, required=True)  # type: ignore[misc]
-            with self.admission.stream(context), self.access.directory.telemetry.instruments.stream("play"):
+            with (
+                self.admission.stream(context),
+                self.access.directory.telemetry.instruments.stream("play"),
+                holding(self.access.players, seat_player(room, seat), AT_TABLE, room.room_id, unlisted=room.unlisted),
+            ):
                 feed = room.subscribe(first.hello.after_version, seat, nonce)  # (it ends if the seat is given back)
                 reader = asyncio.create_task(self._read_moves(request_iterator, room, seat, nonce, feed))
                 try:

@@ -8,6 +8,7 @@ import hashlib
 import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from service.errors import InvalidRequest, PlayerNotFound, Unauthenticated
 from service.players.identity import ExternalIdentity, ExternalTokens
@@ -53,8 +54,12 @@ class Players:
         clock: Callable[[], float] | None = None,
         refresh_seconds: float = REFRESH_SECONDS,
         session_seconds: float = SESSION_SECONDS,
+        presence: Any = None,
     ) -> None:
         self.store = store
+        # (issue 48) this node's presence (service/presence): a call with an access token keeps its player online
+        # for a while, and the streams of a signed-in player hold their state there. None: no presence.
+        self.presence = presence
         self.clock = clock or store.clock
         self.access = AccessTokens(hmac.new(secret, b"kickoff access tokens", hashlib.sha256).digest(), self.clock)
         self._device_key = hmac.new(secret, b"kickoff guest devices", hashlib.sha256).digest()
@@ -146,6 +151,8 @@ class Players:
             raise Unauthenticated("this call needs an access token, not a seat token", code="not_an_access_token")
         caller = self.access.verify(token)
         await self.store.check_session(caller.session_id, caller.player_id)
+        if self.presence is not None:
+            self.presence.touch(caller.player_id)
         return caller
 
     async def optional_caller(self, token: str | None) -> Caller | None:

@@ -219,6 +219,8 @@ class PlayerRow(Base):
     device_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     created_at: Mapped[float] = mapped_column(Double)
     deleted_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    # (issue 48, 0024) who sees the player's presence: friends, nobody
+    presence_visibility: Mapped[str] = mapped_column(String(8), default="friends", server_default="friends")
 
 
 class IdentityRow(Base):
@@ -556,3 +558,20 @@ class BlockRow(Base):
     blocker: Mapped[str] = mapped_column(String(40), primary_key=True)
     blocked: Mapped[str] = mapped_column(String(40), primary_key=True)
     created_at: Mapped[float] = mapped_column(Double)
+
+
+# -- presence (issue 48: service/presence; 0024) ----------------------------------------------------------------------
+class PresenceRow(Base):
+    """A player's presence as one node knows it (0024): written only when it changes on that node (never per
+    heartbeat). A row of a node whose lease ran out reads as away (service/presence)."""
+
+    __tablename__ = "presence"
+    __table_args__ = (Index("ix_presence_node", "node_id"),)
+
+    player_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    node_id: Mapped[str] = mapped_column(String(64), primary_key=True)  # ('' on a single server)
+    state: Mapped[str] = mapped_column(String(16))  # online, searching, at_table, away
+    room_id: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    unlisted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # the room is unlisted
+    since: Mapped[float] = mapped_column(Double)  # when the state began (away: when last seen)
+    version: Mapped[int] = mapped_column(BigInteger, default=1)

@@ -870,6 +870,31 @@ export type Friend = {
 };
 
 /**
+ * FriendPresence
+ *
+ * kickoff.v1.FriendPresence, in the proto3 JSON mapping
+ */
+export type FriendPresence = {
+    /**
+     * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+     */
+    cursor: string;
+    /**
+     * an RFC 3339 time
+     */
+    lastSeenTime?: string;
+    name: string;
+    playerId: string;
+    removed: boolean;
+    roomId: string;
+    /**
+     * an RFC 3339 time
+     */
+    sinceTime?: string;
+    state: PresenceState;
+};
+
+/**
  * FriendRequest
  *
  * kickoff.v1.FriendRequest, in the proto3 JSON mapping
@@ -986,6 +1011,17 @@ export type GetLeaderboardResponse = {
     lines: Array<LeaderboardLine>;
     minGames: number;
     nextPageToken: string;
+};
+
+/**
+ * GetPresenceResponse
+ *
+ * kickoff.v1.GetPresenceResponse, in the proto3 JSON mapping
+ */
+export type GetPresenceResponse = {
+    friends: Array<FriendPresence>;
+    nextPageToken: string;
+    visibility: PresenceVisibility;
 };
 
 /**
@@ -1604,6 +1640,20 @@ export type PlayerGame = {
 };
 
 /**
+ * PresenceState
+ *
+ * kickoff.v1.PresenceState, by name
+ */
+export type PresenceState = 'PRESENCE_STATE_UNSPECIFIED' | 'PRESENCE_STATE_AWAY' | 'PRESENCE_STATE_ONLINE' | 'PRESENCE_STATE_SEARCHING' | 'PRESENCE_STATE_AT_TABLE';
+
+/**
+ * PresenceVisibility
+ *
+ * kickoff.v1.PresenceVisibility, by name
+ */
+export type PresenceVisibility = 'PRESENCE_VISIBILITY_UNSPECIFIED' | 'PRESENCE_VISIBILITY_FRIENDS' | 'PRESENCE_VISIBILITY_NOBODY';
+
+/**
  * ProblemDetails
  *
  * RFC 9457 problem details: every refusal of every operation
@@ -1974,6 +2024,24 @@ export type Session = {
      */
     refreshExpireTime?: string;
     refreshToken: string;
+};
+
+/**
+ * SetPresenceVisibilityRequest
+ *
+ * kickoff.v1.SetPresenceVisibilityRequest, in the proto3 JSON mapping
+ */
+export type SetPresenceVisibilityRequest = {
+    visibility?: PresenceVisibility;
+};
+
+/**
+ * SetPresenceVisibilityResponse
+ *
+ * kickoff.v1.SetPresenceVisibilityResponse, in the proto3 JSON mapping
+ */
+export type SetPresenceVisibilityResponse = {
+    visibility: PresenceVisibility;
 };
 
 /**
@@ -4061,6 +4129,118 @@ export type ListRatingChangesResponses = {
 };
 
 export type ListRatingChangesResponse2 = ListRatingChangesResponses[keyof ListRatingChangesResponses];
+
+export type GetPresenceData = {
+    body?: never;
+    path?: never;
+    query?: {
+        page_size?: number;
+        page_token?: string;
+    };
+    url: '/v1/presence';
+};
+
+export type GetPresenceErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type GetPresenceError = GetPresenceErrors[keyof GetPresenceErrors];
+
+export type GetPresenceResponses = {
+    /**
+     * a GetPresenceResponse
+     */
+    200: GetPresenceResponse;
+};
+
+export type GetPresenceResponse2 = GetPresenceResponses[keyof GetPresenceResponses];
+
+export type FollowPresenceData = {
+    body?: never;
+    headers?: {
+        /**
+         * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+         */
+        'Last-Event-ID'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+         */
+        after_version?: string;
+    };
+    url: '/v1/presence/events';
+};
+
+export type FollowPresenceErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type FollowPresenceError = FollowPresenceErrors[keyof FollowPresenceErrors];
+
+export type FollowPresenceResponses = {
+    /**
+     * each event's data (one line of JSON): a FriendPresence in each `update` event, whose id is the version it brings the stream to (send it back as Last-Event-ID to resume), then a StreamEnd in the one `end` event; or, where the server refuses to go on (the seat the stream was opened as changed hands), ProblemDetails in a `problem` event, and the stream ends. A FriendPresence always has `cursor`, ProblemDetails `status` and `title`, a StreamEnd neither. Between events the stream sends comment lines (`: heartbeat`) that carry no data, and a `retry:` line first.
+     */
+    200: FriendPresence | ProblemDetails | StreamEnd;
+    /**
+     * nothing is left after the version asked for, and the updates are over (an EventSource stops reconnecting)
+     */
+    204: void;
+};
+
+export type FollowPresenceResponse = FollowPresenceResponses[keyof FollowPresenceResponses];
+
+export type SetPresenceVisibilityData = {
+    /**
+     * a SetPresenceVisibilityRequest (the room id comes from the path)
+     */
+    body?: SetPresenceVisibilityRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/presence/visibility';
+};
+
+export type SetPresenceVisibilityErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type SetPresenceVisibilityError = SetPresenceVisibilityErrors[keyof SetPresenceVisibilityErrors];
+
+export type SetPresenceVisibilityResponses = {
+    /**
+     * a SetPresenceVisibilityResponse
+     */
+    200: SetPresenceVisibilityResponse;
+};
+
+export type SetPresenceVisibilityResponse2 = SetPresenceVisibilityResponses[keyof SetPresenceVisibilityResponses];
 
 export type ListRoomsData = {
     body?: never;

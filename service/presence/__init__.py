@@ -1,0 +1,1 @@
+"""Friends' presence (issue 48): service/presence/presence.py."""

@@ -1,0 +1,558 @@
+"""Friends' presence: online, at a table, searching for a game, or away (with when last seen), derived from what each
+node sees of its own players, never from what a client claims.
+
+**What a node knows.** Each node holds, in memory, the players whose streams it serves (:meth:`Presence.hold`: a
+seat's play or event stream, a matchmaking ticket's stream, an inbox or presence stream) and the players whose access
+token it checked lately (:meth:`Presence.touch`). A player's state on a node is the highest of what they hold there:
+at a table (which room) over searching over online; with nothing held, online for ``online_seconds`` after their
+last call, then away.
+
+**What a change costs the store.** A node writes a player's row (player, node, state, room, since, version) only when
+that player's state on the node changes: one upsert, batched with the other changes of the same moment in one
+transaction; a stream's heartbeat, a second stream of the same state or a call while online writes nothing. A node's
+rows outlive it: a row of a node whose lease ran out (service/cluster: the nodes' rows) reads as away, last seen when
+its lease ran out; a node starting under an id marks the rows its predecessor left away (:meth:`Presence.start`).
+
+**Reading.** A player's presence is the highest state of their rows from live nodes. :class:`PresenceWatch` reads,
+every ``poll_seconds``, the rows of the friends of every player followed on the node: one query a round for everything
+the node follows, whatever the number of streams (and every :data:`FRIENDS_SECONDS` one more: the friendships). A
+change on this node is written at once, and read again at once for the streams here that follow that player. A
+stream then compares what it sent with what the watch read, in memory, for the friends changed since its last look.
+
+**Who sees what.** Only friends (a block ends a friendship: a blocked pair are never friends, so never see each
+other); a player whose visibility is ``nobody`` reads to everyone as away with no time. At a table in an unlisted room,
+the room id is shown only to a friend who may enter that room (service/rooms/private.py's :func:`may_enter` where the
+room lives on this node; its seats in the store otherwise): others see "at a table" alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import literal_column, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from service.errors import InvalidRequest, ResourceExhausted
+from service.rooms.private import Visitor, may_enter
+from service.settings import PresenceSettings
+from service.store.database import store_away
+from service.store.journal import _unavailable
+from service.store.models import FriendshipRow, NodeRow, PlayerRow, PresenceRow, SeatRow
+from service.telemetry import Telemetry
+
+log = logging.getLogger(__name__)
+
+AWAY, ONLINE, SEARCHING, AT_TABLE = "away", "online", "searching", "at_table"
+RANK = {AWAY: 0, ONLINE: 1, SEARCHING: 2, AT_TABLE: 3}
+FRIENDS, NOBODY = "friends", "nobody"
+VISIBILITIES = (FRIENDS, NOBODY)
+FRIENDS_SECONDS = 5.0  # how often the rounds read the friendships again (a friendship's end reaches streams in this)
+RESUME_SLACK_MS = 10_000  # a resumed stream resends what changed this long before its cursor (nodes' clocks differ)
+BATCH = 500
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A player's state on one node: what a row holds."""
+
+    state: str
+    room_id: str = ""
+    unlisted: bool = False
+
+
+@dataclass(frozen=True)
+class View:
+    """A player's presence as the store says (before who looks): their state, its room, since when (away: last seen,
+    None when never seen), their name and visibility."""
+
+    state: str
+    room_id: str
+    unlisted: bool
+    since: float | None
+    name: str
+    visibility: str
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A friend's presence as one player may see it."""
+
+    player_id: str
+    name: str
+    state: str
+    room_id: str = ""
+    since: float | None = None
+    removed: bool = False
+
+    @property
+    def cursor(self) -> int:
+        return int(self.since * 1000) if self.since is not None else 0
+
+
+@contextlib.asynccontextmanager
+async def _away_is_unavailable() -> AsyncIterator[None]:
+    try:
+        yield
+    except Exception as error:
+        if store_away(error):
+            raise _unavailable() from None
+        raise
+
+
+def _store_now(dialect: str) -> Any:
+    """The database's clock in seconds since the epoch (the nodes' leases are in it)."""
+    if dialect == "postgresql":
+        return literal_column("extract(epoch from clock_timestamp())::float8")
+    return literal_column("((julianday('now') - 2440587.5) * 86400.0)")
+
+
+def merge(rows: Sequence[Any]) -> tuple[Spot, float | None]:
+    """A player's presence from their rows (each with ``alive`` and the node's ``expires_at``): the highest state of
+    the live nodes' rows and since when; else away, last seen at the latest of their rows (a dead node's: when its
+    lease ran out)."""
+    live = [row for row in rows if row.alive and row.state != AWAY]
+    if live:
+        best = max(live, key=lambda row: (RANK.get(row.state, 0), row.since))
+        return Spot(best.state, best.room_id, bool(best.unlisted)), best.since
+    seen = [
+        row.since
+        if row.state == AWAY or row.alive or row.expires_at is None
+        else max(row.since, min(row.expires_at, time.time()))  # (a dead node's: when its lease ran out)
+        for row in rows
+    ]
+    return Spot(AWAY), (max(seen) if seen else None)
+
+
+class _Follower:
+    def __init__(self, player_id: str) -> None:
+        self.player_id = player_id
+        self.event = asyncio.Event()
+
+
+class PresenceWatch:
+    """The presence streams this node serves, and what it last read of the friends they follow (module docstring:
+    Reading)."""
+
+    def __init__(self, presence: Presence, limit: int) -> None:
+        self.presence = presence
+        self.limit = limit
+        self._followers: dict[str, set[_Follower]] = {}
+        self.friends: dict[str, set[str]] = {}  # followed player -> their friends, as last read
+        self.views: dict[str, View] = {}  # those friends' presence, as last read
+        self.round = 0  # rounds read so far
+        self.changed_in: dict[str, int] = {}  # a friend -> the round their presence last changed in
+        self._count = 0
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+    @contextlib.contextmanager
+    def follow(self, player_id: str) -> Iterator[_Follower]:
+        if self._count >= self.limit:
+            raise ResourceExhausted(
+                f"this node serves as many presence streams as it may ({self.limit}); try again later",
+                code="too_many_followers",
+                retry_after=5.0,
+            )
+        follower = _Follower(player_id)
+        self._followers.setdefault(player_id, set()).add(follower)
+        self._count += 1
+        try:
+            yield follower
+        finally:
+            self._count -= 1
+            followers = self._followers.get(player_id)
+            if followers is not None:
+                followers.discard(follower)
+                if not followers:
+                    del self._followers[player_id]
+                    self.friends.pop(player_id, None)
+
+    async def look(self, only: Sequence[str] | None = None, *, friends: bool = True) -> None:
+        """One round: read the friends of the players followed here (or ``only`` those; ``friends`` False: keep the
+        friends read before) and their presence; wake the streams whose friends or friends' presence changed."""
+        followed = list(self._followers) if only is None else list(only)
+        if friends:
+            found = await self.presence.friends_of(followed)
+        else:
+            found = {player: self.friends.get(player, set()) for player in followed}
+        wanted = sorted({friend for group in found.values() for friend in group})
+        await self._read(wanted, found, followed)
+
+    async def refresh(self, players: set[str]) -> None:
+        """Read again the presence of ``players`` that streams here follow (they changed on this node): at once,
+        without waiting for the round."""
+        wanted = sorted(player for player in players if player in self.views)
+        if wanted:
+            await self._read(wanted, {}, [])
+
+    async def _read(self, wanted: Sequence[str], friends: dict[str, set[str]], followed: Sequence[str]) -> None:
+        views = await self.presence.views(wanted)
+        changed = {player for player, view in views.items() if self.views.get(player) != view}
+        self.round += 1
+        for player in changed:
+            self.changed_in[player] = self.round
+        self.views.update(views)
+        moved = set()
+        for player in followed:
+            mine = friends.get(player, set())
+            if mine != self.friends.get(player):
+                moved.add(player)
+            self.friends[player] = mine
+        for player, followers in self._followers.items():
+            if player in moved or self.friends.get(player, set()) & changed:
+                for follower in followers:
+                    follower.event.set()
+        kept = {friend for group in self.friends.values() for friend in group}
+        for player in [p for p in self.views if p not in kept]:
+            del self.views[player]
+            self.changed_in.pop(player, None)
+
+
+class Presence:
+    """Presence on this node (see the module docstring). ``node_id``: this node's ('' on a single server);
+    ``now``: the time rows are stamped with; ``room``: the room of an id when it lives on this node (for may_enter)."""
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        node_id: str = "",
+        settings: PresenceSettings | None = None,
+        *,
+        now: Callable[[], float] = time.time,
+        telemetry: Telemetry | None = None,
+        room: Callable[[str], Any] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.node_id = node_id
+        self.settings = settings or PresenceSettings()
+        self.now = now
+        self.telemetry = telemetry or Telemetry()
+        self.room = room or (lambda room_id: None)
+        self.watch = PresenceWatch(self, self.settings.max_followers)
+        self._holds: dict[str, Counter[Spot]] = {}
+        self._touched: dict[str, float] = {}
+        self._written: dict[str, Spot] = {}  # what this node's row of each player says
+        self._dirty: set[str] = set()
+        self._local: set[str] = set()  # players whose presence changed here since the last look at them
+        self.kick = asyncio.Event()  # (set at each change here: the rounds start at once; tests wait on it)
+        self._poller: asyncio.Task[None] | None = None
+        self.writes = 0  # rows written by this node (the benchmark's count)
+
+    # -- what this node sees of its players ---------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def hold(self, player_id: str, state: str, room_id: str = "", *, unlisted: bool = False) -> Iterator[None]:
+        """The player is ``state`` on this node while the block runs (a stream of theirs is open)."""
+        if not player_id:
+            yield
+            return
+        spot = Spot(state, room_id if state == AT_TABLE else "", unlisted and state == AT_TABLE)
+        self._holds.setdefault(player_id, Counter())[spot] += 1
+        self._changed(player_id)
+        try:
+            yield
+        finally:
+            held = self._holds.get(player_id)
+            if held is not None:
+                held[spot] -= 1
+                if held[spot] <= 0:
+                    del held[spot]
+                if not held:
+                    del self._holds[player_id]
+            self._touched[player_id] = self.now()  # (online a while after their last stream ends)
+            self._changed(player_id)
+
+    def touch(self, player_id: str) -> None:
+        """The player's access token was used here now: online for ``online_seconds``."""
+        first = player_id not in self._touched
+        self._touched[player_id] = self.now()
+        if first or self._written.get(player_id, Spot(AWAY)).state == AWAY:
+            self._changed(player_id)
+
+    def _changed(self, player_id: str) -> None:
+        self._dirty.add(player_id)
+        self.kick.set()
+
+    def spot(self, player_id: str) -> Spot:
+        """The player's state on this node now."""
+        held = self._holds.get(player_id)
+        if held:
+            return max(held, key=lambda spot: RANK[spot.state])
+        touched = self._touched.get(player_id)
+        if touched is not None and self.now() - touched < self.settings.online_seconds:
+            return Spot(ONLINE)
+        return Spot(AWAY)
+
+    async def flush(self) -> int:
+        """Write the rows of the players whose state here changed since the last flush (and of those whose last call
+        is now older than ``online_seconds``): one upsert each, in one transaction. How many were written."""
+        now = self.now()
+        for player, at in list(self._touched.items()):
+            if now - at >= self.settings.online_seconds and player not in self._holds:
+                del self._touched[player]
+                self._dirty.add(player)
+        dirty, self._dirty = self._dirty, set()
+        rows = []
+        for player in sorted(dirty):
+            spot = self.spot(player)
+            if spot == self._written.get(player, Spot(AWAY)) and not (spot.state == AWAY and player in self._written):
+                continue
+            if spot.state == AWAY and player not in self._written:
+                continue  # (never written here: nothing to say)
+            rows.append((player, spot))
+        if not rows:
+            return 0
+        try:
+            async with self.engine.begin() as connection:
+                for player, spot in rows:
+                    await self._upsert(connection, player, spot, now)
+        except Exception:
+            self._dirty |= {player for player, _ in rows}  # (the next round tries again)
+            raise
+        counter = self.telemetry.instruments.presence_changes
+        for player, spot in rows:
+            if spot.state == AWAY:
+                self._written.pop(player, None)
+            else:
+                self._written[player] = spot
+            counter.add(1, {"kickoff.presence.state": spot.state})
+        self.writes += len(rows)
+        self._local.update(player for player, _ in rows)
+        return len(rows)
+
+    async def _upsert(self, connection: Any, player: str, spot: Spot, now: float) -> None:
+        values = {
+            "player_id": player,
+            "node_id": self.node_id,
+            "state": spot.state,
+            "room_id": spot.room_id,
+            "unlisted": spot.unlisted,
+            "since": now,
+            "version": 1,
+        }
+        if connection.dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert
+        else:
+            from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
+        statement = insert(PresenceRow).values(values)
+        statement = statement.on_conflict_do_update(
+            index_elements=["player_id", "node_id"],
+            set_={
+                "state": spot.state,
+                "room_id": spot.room_id,
+                "unlisted": spot.unlisted,
+                "since": now,
+                "version": PresenceRow.version + 1,
+            },
+        )
+        await connection.execute(statement)
+
+    async def start(self) -> None:
+        """Mark away the rows a previous process under this node's id left (it is gone), and start the rounds."""
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                update(PresenceRow)
+                .where(PresenceRow.node_id == self.node_id, PresenceRow.state != AWAY)
+                .values(state=AWAY, since=self.now(), version=PresenceRow.version + 1)
+            )
+        if self._poller is None:
+            self._poller = asyncio.get_running_loop().create_task(self.run(), name="presence")
+
+    async def close(self) -> None:
+        if self._poller is not None:
+            self._poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._poller
+            self._poller = None
+        with contextlib.suppress(Exception):  # (its players are away: the store says so at once, not after a lease)
+            for player in list(self._written):
+                self._holds.pop(player, None)
+                self._touched.pop(player, None)
+                self._dirty.add(player)
+            await self.flush()
+
+    async def round(self) -> None:
+        """One round: write what changed here, then read what the streams here follow."""
+        await self.flush()
+        await self.watch.look()
+
+    async def run(self) -> None:
+        """Forever: a change on this node is written at once (and the streams here that follow that player read it
+        again at once); every ``poll_seconds`` a round reads what the streams here follow (the friendships too,
+        every :data:`FRIENDS_SECONDS`)."""
+        clock = time.monotonic
+        poll_at = friends_at = clock()
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.kick.wait(), max(0.0, poll_at - clock()))
+            self.kick.clear()
+            try:
+                await self.flush()
+                local, self._local = self._local, set()
+                if clock() >= poll_at:
+                    poll_at = clock() + self.settings.poll_seconds
+                    friends = clock() >= friends_at
+                    if friends:
+                        friends_at = clock() + FRIENDS_SECONDS
+                    await self.watch.look(friends=friends)
+                elif local:
+                    await self.watch.refresh(local)
+            except Exception as error:  # (the store is away: the next round tries again)
+                log.warning("presence: a round failed (%s)", type(error).__name__)
+
+    # -- reading -------------------------------------------------------------------------------------------------------
+
+    async def friends_of(self, players: Sequence[str]) -> dict[str, set[str]]:
+        """Each player's friends (one query per 500 players)."""
+        found: dict[str, set[str]] = {player: set() for player in players}
+        for start in range(0, len(players), BATCH):
+            query = select(FriendshipRow.player_id, FriendshipRow.friend_id).where(
+                FriendshipRow.player_id.in_(players[start : start + BATCH])
+            )
+            async with self.engine.connect() as connection:
+                for player, friend in await connection.execute(query):
+                    found[player].add(friend)
+        return found
+
+    async def views(self, players: Sequence[str]) -> dict[str, View]:
+        """The players' presence as the store says (one query per 500 players)."""
+        found: dict[str, View] = {}
+        for start in range(0, len(players), BATCH):
+            batch = players[start : start + BATCH]
+            async with self.engine.connect() as connection:
+                alive = or_(PresenceRow.node_id == "", NodeRow.expires_at > _store_now(connection.dialect.name))
+                query = (
+                    select(
+                        PlayerRow.player_id,
+                        PlayerRow.name,
+                        PlayerRow.presence_visibility,
+                        PresenceRow.state,
+                        PresenceRow.room_id,
+                        PresenceRow.unlisted,
+                        PresenceRow.since,
+                        NodeRow.expires_at,
+                        alive.label("alive"),
+                    )
+                    .select_from(PlayerRow)
+                    .outerjoin(PresenceRow, PresenceRow.player_id == PlayerRow.player_id)
+                    .outerjoin(NodeRow, NodeRow.node_id == PresenceRow.node_id)
+                    .where(PlayerRow.player_id.in_(batch), PlayerRow.deleted_at.is_(None))
+                )
+                rows = (await connection.execute(query)).all()
+            by_player: dict[str, list[Any]] = {}
+            names: dict[str, tuple[str, str]] = {}
+            for row in rows:
+                names[row.player_id] = (row.name, row.presence_visibility)
+                if row.state is not None:
+                    by_player.setdefault(row.player_id, []).append(row)
+            for player, (name, visibility) in names.items():
+                spot, since = merge(by_player.get(player, []))
+                found[player] = View(spot.state, spot.room_id, spot.unlisted, since, name, visibility)
+        return found
+
+    async def seen_by(self, viewer: str, player_id: str, view: View) -> Seen:
+        """``view`` (``player_id``'s presence) as ``viewer``, one of their friends, may see it."""
+        if view.visibility == NOBODY:
+            return Seen(player_id, view.name, AWAY)
+        room_id = view.room_id
+        if room_id and view.unlisted and not await self.may_see_room(viewer, room_id):
+            room_id = ""
+        return Seen(player_id, view.name, view.state, room_id, view.since)
+
+    async def may_see_room(self, viewer: str, room_id: str) -> bool:
+        """Whether ``viewer`` may enter the unlisted room ``room_id``: may_enter where the room lives here; its
+        seats in the store otherwise (a player seated there is the only one may_enter lets in by player id)."""
+        room = self.room(room_id)
+        if room is not None:
+            return may_enter(room, Visitor(player_id=viewer))
+        query = select(SeatRow.room_id).where(SeatRow.room_id == room_id, SeatRow.player_id == viewer).limit(1)
+        async with self.engine.connect() as connection:
+            return (await connection.execute(query)).first() is not None
+
+    async def page(self, player_id: str, friends: Sequence[str]) -> list[Seen]:
+        """The presence of ``friends`` (the player's, in this order) as the player sees it."""
+        async with _away_is_unavailable():
+            views = await self.views(list(friends))
+            return [await self.seen_by(player_id, friend, views[friend]) for friend in friends if friend in views]
+
+    def check_page_size(self, size: int) -> int:
+        if size < 0 or size > self.settings.page_size:
+            raise InvalidRequest(
+                f"page_size must be 0-{self.settings.page_size}", code="bad_page_size", field="page_size"
+            )
+        return size or min(100, self.settings.page_size)
+
+    # -- visibility ----------------------------------------------------------------------------------------------------
+
+    async def visibility(self, player_id: str) -> str:
+        query = select(PlayerRow.presence_visibility).where(PlayerRow.player_id == player_id)
+        async with _away_is_unavailable(), self.engine.connect() as connection:
+            return (await connection.execute(query)).scalar_one_or_none() or FRIENDS
+
+    async def set_visibility(self, player_id: str, visibility: str) -> str:
+        if visibility not in VISIBILITIES:
+            raise InvalidRequest("visibility must be friends or nobody", code="bad_visibility", field="visibility")
+        async with _away_is_unavailable(), self.engine.begin() as connection:
+            await connection.execute(
+                update(PlayerRow).where(PlayerRow.player_id == player_id).values(presence_visibility=visibility)
+            )
+        self._local.add(player_id)
+        self.kick.set()  # (this node's streams see it at once; the others at their next round)
+        return visibility
+
+    # -- following -----------------------------------------------------------------------------------------------------
+
+    async def follow(self, player_id: str, after: int, follower: _Follower) -> AsyncIterator[Seen]:
+        """Each friend's presence now (resumed after a cursor: those changed since, and those shown without a time),
+        then each change, for as long as the caller iterates. ``follower``: ``watch.follow(player_id)``'s."""
+        watch = self.watch
+        async with _away_is_unavailable():
+            await watch.look([player_id])
+        sent: dict[str, Seen] = {}
+        first = True
+        looked = -1  # the last round this stream compared its friends in (only those changed since are looked at)
+        while True:
+            follower.event.clear()
+            friends = watch.friends.get(player_id, set())
+            for gone in sorted(set(sent) - friends):
+                removed = Seen(gone, sent.pop(gone).name, AWAY, since=self.now(), removed=True)
+                yield removed
+            since, looked = looked, watch.round
+            for friend in sorted(friends):
+                view = watch.views.get(friend)
+                if view is None or (friend in sent and watch.changed_in.get(friend, 0) <= since):
+                    continue
+                seen = await self.seen_by(player_id, friend, view)
+                if sent.get(friend) == seen:
+                    continue
+                sent[friend] = seen
+                if first and after and seen.since is not None and seen.cursor <= after - RESUME_SLACK_MS:
+                    continue  # (the client saw it before it came back)
+                yield seen
+            first = False
+            await follower.event.wait()
+
+
+def holding(players: Any, player_id: str, state: str, room_id: str = "", *, unlisted: bool = False) -> Any:
+    """``players.presence.hold(...)`` where the server keeps presence (and the player is known); else nothing."""
+    presence = getattr(players, "presence", None) if players is not None else None
+    if presence is None or not player_id:
+        return contextlib.nullcontext()
+    return presence.hold(player_id, state, room_id, unlisted=unlisted)
+
+
+def seat_player(room: Any, seat: int | None) -> str:
+    """The signed-in player holding ``seat`` of ``room`` ('' for a spectator, an anonymous seat or a system one)."""
+    if seat is None:
+        return ""
+    seats = getattr(room, "seats", ())
+    return getattr(seats[seat], "player", "") or "" if 0 <= seat < len(seats) else ""
