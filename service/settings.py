@@ -447,6 +447,18 @@ class PrivateRoomSettings:
 
 
 @dataclass(frozen=True)
+class RoomInvitationSettings:
+    """Invitations to a friend (service/rooms/invitations.py): how many may wait for an answer in one room and for one
+    player. docs/guides/private-tables.md explains each."""
+
+    # KICKOFF_ROOM_INVITATIONS_PER_ROOM: invitations one room may have waiting for an answer.
+    per_room: int = field(default_factory=lambda: int(_number("KICKOFF_ROOM_INVITATIONS_PER_ROOM", "20", int)))
+    # KICKOFF_ROOM_INVITATIONS_PER_PLAYER: invitations one player may have received and not answered (an invitation
+    # past it is refused to the inviter).
+    per_player: int = field(default_factory=lambda: int(_number("KICKOFF_ROOM_INVITATIONS_PER_PLAYER", "50", int)))
+
+
+@dataclass(frozen=True)
 class Settings:
     """Every setting of the gRPC server in one aggregate, read from the environment once, at start-up
     (:meth:`from_environment`), and handed to the composition root (service/grpc/server.py's ``serve``), which gives
@@ -466,6 +478,7 @@ class Settings:
     private: PrivateRoomSettings = field(default_factory=PrivateRoomSettings)
     inbox: InboxSettings = field(default_factory=InboxSettings)  # (issue 48: the inbox)
     friends: FriendSettings = field(default_factory=FriendSettings)  # (issue 48)
+    invitations: RoomInvitationSettings = field(default_factory=RoomInvitationSettings)  # (issue 48, part 2)
 
     @classmethod
     def from_environment(cls, **given: Any) -> Settings:

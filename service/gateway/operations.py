@@ -138,6 +138,15 @@ ENDPOINT_EXAMPLE = {
     "backlog": "0",
     "dead": "0",
 }
+INVITATION_EXAMPLE = {
+    "roomId": "3f2a9c1d4e5b6a70",
+    "game": "soker",
+    "fromPlayerId": "3f2a9c1d4e5b6a708192",
+    "fromName": "Ann",
+    "playerId": "8d0e4b2a1c3f5a6b7c8d",
+    "name": "Bo",
+    "createTime": "2026-12-06T10:00:00Z",
+}
 ROOM_EXAMPLE = {
     "roomId": "3f2a9c1d4e5b6a70",
     "game": "soker",
@@ -253,6 +262,50 @@ OPERATIONS: dict[str, Rest] = {
         summary="Revoke an invitation link (its room's seated players)",
         example={"linkId": "5d1c9a7e2b3f4a60", "revoked": True},
         security=SEAT_OR_PLAYER,
+        tag="private tables",
+        private=True,
+    ),
+    # -- invitations to a friend (issue 48, part 2) --
+    "InviteToRoom": Rest(
+        summary="Invite a friend to a room waiting for players (a player seated there)",
+        description='Body: {"playerId": "<the friend\'s id>"}. 409 `not_friends`, `you_blocked`, `room_started`, '
+        "`already_invited`, `already_seated`; 403 `not_seated`; 429 `room_invitations_full`, `their_invitations_full`; "
+        "404 `player_not_found`.",
+        example=INVITATION_EXAMPLE,
+        security=PLAYER,
+        tag="private tables",
+        created=True,
+        private=True,
+    ),
+    "ListRoomInvitations": Rest(
+        summary="The caller's pending room invitations, received and sent",
+        example={"received": [INVITATION_EXAMPLE], "sent": []},
+        security=PLAYER,
+        tag="private tables",
+        private=True,
+    ),
+    "AcceptRoomInvitation": Rest(
+        summary="Accept the caller's invitation to a room: they are seated, as JoinRoom seats them",
+        description="404 `invitation_not_found`; 409 `invitation_withdrawn`, `room_started`; 503 `room_full`.",
+        example={"room": ROOM_EXAMPLE, "seat": 1, "seatToken": "eyJhbGciOiJIUzI1NiIs..."},
+        security=PLAYER,
+        tag="private tables",
+        created=True,
+        private=True,
+    ),
+    "DeclineRoomInvitation": Rest(
+        summary="Decline the caller's invitation to a room",
+        description="404 `invitation_not_found`; 409 `invitation_withdrawn`.",
+        example={},
+        security=PLAYER,
+        tag="private tables",
+        private=True,
+    ),
+    "WithdrawRoomInvitation": Rest(
+        summary="Withdraw an invitation the caller sent to a room",
+        description="404 `invitation_not_found`.",
+        example={},
+        security=PLAYER,
         tag="private tables",
         private=True,
     ),

@@ -81,6 +81,7 @@ from service.players.players import Players, page_key
 from service.players.store import PlayerStore
 from service.rooms.clock import SystemClock
 from service.rooms.directory import RoomDirectory, RoomsShared
+from service.rooms.invitations import RoomInvitations
 from service.rooms.private import InvitationLinks
 from service.rooms.room import RoomLimits
 from service.rooms.thinking import Thinkers
@@ -388,6 +389,7 @@ async def create_server(
     private: PrivateRoomSettings | None = None,
     inbox: Inbox | None = None,
     friends: FriendStore | None = None,
+    invitations: RoomInvitations | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
@@ -415,7 +417,7 @@ async def create_server(
         directory.clock.now,
         private,
     )
-    access = RoomAccess(directory, tokens, forwarder, players, links)
+    access = RoomAccess(directory, tokens, forwarder, players, links, invitations)
     calls = Calls(ServerSpans(telemetry.tracer) if telemetry.tracing else None)
     _register(
         tournament_pb2_grpc.add_TournamentServiceServicer_to_server,
@@ -495,6 +497,7 @@ class Assembly:
     matchmaker: Matchmaker | None = None
     webhooks: Webhooks | None = None
     friends: FriendStore | None = None
+    invitations: RoomInvitations | None = None  # (issue 48, part 2: invitations to a friend; none without players)
     retention: Retention | None = None
     inbox: Inbox | None = None  # (issue 48: the players' inboxes; none on a store in memory)
     running: KickoffServer | None = None
@@ -575,7 +578,7 @@ class Assembly:
         tokens = SeatTokens(secret)
         seal = _seal(tokens, node)
         admission = Admission(limits, vouched=seal.caller if seal is not None else None)
-        players = matchmaker = retention = friends = None
+        players = matchmaker = retention = friends = invitations = None
         if player_store is not None:
             external = ExternalTokens(
                 issuers_from_json(settings.players.providers_json()), leeway=settings.players.leeway_seconds
@@ -593,6 +596,10 @@ class Assembly:
             friends = FriendStore(player_store.engine, clock.now, settings.friends, outbox)
             player_store.erasers.append(friends.erase)
             retention.add(friends.retention())
+            # Invitations to a friend (issue 48, part 2): room.invited through the outbox; a deleted player's go too.
+            invitations = RoomInvitations(player_store.engine, clock.now, settings.invitations, outbox)
+            player_store.erasers.append(invitations.erase)
+            retention.add(invitations.retention())
         return cls(
             settings,
             telemetry,
@@ -607,6 +614,7 @@ class Assembly:
             matchmaker=matchmaker,
             webhooks=webhooks,
             friends=friends,
+            invitations=invitations,
             retention=retention,
             inbox=inbox,
         )
@@ -652,6 +660,7 @@ class Assembly:
             private=self.settings.private,
             inbox=self.inbox,
             friends=self.friends,
+            invitations=self.invitations,
         )
         collector.settle()  # (what start-up made stays for good: see service/collector.py)
         return self.running

@@ -3,8 +3,8 @@
 An unlisted room (CreateRoomRequest.unlisted) is in no listing (the store leaves it out of every page), and for anyone
 :func:`may_enter` does not let in it does not exist: the transports answer NOT_FOUND (room_not_found), exactly as for
 a room never made. :func:`may_enter` is the one place that decides: its seated players (a seat token of the room, or
-the access token of a player seated there) and the holders of one of its links that opens it now. (People invited by
-name come later: :class:`Visitor` grows a field, and :func:`may_enter` a line.)
+the access token of a player seated there), the holders of one of its links that opens it now, and the friends a
+seated player invited to it while their invitation is pending (service/rooms/invitations.py).
 
 **Links.** :class:`InvitationLinks` makes them for a room's seated players, lists and revokes them. A link's token is
 a JWT (HS256) signed with a key derived from the server's secret, naming the link and its room; the store
@@ -44,11 +44,13 @@ class LinkRefused(PreconditionFailed):
 @dataclass(frozen=True)
 class Visitor:
     """What a caller brings to a room: the seat a seat token (or stream ticket) of this room proves, the player an
-    access token signs in, and whether they hold a link of the room that opens it now."""
+    access token signs in, whether they hold a link of the room that opens it now, and whether that player has an
+    invitation to it pending (from a friend)."""
 
     seat: int | None = None
     player_id: str = ""
     link: LinkRecord | None = None
+    invited: bool = False
 
 
 def may_enter(room: Room, visitor: Visitor) -> bool:
@@ -56,6 +58,8 @@ def may_enter(room: Room, visitor: Visitor) -> bool:
     if not room.unlisted:
         return True
     if visitor.seat is not None or visitor.link is not None:
+        return True
+    if visitor.invited and visitor.player_id:
         return True
     return bool(visitor.player_id) and room.seat_of(visitor.player_id) is not None
 

@@ -47,6 +47,7 @@ class Harness:
     webhooks: Any = None  # (a Webhooks where the test asked for them: the test steps its dispatcher)
     inbox: Any = None  # (an Inbox where the test asked for one: service/inbox)
     friend_store: Any = None  # (a FriendStore where the server has players)
+    invitations: Any = None  # (a RoomInvitations where the server has players)
 
     @property
     def rooms(self) -> room_pb2_grpc.RoomServiceStub:

@@ -23,6 +23,17 @@ export type AcceptMatchResponse = {
 };
 
 /**
+ * AcceptRoomInvitationResponse
+ *
+ * kickoff.v1.AcceptRoomInvitationResponse, in the proto3 JSON mapping
+ */
+export type AcceptRoomInvitationResponse = {
+    room?: Room;
+    seat: number;
+    seatToken: string;
+};
+
+/**
  * AddEndpointRequest
  *
  * kickoff.v1.AddEndpointRequest, in the proto3 JSON mapping
@@ -782,6 +793,15 @@ export type DeclineFriendRequestResponse = {
 };
 
 /**
+ * DeclineRoomInvitationResponse
+ *
+ * kickoff.v1.DeclineRoomInvitationResponse, in the proto3 JSON mapping
+ */
+export type DeclineRoomInvitationResponse = {
+    [key: string]: never;
+};
+
+/**
  * DeclineTicketResponse
  *
  * kickoff.v1.DeclineTicketResponse, in the proto3 JSON mapping
@@ -1129,6 +1149,16 @@ export type InvitationLink = {
 };
 
 /**
+ * InviteToRoomRequest
+ *
+ * kickoff.v1.InviteToRoomRequest, in the proto3 JSON mapping
+ */
+export type InviteToRoomRequest = {
+    playerId?: string;
+    roomId?: string;
+};
+
+/**
  * JoinRoomRequest
  *
  * kickoff.v1.JoinRoomRequest, in the proto3 JSON mapping
@@ -1426,6 +1456,16 @@ export type ListPlayerGamesResponse = {
 export type ListRatingChangesResponse = {
     changes: Array<RatingChange>;
     nextPageToken: string;
+};
+
+/**
+ * ListRoomInvitationsResponse
+ *
+ * kickoff.v1.ListRoomInvitationsResponse, in the proto3 JSON mapping
+ */
+export type ListRoomInvitationsResponse = {
+    received: Array<RoomInvitation>;
+    sent: Array<RoomInvitation>;
 };
 
 /**
@@ -1796,6 +1836,24 @@ export type RoomEvent = {
     seatLeft?: SeatLeft;
     seatTaken?: SeatTaken;
     standIn?: StandIn;
+};
+
+/**
+ * RoomInvitation
+ *
+ * kickoff.v1.RoomInvitation, in the proto3 JSON mapping
+ */
+export type RoomInvitation = {
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    fromName: string;
+    fromPlayerId: string;
+    game: string;
+    name: string;
+    playerId: string;
+    roomId: string;
 };
 
 /**
@@ -2609,7 +2667,16 @@ export type WebhookEndpoint = {
  *
  * kickoff.v1.WebhookEvent, by name
  */
-export type WebhookEvent = 'WEBHOOK_EVENT_UNSPECIFIED' | 'WEBHOOK_EVENT_TURN_BEGAN' | 'WEBHOOK_EVENT_MATCH_FOUND' | 'WEBHOOK_EVENT_GAME_ENDED' | 'WEBHOOK_EVENT_TOURNAMENT_GAME_READY' | 'WEBHOOK_EVENT_CLOCK_RUNNING_OUT' | 'WEBHOOK_EVENT_FRIEND_REQUESTED' | 'WEBHOOK_EVENT_FRIEND_ACCEPTED';
+export type WebhookEvent = 'WEBHOOK_EVENT_UNSPECIFIED' | 'WEBHOOK_EVENT_TURN_BEGAN' | 'WEBHOOK_EVENT_MATCH_FOUND' | 'WEBHOOK_EVENT_GAME_ENDED' | 'WEBHOOK_EVENT_TOURNAMENT_GAME_READY' | 'WEBHOOK_EVENT_CLOCK_RUNNING_OUT' | 'WEBHOOK_EVENT_FRIEND_REQUESTED' | 'WEBHOOK_EVENT_FRIEND_ACCEPTED' | 'WEBHOOK_EVENT_ROOM_INVITED';
+
+/**
+ * WithdrawRoomInvitationResponse
+ *
+ * kickoff.v1.WithdrawRoomInvitationResponse, in the proto3 JSON mapping
+ */
+export type WithdrawRoomInvitationResponse = {
+    [key: string]: never;
+};
 
 export type ListEndpointsData = {
     body?: never;
@@ -4062,6 +4129,35 @@ export type ListRatingChangesResponses = {
 
 export type ListRatingChangesResponse2 = ListRatingChangesResponses[keyof ListRatingChangesResponses];
 
+export type ListRoomInvitationsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/room-invitations';
+};
+
+export type ListRoomInvitationsErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type ListRoomInvitationsError = ListRoomInvitationsErrors[keyof ListRoomInvitationsErrors];
+
+export type ListRoomInvitationsResponses = {
+    /**
+     * a ListRoomInvitationsResponse
+     */
+    200: ListRoomInvitationsResponse;
+};
+
+export type ListRoomInvitationsResponse2 = ListRoomInvitationsResponses[keyof ListRoomInvitationsResponses];
+
 export type ListRoomsData = {
     body?: never;
     path?: never;
@@ -4319,6 +4415,138 @@ export type RevokeInvitationLinkResponses = {
 };
 
 export type RevokeInvitationLinkResponse = RevokeInvitationLinkResponses[keyof RevokeInvitationLinkResponses];
+
+export type AcceptRoomInvitationData = {
+    body?: never;
+    path: {
+        room_id: string;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/invitation/accept';
+};
+
+export type AcceptRoomInvitationErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type AcceptRoomInvitationError = AcceptRoomInvitationErrors[keyof AcceptRoomInvitationErrors];
+
+export type AcceptRoomInvitationResponses = {
+    /**
+     * a AcceptRoomInvitationResponse
+     */
+    201: AcceptRoomInvitationResponse;
+};
+
+export type AcceptRoomInvitationResponse2 = AcceptRoomInvitationResponses[keyof AcceptRoomInvitationResponses];
+
+export type DeclineRoomInvitationData = {
+    body?: never;
+    path: {
+        room_id: string;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/invitation/decline';
+};
+
+export type DeclineRoomInvitationErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type DeclineRoomInvitationError = DeclineRoomInvitationErrors[keyof DeclineRoomInvitationErrors];
+
+export type DeclineRoomInvitationResponses = {
+    /**
+     * a DeclineRoomInvitationResponse
+     */
+    200: DeclineRoomInvitationResponse;
+};
+
+export type DeclineRoomInvitationResponse2 = DeclineRoomInvitationResponses[keyof DeclineRoomInvitationResponses];
+
+export type InviteToRoomData = {
+    /**
+     * a InviteToRoomRequest (the room id comes from the path)
+     */
+    body?: InviteToRoomRequest;
+    path: {
+        room_id: string;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/invitations';
+};
+
+export type InviteToRoomErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type InviteToRoomError = InviteToRoomErrors[keyof InviteToRoomErrors];
+
+export type InviteToRoomResponses = {
+    /**
+     * a RoomInvitation
+     */
+    201: RoomInvitation;
+};
+
+export type InviteToRoomResponse = InviteToRoomResponses[keyof InviteToRoomResponses];
+
+export type WithdrawRoomInvitationData = {
+    body?: never;
+    path: {
+        room_id: string;
+        player_id: string;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/invitations/{player_id}';
+};
+
+export type WithdrawRoomInvitationErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type WithdrawRoomInvitationError = WithdrawRoomInvitationErrors[keyof WithdrawRoomInvitationErrors];
+
+export type WithdrawRoomInvitationResponses = {
+    /**
+     * a WithdrawRoomInvitationResponse
+     */
+    200: WithdrawRoomInvitationResponse;
+};
+
+export type WithdrawRoomInvitationResponse2 = WithdrawRoomInvitationResponses[keyof WithdrawRoomInvitationResponses];
 
 export type ListLegalMovesData = {
     body?: never;
