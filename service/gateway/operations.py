@@ -586,6 +586,22 @@ OPERATIONS: dict[str, Rest] = {
         example={"rooms": [ROOM_EXAMPLE], "nextPageToken": ""},
         security=OPERATOR,
     ),
+    "GetPlayerSocial": Rest(
+        summary="A player's blocks, pending friend requests and pending room invitations, for a report (read only)",
+        description="Withheld requests and swallowed invitations are listed with `delivered: false`. 404 "
+        "`player_not_found`; 409 `players_off`.",
+        example={
+            "playerId": "3f2a9c1d4e5b6a708192",
+            "name": "Ann",
+            "blocks": [{"playerId": "8d0e4b2a1c3f5a6b7c8d", "name": "Bo", "createTime": "2026-12-06T10:00:00Z"}],
+            "blockedBy": [],
+            "friendRequestsReceived": [],
+            "friendRequestsSent": [],
+            "roomInvitationsReceived": [],
+            "roomInvitationsSent": [{"invitation": INVITATION_EXAMPLE, "delivered": True}],
+        },
+        security=OPERATOR,
+    ),
     "GetRoomTimeline": Rest(
         summary="A room's log as its updates, each as a spectator saw it (no hand, no hidden card), a page at a time",
         description="Pass `nextAfterVersion` as `after_version` for the next page (0: the last page).",

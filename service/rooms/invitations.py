@@ -275,6 +275,18 @@ class RoomInvitations:
             text = "you have no invitation of this player to this room"
             raise NotFound("invitation", text, code="invitation_not_found")
 
+    async def report(self, player: str) -> tuple[list[tuple[Invitation, bool]], list[tuple[Invitation, bool]]]:
+        """For an operator's report: the invitations pending for ``player`` and those they sent, each with whether
+        its invitee sees it (False: a block swallowed it), the latest first."""
+        limit = self.settings.per_player + self.settings.per_room
+        seen = _friends().label("seen")
+        async with self.engine.connect() as connection:
+            found = []
+            for where in (_Row.invitee == player, _Row.inviter == player):
+                rows = await connection.execute(self._listed().add_columns(seen).where(where, *_pending()).limit(limit))
+                found.append([(self._invitation(row), bool(row.seen)) for row in rows])
+        return found[0], found[1]
+
     async def erase(self, connection: AsyncConnection, player: str, pseudonym: str, now: float) -> None:
         """In a player's deletion's transaction: every invitation they sent or received goes."""
         await connection.execute(delete(_Row).where(or_(_Row.inviter == player, _Row.invitee == player)))

@@ -17,6 +17,7 @@ from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from service.store.models import WebhookDeliveryRow
 from tests.friends.conftest import Circle
+from tests.ops.conftest import operator_keys
 from tests.server.conftest import auth
 from tests.servers import Start
 from tests.webhooks.conftest import SERVER_SETTINGS
@@ -81,9 +82,11 @@ class Hosts(Circle):
 
 @pytest.fixture
 async def hosts(start: Start, database_url: str) -> Hosts:
-    """Players with friends, room invitations (SMALL bounds), webhooks and inboxes, on both stores."""
+    """Players with friends, room invitations (SMALL bounds), webhooks, inboxes and the operators' API (the operator
+    key of tests/ops/conftest.py), on both stores."""
     harness = await start(
         journal=SqlJournal(create_engine(database_url)),
+        operator_keys=operator_keys(),
         webhooks=SERVER_SETTINGS,
         friends=FRIENDS,
         invitations=SMALL,

@@ -1009,6 +1009,22 @@ export type GetLeaderboardResponse = {
 };
 
 /**
+ * GetPlayerSocialResponse
+ *
+ * kickoff.v1.GetPlayerSocialResponse, in the proto3 JSON mapping
+ */
+export type GetPlayerSocialResponse = {
+    blockedBy: Array<SocialPlayer>;
+    blocks: Array<SocialPlayer>;
+    friendRequestsReceived: Array<SocialPlayer>;
+    friendRequestsSent: Array<SocialPlayer>;
+    name: string;
+    playerId: string;
+    roomInvitationsReceived: Array<SocialInvitation>;
+    roomInvitationsSent: Array<SocialInvitation>;
+};
+
+/**
  * GetRankResponse
  *
  * kickoff.v1.GetRankResponse, in the proto3 JSON mapping
@@ -2096,6 +2112,31 @@ export type SignOutRequest = {
  */
 export type SignOutResponse = {
     [key: string]: never;
+};
+
+/**
+ * SocialInvitation
+ *
+ * kickoff.v1.SocialInvitation, in the proto3 JSON mapping
+ */
+export type SocialInvitation = {
+    delivered: boolean;
+    invitation?: RoomInvitation;
+};
+
+/**
+ * SocialPlayer
+ *
+ * kickoff.v1.SocialPlayer, in the proto3 JSON mapping
+ */
+export type SocialPlayer = {
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    delivered: boolean;
+    name: string;
+    playerId: string;
 };
 
 /**
@@ -3624,6 +3665,37 @@ export type DrainNodeResponses = {
 };
 
 export type DrainNodeResponse2 = DrainNodeResponses[keyof DrainNodeResponses];
+
+export type GetPlayerSocialData = {
+    body?: never;
+    path: {
+        player_id: string;
+    };
+    query?: never;
+    url: '/v1/ops/players/{player_id}/social';
+};
+
+export type GetPlayerSocialErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type GetPlayerSocialError = GetPlayerSocialErrors[keyof GetPlayerSocialErrors];
+
+export type GetPlayerSocialResponses = {
+    /**
+     * a GetPlayerSocialResponse
+     */
+    200: GetPlayerSocialResponse;
+};
+
+export type GetPlayerSocialResponse2 = GetPlayerSocialResponses[keyof GetPlayerSocialResponses];
 
 export type ListLiveRoomsData = {
     body?: never;
