@@ -449,13 +449,20 @@ class PrivateRoomSettings:
 @dataclass(frozen=True)
 class RoomInvitationSettings:
     """Invitations to a friend (service/rooms/invitations.py): how many may wait for an answer in one room and for one
-    player. docs/guides/private-tables.md explains each."""
+    player; and matchmaking parties' links (service/matches/party.py): how many a ticket may have, how long one lasts.
+    docs/guides/private-tables.md and docs/guides/matchmaking.md explain each."""
 
     # KICKOFF_ROOM_INVITATIONS_PER_ROOM: invitations one room may have waiting for an answer.
     per_room: int = field(default_factory=lambda: int(_number("KICKOFF_ROOM_INVITATIONS_PER_ROOM", "20", int)))
     # KICKOFF_ROOM_INVITATIONS_PER_PLAYER: invitations one player may have received and not answered (an invitation
     # past it is refused to the inviter).
     per_player: int = field(default_factory=lambda: int(_number("KICKOFF_ROOM_INVITATIONS_PER_PLAYER", "50", int)))
+    # KICKOFF_PARTY_LINKS_PER_TICKET: the most party links one matchmaking ticket may ever have (service/matches/
+    # party.py; revoked and expired ones count).
+    party_links: int = field(default_factory=lambda: int(_number("KICKOFF_PARTY_LINKS_PER_TICKET", "5", int)))
+    # KICKOFF_PARTY_LINK_MAX_SECONDS: the longest a party link may open its party (a day); one asked without an
+    # expiry lasts this long.
+    party_link_seconds: float = field(default_factory=lambda: _number("KICKOFF_PARTY_LINK_MAX_SECONDS", "86400"))
 
 
 @dataclass(frozen=True)

@@ -95,7 +95,7 @@ def summary(operation_id: str) -> str:
 
 
 # An additional binding's operation id (the first binding's is the RPC's name).
-BINDING_IDS = {"GET /v1/players/me": "GetMe"}
+BINDING_IDS = {"GET /v1/players/me": "GetMe", "POST /v1/tickets/{ticket_id}/party-join": "JoinTicketByLink"}
 # A path's player_id "me" is the caller: the gRPC call takes the empty id for them.
 ME = ("player_id", "me")
 TICKET_EXAMPLE = {
@@ -507,7 +507,8 @@ OPERATIONS: dict[str, Rest] = {
     ),
     "JoinTicket": Rest(
         summary="Join a party's ticket the caller is invited to; the last to join puts it in the queue",
-        description="409 `already_queued` for a player in that game's queue already.",
+        description="409 `already_queued` for a player in that game's queue already. A party link's holder joins "
+        "with JoinTicketByLink.",
         example={"ticket": TICKET_EXAMPLE},
         security=PLAYER,
     ),
@@ -516,6 +517,30 @@ OPERATIONS: dict[str, Rest] = {
         description="409 `already_joined` for a member who joined (cancel the ticket instead), `ticket_ended` for a "
         "ticket that ended; 404 for a ticket the caller is not invited to.",
         example={},
+        security=PLAYER,
+    ),
+    "JoinTicketByLink": Rest(
+        summary="Join a party's ticket with its party link (anyone holding the token, unless blocked)",
+        description='Body: {"partyToken": "<the link\'s token>"}. 409 `link_invalid`, `link_expired`, '
+        "`link_revoked`, `link_used_up`, `ticket_ended`, `already_queued`; 400 `party_too_big`.",
+        example={"ticket": TICKET_EXAMPLE},
+        security=PLAYER,
+    ),
+    "CreatePartyLink": Rest(
+        summary="Make a party link to the caller's ticket: anyone holding its token may join the party",
+        description='Body: {"maxUses": 2, "expiresInSeconds": 3600} (each optional: 0 uses is 6, 0 seconds the '
+        "longest). The answer's `token` is shown once. 409 `not_party_leader`, `ticket_ended`; 429 `too_many_links`.",
+        example={
+            "link": {"linkId": "5d1c9a7e2b3f4a60", "ticketId": "9b1f0c7e2a4d6e80", "maxUses": 2, "uses": 0},
+            "token": "eyJhbGciOiJIUzI1NiIs...",
+        },
+        security=PLAYER,
+        created=True,
+    ),
+    "RevokePartyLink": Rest(
+        summary="Revoke a party link of the caller's ticket",
+        description="404 `party_link_not_found`.",
+        example={"link": {"linkId": "5d1c9a7e2b3f4a60", "revoked": True}},
         security=PLAYER,
     ),
     "AcceptMatch": Rest(

@@ -74,6 +74,7 @@ from service.grpc.tournaments import TournamentServicer
 from service.grpc.webhooks import WebhookServicer
 from service.inbox.inbox import Inbox
 from service.matches.matchmaker import Matchmaker
+from service.matches.party import PartyLinks
 from service.matches.store import MatchStore
 from service.operators.keys import OperatorKeys
 from service.players.identity import ExternalTokens, issuers_from_json
@@ -418,6 +419,12 @@ async def create_server(
         private,
     )
     access = RoomAccess(directory, tokens, forwarder, players, links, invitations)
+    party_links = PartyLinks(  # (issue 48, part 2: matchmaking parties' links, kept beside invitation links)
+        links.store,
+        tokens.derived_key(b"kickoff party links"),
+        directory.clock.now,
+        invitations.settings if invitations is not None else None,
+    )
     calls = Calls(ServerSpans(telemetry.tracer) if telemetry.tracing else None)
     _register(
         tournament_pb2_grpc.add_TournamentServiceServicer_to_server,
@@ -438,7 +445,7 @@ async def create_server(
         if matchmaker is not None:
             _register(
                 match_pb2_grpc.add_MatchServiceServicer_to_server,
-                MatchServicer(matchmaker, players, access, admission),
+                MatchServicer(matchmaker, players, access, admission, party_links),
                 server,
                 calls,
             )

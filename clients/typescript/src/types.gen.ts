@@ -724,6 +724,27 @@ export type CreateInvitationLinkResponse = {
 };
 
 /**
+ * CreatePartyLinkRequest
+ *
+ * kickoff.v1.CreatePartyLinkRequest, in the proto3 JSON mapping
+ */
+export type CreatePartyLinkRequest = {
+    expiresInSeconds?: number;
+    maxUses?: number;
+    ticketId?: string;
+};
+
+/**
+ * CreatePartyLinkResponse
+ *
+ * kickoff.v1.CreatePartyLinkResponse, in the proto3 JSON mapping
+ */
+export type CreatePartyLinkResponse = {
+    link?: PartyLink;
+    token: string;
+};
+
+/**
  * CreateRoomRequest
  *
  * kickoff.v1.CreateRoomRequest, in the proto3 JSON mapping
@@ -1203,6 +1224,16 @@ export type JoinRoomResponse = {
 };
 
 /**
+ * JoinTicketRequest
+ *
+ * kickoff.v1.JoinTicketRequest, in the proto3 JSON mapping
+ */
+export type JoinTicketRequest = {
+    partyToken?: string;
+    ticketId?: string;
+};
+
+/**
  * JoinTicketResponse
  *
  * kickoff.v1.JoinTicketResponse, in the proto3 JSON mapping
@@ -1622,6 +1653,27 @@ export type Outcome = {
 };
 
 /**
+ * PartyLink
+ *
+ * kickoff.v1.PartyLink, in the proto3 JSON mapping
+ */
+export type PartyLink = {
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    /**
+     * an RFC 3339 time
+     */
+    expireTime?: string;
+    linkId: string;
+    maxUses: number;
+    revoked: boolean;
+    ticketId: string;
+    uses: number;
+};
+
+/**
  * Player
  *
  * kickoff.v1.Player, in the proto3 JSON mapping
@@ -1790,6 +1842,15 @@ export type ReplayStep = {
     hands: Array<View>;
     update?: RoomUpdate;
     view?: View;
+};
+
+/**
+ * RevokePartyLinkResponse
+ *
+ * kickoff.v1.RevokePartyLinkResponse, in the proto3 JSON mapping
+ */
+export type RevokePartyLinkResponse = {
+    link?: PartyLink;
 };
 
 /**
@@ -5225,6 +5286,114 @@ export type JoinTicketResponses = {
 };
 
 export type JoinTicketResponse2 = JoinTicketResponses[keyof JoinTicketResponses];
+
+export type JoinTicketByLinkData = {
+    /**
+     * a JoinTicketRequest (the room id comes from the path)
+     */
+    body?: JoinTicketRequest;
+    path: {
+        ticket_id: string;
+    };
+    query?: never;
+    url: '/v1/tickets/{ticket_id}/party-join';
+};
+
+export type JoinTicketByLinkErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type JoinTicketByLinkError = JoinTicketByLinkErrors[keyof JoinTicketByLinkErrors];
+
+export type JoinTicketByLinkResponses = {
+    /**
+     * a JoinTicketResponse
+     */
+    200: JoinTicketResponse;
+};
+
+export type JoinTicketByLinkResponse = JoinTicketByLinkResponses[keyof JoinTicketByLinkResponses];
+
+export type CreatePartyLinkData = {
+    /**
+     * a CreatePartyLinkRequest (the room id comes from the path)
+     */
+    body?: CreatePartyLinkRequest;
+    path: {
+        ticket_id: string;
+    };
+    query?: never;
+    url: '/v1/tickets/{ticket_id}/party-links';
+};
+
+export type CreatePartyLinkErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type CreatePartyLinkError = CreatePartyLinkErrors[keyof CreatePartyLinkErrors];
+
+export type CreatePartyLinkResponses = {
+    /**
+     * a CreatePartyLinkResponse
+     */
+    201: CreatePartyLinkResponse;
+};
+
+export type CreatePartyLinkResponse2 = CreatePartyLinkResponses[keyof CreatePartyLinkResponses];
+
+export type RevokePartyLinkData = {
+    body?: never;
+    path: {
+        ticket_id: string;
+        link_id: string;
+    };
+    query?: never;
+    url: '/v1/tickets/{ticket_id}/party-links/{link_id}';
+};
+
+export type RevokePartyLinkErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type RevokePartyLinkError = RevokePartyLinkErrors[keyof RevokePartyLinkErrors];
+
+export type RevokePartyLinkResponses = {
+    /**
+     * a RevokePartyLinkResponse
+     */
+    200: RevokePartyLinkResponse;
+};
+
+export type RevokePartyLinkResponse2 = RevokePartyLinkResponses[keyof RevokePartyLinkResponses];
 
 export type ListTournamentsData = {
     body?: never;
