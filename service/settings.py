@@ -472,6 +472,25 @@ class PrivateRoomSettings:
 
 
 @dataclass(frozen=True)
+class RoomInvitationSettings:
+    """Invitations to a friend (service/rooms/invitations.py): how many may wait for an answer in one room and for one
+    player; and matchmaking parties' links (service/matches/party.py): how many a ticket may have, how long one lasts.
+    docs/guides/private-tables.md and docs/guides/matchmaking.md explain each."""
+
+    # KICKOFF_ROOM_INVITATIONS_PER_ROOM: invitations one room may have waiting for an answer.
+    per_room: int = field(default_factory=lambda: int(_number("KICKOFF_ROOM_INVITATIONS_PER_ROOM", "20", int)))
+    # KICKOFF_ROOM_INVITATIONS_PER_PLAYER: invitations one player may have received and not answered (an invitation
+    # past it is refused to the inviter).
+    per_player: int = field(default_factory=lambda: int(_number("KICKOFF_ROOM_INVITATIONS_PER_PLAYER", "50", int)))
+    # KICKOFF_PARTY_LINKS_PER_TICKET: the most party links one matchmaking ticket may ever have (service/matches/
+    # party.py; revoked and expired ones count).
+    party_links: int = field(default_factory=lambda: int(_number("KICKOFF_PARTY_LINKS_PER_TICKET", "5", int)))
+    # KICKOFF_PARTY_LINK_MAX_SECONDS: the longest a party link may open its party (a day); one asked without an
+    # expiry lasts this long.
+    party_link_seconds: float = field(default_factory=lambda: _number("KICKOFF_PARTY_LINK_MAX_SECONDS", "86400"))
+
+
+@dataclass(frozen=True)
 class Settings:
     """Every setting of the gRPC server in one aggregate, read from the environment once, at start-up
     (:meth:`from_environment`), and handed to the composition root (service/grpc/server.py's ``serve``), which gives
@@ -492,6 +511,7 @@ class Settings:
     inbox: InboxSettings = field(default_factory=InboxSettings)  # (issue 48: the inbox)
     friends: FriendSettings = field(default_factory=FriendSettings)  # (issue 48)
     presence: PresenceSettings = field(default_factory=PresenceSettings)  # (issue 48: presence)
+    invitations: RoomInvitationSettings = field(default_factory=RoomInvitationSettings)  # (issue 48, part 2)
 
     @classmethod
     def from_environment(cls, **given: Any) -> Settings:

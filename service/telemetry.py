@@ -305,6 +305,11 @@ class Instruments:
         self.friend_requests = meter.create_counter(
             "kickoff.friend.requests", unit="{request}", description="Friend requests sent, by outcome"
         )
+        # Room invitations (issue 48, part 2): invitations to a friend, by outcome: sent, accepted, declined, withdrawn,
+        # or the refusal's reason (not_friends, room_invitations_full...).
+        self.room_invitations = meter.create_counter(
+            "kickoff.room.invitations", unit="{invitation}", description="Invitations to a room, by outcome"
+        )
         self.lease_handovers = meter.create_counter(
             "kickoff.lease.handovers",
             unit="{lease}",

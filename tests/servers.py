@@ -31,6 +31,7 @@ from service.players.players import Players, page_key
 from service.players.store import PlayerStore
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
+from service.rooms.invitations import RoomInvitations
 from service.rooms.room import RoomLimits
 from service.rooms.thinking import Thinkers
 from service.settings import (
@@ -41,6 +42,7 @@ from service.settings import (
     MatchSettings,
     PresenceSettings,
     PrivateRoomSettings,
+    RoomInvitationSettings,
     WebhookSettings,
 )
 from service.store.journal import SqlJournal
@@ -72,6 +74,7 @@ async def start() -> AsyncIterator[Start]:
         inbox: InboxSettings | None = None,
         presence: PresenceSettings | None = None,
         node_id: str = "",
+        invitations: RoomInvitationSettings | None = None,
         **limits: object,
     ) -> Harness:
         """``journal``: a SqlJournal gets players (sign-in, ratings) and matchmaking (``match``'s settings; the queues
@@ -83,12 +86,13 @@ async def start() -> AsyncIterator[Start]:
         an item, through an outbox with no endpoint unless ``webhooks``; its watch polls only when the test calls
         Harness.inbox.watch.look()). ``friends``: FriendService's bounds (with players; default: the
         settings' defaults). ``presence``: PresenceService with these settings (with players), as node ``node_id``
-        ('' : a single server); its rounds run only when the test calls Harness.presence.round() (or flush, look)."""
+        ('' : a single server); its rounds run only when the test calls Harness.presence.round() (or flush, look).
+        ``invitations``: the bounds of invitations to a friend (likewise)."""
         match = match or MatchSettings(fill_seconds=30, take_up_seconds=20, ticket_seconds=300)
         clock = ManualClock()
         seeds = seeds or itertools.count(1)
         settings: LimitSettings = replace(no_limits(), **limits)  # type: ignore[arg-type]
-        players = store = matchmaker = friend_store = seen = None
+        players = store = matchmaker = friend_store = seen = invitation_store = None
         if isinstance(journal, SqlJournal):
             store = PlayerStore(journal.engine, clock.now, min_games=min_games, page_key=page_key(SECRET))
             await store.recount()  # (as a server starting does)
@@ -100,6 +104,8 @@ async def start() -> AsyncIterator[Start]:
             players = Players(store, SECRET, ExternalTokens(issuers, clock=clock.now), presence=seen)
             friend_store = FriendStore(store.engine, clock.now, friends or FriendSettings())
             store.erasers.append(friend_store.erase)
+            invitation_store = RoomInvitations(store.engine, clock.now, invitations or RoomInvitationSettings())
+            store.erasers.append(invitation_store.erase)
         directory = RoomDirectory(
             clock=clock,
             journal=journal,
@@ -126,6 +132,8 @@ async def start() -> AsyncIterator[Start]:
                 matchmaker.store.outbox = hooks.outbox
             if friend_store is not None:
                 friend_store.outbox = hooks.outbox
+            if invitation_store is not None:
+                invitation_store.outbox = hooks.outbox
         box = None
         if inbox is not None and isinstance(journal, SqlJournal):  # (issue 48: the inbox)
             from service.inbox.inbox import Inbox
@@ -141,6 +149,8 @@ async def start() -> AsyncIterator[Start]:
             journal.outbox = matchmaker.store.outbox = outbox
             if friend_store is not None:  # (its events reach the inbox too)
                 friend_store.outbox = outbox
+            if invitation_store is not None:
+                invitation_store.outbox = outbox
         server = await create_server(
             directory,
             SeatTokens(SECRET),
@@ -154,9 +164,12 @@ async def start() -> AsyncIterator[Start]:
             inbox=box,
             friends=friend_store,
             presence=seen,
+            invitations=invitation_store,
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
-        harness = Harness(server, clock, directory, channel, store, matchmaker, hooks, box, friend_store, seen)
+        harness = Harness(
+            server, clock, directory, channel, store, matchmaker, hooks, box, friend_store, seen, invitation_store
+        )
         started.append(harness)
         return harness
 

@@ -96,7 +96,7 @@ def summary(operation_id: str) -> str:
 
 
 # An additional binding's operation id (the first binding's is the RPC's name).
-BINDING_IDS = {"GET /v1/players/me": "GetMe"}
+BINDING_IDS = {"GET /v1/players/me": "GetMe", "POST /v1/tickets/{ticket_id}/party-join": "JoinTicketByLink"}
 # A path's player_id "me" is the caller: the gRPC call takes the empty id for them.
 ME = ("player_id", "me")
 TICKET_EXAMPLE = {
@@ -148,6 +148,15 @@ ENDPOINT_EXAMPLE = {
     "secretHint": "whsec_Mfkq...",
     "backlog": "0",
     "dead": "0",
+}
+INVITATION_EXAMPLE = {
+    "roomId": "3f2a9c1d4e5b6a70",
+    "game": "soker",
+    "fromPlayerId": "3f2a9c1d4e5b6a708192",
+    "fromName": "Ann",
+    "playerId": "8d0e4b2a1c3f5a6b7c8d",
+    "name": "Bo",
+    "createTime": "2026-12-06T10:00:00Z",
 }
 ROOM_EXAMPLE = {
     "roomId": "3f2a9c1d4e5b6a70",
@@ -264,6 +273,50 @@ OPERATIONS: dict[str, Rest] = {
         summary="Revoke an invitation link (its room's seated players)",
         example={"linkId": "5d1c9a7e2b3f4a60", "revoked": True},
         security=SEAT_OR_PLAYER,
+        tag="private tables",
+        private=True,
+    ),
+    # -- invitations to a friend (issue 48, part 2) --
+    "InviteToRoom": Rest(
+        summary="Invite a friend to a room waiting for players (a player seated there)",
+        description='Body: {"playerId": "<the friend\'s id>"}. 409 `not_friends`, `you_blocked`, `room_started`, '
+        "`already_invited`, `already_seated`; 403 `not_seated`; 429 `room_invitations_full`, `their_invitations_full`; "
+        "404 `player_not_found`.",
+        example=INVITATION_EXAMPLE,
+        security=PLAYER,
+        tag="private tables",
+        created=True,
+        private=True,
+    ),
+    "ListRoomInvitations": Rest(
+        summary="The caller's pending room invitations, received and sent",
+        example={"received": [INVITATION_EXAMPLE], "sent": []},
+        security=PLAYER,
+        tag="private tables",
+        private=True,
+    ),
+    "AcceptRoomInvitation": Rest(
+        summary="Accept the caller's invitation to a room: they are seated, as JoinRoom seats them",
+        description="404 `invitation_not_found`; 409 `invitation_withdrawn`, `room_started`; 503 `room_full`.",
+        example={"room": ROOM_EXAMPLE, "seat": 1, "seatToken": "eyJhbGciOiJIUzI1NiIs..."},
+        security=PLAYER,
+        tag="private tables",
+        created=True,
+        private=True,
+    ),
+    "DeclineRoomInvitation": Rest(
+        summary="Decline the caller's invitation to a room",
+        description="404 `invitation_not_found`; 409 `invitation_withdrawn`.",
+        example={},
+        security=PLAYER,
+        tag="private tables",
+        private=True,
+    ),
+    "WithdrawRoomInvitation": Rest(
+        summary="Withdraw an invitation the caller sent to a room",
+        description="404 `invitation_not_found`.",
+        example={},
+        security=PLAYER,
         tag="private tables",
         private=True,
     ),
@@ -465,7 +518,8 @@ OPERATIONS: dict[str, Rest] = {
     ),
     "JoinTicket": Rest(
         summary="Join a party's ticket the caller is invited to; the last to join puts it in the queue",
-        description="409 `already_queued` for a player in that game's queue already.",
+        description="409 `already_queued` for a player in that game's queue already. A party link's holder joins "
+        "with JoinTicketByLink.",
         example={"ticket": TICKET_EXAMPLE},
         security=PLAYER,
     ),
@@ -474,6 +528,30 @@ OPERATIONS: dict[str, Rest] = {
         description="409 `already_joined` for a member who joined (cancel the ticket instead), `ticket_ended` for a "
         "ticket that ended; 404 for a ticket the caller is not invited to.",
         example={},
+        security=PLAYER,
+    ),
+    "JoinTicketByLink": Rest(
+        summary="Join a party's ticket with its party link (anyone holding the token, unless blocked)",
+        description='Body: {"partyToken": "<the link\'s token>"}. 409 `link_invalid`, `link_expired`, '
+        "`link_revoked`, `link_used_up`, `ticket_ended`, `already_queued`; 400 `party_too_big`.",
+        example={"ticket": TICKET_EXAMPLE},
+        security=PLAYER,
+    ),
+    "CreatePartyLink": Rest(
+        summary="Make a party link to the caller's ticket: anyone holding its token may join the party",
+        description='Body: {"maxUses": 2, "expiresInSeconds": 3600} (each optional: 0 uses is 6, 0 seconds the '
+        "longest). The answer's `token` is shown once. 409 `not_party_leader`, `ticket_ended`; 429 `too_many_links`.",
+        example={
+            "link": {"linkId": "5d1c9a7e2b3f4a60", "ticketId": "9b1f0c7e2a4d6e80", "maxUses": 2, "uses": 0},
+            "token": "eyJhbGciOiJIUzI1NiIs...",
+        },
+        security=PLAYER,
+        created=True,
+    ),
+    "RevokePartyLink": Rest(
+        summary="Revoke a party link of the caller's ticket",
+        description="404 `party_link_not_found`.",
+        example={"link": {"linkId": "5d1c9a7e2b3f4a60", "revoked": True}},
         security=PLAYER,
     ),
     "AcceptMatch": Rest(
@@ -542,6 +620,22 @@ OPERATIONS: dict[str, Rest] = {
     "ListLiveRooms": Rest(
         summary="The rooms waiting or playing, newest first, with the node that owns each (filter by node and game)",
         example={"rooms": [ROOM_EXAMPLE], "nextPageToken": ""},
+        security=OPERATOR,
+    ),
+    "GetPlayerSocial": Rest(
+        summary="A player's blocks, pending friend requests and pending room invitations, for a report (read only)",
+        description="Withheld requests and swallowed invitations are listed with `delivered: false`. 404 "
+        "`player_not_found`; 409 `players_off`.",
+        example={
+            "playerId": "3f2a9c1d4e5b6a708192",
+            "name": "Ann",
+            "blocks": [{"playerId": "8d0e4b2a1c3f5a6b7c8d", "name": "Bo", "createTime": "2026-12-06T10:00:00Z"}],
+            "blockedBy": [],
+            "friendRequestsReceived": [],
+            "friendRequestsSent": [],
+            "roomInvitationsReceived": [],
+            "roomInvitationsSent": [{"invitation": INVITATION_EXAMPLE, "delivered": True}],
+        },
         security=OPERATOR,
     ),
     "GetRoomTimeline": Rest(

@@ -20,11 +20,13 @@ from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
 from service.grpc.servicers import RoomAccess, bearer_token, internal, parameters_of, seat_origin, unary
 from service.matches.matchmaker import Matchmaker
+from service.matches.party import PartyLinks
 from service.matches.store import CANCELLED, EXPIRED, FORMING, MATCHED, PROPOSED, SEARCHING, MatchInfo, TicketInfo
 from service.players.players import Players
 from service.presence.presence import SEARCHING as LOOKING
 from service.presence.presence import holding
 from service.rooms.room import ONLINE
+from service.store.links import LinkRecord, MemoryLinks
 
 MATCH_SERVICE = match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name
 TICKET_STATUS = {
@@ -85,11 +87,34 @@ def ticket_to_proto(ticket: TicketInfo, match: MatchInfo | None, viewer: str, ac
     return message
 
 
+def party_link_to_proto(link: LinkRecord) -> match_pb2.PartyLink:
+    """A party link as its ticket's leader sees it (never its token)."""
+    return match_pb2.PartyLink(
+        link_id=link.link_id,
+        ticket_id=link.room_id,
+        max_uses=link.max_uses,
+        uses=link.uses,
+        create_time=timestamp(link.created_at),
+        expire_time=timestamp(link.expires_at),
+        revoked=link.revoked,
+    )
+
+
 class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     SERVICE = MATCH_SERVICE
 
-    def __init__(self, matchmaker: Matchmaker, players: Players, access: RoomAccess, admission: Admission) -> None:
+    def __init__(
+        self,
+        matchmaker: Matchmaker,
+        players: Players,
+        access: RoomAccess,
+        admission: Admission,
+        party_links: PartyLinks | None = None,
+    ) -> None:
         self.matchmaker = matchmaker
+        self.party_links = party_links or PartyLinks(
+            MemoryLinks(), access.tokens.derived_key(b"kickoff party links"), matchmaker.store.clock
+        )
         self.players = players
         self.access = access
         self.admission = admission
@@ -134,10 +159,35 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
 
     @unary
     async def JoinTicket(self, request: match_pb2.JoinTicketRequest, context: Any) -> match_pb2.JoinTicketResponse:
-        player = await self._player(context)
         ticket_id = self._ticket_id(request)
-        await self.matchmaker.join(ticket_id, player)
+        if request.party_token:  # (a link that is not this ticket's says nothing of the ticket: before it is found)
+            self.party_links.link_id_of(request.party_token, ticket_id)
+        player = await self._player(context)
+        if request.party_token:
+            await self.party_links.join(self.matchmaker, ticket_id, player, request.party_token)
+        else:
+            await self.matchmaker.join(ticket_id, player)
         return match_pb2.JoinTicketResponse(ticket=await self._view(ticket_id, player))
+
+    @unary
+    async def CreatePartyLink(
+        self, request: match_pb2.CreatePartyLinkRequest, context: Any
+    ) -> match_pb2.CreatePartyLinkResponse:
+        player = await self._player(context)
+        link, token = await self.party_links.create(
+            self.matchmaker, self._ticket_id(request), player, request.max_uses, request.expires_in_seconds
+        )
+        return match_pb2.CreatePartyLinkResponse(link=party_link_to_proto(link), token=token)
+
+    @unary
+    async def RevokePartyLink(
+        self, request: match_pb2.RevokePartyLinkRequest, context: Any
+    ) -> match_pb2.RevokePartyLinkResponse:
+        player = await self._player(context)
+        if not request.link_id:
+            raise InvalidRequest("link_id is required", code="missing_link_id", field="link_id")
+        link = await self.party_links.revoke_for(self.matchmaker, self._ticket_id(request), player, request.link_id)
+        return match_pb2.RevokePartyLinkResponse(link=party_link_to_proto(link))
 
     @unary
     async def AcceptMatch(self, request: match_pb2.AcceptMatchRequest, context: Any) -> match_pb2.AcceptMatchResponse:

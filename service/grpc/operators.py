@@ -24,12 +24,12 @@ from opentelemetry.trace import Status, StatusCode
 from kickoff.v1 import common_pb2, move_pb2, operator_pb2, operator_pb2_grpc
 from service.actors.directory import page_size_of
 from service.actors.runtime import Remote
-from service.errors import InvalidRequest, NotFound, PreconditionFailed
+from service.errors import InvalidRequest, NotFound, PlayerNotFound, PreconditionFailed
 from service.grpc.admission import Admission
 from service.grpc.convert import MODE, STATUS, room_to_proto, update_bytes
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
-from service.grpc.servicers import RoomAccess, internal
+from service.grpc.servicers import RoomAccess, internal, invitation_to_proto
 from service.operators import store
 from service.operators.keys import Operator, OperatorKeys
 from service.rooms.room import Room
@@ -52,7 +52,7 @@ def _concerns(request: Any) -> dict[str, Any]:
     """What a request names, for the log line and the span: its room, seat and node (never a key or a reason's
     text beyond its length)."""
     named: dict[str, Any] = {}
-    for field in ("room_id", "node_id", "game"):
+    for field in ("room_id", "node_id", "game", "player_id"):
         value = getattr(request, field, "")
         if value:
             named[field] = value
@@ -287,6 +287,41 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
             for room in page[:size]
         ]
         return infos, page[size - 1].room_id if len(page) > size else ""
+
+    @action("get_player_social")
+    async def GetPlayerSocial(self, request: operator_pb2.GetPlayerSocialRequest, context: Any) -> Any:
+        invitations = self.access.invitations
+        engine = self._engine
+        if invitations is None or engine is None:
+            raise PreconditionFailed("this server keeps no players", code="players_off")
+        if not request.player_id:
+            raise InvalidRequest("player_id is required", code="missing_player_id", field="player_id")
+        found = await store.social(engine, request.player_id)
+        if found is None:
+            raise PlayerNotFound("no such player", field="player_id")
+        received, sent = await invitations.report(request.player_id)
+
+        def people(others: list[store.Other]) -> list[operator_pb2.SocialPlayer]:
+            return [
+                operator_pb2.SocialPlayer(
+                    player_id=o.player_id, name=o.name, create_time=_time(o.time), delivered=o.delivered
+                )
+                for o in others
+            ]
+
+        def invited(pairs: list[Any]) -> list[operator_pb2.SocialInvitation]:
+            return [operator_pb2.SocialInvitation(invitation=invitation_to_proto(i), delivered=d) for i, d in pairs]
+
+        return operator_pb2.GetPlayerSocialResponse(
+            player_id=found.player_id,
+            name=found.name,
+            blocks=people(found.blocks),
+            blocked_by=people(found.blocked_by),
+            friend_requests_received=people(found.received),
+            friend_requests_sent=people(found.sent),
+            room_invitations_received=invited(received),
+            room_invitations_sent=invited(sent),
+        )
 
     @action("get_room_timeline", room=True)
     async def GetRoomTimeline(self, request: operator_pb2.GetRoomTimelineRequest, context: Any, room: Room) -> Any:

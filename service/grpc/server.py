@@ -77,6 +77,7 @@ from service.grpc.tournaments import TournamentServicer
 from service.grpc.webhooks import WebhookServicer
 from service.inbox.inbox import Inbox
 from service.matches.matchmaker import Matchmaker
+from service.matches.party import PartyLinks
 from service.matches.store import MatchStore
 from service.operators.keys import OperatorKeys
 from service.players.identity import ExternalTokens, issuers_from_json
@@ -85,6 +86,7 @@ from service.players.store import PlayerStore
 from service.presence.presence import Presence
 from service.rooms.clock import SystemClock
 from service.rooms.directory import RoomDirectory, RoomsShared
+from service.rooms.invitations import RoomInvitations
 from service.rooms.private import InvitationLinks
 from service.rooms.room import RoomLimits
 from service.rooms.thinking import Thinkers
@@ -394,6 +396,7 @@ async def create_server(
     inbox: Inbox | None = None,
     friends: FriendStore | None = None,
     presence: Presence | None = None,
+    invitations: RoomInvitations | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
@@ -421,7 +424,13 @@ async def create_server(
         directory.clock.now,
         private,
     )
-    access = RoomAccess(directory, tokens, forwarder, players, links)
+    access = RoomAccess(directory, tokens, forwarder, players, links, invitations)
+    party_links = PartyLinks(  # (issue 48, part 2: matchmaking parties' links, kept beside invitation links)
+        links.store,
+        tokens.derived_key(b"kickoff party links"),
+        directory.clock.now,
+        invitations.settings if invitations is not None else None,
+    )
     calls = Calls(ServerSpans(telemetry.tracer) if telemetry.tracing else None)
     _register(
         tournament_pb2_grpc.add_TournamentServiceServicer_to_server,
@@ -442,7 +451,7 @@ async def create_server(
         if matchmaker is not None:
             _register(
                 match_pb2_grpc.add_MatchServiceServicer_to_server,
-                MatchServicer(matchmaker, players, access, admission),
+                MatchServicer(matchmaker, players, access, admission, party_links),
                 server,
                 calls,
             )
@@ -508,6 +517,7 @@ class Assembly:
     matchmaker: Matchmaker | None = None
     webhooks: Webhooks | None = None
     friends: FriendStore | None = None
+    invitations: RoomInvitations | None = None  # (issue 48, part 2: invitations to a friend; none without players)
     retention: Retention | None = None
     inbox: Inbox | None = None  # (issue 48: the players' inboxes; none on a store in memory)
     presence: Presence | None = None  # (issue 48: friends' presence; none on a store in memory)
@@ -589,7 +599,7 @@ class Assembly:
         tokens = SeatTokens(secret)
         seal = _seal(tokens, node)
         admission = Admission(limits, vouched=seal.caller if seal is not None else None)
-        players = matchmaker = retention = friends = presence = None
+        players = matchmaker = retention = friends = presence = invitations = None
         if player_store is not None:
             external = ExternalTokens(
                 issuers_from_json(settings.players.providers_json()), leeway=settings.players.leeway_seconds
@@ -616,6 +626,10 @@ class Assembly:
             friends = FriendStore(player_store.engine, clock.now, settings.friends, outbox)
             player_store.erasers.append(friends.erase)
             retention.add(friends.retention())
+            # Invitations to a friend (issue 48, part 2): room.invited through the outbox; a deleted player's go too.
+            invitations = RoomInvitations(player_store.engine, clock.now, settings.invitations, outbox)
+            player_store.erasers.append(invitations.erase)
+            retention.add(invitations.retention())
         return cls(
             settings,
             telemetry,
@@ -630,6 +644,7 @@ class Assembly:
             matchmaker=matchmaker,
             webhooks=webhooks,
             friends=friends,
+            invitations=invitations,
             retention=retention,
             inbox=inbox,
             presence=presence,
@@ -679,6 +694,7 @@ class Assembly:
             inbox=self.inbox,
             friends=self.friends,
             presence=self.presence,
+            invitations=self.invitations,
         )
         collector.settle()  # (what start-up made stays for good: see service/collector.py)
         return self.running

@@ -26,7 +26,15 @@ from service.actors.directory import page_size_of
 from service.actors.feed import Feed
 from service.actors.requests import RequestKey, request_key
 from service.actors.runtime import Remote
-from service.errors import InvalidRequest, NotFound, PermissionDenied, StoreUnavailable, Unauthenticated
+from service.errors import (
+    Conflict,
+    InvalidRequest,
+    NotFound,
+    PermissionDenied,
+    PreconditionFailed,
+    StoreUnavailable,
+    Unauthenticated,
+)
 from service.grpc.admission import Admission
 from service.grpc.codecs import codec_of
 from service.grpc.convert import (
@@ -50,8 +58,10 @@ from service.players.players import Players
 from service.players.store import PlayerInfo as Player
 from service.presence.presence import AT_TABLE, holding, seat_player
 from service.rooms.directory import NewRoom, RoomDirectory
+from service.rooms.invitations import ACCEPTED, DECLINED, Invitation, RoomInvitations
 from service.rooms.private import InvitationLinks, Visitor, hidden, may_enter
 from service.rooms.room import Room, Update
+from service.rooms.updates import WAITING
 from service.store.database import store_away
 from service.store.links import LinkRecord, MemoryLinks
 
@@ -90,11 +100,15 @@ def routed(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitabl
         found = await self.locate(request)
         if isinstance(found, Remote):
             return await self.access.forwarder.unary(f"/{self.SERVICE}/{name}", request, context, found)
-        if isinstance(found, Room) and found.unlisted and name != "JoinRoom":  # (JoinRoom counts the link's use)
+        # (JoinRoom counts the link's use; an invitation's answer says why an invitation ended, to its invitee only)
+        if isinstance(found, Room) and found.unlisted and name not in ANSWERS:
             await self.access.enter(found, context, getattr(request, "invitation_token", ""))
         return await method(self, request, context, found)
 
     return unary(wrapper)
+
+
+ANSWERS = frozenset({"JoinRoom", "AcceptRoomInvitation", "DeclineRoomInvitation"})
 
 
 async def internal(context: grpc.aio.ServicerContext, name: str) -> None:
@@ -146,8 +160,10 @@ class RoomAccess:
         forwarder: Forwarder | None = None,
         players: Players | None = None,
         links: InvitationLinks | None = None,
+        invitations: RoomInvitations | None = None,
     ) -> None:
         self.directory = directory
+        self.invitations = invitations  # invitations to a friend (None: a server without players)
         self.tokens = tokens
         self.forwarder = forwarder  # a node of a cluster: calls for rooms other nodes own go there
         self.players = players  # sign-in and sessions (None: a server without players, on a store in memory)
@@ -187,7 +203,10 @@ class RoomAccess:
                         room.check_seat(claim.seat, claim.nonce)
                         seat = claim.seat
         held = await self.links.check(link, room.room_id, joining=joining) if link else None
-        visitor = Visitor(seat, player_id, held)
+        invited = False
+        if player_id and seat is None and held is None and room.seat_of(player_id) is None and self.invitations:
+            invited = await self.invitations.invited(room.room_id, player_id) is not None
+        visitor = Visitor(seat, player_id, held, invited)
         if not may_enter(room, visitor):
             raise hidden()
         return visitor
@@ -467,6 +486,114 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
             raise InvalidRequest("link_id is required", code="missing_link_id", field="link_id")
         link = await self.access.links.revoke(room.room_id, request.link_id)
         return room_pb2.RevokeInvitationLinkResponse(link=link_to_proto(link))
+
+    # -- invitations to a friend (service/rooms/invitations.py) ------------------------------------------------------
+
+    async def _invitations(self, context: Any) -> tuple[RoomInvitations, Player]:
+        """The invitations store and the signed-in caller (Unauthenticated without an access token)."""
+        invitations, players = self.access.invitations, self.access.players
+        if invitations is None or players is None:
+            raise PreconditionFailed("this server keeps no players, so no invitations", code="players_off")
+        return invitations, await players.me(await players.caller(bearer_token(context)))
+
+    @routed
+    async def InviteToRoom(
+        self, request: room_pb2.InviteToRoomRequest, context: Any, room: Room
+    ) -> room_pb2.InviteToRoomResponse:
+        invitations, player = await self._invitations(context)
+        if not request.player_id:
+            raise InvalidRequest("player_id is required", code="missing_player_id", field="player_id")
+        if room.seat_of(player.player_id) is None:
+            raise PermissionDenied("only a player seated in this room may invite to it", code="not_seated")
+        counted = self.access.directory.telemetry.instruments.room_invitations
+        try:
+            if room.status != WAITING:
+                raise PreconditionFailed("the room's game has started: nobody may join it", code="room_started")
+            if room.seat_of(request.player_id) is not None:
+                raise Conflict("this player holds a seat of this room already", code="already_seated")
+            game = room.game.spec.name
+            invitation = await invitations.invite(room.room_id, game, player.player_id, request.player_id)
+        except KickoffError as error:
+            counted.add(1, {"kickoff.invitation.outcome": getattr(error, "code", "refused")})
+            raise
+        counted.add(1, {"kickoff.invitation.outcome": "sent"})
+        return room_pb2.InviteToRoomResponse(invitation=invitation_to_proto(invitation))
+
+    @unary
+    async def ListRoomInvitations(
+        self, request: room_pb2.ListRoomInvitationsRequest, context: Any
+    ) -> room_pb2.ListRoomInvitationsResponse:
+        invitations, player = await self._invitations(context)
+        received = await invitations.received(player.player_id)
+        sent = await invitations.sent(player.player_id)
+        return room_pb2.ListRoomInvitationsResponse(
+            received=[invitation_to_proto(i) for i in received], sent=[invitation_to_proto(i) for i in sent]
+        )
+
+    async def _answered(self, room: Room, context: Any) -> tuple[RoomInvitations, Player, Invitation]:
+        """The caller's pending invitation to ``room``; else why not: invitation_withdrawn, invitation_not_found, or
+        (never invited to an unlisted room, which is hidden from them) room_not_found."""
+        invitations, player = await self._invitations(context)
+        invitation = await invitations.invited(room.room_id, player.player_id)
+        if invitation is None:
+            why = await invitations.refusal(room.room_id, player.player_id)
+            if not why and room.unlisted:
+                await self.access.enter(room, context)  # (a seated player: they may know of it; anyone else: hidden)
+            if why == "invitation_withdrawn":
+                raise PreconditionFailed("the invitation was withdrawn", code=why)
+            raise NotFound("invitation", "you have no invitation to this room", code="invitation_not_found")
+        return invitations, player, invitation
+
+    def _outcome(self, outcome: str) -> None:
+        self.access.directory.telemetry.instruments.room_invitations.add(1, {"kickoff.invitation.outcome": outcome})
+
+    @routed
+    async def AcceptRoomInvitation(
+        self, request: room_pb2.AcceptRoomInvitationRequest, context: Any, room: Room
+    ) -> room_pb2.AcceptRoomInvitationResponse:
+        self.admission.admit(context, "join")
+        invitations, player, invitation = await self._answered(room, context)
+        if room.status != WAITING:
+            raise PreconditionFailed("the room's game has started: nobody may join it", code="room_started")
+        await self.access.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
+        seat, nonce = await room.join(None, player.name, "", player.player_id, self._origin(context), None)
+        await invitations.end(invitation, ACCEPTED)
+        self._outcome("accepted")
+        token = self.access.tokens.issue(room.room_id, seat, nonce)
+        return room_pb2.AcceptRoomInvitationResponse(room=room_to_proto(room), seat=seat, seat_token=token)
+
+    @routed
+    async def DeclineRoomInvitation(
+        self, request: room_pb2.DeclineRoomInvitationRequest, context: Any, room: Room
+    ) -> room_pb2.DeclineRoomInvitationResponse:
+        invitations, _, invitation = await self._answered(room, context)
+        if not await invitations.end(invitation, DECLINED):
+            raise PreconditionFailed("the invitation was withdrawn", code="invitation_withdrawn")
+        self._outcome("declined")
+        return room_pb2.DeclineRoomInvitationResponse()
+
+    @routed
+    async def WithdrawRoomInvitation(
+        self, request: room_pb2.WithdrawRoomInvitationRequest, context: Any, room: Room
+    ) -> room_pb2.WithdrawRoomInvitationResponse:
+        invitations, player = await self._invitations(context)
+        if not request.player_id:
+            raise InvalidRequest("player_id is required", code="missing_player_id", field="player_id")
+        await invitations.withdraw(room.room_id, player.player_id, request.player_id)
+        self._outcome("withdrawn")
+        return room_pb2.WithdrawRoomInvitationResponse()
+
+
+def invitation_to_proto(invitation: Invitation) -> room_pb2.RoomInvitation:
+    return room_pb2.RoomInvitation(
+        room_id=invitation.room_id,
+        game=invitation.game,
+        from_player_id=invitation.inviter,
+        from_name=invitation.inviter_name,
+        player_id=invitation.invitee,
+        name=invitation.invitee_name,
+        create_time=timestamp_pb2.Timestamp(seconds=int(invitation.created_at)),
+    )
 
 
 def link_to_proto(link: LinkRecord) -> room_pb2.InvitationLink:

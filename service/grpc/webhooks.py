@@ -25,6 +25,7 @@ from service.webhooks.events import (
     FRIEND_REQUESTED,
     GAME_ENDED,
     MATCH_FOUND,
+    ROOM_INVITED,
     TOURNAMENT_GAME_READY,
     TURN_BEGAN,
 )
@@ -41,6 +42,7 @@ EVENT = {
     CLOCK_RUNNING_OUT: webhook_pb2.WEBHOOK_EVENT_CLOCK_RUNNING_OUT,
     FRIEND_REQUESTED: webhook_pb2.WEBHOOK_EVENT_FRIEND_REQUESTED,
     FRIEND_ACCEPTED: webhook_pb2.WEBHOOK_EVENT_FRIEND_ACCEPTED,
+    ROOM_INVITED: webhook_pb2.WEBHOOK_EVENT_ROOM_INVITED,
 }
 EVENT_NAME = {value: name for name, value in EVENT.items()}
 STATUS = {

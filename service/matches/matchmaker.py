@@ -302,7 +302,7 @@ class Matchmaker:
             members.append(other)
         if len(members) > MAX_PARTY + 1:
             raise InvalidRequest(f"a party is at most {MAX_PARTY + 1} players", code="bad_party", field="party")
-        fitting = [count for count in asked if len(members) <= _largest_team(rules, count, options)]
+        fitting = [count for count in asked if len(members) <= largest_team(rules, count, options)]
         if not fitting:
             raise InvalidRequest(
                 f"a party of {len(members)} fits no table of the sizes asked for (in {rules.spec.title}, a party sits "
@@ -391,7 +391,7 @@ class Matchmaker:
             self._after(ticket.game, report)
 
 
-def _largest_team(rules: Any, count: int, options: Mapping[str, Any]) -> int:
+def largest_team(rules: Any, count: int, options: Mapping[str, Any]) -> int:
     """The most people one ticket may seat at a table of ``count``: the table, or its largest team where the game has
     teams of several seats."""
     teams = rules.teams(count, rules.spec.resolve(count, options))

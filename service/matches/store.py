@@ -18,7 +18,7 @@ its tickets matched.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Any
@@ -30,7 +30,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from engine.registry import get_game
 from service.actors.requests import RequestKey, reused
-from service.errors import Conflict, PlayerNotFound, PreconditionFailed, ResourceExhausted, TicketNotFound
+from service.errors import (
+    Conflict,
+    InvalidRequest,
+    PlayerNotFound,
+    PreconditionFailed,
+    ResourceExhausted,
+    TicketNotFound,
+)
 from service.matches.matching import Table, Vacant, Waiting
 from service.players.ratings import MU
 from service.settings import MatchSettings
@@ -506,6 +513,71 @@ class MatchStore:
                 values |= {"status": SEARCHING, "place": now}
             await self._touch(connection, [ticket_id], **values)
             return _ticket(await self._locked_ticket(connection, ticket_id))
+
+    async def join_by_link(
+        self, ticket_id: str, player_id: str, name: str, fitting: Callable[[str, int, Mapping[str, Any]], list[int]]
+    ) -> TicketInfo:
+        """A party link's holder joins the ticket (service/matches/party.py): they are added to its members, joined, and
+        the ticket keeps its place (a forming one searches once everyone invited joined). ``fitting(game, size,
+        options)``: the table sizes a party of ``size`` fits, of those the ticket takes. PreconditionFailed
+        ticket_ended for a ticket no longer forming or searching, link_invalid where a block stands between the holder
+        and one of the party (either way: told as a token not signed here is); InvalidRequest party_too_big; Conflict
+        already_queued or ResourceExhausted as for enqueueing. A member already in changes nothing."""
+        game, members = await self._game(ticket_id)
+        if player_id in members:  # (invited by name too, or in already: as JoinTicket)
+            return await self.join(ticket_id, player_id)
+        async with self.engine.begin() as connection:
+            await self._lock(connection, game)
+            row = await self._locked_ticket(connection, ticket_id)
+            if player_id in row.members:  # (joined at the same moment)
+                return _ticket(row)
+            if row.status not in (FORMING, SEARCHING):
+                raise PreconditionFailed(f"the ticket is {row.status} already", code="ticket_ended")
+            members = list(row.members)
+            blocks = select(func.count()).where(
+                or_(
+                    and_(BlockRow.blocker == player_id, BlockRow.blocked.in_(members)),
+                    and_(BlockRow.blocked == player_id, BlockRow.blocker.in_(members)),
+                )
+            )
+            if (await connection.execute(blocks)).scalar_one():
+                raise PreconditionFailed("the party link is not valid", code="link_invalid")
+            counts = [count for count in fitting(game, len(members) + 1, row.options) if count in row.counts]
+            if not counts:
+                raise InvalidRequest(
+                    f"a party of {len(members) + 1} fits no table this ticket takes", code="party_too_big"
+                )
+            await self._check_alive(connection, [player_id])
+            await self._check_player(connection, game, player_id, "you are")
+            await self._queue(connection, game, player_id, ticket_id)
+            members.append(player_id)
+            query = select(RatingRow.player_id, RatingRow.mu).where(
+                RatingRow.game == game, RatingRow.player_id.in_(members)
+            )
+            mu = {r.player_id: r.mu for r in await connection.execute(query)}
+            await self._touch(
+                connection,
+                [ticket_id],
+                members=members,
+                joined=[*row.joined, player_id],
+                names=[*row.names, name],
+                counts=counts,
+                rating=sum(mu.get(m, MU) for m in members) / len(members),
+            )
+            return _ticket(await self._locked_ticket(connection, ticket_id))
+
+    async def _game(self, ticket_id: str) -> tuple[str, list[str]]:
+        """The game and members of a ticket anyone may name (a party link's holder): TicketNotFound when there is
+        none."""
+        async with self.engine.connect() as connection:
+            row = (
+                await connection.execute(
+                    select(TicketRow.game, TicketRow.members).where(TicketRow.ticket_id == ticket_id)
+                )
+            ).first()
+        if row is None:
+            raise TicketNotFound("no such ticket")
+        return row.game, list(row.members)
 
     async def decline(self, ticket_id: str, player_id: str) -> TicketInfo:
         """An invited party member declines: they leave the ticket's members (it is no longer theirs), and the party

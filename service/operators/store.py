@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.errors import InvalidRequest
 from service.store.leases import NOW
-from service.store.models import LeaseRow, RoomRow
+from service.store.models import BlockRow, FriendRequestRow, LeaseRow, PlayerRow, RoomRow
 
 LIVE = ("waiting", "playing")
 
@@ -164,3 +164,71 @@ async def live_rooms(
 
 
 __all__ = ["LeaseInfo", "LiveRoomInfo", "NodeInfo", "leases", "live_rooms", "node", "nodes"]
+
+
+@dataclass(frozen=True)
+class Other:
+    """Another player in a social report: who, their name now, when (the block, the request), and for a request
+    whether it reached its recipient."""
+
+    player_id: str
+    name: str
+    time: float
+    delivered: bool = True
+
+
+@dataclass(frozen=True)
+class Social:
+    """A player's blocks (made and suffered) and pending friend requests (received, sent), the latest first."""
+
+    player_id: str
+    name: str
+    blocks: list[Other]
+    blocked_by: list[Other]
+    received: list[Other]
+    sent: list[Other]
+
+
+async def social(engine: AsyncEngine, player_id: str, most: int = 1000) -> Social | None:
+    """The player's social report (None: no such player). Each list at most ``most`` rows (every list is bounded by
+    a setting far below it)."""
+    async with engine.connect() as connection:
+        player = (
+            await connection.execute(select(PlayerRow.name).where(PlayerRow.player_id == player_id))
+        ).scalar_one_or_none()
+        if player is None:
+            return None
+
+        async def others(column: Any, other: Any, when: Any, *where: Any, delivered: Any = None) -> list[Other]:
+            fields = [other, PlayerRow.name, when] + ([delivered] if delivered is not None else [])
+            query = (
+                select(*fields)
+                .join(PlayerRow, PlayerRow.player_id == other)
+                .where(column == player_id, *where)
+                .order_by(when.desc())
+                .limit(most)
+            )
+            rows = await connection.execute(query)
+            return [Other(row[0], row[1], row[2], bool(row[3]) if delivered is not None else True) for row in rows]
+
+        pending = FriendRequestRow.status == "pending"
+        return Social(
+            player_id,
+            player,
+            await others(BlockRow.blocker, BlockRow.blocked, BlockRow.created_at),
+            await others(BlockRow.blocked, BlockRow.blocker, BlockRow.created_at),
+            await others(
+                FriendRequestRow.recipient,
+                FriendRequestRow.sender,
+                FriendRequestRow.created_at,
+                pending,
+                delivered=FriendRequestRow.delivered,
+            ),
+            await others(
+                FriendRequestRow.sender,
+                FriendRequestRow.recipient,
+                FriendRequestRow.created_at,
+                pending,
+                delivered=FriendRequestRow.delivered,
+            ),
+        )

@@ -575,3 +575,32 @@ class PresenceRow(Base):
     unlisted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # the room is unlisted
     since: Mapped[float] = mapped_column(Double)  # when the state began (away: when last seen)
     version: Mapped[int] = mapped_column(BigInteger, default=1)
+
+
+# -- room invitations (issue 48, part 2) -----------------------------------------------------------------------------
+class RoomInvitationRow(Base):
+    """A player seated in a room invited a friend to it (0022): kept until the pruning loop takes it, so that an
+    invitation holds on every node and after a restart (service/rooms/invitations.py). It is pending while ``status``
+    says so and its room's row says the room is waiting; at most one is pending per room and invitee."""
+
+    __tablename__ = "room_invitations"
+    __table_args__ = (
+        Index(
+            "uq_room_invitations_pending",
+            "room_id",
+            "invitee",
+            unique=True,
+            sqlite_where=text("status = 'pending'"),
+            postgresql_where=text("status = 'pending'"),
+        ),
+        Index("ix_room_invitations_invitee", "invitee", "status"),
+    )
+
+    invitation_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_id: Mapped[str] = mapped_column(String(32), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    inviter: Mapped[str] = mapped_column(String(40))
+    invitee: Mapped[str] = mapped_column(String(40))
+    status: Mapped[str] = mapped_column(String(12))  # pending, accepted, declined, withdrawn
+    created_at: Mapped[float] = mapped_column(Double)
+    ended_at: Mapped[float | None] = mapped_column(Double, nullable=True)

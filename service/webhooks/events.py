@@ -31,6 +31,8 @@ TEST = "webhook.test"
 # Friends (service/friends): to the player asked, and to the player whose request was accepted (issue 48).
 FRIEND_REQUESTED = "friend.requested"
 FRIEND_ACCEPTED = "friend.accepted"
+# Room invitations (service/rooms/invitations.py): to the friend invited to a room (issue 48).
+ROOM_INVITED = "room.invited"
 TYPES = (
     TURN_BEGAN,
     MATCH_FOUND,
@@ -39,6 +41,7 @@ TYPES = (
     CLOCK_RUNNING_OUT,
     FRIEND_REQUESTED,
     FRIEND_ACCEPTED,
+    ROOM_INVITED,
 )
 SHORTEST_REMINDED = 600.0  # a clock with less time than this gets no reminder
 
@@ -168,3 +171,11 @@ def friend_event(kind: str, *, recipient: str, other: str, other_name: str, now:
     """A friend request sent to ``recipient`` (``friend.requested``) or the one ``recipient`` sent, accepted
     (``friend.accepted``): the other player's id and name, nothing else."""
     return Event(kind, now, {"player_id": recipient, "other_player_id": other, "other_name": other_name})
+
+
+def room_invited_event(
+    *, recipient: str, room_id: str, game: str, inviter: str, inviter_name: str, now: float
+) -> Event:
+    """A friend invited ``recipient`` to a room (``room.invited``): the room, its game, and who invited them."""
+    data = {"player_id": recipient, "room_id": room_id, "game": game}
+    return Event(ROOM_INVITED, now, {**data, "from_player_id": inviter, "from_name": inviter_name})

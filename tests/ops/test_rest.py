@@ -110,6 +110,7 @@ async def test_the_openapi_document_names_every_route_and_its_key(start: Start, 
         "CloseRoom",
         "RevokeSeatToken",
         "DrainNode",
+        "GetPlayerSocial",
     }
     assert all(operation["security"] == [{"operatorKey": []}] for operation in operations.values())
     close = schema["components"]["schemas"]["CloseRoomRequest"]

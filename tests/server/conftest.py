@@ -48,6 +48,7 @@ class Harness:
     inbox: Any = None  # (an Inbox where the test asked for one: service/inbox)
     friend_store: Any = None  # (a FriendStore where the server has players)
     presence: Any = None  # (a Presence where the test asked for one: service/presence)
+    invitations: Any = None  # (a RoomInvitations where the server has players)
 
     @property
     def rooms(self) -> room_pb2_grpc.RoomServiceStub:

@@ -29,7 +29,7 @@ from kickoff.v1 import common_pb2 as kickoff_dot_v1_dot_common__pb2
 from kickoff.v1 import limits_pb2 as kickoff_dot_v1_dot_limits__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16kickoff/v1/match.proto\x12\nkickoff.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/common.proto\x1a\x17kickoff/v1/limits.proto\"\xaf\x03\n\x06Ticket\x12\x11\n\tticket_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12(\n\x06status\x18\x03 \x01(\x0e\x32\x18.kickoff.v1.TicketStatus\x12\x13\n\x0bseat_counts\x18\x04 \x03(\x05\x12(\n\x07options\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12)\n\x07members\x18\x06 \x03(\x0b\x32\x18.kickoff.v1.TicketMember\x12\x0e\n\x06rating\x18\x07 \x01(\x01\x12/\n\x0b\x63reate_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x65xpire_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\'\n\x05table\x18\n \x01(\x0b\x32\x18.kickoff.v1.MatchedTable\x12\x0f\n\x07version\x18\x0b \x01(\x03\x12\x0e\n\x06reason\x18\x0c \x01(\t\x12\x10\n\x08returned\x18\r \x01(\x05\x12\"\n\x04mode\x18\x0e \x01(\x0e\x32\x14.kickoff.v1.RoomMode\"Q\n\x0cTicketMember\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x03 \x01(\x08\x12\x0e\n\x06joined\x18\x04 \x01(\x08\"\xdc\x01\n\x0cMatchedTable\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\x05\x12*\n\x0btable_seats\x18\x03 \x03(\x0b\x32\x15.kickoff.v1.TableSeat\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x12\n\nseat_token\x18\x05 \x01(\t\x12\x30\n\x0ctake_up_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rsystem_player\x18\x07 \x01(\t\x12\x15\n\rrating_spread\x18\x08 \x01(\x01\"~\n\tTableSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\"\n\x04kind\x18\x02 \x01(\x0e\x32\x14.kickoff.v1.SeatKind\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x0c\n\x04name\x18\x04 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x05 \x01(\x08\x12\x0c\n\x04team\x18\x06 \x01(\x05\"\xd4\x01\n\x0e\x45nqueueRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x1b\n\x0bseat_counts\x18\x02 \x03(\x05\x42\x06\xaa\xbb\x18\x02\x10\x08\x12\"\n\x04mode\x18\x03 \x01(\x0e\x32\x14.kickoff.v1.RoomMode\x12\x30\n\x07options\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructB\x06\xaa\xbb\x18\x02\x10\x10\x12\x19\n\x05party\x18\x05 \x03(\tB\n\xaa\xbb\x18\x06\x08(\x10\x06\x18\x01\x12\x1c\n\nrequest_id\x18\x06 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"5\n\x0f\x45nqueueResponse\x12\"\n\x06ticket\x18\x01 \x01(\x0b\x32\x12.kickoff.v1.Ticket\"/\n\x10GetTicketRequest\x12\x1b\n\tticket_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"7\n\x11GetTicketResponse\x12\"\n\x06ticket\x18\x01 \x01(\x0b\x32\x12.kickoff.v1.Ticket\"0\n\x11JoinTicketRequest\x12\x1b\n\tticket_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"8\n\x12JoinTicketResponse\x12\"\n\x06ticket\x18\x01 \x01(\x0b\x32\x12.kickoff.v1.Ticket\"2\n\x13\x46ollowTicketRequest\x12\x1b\n\tticket_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\":\n\x14\x46ollowTicketResponse\x12\"\n\x06ticket\x18\x01 \x01(\x0b\x32\x12.kickoff.v1.Ticket\"1\n\x12\x41\x63\x63\x65ptMatchRequest\x12\x1b\n\tticket_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"9\n\x13\x41\x63\x63\x65ptMatchResponse\x12\"\n\x06ticket\x18\x01 \x01(\x0b\x32\x12.kickoff.v1.Ticket\"2\n\x13\x43\x61ncelTicketRequest\x12\x1b\n\tticket_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\":\n\x14\x43\x61ncelTicketResponse\x12\"\n\x06ticket\x18\x01 \x01(\x0b\x32\x12.kickoff.v1.Ticket\"\x16\n\x14ListMyTicketsRequest\"<\n\x15ListMyTicketsResponse\x12#\n\x07tickets\x18\x01 \x03(\x0b\x32\x12.kickoff.v1.Ticket\"3\n\x14\x44\x65\x63lineTicketRequest\x12\x1b\n\tticket_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"\x17\n\x15\x44\x65\x63lineTicketResponse*\xd4\x01\n\x0cTicketStatus\x12\x1d\n\x19TICKET_STATUS_UNSPECIFIED\x10\x00\x12\x1b\n\x17TICKET_STATUS_SEARCHING\x10\x01\x12\x1a\n\x16TICKET_STATUS_PROPOSED\x10\x02\x12\x19\n\x15TICKET_STATUS_MATCHED\x10\x03\x12\x1b\n\x17TICKET_STATUS_CANCELLED\x10\x04\x12\x19\n\x15TICKET_STATUS_EXPIRED\x10\x05\x12\x19\n\x15TICKET_STATUS_FORMING\x10\x06\x32\x9b\x07\n\x0cMatchService\x12Z\n\x07\x45nqueue\x12\x1a.kickoff.v1.EnqueueRequest\x1a\x1b.kickoff.v1.EnqueueResponse\"\x16\x82\xd3\xe4\x93\x02\x10\"\x0b/v1/tickets:\x01*\x12i\n\tGetTicket\x12\x1c.kickoff.v1.GetTicketRequest\x1a\x1d.kickoff.v1.GetTicketResponse\"\x1f\x82\xd3\xe4\x93\x02\x19\x12\x17/v1/tickets/{ticket_id}\x12q\n\nJoinTicket\x12\x1d.kickoff.v1.JoinTicketRequest\x1a\x1e.kickoff.v1.JoinTicketResponse\"$\x82\xd3\xe4\x93\x02\x1e\"\x1c/v1/tickets/{ticket_id}/join\x12{\n\x0c\x46ollowTicket\x12\x1f.kickoff.v1.FollowTicketRequest\x1a .kickoff.v1.FollowTicketResponse\"&\x82\xd3\xe4\x93\x02 \x12\x1e/v1/tickets/{ticket_id}/events0\x01\x12v\n\x0b\x41\x63\x63\x65ptMatch\x12\x1e.kickoff.v1.AcceptMatchRequest\x1a\x1f.kickoff.v1.AcceptMatchResponse\"&\x82\xd3\xe4\x93\x02 \"\x1e/v1/tickets/{ticket_id}/accept\x12r\n\x0c\x43\x61ncelTicket\x12\x1f.kickoff.v1.CancelTicketRequest\x1a .kickoff.v1.CancelTicketResponse\"\x1f\x82\xd3\xe4\x93\x02\x19*\x17/v1/tickets/{ticket_id}\x12i\n\rListMyTickets\x12 .kickoff.v1.ListMyTicketsRequest\x1a!.kickoff.v1.ListMyTicketsResponse\"\x13\x82\xd3\xe4\x93\x02\r\x12\x0b/v1/tickets\x12}\n\rDeclineTicket\x12 .kickoff.v1.DeclineTicketRequest\x1a!.kickoff.v1.DeclineTicketResponse\"\'\x82\xd3\xe4\x93\x02!\"\x1f/v1/tickets/{ticket_id}/declineb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16kickoff/v1/match.proto\x12\nkickoff.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/common.proto\x1a\x17kickoff/v1/limits.proto\"\xaf\x03\n\x06Ticket\x12\x11\n\tticket_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12(\n\x06status\x18\x03 \x01(\x0e\x32\x18.kickoff.v1.TicketStatus\x12\x13\n\x0bseat_counts\x18\x04 \x03(\x05\x12(\n\x07options\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12)\n\x07members\x18\x06 \x03(\x0b\x32\x18.kickoff.v1.TicketMember\x12\x0e\n\x06rating\x18\x07 \x01(\x01\x12/\n\x0b\x63reate_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x65xpire_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\'\n\x05table\x18\n \x01(\x0b\x32\x18.kickoff.v1.MatchedTable\x12\x0f\n\x07version\x18\x0b \x01(\x03\x12\x0e\n\x06reason\x18\x0c \x01(\t\x12\x10\n\x08returned\x18\r \x01(\x05\x12\"\n\x04mode\x18\x0e \x01(\x0e\x32\x14.kickoff.v1.RoomMode\"Q\n\x0cTicketMember\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x03 \x01(\x08\x12\x0e\n\x06joined\x18\x04 \x01(\x08\"\xdc\x01\n\x0cMatchedTable\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\x05\x12*\n\x0btable_seats\x18\x03 \x03(\x0b\x32\x15.kickoff.v1.TableSeat\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x12\n\nseat_token\x18\x05 \x01(\t\x12\x30\n\x0ctake_up_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rsystem_player\x18\x07 \x01(\t\x12\x15\n\rrating_spread\x18\x08 \x01(\x01\"~\n\tTableSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\"\n\x04kind\x18\x02 \x01(\x0e\x32\x14.kickoff.v1.SeatKind\x12\x11\n\tplayer_id\x18\x03 \x01(\t\x12\x0c\n\x04name\x18\x04 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x05 \x01(\x08\x12\x0c\n\x04team\x18\x06 \x01(\x05\"\xd4\x01\n\x0e\x45nqueueRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x1b\n\x0bseat_counts\x18\x02 \x03(\x05\x42\x06\xaa\xbb\x18\x02\x10\x08\x12\"\n\x04mode\x18\x03 \x01(\x0e\x32\x14.kickoff.v1.RoomMode\x12\x30\n\x07options\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructB\x06\xaa\xbb\x18\x02\x10\x10\x12\x19\n\x05party\x18\x05 \x03(\tB\n\xaa\xbb\x18\x06\x08(\x10\x06\x18\x01\x12\x1c\n\nrequest_id\x18\x06 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"5\n\x0f\x45nqueueResponse\x12\"\n\x06ticket\x18\x01 \x01(\x0b\x32\x12.kickoff.v1.Ticket\"/\n\x10GetTicketRequest\x12\x1b\n\tticket_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"7\n\x11GetTicketResponse\x12\"\n\x06ticket\x18\x01 \x01(\x0b\x32\x12.kickoff.v1.Ticket\"P\n\x11JoinTicketRequest\x12\x1b\n\tticket_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x1e\n\x0bparty_token\x18\x02 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x04\x18\x03\"8\n\x12JoinTicketResponse\x12\"\n\x06ticket\x18\x01 \x01(\x0b\x32\x12.kickoff.v1.Ticket\"2\n\x13\x46ollowTicketRequest\x12\x1b\n\tticket_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\":\n\x14\x46ollowTicketResponse\x12\"\n\x06ticket\x18\x01 \x01(\x0b\x32\x12.kickoff.v1.Ticket\"1\n\x12\x41\x63\x63\x65ptMatchRequest\x12\x1b\n\tticket_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"9\n\x13\x41\x63\x63\x65ptMatchResponse\x12\"\n\x06ticket\x18\x01 \x01(\x0b\x32\x12.kickoff.v1.Ticket\"2\n\x13\x43\x61ncelTicketRequest\x12\x1b\n\tticket_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\":\n\x14\x43\x61ncelTicketResponse\x12\"\n\x06ticket\x18\x01 \x01(\x0b\x32\x12.kickoff.v1.Ticket\"\x16\n\x14ListMyTicketsRequest\"<\n\x15ListMyTicketsResponse\x12#\n\x07tickets\x18\x01 \x03(\x0b\x32\x12.kickoff.v1.Ticket\"3\n\x14\x44\x65\x63lineTicketRequest\x12\x1b\n\tticket_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"\x17\n\x15\x44\x65\x63lineTicketResponse\"\xc2\x01\n\tPartyLink\x12\x0f\n\x07link_id\x18\x01 \x01(\t\x12\x11\n\tticket_id\x18\x02 \x01(\t\x12\x10\n\x08max_uses\x18\x03 \x01(\x05\x12\x0c\n\x04uses\x18\x04 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x65xpire_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07revoked\x18\x07 \x01(\x08\"c\n\x16\x43reatePartyLinkRequest\x12\x1b\n\tticket_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x10\n\x08max_uses\x18\x02 \x01(\x05\x12\x1a\n\x12\x65xpires_in_seconds\x18\x03 \x01(\x05\"M\n\x17\x43reatePartyLinkResponse\x12#\n\x04link\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.PartyLink\x12\r\n\x05token\x18\x02 \x01(\t\"P\n\x16RevokePartyLinkRequest\x12\x1b\n\tticket_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x19\n\x07link_id\x18\x02 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\">\n\x17RevokePartyLinkResponse\x12#\n\x04link\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.PartyLink*\xd4\x01\n\x0cTicketStatus\x12\x1d\n\x19TICKET_STATUS_UNSPECIFIED\x10\x00\x12\x1b\n\x17TICKET_STATUS_SEARCHING\x10\x01\x12\x1a\n\x16TICKET_STATUS_PROPOSED\x10\x02\x12\x19\n\x15TICKET_STATUS_MATCHED\x10\x03\x12\x1b\n\x17TICKET_STATUS_CANCELLED\x10\x04\x12\x19\n\x15TICKET_STATUS_EXPIRED\x10\x05\x12\x19\n\x15TICKET_STATUS_FORMING\x10\x06\x32\xe6\t\n\x0cMatchService\x12Z\n\x07\x45nqueue\x12\x1a.kickoff.v1.EnqueueRequest\x1a\x1b.kickoff.v1.EnqueueResponse\"\x16\x82\xd3\xe4\x93\x02\x10\"\x0b/v1/tickets:\x01*\x12i\n\tGetTicket\x12\x1c.kickoff.v1.GetTicketRequest\x1a\x1d.kickoff.v1.GetTicketResponse\"\x1f\x82\xd3\xe4\x93\x02\x19\x12\x17/v1/tickets/{ticket_id}\x12\x9a\x01\n\nJoinTicket\x12\x1d.kickoff.v1.JoinTicketRequest\x1a\x1e.kickoff.v1.JoinTicketResponse\"M\x82\xd3\xe4\x93\x02G\"\x1c/v1/tickets/{ticket_id}/joinZ\'\"\"/v1/tickets/{ticket_id}/party-join:\x01*\x12{\n\x0c\x46ollowTicket\x12\x1f.kickoff.v1.FollowTicketRequest\x1a .kickoff.v1.FollowTicketResponse\"&\x82\xd3\xe4\x93\x02 \x12\x1e/v1/tickets/{ticket_id}/events0\x01\x12v\n\x0b\x41\x63\x63\x65ptMatch\x12\x1e.kickoff.v1.AcceptMatchRequest\x1a\x1f.kickoff.v1.AcceptMatchResponse\"&\x82\xd3\xe4\x93\x02 \"\x1e/v1/tickets/{ticket_id}/accept\x12r\n\x0c\x43\x61ncelTicket\x12\x1f.kickoff.v1.CancelTicketRequest\x1a .kickoff.v1.CancelTicketResponse\"\x1f\x82\xd3\xe4\x93\x02\x19*\x17/v1/tickets/{ticket_id}\x12i\n\rListMyTickets\x12 .kickoff.v1.ListMyTicketsRequest\x1a!.kickoff.v1.ListMyTicketsResponse\"\x13\x82\xd3\xe4\x93\x02\r\x12\x0b/v1/tickets\x12}\n\rDeclineTicket\x12 .kickoff.v1.DeclineTicketRequest\x1a!.kickoff.v1.DeclineTicketResponse\"\'\x82\xd3\xe4\x93\x02!\"\x1f/v1/tickets/{ticket_id}/decline\x12\x8a\x01\n\x0f\x43reatePartyLink\x12\".kickoff.v1.CreatePartyLinkRequest\x1a#.kickoff.v1.CreatePartyLinkResponse\".\x82\xd3\xe4\x93\x02(\"#/v1/tickets/{ticket_id}/party-links:\x01*\x12\x91\x01\n\x0fRevokePartyLink\x12\".kickoff.v1.RevokePartyLinkRequest\x1a#.kickoff.v1.RevokePartyLinkResponse\"5\x82\xd3\xe4\x93\x02/*-/v1/tickets/{ticket_id}/party-links/{link_id}b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -50,6 +50,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETTICKETREQUEST'].fields_by_name['ticket_id']._serialized_options = b'\252\273\030\004\010 \030\001'
   _globals['_JOINTICKETREQUEST'].fields_by_name['ticket_id']._loaded_options = None
   _globals['_JOINTICKETREQUEST'].fields_by_name['ticket_id']._serialized_options = b'\252\273\030\004\010 \030\001'
+  _globals['_JOINTICKETREQUEST'].fields_by_name['party_token']._loaded_options = None
+  _globals['_JOINTICKETREQUEST'].fields_by_name['party_token']._serialized_options = b'\252\273\030\005\010\200\004\030\003'
   _globals['_FOLLOWTICKETREQUEST'].fields_by_name['ticket_id']._loaded_options = None
   _globals['_FOLLOWTICKETREQUEST'].fields_by_name['ticket_id']._serialized_options = b'\252\273\030\004\010 \030\001'
   _globals['_ACCEPTMATCHREQUEST'].fields_by_name['ticket_id']._loaded_options = None
@@ -58,12 +60,18 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CANCELTICKETREQUEST'].fields_by_name['ticket_id']._serialized_options = b'\252\273\030\004\010 \030\001'
   _globals['_DECLINETICKETREQUEST'].fields_by_name['ticket_id']._loaded_options = None
   _globals['_DECLINETICKETREQUEST'].fields_by_name['ticket_id']._serialized_options = b'\252\273\030\004\010 \030\001'
+  _globals['_CREATEPARTYLINKREQUEST'].fields_by_name['ticket_id']._loaded_options = None
+  _globals['_CREATEPARTYLINKREQUEST'].fields_by_name['ticket_id']._serialized_options = b'\252\273\030\004\010 \030\001'
+  _globals['_REVOKEPARTYLINKREQUEST'].fields_by_name['ticket_id']._loaded_options = None
+  _globals['_REVOKEPARTYLINKREQUEST'].fields_by_name['ticket_id']._serialized_options = b'\252\273\030\004\010 \030\001'
+  _globals['_REVOKEPARTYLINKREQUEST'].fields_by_name['link_id']._loaded_options = None
+  _globals['_REVOKEPARTYLINKREQUEST'].fields_by_name['link_id']._serialized_options = b'\252\273\030\004\010 \030\001'
   _globals['_MATCHSERVICE'].methods_by_name['Enqueue']._loaded_options = None
   _globals['_MATCHSERVICE'].methods_by_name['Enqueue']._serialized_options = b'\202\323\344\223\002\020\"\013/v1/tickets:\001*'
   _globals['_MATCHSERVICE'].methods_by_name['GetTicket']._loaded_options = None
   _globals['_MATCHSERVICE'].methods_by_name['GetTicket']._serialized_options = b'\202\323\344\223\002\031\022\027/v1/tickets/{ticket_id}'
   _globals['_MATCHSERVICE'].methods_by_name['JoinTicket']._loaded_options = None
-  _globals['_MATCHSERVICE'].methods_by_name['JoinTicket']._serialized_options = b'\202\323\344\223\002\036\"\034/v1/tickets/{ticket_id}/join'
+  _globals['_MATCHSERVICE'].methods_by_name['JoinTicket']._serialized_options = b'\202\323\344\223\002G\"\034/v1/tickets/{ticket_id}/joinZ\'\"\"/v1/tickets/{ticket_id}/party-join:\001*'
   _globals['_MATCHSERVICE'].methods_by_name['FollowTicket']._loaded_options = None
   _globals['_MATCHSERVICE'].methods_by_name['FollowTicket']._serialized_options = b'\202\323\344\223\002 \022\036/v1/tickets/{ticket_id}/events'
   _globals['_MATCHSERVICE'].methods_by_name['AcceptMatch']._loaded_options = None
@@ -74,8 +82,12 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_MATCHSERVICE'].methods_by_name['ListMyTickets']._serialized_options = b'\202\323\344\223\002\r\022\013/v1/tickets'
   _globals['_MATCHSERVICE'].methods_by_name['DeclineTicket']._loaded_options = None
   _globals['_MATCHSERVICE'].methods_by_name['DeclineTicket']._serialized_options = b'\202\323\344\223\002!\"\037/v1/tickets/{ticket_id}/decline'
-  _globals['_TICKETSTATUS']._serialized_start=2032
-  _globals['_TICKETSTATUS']._serialized_end=2244
+  _globals['_MATCHSERVICE'].methods_by_name['CreatePartyLink']._loaded_options = None
+  _globals['_MATCHSERVICE'].methods_by_name['CreatePartyLink']._serialized_options = b'\202\323\344\223\002(\"#/v1/tickets/{ticket_id}/party-links:\001*'
+  _globals['_MATCHSERVICE'].methods_by_name['RevokePartyLink']._loaded_options = None
+  _globals['_MATCHSERVICE'].methods_by_name['RevokePartyLink']._serialized_options = b'\202\323\344\223\002/*-/v1/tickets/{ticket_id}/party-links/{link_id}'
+  _globals['_TICKETSTATUS']._serialized_start=2587
+  _globals['_TICKETSTATUS']._serialized_end=2799
   _globals['_TICKET']._serialized_start=182
   _globals['_TICKET']._serialized_end=613
   _globals['_TICKETMEMBER']._serialized_start=615
@@ -93,29 +105,39 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETTICKETRESPONSE']._serialized_start=1368
   _globals['_GETTICKETRESPONSE']._serialized_end=1423
   _globals['_JOINTICKETREQUEST']._serialized_start=1425
-  _globals['_JOINTICKETREQUEST']._serialized_end=1473
-  _globals['_JOINTICKETRESPONSE']._serialized_start=1475
-  _globals['_JOINTICKETRESPONSE']._serialized_end=1531
-  _globals['_FOLLOWTICKETREQUEST']._serialized_start=1533
-  _globals['_FOLLOWTICKETREQUEST']._serialized_end=1583
-  _globals['_FOLLOWTICKETRESPONSE']._serialized_start=1585
-  _globals['_FOLLOWTICKETRESPONSE']._serialized_end=1643
-  _globals['_ACCEPTMATCHREQUEST']._serialized_start=1645
-  _globals['_ACCEPTMATCHREQUEST']._serialized_end=1694
-  _globals['_ACCEPTMATCHRESPONSE']._serialized_start=1696
-  _globals['_ACCEPTMATCHRESPONSE']._serialized_end=1753
-  _globals['_CANCELTICKETREQUEST']._serialized_start=1755
-  _globals['_CANCELTICKETREQUEST']._serialized_end=1805
-  _globals['_CANCELTICKETRESPONSE']._serialized_start=1807
-  _globals['_CANCELTICKETRESPONSE']._serialized_end=1865
-  _globals['_LISTMYTICKETSREQUEST']._serialized_start=1867
-  _globals['_LISTMYTICKETSREQUEST']._serialized_end=1889
-  _globals['_LISTMYTICKETSRESPONSE']._serialized_start=1891
-  _globals['_LISTMYTICKETSRESPONSE']._serialized_end=1951
-  _globals['_DECLINETICKETREQUEST']._serialized_start=1953
-  _globals['_DECLINETICKETREQUEST']._serialized_end=2004
-  _globals['_DECLINETICKETRESPONSE']._serialized_start=2006
-  _globals['_DECLINETICKETRESPONSE']._serialized_end=2029
-  _globals['_MATCHSERVICE']._serialized_start=2247
-  _globals['_MATCHSERVICE']._serialized_end=3170
+  _globals['_JOINTICKETREQUEST']._serialized_end=1505
+  _globals['_JOINTICKETRESPONSE']._serialized_start=1507
+  _globals['_JOINTICKETRESPONSE']._serialized_end=1563
+  _globals['_FOLLOWTICKETREQUEST']._serialized_start=1565
+  _globals['_FOLLOWTICKETREQUEST']._serialized_end=1615
+  _globals['_FOLLOWTICKETRESPONSE']._serialized_start=1617
+  _globals['_FOLLOWTICKETRESPONSE']._serialized_end=1675
+  _globals['_ACCEPTMATCHREQUEST']._serialized_start=1677
+  _globals['_ACCEPTMATCHREQUEST']._serialized_end=1726
+  _globals['_ACCEPTMATCHRESPONSE']._serialized_start=1728
+  _globals['_ACCEPTMATCHRESPONSE']._serialized_end=1785
+  _globals['_CANCELTICKETREQUEST']._serialized_start=1787
+  _globals['_CANCELTICKETREQUEST']._serialized_end=1837
+  _globals['_CANCELTICKETRESPONSE']._serialized_start=1839
+  _globals['_CANCELTICKETRESPONSE']._serialized_end=1897
+  _globals['_LISTMYTICKETSREQUEST']._serialized_start=1899
+  _globals['_LISTMYTICKETSREQUEST']._serialized_end=1921
+  _globals['_LISTMYTICKETSRESPONSE']._serialized_start=1923
+  _globals['_LISTMYTICKETSRESPONSE']._serialized_end=1983
+  _globals['_DECLINETICKETREQUEST']._serialized_start=1985
+  _globals['_DECLINETICKETREQUEST']._serialized_end=2036
+  _globals['_DECLINETICKETRESPONSE']._serialized_start=2038
+  _globals['_DECLINETICKETRESPONSE']._serialized_end=2061
+  _globals['_PARTYLINK']._serialized_start=2064
+  _globals['_PARTYLINK']._serialized_end=2258
+  _globals['_CREATEPARTYLINKREQUEST']._serialized_start=2260
+  _globals['_CREATEPARTYLINKREQUEST']._serialized_end=2359
+  _globals['_CREATEPARTYLINKRESPONSE']._serialized_start=2361
+  _globals['_CREATEPARTYLINKRESPONSE']._serialized_end=2438
+  _globals['_REVOKEPARTYLINKREQUEST']._serialized_start=2440
+  _globals['_REVOKEPARTYLINKREQUEST']._serialized_end=2520
+  _globals['_REVOKEPARTYLINKRESPONSE']._serialized_start=2522
+  _globals['_REVOKEPARTYLINKRESPONSE']._serialized_end=2584
+  _globals['_MATCHSERVICE']._serialized_start=2802
+  _globals['_MATCHSERVICE']._serialized_end=4056
 # @@protoc_insertion_point(module_scope)

@@ -146,10 +146,12 @@ class GetTicketResponse(_message.Message):
     def __init__(self, ticket: _Optional[_Union[Ticket, _Mapping]] = ...) -> None: ...
 
 class JoinTicketRequest(_message.Message):
-    __slots__ = ("ticket_id",)
+    __slots__ = ("ticket_id", "party_token")
     TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    PARTY_TOKEN_FIELD_NUMBER: _ClassVar[int]
     ticket_id: str
-    def __init__(self, ticket_id: _Optional[str] = ...) -> None: ...
+    party_token: str
+    def __init__(self, ticket_id: _Optional[str] = ..., party_token: _Optional[str] = ...) -> None: ...
 
 class JoinTicketResponse(_message.Message):
     __slots__ = ("ticket",)
@@ -212,3 +214,53 @@ class DeclineTicketRequest(_message.Message):
 class DeclineTicketResponse(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class PartyLink(_message.Message):
+    __slots__ = ("link_id", "ticket_id", "max_uses", "uses", "create_time", "expire_time", "revoked")
+    LINK_ID_FIELD_NUMBER: _ClassVar[int]
+    TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    MAX_USES_FIELD_NUMBER: _ClassVar[int]
+    USES_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    REVOKED_FIELD_NUMBER: _ClassVar[int]
+    link_id: str
+    ticket_id: str
+    max_uses: int
+    uses: int
+    create_time: _timestamp_pb2.Timestamp
+    expire_time: _timestamp_pb2.Timestamp
+    revoked: bool
+    def __init__(self, link_id: _Optional[str] = ..., ticket_id: _Optional[str] = ..., max_uses: _Optional[int] = ..., uses: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., revoked: _Optional[bool] = ...) -> None: ...
+
+class CreatePartyLinkRequest(_message.Message):
+    __slots__ = ("ticket_id", "max_uses", "expires_in_seconds")
+    TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    MAX_USES_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_IN_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    ticket_id: str
+    max_uses: int
+    expires_in_seconds: int
+    def __init__(self, ticket_id: _Optional[str] = ..., max_uses: _Optional[int] = ..., expires_in_seconds: _Optional[int] = ...) -> None: ...
+
+class CreatePartyLinkResponse(_message.Message):
+    __slots__ = ("link", "token")
+    LINK_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    link: PartyLink
+    token: str
+    def __init__(self, link: _Optional[_Union[PartyLink, _Mapping]] = ..., token: _Optional[str] = ...) -> None: ...
+
+class RevokePartyLinkRequest(_message.Message):
+    __slots__ = ("ticket_id", "link_id")
+    TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    LINK_ID_FIELD_NUMBER: _ClassVar[int]
+    ticket_id: str
+    link_id: str
+    def __init__(self, ticket_id: _Optional[str] = ..., link_id: _Optional[str] = ...) -> None: ...
+
+class RevokePartyLinkResponse(_message.Message):
+    __slots__ = ("link",)
+    LINK_FIELD_NUMBER: _ClassVar[int]
+    link: PartyLink
+    def __init__(self, link: _Optional[_Union[PartyLink, _Mapping]] = ...) -> None: ...

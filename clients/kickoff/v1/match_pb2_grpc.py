@@ -83,6 +83,16 @@ class MatchServiceStub:
                 request_serializer=kickoff_dot_v1_dot_match__pb2.DeclineTicketRequest.SerializeToString,
                 response_deserializer=kickoff_dot_v1_dot_match__pb2.DeclineTicketResponse.FromString,
                 _registered_method=True)
+        self.CreatePartyLink = channel.unary_unary(
+                '/kickoff.v1.MatchService/CreatePartyLink',
+                request_serializer=kickoff_dot_v1_dot_match__pb2.CreatePartyLinkRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_match__pb2.CreatePartyLinkResponse.FromString,
+                _registered_method=True)
+        self.RevokePartyLink = channel.unary_unary(
+                '/kickoff.v1.MatchService/RevokePartyLink',
+                request_serializer=kickoff_dot_v1_dot_match__pb2.RevokePartyLinkRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_match__pb2.RevokePartyLinkResponse.FromString,
+                _registered_method=True)
 
 
 class MatchServiceServicer:
@@ -158,6 +168,25 @@ class MatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreatePartyLink(self, request, context):
+        """Makes a party link to a forming or searching ticket, for the player who enqueued it: anyone holding its token
+        may join the party (JoinTicket with party_token), friend or not, unless one of the party blocked them or they
+        blocked one of it (refused link_invalid, as a token not signed here is, so that nothing tells them).
+        FAILED_PRECONDITION (not_party_leader, ticket_ended); RESOURCE_EXHAUSTED (too_many_links); INVALID_ARGUMENT
+        (bad_max_uses, bad_expires_in).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokePartyLink(self, request, context):
+        """Revokes a party link, for the player who enqueued its ticket: from then on it opens nothing (link_revoked).
+        NOT_FOUND (party_link_not_found) for a link that is not this ticket's.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MatchServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -200,6 +229,16 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.DeclineTicket,
                     request_deserializer=kickoff_dot_v1_dot_match__pb2.DeclineTicketRequest.FromString,
                     response_serializer=kickoff_dot_v1_dot_match__pb2.DeclineTicketResponse.SerializeToString,
+            ),
+            'CreatePartyLink': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreatePartyLink,
+                    request_deserializer=kickoff_dot_v1_dot_match__pb2.CreatePartyLinkRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_match__pb2.CreatePartyLinkResponse.SerializeToString,
+            ),
+            'RevokePartyLink': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokePartyLink,
+                    request_deserializer=kickoff_dot_v1_dot_match__pb2.RevokePartyLinkRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_match__pb2.RevokePartyLinkResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -427,6 +466,60 @@ class MatchService:
             '/kickoff.v1.MatchService/DeclineTicket',
             kickoff_dot_v1_dot_match__pb2.DeclineTicketRequest.SerializeToString,
             kickoff_dot_v1_dot_match__pb2.DeclineTicketResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreatePartyLink(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.MatchService/CreatePartyLink',
+            kickoff_dot_v1_dot_match__pb2.CreatePartyLinkRequest.SerializeToString,
+            kickoff_dot_v1_dot_match__pb2.CreatePartyLinkResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokePartyLink(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.MatchService/RevokePartyLink',
+            kickoff_dot_v1_dot_match__pb2.RevokePartyLinkRequest.SerializeToString,
+            kickoff_dot_v1_dot_match__pb2.RevokePartyLinkResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -197,3 +197,49 @@ class DrainNodeResponse(_message.Message):
     tournaments: int
     leases: int
     def __init__(self, node_id: _Optional[str] = ..., rooms: _Optional[int] = ..., tournaments: _Optional[int] = ..., leases: _Optional[int] = ...) -> None: ...
+
+class GetPlayerSocialRequest(_message.Message):
+    __slots__ = ("player_id",)
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    player_id: str
+    def __init__(self, player_id: _Optional[str] = ...) -> None: ...
+
+class SocialPlayer(_message.Message):
+    __slots__ = ("player_id", "name", "create_time", "delivered")
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    DELIVERED_FIELD_NUMBER: _ClassVar[int]
+    player_id: str
+    name: str
+    create_time: _timestamp_pb2.Timestamp
+    delivered: bool
+    def __init__(self, player_id: _Optional[str] = ..., name: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., delivered: _Optional[bool] = ...) -> None: ...
+
+class SocialInvitation(_message.Message):
+    __slots__ = ("invitation", "delivered")
+    INVITATION_FIELD_NUMBER: _ClassVar[int]
+    DELIVERED_FIELD_NUMBER: _ClassVar[int]
+    invitation: _room_pb2.RoomInvitation
+    delivered: bool
+    def __init__(self, invitation: _Optional[_Union[_room_pb2.RoomInvitation, _Mapping]] = ..., delivered: _Optional[bool] = ...) -> None: ...
+
+class GetPlayerSocialResponse(_message.Message):
+    __slots__ = ("player_id", "name", "blocks", "blocked_by", "friend_requests_received", "friend_requests_sent", "room_invitations_received", "room_invitations_sent")
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BLOCKS_FIELD_NUMBER: _ClassVar[int]
+    BLOCKED_BY_FIELD_NUMBER: _ClassVar[int]
+    FRIEND_REQUESTS_RECEIVED_FIELD_NUMBER: _ClassVar[int]
+    FRIEND_REQUESTS_SENT_FIELD_NUMBER: _ClassVar[int]
+    ROOM_INVITATIONS_RECEIVED_FIELD_NUMBER: _ClassVar[int]
+    ROOM_INVITATIONS_SENT_FIELD_NUMBER: _ClassVar[int]
+    player_id: str
+    name: str
+    blocks: _containers.RepeatedCompositeFieldContainer[SocialPlayer]
+    blocked_by: _containers.RepeatedCompositeFieldContainer[SocialPlayer]
+    friend_requests_received: _containers.RepeatedCompositeFieldContainer[SocialPlayer]
+    friend_requests_sent: _containers.RepeatedCompositeFieldContainer[SocialPlayer]
+    room_invitations_received: _containers.RepeatedCompositeFieldContainer[SocialInvitation]
+    room_invitations_sent: _containers.RepeatedCompositeFieldContainer[SocialInvitation]
+    def __init__(self, player_id: _Optional[str] = ..., name: _Optional[str] = ..., blocks: _Optional[_Iterable[_Union[SocialPlayer, _Mapping]]] = ..., blocked_by: _Optional[_Iterable[_Union[SocialPlayer, _Mapping]]] = ..., friend_requests_received: _Optional[_Iterable[_Union[SocialPlayer, _Mapping]]] = ..., friend_requests_sent: _Optional[_Iterable[_Union[SocialPlayer, _Mapping]]] = ..., room_invitations_received: _Optional[_Iterable[_Union[SocialInvitation, _Mapping]]] = ..., room_invitations_sent: _Optional[_Iterable[_Union[SocialInvitation, _Mapping]]] = ...) -> None: ...

@@ -76,6 +76,11 @@ class OperatorServiceStub:
                 request_serializer=kickoff_dot_v1_dot_operator__pb2.DrainNodeRequest.SerializeToString,
                 response_deserializer=kickoff_dot_v1_dot_operator__pb2.DrainNodeResponse.FromString,
                 _registered_method=True)
+        self.GetPlayerSocial = channel.unary_unary(
+                '/kickoff.v1.OperatorService/GetPlayerSocial',
+                request_serializer=kickoff_dot_v1_dot_operator__pb2.GetPlayerSocialRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_operator__pb2.GetPlayerSocialResponse.FromString,
+                _registered_method=True)
 
 
 class OperatorServiceServicer:
@@ -147,6 +152,16 @@ class OperatorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetPlayerSocial(self, request, context):
+        """A player's social side for a report, read only: the players they blocked and those who blocked them, their
+        pending friend requests (received, with those withheld by a block, and sent) and their pending room invitations
+        (received, with those a block swallowed, and sent). NOT_FOUND player_not_found; FAILED_PRECONDITION players_off
+        on a server without players.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OperatorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -184,6 +199,11 @@ def add_OperatorServiceServicer_to_server(servicer, server):
                     servicer.DrainNode,
                     request_deserializer=kickoff_dot_v1_dot_operator__pb2.DrainNodeRequest.FromString,
                     response_serializer=kickoff_dot_v1_dot_operator__pb2.DrainNodeResponse.SerializeToString,
+            ),
+            'GetPlayerSocial': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetPlayerSocial,
+                    request_deserializer=kickoff_dot_v1_dot_operator__pb2.GetPlayerSocialRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_operator__pb2.GetPlayerSocialResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -382,6 +402,33 @@ class OperatorService:
             '/kickoff.v1.OperatorService/DrainNode',
             kickoff_dot_v1_dot_operator__pb2.DrainNodeRequest.SerializeToString,
             kickoff_dot_v1_dot_operator__pb2.DrainNodeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetPlayerSocial(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.OperatorService/GetPlayerSocial',
+            kickoff_dot_v1_dot_operator__pb2.GetPlayerSocialRequest.SerializeToString,
+            kickoff_dot_v1_dot_operator__pb2.GetPlayerSocialResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -232,3 +232,85 @@ class RevokeInvitationLinkResponse(_message.Message):
     LINK_FIELD_NUMBER: _ClassVar[int]
     link: InvitationLink
     def __init__(self, link: _Optional[_Union[InvitationLink, _Mapping]] = ...) -> None: ...
+
+class RoomInvitation(_message.Message):
+    __slots__ = ("room_id", "game", "from_player_id", "from_name", "player_id", "name", "create_time")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    FROM_PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    FROM_NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    game: str
+    from_player_id: str
+    from_name: str
+    player_id: str
+    name: str
+    create_time: _timestamp_pb2.Timestamp
+    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., from_player_id: _Optional[str] = ..., from_name: _Optional[str] = ..., player_id: _Optional[str] = ..., name: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class InviteToRoomRequest(_message.Message):
+    __slots__ = ("room_id", "player_id")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    player_id: str
+    def __init__(self, room_id: _Optional[str] = ..., player_id: _Optional[str] = ...) -> None: ...
+
+class InviteToRoomResponse(_message.Message):
+    __slots__ = ("invitation",)
+    INVITATION_FIELD_NUMBER: _ClassVar[int]
+    invitation: RoomInvitation
+    def __init__(self, invitation: _Optional[_Union[RoomInvitation, _Mapping]] = ...) -> None: ...
+
+class ListRoomInvitationsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListRoomInvitationsResponse(_message.Message):
+    __slots__ = ("received", "sent")
+    RECEIVED_FIELD_NUMBER: _ClassVar[int]
+    SENT_FIELD_NUMBER: _ClassVar[int]
+    received: _containers.RepeatedCompositeFieldContainer[RoomInvitation]
+    sent: _containers.RepeatedCompositeFieldContainer[RoomInvitation]
+    def __init__(self, received: _Optional[_Iterable[_Union[RoomInvitation, _Mapping]]] = ..., sent: _Optional[_Iterable[_Union[RoomInvitation, _Mapping]]] = ...) -> None: ...
+
+class AcceptRoomInvitationRequest(_message.Message):
+    __slots__ = ("room_id",)
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    def __init__(self, room_id: _Optional[str] = ...) -> None: ...
+
+class AcceptRoomInvitationResponse(_message.Message):
+    __slots__ = ("room", "seat", "seat_token")
+    ROOM_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    room: Room
+    seat: int
+    seat_token: str
+    def __init__(self, room: _Optional[_Union[Room, _Mapping]] = ..., seat: _Optional[int] = ..., seat_token: _Optional[str] = ...) -> None: ...
+
+class DeclineRoomInvitationRequest(_message.Message):
+    __slots__ = ("room_id",)
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    def __init__(self, room_id: _Optional[str] = ...) -> None: ...
+
+class DeclineRoomInvitationResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class WithdrawRoomInvitationRequest(_message.Message):
+    __slots__ = ("room_id", "player_id")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    player_id: str
+    def __init__(self, room_id: _Optional[str] = ..., player_id: _Optional[str] = ...) -> None: ...
+
+class WithdrawRoomInvitationResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...

@@ -77,6 +77,31 @@ class RoomServiceStub:
                 request_serializer=kickoff_dot_v1_dot_room__pb2.RevokeInvitationLinkRequest.SerializeToString,
                 response_deserializer=kickoff_dot_v1_dot_room__pb2.RevokeInvitationLinkResponse.FromString,
                 _registered_method=True)
+        self.InviteToRoom = channel.unary_unary(
+                '/kickoff.v1.RoomService/InviteToRoom',
+                request_serializer=kickoff_dot_v1_dot_room__pb2.InviteToRoomRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_room__pb2.InviteToRoomResponse.FromString,
+                _registered_method=True)
+        self.ListRoomInvitations = channel.unary_unary(
+                '/kickoff.v1.RoomService/ListRoomInvitations',
+                request_serializer=kickoff_dot_v1_dot_room__pb2.ListRoomInvitationsRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_room__pb2.ListRoomInvitationsResponse.FromString,
+                _registered_method=True)
+        self.AcceptRoomInvitation = channel.unary_unary(
+                '/kickoff.v1.RoomService/AcceptRoomInvitation',
+                request_serializer=kickoff_dot_v1_dot_room__pb2.AcceptRoomInvitationRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_room__pb2.AcceptRoomInvitationResponse.FromString,
+                _registered_method=True)
+        self.DeclineRoomInvitation = channel.unary_unary(
+                '/kickoff.v1.RoomService/DeclineRoomInvitation',
+                request_serializer=kickoff_dot_v1_dot_room__pb2.DeclineRoomInvitationRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_room__pb2.DeclineRoomInvitationResponse.FromString,
+                _registered_method=True)
+        self.WithdrawRoomInvitation = channel.unary_unary(
+                '/kickoff.v1.RoomService/WithdrawRoomInvitation',
+                request_serializer=kickoff_dot_v1_dot_room__pb2.WithdrawRoomInvitationRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_room__pb2.WithdrawRoomInvitationResponse.FromString,
+                _registered_method=True)
 
 
 class RoomServiceServicer:
@@ -153,6 +178,49 @@ class RoomServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def InviteToRoom(self, request, context):
+        """Invites a friend (FriendService) to a room waiting for players, for a player seated there with their access
+        token. The friend sees the invitation (ListRoomInvitations, their inbox: room.invited), may see and watch the room
+        (an unlisted one too) and accepts (AcceptRoomInvitation) or declines it. It ends when the room starts, closes or
+        ends. FAILED_PRECONDITION (not_friends: a stranger, or a player who is no friend any more; you_blocked;
+        room_started; not_seated); ALREADY_EXISTS (already_invited, already_seated); RESOURCE_EXHAUSTED
+        (room_invitations_full, their_invitations_full); NOT_FOUND (player_not_found).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListRoomInvitations(self, request, context):
+        """The caller's pending room invitations: those friends sent them, and those they sent, the latest first (each
+        list bounded: KICKOFF_ROOM_INVITATIONS_PER_PLAYER).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AcceptRoomInvitation(self, request, context):
+        """Accepts the caller's invitation to a room: seats them as JoinRoom with their access token does. NOT_FOUND
+        (invitation_not_found); FAILED_PRECONDITION (invitation_withdrawn, room_started); UNAVAILABLE (room_full).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeclineRoomInvitation(self, request, context):
+        """Declines the caller's invitation to a room. NOT_FOUND (invitation_not_found); FAILED_PRECONDITION
+        (invitation_withdrawn).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WithdrawRoomInvitation(self, request, context):
+        """Withdraws an invitation the caller sent to a room they are seated in. NOT_FOUND (invitation_not_found).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RoomServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -195,6 +263,31 @@ def add_RoomServiceServicer_to_server(servicer, server):
                     servicer.RevokeInvitationLink,
                     request_deserializer=kickoff_dot_v1_dot_room__pb2.RevokeInvitationLinkRequest.FromString,
                     response_serializer=kickoff_dot_v1_dot_room__pb2.RevokeInvitationLinkResponse.SerializeToString,
+            ),
+            'InviteToRoom': grpc.unary_unary_rpc_method_handler(
+                    servicer.InviteToRoom,
+                    request_deserializer=kickoff_dot_v1_dot_room__pb2.InviteToRoomRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_room__pb2.InviteToRoomResponse.SerializeToString,
+            ),
+            'ListRoomInvitations': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListRoomInvitations,
+                    request_deserializer=kickoff_dot_v1_dot_room__pb2.ListRoomInvitationsRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_room__pb2.ListRoomInvitationsResponse.SerializeToString,
+            ),
+            'AcceptRoomInvitation': grpc.unary_unary_rpc_method_handler(
+                    servicer.AcceptRoomInvitation,
+                    request_deserializer=kickoff_dot_v1_dot_room__pb2.AcceptRoomInvitationRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_room__pb2.AcceptRoomInvitationResponse.SerializeToString,
+            ),
+            'DeclineRoomInvitation': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeclineRoomInvitation,
+                    request_deserializer=kickoff_dot_v1_dot_room__pb2.DeclineRoomInvitationRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_room__pb2.DeclineRoomInvitationResponse.SerializeToString,
+            ),
+            'WithdrawRoomInvitation': grpc.unary_unary_rpc_method_handler(
+                    servicer.WithdrawRoomInvitation,
+                    request_deserializer=kickoff_dot_v1_dot_room__pb2.WithdrawRoomInvitationRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_room__pb2.WithdrawRoomInvitationResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -416,6 +509,141 @@ class RoomService:
             '/kickoff.v1.RoomService/RevokeInvitationLink',
             kickoff_dot_v1_dot_room__pb2.RevokeInvitationLinkRequest.SerializeToString,
             kickoff_dot_v1_dot_room__pb2.RevokeInvitationLinkResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def InviteToRoom(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.RoomService/InviteToRoom',
+            kickoff_dot_v1_dot_room__pb2.InviteToRoomRequest.SerializeToString,
+            kickoff_dot_v1_dot_room__pb2.InviteToRoomResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListRoomInvitations(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.RoomService/ListRoomInvitations',
+            kickoff_dot_v1_dot_room__pb2.ListRoomInvitationsRequest.SerializeToString,
+            kickoff_dot_v1_dot_room__pb2.ListRoomInvitationsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AcceptRoomInvitation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.RoomService/AcceptRoomInvitation',
+            kickoff_dot_v1_dot_room__pb2.AcceptRoomInvitationRequest.SerializeToString,
+            kickoff_dot_v1_dot_room__pb2.AcceptRoomInvitationResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeclineRoomInvitation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.RoomService/DeclineRoomInvitation',
+            kickoff_dot_v1_dot_room__pb2.DeclineRoomInvitationRequest.SerializeToString,
+            kickoff_dot_v1_dot_room__pb2.DeclineRoomInvitationResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WithdrawRoomInvitation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.RoomService/WithdrawRoomInvitation',
+            kickoff_dot_v1_dot_room__pb2.WithdrawRoomInvitationRequest.SerializeToString,
+            kickoff_dot_v1_dot_room__pb2.WithdrawRoomInvitationResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AcceptFriendRequestData, AcceptFriendRequestErrors, AcceptFriendRequestResponses, AcceptMatchData, AcceptMatchErrors, AcceptMatchResponses, AddEndpointData, AddEndpointErrors, AddEndpointResponses, BlockPlayerData, BlockPlayerErrors, BlockPlayerResponses, CancelFriendRequestData, CancelFriendRequestErrors, CancelFriendRequestResponses, CancelTicketData, CancelTicketErrors, CancelTicketResponses, CloseRoomData, CloseRoomErrors, CloseRoomResponses, CreateInvitationLinkData, CreateInvitationLinkErrors, CreateInvitationLinkResponses, CreateRoomData, CreateRoomErrors, CreateRoomResponses, CreateStreamTicketData, CreateStreamTicketErrors, CreateStreamTicketResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, DeclineFriendRequestData, DeclineFriendRequestErrors, DeclineFriendRequestResponses, DeclineTicketData, DeclineTicketErrors, DeclineTicketResponses, DeleteInboxItemData, DeleteInboxItemErrors, DeleteInboxItemResponses, DeletePlayerData, DeletePlayerErrors, DeletePlayerResponses, DrainNodeData, DrainNodeErrors, DrainNodeResponses, EnqueueData, EnqueueErrors, EnqueueResponses, FollowInboxData, FollowInboxErrors, FollowInboxResponse, FollowInboxResponses, FollowPresenceData, FollowPresenceErrors, FollowPresenceResponse, FollowPresenceResponses, FollowTicketData, FollowTicketErrors, FollowTicketResponse, FollowTicketResponses, GetFriendCodeData, GetFriendCodeErrors, GetFriendCodeResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMeData, GetMeErrors, GetMeResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetPresenceData, GetPresenceErrors, GetPresenceResponses, GetRankData, GetRankErrors, GetRankResponses, GetReplayData, GetReplayErrors, GetReplayResponses, GetRoomData, GetRoomErrors, GetRoomResponses, GetRoomTimelineData, GetRoomTimelineErrors, GetRoomTimelineResponses, GetRulesData, GetRulesErrors, GetRulesResponses, GetStandingsData, GetStandingsErrors, GetStandingsResponses, GetTicketData, GetTicketErrors, GetTicketResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetViewData, GetViewErrors, GetViewResponses, JoinRoomData, JoinRoomErrors, JoinRoomResponses, JoinTicketData, JoinTicketErrors, JoinTicketResponses, JoinTournamentData, JoinTournamentErrors, JoinTournamentResponses, LeaveRoomData, LeaveRoomErrors, LeaveRoomResponses, LeaveTournamentData, LeaveTournamentErrors, LeaveTournamentResponses, LinkIdentityData, LinkIdentityErrors, LinkIdentityResponses, ListBlocksData, ListBlocksErrors, ListBlocksResponses, ListCardsData, ListCardsErrors, ListCardsResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListEndpointsData, ListEndpointsErrors, ListEndpointsResponses, ListFriendsData, ListFriendsErrors, ListFriendsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListInboxData, ListInboxErrors, ListInboxResponses, ListInvitationLinksData, ListInvitationLinksErrors, ListInvitationLinksResponses, ListLeasesData, ListLeasesErrors, ListLeasesResponses, ListLegalMovesData, ListLegalMovesErrors, ListLegalMovesResponses, ListLiveRoomsData, ListLiveRoomsErrors, ListLiveRoomsResponses, ListMyRoomsData, ListMyRoomsErrors, ListMyRoomsResponses, ListMyTicketsData, ListMyTicketsErrors, ListMyTicketsResponses, ListMyTurnsData, ListMyTurnsErrors, ListMyTurnsResponses, ListNodesData, ListNodesErrors, ListNodesResponses, ListPlayerGamesData, ListPlayerGamesErrors, ListPlayerGamesResponses, ListRatingChangesData, ListRatingChangesErrors, ListRatingChangesResponses, ListRoomsData, ListRoomsErrors, ListRoomsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, MarkInboxReadData, MarkInboxReadErrors, MarkInboxReadResponses, RedeliverDeliveriesData, RedeliverDeliveriesErrors, RedeliverDeliveriesResponses, RefreshSessionData, RefreshSessionErrors, RefreshSessionResponses, RemoveEndpointData, RemoveEndpointErrors, RemoveEndpointResponses, RemoveFriendData, RemoveFriendErrors, RemoveFriendResponses, RevokeInvitationLinkData, RevokeInvitationLinkErrors, RevokeInvitationLinkResponses, RevokeSeatTokenData, RevokeSeatTokenErrors, RevokeSeatTokenResponses, RotateFriendCodeData, RotateFriendCodeErrors, RotateFriendCodeResponses, SendFriendRequestData, SendFriendRequestErrors, SendFriendRequestResponses, SetPresenceVisibilityData, SetPresenceVisibilityErrors, SetPresenceVisibilityResponses, SignInAsGuestData, SignInAsGuestErrors, SignInAsGuestResponses, SignInWithTokenData, SignInWithTokenErrors, SignInWithTokenResponses, SignOutData, SignOutErrors, SignOutResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamTournamentData, StreamTournamentErrors, StreamTournamentResponse, StreamTournamentResponses, SubmitMoveData, SubmitMoveErrors, SubmitMoveResponses, TakeSeatData, TakeSeatErrors, TakeSeatResponses, TestEndpointData, TestEndpointErrors, TestEndpointResponses, UnblockPlayerData, UnblockPlayerErrors, UnblockPlayerResponses, UpdatePlayerData, UpdatePlayerErrors, UpdatePlayerResponses } from './types.gen.js';
+import type { AcceptFriendRequestData, AcceptFriendRequestErrors, AcceptFriendRequestResponses, AcceptMatchData, AcceptMatchErrors, AcceptMatchResponses, AcceptRoomInvitationData, AcceptRoomInvitationErrors, AcceptRoomInvitationResponses, AddEndpointData, AddEndpointErrors, AddEndpointResponses, BlockPlayerData, BlockPlayerErrors, BlockPlayerResponses, CancelFriendRequestData, CancelFriendRequestErrors, CancelFriendRequestResponses, CancelTicketData, CancelTicketErrors, CancelTicketResponses, CloseRoomData, CloseRoomErrors, CloseRoomResponses, CreateInvitationLinkData, CreateInvitationLinkErrors, CreateInvitationLinkResponses, CreatePartyLinkData, CreatePartyLinkErrors, CreatePartyLinkResponses, CreateRoomData, CreateRoomErrors, CreateRoomResponses, CreateStreamTicketData, CreateStreamTicketErrors, CreateStreamTicketResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, DeclineFriendRequestData, DeclineFriendRequestErrors, DeclineFriendRequestResponses, DeclineRoomInvitationData, DeclineRoomInvitationErrors, DeclineRoomInvitationResponses, DeclineTicketData, DeclineTicketErrors, DeclineTicketResponses, DeleteInboxItemData, DeleteInboxItemErrors, DeleteInboxItemResponses, DeletePlayerData, DeletePlayerErrors, DeletePlayerResponses, DrainNodeData, DrainNodeErrors, DrainNodeResponses, EnqueueData, EnqueueErrors, EnqueueResponses, FollowInboxData, FollowInboxErrors, FollowInboxResponse, FollowInboxResponses, FollowPresenceData, FollowPresenceErrors, FollowPresenceResponse, FollowPresenceResponses, FollowTicketData, FollowTicketErrors, FollowTicketResponse, FollowTicketResponses, GetFriendCodeData, GetFriendCodeErrors, GetFriendCodeResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMeData, GetMeErrors, GetMeResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetPlayerSocialData, GetPlayerSocialErrors, GetPlayerSocialResponses, GetPresenceData, GetPresenceErrors, GetPresenceResponses, GetRankData, GetRankErrors, GetRankResponses, GetReplayData, GetReplayErrors, GetReplayResponses, GetRoomData, GetRoomErrors, GetRoomResponses, GetRoomTimelineData, GetRoomTimelineErrors, GetRoomTimelineResponses, GetRulesData, GetRulesErrors, GetRulesResponses, GetStandingsData, GetStandingsErrors, GetStandingsResponses, GetTicketData, GetTicketErrors, GetTicketResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetViewData, GetViewErrors, GetViewResponses, InviteToRoomData, InviteToRoomErrors, InviteToRoomResponses, JoinRoomData, JoinRoomErrors, JoinRoomResponses, JoinTicketByLinkData, JoinTicketByLinkErrors, JoinTicketByLinkResponses, JoinTicketData, JoinTicketErrors, JoinTicketResponses, JoinTournamentData, JoinTournamentErrors, JoinTournamentResponses, LeaveRoomData, LeaveRoomErrors, LeaveRoomResponses, LeaveTournamentData, LeaveTournamentErrors, LeaveTournamentResponses, LinkIdentityData, LinkIdentityErrors, LinkIdentityResponses, ListBlocksData, ListBlocksErrors, ListBlocksResponses, ListCardsData, ListCardsErrors, ListCardsResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListEndpointsData, ListEndpointsErrors, ListEndpointsResponses, ListFriendsData, ListFriendsErrors, ListFriendsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListInboxData, ListInboxErrors, ListInboxResponses, ListInvitationLinksData, ListInvitationLinksErrors, ListInvitationLinksResponses, ListLeasesData, ListLeasesErrors, ListLeasesResponses, ListLegalMovesData, ListLegalMovesErrors, ListLegalMovesResponses, ListLiveRoomsData, ListLiveRoomsErrors, ListLiveRoomsResponses, ListMyRoomsData, ListMyRoomsErrors, ListMyRoomsResponses, ListMyTicketsData, ListMyTicketsErrors, ListMyTicketsResponses, ListMyTurnsData, ListMyTurnsErrors, ListMyTurnsResponses, ListNodesData, ListNodesErrors, ListNodesResponses, ListPlayerGamesData, ListPlayerGamesErrors, ListPlayerGamesResponses, ListRatingChangesData, ListRatingChangesErrors, ListRatingChangesResponses, ListRoomInvitationsData, ListRoomInvitationsErrors, ListRoomInvitationsResponses, ListRoomsData, ListRoomsErrors, ListRoomsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, MarkInboxReadData, MarkInboxReadErrors, MarkInboxReadResponses, RedeliverDeliveriesData, RedeliverDeliveriesErrors, RedeliverDeliveriesResponses, RefreshSessionData, RefreshSessionErrors, RefreshSessionResponses, RemoveEndpointData, RemoveEndpointErrors, RemoveEndpointResponses, RemoveFriendData, RemoveFriendErrors, RemoveFriendResponses, RevokeInvitationLinkData, RevokeInvitationLinkErrors, RevokeInvitationLinkResponses, RevokePartyLinkData, RevokePartyLinkErrors, RevokePartyLinkResponses, RevokeSeatTokenData, RevokeSeatTokenErrors, RevokeSeatTokenResponses, RotateFriendCodeData, RotateFriendCodeErrors, RotateFriendCodeResponses, SendFriendRequestData, SendFriendRequestErrors, SendFriendRequestResponses, SetPresenceVisibilityData, SetPresenceVisibilityErrors, SetPresenceVisibilityResponses, SignInAsGuestData, SignInAsGuestErrors, SignInAsGuestResponses, SignInWithTokenData, SignInWithTokenErrors, SignInWithTokenResponses, SignOutData, SignOutErrors, SignOutResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamTournamentData, StreamTournamentErrors, StreamTournamentResponse, StreamTournamentResponses, SubmitMoveData, SubmitMoveErrors, SubmitMoveResponses, TakeSeatData, TakeSeatErrors, TakeSeatResponses, TestEndpointData, TestEndpointErrors, TestEndpointResponses, UnblockPlayerData, UnblockPlayerErrors, UnblockPlayerResponses, UpdatePlayerData, UpdatePlayerErrors, UpdatePlayerResponses, WithdrawRoomInvitationData, WithdrawRoomInvitationErrors, WithdrawRoomInvitationResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -314,6 +314,17 @@ export const drainNode = <ThrowOnError extends boolean = false>(options: Options
 });
 
 /**
+ * A player's blocks, pending friend requests and pending room invitations, for a report (read only)
+ *
+ * Withheld requests and swallowed invitations are listed with `delivered: false`. 404 `player_not_found`; 409 `players_off`.
+ */
+export const getPlayerSocial = <ThrowOnError extends boolean = false>(options: Options<GetPlayerSocialData, ThrowOnError>) => (options.client ?? client).get<GetPlayerSocialResponses, GetPlayerSocialErrors, ThrowOnError>({
+    security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
+    url: '/v1/ops/players/{player_id}/social',
+    ...options
+});
+
+/**
  * The rooms waiting or playing, newest first, with the node that owns each (filter by node and game)
  */
 export const listLiveRooms = <ThrowOnError extends boolean = false>(options?: Options<ListLiveRoomsData, ThrowOnError>) => (options?.client ?? client).get<ListLiveRoomsResponses, ListLiveRoomsErrors, ThrowOnError>({
@@ -516,6 +527,15 @@ export const setPresenceVisibility = <ThrowOnError extends boolean = false>(opti
 });
 
 /**
+ * The caller's pending room invitations, received and sent
+ */
+export const listRoomInvitations = <ThrowOnError extends boolean = false>(options?: Options<ListRoomInvitationsData, ThrowOnError>) => (options?.client ?? client).get<ListRoomInvitationsResponses, ListRoomInvitationsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/room-invitations',
+    ...options
+});
+
+/**
  * List rooms, newest first, a page at a time
  */
 export const listRooms = <ThrowOnError extends boolean = false>(options?: Options<ListRoomsData, ThrowOnError>) => (options?.client ?? client).get<ListRoomsResponses, ListRoomsErrors, ThrowOnError>({ url: '/v1/rooms', ...options });
@@ -585,6 +605,54 @@ export const createInvitationLink = <ThrowOnError extends boolean = false>(optio
 export const revokeInvitationLink = <ThrowOnError extends boolean = false>(options: Options<RevokeInvitationLinkData, ThrowOnError>) => (options.client ?? client).delete<RevokeInvitationLinkResponses, RevokeInvitationLinkErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { scheme: 'bearer', type: 'http' }],
     url: '/v1/rooms/{room_id}/invitation-links/{link_id}',
+    ...options
+});
+
+/**
+ * Accept the caller's invitation to a room: they are seated, as JoinRoom seats them
+ *
+ * 404 `invitation_not_found`; 409 `invitation_withdrawn`, `room_started`; 503 `room_full`.
+ */
+export const acceptRoomInvitation = <ThrowOnError extends boolean = false>(options: Options<AcceptRoomInvitationData, ThrowOnError>) => (options.client ?? client).post<AcceptRoomInvitationResponses, AcceptRoomInvitationErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/rooms/{room_id}/invitation/accept',
+    ...options
+});
+
+/**
+ * Decline the caller's invitation to a room
+ *
+ * 404 `invitation_not_found`; 409 `invitation_withdrawn`.
+ */
+export const declineRoomInvitation = <ThrowOnError extends boolean = false>(options: Options<DeclineRoomInvitationData, ThrowOnError>) => (options.client ?? client).post<DeclineRoomInvitationResponses, DeclineRoomInvitationErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/rooms/{room_id}/invitation/decline',
+    ...options
+});
+
+/**
+ * Invite a friend to a room waiting for players (a player seated there)
+ *
+ * Body: {"playerId": "<the friend's id>"}. 409 `not_friends`, `you_blocked`, `room_started`, `already_invited`, `already_seated`; 403 `not_seated`; 429 `room_invitations_full`, `their_invitations_full`; 404 `player_not_found`.
+ */
+export const inviteToRoom = <ThrowOnError extends boolean = false>(options: Options<InviteToRoomData, ThrowOnError>) => (options.client ?? client).post<InviteToRoomResponses, InviteToRoomErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/rooms/{room_id}/invitations',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Withdraw an invitation the caller sent to a room
+ *
+ * 404 `invitation_not_found`.
+ */
+export const withdrawRoomInvitation = <ThrowOnError extends boolean = false>(options: Options<WithdrawRoomInvitationData, ThrowOnError>) => (options.client ?? client).delete<WithdrawRoomInvitationResponses, WithdrawRoomInvitationErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/rooms/{room_id}/invitations/{player_id}',
     ...options
 });
 
@@ -779,11 +847,52 @@ export const followTicket = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * Join a party's ticket the caller is invited to; the last to join puts it in the queue
  *
- * 409 `already_queued` for a player in that game's queue already.
+ * 409 `already_queued` for a player in that game's queue already. A party link's holder joins with JoinTicketByLink.
  */
 export const joinTicket = <ThrowOnError extends boolean = false>(options: Options<JoinTicketData, ThrowOnError>) => (options.client ?? client).post<JoinTicketResponses, JoinTicketErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/tickets/{ticket_id}/join',
+    ...options
+});
+
+/**
+ * Join a party's ticket with its party link (anyone holding the token, unless blocked)
+ *
+ * Body: {"partyToken": "<the link's token>"}. 409 `link_invalid`, `link_expired`, `link_revoked`, `link_used_up`, `ticket_ended`, `already_queued`; 400 `party_too_big`.
+ */
+export const joinTicketByLink = <ThrowOnError extends boolean = false>(options: Options<JoinTicketByLinkData, ThrowOnError>) => (options.client ?? client).post<JoinTicketByLinkResponses, JoinTicketByLinkErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/tickets/{ticket_id}/party-join',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Make a party link to the caller's ticket: anyone holding its token may join the party
+ *
+ * Body: {"maxUses": 2, "expiresInSeconds": 3600} (each optional: 0 uses is 6, 0 seconds the longest). The answer's `token` is shown once. 409 `not_party_leader`, `ticket_ended`; 429 `too_many_links`.
+ */
+export const createPartyLink = <ThrowOnError extends boolean = false>(options: Options<CreatePartyLinkData, ThrowOnError>) => (options.client ?? client).post<CreatePartyLinkResponses, CreatePartyLinkErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/tickets/{ticket_id}/party-links',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Revoke a party link of the caller's ticket
+ *
+ * 404 `party_link_not_found`.
+ */
+export const revokePartyLink = <ThrowOnError extends boolean = false>(options: Options<RevokePartyLinkData, ThrowOnError>) => (options.client ?? client).delete<RevokePartyLinkResponses, RevokePartyLinkErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/tickets/{ticket_id}/party-links/{link_id}',
     ...options
 });
 

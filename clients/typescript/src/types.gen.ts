@@ -23,6 +23,17 @@ export type AcceptMatchResponse = {
 };
 
 /**
+ * AcceptRoomInvitationResponse
+ *
+ * kickoff.v1.AcceptRoomInvitationResponse, in the proto3 JSON mapping
+ */
+export type AcceptRoomInvitationResponse = {
+    room?: Room;
+    seat: number;
+    seatToken: string;
+};
+
+/**
  * AddEndpointRequest
  *
  * kickoff.v1.AddEndpointRequest, in the proto3 JSON mapping
@@ -713,6 +724,27 @@ export type CreateInvitationLinkResponse = {
 };
 
 /**
+ * CreatePartyLinkRequest
+ *
+ * kickoff.v1.CreatePartyLinkRequest, in the proto3 JSON mapping
+ */
+export type CreatePartyLinkRequest = {
+    expiresInSeconds?: number;
+    maxUses?: number;
+    ticketId?: string;
+};
+
+/**
+ * CreatePartyLinkResponse
+ *
+ * kickoff.v1.CreatePartyLinkResponse, in the proto3 JSON mapping
+ */
+export type CreatePartyLinkResponse = {
+    link?: PartyLink;
+    token: string;
+};
+
+/**
  * CreateRoomRequest
  *
  * kickoff.v1.CreateRoomRequest, in the proto3 JSON mapping
@@ -778,6 +810,15 @@ export type CreateTournamentRequest = {
  * kickoff.v1.DeclineFriendRequestResponse, in the proto3 JSON mapping
  */
 export type DeclineFriendRequestResponse = {
+    [key: string]: never;
+};
+
+/**
+ * DeclineRoomInvitationResponse
+ *
+ * kickoff.v1.DeclineRoomInvitationResponse, in the proto3 JSON mapping
+ */
+export type DeclineRoomInvitationResponse = {
     [key: string]: never;
 };
 
@@ -1014,6 +1055,22 @@ export type GetLeaderboardResponse = {
 };
 
 /**
+ * GetPlayerSocialResponse
+ *
+ * kickoff.v1.GetPlayerSocialResponse, in the proto3 JSON mapping
+ */
+export type GetPlayerSocialResponse = {
+    blockedBy: Array<SocialPlayer>;
+    blocks: Array<SocialPlayer>;
+    friendRequestsReceived: Array<SocialPlayer>;
+    friendRequestsSent: Array<SocialPlayer>;
+    name: string;
+    playerId: string;
+    roomInvitationsReceived: Array<SocialInvitation>;
+    roomInvitationsSent: Array<SocialInvitation>;
+};
+
+/**
  * GetPresenceResponse
  *
  * kickoff.v1.GetPresenceResponse, in the proto3 JSON mapping
@@ -1165,6 +1222,16 @@ export type InvitationLink = {
 };
 
 /**
+ * InviteToRoomRequest
+ *
+ * kickoff.v1.InviteToRoomRequest, in the proto3 JSON mapping
+ */
+export type InviteToRoomRequest = {
+    playerId?: string;
+    roomId?: string;
+};
+
+/**
  * JoinRoomRequest
  *
  * kickoff.v1.JoinRoomRequest, in the proto3 JSON mapping
@@ -1190,6 +1257,16 @@ export type JoinRoomResponse = {
     room?: Room;
     seat: number;
     seatToken: string;
+};
+
+/**
+ * JoinTicketRequest
+ *
+ * kickoff.v1.JoinTicketRequest, in the proto3 JSON mapping
+ */
+export type JoinTicketRequest = {
+    partyToken?: string;
+    ticketId?: string;
 };
 
 /**
@@ -1465,6 +1542,16 @@ export type ListRatingChangesResponse = {
 };
 
 /**
+ * ListRoomInvitationsResponse
+ *
+ * kickoff.v1.ListRoomInvitationsResponse, in the proto3 JSON mapping
+ */
+export type ListRoomInvitationsResponse = {
+    received: Array<RoomInvitation>;
+    sent: Array<RoomInvitation>;
+};
+
+/**
  * ListRoomsResponse
  *
  * kickoff.v1.ListRoomsResponse, in the proto3 JSON mapping
@@ -1599,6 +1686,27 @@ export type Outcome = {
     teamPoints: Array<number>;
     winners: Array<number>;
     winningTeams: Array<number>;
+};
+
+/**
+ * PartyLink
+ *
+ * kickoff.v1.PartyLink, in the proto3 JSON mapping
+ */
+export type PartyLink = {
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    /**
+     * an RFC 3339 time
+     */
+    expireTime?: string;
+    linkId: string;
+    maxUses: number;
+    revoked: boolean;
+    ticketId: string;
+    uses: number;
 };
 
 /**
@@ -1787,6 +1895,15 @@ export type ReplayStep = {
 };
 
 /**
+ * RevokePartyLinkResponse
+ *
+ * kickoff.v1.RevokePartyLinkResponse, in the proto3 JSON mapping
+ */
+export type RevokePartyLinkResponse = {
+    link?: PartyLink;
+};
+
+/**
  * RevokeSeatTokenResponse
  *
  * kickoff.v1.RevokeSeatTokenResponse, in the proto3 JSON mapping
@@ -1846,6 +1963,24 @@ export type RoomEvent = {
     seatLeft?: SeatLeft;
     seatTaken?: SeatTaken;
     standIn?: StandIn;
+};
+
+/**
+ * RoomInvitation
+ *
+ * kickoff.v1.RoomInvitation, in the proto3 JSON mapping
+ */
+export type RoomInvitation = {
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    fromName: string;
+    fromPlayerId: string;
+    game: string;
+    name: string;
+    playerId: string;
+    roomId: string;
 };
 
 /**
@@ -2106,6 +2241,31 @@ export type SignOutRequest = {
  */
 export type SignOutResponse = {
     [key: string]: never;
+};
+
+/**
+ * SocialInvitation
+ *
+ * kickoff.v1.SocialInvitation, in the proto3 JSON mapping
+ */
+export type SocialInvitation = {
+    delivered: boolean;
+    invitation?: RoomInvitation;
+};
+
+/**
+ * SocialPlayer
+ *
+ * kickoff.v1.SocialPlayer, in the proto3 JSON mapping
+ */
+export type SocialPlayer = {
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    delivered: boolean;
+    name: string;
+    playerId: string;
 };
 
 /**
@@ -2677,7 +2837,16 @@ export type WebhookEndpoint = {
  *
  * kickoff.v1.WebhookEvent, by name
  */
-export type WebhookEvent = 'WEBHOOK_EVENT_UNSPECIFIED' | 'WEBHOOK_EVENT_TURN_BEGAN' | 'WEBHOOK_EVENT_MATCH_FOUND' | 'WEBHOOK_EVENT_GAME_ENDED' | 'WEBHOOK_EVENT_TOURNAMENT_GAME_READY' | 'WEBHOOK_EVENT_CLOCK_RUNNING_OUT' | 'WEBHOOK_EVENT_FRIEND_REQUESTED' | 'WEBHOOK_EVENT_FRIEND_ACCEPTED';
+export type WebhookEvent = 'WEBHOOK_EVENT_UNSPECIFIED' | 'WEBHOOK_EVENT_TURN_BEGAN' | 'WEBHOOK_EVENT_MATCH_FOUND' | 'WEBHOOK_EVENT_GAME_ENDED' | 'WEBHOOK_EVENT_TOURNAMENT_GAME_READY' | 'WEBHOOK_EVENT_CLOCK_RUNNING_OUT' | 'WEBHOOK_EVENT_FRIEND_REQUESTED' | 'WEBHOOK_EVENT_FRIEND_ACCEPTED' | 'WEBHOOK_EVENT_ROOM_INVITED';
+
+/**
+ * WithdrawRoomInvitationResponse
+ *
+ * kickoff.v1.WithdrawRoomInvitationResponse, in the proto3 JSON mapping
+ */
+export type WithdrawRoomInvitationResponse = {
+    [key: string]: never;
+};
 
 export type ListEndpointsData = {
     body?: never;
@@ -3626,6 +3795,37 @@ export type DrainNodeResponses = {
 
 export type DrainNodeResponse2 = DrainNodeResponses[keyof DrainNodeResponses];
 
+export type GetPlayerSocialData = {
+    body?: never;
+    path: {
+        player_id: string;
+    };
+    query?: never;
+    url: '/v1/ops/players/{player_id}/social';
+};
+
+export type GetPlayerSocialErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type GetPlayerSocialError = GetPlayerSocialErrors[keyof GetPlayerSocialErrors];
+
+export type GetPlayerSocialResponses = {
+    /**
+     * a GetPlayerSocialResponse
+     */
+    200: GetPlayerSocialResponse;
+};
+
+export type GetPlayerSocialResponse2 = GetPlayerSocialResponses[keyof GetPlayerSocialResponses];
+
 export type ListLiveRoomsData = {
     body?: never;
     path?: never;
@@ -4242,6 +4442,35 @@ export type SetPresenceVisibilityResponses = {
 
 export type SetPresenceVisibilityResponse2 = SetPresenceVisibilityResponses[keyof SetPresenceVisibilityResponses];
 
+export type ListRoomInvitationsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/room-invitations';
+};
+
+export type ListRoomInvitationsErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type ListRoomInvitationsError = ListRoomInvitationsErrors[keyof ListRoomInvitationsErrors];
+
+export type ListRoomInvitationsResponses = {
+    /**
+     * a ListRoomInvitationsResponse
+     */
+    200: ListRoomInvitationsResponse;
+};
+
+export type ListRoomInvitationsResponse2 = ListRoomInvitationsResponses[keyof ListRoomInvitationsResponses];
+
 export type ListRoomsData = {
     body?: never;
     path?: never;
@@ -4499,6 +4728,138 @@ export type RevokeInvitationLinkResponses = {
 };
 
 export type RevokeInvitationLinkResponse = RevokeInvitationLinkResponses[keyof RevokeInvitationLinkResponses];
+
+export type AcceptRoomInvitationData = {
+    body?: never;
+    path: {
+        room_id: string;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/invitation/accept';
+};
+
+export type AcceptRoomInvitationErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type AcceptRoomInvitationError = AcceptRoomInvitationErrors[keyof AcceptRoomInvitationErrors];
+
+export type AcceptRoomInvitationResponses = {
+    /**
+     * a AcceptRoomInvitationResponse
+     */
+    201: AcceptRoomInvitationResponse;
+};
+
+export type AcceptRoomInvitationResponse2 = AcceptRoomInvitationResponses[keyof AcceptRoomInvitationResponses];
+
+export type DeclineRoomInvitationData = {
+    body?: never;
+    path: {
+        room_id: string;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/invitation/decline';
+};
+
+export type DeclineRoomInvitationErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type DeclineRoomInvitationError = DeclineRoomInvitationErrors[keyof DeclineRoomInvitationErrors];
+
+export type DeclineRoomInvitationResponses = {
+    /**
+     * a DeclineRoomInvitationResponse
+     */
+    200: DeclineRoomInvitationResponse;
+};
+
+export type DeclineRoomInvitationResponse2 = DeclineRoomInvitationResponses[keyof DeclineRoomInvitationResponses];
+
+export type InviteToRoomData = {
+    /**
+     * a InviteToRoomRequest (the room id comes from the path)
+     */
+    body?: InviteToRoomRequest;
+    path: {
+        room_id: string;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/invitations';
+};
+
+export type InviteToRoomErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type InviteToRoomError = InviteToRoomErrors[keyof InviteToRoomErrors];
+
+export type InviteToRoomResponses = {
+    /**
+     * a RoomInvitation
+     */
+    201: RoomInvitation;
+};
+
+export type InviteToRoomResponse = InviteToRoomResponses[keyof InviteToRoomResponses];
+
+export type WithdrawRoomInvitationData = {
+    body?: never;
+    path: {
+        room_id: string;
+        player_id: string;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/invitations/{player_id}';
+};
+
+export type WithdrawRoomInvitationErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type WithdrawRoomInvitationError = WithdrawRoomInvitationErrors[keyof WithdrawRoomInvitationErrors];
+
+export type WithdrawRoomInvitationResponses = {
+    /**
+     * a WithdrawRoomInvitationResponse
+     */
+    200: WithdrawRoomInvitationResponse;
+};
+
+export type WithdrawRoomInvitationResponse2 = WithdrawRoomInvitationResponses[keyof WithdrawRoomInvitationResponses];
 
 export type ListLegalMovesData = {
     body?: never;
@@ -5105,6 +5466,114 @@ export type JoinTicketResponses = {
 };
 
 export type JoinTicketResponse2 = JoinTicketResponses[keyof JoinTicketResponses];
+
+export type JoinTicketByLinkData = {
+    /**
+     * a JoinTicketRequest (the room id comes from the path)
+     */
+    body?: JoinTicketRequest;
+    path: {
+        ticket_id: string;
+    };
+    query?: never;
+    url: '/v1/tickets/{ticket_id}/party-join';
+};
+
+export type JoinTicketByLinkErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type JoinTicketByLinkError = JoinTicketByLinkErrors[keyof JoinTicketByLinkErrors];
+
+export type JoinTicketByLinkResponses = {
+    /**
+     * a JoinTicketResponse
+     */
+    200: JoinTicketResponse;
+};
+
+export type JoinTicketByLinkResponse = JoinTicketByLinkResponses[keyof JoinTicketByLinkResponses];
+
+export type CreatePartyLinkData = {
+    /**
+     * a CreatePartyLinkRequest (the room id comes from the path)
+     */
+    body?: CreatePartyLinkRequest;
+    path: {
+        ticket_id: string;
+    };
+    query?: never;
+    url: '/v1/tickets/{ticket_id}/party-links';
+};
+
+export type CreatePartyLinkErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type CreatePartyLinkError = CreatePartyLinkErrors[keyof CreatePartyLinkErrors];
+
+export type CreatePartyLinkResponses = {
+    /**
+     * a CreatePartyLinkResponse
+     */
+    201: CreatePartyLinkResponse;
+};
+
+export type CreatePartyLinkResponse2 = CreatePartyLinkResponses[keyof CreatePartyLinkResponses];
+
+export type RevokePartyLinkData = {
+    body?: never;
+    path: {
+        ticket_id: string;
+        link_id: string;
+    };
+    query?: never;
+    url: '/v1/tickets/{ticket_id}/party-links/{link_id}';
+};
+
+export type RevokePartyLinkErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type RevokePartyLinkError = RevokePartyLinkErrors[keyof RevokePartyLinkErrors];
+
+export type RevokePartyLinkResponses = {
+    /**
+     * a RevokePartyLinkResponse
+     */
+    200: RevokePartyLinkResponse;
+};
+
+export type RevokePartyLinkResponse2 = RevokePartyLinkResponses[keyof RevokePartyLinkResponses];
 
 export type ListTournamentsData = {
     body?: never;

@@ -2,7 +2,7 @@
 as each node knows it, one row a player and node, written only when it changes (service/presence).
 
 Revision ID: 0024
-Revises: 0021
+Revises: 0022
 Create Date: 2026-12-06
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0024"
-down_revision = "0021"
+down_revision = "0022"
 branch_labels = None
 depends_on = None
 
