@@ -19,6 +19,7 @@ EVENTS = (
     "clock.running_out",
     "friend.requested",
     "friend.accepted",
+    "rematch.proposed",
 )
 
 

@@ -31,6 +31,8 @@ TEST = "webhook.test"
 # Friends (service/friends): to the player asked, and to the player whose request was accepted (issue 48).
 FRIEND_REQUESTED = "friend.requested"
 FRIEND_ACCEPTED = "friend.accepted"
+# Rematches (service/rooms/rematches.py): to each other person of a finished room, when one proposes a rematch.
+REMATCH_PROPOSED = "rematch.proposed"
 TYPES = (
     TURN_BEGAN,
     MATCH_FOUND,
@@ -39,6 +41,7 @@ TYPES = (
     CLOCK_RUNNING_OUT,
     FRIEND_REQUESTED,
     FRIEND_ACCEPTED,
+    REMATCH_PROPOSED,
 )
 SHORTEST_REMINDED = 600.0  # a clock with less time than this gets no reminder
 
@@ -168,3 +171,16 @@ def friend_event(kind: str, *, recipient: str, other: str, other_name: str, now:
     """A friend request sent to ``recipient`` (``friend.requested``) or the one ``recipient`` sent, accepted
     (``friend.accepted``): the other player's id and name, nothing else."""
     return Event(kind, now, {"player_id": recipient, "other_player_id": other, "other_name": other_name})
+
+
+def rematch_event(*, recipient: str, room_id: str, game: str, proposed_by: int, deadline: float, now: float) -> Event:
+    """A rematch of ``room_id`` proposed to ``recipient`` (``rematch.proposed``): the room, the game, the proposing
+    seat and the deadline to answer by; no card."""
+    data = {
+        "player_id": recipient,
+        "room_id": room_id,
+        "game": game,
+        "proposed_by": proposed_by,
+        "deadline": timestamp(deadline),
+    }
+    return Event(REMATCH_PROPOSED, now, data)
