@@ -25,9 +25,11 @@ the same seats and the same options, when every person has accepted (docs/guides
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any
 
@@ -78,7 +80,7 @@ class Rematches:
         self.store = store or MemoryRematches()
         self.seconds = seconds
         self.clock = directory.clock
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}  # each room's lock, and how many hold or await it
         self._timers: dict[str, Timer] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -90,7 +92,12 @@ class Rematches:
         if room.status != FINISHED or room.tournament_id:
             return None
         async with self._lock(room.room_id):
-            record = await self.store.get(room.room_id)
+            record = room.rematch
+            if room.rematch_read and (record is None or record.status != OPEN or self.clock.now() < record.deadline):
+                return record  # (read before: every change since went through here)
+            if not room.rematch_read:
+                record = await self.store.get(room.room_id)
+                room.rematch_read = True
             if record is not None and record.status == OPEN and self.clock.now() >= record.deadline:
                 record = await self._expire(room, record)
             room.rematch = record
@@ -101,10 +108,9 @@ class Rematches:
     async def propose(self, room: Room, seat: int) -> RematchRecord:
         """``seat`` (a person's, checked by the caller) proposes a rematch of ``room``; see the module docstring."""
         self._check_room(room)
-        record = await self.attach(room)
+        await self.attach(room)
         async with self._lock(room.room_id):
-            if record is None:
-                record = await self.store.get(room.room_id)
+            record = room.rematch  # (as the last change under the lock left it)
             if record is not None:
                 if record.status != OPEN:
                     raise PreconditionFailed("this room's rematch was made or refused already", code="rematch_over")
@@ -138,8 +144,9 @@ class Rematches:
 
     async def answer(self, room: Room, seat: int, accept: bool) -> RematchRecord:
         """``seat`` accepts or declines ``room``'s rematch; the last acceptance makes it."""
-        record = await self.attach(room)
+        await self.attach(room)
         async with self._lock(room.room_id):
+            record = room.rematch  # (as the last change under the lock left it)
             if record is None:
                 raise PreconditionFailed("no rematch of this room was proposed", code="no_rematch")
             given = ACCEPTED if accept else DECLINED
@@ -147,7 +154,7 @@ class Rematches:
             if known == given:
                 return record  # (answered again: the same answer)
             if record.status != OPEN:
-                raise PreconditionFailed("this room's rematch was refused: there is none", code="rematch_over")
+                raise PreconditionFailed("this room's rematch was made or refused already", code="rematch_over")
             if known != WAITING:
                 raise PreconditionFailed("this seat answered the rematch already", code="already_answered")
             record = replace(record, answers={**record.answers, seat: given})
@@ -255,8 +262,20 @@ class Rematches:
         while self._tasks:
             await asyncio.gather(*list(self._tasks))
 
-    def _lock(self, room_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(room_id, asyncio.Lock())
+    @contextlib.asynccontextmanager
+    async def _lock(self, room_id: str) -> AsyncIterator[None]:
+        """One change of ``room_id``'s rematch at a time (the lock is dropped once nobody holds or awaits it)."""
+        lock, users = self._locks.get(room_id) or (asyncio.Lock(), 0)
+        self._locks[room_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[room_id]
+            if users == 1:
+                del self._locks[room_id]
+            else:
+                self._locks[room_id] = (lock, users - 1)
 
 
 def seat_of_caller(room: Room, seat: int | None, player_id: str) -> int:

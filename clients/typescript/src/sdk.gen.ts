@@ -583,9 +583,12 @@ export const takeSeat = <ThrowOnError extends boolean = false>(options: Options<
 });
 
 /**
- * Propose rematch
+ * Propose a rematch of a finished room (a person seated there)
+ *
+ * Body: {} . The proposer has accepted; every other person is asked until the answer's `rematch.deadline`. Proposing again while it is open answers the same proposal.
  */
 export const proposeRematch = <ThrowOnError extends boolean = false>(options: Options<ProposeRematchData, ThrowOnError>) => (options.client ?? client).post<ProposeRematchResponses, ProposeRematchErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { scheme: 'bearer', type: 'http' }],
     url: '/v1/rooms/{room_id}/rematch',
     ...options,
     headers: {
@@ -595,9 +598,12 @@ export const proposeRematch = <ThrowOnError extends boolean = false>(options: Op
 });
 
 /**
- * Answer rematch
+ * Accept or decline a finished room's rematch (a person seated there)
+ *
+ * Body: {"accept": true}. Once the rematch is made, an accepting person's answer carries their `seat` and `seatToken` in the new room (`room.rematch.roomId`).
  */
 export const answerRematch = <ThrowOnError extends boolean = false>(options: Options<AnswerRematchData, ThrowOnError>) => (options.client ?? client).post<AnswerRematchResponses, AnswerRematchErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { scheme: 'bearer', type: 'http' }],
     url: '/v1/rooms/{room_id}/rematch/answer',
     ...options,
     headers: {
