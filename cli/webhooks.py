@@ -20,6 +20,7 @@ EVENTS = (
     "friend.requested",
     "friend.accepted",
     "room.invited",
+    "rematch.proposed",
 )
 
 

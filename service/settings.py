@@ -491,6 +491,16 @@ class RoomInvitationSettings:
 
 
 @dataclass(frozen=True)
+class RematchSettings:
+    """Rematches (service/rooms/rematches.py): how long the people of a finished live room have to answer a proposal.
+    docs/guides/rematches.md explains it."""
+
+    # KICKOFF_REMATCH_SECONDS: a live room's window to answer a rematch in (60 s); a correspondence room's is its own
+    # period (correspondence_hours).
+    seconds: float = field(default_factory=lambda: _number("KICKOFF_REMATCH_SECONDS", "60"))
+
+
+@dataclass(frozen=True)
 class Settings:
     """Every setting of the gRPC server in one aggregate, read from the environment once, at start-up
     (:meth:`from_environment`), and handed to the composition root (service/grpc/server.py's ``serve``), which gives
@@ -508,6 +518,7 @@ class Settings:
     bots: BotSettings = field(default_factory=BotSettings)
     operators: OperatorSettings = field(default_factory=OperatorSettings)
     private: PrivateRoomSettings = field(default_factory=PrivateRoomSettings)
+    rematch: RematchSettings = field(default_factory=RematchSettings)  # (issue 48: rematches)
     inbox: InboxSettings = field(default_factory=InboxSettings)  # (issue 48: the inbox)
     friends: FriendSettings = field(default_factory=FriendSettings)  # (issue 48)
     presence: PresenceSettings = field(default_factory=PresenceSettings)  # (issue 48: presence)

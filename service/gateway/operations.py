@@ -320,6 +320,23 @@ OPERATIONS: dict[str, Rest] = {
         tag="private tables",
         private=True,
     ),
+    # Rematches (docs/guides/rematches.md): a finished room's people propose and answer one.
+    "ProposeRematch": Rest(
+        summary="Propose a rematch of a finished room (a person seated there)",
+        description="Body: {} . The proposer has accepted; every other person is asked until the answer's "
+        "`rematch.deadline`. Proposing again while it is open answers the same proposal.",
+        example={"roomId": "3f2a9c1d4e5b6a70", "rematch": {"status": "REMATCH_STATUS_OPEN", "proposedBy": 0}},
+        security=SEAT_OR_PLAYER,
+        tag="rematches",
+    ),
+    "AnswerRematch": Rest(
+        summary="Accept or decline a finished room's rematch (a person seated there)",
+        description='Body: {"accept": true}. Once the rematch is made, an accepting person\'s answer carries '
+        "their `seat` and `seatToken` in the new room (`room.rematch.roomId`).",
+        example={"room": {"rematch": {"status": "REMATCH_STATUS_MADE", "roomId": "9b1e3c5d7f203a41"}}, "seat": 1},
+        security=SEAT_OR_PLAYER,
+        tag="rematches",
+    ),
     "ListLegalMoves": Rest(
         summary="The caller's legal moves",
         example={"version": "5", "moves": [{"soker": {"draw": {}}}]},

@@ -144,7 +144,46 @@ def room_to_proto(room: Room) -> room_pb2.Room:
     if published.outcome is not None:
         message.outcome.CopyFrom(outcome_to_proto(published.outcome, room.teams))
     add_clocks(message, published.deadlines)
+    if room.rematch_fill:
+        message.rematch_fill = REMATCH_FILL.get(room.rematch_fill, room_pb2.REMATCH_FILL_UNSPECIFIED)
+    if room.rematch is not None:
+        message.rematch.CopyFrom(rematch_to_proto(room.rematch, room))
     return message
+
+
+REMATCH_FILL = {"system": room_pb2.REMATCH_FILL_SYSTEM_PLAYER, "no_rematch": room_pb2.REMATCH_FILL_NO_REMATCH}
+REMATCH_FILL_NAME = {
+    room_pb2.REMATCH_FILL_UNSPECIFIED: "",
+    room_pb2.REMATCH_FILL_NO_REMATCH: "no_rematch",
+    room_pb2.REMATCH_FILL_SYSTEM_PLAYER: "system",
+}
+_REMATCH_STATUS = {
+    "open": room_pb2.REMATCH_STATUS_OPEN,
+    "made": room_pb2.REMATCH_STATUS_MADE,
+    "refused": room_pb2.REMATCH_STATUS_REFUSED,
+}
+_REMATCH_ANSWER = {
+    "waiting": room_pb2.REMATCH_ANSWER_WAITING,
+    "accepted": room_pb2.REMATCH_ANSWER_ACCEPTED,
+    "declined": room_pb2.REMATCH_ANSWER_DECLINED,
+    "no_answer": room_pb2.REMATCH_ANSWER_NO_ANSWER,
+}
+
+
+def rematch_to_proto(record: Any, room: Room) -> room_pb2.Rematch:
+    """A finished room's rematch (service/store/rematches.py's RematchRecord) as every client sees it."""
+    made = record.status == "made"
+    return room_pb2.Rematch(
+        status=_REMATCH_STATUS[record.status],
+        proposed_by=record.proposed_by,
+        seats=[
+            room_pb2.RematchSeat(seat=seat, answer=_REMATCH_ANSWER[answer], filled=made and answer != "accepted")
+            for seat, answer in sorted(record.answers.items())
+        ],
+        deadline=timestamp(record.deadline),
+        room_id=record.new_room_id,
+        reason=record.reason,
+    )
 
 
 KEPT = 8192  # built messages and pieces kept for the values that repeat (see _kept)
@@ -330,6 +369,8 @@ def replay_to_proto(room: Room, steps: Sequence[ReplayStep], revealed: bool, las
     sees it; once it is over (``revealed``) each update's events as they happened and every seat's view too."""
     codec = codec_for(room)
     response = move_pb2.GetReplayResponse(room=room_to_proto(room), revealed=revealed, last_version=last)
+    if room.rematch is not None and room.rematch.new_room_id:
+        response.rematch_room_id = room.rematch.new_room_id
     for step in steps:
         into = response.steps.add()
         update = step.update

@@ -88,13 +88,15 @@ from service.rooms.clock import SystemClock
 from service.rooms.directory import RoomDirectory, RoomsShared
 from service.rooms.invitations import RoomInvitations
 from service.rooms.private import InvitationLinks
+from service.rooms.rematches import Rematches
 from service.rooms.room import RoomLimits
 from service.rooms.thinking import Thinkers
-from service.settings import LimitSettings, PrivateRoomSettings, Rate, Settings
+from service.settings import LimitSettings, PrivateRoomSettings, Rate, RematchSettings, Settings
 from service.store.database import create_engine
 from service.store.journal import SqlJournal, token_secret
 from service.store.keys import live_keys
 from service.store.links import MemoryLinks, SqlLinks
+from service.store.rematches import MemoryRematches, SqlRematches
 from service.store.retention import Retention
 from service.telemetry import ServerSpans, Telemetry, from_environment
 from service.tournaments.directory import TournamentDirectory
@@ -331,6 +333,7 @@ class KickoffServer:
         self.forwarder = hand_over.forwarder
         self.runtime = directory.runtime
         self.node = directory.runtime.node
+        self.rematches: Rematches | None = None  # finished rooms' rematches (service/rooms/rematches.py)
 
     @property
     def drained(self) -> dict[str, int] | None:
@@ -397,6 +400,7 @@ async def create_server(
     friends: FriendStore | None = None,
     presence: Presence | None = None,
     invitations: RoomInvitations | None = None,
+    rematch: RematchSettings | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
@@ -424,7 +428,15 @@ async def create_server(
         directory.clock.now,
         private,
     )
-    access = RoomAccess(directory, tokens, forwarder, players, links, invitations)
+    # (issue 48: rematches, kept on the journal's database with their events through its outbox; else in memory)
+    journal = directory.journal
+    rematches = Rematches(
+        directory,
+        SqlRematches(journal.engine, journal.outbox) if isinstance(journal, SqlJournal) else MemoryRematches(),
+        (rematch or RematchSettings()).seconds,
+    )
+    await rematches.resume()
+    access = RoomAccess(directory, tokens, forwarder, players, links, invitations, rematches)
     party_links = PartyLinks(  # (issue 48, part 2: matchmaking parties' links, kept beside invitation links)
         links.store,
         tokens.derived_key(b"kickoff party links"),
@@ -494,7 +506,9 @@ async def create_server(
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
     for name in SERVICES:
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return KickoffServer(server, bound, directory, tournaments, admission, operators, hand_over, calls)
+    running = KickoffServer(server, bound, directory, tournaments, admission, operators, hand_over, calls)
+    running.rematches = rematches
+    return running
 
 
 @dataclass
@@ -695,6 +709,7 @@ class Assembly:
             friends=self.friends,
             presence=self.presence,
             invitations=self.invitations,
+            rematch=self.settings.rematch,
         )
         collector.settle()  # (what start-up made stays for good: see service/collector.py)
         return self.running

@@ -39,6 +39,7 @@ from service.grpc.admission import Admission
 from service.grpc.codecs import codec_of
 from service.grpc.convert import (
     MODE_NAME,
+    REMATCH_FILL_NAME,
     STATUS_NAME,
     add_clocks,
     codec_for,
@@ -60,6 +61,7 @@ from service.presence.presence import AT_TABLE, holding, seat_player
 from service.rooms.directory import NewRoom, RoomDirectory
 from service.rooms.invitations import ACCEPTED, DECLINED, Invitation, RoomInvitations
 from service.rooms.private import InvitationLinks, Visitor, hidden, may_enter
+from service.rooms.rematches import Rematches, seat_of_caller
 from service.rooms.room import Room, Update
 from service.rooms.updates import WAITING
 from service.store.database import store_away
@@ -161,6 +163,7 @@ class RoomAccess:
         players: Players | None = None,
         links: InvitationLinks | None = None,
         invitations: RoomInvitations | None = None,
+        rematches: Rematches | None = None,
     ) -> None:
         self.directory = directory
         self.invitations = invitations  # invitations to a friend (None: a server without players)
@@ -171,6 +174,7 @@ class RoomAccess:
         self.links = links or InvitationLinks(
             MemoryLinks(), tokens.derived_key(b"kickoff invitation links"), directory.clock.now
         )
+        self.rematches = rematches or Rematches(directory)  # finished rooms' rematches (service/rooms/rematches.py)
 
     def check_link(self, request: Any) -> None:
         """LinkRefused (link_invalid) for an invitation token that is malformed, not signed here or for another room
@@ -219,6 +223,21 @@ class RoomAccess:
             if room.unlisted:
                 raise hidden()
             raise PermissionDenied("only a player seated in this room may do this", code="not_seated")
+
+    async def caller_seat(self, room: Room, context: grpc.aio.ServicerContext) -> int:
+        """The person's seat of ``room`` the caller holds, proved by its seat token or their player's access token:
+        Unauthenticated without a token, PermissionDenied (not_seated) for anyone else."""
+        token = bearer_token(context)
+        if token is None:
+            raise Unauthenticated("this call needs a seat token or a player's access token")
+        caller = await self.players.optional_caller(token) if self.players is not None else None
+        if caller is not None:
+            return seat_of_caller(room, None, caller.player_id)
+        claim = self.tokens.verify(token)
+        if claim.room_id != room.room_id:
+            raise PermissionDenied("this seat token is for another room's seat", code="not_seated")
+        room.check_seat(claim.seat, claim.nonce)
+        return seat_of_caller(room, claim.seat, "")
 
     async def player(self, context: grpc.aio.ServicerContext) -> Player | None:
         """The signed-in player a call that anyone may make is made for: an access token's (checked: Unauthenticated
@@ -398,13 +417,37 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
                 correspondence_hours=request.correspondence_hours,
                 stand_ins=request.stand_ins,
                 unlisted=request.unlisted,
+                rematch_fill=_rematch_fill(request.rematch_fill),
             ),
             request=key,
         )
 
     @routed
     async def GetRoom(self, request: room_pb2.GetRoomRequest, context: Any, room: Room) -> room_pb2.GetRoomResponse:
+        await self.access.rematches.attach(room)  # (a finished room shows its rematch)
         return room_pb2.GetRoomResponse(room=room_to_proto(room))
+
+    @routed
+    async def ProposeRematch(
+        self, request: room_pb2.ProposeRematchRequest, context: Any, room: Room
+    ) -> room_pb2.ProposeRematchResponse:
+        seat = await self.access.caller_seat(room, context)
+        await self.access.rematches.propose(room, seat)
+        return room_pb2.ProposeRematchResponse(room=room_to_proto(room))
+
+    @routed
+    async def AnswerRematch(
+        self, request: room_pb2.AnswerRematchRequest, context: Any, room: Room
+    ) -> room_pb2.AnswerRematchResponse:
+        seat = await self.access.caller_seat(room, context)
+        record = await self.access.rematches.answer(room, seat, request.accept)
+        response = room_pb2.AnswerRematchResponse(room=room_to_proto(room))
+        if record.new_room_id and record.answers.get(seat) == "accepted":
+            made = await self.access.directory.locate(record.new_room_id)
+            if isinstance(made, Room):  # (another node's: its seated players ask it, or their /my-seat)
+                response.seat = seat
+                response.seat_token = self.access.tokens.issue(made.room_id, seat, made.seats[seat].nonce)
+        return response
 
     @unary
     async def ListRooms(self, request: room_pb2.ListRoomsRequest, context: Any) -> room_pb2.ListRoomsResponse:
@@ -596,6 +639,13 @@ def invitation_to_proto(invitation: Invitation) -> room_pb2.RoomInvitation:
     )
 
 
+def _rematch_fill(value: int) -> str:
+    """CreateRoomRequest.rematch_fill as a room keeps it ('' no rematch, "system"); INVALID_ARGUMENT for another."""
+    if value not in REMATCH_FILL_NAME:
+        raise InvalidRequest("rematch_fill must be a RematchFill value", code="bad_rematch_fill", field="rematch_fill")
+    return REMATCH_FILL_NAME[value]
+
+
 def link_to_proto(link: LinkRecord) -> room_pb2.InvitationLink:
     """An invitation link as a room's seated players see it (never its token)."""
     return room_pb2.InvitationLink(
@@ -717,6 +767,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
         if request.after_version < 0:
             raise InvalidRequest("after_version must be 0 or more", code="bad_after_version", field="after_version")
         steps, revealed, last = await room.replay_steps(request.after_version, page_size_of(request.page_size))
+        await self.access.rematches.attach(room)  # (a finished room's replay links to its rematch)
         return replay_to_proto(room, steps, revealed, last)
 
     async def Play(

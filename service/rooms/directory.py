@@ -117,6 +117,8 @@ class NewRoom:
     correspondence_hours: int = 0
     stand_ins: bool = False
     unlisted: bool = False
+    rematch_fill: str = ""  # what fills a seat whose person declines a rematch ('' no rematch, "system")
+    rematch: bool = False  # a rematch's room (service/rooms/rematches.py): its people seated, unlisted as its first
 
 
 @dataclass(frozen=True)
@@ -233,7 +235,7 @@ class RoomDirectory(Directory[Room]):
                 code="bad_correspondence",
                 field="correspondence_hours",
             )
-        if asked.unlisted and (asked.tournament_id or asked.people):
+        if asked.unlisted and (asked.tournament_id or (asked.people and not asked.rematch)):
             raise InvalidRequest("a tournament's or a matched room is never unlisted", code="bad_unlisted")
         if asked.stand_ins and asked.mode != ONLINE:
             raise InvalidRequest(
@@ -284,6 +286,7 @@ class RoomDirectory(Directory[Room]):
             correspondence_hours=asked.correspondence_hours,
             stand_ins=asked.stand_ins,
             unlisted=asked.unlisted,
+            rematch_fill=asked.rematch_fill,
             trace_parent=room_trace(self.telemetry, traced),  # (whether its game is traced: decided once, now)
             request_key=request.key if request else "",
             request_hash=request.parameters if request else "",

@@ -103,6 +103,9 @@ class Room(Seating, ActorHandler):
         self.correspondence_hours = record.correspondence_hours  # every clocked period lasts this many hours (0: live)
         self.stand_ins = record.stand_ins  # whether system players stand in for absent people (players.py)
         self.unlisted = record.unlisted  # a private table: who may see it is service/rooms/private.py's to say
+        self.rematch_fill = record.rematch_fill  # what fills a declined seat of its rematch (rematches.py)
+        self.rematch: Any = None  # its rematch once one was read or proposed (a RematchRecord: rematches.py)
+        self.rematch_read = False  # whether the store was asked for it since this room was loaded
         self.parent = ("tournament", record.tournament_id) if record.tournament_id else None  # told when it ends
         self.surroundings = surroundings
         self.clock = surroundings.clock

@@ -66,6 +66,7 @@ def _room_row(record: RoomRecord) -> dict[str, Any]:
         "request_key": record.request_key or None,
         "request_hash": record.request_hash or None,
         "unlisted": record.unlisted,
+        "rematch_fill": record.rematch_fill,
     }
 
 
@@ -115,6 +116,7 @@ def _room_record(row: Any) -> RoomRecord:
         request_key=row.request_key or "",
         request_hash=row.request_hash or "",
         unlisted=bool(row.unlisted),
+        rematch_fill=row.rematch_fill or "",
     )
 
 

@@ -58,6 +58,9 @@ class RoomRow(Base):
     request_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # Whether the room is unlisted: never in a listing, seen only by its seated players and its links' holders (0021)
     unlisted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # What fills a seat whose person declines a rematch ('' or "no_rematch": no rematch; "system": a system player)
+    # (0023)
+    rematch_fill: Mapped[str] = mapped_column(String(16), default="", server_default="")
 
 
 class SeatRow(Base):
@@ -604,3 +607,19 @@ class RoomInvitationRow(Base):
     status: Mapped[str] = mapped_column(String(12))  # pending, accepted, declined, withdrawn
     created_at: Mapped[float] = mapped_column(Double)
     ended_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+
+
+class RematchRow(Base):
+    """A finished room's rematch (0023): proposed once, answered seat by seat, then made (its new room) or refused
+    (service/rooms/rematches.py). Kept apart from the room's log, which ends with its game."""
+
+    __tablename__ = "rematches"
+
+    room_id: Mapped[str] = mapped_column(String(32), primary_key=True)  # the finished room
+    proposed_by: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[float] = mapped_column(Double)
+    deadline: Mapped[float] = mapped_column(Double)
+    answers: Mapped[dict[str, Any]] = mapped_column(JSON)  # seat (as text) -> waiting, accepted, declined, no_answer
+    status: Mapped[str] = mapped_column(String(16), index=True)  # open, made, refused
+    new_room_id: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    reason: Mapped[str] = mapped_column(String(32), default="", server_default="")

@@ -50,6 +50,9 @@ class RoomRecord:
     # Whether the room is unlisted: never listed, seen only by its seated players and its invitation links' holders
     # (service/rooms/private.py)
     unlisted: bool = False
+    # What fills a seat whose person declines a rematch of this room: '' (no rematch, the default) or "system" (a
+    # system player at the room's level: service/rooms/rematches.py)
+    rematch_fill: str = ""
 
     @property
     def actor_id(self) -> str:

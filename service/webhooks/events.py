@@ -33,6 +33,8 @@ FRIEND_REQUESTED = "friend.requested"
 FRIEND_ACCEPTED = "friend.accepted"
 # Room invitations (service/rooms/invitations.py): to the friend invited to a room (issue 48).
 ROOM_INVITED = "room.invited"
+# Rematches (service/rooms/rematches.py): to each other person of a finished room, when one proposes a rematch.
+REMATCH_PROPOSED = "rematch.proposed"
 TYPES = (
     TURN_BEGAN,
     MATCH_FOUND,
@@ -42,6 +44,7 @@ TYPES = (
     FRIEND_REQUESTED,
     FRIEND_ACCEPTED,
     ROOM_INVITED,
+    REMATCH_PROPOSED,
 )
 SHORTEST_REMINDED = 600.0  # a clock with less time than this gets no reminder
 
@@ -179,3 +182,16 @@ def room_invited_event(
     """A friend invited ``recipient`` to a room (``room.invited``): the room, its game, and who invited them."""
     data = {"player_id": recipient, "room_id": room_id, "game": game}
     return Event(ROOM_INVITED, now, {**data, "from_player_id": inviter, "from_name": inviter_name})
+
+
+def rematch_event(*, recipient: str, room_id: str, game: str, proposed_by: int, deadline: float, now: float) -> Event:
+    """A rematch of ``room_id`` proposed to ``recipient`` (``rematch.proposed``): the room, the game, the proposing
+    seat and the deadline to answer by; no card."""
+    data = {
+        "player_id": recipient,
+        "room_id": room_id,
+        "game": game,
+        "proposed_by": proposed_by,
+        "deadline": timestamp(deadline),
+    }
+    return Event(REMATCH_PROPOSED, now, data)

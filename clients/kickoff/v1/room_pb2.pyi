@@ -6,6 +6,7 @@ from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from kickoff.v1 import common_pb2 as _common_pb2
 from kickoff.v1 import limits_pb2 as _limits_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
@@ -13,8 +14,41 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class RematchFill(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    REMATCH_FILL_UNSPECIFIED: _ClassVar[RematchFill]
+    REMATCH_FILL_NO_REMATCH: _ClassVar[RematchFill]
+    REMATCH_FILL_SYSTEM_PLAYER: _ClassVar[RematchFill]
+
+class RematchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    REMATCH_STATUS_UNSPECIFIED: _ClassVar[RematchStatus]
+    REMATCH_STATUS_OPEN: _ClassVar[RematchStatus]
+    REMATCH_STATUS_MADE: _ClassVar[RematchStatus]
+    REMATCH_STATUS_REFUSED: _ClassVar[RematchStatus]
+
+class RematchAnswer(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    REMATCH_ANSWER_UNSPECIFIED: _ClassVar[RematchAnswer]
+    REMATCH_ANSWER_WAITING: _ClassVar[RematchAnswer]
+    REMATCH_ANSWER_ACCEPTED: _ClassVar[RematchAnswer]
+    REMATCH_ANSWER_DECLINED: _ClassVar[RematchAnswer]
+    REMATCH_ANSWER_NO_ANSWER: _ClassVar[RematchAnswer]
+REMATCH_FILL_UNSPECIFIED: RematchFill
+REMATCH_FILL_NO_REMATCH: RematchFill
+REMATCH_FILL_SYSTEM_PLAYER: RematchFill
+REMATCH_STATUS_UNSPECIFIED: RematchStatus
+REMATCH_STATUS_OPEN: RematchStatus
+REMATCH_STATUS_MADE: RematchStatus
+REMATCH_STATUS_REFUSED: RematchStatus
+REMATCH_ANSWER_UNSPECIFIED: RematchAnswer
+REMATCH_ANSWER_WAITING: RematchAnswer
+REMATCH_ANSWER_ACCEPTED: RematchAnswer
+REMATCH_ANSWER_DECLINED: RematchAnswer
+REMATCH_ANSWER_NO_ANSWER: RematchAnswer
+
 class Room(_message.Message):
-    __slots__ = ("room_id", "game", "mode", "status", "seats", "options", "version", "outcome", "created_at", "clock", "to_act", "tournament_id", "tournament_game", "clocks", "rated", "correspondence_hours", "stand_ins", "unrated_reason", "unlisted")
+    __slots__ = ("room_id", "game", "mode", "status", "seats", "options", "version", "outcome", "created_at", "clock", "to_act", "tournament_id", "tournament_game", "clocks", "rated", "correspondence_hours", "stand_ins", "unrated_reason", "unlisted", "rematch", "rematch_fill")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
@@ -34,6 +68,8 @@ class Room(_message.Message):
     STAND_INS_FIELD_NUMBER: _ClassVar[int]
     UNRATED_REASON_FIELD_NUMBER: _ClassVar[int]
     UNLISTED_FIELD_NUMBER: _ClassVar[int]
+    REMATCH_FIELD_NUMBER: _ClassVar[int]
+    REMATCH_FILL_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     game: str
     mode: _common_pb2.RoomMode
@@ -53,10 +89,38 @@ class Room(_message.Message):
     stand_ins: bool
     unrated_reason: str
     unlisted: bool
-    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., tournament_id: _Optional[str] = ..., tournament_game: _Optional[int] = ..., clocks: _Optional[_Iterable[_Union[_common_pb2.TurnClock, _Mapping]]] = ..., rated: _Optional[bool] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ..., unrated_reason: _Optional[str] = ..., unlisted: _Optional[bool] = ...) -> None: ...
+    rematch: Rematch
+    rematch_fill: RematchFill
+    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., tournament_id: _Optional[str] = ..., tournament_game: _Optional[int] = ..., clocks: _Optional[_Iterable[_Union[_common_pb2.TurnClock, _Mapping]]] = ..., rated: _Optional[bool] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ..., unrated_reason: _Optional[str] = ..., unlisted: _Optional[bool] = ..., rematch: _Optional[_Union[Rematch, _Mapping]] = ..., rematch_fill: _Optional[_Union[RematchFill, str]] = ...) -> None: ...
+
+class RematchSeat(_message.Message):
+    __slots__ = ("seat", "answer", "filled")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    FILLED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    answer: RematchAnswer
+    filled: bool
+    def __init__(self, seat: _Optional[int] = ..., answer: _Optional[_Union[RematchAnswer, str]] = ..., filled: _Optional[bool] = ...) -> None: ...
+
+class Rematch(_message.Message):
+    __slots__ = ("status", "proposed_by", "seats", "deadline", "room_id", "reason")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    PROPOSED_BY_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    status: RematchStatus
+    proposed_by: int
+    seats: _containers.RepeatedCompositeFieldContainer[RematchSeat]
+    deadline: _timestamp_pb2.Timestamp
+    room_id: str
+    reason: str
+    def __init__(self, status: _Optional[_Union[RematchStatus, str]] = ..., proposed_by: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[RematchSeat, _Mapping]]] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., room_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class CreateRoomRequest(_message.Message):
-    __slots__ = ("game", "mode", "seats", "system_players", "options", "system_player", "think_seconds", "system_seats", "rated", "choice", "correspondence_hours", "stand_ins", "request_id", "unlisted")
+    __slots__ = ("game", "mode", "seats", "system_players", "options", "system_player", "think_seconds", "system_seats", "rated", "choice", "correspondence_hours", "stand_ins", "request_id", "unlisted", "rematch_fill")
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -71,6 +135,7 @@ class CreateRoomRequest(_message.Message):
     STAND_INS_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     UNLISTED_FIELD_NUMBER: _ClassVar[int]
+    REMATCH_FILL_FIELD_NUMBER: _ClassVar[int]
     game: str
     mode: _common_pb2.RoomMode
     seats: int
@@ -85,7 +150,8 @@ class CreateRoomRequest(_message.Message):
     stand_ins: bool
     request_id: str
     unlisted: bool
-    def __init__(self, game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., seats: _Optional[int] = ..., system_players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., system_seats: _Optional[_Iterable[int]] = ..., rated: _Optional[bool] = ..., choice: _Optional[str] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ..., request_id: _Optional[str] = ..., unlisted: _Optional[bool] = ...) -> None: ...
+    rematch_fill: RematchFill
+    def __init__(self, game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., seats: _Optional[int] = ..., system_players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., system_seats: _Optional[_Iterable[int]] = ..., rated: _Optional[bool] = ..., choice: _Optional[str] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ..., request_id: _Optional[str] = ..., unlisted: _Optional[bool] = ..., rematch_fill: _Optional[_Union[RematchFill, str]] = ...) -> None: ...
 
 class CreateRoomResponse(_message.Message):
     __slots__ = ("room", "seat", "seat_token")
@@ -283,6 +349,12 @@ class AcceptRoomInvitationRequest(_message.Message):
     room_id: str
     def __init__(self, room_id: _Optional[str] = ...) -> None: ...
 
+class ProposeRematchRequest(_message.Message):
+    __slots__ = ("room_id",)
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    def __init__(self, room_id: _Optional[str] = ...) -> None: ...
+
 class AcceptRoomInvitationResponse(_message.Message):
     __slots__ = ("room", "seat", "seat_token")
     ROOM_FIELD_NUMBER: _ClassVar[int]
@@ -314,3 +386,27 @@ class WithdrawRoomInvitationRequest(_message.Message):
 class WithdrawRoomInvitationResponse(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class ProposeRematchResponse(_message.Message):
+    __slots__ = ("room",)
+    ROOM_FIELD_NUMBER: _ClassVar[int]
+    room: Room
+    def __init__(self, room: _Optional[_Union[Room, _Mapping]] = ...) -> None: ...
+
+class AnswerRematchRequest(_message.Message):
+    __slots__ = ("room_id", "accept")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    ACCEPT_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    accept: bool
+    def __init__(self, room_id: _Optional[str] = ..., accept: _Optional[bool] = ...) -> None: ...
+
+class AnswerRematchResponse(_message.Message):
+    __slots__ = ("room", "seat", "seat_token")
+    ROOM_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    room: Room
+    seat: int
+    seat_token: str
+    def __init__(self, room: _Optional[_Union[Room, _Mapping]] = ..., seat: _Optional[int] = ..., seat_token: _Optional[str] = ...) -> None: ...

@@ -102,6 +102,16 @@ class RoomServiceStub:
                 request_serializer=kickoff_dot_v1_dot_room__pb2.WithdrawRoomInvitationRequest.SerializeToString,
                 response_deserializer=kickoff_dot_v1_dot_room__pb2.WithdrawRoomInvitationResponse.FromString,
                 _registered_method=True)
+        self.ProposeRematch = channel.unary_unary(
+                '/kickoff.v1.RoomService/ProposeRematch',
+                request_serializer=kickoff_dot_v1_dot_room__pb2.ProposeRematchRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_room__pb2.ProposeRematchResponse.FromString,
+                _registered_method=True)
+        self.AnswerRematch = channel.unary_unary(
+                '/kickoff.v1.RoomService/AnswerRematch',
+                request_serializer=kickoff_dot_v1_dot_room__pb2.AnswerRematchRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_room__pb2.AnswerRematchResponse.FromString,
+                _registered_method=True)
 
 
 class RoomServiceServicer:
@@ -221,6 +231,30 @@ class RoomServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ProposeRematch(self, request, context):
+        """Proposes a rematch of a finished room, for a person seated there (their seat token, or their player's access
+        token): the proposer accepts at once, every other person is asked (the rematch.proposed webhook event and inbox
+        item, for a signed-in player) and has until the deadline (KICKOFF_REMATCH_SECONDS; a correspondence room: its
+        own hours) to answer. Proposing again while it is open answers the same proposal. FAILED_PRECONDITION
+        (game_not_over) while the room waits or plays, (not_played) for a room that closed unplayed, (tournament_room)
+        for a tournament's game, (rematch_over) once the room's rematch was made or refused; PERMISSION_DENIED
+        (not_seated) for anyone not seated in the room.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AnswerRematch(self, request, context):
+        """Accepts or declines a finished room's rematch, for a person seated there. The rematch is made when the last
+        person accepts; a declined seat is filled as the room's creator chose (CreateRoomRequest.rematch_fill). Once it
+        is made, an accepting person's answer (again, if need be) carries their seat and seat token in the new room.
+        FAILED_PRECONDITION (no_rematch) when none was proposed, (rematch_over) when it was refused, (already_answered)
+        for a seat changing its answer; PERMISSION_DENIED (not_seated) for anyone not seated in the room.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RoomServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -288,6 +322,16 @@ def add_RoomServiceServicer_to_server(servicer, server):
                     servicer.WithdrawRoomInvitation,
                     request_deserializer=kickoff_dot_v1_dot_room__pb2.WithdrawRoomInvitationRequest.FromString,
                     response_serializer=kickoff_dot_v1_dot_room__pb2.WithdrawRoomInvitationResponse.SerializeToString,
+            ),
+            'ProposeRematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.ProposeRematch,
+                    request_deserializer=kickoff_dot_v1_dot_room__pb2.ProposeRematchRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_room__pb2.ProposeRematchResponse.SerializeToString,
+            ),
+            'AnswerRematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnswerRematch,
+                    request_deserializer=kickoff_dot_v1_dot_room__pb2.AnswerRematchRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_room__pb2.AnswerRematchResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -644,6 +688,60 @@ class RoomService:
             '/kickoff.v1.RoomService/WithdrawRoomInvitation',
             kickoff_dot_v1_dot_room__pb2.WithdrawRoomInvitationRequest.SerializeToString,
             kickoff_dot_v1_dot_room__pb2.WithdrawRoomInvitationResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ProposeRematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.RoomService/ProposeRematch',
+            kickoff_dot_v1_dot_room__pb2.ProposeRematchRequest.SerializeToString,
+            kickoff_dot_v1_dot_room__pb2.ProposeRematchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnswerRematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.RoomService/AnswerRematch',
+            kickoff_dot_v1_dot_room__pb2.AnswerRematchRequest.SerializeToString,
+            kickoff_dot_v1_dot_room__pb2.AnswerRematchResponse.FromString,
             options,
             channel_credentials,
             insecure,

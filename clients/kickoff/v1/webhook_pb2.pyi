@@ -23,6 +23,7 @@ class WebhookEvent(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     WEBHOOK_EVENT_FRIEND_REQUESTED: _ClassVar[WebhookEvent]
     WEBHOOK_EVENT_FRIEND_ACCEPTED: _ClassVar[WebhookEvent]
     WEBHOOK_EVENT_ROOM_INVITED: _ClassVar[WebhookEvent]
+    WEBHOOK_EVENT_REMATCH_PROPOSED: _ClassVar[WebhookEvent]
 
 class DeliveryStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -41,6 +42,7 @@ WEBHOOK_EVENT_CLOCK_RUNNING_OUT: WebhookEvent
 WEBHOOK_EVENT_FRIEND_REQUESTED: WebhookEvent
 WEBHOOK_EVENT_FRIEND_ACCEPTED: WebhookEvent
 WEBHOOK_EVENT_ROOM_INVITED: WebhookEvent
+WEBHOOK_EVENT_REMATCH_PROPOSED: WebhookEvent
 DELIVERY_STATUS_UNSPECIFIED: DeliveryStatus
 DELIVERY_STATUS_PENDING: DeliveryStatus
 DELIVERY_STATUS_SENDING: DeliveryStatus

@@ -382,6 +382,27 @@ export type AgeOfSoccerWindow = {
 };
 
 /**
+ * AnswerRematchRequest
+ *
+ * kickoff.v1.AnswerRematchRequest, in the proto3 JSON mapping
+ */
+export type AnswerRematchRequest = {
+    accept?: boolean;
+    roomId?: string;
+};
+
+/**
+ * AnswerRematchResponse
+ *
+ * kickoff.v1.AnswerRematchResponse, in the proto3 JSON mapping
+ */
+export type AnswerRematchResponse = {
+    room?: Room;
+    seat?: number;
+    seatToken: string;
+};
+
+/**
  * BlockPlayerRequest
  *
  * kickoff.v1.BlockPlayerRequest, in the proto3 JSON mapping
@@ -761,6 +782,7 @@ export type CreateRoomRequest = {
         [key: string]: unknown;
     };
     rated?: boolean;
+    rematchFill?: RematchFill;
     requestId?: string;
     seats?: number;
     standIns?: boolean;
@@ -1113,6 +1135,7 @@ export type GetReplayResponse = {
      * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
      */
     nextAfterVersion: string;
+    rematchRoomId: string;
     revealed: boolean;
     room?: Room;
     steps: Array<ReplayStep>;
@@ -1798,6 +1821,24 @@ export type ProblemDetails = {
 };
 
 /**
+ * ProposeRematchRequest
+ *
+ * kickoff.v1.ProposeRematchRequest, in the proto3 JSON mapping
+ */
+export type ProposeRematchRequest = {
+    roomId?: string;
+};
+
+/**
+ * ProposeRematchResponse
+ *
+ * kickoff.v1.ProposeRematchResponse, in the proto3 JSON mapping
+ */
+export type ProposeRematchResponse = {
+    room?: Room;
+};
+
+/**
  * Rating
  *
  * kickoff.v1.Rating, in the proto3 JSON mapping
@@ -1864,6 +1905,55 @@ export type RefreshSessionRequest = {
 export type RefreshSessionResponse = {
     session?: Session;
 };
+
+/**
+ * Rematch
+ *
+ * kickoff.v1.Rematch, in the proto3 JSON mapping
+ */
+export type Rematch = {
+    /**
+     * an RFC 3339 time
+     */
+    deadline?: string;
+    proposedBy: number;
+    reason: string;
+    roomId: string;
+    seats: Array<RematchSeat>;
+    status: RematchStatus;
+};
+
+/**
+ * RematchAnswer
+ *
+ * kickoff.v1.RematchAnswer, by name
+ */
+export type RematchAnswer = 'REMATCH_ANSWER_UNSPECIFIED' | 'REMATCH_ANSWER_WAITING' | 'REMATCH_ANSWER_ACCEPTED' | 'REMATCH_ANSWER_DECLINED' | 'REMATCH_ANSWER_NO_ANSWER';
+
+/**
+ * RematchFill
+ *
+ * kickoff.v1.RematchFill, by name
+ */
+export type RematchFill = 'REMATCH_FILL_UNSPECIFIED' | 'REMATCH_FILL_NO_REMATCH' | 'REMATCH_FILL_SYSTEM_PLAYER';
+
+/**
+ * RematchSeat
+ *
+ * kickoff.v1.RematchSeat, in the proto3 JSON mapping
+ */
+export type RematchSeat = {
+    answer: RematchAnswer;
+    filled: boolean;
+    seat: number;
+};
+
+/**
+ * RematchStatus
+ *
+ * kickoff.v1.RematchStatus, by name
+ */
+export type RematchStatus = 'REMATCH_STATUS_UNSPECIFIED' | 'REMATCH_STATUS_OPEN' | 'REMATCH_STATUS_MADE' | 'REMATCH_STATUS_REFUSED';
 
 /**
  * RemoveEndpointResponse
@@ -1936,6 +2026,8 @@ export type Room = {
     };
     outcome?: Outcome;
     rated: boolean;
+    rematch?: Rematch;
+    rematchFill: RematchFill;
     roomId: string;
     seats: Array<Seat>;
     standIns: boolean;
@@ -2837,7 +2929,7 @@ export type WebhookEndpoint = {
  *
  * kickoff.v1.WebhookEvent, by name
  */
-export type WebhookEvent = 'WEBHOOK_EVENT_UNSPECIFIED' | 'WEBHOOK_EVENT_TURN_BEGAN' | 'WEBHOOK_EVENT_MATCH_FOUND' | 'WEBHOOK_EVENT_GAME_ENDED' | 'WEBHOOK_EVENT_TOURNAMENT_GAME_READY' | 'WEBHOOK_EVENT_CLOCK_RUNNING_OUT' | 'WEBHOOK_EVENT_FRIEND_REQUESTED' | 'WEBHOOK_EVENT_FRIEND_ACCEPTED' | 'WEBHOOK_EVENT_ROOM_INVITED';
+export type WebhookEvent = 'WEBHOOK_EVENT_UNSPECIFIED' | 'WEBHOOK_EVENT_TURN_BEGAN' | 'WEBHOOK_EVENT_MATCH_FOUND' | 'WEBHOOK_EVENT_GAME_ENDED' | 'WEBHOOK_EVENT_TOURNAMENT_GAME_READY' | 'WEBHOOK_EVENT_CLOCK_RUNNING_OUT' | 'WEBHOOK_EVENT_FRIEND_REQUESTED' | 'WEBHOOK_EVENT_FRIEND_ACCEPTED' | 'WEBHOOK_EVENT_ROOM_INVITED' | 'WEBHOOK_EVENT_REMATCH_PROPOSED';
 
 /**
  * WithdrawRoomInvitationResponse
@@ -4960,6 +5052,82 @@ export type TakeSeatResponses = {
 };
 
 export type TakeSeatResponse2 = TakeSeatResponses[keyof TakeSeatResponses];
+
+export type ProposeRematchData = {
+    /**
+     * a ProposeRematchRequest (the room id comes from the path)
+     */
+    body?: ProposeRematchRequest;
+    path: {
+        room_id: string;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/rematch';
+};
+
+export type ProposeRematchErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type ProposeRematchError = ProposeRematchErrors[keyof ProposeRematchErrors];
+
+export type ProposeRematchResponses = {
+    /**
+     * a ProposeRematchResponse
+     */
+    200: ProposeRematchResponse;
+};
+
+export type ProposeRematchResponse2 = ProposeRematchResponses[keyof ProposeRematchResponses];
+
+export type AnswerRematchData = {
+    /**
+     * a AnswerRematchRequest (the room id comes from the path)
+     */
+    body?: AnswerRematchRequest;
+    path: {
+        room_id: string;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/rematch/answer';
+};
+
+export type AnswerRematchErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type AnswerRematchError = AnswerRematchErrors[keyof AnswerRematchErrors];
+
+export type AnswerRematchResponses = {
+    /**
+     * a AnswerRematchResponse
+     */
+    200: AnswerRematchResponse;
+};
+
+export type AnswerRematchResponse2 = AnswerRematchResponses[keyof AnswerRematchResponses];
 
 export type GetReplayData = {
     body?: never;

@@ -2,7 +2,7 @@
 as each node knows it, one row a player and node, written only when it changes (service/presence).
 
 Revision ID: 0024
-Revises: 0022
+Revises: 0023
 Create Date: 2026-12-06
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0024"
-down_revision = "0022"
+down_revision = "0023"
 branch_labels = None
 depends_on = None
 
