@@ -7,6 +7,7 @@ operations.py (its tag from the service, its summary from its name)."""
 
 from __future__ import annotations
 
+import copy
 import re
 from pathlib import Path
 from typing import Any
@@ -31,9 +32,12 @@ F = descriptor_pb2.FieldDescriptorProto
 
 @pytest.fixture(autouse=True)
 def own_schemas(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The made-up messages' schemas go into copies of the registries, not into the gateway's document."""
-    for name in ("SCHEMAS", "_NAMED", "_MESSAGES", "_REQUESTS"):
+    """The made-up messages' schemas go into copies of the registries, not into the gateway's document: the schemas
+    themselves copied too, since building a document marks their required fields (a test's app, with only its own
+    requests, would otherwise leave the real document's schemas marked as its own)."""
+    for name in ("_NAMED", "_MESSAGES", "_REQUESTS"):
         monkeypatch.setattr(openapi, name, dict(getattr(openapi, name)))
+    monkeypatch.setattr(openapi, "SCHEMAS", copy.deepcopy(openapi.SCHEMAS))
 
 
 def test_every_rpc_has_a_binding_or_says_it_is_grpc_only() -> None:
