@@ -85,7 +85,9 @@ async def _seed(url: str, players: int, friends: int) -> list[str]:
 
 async def _presence(url: str, players: int, friends: int, seconds: float, seed: int) -> dict[str, Any]:
     ids = await _seed(url, players, friends)
-    settings = PresenceSettings(online_seconds=0, poll_seconds=1.0, max_followers=players, page_size=200)
+    # (the nodes poll as a deployment's do: KICKOFF_PRESENCE_POLL_SECONDS, or its default)
+    poll = PresenceSettings().poll_seconds
+    settings = PresenceSettings(online_seconds=0, poll_seconds=poll, max_followers=players, page_size=200)
     nodes = {n: Presence(create_engine(url), n, settings) for n in ("a", "b")}
     home = {player: nodes["a" if i % 2 == 0 else "b"] for i, player in enumerate(ids)}
     made: dict[tuple[str, str], float] = {}  # (player, state) -> when the change was made
@@ -147,6 +149,7 @@ async def _presence(url: str, players: int, friends: int, seconds: float, seed: 
         "players": players,
         "friends": friends,
         "seconds": seconds,
+        "poll_seconds": settings.poll_seconds,
         "changes": changes,
         "seen_by_friends": len(delays),
         "expected_sightings": expected,
