@@ -408,7 +408,7 @@ async def test_two_nodes_match_200_tickets_through_a_kill_and_lose_none(tmp_path
 
         # Mid-way: some tickets matched, many still to come or searching. The node that made the most rooms so far
         # (each room's lease names its maker) is killed.
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # (a guard against a hang, not a goal: a busy CI machine is slow)
         while (matched := (await rows(engine, "SELECT count(*) FROM tickets WHERE status = 'matched'"))[0][0]) < (
             KILL_AFTER
         ):
@@ -426,7 +426,7 @@ async def test_two_nodes_match_200_tickets_through_a_kill_and_lose_none(tmp_path
         # The survivor carries on alone, to every ticket's end. What the store holds must be right even if it does
         # not get there.
         survivor = nodes[1 - victim]
-        done, _ = await asyncio.wait([everything], timeout=60)
+        done, _ = await asyncio.wait([everything], timeout=180)  # (likewise a guard)
         ended = time.monotonic()
         stored = await Stored.read(engine)
         problems = stored.problems()
@@ -436,7 +436,7 @@ async def test_two_nodes_match_200_tickets_through_a_kill_and_lose_none(tmp_path
             for plan in plans
             if len(plan.heard) < len(plan.members) or any(t.status not in STORED for t in plan.heard.values())
         ]
-        assert done, f"tickets still live 60 s after the kill: {stuck[:10]} ({survivor.log.read_text()[-2000:]})"
+        assert done, f"tickets still live 180 s after the kill: {stuck[:10]} ({survivor.log.read_text()[-2000:]})"
         everything.result()
         assert not clients.errors, clients.errors
 
