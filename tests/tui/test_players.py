@@ -308,7 +308,8 @@ async def test_signing_out_ends_the_session_and_play_is_anonymous_again(served: 
         session = await sign_in(pilot)
         await pilot.press("o")
         await until(pilot, lambda: app.client.session is None, "the sign-out")
-        assert "Signed out: you play anonymously again" in shown(app, "#lobby-status")
+        # (the client forgets the session before the server has answered; the lobby says so once it has)
+        await until(pilot, lambda: "Signed out: you play anonymously again" in shown(app, "#lobby-status"), "saying so")
         assert app.client.session_ended is None and "Sign in" in footer_keys(app)
         code, why, _ = await refusal(  # the server ended it: its token is refused
             harness.players.GetPlayer(player_pb2.GetPlayerRequest(), metadata=auth(session.access_token))
