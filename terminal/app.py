@@ -91,6 +91,7 @@ class KickoffApp(App[None]):
     #board { scrollbar-size-vertical: 1; }
     #moves { height: 1fr; border: round $accent; }
     #outcome { height: auto; border: double $success; padding: 0 1; }
+    #rematch { height: auto; border: round $accent; padding: 0 1; }
     #turn { height: 1; padding: 0 1; text-style: bold; }
     #notice { height: auto; max-height: 2; padding: 0 1; }
     #notice.refusal { color: $error; }
