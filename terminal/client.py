@@ -604,7 +604,7 @@ class KickoffClient:
         request = friend_pb2.SendFriendRequestRequest(friend_code=code)
         return await self._as_player(self._friends.SendFriendRequest, request)
 
-    async def list_friends(self, *, page_size: int = 50, page_token: str = "") -> friend_pb2.ListFriendsResponse:
+    async def list_friends(self, *, page_size: int = 0, page_token: str = "") -> friend_pb2.ListFriendsResponse:
         """The player's friends (a page), and the requests they received and sent."""
         request = friend_pb2.ListFriendsRequest(page_size=page_size, page_token=page_token)
         return await self._as_player(self._friends.ListFriends, request)
@@ -625,8 +625,8 @@ class KickoffClient:
         """Block a player: a friendship or request between the two ends, and they can ask no more."""
         await self._as_player(self._friends.BlockPlayer, friend_pb2.BlockPlayerRequest(player_id=player_id))
 
-    async def presence(self, *, page_size: int = 100) -> dict[str, presence_pb2.FriendPresence]:
-        """The player's friends' presence now (one page), by player id."""
+    async def presence(self, *, page_size: int = 0) -> dict[str, presence_pb2.FriendPresence]:
+        """The player's friends' presence now (one page, of the server's size), by player id."""
         request = presence_pb2.GetPresenceRequest(page_size=page_size)
         response = await self._as_player(self._presence.GetPresence, request)
         return {friend.player_id: friend for friend in response.friends}

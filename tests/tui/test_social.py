@@ -16,7 +16,7 @@ from service.settings import PresenceSettings
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from terminal.app import KickoffApp, TableScreen
-from terminal.screens.social import InboxScreen
+from terminal.screens.social import PRESENCE_TEXT, FriendsScreen, InboxScreen
 from tests.inbox.conftest import INBOX
 from tests.players.conftest import Served
 from tests.server.conftest import auth
@@ -164,3 +164,43 @@ async def test_a_seat_asked_for_a_rematch_declines_it(social: Served) -> None:
         text = shown(app, "#rematch")
         assert "Ana (you): declined" in text and "No rematch: a player declined" in text, text
         assert not {"Accept rematch", "Decline", "Join rematch", "Rematch"} & footer_keys(app)
+
+
+async def test_the_friends_screen_shows_the_code_answers_a_request_and_adds_by_code(social: Served) -> None:
+    """The friends screen (f) shows the player's friend code; a request received is accepted (a) and the friend is
+    listed with their presence; a code typed in sends a request; R removes a friend. Buys: the friends panel."""
+    app = KickoffApp(target(social.harness), name="Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        code = await app.client.friend_code()
+        bo, cy = await social.guest("Bo"), await social.guest("Cy")
+        await befriend_by_code(social, bo, code)
+        cy_code = (
+            await social.harness.friends.GetFriendCode(
+                friend_pb2.GetFriendCodeRequest(), metadata=auth(cy.access_token)
+            )
+        ).friend_code
+
+        await pilot.press("f")
+        await until(pilot, lambda: isinstance(app.screen, FriendsScreen) and app.screen.loads >= 1, "friends")
+        friends = app.screen
+        assert isinstance(friends, FriendsScreen)
+        assert f"Your friend code: {code}" in shown(app, "#friend-code"), shown(app, "#friends-status")
+        table = friends.query_one("#friends", DataTable)
+        assert cells(table) == [["Bo", "asks you", "a: accept, x: decline"]]
+
+        await pilot.press("a")
+        await until(pilot, lambda: friends.loads >= 2, "the acceptance")
+        [[name, what, now]] = cells(table)
+        seen = (await app.client.presence()).get(bo.player.player_id)  # (what PresenceService says of Bo)
+        assert (name, what, now) == ("Bo", "friend", PRESENCE_TEXT[seen.state] if seen is not None else "hidden")
+        assert shown(app, "#friends-status") == "Accepted: you are friends."
+
+        await pilot.press("c", *cy_code, "enter")
+        await until(pilot, lambda: friends.loads >= 3, "the request sent")
+        assert ["Cy", "asked", "waiting for their answer"] in cells(table)
+        assert shown(app, "#friends-status") == "Asked Cy: they are your friend once they accept."
+
+        await pilot.press("R")  # the cursor is on Bo, the friend
+        await until(pilot, lambda: friends.loads >= 4, "the removal")
+        assert [row[0] for row in cells(table)] == ["Cy"]
