@@ -67,6 +67,9 @@ class KickoffApp(App[None]):
     #lobby-side Input:focus { background: $primary 40%; }
     #games { height: auto; max-height: 7; border: none; }
     #rooms { height: 1fr; scrollbar-size-vertical: 1; }
+    #inbox-line { height: auto; color: $accent; padding: 0 1; }
+    #friend-code { height: auto; padding: 0 1; text-style: bold; }
+    #friend-code-input { height: 1; border: none; padding: 0 1; background: $boost; }
     #room-line { height: 1; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
     #lobby-status { height: 2; color: $text-muted; padding: 0 1; }
     #dialog { width: 70; height: auto; max-height: 100%; border: thick $accent; background: $surface; padding: 0 1; }
@@ -88,6 +91,7 @@ class KickoffApp(App[None]):
     #board { scrollbar-size-vertical: 1; }
     #moves { height: 1fr; border: round $accent; }
     #outcome { height: auto; border: double $success; padding: 0 1; }
+    #rematch { height: auto; border: round $accent; padding: 0 1; }
     #turn { height: 1; padding: 0 1; text-style: bold; }
     #notice { height: auto; max-height: 2; padding: 0 1; }
     #notice.refusal { color: $error; }

@@ -37,14 +37,20 @@ from grpc_status import rpc_status
 
 from kickoff.v1 import (
     common_pb2,
+    friend_pb2,
+    friend_pb2_grpc,
     game_pb2,
     game_pb2_grpc,
+    inbox_pb2,
+    inbox_pb2_grpc,
     match_pb2,
     match_pb2_grpc,
     move_pb2,
     move_pb2_grpc,
     player_pb2,
     player_pb2_grpc,
+    presence_pb2,
+    presence_pb2_grpc,
     room_pb2,
     room_pb2_grpc,
 )
@@ -155,6 +161,15 @@ class PlayerSession:
     @property
     def name(self) -> str:
         return self.player.name
+
+
+@dataclass(frozen=True)
+class InboxPage:
+    """A page of the signed-in player's inbox (newest first), the next page's token, and all their unread items."""
+
+    items: list[inbox_pb2.InboxItem]
+    next_token: str
+    unread: int
 
 
 @dataclass(frozen=True)
@@ -313,6 +328,9 @@ class KickoffClient:
         self._moves = move_pb2_grpc.MoveServiceStub(self._channel)
         self._players = player_pb2_grpc.PlayerServiceStub(self._channel)
         self._matches = match_pb2_grpc.MatchServiceStub(self._channel)
+        self._inbox = inbox_pb2_grpc.InboxServiceStub(self._channel)
+        self._friends = friend_pb2_grpc.FriendServiceStub(self._channel)
+        self._presence = presence_pb2_grpc.PresenceServiceStub(self._channel)
         self._refreshing = asyncio.Lock()
         self._known: dict[str, player_pb2.Player] = {}  # players looked up by id, for the run
 
@@ -556,6 +574,80 @@ class KickoffClient:
         if ticket.status != match_pb2.TICKET_STATUS_MATCHED or not table.seat_token:
             raise CallFailed(Refusal("FAILED_PRECONDITION", "the ticket is not matched", "not_matched"))
         return Ticket(await self.get_room(table.room_id), table.seat, table.seat_token)
+
+    # -- the player's inbox, friends and their presence (issue 48) -----------------------------------------------------
+
+    async def list_inbox(self, *, page_size: int = 50, page_token: str = "") -> InboxPage:
+        """A page of the signed-in player's inbox, newest first, and how many of all their items are unread."""
+        request = inbox_pb2.ListInboxRequest(page_size=page_size, page_token=page_token)
+        response = await self._as_player(self._inbox.ListInbox, request)
+        return InboxPage(list(response.items), response.next_page_token, response.unread_count)
+
+    async def mark_inbox_read(self, item_ids: Iterable[int] = (), *, up_to: int = 0) -> int:
+        """Mark the items named (or every item up to ``up_to``) read; the player's unread count after it."""
+        request = inbox_pb2.MarkInboxReadRequest(item_ids=list(item_ids), up_to_item_id=up_to)
+        return int((await self._as_player(self._inbox.MarkInboxRead, request)).unread_count)
+
+    async def delete_inbox_item(self, item_id: int) -> int:
+        """Delete one item of the player's inbox; their unread count after it."""
+        request = inbox_pb2.DeleteInboxItemRequest(item_id=item_id)
+        return int((await self._as_player(self._inbox.DeleteInboxItem, request)).unread_count)
+
+    async def friend_code(self) -> str:
+        """The signed-in player's friend code (made on first asking), which others add them by."""
+        response = await self._as_player(self._friends.GetFriendCode, friend_pb2.GetFriendCodeRequest())
+        return str(response.friend_code)
+
+    async def add_friend(self, code: str) -> friend_pb2.SendFriendRequestResponse:
+        """Ask the player whose friend code this is to be friends: the request sent, or the friend at once where they
+        had asked the caller already."""
+        request = friend_pb2.SendFriendRequestRequest(friend_code=code)
+        return await self._as_player(self._friends.SendFriendRequest, request)
+
+    async def list_friends(self, *, page_size: int = 0, page_token: str = "") -> friend_pb2.ListFriendsResponse:
+        """The player's friends (a page), and the requests they received and sent."""
+        request = friend_pb2.ListFriendsRequest(page_size=page_size, page_token=page_token)
+        return await self._as_player(self._friends.ListFriends, request)
+
+    async def accept_friend(self, player_id: str) -> None:
+        await self._as_player(
+            self._friends.AcceptFriendRequest, friend_pb2.AcceptFriendRequestRequest(player_id=player_id)
+        )
+
+    async def decline_friend(self, player_id: str) -> None:
+        request = friend_pb2.DeclineFriendRequestRequest(player_id=player_id)
+        await self._as_player(self._friends.DeclineFriendRequest, request)
+
+    async def remove_friend(self, player_id: str) -> None:
+        await self._as_player(self._friends.RemoveFriend, friend_pb2.RemoveFriendRequest(player_id=player_id))
+
+    async def block(self, player_id: str) -> None:
+        """Block a player: a friendship or request between the two ends, and they can ask no more."""
+        await self._as_player(self._friends.BlockPlayer, friend_pb2.BlockPlayerRequest(player_id=player_id))
+
+    async def presence(self, *, page_size: int = 0) -> dict[str, presence_pb2.FriendPresence]:
+        """The player's friends' presence now (one page, of the server's size), by player id."""
+        request = presence_pb2.GetPresenceRequest(page_size=page_size)
+        response = await self._as_player(self._presence.GetPresence, request)
+        return {friend.player_id: friend for friend in response.friends}
+
+    # -- rematches ----------------------------------------------------------------------------------------------------
+
+    async def propose_rematch(self, room_id: str, token: str) -> room_pb2.Room:
+        """Propose a rematch of a finished room with the seat's token (the proposer has accepted); the room with its
+        rematch."""
+        request = room_pb2.ProposeRematchRequest(room_id=room_id)
+        return (await self._unary(self._rooms.ProposeRematch, request, self._auth(token))).room
+
+    async def answer_rematch(self, room_id: str, token: str, *, accept: bool) -> tuple[room_pb2.Room, Ticket | None]:
+        """Accept or decline a finished room's rematch with the seat's token: the room with its rematch, and, once the
+        rematch is made and the seat accepted, the seat in the new room."""
+        request = room_pb2.AnswerRematchRequest(room_id=room_id, accept=accept)
+        response = await self._unary(self._rooms.AnswerRematch, request, self._auth(token))
+        if not response.HasField("seat") or not response.seat_token:
+            return response.room, None
+        new_room = await self.get_room(response.room.rematch.room_id)
+        return response.room, Ticket(new_room, response.seat, response.seat_token)
 
     # -- games and rooms ----------------------------------------------------------------------------------------------
 

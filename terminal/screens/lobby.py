@@ -28,6 +28,7 @@ from terminal.screens.shared import (
     seat_summary,
     session_ended_text,
 )
+from terminal.screens.social import FriendsScreen, InboxScreen
 from terminal.screens.table import TableScreen
 
 # The lobby's rooms table: each column's width but the players', which takes what is left of the table (at least
@@ -54,6 +55,8 @@ class LobbyScreen(Screen[None]):
         Binding("o", "sign_out", "Sign out"),
         Binding("m", "my_games", "My games"),
         Binding("l", "leaderboard", "Leaderboard"),
+        Binding("b", "inbox", "Inbox", show=False),  # (the inbox's line in the side panel names these two)
+        Binding("f", "friends", "Friends", show=False),
         Binding("escape", "focus('#rooms')", "Rooms", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -63,11 +66,12 @@ class LobbyScreen(Screen[None]):
         self.games: list[game_pb2.GameInfo] = []
         self.rooms: dict[str, room_pb2.Room] = {}
         self.told = ""  # word left by a screen that came back to the lobby, shown after the next listing
+        self.unread: int | None = None  # the signed-in player's unread inbox items, as last read (None: not read)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "sign_in":
             return not self.client.signed_in
-        if action in ("sign_out", "my_games"):
+        if action in ("sign_out", "my_games", "inbox", "friends"):
             return self.client.signed_in
         return True
 
@@ -87,6 +91,7 @@ class LobbyScreen(Screen[None]):
                 yield Input(placeholder="if the game offers one", id="choice")
                 yield Label("Room id (i): Enter joins", classes="heading")
                 yield Input(placeholder="a room's id", id="room-id")
+                yield Static("", id="inbox-line")
             with Vertical(id="lobby-main"):
                 yield Label("Rooms (waiting first; r: refresh, v: replay)", classes="heading")
                 yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
@@ -129,10 +134,34 @@ class LobbyScreen(Screen[None]):
         return f"lobby - {self.client.target}{signed}"
 
     def session_changed(self, text: str) -> None:
-        """Signed in or out: the subtitle, the keys offered, and a line saying so."""
+        """Signed in or out: the subtitle, the keys offered, the inbox's line, and a line saying so."""
         self.sub_title = self._subtitle()
         self.refresh_bindings()
         self.say(text)
+        self.run_worker(self._count_unread(), group="inbox", exclusive=True)
+
+    async def _count_unread(self) -> None:
+        """The side panel's inbox line: the signed-in player's unread items (nothing when signed out)."""
+        line = self.query_one("#inbox-line", Static)
+        if not self.client.signed_in:
+            self.unread = None
+            line.update("")
+            return
+        try:
+            self.unread = (await self.client.list_inbox(page_size=1)).unread
+        except CallFailed as failed:  # (a server without players' inboxes: no line)
+            unserved = failed.refusal.code == "UNIMPLEMENTED"
+            line.update("" if unserved else Text("Inbox (b): cannot be read now\nFriends (f)"))
+            return
+        line.update(Text(f"Inbox (b): {self.unread} unread\nFriends (f)"))
+
+    def action_inbox(self) -> None:
+        if self.client.signed_in:
+            self.app.push_screen(InboxScreen(self.app.page_size))  # type: ignore[attr-defined]
+
+    def action_friends(self) -> None:
+        if self.client.signed_in:
+            self.app.push_screen(FriendsScreen())
 
     # -- the player's session -----------------------------------------------------------------------------------------
 
@@ -228,6 +257,7 @@ class LobbyScreen(Screen[None]):
             return
         self.rooms = {room.room_id: room for room in rooms}
         self._show_rooms()
+        await self._count_unread()
         if self.told:
             self.say(self.told)
             self.told = ""

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import contextlib
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -19,6 +19,16 @@ from kickoff.v1 import common_pb2, move_pb2, room_pb2
 from terminal.client import CallFailed, KickoffClient, PlayItem, RoomStream, Ticket, ViewSnapshot, new_request_id
 from terminal.screens.shared import MODE_TEXT, open_replay, rating_text, timestamp_seconds
 from terminal.tables import SeatBook, move_label, outcome_lines, room_event_text, view_parts
+
+REMATCH_LOOK_SECONDS = 5.0  # how often an open rematch is read again
+REMATCH_ACTIONS = ("propose_rematch", "answer_rematch", "join_rematch", "look_rematch")
+ANSWER_TEXT = {
+    room_pb2.REMATCH_ANSWER_WAITING: "asked",
+    room_pb2.REMATCH_ANSWER_ACCEPTED: "accepted",
+    room_pb2.REMATCH_ANSWER_DECLINED: "declined",
+    room_pb2.REMATCH_ANSWER_NO_ANSWER: "did not answer",
+}
+REFUSED_TEXT = {"declined": "a player declined", "no_answer": "a player did not answer in time"}
 
 
 class TableScreen(Screen[None]):
@@ -35,6 +45,12 @@ class TableScreen(Screen[None]):
         Binding("r", "reconnect", "Reconnect"),
         Binding("x", "give_back", "Give seat back"),
         Binding("v", "replay", "Replay"),
+        # The rematch, once the game is over (a seat's keys: the rematch panel says which apply).
+        Binding("n", "propose_rematch", "Rematch"),
+        Binding("y", "answer_rematch(True)", "Accept rematch"),
+        Binding("d", "answer_rematch(False)", "Decline"),
+        Binding("j", "join_rematch", "Join rematch"),
+        Binding("u", "look_rematch", "Look again", show=False),
     ]
 
     def __init__(self, room_id: str, ticket: Ticket | None, *, back: str = "lobby") -> None:
@@ -62,6 +78,8 @@ class TableScreen(Screen[None]):
         self._view_again = False
         self._ticker: Timer | None = None
         self._looked_up: set[str] = set()  # the players whose rating was asked for
+        self.rematch: room_pb2.Rematch | None = None  # the finished room's rematch, as last read (None: none yet)
+        self.rematch_looks = 0  # the rematch's reads and answers done (tests wait for the next)
 
     @property
     def client(self) -> KickoffClient:
@@ -88,6 +106,7 @@ class TableScreen(Screen[None]):
             with Vertical(id="table-side"):
                 yield OptionList(id="moves")
                 yield Static("", id="outcome")
+                yield Static("", id="rematch")
         yield Static("", id="turn")
         yield Static("", id="notice")
         yield Log(id="feed", max_lines=500, auto_scroll=True)
@@ -101,11 +120,13 @@ class TableScreen(Screen[None]):
         self.query_one("#moves", OptionList).border_title = "Your moves" if self.viewer is not None else "Moves"
         self.query_one("#feed", Log).border_title = "Events"
         self.query_one("#outcome", Static).display = False
+        self.query_one("#rematch", Static).display = False
         if self.viewer is None:  # the board takes the width until the outcome is shown
             self.query_one("#hand", Static).update("spectator: no hand")
             self.query_one("#moves", OptionList).display = False
             self.query_one("#table-side").display = False
         self._ticker = self.set_interval(0.5, self._draw_turn)
+        self.set_interval(REMATCH_LOOK_SECONDS, self._look_again)
         self.run_worker(self._follow(0), group="stream", exclusive=True)
 
     @property
@@ -122,7 +143,111 @@ class TableScreen(Screen[None]):
             return self.held and self.status == common_pb2.ROOM_STATUS_WAITING
         if action == "replay":  # the game again, every hand shown, once it is over
             return self.finished
+        if action in REMATCH_ACTIONS:
+            return self._rematch_offers(action)
         return True
+
+    # -- the rematch --------------------------------------------------------------------------------------------------
+
+    def _my_answer(self) -> int:
+        rematch = self.rematch
+        seats = [seat for seat in rematch.seats if seat.seat == self.viewer] if rematch is not None else []
+        return seats[0].answer if seats else room_pb2.REMATCH_ANSWER_UNSPECIFIED
+
+    def _rematch_offers(self, action: str) -> bool:
+        """Whether a rematch key applies: a seat's, once the game is over, as the rematch stands."""
+        if self.ticket is None or not self.finished:
+            return False
+        rematch = self.rematch
+        if action == "propose_rematch":
+            return rematch is None
+        if action == "answer_rematch":
+            open_ = rematch is not None and rematch.status == room_pb2.REMATCH_STATUS_OPEN
+            return open_ and self._my_answer() == room_pb2.REMATCH_ANSWER_WAITING
+        if action == "join_rematch":
+            made = rematch is not None and rematch.status == room_pb2.REMATCH_STATUS_MADE
+            return made and self._my_answer() == room_pb2.REMATCH_ANSWER_ACCEPTED
+        return rematch is not None  # look again
+
+    def action_propose_rematch(self) -> None:
+        if self.ticket is not None and self.finished:
+            call = self.client.propose_rematch(self.room_id, self.ticket.token)
+            self.run_worker(self._rematch_call(call), group="rematch", exclusive=True)
+
+    def action_answer_rematch(self, accept: bool) -> None:
+        if self.ticket is not None and self._rematch_offers("answer_rematch"):
+            call = self.client.answer_rematch(self.room_id, self.ticket.token, accept=accept)
+            self.run_worker(self._rematch_call(call), group="rematch", exclusive=True)
+
+    def action_look_rematch(self) -> None:
+        if self.ticket is not None and self.finished:
+            self.run_worker(self._rematch_call(self.client.get_room(self.room_id)), group="rematch", exclusive=True)
+
+    def _look_again(self) -> None:
+        """Every few seconds while a rematch is open, read it again (the room's stream ended with the game)."""
+        if self.rematch is not None and self.rematch.status == room_pb2.REMATCH_STATUS_OPEN and self.is_current:
+            self.action_look_rematch()
+
+    def action_join_rematch(self) -> None:
+        if self.ticket is not None and self._rematch_offers("join_rematch"):
+            self.run_worker(self._join_rematch(), group="rematch", exclusive=True)
+
+    async def _join_rematch(self) -> None:
+        """Sit down in the rematch: the seat's acceptance sent again answers the new room's seat and its token."""
+        assert self.ticket is not None
+        try:
+            _, ticket = await self.client.answer_rematch(self.room_id, self.ticket.token, accept=True)
+        except CallFailed as failed:
+            self._notice(f"Cannot join the rematch: {failed.refusal}", refusal=True)
+            return
+        if ticket is None:
+            self._notice("The rematch has no seat for you.", refusal=True)
+            return
+        if self.stream is not None:
+            await self.stream.close()
+        self.workers.cancel_group(self, "stream")
+        self.app.switch_screen(TableScreen(ticket.room.room_id, ticket, back=self.back))
+
+    async def _rematch_call(self, call: Any) -> None:
+        """A rematch call (or a read of the room): the rematch as it now stands, drawn."""
+        try:
+            answer = await call
+        except CallFailed as failed:
+            self._notice(f"Rematch: {failed.refusal}", refusal=True)
+            self.rematch_looks += 1
+            return
+        room = answer[0] if isinstance(answer, tuple) else answer
+        self.rematch = room.rematch if room.HasField("rematch") else None
+        self._notice("")
+        self._draw_rematch()
+        self.rematch_looks += 1
+        self.refresh_bindings()
+
+    def _draw_rematch(self) -> None:
+        panel = self.query_one("#rematch", Static)
+        panel.border_title = "Rematch"
+        panel.display = self.ticket is not None and self.finished
+        panel.update(Text(self.rematch_text()))
+
+    def rematch_text(self) -> str:
+        """What the rematch panel says: the proposal, each person's answer, and the keys that apply."""
+        rematch = self.rematch
+        if rematch is None:
+            return "n: propose a rematch (the same seats, a new deal)"
+        lines = [f"Proposed by {self.book.name(rematch.proposed_by)}"]
+        for seat in rematch.seats:
+            filled = " (a system player plays)" if seat.filled else ""
+            lines.append(f"  {self.book.title(seat.seat)}: {ANSWER_TEXT.get(seat.answer, '?')}{filled}")
+        if rematch.status == room_pb2.REMATCH_STATUS_MADE:
+            join = "j: join it" if self._my_answer() == room_pb2.REMATCH_ANSWER_ACCEPTED else ""
+            lines.append(f"Made: room {rematch.room_id}. {join}".rstrip())
+        elif rematch.status == room_pb2.REMATCH_STATUS_REFUSED:
+            lines.append(f"No rematch: {REFUSED_TEXT.get(rematch.reason, rematch.reason)}")
+        elif self._my_answer() == room_pb2.REMATCH_ANSWER_WAITING:
+            lines.append("y: accept, d: decline")
+        else:
+            lines.append("Waiting for the others (u: look again)")
+        return "\n".join(lines)
 
     def action_replay(self) -> None:
         if self.finished:
@@ -164,6 +289,8 @@ class TableScreen(Screen[None]):
                 await self._apply(item)
                 if self.finished and self.outcome is not None:
                     break
+            if self.finished and self.ticket is not None:  # the rematch, as it stands
+                await self._rematch_call(self.client.get_room(self.room_id))
         except CallFailed as failed:
             self._notice(f"The room's stream broke off: {failed.refusal}. r: reconnect", refusal=True)
         finally:
