@@ -91,6 +91,14 @@ export const api = {
   acceptMatch: (id, token) => call("POST", `/v1/tickets/${enc(id)}/accept`, { token }),
   cancelTicket: (id, token) => call("DELETE", `/v1/tickets/${enc(id)}`, { token }),
   ticketEvents: (id) => `/v1/tickets/${enc(id)}/events`, // read with readEvents (stream.js): it takes the token
+
+  // The inbox (InboxService: the signed-in player's items; its events, /v1/inbox/events, are read with readEvents).
+  inbox: (token, pageSize = 30) => call("GET", `/v1/inbox?page_size=${pageSize}`, { token }),
+  markInboxRead: (body, token) => call("POST", "/v1/inbox/read", { body, token }),
+
+  // Rematches (a seat token of the finished room, or a seated player's access token).
+  proposeRematch: (id, token) => call("POST", `/v1/rooms/${enc(id)}/rematch`, { body: {}, token }),
+  answerRematch: (id, accept, token) => call("POST", `/v1/rooms/${enc(id)}/rematch/answer`, { body: { accept }, token }),
 };
 
 let games = null;

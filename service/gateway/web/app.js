@@ -8,6 +8,7 @@
 //   anything else     the lobby
 // The page holds no game rules: it draws the views and legal moves the server sends, and the server judges every move.
 
+import { inboxPanel } from "./inbox.js";
 import { leaderboardView } from "./leaderboard.js";
 import { lobby } from "./lobby.js";
 import { replayView } from "./replay.js";
@@ -33,3 +34,4 @@ function route() {
 window.addEventListener("hashchange", route);
 window.addEventListener("kickoff:reroute", route); // a view's seat changed (a table took the player's seat up)
 route();
+inboxPanel(document.querySelector("header.site")); // the signed-in player's inbox, on every view
