@@ -10,12 +10,13 @@ from typing import Any
 
 import pytest
 
+from kickoff.v1 import common_pb2
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from tests.inbox.conftest import INBOX
 from tests.players.conftest import Served
 from tests.servers import Start
-from tests.web.browser import Pages, expect, require_browser, violations
+from tests.web.browser import Pages, expect, require_browser, stand_still, violations
 from tests.web.test_players import Site, bearer, sign_in
 
 require_browser()
@@ -86,3 +87,57 @@ async def test_the_inbox_counts_unread_items_as_they_come_and_marks_them_read(si
 
     await page.get_by_test_id("sign-out").click()
     await expect(page.get_by_test_id("inbox-button")).to_be_hidden()
+
+
+async def finished_between(site: Site, ana: dict[str, Any], bo: dict[str, Any]) -> str:
+    """A Soker game of one-card hands that Ana made and Bo joined (both signed in), played to its end; its room id."""
+    body = {"game": "soker", "mode": "ROOM_MODE_ONLINE", "seats": 2, "thinkSeconds": 0, "options": {"hand_size": 1}}
+    made = await site.client.post("/v1/rooms", json=body, headers=bearer(ana["accessToken"]))
+    assert made.status_code in (200, 201), made.text
+    room_id = made.json()["roomId"]  # (REST answers the room; Ana's seat token is taken up below)
+    joined = await site.client.post(f"/v1/rooms/{room_id}/seats", json={}, headers=bearer(bo["accessToken"]))
+    assert joined.status_code in (200, 201), joined.text
+    mine = await site.client.post(f"/v1/rooms/{room_id}/my-seat", headers=bearer(ana["accessToken"]))
+    tokens = {0: mine.json()["seatToken"], 1: joined.json()["seatToken"]}
+    ended = await site.served.play_out(room_id, tokens)
+    assert ended.status == common_pb2.ROOM_STATUS_FINISHED
+    return room_id
+
+
+async def test_a_rematch_is_proposed_on_one_page_accepted_on_the_other_and_both_go_to_the_new_table(
+    site: Site, pages: Pages
+) -> None:
+    """At the end of a game between two signed-in players, Ana proposes a rematch and sees whom it waits for; Bo's
+    page learns of it from his inbox at once and offers to accept; once he accepts, both pages offer the new table
+    (Ana's by asking the room again a few seconds later on her page's clock) and each takes its own seat there.
+    Buys: the rematch calls wired to the outcome panel, for both people. (~5 s)"""
+    ana_page = await stand_still(await pages.new())
+    bo_page = await pages.new()
+    ana = await sign_in(ana_page, site, "Ana")
+    bo = await sign_in(bo_page, site, "Bo")
+    room_id = await finished_between(site, ana, bo)
+    for page, seat in ((ana_page, "0"), (bo_page, "1")):
+        await page.goto(f"{site.base}/play#room={room_id}")
+        await expect(page.get_by_test_id("room")).to_have_attribute("data-viewer", seat)
+        await expect(page.get_by_test_id("rematch-propose")).to_be_visible()
+
+    await ana_page.get_by_test_id("rematch-propose").click()
+    await expect(ana_page.get_by_test_id("rematch-status")).to_have_text("You proposed a rematch: waiting for Bo.")
+    await expect(ana_page.get_by_test_id("rematch-accept")).to_have_count(0)
+    await expect(bo_page.get_by_test_id("rematch-status")).to_have_text("Ana proposed a rematch: waiting for you.")
+    await expect(bo_page.get_by_test_id("inbox-unread")).to_have_text("1")
+    assert await violations(bo_page) == [], "the outcome with a rematch to answer"
+
+    await bo_page.get_by_test_id("rematch-accept").click()
+    await expect(bo_page.get_by_test_id("rematch-status")).to_have_text("The rematch is ready.")
+    new_room = (await site.get(f"/v1/rooms/{room_id}")).json()["rematch"]["roomId"]
+    await bo_page.get_by_test_id("rematch-go").click()
+    await expect(bo_page.get_by_test_id("room")).to_have_attribute("data-room", new_room)
+    await expect(bo_page.get_by_test_id("room")).to_have_attribute("data-viewer", "1")
+
+    await ana_page.clock.run_for(5_000)  # (the page asks the room again)
+    await expect(ana_page.get_by_test_id("rematch-status")).to_have_text("The rematch is ready.")
+    await ana_page.get_by_test_id("rematch-go").click()
+    await expect(ana_page.get_by_test_id("room")).to_have_attribute("data-room", new_room)
+    await expect(ana_page.get_by_test_id("room")).to_have_attribute("data-viewer", "0")
+    await expect(ana_page.get_by_test_id("turn")).not_to_have_text("Loading…")

@@ -153,6 +153,7 @@ export function inboxPanel(header) {
     items = items.slice(0, SHOWN);
     if (!item.read) unread += 1;
     draw();
+    window.dispatchEvent(new CustomEvent("kickoff:inbox", { detail: item })); // (a table waiting on a rematch looks)
   }
 
   /** Stops following the old player's inbox, and follows the signed-in one's (if any). */

@@ -9,6 +9,7 @@ import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
 import { SeatBook } from "./book.js";
 import { fill, h, plural } from "./dom.js";
 import { roomEventText, seatResults } from "./events.js";
+import { rematchPanel } from "./rematch.js";
 import { ClockRing } from "./ring.js";
 import { dressCard, loadFaces } from "./games/faces.js";
 import { moveLabel, pick, tableFor } from "./games/index.js";
@@ -42,6 +43,8 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     busy: false,
     requests: 0,
     outcome: null,
+    tournament: "", // the tournament whose game the room is (its tournament makes the next game: no rematch)
+    rematch: null, // the rematch part of the outcome (a seat's, once the game is over)
     mode: "", // "online" or "solo", and ", rated", once the room is read
     source: null,
     ended: false,
@@ -344,7 +347,18 @@ export function roomTable(root, roomId, { watch = false } = {}) {
           )
         : null,
       h("p", {}, h("a", { class: "button", testid: "outcome-replay", href: `#replay=${encodeURIComponent(roomId)}` }, "Watch the replay")),
+      rematchPart(),
     );
+  }
+
+  /** A seat's rematch (none for a spectator or a tournament's game), started the first time the outcome is shown. */
+  function rematchPart() {
+    if (!token || s.tournament) return null;
+    if (!s.rematch) {
+      s.rematch = rematchPanel(roomId, held, (seat) => s.book.name(seat));
+      s.rematch.start();
+    }
+    return s.rematch.element;
   }
 
   function drawRole() {
@@ -570,6 +584,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     (answer.seats || []).forEach((seat) => s.book.take(seat));
     s.known = Math.max(s.known, Number(answer.version || 0));
     s.game = answer.game || s.game;
+    s.tournament = answer.tournamentId || s.tournament;
   }
 
   async function start() {
@@ -618,6 +633,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       s.source?.close();
       clearInterval(ticking);
       s.timers.forEach(clearTimeout);
+      s.rematch?.stop();
     },
   };
 }
