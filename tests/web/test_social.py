@@ -1,9 +1,11 @@
-"""Playing with people you know, on the page (issue 48), on a server with players, friends and inboxes (SQLite): the
-inbox in the header with its unread count, following new items live and marking them read; the rematch button at the
-end of a game, proposed on one person's page and accepted on the other's, each page then going to the new table."""
+"""Playing with people you know, on the page (issue 48), on a server with players, friends, presence and inboxes
+(SQLite): the inbox in the header with its unread count, following new items live and marking them read; the rematch
+button at the end of a game, proposed on one person's page and accepted on the other's, each page then going to the
+new table; the friends panel, a friend added by code and followed live."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -11,23 +13,26 @@ from typing import Any
 import pytest
 
 from kickoff.v1 import common_pb2
+from service.presence.presence import AT_TABLE
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from tests.inbox.conftest import INBOX
 from tests.players.conftest import Served
+from tests.presence.conftest import SETTINGS as PRESENCE
+from tests.presence.conftest import Node
 from tests.servers import Start
 from tests.web.browser import Pages, expect, require_browser, stand_still, violations
-from tests.web.test_players import Site, bearer, sign_in
+from tests.web.test_players import Site, bearer, create_room, sign_in
 
 require_browser()
 
 
 @pytest.fixture
 async def site(start: Start, gateway, tmp_path: Path) -> AsyncIterator[Site]:
-    """Players, friends and inboxes on a SQLite file."""
+    """Players, friends, presence and inboxes on a SQLite file (presence rounds run when a test says)."""
     url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
     await upgrade_in_thread(url)
-    harness = await start(journal=SqlJournal(create_engine(url)), inbox=INBOX)
+    harness = await start(journal=SqlJournal(create_engine(url)), inbox=INBOX, presence=PRESENCE)
     yield Site(Served(harness), await gateway(harness))
 
 
@@ -141,3 +146,45 @@ async def test_a_rematch_is_proposed_on_one_page_accepted_on_the_other_and_both_
     await expect(ana_page.get_by_test_id("room")).to_have_attribute("data-room", new_room)
     await expect(ana_page.get_by_test_id("room")).to_have_attribute("data-viewer", "0")
     await expect(ana_page.get_by_test_id("turn")).not_to_have_text("Loading…")
+
+
+async def test_two_players_become_friends_by_code_see_each_other_live_and_part(site: Site, pages: Pages) -> None:
+    """Bo's page shows his friend code; Ana types it into hers and sends a request; Bo's page lists the request at
+    once (his inbox brought it) and he accepts; Ana's list shows Bo as a friend, and where he is follows his presence
+    live (online, then at a table once he opens one, with a link to watch); then Ana removes him. Buys: the friends
+    panel's calls and the presence stream wired to what each person sees. (~6 s)"""
+    ana_page, bo_page = await pages.new(), await pages.new()
+    await sign_in(ana_page, site, "Ana")
+    bo = await sign_in(bo_page, site, "Bo")
+    bo_code = bo_page.get_by_test_id("friend-code")
+    await expect(bo_code).to_have_text(re.compile(r"\S+"))
+    code = await bo_code.inner_text()
+    assert code == (await site.get("/v1/friends/code", bo["accessToken"])).json()["friendCode"]
+
+    await ana_page.get_by_test_id("friend-code-input").fill(code)
+    await ana_page.get_by_test_id("friend-add").click()
+    await expect(ana_page.get_by_test_id("friends-status")).to_have_text("Request sent to Bo.")
+    await expect(ana_page.get_by_test_id("friend-request-sent")).to_have_text(["Bo: waiting for an answer"])
+    request = bo_page.get_by_test_id("friend-request")
+    await expect(request).to_have_text(["Ana Accept Decline"])
+    assert await violations(bo_page) == [], "the friends panel with a request"
+    await request.get_by_test_id("friend-accept").click()
+    await expect(bo_page.get_by_test_id("friend")).to_have_count(1)
+
+    friend = ana_page.get_by_test_id("friend")
+    await expect(friend).to_have_count(1)
+    await expect(friend.locator("strong")).to_have_text("Bo")
+    await site.served.harness.presence.round()
+    await expect(friend.get_by_test_id("friend-presence")).to_have_text("online")
+    room_id = await create_room(bo_page, site, mode="online", seats=2)
+    node = Node(site.served.harness, "")
+    await node.until(lambda: node.presence.spot(bo["player"]["playerId"]).state == AT_TABLE)  # (his table's stream)
+    await site.served.harness.presence.round()
+    await expect(friend.get_by_test_id("friend-presence")).to_have_text("at a table")
+    await expect(friend.get_by_test_id("friend-watch")).to_have_attribute("href", f"#room={room_id}&watch")
+
+    await friend.get_by_test_id("friend-remove").click()
+    await expect(ana_page.get_by_test_id("friends-status")).to_have_text("Bo is no longer your friend.")
+    await expect(friend).to_have_count(0)
+    listed = (await site.get("/v1/friends", bo["accessToken"])).json()
+    assert not listed.get("friends"), "the server was told"

@@ -96,6 +96,15 @@ export const api = {
   inbox: (token, pageSize = 30) => call("GET", `/v1/inbox?page_size=${pageSize}`, { token }),
   markInboxRead: (body, token) => call("POST", "/v1/inbox/read", { body, token }),
 
+  // Friends (FriendService, the signed-in player's; their presence's events, /v1/presence/events, read with readEvents).
+  friendCode: (token) => call("GET", "/v1/friends/code", { token }),
+  friends: (token) => call("GET", "/v1/friends?page_size=50", { token }),
+  sendFriendRequest: (body, token) => call("POST", "/v1/friends/requests", { body, token }),
+  acceptFriend: (id, token) => call("POST", `/v1/friends/requests/${enc(id)}/accept`, { token }),
+  declineFriend: (id, token) => call("POST", `/v1/friends/requests/${enc(id)}/decline`, { token }),
+  removeFriend: (id, token) => call("DELETE", `/v1/friends/${enc(id)}`, { token }),
+  block: (id, token) => call("POST", "/v1/blocks", { body: { playerId: id }, token }),
+
   // Rematches (a seat token of the finished room, or a seated player's access token).
   proposeRematch: (id, token) => call("POST", `/v1/rooms/${enc(id)}/rematch`, { body: {}, token }),
   answerRematch: (id, accept, token) => call("POST", `/v1/rooms/${enc(id)}/rematch/answer`, { body: { accept }, token }),

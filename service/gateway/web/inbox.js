@@ -66,7 +66,7 @@ export function inboxPanel(header) {
     "Inbox ",
     badge,
   );
-  const status = h("p", { class: "inbox-status", testid: "inbox-status", role: "status" });
+  const status = h("p", { class: "inbox-status", testid: "inbox-status", "aria-live": "polite" });
   const list = h("ol", { class: "inbox-items", testid: "inbox-items", "aria-label": "Inbox items, newest first" });
   const markAll = h(
     "button",

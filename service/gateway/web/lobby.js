@@ -7,6 +7,7 @@
 
 import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
 import { field, fill, h, plural } from "./dom.js";
+import { friendsPanel } from "./friends.js";
 import { cancelSearch, currentSearch, onSearchChange, playNow, searching } from "./matchmaking.js";
 import {
   asPlayer,
@@ -103,6 +104,7 @@ export function lobby(root) {
     "More rooms",
   );
   const tournamentList = h("ul", { class: "tournaments", testid: "tournaments", "aria-label": "Tournaments" });
+  const social = friendsPanel(); // (shown signed in)
 
   // -- the create form -----------------------------------------------------------------------------------------------
   const game = h("select", { testid: "create-game", name: "game", onchange: () => gameChosen() });
@@ -178,6 +180,7 @@ export function lobby(root) {
         signIn,
         status,
       ),
+      social.element,
       h(
         "section",
         { class: "panel", "aria-labelledby": "games-h" },
@@ -612,6 +615,7 @@ export function lobby(root) {
     signIn.hidden = !playersOn || Boolean(held);
     playerShown.textContent = held?.player.name || "";
     myGames.hidden = !held;
+    social.start(playersOn && Boolean(held));
   }
 
   async function enter() {
@@ -727,6 +731,7 @@ export function lobby(root) {
       unsubscribe();
       unfollow();
       clearInterval(waiting);
+      social.stop();
     },
   };
 }

@@ -23,7 +23,7 @@ export function rematchPanel(roomId, held, nameOf) {
   let stopped = false;
   let busy = false;
 
-  const status = h("p", { testid: "rematch-status", role: "status" });
+  const status = h("p", { testid: "rematch-status", "aria-live": "polite" });
   const actions = h("p", { class: "rematch-actions" });
   const element = h(
     "section",
