@@ -6,7 +6,6 @@ new table; the friends panel, a friend added by code and followed live."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +26,17 @@ from tests.web.test_players import Site, bearer, create_room, sign_in
 require_browser()
 
 
-@pytest.fixture
-async def site(start: Start, gateway, tmp_path: Path) -> AsyncIterator[Site]:
+async def social_site(start: Start, gateway, tmp_path: Path) -> Site:
     """Players, friends, presence and inboxes on a SQLite file (presence rounds run when a test says)."""
     url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
     await upgrade_in_thread(url)
     harness = await start(journal=SqlJournal(create_engine(url)), inbox=INBOX, presence=PRESENCE)
-    yield Site(Served(harness), await gateway(harness))
+    return Site(Served(harness), await gateway(harness))
+
+
+@pytest.fixture
+async def site(start: Start, gateway, tmp_path: Path) -> Site:
+    return await social_site(start, gateway, tmp_path)
 
 
 async def guest(site: Site, name: str) -> dict[str, Any]:
@@ -188,3 +191,52 @@ async def test_two_players_become_friends_by_code_see_each_other_live_and_part(s
     await expect(friend).to_have_count(0)
     listed = (await site.get("/v1/friends", bo["accessToken"])).json()
     assert not listed.get("friends"), "the server was told"
+
+
+async def test_a_private_table_is_joined_by_its_invitation_link_and_a_friend_is_invited(
+    site: Site, pages: Pages
+) -> None:
+    """Ana, signed in, creates a private (unlisted) room in the lobby; at its table she makes an invitation link and
+    invites her friend Cy (his inbox gets it). Bo, not signed in, opens the link: his page takes a seat with it and
+    shows him the table, and the game starts on both pages; the lobby never lists the room. Buys: the unlisted room
+    shown to its seated people (the room read with their token), the link made and opened, a friend invited. (~5 s)"""
+    ana_page, bo_page = await pages.new(), await pages.new()
+    ana = await sign_in(ana_page, site, "Ana")
+    cy = await guest(site, "Cy")
+    await ask_to_be_friends(site, cy, ana["accessToken"])
+    accepted = await site.client.post(
+        f"/v1/friends/requests/{cy['player']['playerId']}/accept", headers=bearer(ana["accessToken"])
+    )
+    assert accepted.status_code == 200, accepted.text
+
+    await expect(ana_page.get_by_test_id("game")).not_to_have_count(0)
+    await ana_page.get_by_test_id("create-game").select_option("soker")
+    await ana_page.get_by_test_id("create-seats").select_option("2")
+    await ana_page.get_by_test_id("create-mode").select_option("online")
+    await ana_page.get_by_test_id("create-system").fill("0")
+    await ana_page.get_by_test_id("create-unlisted").check()
+    await ana_page.get_by_test_id("create-think").fill("0")
+    await ana_page.get_by_test_id("create-submit").click()
+    room = ana_page.get_by_test_id("room")
+    await expect(room).to_have_attribute("data-viewer", "0")
+    room_id = await room.get_attribute("data-room")
+    assert (await site.get(f"/v1/rooms/{room_id}")).status_code == 404, "nobody else finds the room"
+    await expect(ana_page.get_by_test_id("turn")).to_have_text("Waiting for players: 1 free seat.")
+
+    await ana_page.get_by_test_id("invite-friend").select_option(label="Cy")
+    await ana_page.get_by_test_id("invite-friend-send").click()
+    await expect(ana_page.get_by_test_id("invite-status")).to_have_text("Cy is invited.")
+    items = (await site.get("/v1/inbox", cy["accessToken"])).json()["items"]
+    assert [item["data"]["room_id"] for item in items if item["kind"] == "room.invited"] == [room_id], items
+
+    await ana_page.get_by_test_id("invite-link-make").click()
+    link = ana_page.get_by_test_id("invite-link")
+    await expect(link).to_have_value(re.compile(rf"^{re.escape(site.base)}/play#join=\S+$"))
+    assert await violations(ana_page) == [], "a private table's invitations"
+    await bo_page.goto(await link.input_value())
+    await expect(bo_page.get_by_test_id("room")).to_have_attribute("data-room", room_id)
+    await expect(bo_page.get_by_test_id("room")).to_have_attribute("data-viewer", "1")
+    await expect(ana_page.get_by_test_id("invite")).to_be_hidden()  # (the room is full: it plays)
+    await expect(ana_page.get_by_test_id("turn")).not_to_have_text(re.compile("Waiting for players"))
+    await bo_page.goto(f"{site.base}/play")
+    await expect(bo_page.get_by_test_id("rooms")).to_have_text("No rooms yet: create one.")  # (the lobby lists none)

@@ -9,6 +9,7 @@
 
 import { api, Problem, seatTokens } from "./api.js";
 import { fill, h } from "./dom.js";
+import { roomFor } from "./invite.js";
 import { currentSession, takeUpSeat } from "./session.js";
 
 const POLL_MS = 5000;
@@ -121,7 +122,7 @@ export function rematchPanel(roomId, held, nameOf) {
     clearTimeout(timer);
     timer = null;
     try {
-      const room = await api.room(roomId);
+      const room = await roomFor(roomId, held.token);
       if (stopped) return;
       rematch = room.rematch || null;
       if (!busy) draw();
