@@ -240,3 +240,42 @@ async def test_a_private_table_is_joined_by_its_invitation_link_and_a_friend_is_
     await expect(ana_page.get_by_test_id("turn")).not_to_have_text(re.compile("Waiting for players"))
     await bo_page.goto(f"{site.base}/play")
     await expect(bo_page.get_by_test_id("rooms")).to_have_text("No rooms yet: create one.")  # (the lobby lists none)
+
+
+async def test_people_not_signed_in_play_a_rematch_with_the_seat_tokens_their_answers_give(
+    site: Site, pages: Pages
+) -> None:
+    """Two anonymous seats (no player, so no inbox): Bo's page learns of Ana's proposal by reading the room again a
+    few seconds later on its clock; once he accepts and she asks again, each page goes to the new table with the seat
+    token its acceptance's answer carries. Buys: the rematch for people who never signed in. (~4 s)"""
+    body = {"game": "soker", "mode": "ROOM_MODE_ONLINE", "seats": 2, "thinkSeconds": 0, "options": {"hand_size": 1}}
+    room_id = (await site.client.post("/v1/rooms", json=body)).json()["roomId"]
+    held = {}
+    for name in ("Ana", "Bo"):
+        joined = (await site.client.post(f"/v1/rooms/{room_id}/seats", json={"name": name})).json()
+        held[joined.get("seat", 0)] = {"seat": joined.get("seat", 0), "token": joined["seatToken"], "name": name}
+    ended = await site.served.play_out(room_id, {seat: each["token"] for seat, each in held.items()})
+    assert ended.status == common_pb2.ROOM_STATUS_FINISHED
+    ana_page, bo_page = await stand_still(await pages.new()), await stand_still(await pages.new())
+    for page, seat in ((ana_page, 0), (bo_page, 1)):
+        await page.goto(f"{site.base}/play")
+        await page.evaluate(
+            "([key, held]) => sessionStorage.setItem(key, JSON.stringify(held))",
+            [f"kickoff:seat:{room_id}", held[seat]],
+        )
+        await page.goto(f"{site.base}/play#room={room_id}")
+        await expect(page.get_by_test_id("rematch-propose")).to_be_visible()
+
+    await ana_page.get_by_test_id("rematch-propose").click()
+    await expect(ana_page.get_by_test_id("rematch-status")).to_have_text("You proposed a rematch: waiting for Bo.")
+    await bo_page.clock.run_for(5_000)
+    await expect(bo_page.get_by_test_id("rematch-status")).to_have_text("Ana proposed a rematch: waiting for you.")
+    await bo_page.get_by_test_id("rematch-accept").click()
+    await bo_page.get_by_test_id("rematch-go").click()
+    new_room = (await site.get(f"/v1/rooms/{room_id}")).json()["rematch"]["roomId"]
+    await expect(bo_page.get_by_test_id("room")).to_have_attribute("data-room", new_room)
+    await expect(bo_page.get_by_test_id("room")).to_have_attribute("data-viewer", "1")
+    await ana_page.clock.run_for(5_000)
+    await ana_page.get_by_test_id("rematch-go").click()
+    await expect(ana_page.get_by_test_id("room")).to_have_attribute("data-room", new_room)
+    await expect(ana_page.get_by_test_id("room")).to_have_attribute("data-viewer", "0")

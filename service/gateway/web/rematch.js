@@ -23,6 +23,7 @@ export function rematchPanel(roomId, held, nameOf) {
   let timer = null;
   let stopped = false;
   let busy = false;
+  let read = false; // the room was read once: until then nothing is offered
 
   const status = h("p", { testid: "rematch-status", "aria-live": "polite" });
   const actions = h("p", { class: "rematch-actions" });
@@ -45,7 +46,9 @@ export function rematchPanel(roomId, held, nameOf) {
     const waiting = seats.filter((seat) => shortName(seat.answer, "REMATCH_ANSWER_") === "waiting");
     let text = "";
     let buttons = [];
-    if (!state) {
+    if (!read) {
+      text = "Looking for a rematch…";
+    } else if (!state) {
       text = "Play the same people again, at the same seats, with a new deal.";
       buttons = [button("rematch-propose", "Propose a rematch", () => act(() => api.proposeRematch(roomId, held.token)))];
     } else if (state === "open") {
@@ -79,6 +82,7 @@ export function rematchPanel(roomId, held, nameOf) {
     try {
       const answer = await call();
       rematch = answer?.room?.rematch || rematch;
+      read = read || Boolean(answer?.room);
       busy = false;
       draw();
       later();
@@ -125,6 +129,7 @@ export function rematchPanel(roomId, held, nameOf) {
       const room = await roomFor(roomId, held.token);
       if (stopped) return;
       rematch = room.rematch || null;
+      read = true;
       if (!busy) draw();
     } catch {
       // the server is away: asked again below
