@@ -56,7 +56,7 @@ export const api = {
     call("GET", `/v1/rooms?page_size=${pageSize}${status ? `&status=${enc(status)}` : ""}${paged(pageToken)}`),
   replay: (id, after = 0, pageSize = 500) =>
     call("GET", `/v1/rooms/${enc(id)}/replay?after_version=${after}&page_size=${pageSize}`),
-  room: (id) => call("GET", `/v1/rooms/${enc(id)}`),
+  room: (id, token) => call("GET", `/v1/rooms/${enc(id)}`, { token }), // (token: an unlisted room's seat or player)
   // `token`: a player's access token (the player is seated); none: an anonymous seat, as before players.
   createRoom: (body, token) => call("POST", "/v1/rooms", { body, token }),
   join: (id, body, token) => call("POST", `/v1/rooms/${enc(id)}/seats`, { body, token }),
@@ -91,6 +91,27 @@ export const api = {
   acceptMatch: (id, token) => call("POST", `/v1/tickets/${enc(id)}/accept`, { token }),
   cancelTicket: (id, token) => call("DELETE", `/v1/tickets/${enc(id)}`, { token }),
   ticketEvents: (id) => `/v1/tickets/${enc(id)}/events`, // read with readEvents (stream.js): it takes the token
+
+  // The inbox (InboxService: the signed-in player's items; its events, /v1/inbox/events, are read with readEvents).
+  inbox: (token, pageSize = 30) => call("GET", `/v1/inbox?page_size=${pageSize}`, { token }),
+  markInboxRead: (body, token) => call("POST", "/v1/inbox/read", { body, token }),
+
+  // Friends (FriendService, the signed-in player's; their presence's events, /v1/presence/events, read with readEvents).
+  friendCode: (token) => call("GET", "/v1/friends/code", { token }),
+  friends: (token) => call("GET", "/v1/friends?page_size=50", { token }),
+  sendFriendRequest: (body, token) => call("POST", "/v1/friends/requests", { body, token }),
+  acceptFriend: (id, token) => call("POST", `/v1/friends/requests/${enc(id)}/accept`, { token }),
+  declineFriend: (id, token) => call("POST", `/v1/friends/requests/${enc(id)}/decline`, { token }),
+  removeFriend: (id, token) => call("DELETE", `/v1/friends/${enc(id)}`, { token }),
+  block: (id, token) => call("POST", "/v1/blocks", { body: { playerId: id }, token }),
+
+  // Private tables: a waiting room's invitation link (a seat token), a friend invited (the player's access token).
+  createLink: (id, token) => call("POST", `/v1/rooms/${enc(id)}/invitation-links`, { body: {}, token }),
+  inviteFriend: (id, playerId, token) => call("POST", `/v1/rooms/${enc(id)}/invitations`, { body: { playerId }, token }),
+
+  // Rematches (a seat token of the finished room, or a seated player's access token).
+  proposeRematch: (id, token) => call("POST", `/v1/rooms/${enc(id)}/rematch`, { body: {}, token }),
+  answerRematch: (id, accept, token) => call("POST", `/v1/rooms/${enc(id)}/rematch/answer`, { body: { accept }, token }),
 };
 
 let games = null;

@@ -5,10 +5,13 @@
 //   #replay=ID        the room's game again, version by version
 //   #tournament=ID    a tournament's standings, live
 //   #leaderboard=GAME a game's leaderboard
+//   #join=TOKEN       an invitation link: a seat of its (private) room taken with it, then the table
 //   anything else     the lobby
 // The page holds no game rules: it draws the views and legal moves the server sends, and the server judges every move.
 
+import { inboxPanel } from "./inbox.js";
 import { leaderboardView } from "./leaderboard.js";
+import { joinByLink } from "./invite.js";
 import { lobby } from "./lobby.js";
 import { replayView } from "./replay.js";
 import { roomTable } from "./table.js";
@@ -22,7 +25,10 @@ function route() {
   shown?.stop();
   main.replaceChildren();
   document.title = "kickoff";
-  if (params.get("room")) shown = roomTable(main, params.get("room"), { watch: params.has("watch") });
+  if (params.get("join")) {
+    shown = null;
+    joinByLink(main, params.get("join")); // (an invitation link: a seat taken, then the table)
+  } else if (params.get("room")) shown = roomTable(main, params.get("room"), { watch: params.has("watch") });
   else if (params.get("replay")) shown = replayView(main, params.get("replay"));
   else if (params.get("tournament")) shown = tournamentView(main, params.get("tournament"));
   else if (params.get("leaderboard")) shown = leaderboardView(main, params.get("leaderboard"));
@@ -33,3 +39,4 @@ function route() {
 window.addEventListener("hashchange", route);
 window.addEventListener("kickoff:reroute", route); // a view's seat changed (a table took the player's seat up)
 route();
+inboxPanel(document.querySelector("header.site")); // the signed-in player's inbox, on every view

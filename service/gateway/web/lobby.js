@@ -7,6 +7,7 @@
 
 import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
 import { field, fill, h, plural } from "./dom.js";
+import { friendsPanel } from "./friends.js";
 import { cancelSearch, currentSearch, onSearchChange, playNow, searching } from "./matchmaking.js";
 import {
   asPlayer,
@@ -103,6 +104,7 @@ export function lobby(root) {
     "More rooms",
   );
   const tournamentList = h("ul", { class: "tournaments", testid: "tournaments", "aria-label": "Tournaments" });
+  const social = friendsPanel(); // (shown signed in)
 
   // -- the create form -----------------------------------------------------------------------------------------------
   const game = h("select", { testid: "create-game", name: "game", onchange: () => gameChosen() });
@@ -132,6 +134,7 @@ export function lobby(root) {
     placeholder: "0.8-2 s at random",
   });
   const standIns = h("input", { testid: "create-stand-ins", name: "standIns", type: "checkbox" });
+  const unlisted = h("input", { testid: "create-unlisted", name: "unlisted", type: "checkbox" });
   const choice = h("input", { testid: "create-choice", name: "choice", maxlength: 16 });
   const choiceField = field("Your choice", choice);
   const options = h("div", { class: "options", testid: "create-options" });
@@ -149,6 +152,11 @@ export function lobby(root) {
       "Stand-ins",
       standIns,
       "Online: once the clock plays for a person twice in a row, a normal system player plays for them until they move.",
+    ),
+    field(
+      "Private table",
+      unlisted,
+      "Signed in: the room is in nobody's lobby; invite people with its link, or invite a friend, at the table.",
     ),
     choiceField,
     h("fieldset", {}, h("legend", {}, "Game options"), options),
@@ -178,6 +186,7 @@ export function lobby(root) {
         signIn,
         status,
       ),
+      social.element,
       h(
         "section",
         { class: "panel", "aria-labelledby": "games-h" },
@@ -414,6 +423,7 @@ export function lobby(root) {
     };
     if (think.value !== "") body.thinkSeconds = Number(think.value);
     if (standIns.checked) body.standIns = true;
+    if (unlisted.checked) body.unlisted = true; // (signed out, the server refuses it: unlisted_needs_player)
     const changed = chosenOptions();
     if (Object.keys(changed).length) body.options = changed;
     say("Creating the room…");
@@ -612,6 +622,7 @@ export function lobby(root) {
     signIn.hidden = !playersOn || Boolean(held);
     playerShown.textContent = held?.player.name || "";
     myGames.hidden = !held;
+    social.start(playersOn && Boolean(held));
   }
 
   async function enter() {
@@ -727,6 +738,7 @@ export function lobby(root) {
       unsubscribe();
       unfollow();
       clearInterval(waiting);
+      social.stop();
     },
   };
 }

@@ -9,6 +9,8 @@ import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
 import { SeatBook } from "./book.js";
 import { fill, h, plural } from "./dom.js";
 import { roomEventText, seatResults } from "./events.js";
+import { invitePanel, roomFor } from "./invite.js";
+import { rematchPanel } from "./rematch.js";
 import { ClockRing } from "./ring.js";
 import { dressCard, loadFaces } from "./games/faces.js";
 import { moveLabel, pick, tableFor } from "./games/index.js";
@@ -42,6 +44,8 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     busy: false,
     requests: 0,
     outcome: null,
+    tournament: "", // the tournament whose game the room is (its tournament makes the next game: no rematch)
+    rematch: null, // the rematch part of the outcome (a seat's, once the game is over)
     mode: "", // "online" or "solo", and ", rated", once the room is read
     source: null,
     ended: false,
@@ -78,6 +82,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   const announce = h("p", { class: "announce", testid: "announce", role: "status", hidden: true });
   const feed = h("ol", { class: "feed", testid: "feed", "aria-label": "Events", tabindex: 0 });
   const seatOnly = (node) => (token ? node : null);
+  const invite = token ? invitePanel(roomId, held) : null; // (a waiting room's link and invitations)
   const room = h(
     "div",
     { class: "room", testid: "room", data: { room: roomId, viewer: s.viewer ?? "", status: "", version: 0 } },
@@ -88,6 +93,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       h("div", { class: "turn-bar" }, turn, clock, mute),
       announce,
       outcome,
+      invite?.element,
       h("div", { class: "table-grid" },
         h("section", { class: "panel", "aria-labelledby": "seats-h" }, h("h2", { id: "seats-h" }, "Seats"), seats),
         h("section", { class: "panel", "aria-labelledby": "state-h" }, h("h2", { id: "state-h" }, "On the table"), state),
@@ -344,7 +350,18 @@ export function roomTable(root, roomId, { watch = false } = {}) {
           )
         : null,
       h("p", {}, h("a", { class: "button", testid: "outcome-replay", href: `#replay=${encodeURIComponent(roomId)}` }, "Watch the replay")),
+      rematchPart(),
     );
+  }
+
+  /** A seat's rematch (none for a spectator or a tournament's game), started the first time the outcome is shown. */
+  function rematchPart() {
+    if (!token || s.tournament) return null;
+    if (!s.rematch) {
+      s.rematch = rematchPanel(roomId, held, (seat) => s.book.name(seat));
+      s.rematch.start();
+    }
+    return s.rematch.element;
   }
 
   function drawRole() {
@@ -354,6 +371,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   }
 
   function drawAll() {
+    if (invite && s.status !== "waiting") invite.element.hidden = true;
     drawRole();
     drawTurn();
     drawView();
@@ -536,7 +554,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     notice("stream", `Connection lost; reconnecting in ${Math.ceil(delay / 1000)} s…`);
     later(delay, async () => {
       try {
-        const answer = await api.room(roomId);
+        const answer = await roomFor(roomId, token);
         applyRoom(answer);
         if (statusName(answer.status) === "finished" && Number(answer.version || 0) <= s.version) {
           s.ended = true; // every update is here: nothing to resume
@@ -555,7 +573,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     notice("stream");
     if (!s.outcome) {
       try {
-        const answer = await api.room(roomId);
+        const answer = await roomFor(roomId, token);
         applyRoom(answer);
         s.outcome = answer.outcome || null;
       } catch (error) {
@@ -570,11 +588,12 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     (answer.seats || []).forEach((seat) => s.book.take(seat));
     s.known = Math.max(s.known, Number(answer.version || 0));
     s.game = answer.game || s.game;
+    s.tournament = answer.tournamentId || s.tournament;
   }
 
   async function start() {
     try {
-      const [answer, games] = await Promise.all([api.room(roomId), hostedGames().catch(() => new Map())]);
+      const [answer, games] = await Promise.all([roomFor(roomId, token), hostedGames().catch(() => new Map())]);
       if (s.stopped) return;
       if (!watch && !token && (await takeMySeatUp(answer))) return;
       applyRoom(answer);
@@ -584,6 +603,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       s.status = statusName(answer.status);
       const mode = (answer.mode === "ROOM_MODE_SOLO" ? "solo" : "online") + (answer.rated ? ", rated" : "");
       s.mode = mode;
+      invite?.update(answer, s.status === "waiting");
       await loadFaces(answer.game);
       if (!token) role.textContent = `You are watching as a spectator (${mode}).`;
       drawAll();
@@ -618,6 +638,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       s.source?.close();
       clearInterval(ticking);
       s.timers.forEach(clearTimeout);
+      s.rematch?.stop();
     },
   };
 }

@@ -1,0 +1,226 @@
+// The signed-in player's inbox: a button in the page's header with the unread count (a badge), opening a panel that
+// lists the items newest first, each with a way to mark it read (and all of them at once). The panel is the page's,
+// not a view's: it stays while the person moves between views. New items come live from the inbox's event stream
+// (GET /v1/inbox/events, read with fetch because it takes the access token: stream.js), resumed after the newest item
+// heard when the stream breaks. Signed out, or on a server without players, the inbox is hidden.
+//
+// An item's kind and data are the server's webhook event's; the page says in words the kinds it knows, with a link
+// where the item names a room, and shows the others by their kind.
+
+import { api, Problem } from "./api.js";
+import { fill, h } from "./dom.js";
+import { asPlayer, myPlayerId, onSessionChange, playersServed } from "./session.js";
+import { readEvents } from "./stream.js";
+
+const RETRY_MS = [500, 1000, 2000, 5000, 10000]; // waits before coming back to a broken stream, one after another
+const SHOWN = 30; // items the panel keeps (the newest)
+
+/** What an item says, in words: {text, href} (href: the room or tournament it names, or ""). */
+export function itemText(item) {
+  const data = item.data || {};
+  const room = data.room_id ? `#room=${encodeURIComponent(data.room_id)}` : "";
+  const game = data.game || "a";
+  switch (item.kind) {
+    case "friend.requested":
+      return { text: `${data.other_name || "A player"} asked to be your friend.`, href: "" };
+    case "friend.accepted":
+      return { text: `${data.other_name || "A player"} is now your friend.`, href: "" };
+    case "room.invited":
+      return { text: `${data.from_name || "A friend"} invited you to a ${game} table.`, href: room };
+    case "rematch.proposed":
+      return { text: `A rematch of your ${game} game was proposed.`, href: room };
+    case "turn.began":
+      return { text: `Your turn in a ${game} game.`, href: room };
+    case "match.found":
+      return { text: `A ${game} table was found for you.`, href: "" };
+    case "tournament.game_ready":
+      return {
+        text: `Your ${game} tournament game is ready.`,
+        href: data.tournament_id ? `#tournament=${encodeURIComponent(data.tournament_id)}` : room,
+      };
+    default:
+      return { text: `${item.kind}`, href: room };
+  }
+}
+
+/** Puts the inbox's button into `header` and its panel after it; returns nothing (it lives as long as the page). */
+export function inboxPanel(header) {
+  let items = []; // newest first
+  let unread = 0;
+  let player = "";
+  let controller = null;
+  let served = false;
+
+  const badge = h("span", { class: "badge", testid: "inbox-unread", "aria-hidden": "true" });
+  const button = h(
+    "button",
+    {
+      type: "button",
+      class: "inbox-button",
+      testid: "inbox-button",
+      "aria-expanded": "false",
+      "aria-controls": "inbox",
+      hidden: true,
+      onclick: () => toggle(),
+    },
+    "Inbox ",
+    badge,
+  );
+  const status = h("p", { class: "inbox-status", testid: "inbox-status", "aria-live": "polite" });
+  const list = h("ol", { class: "inbox-items", testid: "inbox-items", "aria-label": "Inbox items, newest first" });
+  const markAll = h(
+    "button",
+    { type: "button", testid: "inbox-mark-all", onclick: () => markRead({ upToItemId: items[0]?.itemId }) },
+    "Mark all read",
+  );
+  const panel = h(
+    "aside",
+    { id: "inbox", class: "inbox panel", testid: "inbox", "aria-labelledby": "inbox-h", hidden: true },
+    h("h2", { id: "inbox-h" }, "Inbox"),
+    markAll,
+    list,
+    status,
+  );
+  header.append(button);
+  header.after(panel);
+
+  function toggle(open = panel.hidden) {
+    panel.hidden = !open;
+    button.setAttribute("aria-expanded", String(open));
+  }
+
+  function draw() {
+    badge.textContent = String(unread);
+    badge.hidden = unread === 0;
+    badge.dataset.count = String(unread);
+    button.setAttribute("aria-label", unread ? `Inbox, ${unread} unread` : "Inbox, nothing unread");
+    markAll.disabled = unread === 0;
+    fill(
+      list,
+      items.length
+        ? items.map((item) => {
+            const { text, href } = itemText(item);
+            return h(
+              "li",
+              { testid: "inbox-item", class: item.read ? "read" : "unread", data: { kind: item.kind, read: String(Boolean(item.read)) } },
+              item.read ? null : h("strong", { class: "unread-mark" }, "New: "),
+              href ? h("a", { href, testid: "inbox-link" }, text) : text,
+              item.read
+                ? null
+                : [
+                    " ",
+                    h(
+                      "button",
+                      { type: "button", testid: "inbox-mark-read", "aria-label": `Mark read: ${text}`, onclick: () => markRead({ itemIds: [item.itemId] }) },
+                      "Mark read",
+                    ),
+                  ],
+            );
+          })
+        : h("li", { class: "empty" }, "Nothing here yet."),
+    );
+  }
+
+  function say(text) {
+    status.textContent = text;
+  }
+
+  function problemText(error) {
+    return error instanceof Problem ? error.text : String(error?.message || error);
+  }
+
+  async function markRead(body) {
+    if (!body.itemIds && !body.upToItemId) return;
+    try {
+      const answer = await asPlayer((token) => api.markInboxRead(body, token));
+      const upTo = body.upToItemId ? BigInt(body.upToItemId) : null;
+      for (const item of items) {
+        if (body.itemIds?.includes(item.itemId) || (upTo !== null && BigInt(item.itemId) <= upTo)) item.read = true;
+      }
+      unread = answer?.unreadCount ?? 0;
+      say("");
+      draw();
+    } catch (error) {
+      say(`Could not mark it read: ${problemText(error)}`);
+    }
+  }
+
+  /** A new item (the stream's): put in its place, counted unread once. */
+  function add(item) {
+    if (!item?.itemId || items.some((known) => known.itemId === item.itemId)) return;
+    items.push(item);
+    items.sort((a, b) => (BigInt(b.itemId) > BigInt(a.itemId) ? 1 : -1));
+    items = items.slice(0, SHOWN);
+    if (!item.read) unread += 1;
+    draw();
+    window.dispatchEvent(new CustomEvent("kickoff:inbox", { detail: item })); // (a table waiting on a rematch looks)
+  }
+
+  /** Stops following the old player's inbox, and follows the signed-in one's (if any). */
+  async function restart() {
+    controller?.abort();
+    controller = null;
+    items = [];
+    unread = 0;
+    player = served ? myPlayerId() : "";
+    button.hidden = !player;
+    if (!player) {
+      toggle(false);
+      return;
+    }
+    draw();
+    const mine = new AbortController();
+    controller = mine;
+    try {
+      const answer = await asPlayer((token) => api.inbox(token, SHOWN));
+      if (controller !== mine) return;
+      items = answer.items || [];
+      unread = answer.unreadCount ?? 0;
+      say("");
+      draw();
+    } catch (error) {
+      if (controller !== mine) return;
+      if (error instanceof Problem && error.status === 501) {
+        button.hidden = true; // (a server whose store is in memory has no inbox)
+        return;
+      }
+      say(`The inbox could not be loaded: ${problemText(error)}`);
+    }
+    follow(mine);
+  }
+
+  async function follow(mine) {
+    let retries = 0;
+    while (controller === mine) {
+      let outcome;
+      try {
+        outcome = await asPlayer((token) =>
+          readEvents("/v1/inbox/events", {
+            token,
+            lastId: items[0]?.itemId || "",
+            signal: mine.signal,
+            onEvent: ({ event, data }) => {
+              if (event !== "update") return;
+              retries = 0;
+              add(data.item || data);
+            },
+          }),
+        );
+      } catch (error) {
+        if (error instanceof Problem && (error.status === 401 || error.status === 501)) return;
+        outcome = "broken";
+      }
+      if (outcome === "stopped" || controller !== mine) return;
+      await new Promise((done) => setTimeout(done, RETRY_MS[Math.min(retries, RETRY_MS.length - 1)]));
+      retries += 1;
+    }
+  }
+
+  onSessionChange((held) => {
+    if ((held?.player.playerId || "") !== player) restart();
+  });
+  playersServed().then((known) => {
+    served = known;
+    restart();
+  });
+}

@@ -1,0 +1,281 @@
+"""Playing with people you know, on the page (issue 48), on a server with players, friends, presence and inboxes
+(SQLite): the inbox in the header with its unread count, following new items live and marking them read; the rematch
+button at the end of a game, proposed on one person's page and accepted on the other's, each page then going to the
+new table; the friends panel, a friend added by code and followed live."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kickoff.v1 import common_pb2
+from service.presence.presence import AT_TABLE
+from service.store.database import create_engine, upgrade_in_thread
+from service.store.journal import SqlJournal
+from tests.inbox.conftest import INBOX
+from tests.players.conftest import Served
+from tests.presence.conftest import SETTINGS as PRESENCE
+from tests.presence.conftest import Node
+from tests.servers import Start
+from tests.web.browser import Pages, expect, require_browser, stand_still, violations
+from tests.web.test_players import Site, bearer, create_room, sign_in
+
+require_browser()
+
+
+async def social_site(start: Start, gateway, tmp_path: Path) -> Site:
+    """Players, friends, presence and inboxes on a SQLite file (presence rounds run when a test says)."""
+    url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
+    await upgrade_in_thread(url)
+    harness = await start(journal=SqlJournal(create_engine(url)), inbox=INBOX, presence=PRESENCE)
+    return Site(Served(harness), await gateway(harness))
+
+
+@pytest.fixture
+async def site(start: Start, gateway, tmp_path: Path) -> Site:
+    return await social_site(start, gateway, tmp_path)
+
+
+async def guest(site: Site, name: str) -> dict[str, Any]:
+    answer = await site.client.post("/v1/players/guest", json={"name": name})
+    assert answer.status_code == 201, answer.text
+    return answer.json()["session"]  # type: ignore[no-any-return]
+
+
+async def ask_to_be_friends(site: Site, asker: dict[str, Any], token: str) -> None:
+    """`asker` sends a friend request to the player of `token`, by that player's friend code."""
+    code = (await site.get("/v1/friends/code", token)).json()["friendCode"]
+    sent = await site.client.post(
+        "/v1/friends/requests", json={"friendCode": code}, headers=bearer(asker["accessToken"])
+    )
+    assert sent.status_code == 201, sent.text
+
+
+async def test_the_inbox_counts_unread_items_as_they_come_and_marks_them_read(site: Site, pages: Pages) -> None:
+    """The header's unread count follows the inbox live (two friend requests arrive while the page is open), the
+    panel lists them newest first in words, and marking read (one, then all) brings the count down, also after a
+    reload. Buys: the inbox's list, stream and mark-read calls wired to what a person sees. (~3 s)"""
+    page = await pages.new()
+    session = await sign_in(page, site, "Ana")
+    button = page.get_by_test_id("inbox-button")
+    badge = page.get_by_test_id("inbox-unread")
+    await expect(button).to_be_visible()
+    await expect(button).to_have_attribute("aria-label", "Inbox, nothing unread")
+    await expect(badge).to_be_hidden()
+
+    bo, cy = await guest(site, "Bo"), await guest(site, "Cy")
+    await ask_to_be_friends(site, bo, session["accessToken"])
+    await expect(badge).to_have_text("1")
+    await ask_to_be_friends(site, cy, session["accessToken"])
+    await expect(badge).to_have_text("2")
+    await expect(button).to_have_attribute("aria-label", "Inbox, 2 unread")
+
+    await button.click()
+    await expect(button).to_have_attribute("aria-expanded", "true")
+    items = page.get_by_test_id("inbox-item")
+    await expect(items).to_have_text(
+        ["New: Cy asked to be your friend. Mark read", "New: Bo asked to be your friend. Mark read"]
+    )
+    assert await violations(page) == [], "the lobby with the inbox open"
+    await items.nth(1).get_by_test_id("inbox-mark-read").click()
+    await expect(badge).to_have_text("1")
+    await expect(items.nth(1)).to_have_attribute("data-read", "true")
+    await expect(items.nth(0)).to_have_attribute("data-read", "false")
+    await page.get_by_test_id("inbox-mark-all").click()
+    await expect(badge).to_be_hidden()
+    await expect(items.nth(0)).to_have_attribute("data-read", "true")
+
+    listed = (await site.get("/v1/inbox", session["accessToken"])).json()
+    assert listed["unreadCount"] == 0 and all(item["read"] for item in listed["items"]), "the server was told"
+    await page.reload()
+    await expect(page.get_by_test_id("inbox-button")).to_have_attribute("aria-label", "Inbox, nothing unread")
+
+    await page.get_by_test_id("sign-out").click()
+    await expect(page.get_by_test_id("inbox-button")).to_be_hidden()
+
+
+async def finished_between(site: Site, ana: dict[str, Any], bo: dict[str, Any]) -> str:
+    """A Soker game of one-card hands that Ana made and Bo joined (both signed in), played to its end; its room id."""
+    body = {"game": "soker", "mode": "ROOM_MODE_ONLINE", "seats": 2, "thinkSeconds": 0, "options": {"hand_size": 1}}
+    made = await site.client.post("/v1/rooms", json=body, headers=bearer(ana["accessToken"]))
+    assert made.status_code in (200, 201), made.text
+    room_id = made.json()["roomId"]  # (REST answers the room; Ana's seat token is taken up below)
+    joined = await site.client.post(f"/v1/rooms/{room_id}/seats", json={}, headers=bearer(bo["accessToken"]))
+    assert joined.status_code in (200, 201), joined.text
+    mine = await site.client.post(f"/v1/rooms/{room_id}/my-seat", headers=bearer(ana["accessToken"]))
+    tokens = {0: mine.json()["seatToken"], 1: joined.json()["seatToken"]}
+    ended = await site.served.play_out(room_id, tokens)
+    assert ended.status == common_pb2.ROOM_STATUS_FINISHED
+    return room_id
+
+
+async def test_a_rematch_is_proposed_on_one_page_accepted_on_the_other_and_both_go_to_the_new_table(
+    site: Site, pages: Pages
+) -> None:
+    """At the end of a game between two signed-in players, Ana proposes a rematch and sees whom it waits for; Bo's
+    page learns of it from his inbox at once and offers to accept; once he accepts, both pages offer the new table
+    (Ana's by asking the room again a few seconds later on her page's clock) and each takes its own seat there.
+    Buys: the rematch calls wired to the outcome panel, for both people. (~5 s)"""
+    ana_page = await stand_still(await pages.new())
+    bo_page = await pages.new()
+    ana = await sign_in(ana_page, site, "Ana")
+    bo = await sign_in(bo_page, site, "Bo")
+    room_id = await finished_between(site, ana, bo)
+    for page, seat in ((ana_page, "0"), (bo_page, "1")):
+        await page.goto(f"{site.base}/play#room={room_id}")
+        await expect(page.get_by_test_id("room")).to_have_attribute("data-viewer", seat)
+        await expect(page.get_by_test_id("rematch-propose")).to_be_visible()
+
+    await ana_page.get_by_test_id("rematch-propose").click()
+    await expect(ana_page.get_by_test_id("rematch-status")).to_have_text("You proposed a rematch: waiting for Bo.")
+    await expect(ana_page.get_by_test_id("rematch-accept")).to_have_count(0)
+    await expect(bo_page.get_by_test_id("rematch-status")).to_have_text("Ana proposed a rematch: waiting for you.")
+    await expect(bo_page.get_by_test_id("inbox-unread")).to_have_text("1")
+    assert await violations(bo_page) == [], "the outcome with a rematch to answer"
+
+    await bo_page.get_by_test_id("rematch-accept").click()
+    await expect(bo_page.get_by_test_id("rematch-status")).to_have_text("The rematch is ready.")
+    new_room = (await site.get(f"/v1/rooms/{room_id}")).json()["rematch"]["roomId"]
+    await bo_page.get_by_test_id("rematch-go").click()
+    await expect(bo_page.get_by_test_id("room")).to_have_attribute("data-room", new_room)
+    await expect(bo_page.get_by_test_id("room")).to_have_attribute("data-viewer", "1")
+
+    await ana_page.clock.run_for(5_000)  # (the page asks the room again)
+    await expect(ana_page.get_by_test_id("rematch-status")).to_have_text("The rematch is ready.")
+    await ana_page.get_by_test_id("rematch-go").click()
+    await expect(ana_page.get_by_test_id("room")).to_have_attribute("data-room", new_room)
+    await expect(ana_page.get_by_test_id("room")).to_have_attribute("data-viewer", "0")
+    await expect(ana_page.get_by_test_id("turn")).not_to_have_text("Loading…")
+
+
+async def test_two_players_become_friends_by_code_see_each_other_live_and_part(site: Site, pages: Pages) -> None:
+    """Bo's page shows his friend code; Ana types it into hers and sends a request; Bo's page lists the request at
+    once (his inbox brought it) and he accepts; Ana's list shows Bo as a friend, and where he is follows his presence
+    live (online, then at a table once he opens one, with a link to watch); then Ana removes him. Buys: the friends
+    panel's calls and the presence stream wired to what each person sees. (~6 s)"""
+    ana_page, bo_page = await pages.new(), await pages.new()
+    await sign_in(ana_page, site, "Ana")
+    bo = await sign_in(bo_page, site, "Bo")
+    bo_code = bo_page.get_by_test_id("friend-code")
+    await expect(bo_code).to_have_text(re.compile(r"\S+"))
+    code = await bo_code.inner_text()
+    assert code == (await site.get("/v1/friends/code", bo["accessToken"])).json()["friendCode"]
+
+    await ana_page.get_by_test_id("friend-code-input").fill(code)
+    await ana_page.get_by_test_id("friend-add").click()
+    await expect(ana_page.get_by_test_id("friends-status")).to_have_text("Request sent to Bo.")
+    await expect(ana_page.get_by_test_id("friend-request-sent")).to_have_text(["Bo: waiting for an answer"])
+    request = bo_page.get_by_test_id("friend-request")
+    await expect(request).to_have_text(["Ana Accept Decline"])
+    assert await violations(bo_page) == [], "the friends panel with a request"
+    await request.get_by_test_id("friend-accept").click()
+    await expect(bo_page.get_by_test_id("friend")).to_have_count(1)
+
+    friend = ana_page.get_by_test_id("friend")
+    await expect(friend).to_have_count(1)
+    await expect(friend.locator("strong")).to_have_text("Bo")
+    await site.served.harness.presence.round()
+    await expect(friend.get_by_test_id("friend-presence")).to_have_text("online")
+    room_id = await create_room(bo_page, site, mode="online", seats=2)
+    node = Node(site.served.harness, "")
+    await node.until(lambda: node.presence.spot(bo["player"]["playerId"]).state == AT_TABLE)  # (his table's stream)
+    await site.served.harness.presence.round()
+    await expect(friend.get_by_test_id("friend-presence")).to_have_text("at a table")
+    await expect(friend.get_by_test_id("friend-watch")).to_have_attribute("href", f"#room={room_id}&watch")
+
+    await friend.get_by_test_id("friend-remove").click()
+    await expect(ana_page.get_by_test_id("friends-status")).to_have_text("Bo is no longer your friend.")
+    await expect(friend).to_have_count(0)
+    listed = (await site.get("/v1/friends", bo["accessToken"])).json()
+    assert not listed.get("friends"), "the server was told"
+
+
+async def test_a_private_table_is_joined_by_its_invitation_link_and_a_friend_is_invited(
+    site: Site, pages: Pages
+) -> None:
+    """Ana, signed in, creates a private (unlisted) room in the lobby; at its table she makes an invitation link and
+    invites her friend Cy (his inbox gets it). Bo, not signed in, opens the link: his page takes a seat with it and
+    shows him the table, and the game starts on both pages; the lobby never lists the room. Buys: the unlisted room
+    shown to its seated people (the room read with their token), the link made and opened, a friend invited. (~5 s)"""
+    ana_page, bo_page = await pages.new(), await pages.new()
+    ana = await sign_in(ana_page, site, "Ana")
+    cy = await guest(site, "Cy")
+    await ask_to_be_friends(site, cy, ana["accessToken"])
+    accepted = await site.client.post(
+        f"/v1/friends/requests/{cy['player']['playerId']}/accept", headers=bearer(ana["accessToken"])
+    )
+    assert accepted.status_code == 200, accepted.text
+
+    await expect(ana_page.get_by_test_id("game")).not_to_have_count(0)
+    await ana_page.get_by_test_id("create-game").select_option("soker")
+    await ana_page.get_by_test_id("create-seats").select_option("2")
+    await ana_page.get_by_test_id("create-mode").select_option("online")
+    await ana_page.get_by_test_id("create-system").fill("0")
+    await ana_page.get_by_test_id("create-unlisted").check()
+    await ana_page.get_by_test_id("create-think").fill("0")
+    await ana_page.get_by_test_id("create-submit").click()
+    room = ana_page.get_by_test_id("room")
+    await expect(room).to_have_attribute("data-viewer", "0")
+    room_id = await room.get_attribute("data-room")
+    assert (await site.get(f"/v1/rooms/{room_id}")).status_code == 404, "nobody else finds the room"
+    await expect(ana_page.get_by_test_id("turn")).to_have_text("Waiting for players: 1 free seat.")
+
+    await ana_page.get_by_test_id("invite-friend").select_option(label="Cy")
+    await ana_page.get_by_test_id("invite-friend-send").click()
+    await expect(ana_page.get_by_test_id("invite-status")).to_have_text("Cy is invited.")
+    items = (await site.get("/v1/inbox", cy["accessToken"])).json()["items"]
+    assert [item["data"]["room_id"] for item in items if item["kind"] == "room.invited"] == [room_id], items
+
+    await ana_page.get_by_test_id("invite-link-make").click()
+    link = ana_page.get_by_test_id("invite-link")
+    await expect(link).to_have_value(re.compile(rf"^{re.escape(site.base)}/play#join=\S+$"))
+    assert await violations(ana_page) == [], "a private table's invitations"
+    await bo_page.goto(await link.input_value())
+    await expect(bo_page.get_by_test_id("room")).to_have_attribute("data-room", room_id)
+    await expect(bo_page.get_by_test_id("room")).to_have_attribute("data-viewer", "1")
+    await expect(ana_page.get_by_test_id("invite")).to_be_hidden()  # (the room is full: it plays)
+    await expect(ana_page.get_by_test_id("turn")).not_to_have_text(re.compile("Waiting for players"))
+    await bo_page.goto(f"{site.base}/play")
+    await expect(bo_page.get_by_test_id("rooms")).to_have_text("No rooms yet: create one.")  # (the lobby lists none)
+
+
+async def test_people_not_signed_in_play_a_rematch_with_the_seat_tokens_their_answers_give(
+    site: Site, pages: Pages
+) -> None:
+    """Two anonymous seats (no player, so no inbox): Bo's page learns of Ana's proposal by reading the room again a
+    few seconds later on its clock; once he accepts and she asks again, each page goes to the new table with the seat
+    token its acceptance's answer carries. Buys: the rematch for people who never signed in. (~4 s)"""
+    body = {"game": "soker", "mode": "ROOM_MODE_ONLINE", "seats": 2, "thinkSeconds": 0, "options": {"hand_size": 1}}
+    room_id = (await site.client.post("/v1/rooms", json=body)).json()["roomId"]
+    held = {}
+    for name in ("Ana", "Bo"):
+        joined = (await site.client.post(f"/v1/rooms/{room_id}/seats", json={"name": name})).json()
+        held[joined.get("seat", 0)] = {"seat": joined.get("seat", 0), "token": joined["seatToken"], "name": name}
+    ended = await site.served.play_out(room_id, {seat: each["token"] for seat, each in held.items()})
+    assert ended.status == common_pb2.ROOM_STATUS_FINISHED
+    ana_page, bo_page = await stand_still(await pages.new()), await stand_still(await pages.new())
+    for page, seat in ((ana_page, 0), (bo_page, 1)):
+        await page.goto(f"{site.base}/play")
+        await page.evaluate(
+            "([key, held]) => sessionStorage.setItem(key, JSON.stringify(held))",
+            [f"kickoff:seat:{room_id}", held[seat]],
+        )
+        await page.goto(f"{site.base}/play#room={room_id}")
+        await expect(page.get_by_test_id("rematch-propose")).to_be_visible()
+
+    await ana_page.get_by_test_id("rematch-propose").click()
+    await expect(ana_page.get_by_test_id("rematch-status")).to_have_text("You proposed a rematch: waiting for Bo.")
+    await bo_page.clock.run_for(5_000)
+    await expect(bo_page.get_by_test_id("rematch-status")).to_have_text("Ana proposed a rematch: waiting for you.")
+    await bo_page.get_by_test_id("rematch-accept").click()
+    await bo_page.get_by_test_id("rematch-go").click()
+    new_room = (await site.get(f"/v1/rooms/{room_id}")).json()["rematch"]["roomId"]
+    await expect(bo_page.get_by_test_id("room")).to_have_attribute("data-room", new_room)
+    await expect(bo_page.get_by_test_id("room")).to_have_attribute("data-viewer", "1")
+    await ana_page.clock.run_for(5_000)
+    await ana_page.get_by_test_id("rematch-go").click()
+    await expect(ana_page.get_by_test_id("room")).to_have_attribute("data-room", new_room)
+    await expect(ana_page.get_by_test_id("room")).to_have_attribute("data-viewer", "0")
