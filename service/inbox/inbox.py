@@ -38,8 +38,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.errors import InvalidRequest, ResourceExhausted
 from service.settings import InboxSettings
-from service.store.database import store_away
-from service.store.journal import _unavailable
+from service.store.journal import _away_is_unavailable
 from service.store.models import InboxItemRow
 from service.store.retention import Rule
 from service.telemetry import Telemetry
@@ -88,16 +87,6 @@ def recipients(data: Any) -> list[str]:
 
 def _item(row: Any) -> Item:
     return Item(row.item_id, row.player_id, row.kind, dict(row.data), row.created_at, bool(row.read))
-
-
-@contextlib.asynccontextmanager
-async def _away_is_unavailable() -> AsyncIterator[None]:
-    try:
-        yield
-    except Exception as error:
-        if store_away(error):
-            raise _unavailable() from None
-        raise
 
 
 class _Follower:

@@ -42,8 +42,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from service.errors import InvalidRequest, ResourceExhausted
 from service.rooms.private import Visitor, may_enter
 from service.settings import PresenceSettings
-from service.store.database import store_away
-from service.store.journal import _unavailable
+from service.store.journal import _away_is_unavailable
 from service.store.models import FriendshipRow, NodeRow, PlayerRow, PresenceRow, SeatRow
 from service.telemetry import Telemetry
 
@@ -94,16 +93,6 @@ class Seen:
     @property
     def cursor(self) -> int:
         return int(self.since * 1000) if self.since is not None else 0
-
-
-@contextlib.asynccontextmanager
-async def _away_is_unavailable() -> AsyncIterator[None]:
-    try:
-        yield
-    except Exception as error:
-        if store_away(error):
-            raise _unavailable() from None
-        raise
 
 
 def _store_now(dialect: str) -> Any:
