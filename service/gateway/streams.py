@@ -274,6 +274,14 @@ async def follow_ticket(
     return await event_stream(call, up.heartbeat, part="ticket", after=after)
 
 
+def _stream_stub(up: Any, service: str, make: Any) -> Any:
+    """``service``'s stub on the event streams' channel, made on first use and kept."""
+    key = "stream:" + service
+    if key not in up.made:
+        up.made[key] = make(up.stream_channel or up.channel)
+    return up.made[key]
+
+
 # -- the inbox (issue 48) --------------------------------------------------------------------------------------------
 @get(
     "/v1/inbox/events",
@@ -293,10 +301,7 @@ async def follow_ticket(
 async def follow_inbox(request: Request[Any, Any, Any], state: State) -> ServerSentEvent | Response[None]:
     up = upstream(state)
     after = last_version(request, "after_item_id")
-    service = inbox_pb2.DESCRIPTOR.services_by_name["InboxService"]
-    stub = up.made.get("stream:" + service.full_name)
-    if stub is None:  # (on the event streams' channel, made on first use)
-        stub = up.made["stream:" + service.full_name] = inbox_pb2_grpc.InboxServiceStub(up.stream_channel or up.channel)
+    stub = _stream_stub(up, "kickoff.v1.InboxService", inbox_pb2_grpc.InboxServiceStub)
     call = stub.FollowInbox(inbox_pb2.FollowInboxRequest(after_item_id=after), metadata=metadata(request))
     return await event_stream(call, up.heartbeat, part="item", after=after, key="item_id")
 
@@ -321,11 +326,7 @@ async def follow_inbox(request: Request[Any, Any, Any], state: State) -> ServerS
 async def follow_presence(request: Request[Any, Any, Any], state: State) -> ServerSentEvent | Response[None]:
     up = upstream(state)
     after = last_version(request, "after_cursor")
-    service = presence_pb2.DESCRIPTOR.services_by_name["PresenceService"]
-    stub = up.made.get("stream:" + service.full_name)
-    if stub is None:  # (on the event streams' channel, made on first use)
-        channel = up.stream_channel or up.channel
-        stub = up.made["stream:" + service.full_name] = presence_pb2_grpc.PresenceServiceStub(channel)
+    stub = _stream_stub(up, "kickoff.v1.PresenceService", presence_pb2_grpc.PresenceServiceStub)
     call = stub.FollowPresence(presence_pb2.FollowPresenceRequest(after_cursor=after), metadata=metadata(request))
     # (every message the server sends is news: it resumes by itself, so nothing is filtered here)
     return await event_stream(call, up.heartbeat, part="presence", key="cursor")
