@@ -106,6 +106,14 @@ class _SqliteEngine(AsyncEngine):
             turn.release()
 
 
+def _stop_without_waiting(dbapi_connection) -> None:  # type: ignore[no-untyped-def]
+    """End a SQLite connection the pool gives up on (one a cancelled call was using) at once: its worker thread closes
+    it after what is queued there, and nothing waits. SQLAlchemy's own way (2.1, aiosqlite 0.22) first awaits a graceful
+    close in a task of its own; if the call is cancelled again meanwhile it also stops the thread, and that task then
+    waits for ever on a thread that is gone, so the event loop can never close (the process hangs at exit)."""
+    dbapi_connection.driver_connection.stop()
+
+
 def create_engine(url: str, *, pool: bool = True) -> AsyncEngine:
     """An async engine; SQLite files get WAL, a busy timeout and writers that take turns, and their folder is made."""
     path = _sqlite_path(url)
@@ -124,6 +132,7 @@ def create_engine(url: str, *, pool: bool = True) -> AsyncEngine:
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
+        engine.sync_engine.dialect.do_terminate = _stop_without_waiting  # type: ignore[method-assign]
         return _SqliteEngine(engine.sync_engine)
     return engine
 

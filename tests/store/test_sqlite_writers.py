@@ -82,3 +82,44 @@ async def test_a_writer_that_gets_no_turn_in_time_fails_as_sqlite_would(tmp_path
             await connection.execute(text("SELECT 1"))
     finally:
         await engine.dispose()
+
+
+async def test_a_call_cancelled_twice_mid_query_leaves_nothing_running(tmp_path) -> None:
+    """A call cancelled during a query, and again while its connection is being given up (a client that goes away, then
+    the server stopping), leaves no task behind: the event loop can close and the process exit. With SQLAlchemy's own
+    way of giving up an aiosqlite connection, a task closing it waited for ever and the process hung at exit."""
+    import threading
+
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path}/cancelled.db")
+    entered, release = threading.Event(), threading.Event()
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _slow_function(connection, _record) -> None:
+        connection.create_function("slow", 0, lambda: (entered.set(), release.wait(30), 1)[-1])
+
+    before = set(threading.enumerate())
+    try:
+
+        async def call() -> None:
+            async with engine.connect() as connection:
+                await connection.execute(text("SELECT slow()"))
+
+        task = asyncio.create_task(call())
+        await asyncio.to_thread(entered.wait, 30)  # the query runs in the connection's thread
+        task.cancel()  # the call goes away: its connection is given up
+        for _ in range(20):  # until it waits on giving up its connection (the close is queued behind the query)
+            await asyncio.sleep(0)
+        task.cancel()  # the server stops
+        release.set()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    finally:
+        release.set()
+        await engine.dispose()
+    for thread in set(threading.enumerate()) - before:  # the connection's thread has ended: all it said has arrived
+        if "_connection_worker_thread" in thread.name:  # (aiosqlite's, one per connection)
+            await asyncio.to_thread(thread.join, 30)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    left = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
+    assert left == [], f"still running: {left}"
