@@ -148,7 +148,18 @@ def check_match_panel(renders: list[dict], views: dict[int, dict], names: list[s
 async def check_card_names(page: Page, faces: dict[str, dict]) -> set[str]:
     """Fails unless every card the table shows has an accessible name with its code and its catalogue name, as
     Chromium's accessibility tree hands it to a screen reader (which reads no name on a plain span); returns the kinds
-    of element the cards were drawn as."""
+    of element the cards were drawn as. (The page may draw the table again between two steps of a look, an update
+    following the view: the browser then forgets the node asked about, and the whole look is made again.)"""
+    for attempt in range(3):
+        try:
+            return await _card_names(page, faces)
+        except PlaywrightError as error:
+            if "Could not find node" not in str(error) or attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+async def _card_names(page: Page, faces: dict[str, dict]) -> set[str]:
     cdp = await page.context.new_cdp_session(page)
     try:
         root = (await cdp.send("DOM.getDocument", {"depth": 0}))["root"]["nodeId"]
