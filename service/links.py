@@ -70,8 +70,9 @@ class SignedLinks:
         self.noun = noun
         self.kind = kind
 
-    def _refused(self, why: str) -> LinkRefused:
-        return LinkRefused(MESSAGES[why].format(noun=self.noun), code=why)
+    def _refused(self, why: str, message: str = "") -> LinkRefused:
+        """The refusal of a link for ``why`` (every refusal of a link is made here: a kind may count them)."""
+        return LinkRefused((message or MESSAGES[why]).format(noun=self.noun), code=why)
 
     async def make(self, target_id: str, max_uses: int, expires_in: int) -> tuple[LinkRecord, str]:
         """A new link to ``target_id`` and its token (the caller checked who may make one)."""
@@ -108,7 +109,7 @@ class SignedLinks:
             raise self._refused("link_invalid") from None
         link_id, target = claims.get("lid"), claims.get("rid")
         if not isinstance(link_id, str) or target != target_id:
-            raise LinkRefused(f"the {self.noun} is not valid for this", code="link_invalid")
+            raise self._refused("link_invalid", "the {noun} is not valid for this")
         return link_id
 
     async def check(self, token: str, target_id: str, *, joining: bool = False) -> LinkRecord:

@@ -310,6 +310,16 @@ class Instruments:
         self.room_invitations = meter.create_counter(
             "kickoff.room.invitations", unit="{invitation}", description="Invitations to a room, by outcome"
         )
+        # Unlisted rooms' invitation links (issue 48, part 3), by outcome: made, joined (a seat taken with one),
+        # watched (an events stream opened with one, by someone with no seat there), or the refusal's reason
+        # (link_invalid, link_revoked, link_expired, link_used_up).
+        self.invitation_links = meter.create_counter(
+            "kickoff.room.invitation_links", unit="{link}", description="Invitation links of unlisted rooms, by outcome"
+        )
+        # Rematches (issue 48, part 3), by outcome: proposed, started, or why none was made (declined, no_answer).
+        self.rematches = meter.create_counter(
+            "kickoff.rematches", unit="{rematch}", description="Rematches proposed, started and refused, by outcome"
+        )
         self.lease_handovers = meter.create_counter(
             "kickoff.lease.handovers",
             unit="{lease}",
@@ -347,6 +357,21 @@ class Instruments:
 
         self.meter.create_observable_gauge(
             "kickoff.rooms", callbacks=[callback], unit="{room}", description="Rooms by game and status"
+        )
+
+    def observe_inbox(self, unread: Callable[[], Mapping[str, int] | None]) -> None:
+        """Report the players' unread inbox items by kind as the last count saw them (``unread()``; None before the
+        first count) as the kickoff.inbox.unread gauge: read from memory, no query when metrics are read."""
+
+        def callback(options: CallbackOptions) -> Iterable[Observation]:
+            for kind, items in (unread() or {}).items():
+                yield Observation(items, {"kickoff.inbox.kind": kind})
+
+        self.meter.create_observable_gauge(
+            "kickoff.inbox.unread",
+            callbacks=[callback],
+            unit="{item}",
+            description="Unread inbox items of every player, by kind, as this node's last count saw them",
         )
 
     def observe_cluster(self, census: Callable[[], Mapping[str, int] | None]) -> None:

@@ -46,6 +46,7 @@ from service.settings import (
     WebhookSettings,
 )
 from service.store.journal import SqlJournal
+from service.telemetry import Telemetry
 from service.tournaments.directory import TournamentDirectory
 from tests.server.conftest import Harness
 
@@ -75,6 +76,7 @@ async def start() -> AsyncIterator[Start]:
         presence: PresenceSettings | None = None,
         node_id: str = "",
         invitations: RoomInvitationSettings | None = None,
+        telemetry: Telemetry | None = None,
         **limits: object,
     ) -> Harness:
         """``journal``: a SqlJournal gets players (sign-in, ratings) and matchmaking (``match``'s settings; the queues
@@ -87,7 +89,8 @@ async def start() -> AsyncIterator[Start]:
         Harness.inbox.watch.look()). ``friends``: FriendService's bounds (with players; default: the
         settings' defaults). ``presence``: PresenceService with these settings (with players), as node ``node_id``
         ('' : a single server); its rounds run only when the test calls Harness.presence.round() (or flush, look).
-        ``invitations``: the bounds of invitations to a friend (likewise)."""
+        ``invitations``: the bounds of invitations to a friend (likewise). ``telemetry``: the server's (default: none;
+        tests/telemetry read metrics from an in-memory reader's)."""
         match = match or MatchSettings(fill_seconds=30, take_up_seconds=20, ticket_seconds=300)
         clock = ManualClock()
         seeds = seeds or itertools.count(1)
@@ -115,6 +118,7 @@ async def start() -> AsyncIterator[Start]:
             max_live_rooms=settings.max_live_rooms or None,
             rates=players is not None,
             thinkers=thinkers or Thinkers(0, iterations=16),
+            telemetry=telemetry,
         )
         tournaments = TournamentDirectory(directory, max_live=settings.max_live_tournaments or None)
         if seen is not None:

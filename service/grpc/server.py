@@ -427,6 +427,7 @@ async def create_server(
         tokens.derived_key(b"kickoff invitation links"),
         directory.clock.now,
         private,
+        telemetry,
     )
     # (issue 48: rematches, kept on the journal's database with their events through its outbox; else in memory)
     journal = directory.journal
@@ -636,6 +637,7 @@ class Assembly:
             retention.add(matches.retention())
             if inbox is not None:
                 retention.add(inbox.retention())
+                retention.look(inbox.count_unread)  # (the unread backlog's gauge, while metrics are exported)
             # Friends (issue 48): requests' events through the outbox; a deleted player's friends go with them.
             friends = FriendStore(player_store.engine, clock.now, settings.friends, outbox)
             player_store.erasers.append(friends.erase)

@@ -493,6 +493,8 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
             if link is not None:
                 await self.access.links.release(link)
             raise
+        if link is not None:
+            self.access.links.used("joined")  # (the join and the link's use are both committed)
         token = self.access.tokens.issue(room.room_id, seat, nonce)
         return room_pb2.JoinRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
 
@@ -723,8 +725,9 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 return
             if request.ticket and bearer_token(context) is not None:
                 raise InvalidRequest("send a stream ticket or a seat token, not both", code="ticket_and_token")
+            visitor = None
             if room.unlisted:
-                await self.access.enter(room, context, request.invitation_token, ticket=request.ticket)
+                visitor = await self.access.enter(room, context, request.invitation_token, ticket=request.ticket)
             if request.ticket:
                 claim: tuple[int, str] | None = self.access.ticket_seat(request.ticket, room)
             else:
@@ -741,6 +744,8 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                     # Accepted: say so now, not with the first update (which may be a long way off), so that a
                     # client (the gateway's event stream) can answer at once.
                     await context.send_initial_metadata(())
+                    if visitor is not None and visitor.link is not None and viewer is None:
+                        self.access.links.used("watched")  # (a watch the link let in: no seat of the room)
                     async for update in feed:
                         yield stream_message(update_bytes(room, update, viewer))  # (a StreamEventsResponse)
                 finally:

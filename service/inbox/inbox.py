@@ -21,6 +21,11 @@ streams a node serves are bounded (``max_followers``: ResourceExhausted, too_man
 **Retention.** Items older than ``keep_days`` and each player's items past the newest ``max_items`` are pruned by the
 retention loop (service/store/retention.py, every 5 minutes, in batches), not at write time: a write costs its insert
 and nothing more. A player's deletion takes their items with it, in its transaction.
+
+**The backlog.** While metrics are exported, each retention pass (and the loop's start) also counts the unread items
+of every player by kind (:meth:`Inbox.count_unread`: one grouped count over the table, a scan of it, every 5 minutes),
+and the kickoff.inbox.unread gauge reports the last count from memory: reading metrics costs no query, and a write
+nothing more.
 """
 
 from __future__ import annotations
@@ -179,6 +184,10 @@ class Inbox:
         self.telemetry = telemetry or Telemetry()
         self.watch = InboxWatch(self, self.settings.max_followers)
         self._poller: asyncio.Task[None] | None = None
+        self.unread: dict[str, int] | None = None  # unread items by kind, as the last count saw them (None: none yet)
+        self.counting = self.telemetry.metering  # (the backlog is counted only while metrics are exported)
+        if self.counting:
+            self.telemetry.instruments.observe_inbox(lambda: self.unread)
 
     def start(self) -> None:
         if self._poller is None:
@@ -356,6 +365,18 @@ class Inbox:
                 lambda now: InboxItemRow.item_id.in_(beyond),
             ),
         ]
+
+    async def count_unread(self) -> None:
+        """Count every player's unread items by kind (the retention loop's look, while metrics are exported: see the
+        module docstring, The backlog)."""
+        if not self.counting:
+            return
+        query = select(InboxItemRow.kind, func.count()).where(InboxItemRow.read.is_(False)).group_by(InboxItemRow.kind)
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        counted = {kind: int(count) for kind, count in rows}
+        # (a kind counted before and now read through reports 0, not its last number)
+        self.unread = {kind: 0 for kind in self.unread or {}} | counted
 
     async def erase(self, connection: Any, player_id: str, pseudonym: str, now: float) -> Callable[[], None]:
         """A player deletes themselves: their items go, in the deletion's transaction."""

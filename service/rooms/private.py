@@ -10,6 +10,11 @@ seated player invited to it while their invitation is pending (service/rooms/inv
 counted links (service/links.py, which a matchmaking party's links share) whose target is the room, under the
 audience ``kickoff-invitation``. A link lets its holder watch and replay while it is neither revoked nor expired
 (watching uses nothing); each join it lets in is one use, counted atomically as the join is made.
+
+**Counted.** The kickoff.room.invitation_links counter (kickoff.link.outcome) counts each link ``made`` (once the store
+holds it), each seat taken with one (``joined``, by the transport once the join is committed), each events stream a
+link opens for someone with no seat there (``watched``), and each refusal of one by its reason (``link_invalid``,
+``link_revoked``, ``link_expired``, ``link_used_up``), on the node that refuses it, once.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from service.links import DEFAULT_SECONDS, LinkRefused, SignedLinks
 from service.rooms.room import Room
 from service.settings import PrivateRoomSettings
 from service.store.links import LinkRecord, MemoryLinks, SqlLinks
+from service.telemetry import Telemetry
 
 __all__ = ["DEFAULT_SECONDS", "InvitationLinks", "LinkRefused", "Visitor", "hidden", "may_enter"]
 
@@ -58,7 +64,8 @@ def hidden(room_kind: str = "room") -> NotFound:
 
 class InvitationLinks(SignedLinks):
     """An unlisted room's invitation links (see the module docstring). ``store``: SqlLinks or MemoryLinks; ``key``:
-    the signing key; ``now``: the rooms' clock; ``settings``: their bounds."""
+    the signing key; ``now``: the rooms' clock; ``settings``: their bounds; ``telemetry``: where they are counted
+    (see the module docstring)."""
 
     def __init__(
         self,
@@ -66,8 +73,10 @@ class InvitationLinks(SignedLinks):
         key: bytes,
         now: Callable[[], float],
         settings: PrivateRoomSettings | None = None,
+        telemetry: Telemetry | None = None,
     ) -> None:
         self.settings = settings = settings or PrivateRoomSettings()
+        self.counted = (telemetry or Telemetry()).instruments.invitation_links
         super().__init__(
             store,
             key,
@@ -84,7 +93,17 @@ class InvitationLinks(SignedLinks):
         """A new link to ``room`` and its token. The caller is a seated player (the transport checked)."""
         if not room.unlisted:
             raise PreconditionFailed("this room is in the lobby: anyone may join it without a link", code="room_listed")
-        return await self.make(room.room_id, max_uses, expires_in)
+        made = await self.make(room.room_id, max_uses, expires_in)
+        self.used("made")
+        return made
+
+    def used(self, outcome: str) -> None:
+        """Count ``outcome`` of a link: made, joined, watched (see the module docstring)."""
+        self.counted.add(1, {"kickoff.link.outcome": outcome})
+
+    def _refused(self, why: str, message: str = "") -> LinkRefused:
+        self.used(why)
+        return super()._refused(why, message)
 
     async def of_room(self, room_id: str) -> list[LinkRecord]:
         return await self.of_target(room_id)

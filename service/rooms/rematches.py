@@ -18,6 +18,9 @@ the same seats and the same options, when every person has accepted (docs/guides
   the finished room's stored log ended with its game. Its deadline is a timer on the rooms' clock, armed again at
   start for every open proposal (:meth:`Rematches.resume`), and checked again whenever the rematch is read, so a
   deadline that passed while no node held the room is acted on at the first look.
+- **Counted.** The kickoff.rematches counter (kickoff.rematch.outcome) counts each proposal (``proposed``), each
+  rematch made (``started``) and each refused (``declined``, ``no_answer``), once the store holds the change, on the
+  node that makes it.
 - **One at a time.** Every change of one room's rematch runs under that room's lock here; on a cluster, calls for
   the room go to the node that holds it (service/grpc/forward.py).
 """
@@ -83,6 +86,7 @@ class Rematches:
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}  # each room's lock, and how many hold or await it
         self._timers: dict[str, Timer] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._counted = directory.telemetry.instruments.rematches
 
     # -- reading ------------------------------------------------------------------------------------------------------
 
@@ -135,7 +139,10 @@ class Rematches:
             if not await self.store.add(record, events):
                 record = await self.store.get(room.room_id)  # (another call proposed it meanwhile)
                 assert record is not None
-            elif all(answer == ACCEPTED for answer in answers.values()):
+                room.rematch = record
+                return record
+            self._count("proposed")
+            if all(answer == ACCEPTED for answer in answers.values()):
                 record = await self._make(room, record)  # (one person, against system players)
             else:
                 self._arm(record)
@@ -161,6 +168,7 @@ class Rematches:
             if not accept and room.rematch_fill != FILL_SYSTEM:
                 record = replace(record, status=REFUSED, reason="declined")
                 await self.store.save(record)
+                self._count("declined")
                 self._disarm(room.room_id)
             elif WAITING not in record.answers.values():
                 record = await self._make(room, record)
@@ -185,6 +193,7 @@ class Rematches:
         if room.rematch_fill != FILL_SYSTEM:
             record = replace(record, status=REFUSED, reason="no_answer")
             await self.store.save(record)
+            self._count("no_answer")
             self._disarm(room.room_id)
             return record
         return await self._make(room, record)
@@ -225,7 +234,11 @@ class Rematches:
             )
         record = replace(record, status=MADE, new_room_id=new_id)
         await self.store.save(record)
+        self._count("started")
         return record
+
+    def _count(self, outcome: str) -> None:
+        self._counted.add(1, {"kickoff.rematch.outcome": outcome})
 
     # -- timers -------------------------------------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,15 +63,23 @@ class Retention:
         self.every = every
         self.batch = batch
         self.rules: list[Rule] = []
+        self.looks: list[Callable[[], Awaitable[None]]] = []
         self._task: asyncio.Task[None] | None = None
 
     def add(self, rules: Sequence[Rule]) -> None:
         self.rules.extend(rules)
 
+    def look(self, counting: Callable[[], Awaitable[None]]) -> None:
+        """Run ``counting`` after each pass's rules, and once as the loop starts: a count of what the pass left (the
+        inbox's unread items, for its gauge), made here so that it costs one query a pass and none a scrape."""
+        self.looks.append(counting)
+
     async def prune(self) -> dict[str, int]:
         deleted = await prune(self.engine, self.rules, self.clock(), self.batch)
         if any(deleted.values()):
             log.info("pruned %s", ", ".join(f"{count} {name}" for name, count in deleted.items() if count))
+        for counting in self.looks:
+            await counting()
         return deleted
 
     def start(self) -> None:
@@ -79,6 +87,13 @@ class Retention:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="retention")
 
     async def _run(self) -> None:
+        try:
+            for counting in self.looks:  # (the gauges have a number from the start, not a pass later)
+                await counting()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # the store is away: the first pass counts again
+            log.warning("could not count: %s", type(error).__name__)
         while True:
             await asyncio.sleep(self.every)
             try:

@@ -16,19 +16,22 @@ from sqlalchemy import make_url, text
 from kickoff.v1 import move_pb2, move_pb2_grpc, player_pb2_grpc, room_pb2, room_pb2_grpc, tournament_pb2_grpc
 from service.actors.runtime import Runtime
 from service.cluster.node import Node
+from service.friends.store import FriendStore
 from service.grpc.server import KickoffServer, create_server
 from service.grpc.tokens import SeatTokens
+from service.inbox.inbox import Inbox
 from service.players.identity import ExternalTokens
 from service.players.players import Players, page_key
 from service.players.store import PlayerStore
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
-from service.settings import NodeSettings
+from service.settings import FriendSettings, InboxSettings, NodeSettings, WebhookSettings
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.store.leases import NOW
 from service.store.records import LogEntry
 from service.tournaments.directory import TournamentDirectory
+from service.webhooks.outbox import Outbox
 from tests.conftest import empty_database
 from tests.freeze import Freezer
 
@@ -52,6 +55,7 @@ class Member:
     channel: grpc.aio.Channel
     freezer: Freezer | None = None  # in front of the node's port, for the other nodes (see tests/freeze.py)
     store: Freezer | None = None  # between the node and PostgreSQL: cuts it from the store (see tests/freeze.py)
+    inbox: Inbox | None = None  # the players' inboxes, on a node started ``social`` (its watch looks when told)
 
     @property
     def runtime(self) -> Runtime:
@@ -103,12 +107,16 @@ class Cluster:
         monotonic: Callable[[], float] | None = None,
         max_live_rooms: int | None = None,
         max_live_tournaments: int | None = None,
+        social: bool = False,
         **journal_options: Any,
     ) -> Member:
         """A node; ``freezable``: the other nodes reach it through a :class:`Freezer` (``member.freezer``);
         ``cuttable``: it reaches PostgreSQL through one (``member.store``); ``monotonic``: what its lease is measured
         by (``cluster.leases`` unless given); ``max_live_rooms``, ``max_live_tournaments``: its caps on live rooms
-        and tournaments (none by default); ``journal_options``: its journal's (``retry_seconds``, ``try_seconds``)."""
+        and tournaments (none by default); ``social``: a whole node of issue 48, with the players' inboxes
+        (``member.inbox``, written through the outbox in the journal's transactions, as a server assembles it; its
+        watch looks only when the test calls ``member.inbox.watch.look()``) and FriendService; ``journal_options``:
+        its journal's (``retry_seconds``, ``try_seconds``)."""
         store = None
         url = self.url
         if cuttable:
@@ -132,7 +140,15 @@ class Cluster:
         )
         tournaments = TournamentDirectory(rooms, max_live=max_live_tournaments)
         signing = Players(players, SECRET, ExternalTokens((), clock=self.clock.now))  # (every node: the same secret)
-        server = await create_server(rooms, SeatTokens(SECRET), tournaments=tournaments, players=signing)
+        inbox = friends = None
+        if social:  # (as service/grpc/server.py's Assembly wires them: the outbox writes each event's inbox items)
+            inbox = Inbox(engine, InboxSettings(), now=self.clock.now)
+            outbox = Outbox(engine, WebhookSettings(), now=self.clock.now, inbox=inbox)
+            journal.outbox = outbox
+            friends = FriendStore(engine, self.clock.now, FriendSettings(), outbox)
+        server = await create_server(
+            rooms, SeatTokens(SECRET), tournaments=tournaments, players=signing, inbox=inbox, friends=friends
+        )
         node.address = node.table.address = f"127.0.0.1:{server.port}"  # (known once the port is bound)
         freezer = await Freezer(node.address).start() if freezable else None
         if freezer is not None:
@@ -153,6 +169,7 @@ class Cluster:
             grpc.aio.insecure_channel(f"127.0.0.1:{server.port}"),
             freezer,
             store,
+            inbox,
         )
         self.members[f"{node_id}#{len(self.members)}"] = member
         return member

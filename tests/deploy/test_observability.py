@@ -107,6 +107,7 @@ def instruments() -> list[tuple[str, str, str]]:
     made = Instruments(meter)
     made.observe_rooms(dict)
     made.observe_cluster(lambda: None)
+    made.observe_inbox(lambda: None)
     return meter.made
 
 
