@@ -20,7 +20,7 @@ from tests.players.conftest import Served
 from tests.presence.conftest import SETTINGS as PRESENCE
 from tests.presence.conftest import Node
 from tests.servers import Start
-from tests.web.browser import Pages, expect, require_browser, stand_still, violations
+from tests.web.browser import Page, Pages, expect, require_browser, stand_still, violations
 from tests.web.test_players import Site, bearer, create_room, sign_in
 
 require_browser()
@@ -193,6 +193,34 @@ async def test_two_players_become_friends_by_code_see_each_other_live_and_part(s
     assert not listed.get("friends"), "the server was told"
 
 
+async def befriend(site: Site, asker: dict[str, Any], answerer: dict[str, Any]) -> None:
+    """`asker` and `answerer` become friends (a request by code, accepted)."""
+    await ask_to_be_friends(site, asker, answerer["accessToken"])
+    accepted = await site.client.post(
+        f"/v1/friends/requests/{asker['player']['playerId']}/accept", headers=bearer(answerer["accessToken"])
+    )
+    assert accepted.status_code == 200, accepted.text
+
+
+async def create_private_table(page: Page) -> str:
+    """Creates a two-seat online Soker room, unlisted, with the lobby's form (the page is in the lobby, signed in);
+    its id, once the page shows its table with seat 0 taken."""
+    await expect(page.get_by_test_id("game")).not_to_have_count(0)
+    await page.get_by_test_id("create-game").select_option("soker")
+    await page.get_by_test_id("create-seats").select_option("2")
+    await page.get_by_test_id("create-mode").select_option("online")
+    await page.get_by_test_id("create-system").fill("0")
+    await page.get_by_test_id("create-unlisted").check()
+    await page.get_by_test_id("create-think").fill("0")
+    await page.get_by_test_id("create-submit").click()
+    room = page.get_by_test_id("room")
+    await expect(room).to_have_attribute("data-viewer", "0")
+    room_id = await room.get_attribute("data-room")
+    assert room_id
+    await expect(page.get_by_test_id("turn")).to_have_text("Waiting for players: 1 free seat.")
+    return room_id
+
+
 async def test_a_private_table_is_joined_by_its_invitation_link_and_a_friend_is_invited(
     site: Site, pages: Pages
 ) -> None:
@@ -203,25 +231,10 @@ async def test_a_private_table_is_joined_by_its_invitation_link_and_a_friend_is_
     ana_page, bo_page = await pages.new(), await pages.new()
     ana = await sign_in(ana_page, site, "Ana")
     cy = await guest(site, "Cy")
-    await ask_to_be_friends(site, cy, ana["accessToken"])
-    accepted = await site.client.post(
-        f"/v1/friends/requests/{cy['player']['playerId']}/accept", headers=bearer(ana["accessToken"])
-    )
-    assert accepted.status_code == 200, accepted.text
+    await befriend(site, cy, ana)
 
-    await expect(ana_page.get_by_test_id("game")).not_to_have_count(0)
-    await ana_page.get_by_test_id("create-game").select_option("soker")
-    await ana_page.get_by_test_id("create-seats").select_option("2")
-    await ana_page.get_by_test_id("create-mode").select_option("online")
-    await ana_page.get_by_test_id("create-system").fill("0")
-    await ana_page.get_by_test_id("create-unlisted").check()
-    await ana_page.get_by_test_id("create-think").fill("0")
-    await ana_page.get_by_test_id("create-submit").click()
-    room = ana_page.get_by_test_id("room")
-    await expect(room).to_have_attribute("data-viewer", "0")
-    room_id = await room.get_attribute("data-room")
+    room_id = await create_private_table(ana_page)
     assert (await site.get(f"/v1/rooms/{room_id}")).status_code == 404, "nobody else finds the room"
-    await expect(ana_page.get_by_test_id("turn")).to_have_text("Waiting for players: 1 free seat.")
 
     await ana_page.get_by_test_id("invite-friend").select_option(label="Cy")
     await ana_page.get_by_test_id("invite-friend-send").click()
@@ -279,3 +292,46 @@ async def test_people_not_signed_in_play_a_rematch_with_the_seat_tokens_their_an
     await ana_page.get_by_test_id("rematch-go").click()
     await expect(ana_page.get_by_test_id("room")).to_have_attribute("data-room", new_room)
     await expect(ana_page.get_by_test_id("room")).to_have_attribute("data-viewer", "0")
+
+
+async def test_a_friend_declines_an_invitation_in_the_inbox_then_accepts_the_next_and_is_at_the_table(
+    site: Site, pages: Pages
+) -> None:
+    """Ana invites her friend Cy to her private table from her page; Cy's inbox shows the invitation at once with
+    Accept and Decline. He declines: the item is read, with nothing to answer, and the server holds no invitation for
+    him. Ana invites him again; he accepts on his page and is seated at the table (seat 1, his hand), and the game
+    starts on Ana's page. Buys: AcceptRoomInvitation and DeclineRoomInvitation wired to the inbox, for the person
+    invited. (~6 s)"""
+    ana_page, cy_page = await pages.new(), await pages.new()
+    ana = await sign_in(ana_page, site, "Ana")
+    cy = await sign_in(cy_page, site, "Cy")
+    await befriend(site, cy, ana)
+    room_id = await create_private_table(ana_page)
+    invite = ana_page.get_by_test_id("invite-friend-send")
+
+    await ana_page.get_by_test_id("invite-friend").select_option(label="Cy")
+    await invite.click()
+    await expect(ana_page.get_by_test_id("invite-status")).to_have_text("Cy is invited.")
+    await expect(cy_page.get_by_test_id("inbox-unread")).to_have_text("2")  # (Ana's acceptance, then the invitation)
+    await cy_page.get_by_test_id("inbox-button").click()
+    item = cy_page.get_by_test_id("inbox-item").filter(has_text="invited you")
+    await expect(item).to_have_text("New: Ana invited you to a soker table. Accept Decline Mark read")
+    assert await violations(cy_page) == [], "the inbox with an invitation to answer"
+    await item.get_by_test_id("inbox-decline").click()
+    await expect(cy_page.get_by_test_id("inbox-status")).to_have_text("The invitation is declined.")
+    await expect(item).to_have_text("Ana invited you to a soker table.")  # (read, nothing to answer)
+    await expect(cy_page.get_by_test_id("inbox-unread")).to_have_text("1")
+    assert not (await site.get("/v1/room-invitations", cy["accessToken"])).json().get("received"), "the server knows"
+
+    await invite.click()
+    await expect(cy_page.get_by_test_id("inbox-unread")).to_have_text("2")
+    await expect(item).to_have_count(2)
+    await expect(item.nth(1).get_by_test_id("inbox-accept")).to_have_count(0)  # (the declined one)
+    await item.nth(0).get_by_test_id("inbox-accept").click()
+    room = cy_page.get_by_test_id("room")
+    await expect(room).to_have_attribute("data-room", room_id)
+    await expect(room).to_have_attribute("data-viewer", "1")
+    await expect(cy_page.get_by_test_id("role")).to_contain_text("You play seat 1")
+    await expect(cy_page.get_by_test_id("inbox")).to_be_hidden()
+    await expect(ana_page.get_by_test_id("turn")).not_to_have_text(re.compile("Waiting for players"))
+    await expect(cy_page.get_by_test_id("hand-cards")).not_to_have_count(0)

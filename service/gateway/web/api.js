@@ -108,6 +108,11 @@ export const api = {
   // Private tables: a waiting room's invitation link (a seat token), a friend invited (the player's access token).
   createLink: (id, token) => call("POST", `/v1/rooms/${enc(id)}/invitation-links`, { body: {}, token }),
   inviteFriend: (id, playerId, token) => call("POST", `/v1/rooms/${enc(id)}/invitations`, { body: { playerId }, token }),
+  // The invitations a friend sent the signed-in player ({received, sent}), accepted (a seat: JoinRoom's answer) or
+  // declined.
+  roomInvitations: (token) => call("GET", "/v1/room-invitations", { token }),
+  acceptInvitation: (id, token) => call("POST", `/v1/rooms/${enc(id)}/invitation/accept`, { token }),
+  declineInvitation: (id, token) => call("POST", `/v1/rooms/${enc(id)}/invitation/decline`, { token }),
 
   // Rematches (a seat token of the finished room, or a seated player's access token).
   proposeRematch: (id, token) => call("POST", `/v1/rooms/${enc(id)}/rematch`, { body: {}, token }),
