@@ -99,6 +99,10 @@ export function inboxPanel(header) {
     badge.dataset.count = String(unread);
     button.setAttribute("aria-label", unread ? `Inbox, ${unread} unread` : "Inbox, nothing unread");
     markAll.disabled = unread === 0;
+    // Only a room's newest invitation item is answered (an older one, declined, stays without buttons).
+    const newest = new Map();
+    for (const item of items) if (item.kind === "room.invited" && !newest.has(item.data?.room_id)) newest.set(item.data?.room_id, item.itemId);
+    const answerable = (item) => invited.has(item.data?.room_id) && newest.get(item.data?.room_id) === item.itemId;
     fill(
       list,
       items.length
@@ -109,7 +113,7 @@ export function inboxPanel(header) {
               { testid: "inbox-item", class: item.read ? "read" : "unread", data: { kind: item.kind, read: String(Boolean(item.read)) } },
               item.read ? null : h("strong", { class: "unread-mark" }, "New: "),
               href ? h("a", { href, testid: "inbox-link" }, text) : text,
-              item.kind === "room.invited" && invited.has(item.data?.room_id) ? answerButtons(item, text) : null,
+              item.kind === "room.invited" && answerable(item) ? answerButtons(item, text) : null,
               item.read
                 ? null
                 : [
