@@ -21,7 +21,9 @@ from tests.presence.conftest import SETTINGS as PRESENCE
 from tests.presence.conftest import Node
 from tests.servers import Start
 from tests.web.browser import Page, Pages, expect, require_browser, stand_still, violations
-from tests.web.test_players import Site, bearer, create_room, sign_in
+from tests.web.leaks import check_spectator_page
+from tests.web.test_play import feed_lines
+from tests.web.test_players import Site, bearer, create_room, seat_held, sign_in
 
 require_browser()
 
@@ -335,3 +337,77 @@ async def test_a_friend_declines_an_invitation_in_the_inbox_then_accepts_the_nex
     await expect(cy_page.get_by_test_id("inbox")).to_be_hidden()
     await expect(ana_page.get_by_test_id("turn")).not_to_have_text(re.compile("Waiting for players"))
     await expect(cy_page.get_by_test_id("hand-cards")).not_to_have_count(0)
+
+
+async def play_out_over_rest(site: Site, room_id: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """Plays every seat of an unlisted room (its seat tokens: the room is hidden from anyone else) with the last legal
+    move each time, until the game ends; the room as it ended."""
+    for _ in range(2_000):
+        view = (await site.get(f"/v1/rooms/{room_id}/view", tokens[0])).json()
+        if not view.get("toAct"):
+            break
+        seat = view["toAct"][0]
+        legal = (await site.get(f"/v1/rooms/{room_id}/legal-moves", tokens[seat])).json()
+        if not legal.get("moves"):
+            await site.served.harness.directory.get(room_id).actor.settle()
+            continue
+        body = {"move": legal["moves"][-1], "expectedVersion": legal["version"]}
+        await site.client.post(f"/v1/rooms/{room_id}/moves", json=body, headers=bearer(tokens[seat]))
+    room = (await site.get(f"/v1/rooms/{room_id}", tokens[0])).json()
+    assert room["status"] == "ROOM_STATUS_FINISHED", room
+    return room  # type: ignore[no-any-return]
+
+
+async def test_a_private_table_is_watched_by_its_watch_link_and_the_watcher_sees_no_hidden_card(
+    site: Site, pages: Pages
+) -> None:
+    """Ana, seated at her private table, makes a watch link on her page; a page nobody signed in on opens it and
+    watches the game as a spectator (no hand, no moves) to its end, reading the room, its view and its event stream
+    with the link's token; no drawing of it shows a card hidden from spectators. A link this page cannot read says
+    so. Buys: `#watch=<token>` wired to the table's reads, and the link made where a seated person sees it. (~5 s)"""
+    ana_page = await pages.new()
+    ana = await sign_in(ana_page, site, "Ana")
+    body = {"game": "soker", "mode": "ROOM_MODE_ONLINE", "seats": 2, "thinkSeconds": 0, "unlisted": True}
+    made = await site.client.post(
+        "/v1/rooms", json=body | {"options": {"hand_size": 3}}, headers=bearer(ana["accessToken"])
+    )
+    assert made.status_code in (200, 201), made.text
+    room_id = made.json()["roomId"]
+    await ana_page.goto(f"{site.base}/play#room={room_id}")
+    await expect(ana_page.get_by_test_id("room")).to_have_attribute("data-viewer", "0")  # (her seat, taken up)
+    await ana_page.get_by_test_id("watch-link-make").click()
+    link = ana_page.get_by_test_id("watch-link")
+    await expect(link).to_have_value(re.compile(rf"^{re.escape(site.base)}/play#watch=\S+$"))
+    watch_url = await link.input_value()
+    assert await violations(ana_page) == [], "a private table's watch link"
+
+    invitation = await site.client.post(
+        f"/v1/rooms/{room_id}/invitation-links", json={}, headers=bearer(ana["accessToken"])
+    )
+    joined = await site.client.post(
+        f"/v1/rooms/{room_id}/seats", json={"invitationToken": invitation.json()["token"], "name": "Bo"}
+    )
+    assert joined.status_code in (200, 201), joined.text
+    held = await seat_held(ana_page, room_id)
+    assert held
+    tokens = {0: held["token"], 1: joined.json()["seatToken"]}
+
+    watcher = await pages.new(record=True)
+    await watcher.goto(watch_url)
+    room = watcher.get_by_test_id("room")
+    await expect(room).to_have_attribute("data-room", room_id)
+    await expect(watcher.get_by_test_id("role")).to_have_text("You are watching as a spectator (online).")
+    await expect(room).to_have_attribute("data-status", "playing")
+    await expect(watcher.get_by_test_id("hand")).to_have_count(0)
+    await expect(watcher.get_by_test_id("moves")).to_have_count(0)
+    ended = await play_out_over_rest(site, room_id, tokens)
+    await expect(room).to_have_attribute("data-version", str(ended["version"]))
+    await expect(watcher.get_by_test_id("outcome-headline")).to_have_text("Game over.")
+    await expect(ana_page.get_by_test_id("watch-link-panel")).to_be_hidden()  # (the game is over)
+    renders = await watcher.evaluate("window.__renders")
+    log = await site.served.harness.directory.journal.load("room", room_id)
+    checked, cards = check_spectator_page(site.served.harness, room_id, renders, await feed_lines(watcher), log)
+    assert checked > 0 and cards > 0, "the watcher's table was drawn, with the cards open to all"
+
+    await watcher.goto(f"{site.base}/play#watch=not-a-link")
+    await expect(watcher.get_by_test_id("watch-status")).to_have_text("This watch link is not one this page can read.")
