@@ -1,7 +1,8 @@
 """Playing with people you know, on the page (issue 48), on a server with players, friends, presence and inboxes
 (SQLite): the inbox in the header with its unread count, following new items live and marking them read; the rematch
 button at the end of a game, proposed on one person's page and accepted on the other's, each page then going to the
-new table; the friends panel, a friend added by code and followed live."""
+new table; the friends panel, a friend added by code and followed live, and who sees where you are; a friend's
+invitation answered in the inbox; a private table watched through its watch link."""
 
 from __future__ import annotations
 
@@ -411,3 +412,38 @@ async def test_a_private_table_is_watched_by_its_watch_link_and_the_watcher_sees
 
     await watcher.goto(f"{site.base}/play#watch=not-a-link")
     await expect(watcher.get_by_test_id("watch-status")).to_have_text("This watch link is not one this page can read.")
+
+
+async def test_a_player_hides_where_they_are_from_their_friends_and_shows_it_again(site: Site, pages: Pages) -> None:
+    """Bo's friends panel says his friends see where he is; Ana's shows him online. He chooses "Nobody": the server
+    keeps it (also after a reload of his page), and Ana's page shows him away at the next presence round. Back to
+    "Your friends", and Ana sees him online again. Buys: SetPresenceVisibility and GetPresence's visibility wired to
+    the friends panel, and what a friend then sees. (~4 s)"""
+    ana_page, bo_page = await pages.new(), await pages.new()
+    ana = await sign_in(ana_page, site, "Ana")
+    bo = await sign_in(bo_page, site, "Bo")
+    await befriend(site, ana, bo)
+    presence = site.served.harness.presence
+    friend = ana_page.get_by_test_id("friend")
+    await expect(friend).to_have_count(1)
+    await presence.round()
+    await expect(friend.get_by_test_id("friend-presence")).to_have_text("online")
+    choice = bo_page.get_by_test_id("presence-visibility")
+    await expect(choice).to_be_enabled()
+    await expect(choice).to_have_value("PRESENCE_VISIBILITY_FRIENDS")
+    assert await violations(bo_page) == [], "the friends panel with who sees where you are"
+
+    await choice.select_option(label="Nobody (your friends see you away)")
+    status = bo_page.get_by_test_id("friends-status")
+    await expect(status).to_have_text("Nobody sees where you are now: your friends see you away.")
+    mine = (await site.get("/v1/presence", bo["accessToken"])).json()
+    assert mine["visibility"] == "PRESENCE_VISIBILITY_NOBODY", "the server keeps it"
+    await presence.round()
+    await expect(friend.get_by_test_id("friend-presence")).to_have_text("away")
+    await bo_page.reload()
+    await expect(bo_page.get_by_test_id("presence-visibility")).to_have_value("PRESENCE_VISIBILITY_NOBODY")
+
+    await bo_page.get_by_test_id("presence-visibility").select_option(label="Your friends")
+    await expect(status).to_have_text("Your friends see where you are now.")
+    await presence.round()
+    await expect(friend.get_by_test_id("friend-presence")).to_have_text("online")

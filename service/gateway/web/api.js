@@ -107,6 +107,10 @@ export const api = {
   declineFriend: (id, token) => call("POST", `/v1/friends/requests/${enc(id)}/decline`, { token }),
   removeFriend: (id, token) => call("DELETE", `/v1/friends/${enc(id)}`, { token }),
   block: (id, token) => call("POST", "/v1/blocks", { body: { playerId: id }, token }),
+  // Who sees the player's presence: "PRESENCE_VISIBILITY_FRIENDS" or "PRESENCE_VISIBILITY_NOBODY" (GetPresence's
+  // `visibility`; a page of one friend is enough to read it).
+  presenceVisibility: (token) => call("GET", "/v1/presence?page_size=1", { token }),
+  setPresenceVisibility: (visibility, token) => call("POST", "/v1/presence/visibility", { body: { visibility }, token }),
 
   // Private tables: a waiting room's invitation link (a seat token), a friend invited (the player's access token).
   createLink: (id, token, body = {}) => call("POST", `/v1/rooms/${enc(id)}/invitation-links`, { body, token }),
