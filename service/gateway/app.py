@@ -84,15 +84,25 @@ def upstream_target(target: str) -> str:
     return ("ipv6:" if target.startswith("[") else "ipv4:") + target
 
 
+LINK_TOKEN = re.compile(r"(invitation_token=)[^&#\s]*")
+
+
 def _name_span(request: Request[Any, Any, Any]) -> None:
     """Name the request's span after its route (``POST /v1/rooms/{room_id}/moves``), once routing has found it:
-    the path itself (with room ids) would make every room's requests a different operation."""
+    the path itself (with room ids) would make every room's requests a different operation. An invitation token in
+    the query is blotted out of the span."""
     span = trace.get_current_span()
     template = request.scope.get("path_template")  # type: ignore[typeddict-item]
     if span.is_recording() and template:
         route = re.sub(r"\{(\w+):\w+\}", r"{\1}", template)
         span.update_name(f"{request.method} {route}")
         span.set_attribute("http.route", route)
+    if span.is_recording() and "invitation_token" in request.query_params:
+        # An invitation link's token (a watch link's reads) is a secret, as a stream ticket is: the request's address,
+        # which the span holds, is kept with it blotted out.
+        for key, value in list((getattr(span, "attributes", None) or {}).items()):
+            if isinstance(value, str) and "invitation_token=" in value:
+                span.set_attribute(key, LINK_TOKEN.sub(r"\1-", value))
 
 
 def _telemetry_plugins(telemetry: Telemetry) -> list[Any]:

@@ -328,8 +328,9 @@ async def follow_presence(request: Request[Any, Any, Any], state: State) -> Serv
     after = last_version(request, "after_cursor")
     stub = _stream_stub(up, "kickoff.v1.PresenceService", presence_pb2_grpc.PresenceServiceStub)
     call = stub.FollowPresence(presence_pb2.FollowPresenceRequest(after_cursor=after), metadata=metadata(request))
-    # (every message the server sends is news: it resumes by itself, so nothing is filtered here)
-    return await event_stream(call, up.heartbeat, part="presence", key="cursor")
+    # (every message the server sends is news: it resumes by itself, so nothing is filtered here; after=-1 lets through
+    # a friend shown with no time, hidden or never seen, whose cursor is 0)
+    return await event_stream(call, up.heartbeat, part="presence", key="cursor", after=-1)
 
 
 STREAM_ROUTES = [stream_events, stream_tournament, follow_ticket, follow_inbox, follow_presence]

@@ -116,3 +116,29 @@ async def test_a_phone_follows_presence_and_resumes_with_last_event_id(pair: Pai
     cy_online.cancel()
     bad = await client.get("/v1/presence/events", headers=bearer(bo.access_token, **{"Last-Event-ID": "x"}))
     assert bad.status_code == 400
+
+
+async def test_a_friend_who_hides_their_presence_reads_away_on_the_stream(pair: Pair, gateway) -> None:
+    """Ann chooses nobody while Bo follows her presence over REST: his stream gets her away at once (a presence shown
+    with no time has cursor 0, and the gateway let none of those through). (~1 s)"""
+    a = pair.a
+    client = await gateway(a.harness)
+    ann, bo = await a.guest("Ann"), await a.guest("Bo")
+    await pair.befriend(bo, ann)
+    await a.get(ann)  # (Ann online)
+    await a.presence.flush()
+    following = Follower(client, bearer(bo.access_token))
+    try:
+        [online] = await following.until(1)
+        assert (online["name"], online["state"]) == ("Ann", "PRESENCE_STATE_ONLINE")
+        chosen = await client.post(
+            "/v1/presence/visibility",
+            json={"visibility": "PRESENCE_VISIBILITY_NOBODY"},
+            headers=bearer(ann.access_token),
+        )
+        assert chosen.status_code == 200, chosen.text
+        await a.presence.watch.look()
+        hidden = (await following.until(2))[-1]
+        assert (hidden["name"], hidden["state"]) == ("Ann", "PRESENCE_STATE_AWAY") and "lastSeenTime" not in hidden
+    finally:
+        await following.close()

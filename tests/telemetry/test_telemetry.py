@@ -313,8 +313,9 @@ def test_the_environment_chooses_the_exporters() -> None:
 
 
 async def test_no_telemetry_or_log_line_holds_a_seat_token_or_a_stream_ticket(stack: Stack) -> None:
-    """A seat token in headers, a stream ticket in a query string, a forged ticket refused: none of them anywhere an
-    operator looks (the gateway keeps no access log and traces no event stream)."""
+    """A seat token in headers, a stream ticket in a query string, a forged ticket refused, an invitation token in a
+    room's and a view's query string (a watch link's reads): none of them anywhere an operator looks (the gateway keeps
+    no access log, traces no event stream, and blots an invitation token out of a request's span)."""
     room_id, token = await solo_room(stack, seats=2)
     minted = await stack.http.post(f"/v1/rooms/{room_id}/stream-tickets", headers=bearer(token))
     assert minted.status_code == 201, minted.text
@@ -328,7 +329,12 @@ async def test_no_telemetry_or_log_line_holds_a_seat_token_or_a_stream_ticket(st
     assert refused.status_code == 401
     legal = (await stack.http.get(f"/v1/rooms/{room_id}/legal-moves", headers=bearer(token))).json()["moves"]
     await stack.http.post(f"/v1/rooms/{room_id}/moves", json={"move": legal[0]}, headers=bearer(token))
+    link = "eyJhbGciOiJIUzI1NiJ9.eyJyaWQiOiJhIn0.a-watch-link-signature"  # (refused, link_invalid: still traced)
+    for path in (f"/v1/rooms/{room_id}", f"/v1/rooms/{room_id}/view"):
+        read = await stack.http.get(path, params={"invitation_token": link})
+        assert read.status_code == 409 and read.json()["reason"] == "link_invalid", read.text
     texts = "\n".join(telemetry_text(stack))
     assert "room.move" in texts, "the run was traced"
-    for secret in (token, ticket, forged, *token.split("."), *ticket.split(".")):
+    assert "invitation_token=-" in texts, "the reads with a link were traced, the token blotted out"
+    for secret in (token, ticket, forged, *token.split("."), *ticket.split("."), *link.split(".")):
         assert secret not in texts

@@ -26,14 +26,17 @@ def faces_in(text: str, faces: set[str]) -> Counter[str]:
     return Counter(word for word in TOKEN.findall(text) if word in faces)
 
 
-def open_to_spectators(harness: Harness, room_id: str) -> tuple[set[str], dict[int, Counter[str]]]:
-    """Every card face of the room's game, and the faces open to a spectator at each version (by copies)."""
+def open_to_spectators(
+    harness: Harness, room_id: str, log: list[Any] | None = None
+) -> tuple[set[str], dict[int, Counter[str]]]:
+    """Every card face of the room's game, and the faces open to a spectator at each version (by copies). ``log``: the
+    room's log, where the journal is not the one in memory (a SQL journal's ``load("room", room_id)``)."""
     live = harness.directory.get(room_id)
     game = live.game
     state = game.new_game(len(live.seats), live.state.options, live.seed)
     faces = {face(card) for cards in state.locations().values() for card in cards}
     open_at = {0: open_faces(state, None)}
-    for entry in harness.directory.journal.log("room", room_id):
+    for entry in harness.directory.journal.log("room", room_id) if log is None else log:
         if entry.kind in ("move", "table"):
             state.apply(entry.seat, game.move_from_wire(entry.move), by_table=entry.kind == "table")
         open_at[entry.version] = open_faces(state, None)
@@ -42,14 +45,18 @@ def open_to_spectators(harness: Harness, room_id: str) -> tuple[set[str], dict[i
 
 
 def check_spectator_page(
-    harness: Harness, room_id: str, renders: list[dict[str, Any]], feed: list[tuple[int, str]]
+    harness: Harness,
+    room_id: str,
+    renders: list[dict[str, Any]],
+    feed: list[tuple[int, str]],
+    log: list[Any] | None = None,
 ) -> tuple[int, int]:
     """Fails if the spectator's page showed a card face hidden from spectators; returns how many drawings it checked
     and how many cards (open ones) they showed.
 
     ``renders``: the table's text at each drawing with the view's version it showed; ``feed``: every event line with
     the version of its update."""
-    faces, open_at = open_to_spectators(harness, room_id)
+    faces, open_at = open_to_spectators(harness, room_id, log)
     checked = cards = 0
     for render in renders:
         version = int(render["viewVersion"])

@@ -43,7 +43,8 @@ async def test_the_inbox_and_the_friends_panel_have_no_wcag_violation(
     start: Start, gateway, tmp_path: Path, pages
 ) -> None:
     """Issue 48's parts of the lobby, filled: the friends panel with a request received and the inbox open with its
-    item. (The rematch and a private table's invitations are judged where tests/web/test_social.py draws them.)"""
+    item. (The rematch, a private table's invitations and watch link, an invitation to answer in the inbox and who sees
+    where you are are judged where tests/web/test_social.py draws them.)"""
     social = await social_site(start, gateway, tmp_path)
     page = await pages.new()
     session = await sign_in(page, social, "Ana")

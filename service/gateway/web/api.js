@@ -19,6 +19,7 @@ export class Problem extends Error {
 }
 
 const enc = encodeURIComponent;
+const linked = (sep, link) => (link ? `${sep}invitation_token=${enc(link)}` : "");
 const paged = (pageToken) => (pageToken ? `&page_token=${enc(pageToken)}` : "");
 
 export async function call(method, path, { body, token } = {}) {
@@ -56,19 +57,21 @@ export const api = {
     call("GET", `/v1/rooms?page_size=${pageSize}${status ? `&status=${enc(status)}` : ""}${paged(pageToken)}`),
   replay: (id, after = 0, pageSize = 500) =>
     call("GET", `/v1/rooms/${enc(id)}/replay?after_version=${after}&page_size=${pageSize}`),
-  room: (id, token) => call("GET", `/v1/rooms/${enc(id)}`, { token }), // (token: an unlisted room's seat or player)
+  // `token`: an unlisted room's seat or player; `link`: an invitation link's token (a watch link), sent as
+  // invitation_token (a query parameter: the gateway keeps it out of its traces).
+  room: (id, token, link = "") => call("GET", `/v1/rooms/${enc(id)}${linked("?", link)}`, { token }),
   // `token`: a player's access token (the player is seated); none: an anonymous seat, as before players.
   createRoom: (body, token) => call("POST", "/v1/rooms", { body, token }),
   join: (id, body, token) => call("POST", `/v1/rooms/${enc(id)}/seats`, { body, token }),
-  view: (id, token) => call("GET", `/v1/rooms/${enc(id)}/view`, { token }),
+  view: (id, token, link = "") => call("GET", `/v1/rooms/${enc(id)}/view${linked("?", link)}`, { token }),
   legalMoves: (id, token) => call("GET", `/v1/rooms/${enc(id)}/legal-moves`, { token }),
   submit: (id, token, body) => call("POST", `/v1/rooms/${enc(id)}/moves`, { body, token }),
   ticket: (id, token) => call("POST", `/v1/rooms/${enc(id)}/stream-tickets`, { token }),
   tournaments: () => call("GET", "/v1/tournaments?page_size=20"),
   tournament: (id) => call("GET", `/v1/tournaments/${enc(id)}`),
   standings: (id) => call("GET", `/v1/tournaments/${enc(id)}/standings`),
-  roomEvents: (id, after, ticket) =>
-    `/v1/rooms/${enc(id)}/events?after_version=${after}` + (ticket ? `&ticket=${enc(ticket)}` : ""),
+  roomEvents: (id, after, ticket, link = "") =>
+    `/v1/rooms/${enc(id)}/events?after_version=${after}` + (ticket ? `&ticket=${enc(ticket)}` : "") + linked("&", link),
   tournamentEvents: (id, after) => `/v1/tournaments/${enc(id)}/events?after_version=${after}`,
 
   // Players (the PlayerService: a server without a store of players answers 501 unimplemented).
@@ -104,10 +107,19 @@ export const api = {
   declineFriend: (id, token) => call("POST", `/v1/friends/requests/${enc(id)}/decline`, { token }),
   removeFriend: (id, token) => call("DELETE", `/v1/friends/${enc(id)}`, { token }),
   block: (id, token) => call("POST", "/v1/blocks", { body: { playerId: id }, token }),
+  // Who sees the player's presence: "PRESENCE_VISIBILITY_FRIENDS" or "PRESENCE_VISIBILITY_NOBODY" (GetPresence's
+  // `visibility`; a page of one friend is enough to read it).
+  presenceVisibility: (token) => call("GET", "/v1/presence?page_size=1", { token }),
+  setPresenceVisibility: (visibility, token) => call("POST", "/v1/presence/visibility", { body: { visibility }, token }),
 
   // Private tables: a waiting room's invitation link (a seat token), a friend invited (the player's access token).
-  createLink: (id, token) => call("POST", `/v1/rooms/${enc(id)}/invitation-links`, { body: {}, token }),
+  createLink: (id, token, body = {}) => call("POST", `/v1/rooms/${enc(id)}/invitation-links`, { body, token }),
   inviteFriend: (id, playerId, token) => call("POST", `/v1/rooms/${enc(id)}/invitations`, { body: { playerId }, token }),
+  // The invitations a friend sent the signed-in player ({received, sent}), accepted (a seat: JoinRoom's answer) or
+  // declined.
+  roomInvitations: (token) => call("GET", "/v1/room-invitations", { token }),
+  acceptInvitation: (id, token) => call("POST", `/v1/rooms/${enc(id)}/invitation/accept`, { token }),
+  declineInvitation: (id, token) => call("POST", `/v1/rooms/${enc(id)}/invitation/decline`, { token }),
 
   // Rematches (a seat token of the finished room, or a seated player's access token).
   proposeRematch: (id, token) => call("POST", `/v1/rooms/${enc(id)}/rematch`, { body: {}, token }),

@@ -6,12 +6,14 @@
 //   #tournament=ID    a tournament's standings, live
 //   #leaderboard=GAME a game's leaderboard
 //   #join=TOKEN       an invitation link: a seat of its (private) room taken with it, then the table
+//   #watch=TOKEN      a watch link (an invitation link's token): its (private) room's table as a spectator
 //   anything else     the lobby
 // The page holds no game rules: it draws the views and legal moves the server sends, and the server judges every move.
 
+import { h } from "./dom.js";
 import { inboxPanel } from "./inbox.js";
 import { leaderboardView } from "./leaderboard.js";
-import { joinByLink } from "./invite.js";
+import { joinByLink, linkRoom } from "./invite.js";
 import { lobby } from "./lobby.js";
 import { replayView } from "./replay.js";
 import { roomTable } from "./table.js";
@@ -28,6 +30,14 @@ function route() {
   if (params.get("join")) {
     shown = null;
     joinByLink(main, params.get("join")); // (an invitation link: a seat taken, then the table)
+  } else if (params.get("watch")) {
+    const token = params.get("watch");
+    const roomId = linkRoom(token);
+    if (roomId) shown = roomTable(main, roomId, { watch: true, link: token });
+    else {
+      shown = null;
+      main.append(h("p", { testid: "watch-status", role: "alert" }, "This watch link is not one this page can read."));
+    }
   } else if (params.get("room")) shown = roomTable(main, params.get("room"), { watch: params.has("watch") });
   else if (params.get("replay")) shown = replayView(main, params.get("replay"));
   else if (params.get("tournament")) shown = tournamentView(main, params.get("tournament"));

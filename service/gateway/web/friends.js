@@ -2,7 +2,8 @@
 // friend added by their code, the requests received (accept or decline) and sent, and the friends with where each is
 // (online, at a table, searching, away), followed live from the presence stream (GET /v1/presence/events, read with
 // fetch because it takes the access token: stream.js), and a friend removed or blocked. The lists are read again when
-// the player's inbox brings a friend's request or acceptance (inbox.js announces each new item).
+// the player's inbox brings a friend's request or acceptance (inbox.js announces each new item). Also who sees where
+// the player is: their friends, or nobody (SetPresenceVisibility: every friend then sees them away).
 
 import { api, Problem } from "./api.js";
 import { field, fill, h } from "./dom.js";
@@ -32,6 +33,12 @@ export function friendsPanel() {
   const received = h("ul", { class: "friend-list", testid: "friend-requests", "aria-label": "Friend requests received" });
   const sent = h("ul", { class: "friend-list", testid: "friend-requests-sent", "aria-label": "Friend requests sent" });
   const friends = h("ul", { class: "friend-list", testid: "friends", "aria-label": "Friends" });
+  const visibility = h(
+    "select",
+    { testid: "presence-visibility", name: "presenceVisibility", disabled: true, onchange: () => setVisibility() },
+    h("option", { value: "PRESENCE_VISIBILITY_FRIENDS" }, "Your friends"),
+    h("option", { value: "PRESENCE_VISIBILITY_NOBODY" }, "Nobody (your friends see you away)"),
+  );
   const element = h(
     "section",
     { class: "panel friends", testid: "friends-panel", "aria-labelledby": "friends-h", hidden: true },
@@ -43,6 +50,7 @@ export function friendsPanel() {
       field("A friend's code", codeInput),
       h("button", { type: "submit", testid: "friend-add" }, "Send a friend request"),
     ),
+    field("Who sees where you are", visibility),
     status,
     h("h3", {}, "Requests to you"),
     received,
@@ -133,6 +141,33 @@ export function friendsPanel() {
     }
   }
 
+  async function setVisibility() {
+    const chosen = visibility.value;
+    visibility.disabled = true;
+    try {
+      const answer = await asPlayer((token) => api.setPresenceVisibility(chosen, token));
+      visibility.value = answer?.visibility || chosen;
+      say(visibility.value === "PRESENCE_VISIBILITY_NOBODY" ? "Nobody sees where you are now: your friends see you away." : "Your friends see where you are now.");
+    } catch (error) {
+      say(`Who sees where you are was not changed: ${problemText(error)}`);
+      loadVisibility();
+    } finally {
+      visibility.disabled = false;
+    }
+  }
+
+  async function loadVisibility() {
+    const me = player;
+    try {
+      const answer = await asPlayer((token) => api.presenceVisibility(token));
+      if (me !== player) return;
+      visibility.value = answer?.visibility === "PRESENCE_VISIBILITY_NOBODY" ? "PRESENCE_VISIBILITY_NOBODY" : "PRESENCE_VISIBILITY_FRIENDS";
+      visibility.disabled = false;
+    } catch {
+      // (left disabled: the server could not say)
+    }
+  }
+
   async function load() {
     const me = player;
     try {
@@ -162,7 +197,7 @@ export function friendsPanel() {
             onEvent: ({ event, id, data }) => {
               if (event !== "update" || controller !== mine) return;
               retries = 0;
-              lastCursor = id || lastCursor;
+              if (Number(id) > Number(lastCursor || 0)) lastCursor = id; // (a hidden friend's is 0)
               if (data.removed) {
                 presence.delete(data.playerId);
                 load();
@@ -206,6 +241,8 @@ export function friendsPanel() {
       if (!player) return;
       draw();
       load();
+      visibility.disabled = true;
+      loadVisibility();
       controller = new AbortController();
       follow(controller);
     },

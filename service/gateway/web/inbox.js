@@ -5,11 +5,14 @@
 // heard when the stream breaks. Signed out, or on a server without players, the inbox is hidden.
 //
 // An item's kind and data are the server's webhook event's; the page says in words the kinds it knows, with a link
-// where the item names a room, and shows the others by their kind.
+// where the item names a room, and shows the others by their kind. A friend's invitation to a room (room.invited) has
+// Accept and Decline while it is pending (the player's received invitations, ListRoomInvitations, read again with each
+// new one): accepting seats the player (AcceptRoomInvitation) and opens the table; declining
+// (DeclineRoomInvitation) takes the buttons away. Either marks the item read; it stays in the inbox, as every item does.
 
-import { api, Problem } from "./api.js";
+import { api, Problem, seatTokens } from "./api.js";
 import { fill, h } from "./dom.js";
-import { asPlayer, myPlayerId, onSessionChange, playersServed } from "./session.js";
+import { asPlayer, currentSession, myPlayerId, onSessionChange, playersServed } from "./session.js";
 import { readEvents } from "./stream.js";
 
 const RETRY_MS = [500, 1000, 2000, 5000, 10000]; // waits before coming back to a broken stream, one after another
@@ -46,6 +49,7 @@ export function itemText(item) {
 /** Puts the inbox's button into `header` and its panel after it; returns nothing (it lives as long as the page). */
 export function inboxPanel(header) {
   let items = []; // newest first
+  let invited = new Set(); // the rooms a friend invited the player to, invitation pending
   let unread = 0;
   let player = "";
   let controller = null;
@@ -95,6 +99,10 @@ export function inboxPanel(header) {
     badge.dataset.count = String(unread);
     button.setAttribute("aria-label", unread ? `Inbox, ${unread} unread` : "Inbox, nothing unread");
     markAll.disabled = unread === 0;
+    // Only a room's newest invitation item is answered (an older one, declined, stays without buttons).
+    const newest = new Map();
+    for (const item of items) if (item.kind === "room.invited" && !newest.has(item.data?.room_id)) newest.set(item.data?.room_id, item.itemId);
+    const answerable = (item) => invited.has(item.data?.room_id) && newest.get(item.data?.room_id) === item.itemId;
     fill(
       list,
       items.length
@@ -105,6 +113,7 @@ export function inboxPanel(header) {
               { testid: "inbox-item", class: item.read ? "read" : "unread", data: { kind: item.kind, read: String(Boolean(item.read)) } },
               item.read ? null : h("strong", { class: "unread-mark" }, "New: "),
               href ? h("a", { href, testid: "inbox-link" }, text) : text,
+              item.kind === "room.invited" && answerable(item) ? answerButtons(item, text) : null,
               item.read
                 ? null
                 : [
@@ -121,6 +130,63 @@ export function inboxPanel(header) {
     );
   }
 
+  function answerButtons(item, text) {
+    return [
+      " ",
+      h("button", { type: "button", testid: "inbox-accept", "aria-label": `Accept: ${text}`, onclick: () => accept(item) }, "Accept"),
+      " ",
+      h("button", { type: "button", testid: "inbox-decline", "aria-label": `Decline: ${text}`, onclick: () => decline(item) }, "Decline"),
+    ];
+  }
+
+  /** Which rooms' invitations are pending (asked again when one comes, or an answer was refused). */
+  async function loadInvitations(mine = controller) {
+    try {
+      const answer = await asPlayer((token) => api.roomInvitations(token));
+      if (controller !== mine) return;
+      invited = new Set((answer.received || []).map((invitation) => invitation.roomId));
+      draw();
+    } catch {
+      // the items are still shown, without Accept and Decline
+    }
+  }
+
+  /** Accepts the invitation an item brings: a seat of its room (its token kept as the join link's is), then the table. */
+  async function accept(item) {
+    const roomId = item.data.room_id;
+    try {
+      const joined = await asPlayer((token) => api.acceptInvitation(roomId, token));
+      const held = currentSession();
+      seatTokens.set(roomId, { seat: joined.seat ?? 0, token: joined.seatToken, name: held?.player.name || "", player: held?.player.playerId || "" });
+      invited.delete(roomId);
+      say("");
+      toggle(false);
+      if (!item.read) markRead({ itemIds: [item.itemId] });
+      else draw();
+      const target = `#room=${encodeURIComponent(roomId)}`;
+      if (location.hash === target) window.dispatchEvent(new Event("kickoff:reroute")); // (watching it already)
+      else location.hash = target;
+    } catch (error) {
+      say(`The invitation was not accepted: ${problemText(error)}`);
+      loadInvitations();
+    }
+  }
+
+  /** Declines the invitation an item brings (the item is marked read). */
+  async function decline(item) {
+    const roomId = item.data.room_id;
+    try {
+      await asPlayer((token) => api.declineInvitation(roomId, token));
+      invited.delete(roomId);
+      say("The invitation is declined.");
+      if (!item.read) markRead({ itemIds: [item.itemId] }, "The invitation is declined.");
+      else draw();
+    } catch (error) {
+      say(`The invitation was not declined: ${problemText(error)}`);
+      loadInvitations();
+    }
+  }
+
   function say(text) {
     status.textContent = text;
   }
@@ -129,7 +195,7 @@ export function inboxPanel(header) {
     return error instanceof Problem ? error.text : String(error?.message || error);
   }
 
-  async function markRead(body) {
+  async function markRead(body, done = "") {
     if (!body.itemIds && !body.upToItemId) return;
     try {
       const answer = await asPlayer((token) => api.markInboxRead(body, token));
@@ -138,7 +204,7 @@ export function inboxPanel(header) {
         if (body.itemIds?.includes(item.itemId) || (upTo !== null && BigInt(item.itemId) <= upTo)) item.read = true;
       }
       unread = answer?.unreadCount ?? 0;
-      say("");
+      say(done);
       draw();
     } catch (error) {
       say(`Could not mark it read: ${problemText(error)}`);
@@ -153,6 +219,7 @@ export function inboxPanel(header) {
     items = items.slice(0, SHOWN);
     if (!item.read) unread += 1;
     draw();
+    if (item.kind === "room.invited") loadInvitations();
     window.dispatchEvent(new CustomEvent("kickoff:inbox", { detail: item })); // (a table waiting on a rematch looks)
   }
 
@@ -162,6 +229,7 @@ export function inboxPanel(header) {
     controller = null;
     items = [];
     unread = 0;
+    invited = new Set();
     player = served ? myPlayerId() : "";
     button.hidden = !player;
     if (!player) {
@@ -178,6 +246,7 @@ export function inboxPanel(header) {
       unread = answer.unreadCount ?? 0;
       say("");
       draw();
+      if (items.some((item) => item.kind === "room.invited")) loadInvitations(mine);
     } catch (error) {
       if (controller !== mine) return;
       if (error instanceof Problem && error.status === 501) {

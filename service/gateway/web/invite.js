@@ -1,16 +1,19 @@
 // Private tables on the page: a room read by whoever may see it (an unlisted room answers 404 to anyone else: a
 // seated person shows their seat token, a signed-in player their access token), the invitation link a seated person
 // makes and copies for a waiting unlisted room, a friend invited to a waiting room, and `/play#join=<token>` opened:
-// a seat taken with the link (as the signed-in player, or anonymously under the name this tab was given).
+// a seat taken with the link (as the signed-in player, or anonymously under the name this tab was given). Also the
+// watch link of an unlisted room (`/play#watch=<token>`: an invitation link's token, in the address's fragment, which
+// the browser never sends): whoever opens it watches the table as a spectator, the token sent with each read.
 
 import { api, Problem, seatTokens } from "./api.js";
 import { field, fill, h } from "./dom.js";
 import { asPlayer, currentSession, myPlayerId } from "./session.js";
 
-/** The room as the caller may see it: asked as anyone first, then (on 404) with the seat token, then as the player. */
-export async function roomFor(roomId, seatToken = "") {
+/** The room as the caller may see it: asked as anyone first (with the watch link's token, if any), then (on 404) with
+ * the seat token, then as the player. */
+export async function roomFor(roomId, seatToken = "", link = "") {
   try {
-    return await api.room(roomId);
+    return await api.room(roomId, undefined, link);
   } catch (error) {
     if (!(error instanceof Problem && error.status === 404)) throw error;
     if (seatToken) {
@@ -71,6 +74,57 @@ export async function joinByLink(root, token) {
   } catch (error) {
     status.textContent = `No seat was taken: ${error instanceof Problem ? error.text : String(error?.message || error)}`;
   }
+}
+
+/** A seated person's watch link of an unlisted room, made and copied (while the room is not over). {element,
+ * update(room, status)}. The link is an invitation link of one use: while the room waits, its holder could also take a
+ * seat with it (`#join=`); watching uses nothing, so it lets any number of people watch. */
+export function watchLinkPanel(roomId, held) {
+  const text = h("input", { testid: "watch-link", readonly: true, "aria-label": "Watch link", hidden: true, size: 48 });
+  const copy = h("button", { type: "button", testid: "watch-link-copy", hidden: true, onclick: () => copyLink() }, "Copy the link");
+  const make = h("button", { type: "button", testid: "watch-link-make", onclick: () => link() }, "Make a watch link");
+  const status = h("p", { testid: "watch-link-status", "aria-live": "polite" });
+  const element = h(
+    "section",
+    { class: "panel invite", testid: "watch-link-panel", "aria-labelledby": "watch-link-h", hidden: true },
+    h("h2", { id: "watch-link-h" }, "Watch link"),
+    h("p", {}, "Whoever opens this link watches the table, seeing what any spectator sees: no hand."),
+    make,
+    " ",
+    text,
+    " ",
+    copy,
+    status,
+  );
+
+  async function link() {
+    try {
+      const answer = await api.createLink(roomId, held.token, { maxUses: 1 });
+      text.value = new URL(`/play#watch=${encodeURIComponent(answer.token)}`, location.href).href;
+      text.hidden = copy.hidden = false;
+      status.textContent = "";
+    } catch (error) {
+      status.textContent = `No link was made: ${error instanceof Problem ? error.text : String(error?.message || error)}`;
+    }
+  }
+
+  async function copyLink() {
+    try {
+      await navigator.clipboard.writeText(text.value);
+      status.textContent = "The link is copied.";
+    } catch {
+      text.select();
+      status.textContent = "Copy the selected link.";
+    }
+  }
+
+  return {
+    element,
+    /** Shown for an unlisted room until its game is over. */
+    update(room, status) {
+      element.hidden = !room.unlisted || status === "finished";
+    },
+  };
 }
 
 /** A waiting room's invitations, for a person seated there (`held`: this tab's seat): the link of an unlisted room,

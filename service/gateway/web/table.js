@@ -9,7 +9,7 @@ import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
 import { SeatBook } from "./book.js";
 import { fill, h, plural } from "./dom.js";
 import { roomEventText, seatResults } from "./events.js";
-import { invitePanel, roomFor } from "./invite.js";
+import { invitePanel, roomFor, watchLinkPanel } from "./invite.js";
 import { rematchPanel } from "./rematch.js";
 import { ClockRing } from "./ring.js";
 import { dressCard, loadFaces } from "./games/faces.js";
@@ -19,8 +19,9 @@ import { knownPlayer, lookUpPlayer, myPlayerId, ratingIn, ratingText, takeUpSeat
 const MAX_FEED = 2000; // event lines kept on the page
 const SEAT_MARK = { won: "winner", shared_win: "shared win", drawn: "draw" }; // each seat's result in the list of seats
 
-export function roomTable(root, roomId, { watch = false } = {}) {
+export function roomTable(root, roomId, { watch = false, link = "" } = {}) {
   const held = watch ? null : seatTokens.get(roomId);
+  link = watch ? link : ""; // (a watch link's token: sent with each read of an unlisted room)
   const token = held?.token || null;
   const s = {
     viewer: held ? held.seat : null,
@@ -83,6 +84,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
   const feed = h("ol", { class: "feed", testid: "feed", "aria-label": "Events", tabindex: 0 });
   const seatOnly = (node) => (token ? node : null);
   const invite = token ? invitePanel(roomId, held) : null; // (a waiting room's link and invitations)
+  const watchLink = token ? watchLinkPanel(roomId, held) : null; // (an unlisted room's link to watch it)
   const room = h(
     "div",
     { class: "room", testid: "room", data: { room: roomId, viewer: s.viewer ?? "", status: "", version: 0 } },
@@ -94,6 +96,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       announce,
       outcome,
       invite?.element,
+      watchLink?.element,
       h("div", { class: "table-grid" },
         h("section", { class: "panel", "aria-labelledby": "seats-h" }, h("h2", { id: "seats-h" }, "Seats"), seats),
         h("section", { class: "panel", "aria-labelledby": "state-h" }, h("h2", { id: "state-h" }, "On the table"), state),
@@ -349,7 +352,8 @@ export function roomTable(root, roomId, { watch = false } = {}) {
               (o.winningTeams?.length ? `; winning team ${o.winningTeams.join(", ")}` : ""),
           )
         : null,
-      h("p", {}, h("a", { class: "button", testid: "outcome-replay", href: `#replay=${encodeURIComponent(roomId)}` }, "Watch the replay")),
+      // (the replay view reads no watch link: an unlisted room's replay is its seated people's)
+      link ? null : h("p", {}, h("a", { class: "button", testid: "outcome-replay", href: `#replay=${encodeURIComponent(roomId)}` }, "Watch the replay")),
       rematchPart(),
     );
   }
@@ -372,6 +376,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
 
   function drawAll() {
     if (invite && s.status !== "waiting") invite.element.hidden = true;
+    if (watchLink && s.status === "finished") watchLink.element.hidden = true;
     drawRole();
     drawTurn();
     drawView();
@@ -438,7 +443,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     try {
       do {
         s.viewAgain = false;
-        const answer = await api.view(roomId, token);
+        const answer = await api.view(roomId, token, link);
         if (s.stopped) return;
         const version = Number(answer.version || 0);
         if (version < s.viewVersion) continue;
@@ -511,7 +516,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       }
     }
     if (s.stopped) return;
-    const source = new EventSource(api.roomEvents(roomId, s.version, ticket));
+    const source = new EventSource(api.roomEvents(roomId, s.version, ticket, link));
     s.source = source;
     source.addEventListener("open", () => {
       s.retries = 0;
@@ -554,7 +559,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     notice("stream", `Connection lost; reconnecting in ${Math.ceil(delay / 1000)} s…`);
     later(delay, async () => {
       try {
-        const answer = await roomFor(roomId, token);
+        const answer = await roomFor(roomId, token, link);
         applyRoom(answer);
         if (statusName(answer.status) === "finished" && Number(answer.version || 0) <= s.version) {
           s.ended = true; // every update is here: nothing to resume
@@ -573,7 +578,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
     notice("stream");
     if (!s.outcome) {
       try {
-        const answer = await roomFor(roomId, token);
+        const answer = await roomFor(roomId, token, link);
         applyRoom(answer);
         s.outcome = answer.outcome || null;
       } catch (error) {
@@ -593,7 +598,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
 
   async function start() {
     try {
-      const [answer, games] = await Promise.all([roomFor(roomId, token), hostedGames().catch(() => new Map())]);
+      const [answer, games] = await Promise.all([roomFor(roomId, token, link), hostedGames().catch(() => new Map())]);
       if (s.stopped) return;
       if (!watch && !token && (await takeMySeatUp(answer))) return;
       applyRoom(answer);
@@ -604,6 +609,7 @@ export function roomTable(root, roomId, { watch = false } = {}) {
       const mode = (answer.mode === "ROOM_MODE_SOLO" ? "solo" : "online") + (answer.rated ? ", rated" : "");
       s.mode = mode;
       invite?.update(answer, s.status === "waiting");
+      watchLink?.update(answer, s.status);
       await loadFaces(answer.game);
       if (!token) role.textContent = `You are watching as a spectator (${mode}).`;
       drawAll();
