@@ -88,6 +88,7 @@ class KickoffApp(App[None]):
     #invite-friends { height: auto; max-height: 6; border: none; }
     #invite-status { height: auto; }
     #link-input { height: 1; border: none; padding: 0 1; margin-bottom: 1; background: $boost; }
+    #presence-line { height: auto; padding: 0 1; }
     #dialog-buttons { height: auto; align-horizontal: right; }
     #table { height: 2fr; }
     #board { width: 1fr; }

@@ -210,6 +210,15 @@ class InboxPage:
 
 
 @dataclass(frozen=True)
+class FriendsPresence:
+    """The player's friends' presence now (one page), by player id, and who sees the player's own presence
+    (``presence_pb2.PRESENCE_VISIBILITY_FRIENDS`` or ``..._NOBODY``)."""
+
+    friends: dict[str, presence_pb2.FriendPresence]
+    visibility: int
+
+
+@dataclass(frozen=True)
 class MyRoomsPage:
     """A page of the signed-in player's rooms (the server's order: their turn first), and the next page's token."""
 
@@ -664,9 +673,20 @@ class KickoffClient:
 
     async def presence(self, *, page_size: int = 0) -> dict[str, presence_pb2.FriendPresence]:
         """The player's friends' presence now (one page, of the server's size), by player id."""
+        return (await self.friends_presence(page_size=page_size)).friends
+
+    async def friends_presence(self, *, page_size: int = 0) -> FriendsPresence:
+        """The player's friends' presence now (one page, of the server's size), and who sees the player's own."""
         request = presence_pb2.GetPresenceRequest(page_size=page_size)
         response = await self._as_player(self._presence.GetPresence, request)
-        return {friend.player_id: friend for friend in response.friends}
+        return FriendsPresence({friend.player_id: friend for friend in response.friends}, response.visibility)
+
+    async def set_presence_visibility(self, *, to_friends: bool) -> int:
+        """Let the player's friends see their presence, or nobody (then every friend sees them away); who sees it
+        now."""
+        visibility = presence_pb2.PRESENCE_VISIBILITY_FRIENDS if to_friends else presence_pb2.PRESENCE_VISIBILITY_NOBODY
+        request = presence_pb2.SetPresenceVisibilityRequest(visibility=visibility)
+        return int((await self._as_player(self._presence.SetPresenceVisibility, request)).visibility)
 
     # -- private tables: invitation links, and friends invited to a room ----------------------------------------------
 

@@ -1,7 +1,7 @@
 """A signed-in player's people (issue 48): their inbox (newest first, marked read), their friends (their friend
-code, adding one by code, the requests they received, each friend's presence, removing or blocking one), and the
-invitations to a room friends sent them (accepted: the table opens; declined). They only call the server's
-InboxService, FriendService, PresenceService and RoomService through :mod:`terminal.client`."""
+code, adding one by code, the requests they received, each friend's presence, who sees their own presence, removing
+or blocking one), and the invitations to a room friends sent them (accepted: the table opens; declined). They only
+call the server's InboxService, FriendService, PresenceService and RoomService through :mod:`terminal.client`."""
 
 from __future__ import annotations
 
@@ -149,8 +149,9 @@ class InboxScreen(PagedScreen):
 
 
 class FriendsScreen(Screen[None]):
-    """The signed-in player's friend code, the requests they received (a: accept, x: decline), their friends with
-    each one's presence (R: remove, B: block), and adding a friend by code (the input: Enter sends)."""
+    """The signed-in player's friend code, who sees their presence (v: their friends or nobody), the requests they
+    received (a: accept, x: decline), their friends with each one's presence (R: remove, B: block), and adding a
+    friend by code (the input: Enter sends)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Lobby"),
@@ -160,11 +161,13 @@ class FriendsScreen(Screen[None]):
         Binding("B", "block", "Block"),
         Binding("c", "focus('#friend-code-input')", "Add by code"),
         Binding("r", "refresh", "Refresh"),
+        Binding("v", "visibility", "Who sees me"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.code = ""
+        self.visibility = presence_pb2.PRESENCE_VISIBILITY_UNSPECIFIED  # who sees the player's presence, as last read
         self.loads = 0  # loads done (tests wait for the next)
         self.rows: dict[str, tuple[str, str]] = {}  # row key -> (what: "received" / "friend" / "sent", player id)
 
@@ -175,6 +178,7 @@ class FriendsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="friend-code")
+        yield Static("", id="presence-line")
         yield Label("Add a friend by their code (c): Enter sends", classes="heading")
         yield Input(placeholder="a friend code", id="friend-code-input", max_length=16)
         yield Label("Requests and friends", classes="heading")
@@ -203,7 +207,7 @@ class FriendsScreen(Screen[None]):
             if not self.code:
                 self.code = await self.client.friend_code()
             listed = await self.client.list_friends()
-            presence = await self.client.presence()
+            seen_now = await self.client.friends_presence()
         except CallFailed as failed:
             self.say(refused(failed))
             self.loads += 1
@@ -211,6 +215,8 @@ class FriendsScreen(Screen[None]):
         self.query_one("#friend-code", Static).update(
             Text(f"Your friend code: {self.code} (give it to a friend, who adds you with it)")
         )
+        presence = seen_now.friends
+        self._show_visibility(seen_now.visibility)
         table = self.query_one("#friends", DataTable)
         table.clear()
         self.rows = {}
@@ -230,6 +236,30 @@ class FriendsScreen(Screen[None]):
         friends = plural(len(listed.friends), "friend")
         asks = f", {plural(len(listed.received), 'request')} to answer" if listed.received else ""
         self.say(said or f"{friends}{asks}.")
+        self.loads += 1
+
+    def _show_visibility(self, visibility: int) -> None:
+        self.visibility = visibility
+        if visibility == presence_pb2.PRESENCE_VISIBILITY_NOBODY:
+            text = "Your presence: hidden. Your friends see you away (v: show it to your friends)"
+        else:
+            text = "Your presence: your friends see it (v: hide it from everyone)"
+        self.query_one("#presence-line", Static).update(Text(text))
+
+    def action_visibility(self) -> None:
+        """Turn who sees the player's presence over: their friends, or nobody."""
+        to_friends = self.visibility == presence_pb2.PRESENCE_VISIBILITY_NOBODY
+        self.run_worker(self._set_visibility(to_friends), group="friends", exclusive=True)
+
+    async def _set_visibility(self, to_friends: bool) -> None:
+        try:
+            visibility = await self.client.set_presence_visibility(to_friends=to_friends)
+        except CallFailed as failed:
+            self.say(refused(failed))
+            self.loads += 1
+            return
+        self._show_visibility(visibility)
+        self.say("Your friends see your presence again." if to_friends else "Nobody sees your presence now.")
         self.loads += 1
 
     def selected(self, what: str) -> str | None:

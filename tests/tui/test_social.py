@@ -12,7 +12,7 @@ from google.protobuf import struct_pb2
 from textual import events
 from textual.widgets import DataTable, Input, OptionList
 
-from kickoff.v1 import common_pb2, friend_pb2, player_pb2, room_pb2
+from kickoff.v1 import common_pb2, friend_pb2, player_pb2, presence_pb2, presence_pb2_grpc, room_pb2
 from service.settings import PresenceSettings
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
@@ -331,8 +331,8 @@ async def test_a_seated_player_invites_a_friend_from_the_waiting_table(social: S
 
 
 async def test_an_invitation_to_a_room_is_declined_or_accepted_and_accepting_opens_the_table(social: Served) -> None:
-    """A friend invites the player to two private tables: t in the lobby lists both, latest first; x declines one,
-    Enter accepts the other, which seats the player and opens that table. Buys: answering invitations from the
+    """A friend invites the player to two private tables: t in the lobby lists both; x declines one, Enter accepts the
+    other, which seats the player and opens that table. Buys: answering invitations from the
     terminal."""
     app = KickoffApp(target(social.harness), name="Ana")
     async with app.run_test(size=SIZE) as pilot:
@@ -349,18 +349,56 @@ async def test_an_invitation_to_a_room_is_declined_or_accepted_and_accepting_ope
         assert isinstance(invitations, RoomInvitationsScreen)
         await until(pilot, lambda: invitations.loads >= 1, "the list")
         table = invitations.query_one("#invitations", DataTable)
-        assert [row[:3] for row in cells(table)] == [
-            ["Bo invites you", "soker", second.room.room_id],
-            ["Bo invites you", "soker", first.room.room_id],
-        ]
+        rows = cells(table)
+        assert sorted(row[:3] for row in rows) == sorted(
+            ["Bo invites you", "soker", room.room.room_id] for room in (first, second)
+        )  # (latest first: these two were sent in the same second)
         assert shown(app, "#invitations-status").startswith("2 invitations to answer")
+        declined, kept = rows[0][2], rows[1][2]
 
-        await pilot.press("x")
+        await pilot.press("x")  # the highlighted one, the first line
         await until(pilot, lambda: invitations.loads >= 2, "the decline")
-        assert [row[2] for row in cells(table)] == [first.room.room_id]
+        assert [row[2] for row in cells(table)] == [kept]
         assert shown(app, "#invitations-status") == "Declined Bo's invitation."
+        sent = await social.harness.rooms.ListRoomInvitations(
+            room_pb2.ListRoomInvitationsRequest(), metadata=auth(bo.access_token)
+        )
+        assert declined != kept and [i.room_id for i in sent.sent] == [kept]  # (Bo's list no longer has it)
 
         await pilot.press("enter")
         screen = await at_table(pilot, turn=False)
-        assert screen.room_id == first.room.room_id and screen.viewer == 1 and screen.held
+        assert screen.room_id == kept and screen.viewer == 1 and screen.held
         assert screen.status == common_pb2.ROOM_STATUS_PLAYING  # (the table was full: the game began)
+
+
+async def test_the_friends_screen_shows_and_changes_who_sees_the_players_presence(social: Served) -> None:
+    """The friends screen says who sees the player's presence; v hides it (a friend then sees the player away) and
+    v again shows it to friends. Buys: presence visibility from the terminal."""
+    app = KickoffApp(target(social.harness), name="Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        ana = await sign_in(pilot)
+        bo = await friends_with(social, app, "Bo")
+
+        async def seen_by_bo() -> int:
+            await social.harness.presence.flush()  # (Ana's calls made her online: written now, not on the next round)
+            stub = presence_pb2_grpc.PresenceServiceStub(social.harness.channel)
+            answer = await stub.GetPresence(presence_pb2.GetPresenceRequest(), metadata=auth(bo.access_token))
+            return next(friend.state for friend in answer.friends if friend.player_id == ana.player.player_id)
+
+        await pilot.press("f")
+        await until(pilot, lambda: isinstance(app.screen, FriendsScreen) and app.screen.loads >= 1, "friends")
+        friends = app.screen
+        assert isinstance(friends, FriendsScreen)
+        assert shown(app, "#presence-line").startswith("Your presence: your friends see it")
+        assert await seen_by_bo() == presence_pb2.PRESENCE_STATE_ONLINE
+
+        await pilot.press("v")
+        await until(pilot, lambda: friends.loads >= 2, "the change")
+        assert shown(app, "#presence-line").startswith("Your presence: hidden")
+        assert shown(app, "#friends-status") == "Nobody sees your presence now."
+        assert await seen_by_bo() == presence_pb2.PRESENCE_STATE_AWAY
+
+        await pilot.press("v")
+        await until(pilot, lambda: friends.loads >= 3, "the change back")
+        assert shown(app, "#presence-line").startswith("Your presence: your friends see it")
+        assert (await app.client.friends_presence()).visibility == presence_pb2.PRESENCE_VISIBILITY_FRIENDS
