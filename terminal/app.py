@@ -83,6 +83,12 @@ class KickoffApp(App[None]):
     .field Input { border: none; height: 1; padding: 0 1; background: $boost; }
     .field Input:focus { background: $primary 40%; }
     #create-hint, #play-hint { color: $text-muted; height: auto; max-height: 4; }
+    .invite-note, #link-hint { color: $text-muted; height: auto; margin-bottom: 1; }
+    #invite-link { height: auto; margin-bottom: 1; }
+    #invite-friends { height: auto; max-height: 6; border: none; }
+    #invite-status { height: auto; }
+    #link-input { height: 1; border: none; padding: 0 1; margin-bottom: 1; background: $boost; }
+    #presence-line { height: auto; padding: 0 1; }
     #dialog-buttons { height: auto; align-horizontal: right; }
     #table { height: 2fr; }
     #board { width: 1fr; }

@@ -23,12 +23,17 @@ and raises :class:`SessionEnded`.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
+import json
+import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 import grpc
 from google.protobuf import struct_pb2
@@ -117,6 +122,38 @@ def new_request_id() -> str:
     return uuid.uuid4().hex
 
 
+LINK_TOKEN_MAX = 512  # the most characters an invitation link's token may have (the contract's bound)
+_TOKEN_CHARACTERS = re.compile(r"[A-Za-z0-9._~+/=-]+")
+_ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def link_token(text: str) -> str:
+    """The invitation token in what a person pasted: a whole link (``.../play#join=<token>``), the ``join=`` part,
+    or the token alone. ValueError, saying why, for text that holds none."""
+    text = text.strip()
+    if "join=" in text:
+        text = unquote(text.rsplit("join=", 1)[1].split("&", 1)[0])
+    if not text:
+        raise ValueError("paste an invitation link, or its token")
+    if len(text) > LINK_TOKEN_MAX:
+        raise ValueError(f"an invitation token has at most {LINK_TOKEN_MAX} characters; this has {len(text)}")
+    if not _TOKEN_CHARACTERS.fullmatch(text) or text.count(".") != 2:
+        raise ValueError("this is not an invitation link: its token is three parts joined by dots")
+    return text
+
+
+def link_room(token: str) -> str:
+    """The room an invitation link's token opens (its ``rid`` claim; the server checks the token, the client only
+    reads where it leads), or "" when the token does not say."""
+    try:
+        part = token.split(".")[1]
+        claims = json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+    except (IndexError, ValueError, binascii.Error):
+        return ""
+    room_id = claims.get("rid") if isinstance(claims, dict) else None
+    return room_id if isinstance(room_id, str) and _ROOM_ID.fullmatch(room_id) else ""
+
+
 @dataclass(frozen=True)
 class Ticket:
     """A seat taken: the room after the join, the seat, and its bearer token."""
@@ -170,6 +207,15 @@ class InboxPage:
     items: list[inbox_pb2.InboxItem]
     next_token: str
     unread: int
+
+
+@dataclass(frozen=True)
+class FriendsPresence:
+    """The player's friends' presence now (one page), by player id, and who sees the player's own presence
+    (``presence_pb2.PRESENCE_VISIBILITY_FRIENDS`` or ``..._NOBODY``)."""
+
+    friends: dict[str, presence_pb2.FriendPresence]
+    visibility: int
 
 
 @dataclass(frozen=True)
@@ -627,9 +673,55 @@ class KickoffClient:
 
     async def presence(self, *, page_size: int = 0) -> dict[str, presence_pb2.FriendPresence]:
         """The player's friends' presence now (one page, of the server's size), by player id."""
+        return (await self.friends_presence(page_size=page_size)).friends
+
+    async def friends_presence(self, *, page_size: int = 0) -> FriendsPresence:
+        """The player's friends' presence now (one page, of the server's size), and who sees the player's own."""
         request = presence_pb2.GetPresenceRequest(page_size=page_size)
         response = await self._as_player(self._presence.GetPresence, request)
-        return {friend.player_id: friend for friend in response.friends}
+        return FriendsPresence({friend.player_id: friend for friend in response.friends}, response.visibility)
+
+    async def set_presence_visibility(self, *, to_friends: bool) -> int:
+        """Let the player's friends see their presence, or nobody (then every friend sees them away); who sees it
+        now."""
+        visibility = presence_pb2.PRESENCE_VISIBILITY_FRIENDS if to_friends else presence_pb2.PRESENCE_VISIBILITY_NOBODY
+        request = presence_pb2.SetPresenceVisibilityRequest(visibility=visibility)
+        return int((await self._as_player(self._presence.SetPresenceVisibility, request)).visibility)
+
+    # -- private tables: invitation links, and friends invited to a room ----------------------------------------------
+
+    async def create_invitation_link(
+        self, room_id: str, token: str, *, max_uses: int = 1, expires_in_seconds: int = 0
+    ) -> room_pb2.CreateInvitationLinkResponse:
+        """An invitation link to an unlisted room, made with a seat's token: the link (``max_uses`` 1: single use;
+        0: the server's most), its token (shown once) and the web page's path for it."""
+        request = room_pb2.CreateInvitationLinkRequest(
+            room_id=room_id, max_uses=max_uses, expires_in_seconds=expires_in_seconds
+        )
+        return await self._unary(self._rooms.CreateInvitationLink, request, self._auth(token))
+
+    async def invite_to_room(self, room_id: str, player_id: str) -> room_pb2.RoomInvitation:
+        """Invite a friend to a waiting room the signed-in player is seated in."""
+        request = room_pb2.InviteToRoomRequest(room_id=room_id, player_id=player_id)
+        return (await self._as_player(self._rooms.InviteToRoom, request)).invitation
+
+    async def room_invitations(self) -> room_pb2.ListRoomInvitationsResponse:
+        """The signed-in player's pending room invitations: ``received`` from friends and ``sent``, latest first."""
+        return await self._as_player(self._rooms.ListRoomInvitations, room_pb2.ListRoomInvitationsRequest())
+
+    async def accept_room_invitation(self, room_id: str) -> Ticket:
+        """Accept an invitation to a room: the player is seated there, as joining would seat them."""
+        request = room_pb2.AcceptRoomInvitationRequest(room_id=room_id)
+        response = await self._as_player(self._rooms.AcceptRoomInvitation, request)
+        return Ticket(response.room, response.seat, response.seat_token)
+
+    async def decline_room_invitation(self, room_id: str) -> None:
+        request = room_pb2.DeclineRoomInvitationRequest(room_id=room_id)
+        await self._as_player(self._rooms.DeclineRoomInvitation, request)
+
+    async def withdraw_room_invitation(self, room_id: str, player_id: str) -> None:
+        request = room_pb2.WithdrawRoomInvitationRequest(room_id=room_id, player_id=player_id)
+        await self._as_player(self._rooms.WithdrawRoomInvitation, request)
 
     # -- rematches ----------------------------------------------------------------------------------------------------
 
@@ -646,7 +738,7 @@ class KickoffClient:
         response = await self._unary(self._rooms.AnswerRematch, request, self._auth(token))
         if not response.HasField("seat") or not response.seat_token:
             return response.room, None
-        new_room = await self.get_room(response.room.rematch.room_id)
+        new_room = await self.get_room(response.room.rematch.room_id, response.seat_token)
         return response.room, Ticket(new_room, response.seat, response.seat_token)
 
     # -- games and rooms ----------------------------------------------------------------------------------------------
@@ -676,8 +768,10 @@ class KickoffClient:
             if not after:
                 return whole
 
-    async def get_room(self, room_id: str) -> room_pb2.Room:
-        return (await self._unary(self._rooms.GetRoom, room_pb2.GetRoomRequest(room_id=room_id))).room
+    async def get_room(self, room_id: str, token: str | None = None, *, invitation_token: str = "") -> room_pb2.Room:
+        """A room; an unlisted one only with a seat's ``token`` (or the token of one of its invitation links)."""
+        request = room_pb2.GetRoomRequest(room_id=room_id, invitation_token=invitation_token)
+        return (await self._unary(self._rooms.GetRoom, request, self._auth(token))).room
 
     async def create_room(
         self,
@@ -691,10 +785,12 @@ class KickoffClient:
         as_player: bool = True,
         choice: str = "",
         system_player: str = "",
+        unlisted: bool = False,
     ) -> NewRoom:
         """Create a room; a signed-in player (unless not ``as_player``) is seated in it at once (``NewRoom.ticket``),
-        with ``choice`` for the seat where the game offers one. Anyone else joins after, with their choice. Sent
-        with a request id, and once more with the same id when the answer was lost (:meth:`_once`)."""
+        with ``choice`` for the seat where the game offers one. Anyone else joins after, with their choice.
+        ``unlisted``: a private table, in nobody's lobby (a signed-in player's only). Sent with a request id, and
+        once more with the same id when the answer was lost (:meth:`_once`)."""
         request = room_pb2.CreateRoomRequest(
             game=game,
             mode=common_pb2.ROOM_MODE_SOLO if solo else common_pb2.ROOM_MODE_ONLINE,
@@ -702,6 +798,7 @@ class KickoffClient:
             system_players=system_players,
             system_player=system_player,
             request_id=new_request_id(),
+            unlisted=unlisted,
         )
         if options:
             request.options.CopyFrom(options_struct(options))
@@ -719,11 +816,25 @@ class KickoffClient:
         return NewRoom(response.room, ticket)
 
     async def join_room(
-        self, room_id: str, *, name: str = "", choice: str = "", seat: int | None = None, as_player: bool = True
+        self,
+        room_id: str,
+        *,
+        name: str = "",
+        choice: str = "",
+        seat: int | None = None,
+        as_player: bool = True,
+        invitation_token: str = "",
     ) -> Ticket:
-        """Take a seat: the signed-in player's (unless not ``as_player``), else an anonymous one. Sent with a request
-        id, and once more with the same id when the answer was lost (:meth:`_once`)."""
-        request = room_pb2.JoinRoomRequest(room_id=room_id, name=name, choice=choice, request_id=new_request_id())
+        """Take a seat: the signed-in player's (unless not ``as_player``), else an anonymous one; an unlisted room's
+        with one of its links' ``invitation_token``. Sent with a request id, and once more with the same id when the
+        answer was lost (:meth:`_once`)."""
+        request = room_pb2.JoinRoomRequest(
+            room_id=room_id,
+            name=name,
+            choice=choice,
+            request_id=new_request_id(),
+            invitation_token=invitation_token,
+        )
         if seat is not None:
             request.seat = seat
         if as_player:

@@ -1,5 +1,5 @@
-"""The lobby's forms about one of the server's games: a new room's (the game, its seats, solo or online, system
-players and options typed as name=value) and Play now's (the game's queue, and the table size)."""
+"""The lobby's forms about one of the server's games: a new room's (the game, its seats, solo, online or an unlisted
+online room, system players and options typed as name=value) and Play now's (the game's queue, and the table size)."""
 
 from __future__ import annotations
 
@@ -57,8 +57,9 @@ class GameForm(ModalScreen[dict[str, Any] | None]):
 
 
 class CreateRoomScreen(GameForm):
-    """The form for a new room: the game, its seats (from the game's seat counts), solo or online, how many system
-    players, and options over the game's defaults. Answers the request's fields, or None."""
+    """The form for a new room: the game, its seats (from the game's seat counts), solo, online or online and
+    unlisted (a private table, for a player: the lobby signs in first), how many system players, and options over the
+    game's defaults. Answers the request's fields, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
@@ -75,7 +76,11 @@ class CreateRoomScreen(GameForm):
             with Horizontal(classes="field"):
                 yield Label("Mode")
                 yield Select(
-                    [("Solo (you and system players)", "solo"), ("Online (people, with the clock)", "online")],
+                    [
+                        ("Solo (you and system players)", "solo"),
+                        ("Online (people, with the clock)", "online"),
+                        ("Unlisted (online, only those you invite)", "unlisted"),
+                    ],
                     value="solo",
                     allow_blank=False,
                     id="create-mode",
@@ -118,11 +123,15 @@ class CreateRoomScreen(GameForm):
             return value
         return self._seat_options()[0][1]
 
-    def _solo(self) -> bool:
+    def _mode(self) -> str:
         try:
-            return self.query_one("#create-mode", Select).value != "online"
-        except Exception:
-            return True
+            value = self.query_one("#create-mode", Select).value
+        except Exception:  # not composed yet
+            return "solo"
+        return value if isinstance(value, str) else "solo"
+
+    def _solo(self) -> bool:
+        return self._mode() == "solo"
 
     def _default_system(self) -> str:
         return str(self._seats() - 1) if self._solo() else "0"
@@ -162,6 +171,7 @@ class CreateRoomScreen(GameForm):
                 "game": self.game,
                 "seats": self._seats(),
                 "solo": self._solo(),
+                "unlisted": self._mode() == "unlisted",
                 "system_players": system,
                 "system_player": self._level(),
                 "options": options,

@@ -1,5 +1,6 @@
 """The lobby: the games the server hosts, its rooms (waiting ones first), signing in as a guest, and what to do with
-a room (create, join, watch, replay) or a game (Play now, its leaderboard)."""
+a room (create, join, watch, replay; join a private table with a link; a friend's invitations) or a game (Play now,
+its leaderboard)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Static
 
 from kickoff.v1 import game_pb2, match_pb2, room_pb2
-from terminal.client import CallFailed, KickoffClient
+from terminal.client import CallFailed, KickoffClient, link_room
 from terminal.screens.forms import CreateRoomScreen, PlayNowScreen
 from terminal.screens.players import LeaderboardScreen, MyGamesScreen
+from terminal.screens.private import JoinLinkScreen
 from terminal.screens.search import SearchScreen
 from terminal.screens.shared import (
     MODE_TEXT,
@@ -28,7 +30,7 @@ from terminal.screens.shared import (
     seat_summary,
     session_ended_text,
 )
-from terminal.screens.social import FriendsScreen, InboxScreen
+from terminal.screens.social import FriendsScreen, InboxScreen, RoomInvitationsScreen
 from terminal.screens.table import TableScreen
 
 # The lobby's rooms table: each column's width but the players', which takes what is left of the table (at least
@@ -57,6 +59,8 @@ class LobbyScreen(Screen[None]):
         Binding("l", "leaderboard", "Leaderboard"),
         Binding("b", "inbox", "Inbox", show=False),  # (the inbox's line in the side panel names these two)
         Binding("f", "friends", "Friends", show=False),
+        Binding("t", "invitations", "Invitations", show=False),
+        Binding("k", "join_link", "Join with a link", show=False),  # (the room id's heading names it)
         Binding("escape", "focus('#rooms')", "Rooms", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -71,7 +75,7 @@ class LobbyScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "sign_in":
             return not self.client.signed_in
-        if action in ("sign_out", "my_games", "inbox", "friends"):
+        if action in ("sign_out", "my_games", "inbox", "friends", "invitations"):
             return self.client.signed_in
         return True
 
@@ -89,7 +93,7 @@ class LobbyScreen(Screen[None]):
                 yield Input(self.app.player_name, placeholder="shown at the table", id="name")  # type: ignore[attr-defined]
                 yield Label("Choice (e.g. a team code)", classes="heading")
                 yield Input(placeholder="if the game offers one", id="choice")
-                yield Label("Room id (i): Enter joins", classes="heading")
+                yield Label("Room id (i), a link (k)", classes="heading")
                 yield Input(placeholder="a room's id", id="room-id")
                 yield Static("", id="inbox-line")
             with Vertical(id="lobby-main"):
@@ -151,9 +155,9 @@ class LobbyScreen(Screen[None]):
             self.unread = (await self.client.list_inbox(page_size=1)).unread
         except CallFailed as failed:  # (a server without players' inboxes: no line)
             unserved = failed.refusal.code == "UNIMPLEMENTED"
-            line.update("" if unserved else Text("Inbox (b): cannot be read now\nFriends (f)"))
+            line.update("" if unserved else Text("Inbox (b): cannot be read now\nFriends (f) Invites (t)"))
             return
-        line.update(Text(f"Inbox (b): {self.unread} unread\nFriends (f)"))
+        line.update(Text(f"Inbox (b): {self.unread} unread\nFriends (f) Invites (t)"))
 
     def action_inbox(self) -> None:
         if self.client.signed_in:
@@ -162,6 +166,28 @@ class LobbyScreen(Screen[None]):
     def action_friends(self) -> None:
         if self.client.signed_in:
             self.app.push_screen(FriendsScreen())
+
+    def action_invitations(self) -> None:
+        if self.client.signed_in:
+            self.app.push_screen(RoomInvitationsScreen())
+
+    # -- a private table's invitation link ----------------------------------------------------------------------------
+
+    def action_join_link(self) -> None:
+        self.app.push_screen(JoinLinkScreen(), self._link_pasted)
+
+    def _link_pasted(self, token: str | None) -> None:
+        if token:
+            self.run_worker(self.join_with_link(token), group="lobby", exclusive=True)
+
+    async def join_with_link(self, token: str) -> None:
+        """Take a seat in the room an invitation link opens (as the signed-in player, or anonymously under the
+        lobby's name) and open its table."""
+        room_id = link_room(token)
+        if not room_id:
+            self.say("Not joined: this invitation link does not name a room this client can read.")
+            return
+        await self.join(room_id, invitation_token=token)
 
     # -- the player's session -----------------------------------------------------------------------------------------
 
@@ -336,6 +362,9 @@ class LobbyScreen(Screen[None]):
             self.run_worker(self._create_and_join(request), group="lobby", exclusive=True)
 
     async def _create_and_join(self, request: dict[str, Any]) -> None:
+        unlisted = bool(request.get("unlisted"))
+        if unlisted and not self.client.signed_in and not await self._sign_in():
+            return  # (an unlisted room is a player's: signed in as a guest first)
         try:
             created = await self.client.create_room(
                 request["game"],
@@ -345,6 +374,7 @@ class LobbyScreen(Screen[None]):
                 system_player=request.get("system_player", ""),
                 options=request["options"],
                 choice=self.choice(),  # (a signed-in player is seated by CreateRoom, with it)
+                unlisted=unlisted,
             )
         except CallFailed as failed:
             self.say(refused(failed))
@@ -354,9 +384,13 @@ class LobbyScreen(Screen[None]):
         else:
             await self.join(created.room.room_id)
 
-    async def join(self, room_id: str) -> None:
+    async def join(self, room_id: str, *, invitation_token: str = "") -> None:
+        """Take a seat in the room (with an invitation link's token: an unlisted one) and open its table; a player
+        seated there already takes their seat up."""
         try:
-            ticket = await self.client.join_room(room_id, name=self.player_name(), choice=self.choice())
+            ticket = await self.client.join_room(
+                room_id, name=self.player_name(), choice=self.choice(), invitation_token=invitation_token
+            )
         except CallFailed as failed:
             # A player holding a seat there already: take the seat up.
             if not self.client.signed_in or failed.refusal.reason != "already_seated":

@@ -17,6 +17,7 @@ from textual.widgets import Footer, Header, Input, Log, OptionList, Static
 
 from kickoff.v1 import common_pb2, move_pb2, room_pb2
 from terminal.client import CallFailed, KickoffClient, PlayItem, RoomStream, Ticket, ViewSnapshot, new_request_id
+from terminal.screens.private import InviteScreen
 from terminal.screens.shared import MODE_TEXT, open_replay, rating_text, timestamp_seconds
 from terminal.tables import SeatBook, move_label, outcome_lines, room_event_text, view_parts
 
@@ -45,6 +46,7 @@ class TableScreen(Screen[None]):
         Binding("r", "reconnect", "Reconnect"),
         Binding("x", "give_back", "Give seat back"),
         Binding("v", "replay", "Replay"),
+        Binding("i", "invite", "Invite"),  # (a seat of a room still waiting: a link, a friend)
         # The rematch, once the game is over (a seat's keys: the rematch panel says which apply).
         Binding("n", "propose_rematch", "Rematch"),
         Binding("y", "answer_rematch(True)", "Accept rematch"),
@@ -84,6 +86,11 @@ class TableScreen(Screen[None]):
     @property
     def client(self) -> KickoffClient:
         return self.app.client  # type: ignore[attr-defined]
+
+    @property
+    def seat_token(self) -> str | None:
+        """The seat's token (None for a spectator): what shows an unlisted room to the seat."""
+        return self.ticket.token if self.ticket is not None else None
 
     @property
     def finished(self) -> bool:
@@ -143,6 +150,9 @@ class TableScreen(Screen[None]):
             return self.held and self.status == common_pb2.ROOM_STATUS_WAITING
         if action == "replay":  # the game again, every hand shown, once it is over
             return self.finished
+        if action == "invite":  # a link to an unlisted room, or a friend (a player's seat), while the room waits
+            unlisted = self.room is not None and self.room.unlisted
+            return self.ticket is not None and self.status == common_pb2.ROOM_STATUS_WAITING and (unlisted or self.held)
         if action in REMATCH_ACTIONS:
             return self._rematch_offers(action)
         return True
@@ -181,7 +191,8 @@ class TableScreen(Screen[None]):
 
     def action_look_rematch(self) -> None:
         if self.ticket is not None and self.finished:
-            self.run_worker(self._rematch_call(self.client.get_room(self.room_id)), group="rematch", exclusive=True)
+            call = self.client.get_room(self.room_id, self.seat_token)
+            self.run_worker(self._rematch_call(call), group="rematch", exclusive=True)
 
     def _look_again(self) -> None:
         """Every few seconds while a rematch is open, read it again (the room's stream ended with the game)."""
@@ -249,6 +260,10 @@ class TableScreen(Screen[None]):
             lines.append("Waiting for the others (u: look again)")
         return "\n".join(lines)
 
+    def action_invite(self) -> None:
+        if self.check_action("invite", ()) and self.ticket is not None and self.room is not None:
+            self.app.push_screen(InviteScreen(self.room, self.ticket))
+
     def action_replay(self) -> None:
         if self.finished:
             self.run_worker(open_replay(self, self.room_id), group="replay", exclusive=True)
@@ -273,7 +288,7 @@ class TableScreen(Screen[None]):
         """Read the room's stream (from after ``after_version``) until the game ends or the stream breaks off."""
         self.stream = None
         try:
-            self.room = await self.client.get_room(self.room_id)
+            self.room = await self.client.get_room(self.room_id, self.seat_token)
             for seat in self.room.seats:
                 self.book.take(seat)
             self._want_ratings()
@@ -290,7 +305,7 @@ class TableScreen(Screen[None]):
                 if self.finished and self.outcome is not None:
                     break
             if self.finished and self.ticket is not None:  # the rematch, as it stands
-                await self._rematch_call(self.client.get_room(self.room_id))
+                await self._rematch_call(self.client.get_room(self.room_id, self.seat_token))
         except CallFailed as failed:
             self._notice(f"The room's stream broke off: {failed.refusal}. r: reconnect", refusal=True)
         finally:

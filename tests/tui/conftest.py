@@ -193,9 +193,17 @@ async def play_to_end(pilot: Pilot, seed: int, limit: int = 400) -> int:
 
 
 async def create_room(
-    pilot: Pilot, game: str, *, seats: int, online: bool = False, options: str = "", system: int | None = None
+    pilot: Pilot,
+    game: str,
+    *,
+    seats: int,
+    online: bool = False,
+    options: str = "",
+    system: int | None = None,
+    unlisted: bool = False,
 ) -> None:
-    """Create a room from the lobby with the keys: the game from the lobby's list, then the form."""
+    """Create a room from the lobby with the keys: the game from the lobby's list, then the form (``unlisted``: an
+    online room in nobody's lobby)."""
     screen = await lobby(pilot)
     names = [info.name for info in screen.games]
     await pilot.press("g")
@@ -207,8 +215,8 @@ async def create_room(
     await pilot.press("tab", "enter")  # the seats list
     await pilot.pause()
     await pilot.press(*["down"] * counts.index(seats), "enter", "tab")
-    if online:
-        await pilot.press("enter", "down", "enter")
+    if online or unlisted:
+        await pilot.press("enter", "down", *["down"] * unlisted, "enter")
     await pilot.press("tab")  # system players: the form fills in seats - 1 (solo) or 0 (online)
     if system is not None:
         await pilot.press("ctrl+a", "backspace", *str(system))
