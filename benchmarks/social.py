@@ -11,7 +11,9 @@ as a server runs them (every second, and at once after a change on the node). No
   and goes, over ``seconds``, through online (a stream open), at a table, searching and away (every stream closed),
   each change at a random time. The figure is the **delay** from a change on one node to the moment a friend's
   stream on the other node yields it (p50, p99: the goal is p99 under 2 s), the **store's writes a change** (rows
-  written by the nodes / changes made), and the **CPU a change**: this process's CPU (both nodes, the followers and the
+  written by the nodes / changes made), the **presence reads a change** (players whose whole presence the nodes'
+  rounds read / changes made: each change is read once by each node following it, and whole again every
+  ``FULL_SECONDS``), and the **CPU a change**: this process's CPU (both nodes, the followers and the
   driver) over the run, divided by the changes.
 * **An inbox of ``items`` items** (service/inbox), listed a page of 50 at a time, newest first (p50, p99 of a page),
   and followed from its start (the time until a stream has yielded them all).
@@ -124,6 +126,7 @@ async def _presence(url: str, players: int, friends: int, seconds: float, seed: 
     schedule = sorted((at, player, STATES[k]) for player, times in steps.items() for k, at in enumerate(sorted(times)))
     stacks = {player: contextlib.ExitStack() for player in ids}
     writes_before = sum(node.writes for node in nodes.values())
+    viewed_before = sum(node.viewed for node in nodes.values())
     cpu_before, began = time.process_time(), time.perf_counter()
     for at, player, state in schedule:
         wait = began + at - time.perf_counter()
@@ -138,6 +141,7 @@ async def _presence(url: str, players: int, friends: int, seconds: float, seed: 
     cpu = time.process_time() - cpu_before
     changes = len(schedule)
     writes = sum(node.writes for node in nodes.values()) - writes_before
+    viewed = sum(node.viewed for node in nodes.values()) - viewed_before
     for task in followers:
         task.cancel()
     await asyncio.gather(*followers, return_exceptions=True)
@@ -156,6 +160,7 @@ async def _presence(url: str, players: int, friends: int, seconds: float, seed: 
         "delay_p50_ms": round(_quantile(delays, 0.5) * 1000, 1),
         "delay_p99_ms": round(_quantile(delays, 0.99) * 1000, 1),
         "store_writes_per_change": round(writes / changes, 3) if changes else 0.0,
+        "presence_reads_per_change": round(viewed / changes, 3) if changes else 0.0,
         "cpu_us_per_change": round(cpu / changes * 1e6, 1) if changes else 0.0,
     }
 
@@ -235,7 +240,8 @@ def social_report(figures: dict[str, Any]) -> str:
             f"{p['changes']} presence changes over {p['seconds']:g} s",
             f"  a change as a friend on the other node sees it: p50 {p['delay_p50_ms']} ms, p99 {p['delay_p99_ms']} ms "
             f"(goal: p99 under {GOAL_P99_MS:g} ms); {p['seen_by_friends']} of {p['expected_sightings']} sightings",
-            f"  store writes a change: {p['store_writes_per_change']}; CPU a change (both nodes and the followers): "
+            f"  store writes a change: {p['store_writes_per_change']}; players' presence read a change (both nodes): "
+            f"{p['presence_reads_per_change']}; CPU a change (both nodes and the followers): "
             f"{p['cpu_us_per_change']} us",
             f"  inbox of {i['items']} items: a page of 50 p50 {i['page_p50_ms']} ms, p99 {i['page_p99_ms']} ms "
             f"({i['pages']} pages); followed from its start in {i['follow_all_ms']} ms",

@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from service.errors import Conflict, InvalidRequest, NotFound, PlayerNotFound, PreconditionFailed, ResourceExhausted
 from service.settings import FriendSettings
+from service.store.database import store_now
 from service.store.models import (
     BlockRow,
     FriendCodeRow,
@@ -242,6 +243,7 @@ class FriendStore:
                 {"player_id": recipient, "friend_id": sender, "since": now},
             ],
         )
+        await _friendships_changed(connection, [sender, recipient])
         await self._events(
             connection,
             [friend_event(FRIEND_ACCEPTED, recipient=sender, other=recipient, other_name=names[recipient], now=now)],
@@ -375,6 +377,8 @@ class FriendStore:
                 )
             )
         )
+        if gone.rowcount:
+            await _friendships_changed(connection, [one, other])
         return bool(gone.rowcount)
 
     @staticmethod
@@ -501,6 +505,8 @@ class FriendStore:
     async def erase(self, connection: AsyncConnection, player: str, pseudonym: str, now: float) -> None:
         """In a player's deletion's transaction: their code, friendships and blocks go, their pending requests end."""
         await connection.execute(delete(FriendCodeRow).where(FriendCodeRow.player_id == player))
+        friends = select(FriendshipRow.friend_id).where(FriendshipRow.player_id == player)
+        await _friendships_changed(connection, [player, *(await connection.execute(friends)).scalars()])
         await connection.execute(
             delete(FriendshipRow).where(or_(FriendshipRow.player_id == player, FriendshipRow.friend_id == player))
         )
@@ -519,3 +525,13 @@ def _size(page_size: int) -> int:
     if page_size < 0:
         raise InvalidRequest("page_size must not be negative", code="bad_page_size", field="page_size")
     return min(page_size or PAGE, MAX_PAGE)
+
+
+async def _friendships_changed(connection: AsyncConnection, players: Sequence[str]) -> None:
+    """Stamp the players whose friendships change in this transaction: presence's rounds read their friends again
+    (service/presence)."""
+    await connection.execute(
+        update(PlayerRow)
+        .where(PlayerRow.player_id.in_(sorted(set(players))))
+        .values(presence_changed_at=store_now(connection.dialect.name))
+    )

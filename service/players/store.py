@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from service.errors import Conflict, InvalidRequest, PreconditionFailed, ResourceExhausted, Unauthenticated
 from service.players.ratings import Skill, rate_table
+from service.store.database import store_now
 from service.store.models import (
     BoardCountRow,
     IdentityRow,
@@ -314,7 +315,11 @@ class PlayerStore:
 
     async def rename(self, player_id: str, name: str) -> None:
         async with self.engine.begin() as connection:
-            await connection.execute(update(PlayerRow).where(PlayerRow.player_id == player_id).values(name=name))
+            await connection.execute(
+                update(PlayerRow)
+                .where(PlayerRow.player_id == player_id)
+                .values(name=name, presence_changed_at=store_now(connection.dialect.name))  # (friends see the name)
+            )
 
     async def delete(self, player_id: str) -> list[str]:
         """Delete a player: identities, sessions, refresh tokens and ratings go; the player's row and every seat they
@@ -389,7 +394,12 @@ class PlayerStore:
             await connection.execute(
                 update(PlayerRow)
                 .where(PlayerRow.player_id == player_id)
-                .values(name=pseudonym, device_hash=None, deleted_at=now)
+                .values(
+                    name=pseudonym,
+                    device_hash=None,
+                    deleted_at=now,
+                    presence_changed_at=store_now(connection.dialect.name),
+                )
             )
         for after in afterwards:
             if after is not None:

@@ -14,10 +14,16 @@ rows outlive it: a row of a node whose lease ran out (service/cluster: the nodes
 its lease ran out; a node starting under an id marks the rows its predecessor left away (:meth:`Presence.start`).
 
 **Reading.** A player's presence is the highest state of their rows from live nodes. :class:`PresenceWatch` reads,
-every ``poll_seconds``, the rows of the friends of every player followed on the node: one query a round for everything
-the node follows, whatever the number of streams (and every :data:`FRIENDS_SECONDS` one more: the friendships). A
-change on this node is written at once, and read again at once for the streams here that follow that player. A
-stream then compares what it sent with what the watch read, in memory, for the friends changed since its last look.
+every ``poll_seconds``, what changed in the store since its last round: the presence rows stamped since (each row
+carries the store's time it was taken, ``changed_at``), the players whose friendships, name or visibility changed since
+(``players.presence_changed_at``, stamped in the transaction of that change) and the nodes' liveness (a node whose
+lease ran out turns its players' rows away). Three small reads through their indexes, however many streams and
+friends the node follows; then the whole presence of only those changed players that streams here follow, and the
+friends again of only the followed players whose friendships changed. A round reads the changes of the
+:data:`SLACK_SECONDS` before its last one again (a change stamped just before a round may commit just after it) and
+counts each only once; every :data:`FULL_SECONDS` it reads everything again. A change on this node is written at
+once, and read again at once for the streams here that follow that player. A stream then compares what it sent with
+what the watch read, in memory, for the friends changed since its last look.
 
 **Who sees what.** Only friends (a block ends a friendship: a blocked pair are never friends, so never see each
 other); a player whose visibility is ``nobody`` reads to everyone as away with no time. At a table in an unlisted room,
@@ -36,12 +42,13 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import literal_column, or_, select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.errors import InvalidRequest, ResourceExhausted
 from service.rooms.private import Visitor, may_enter
 from service.settings import PresenceSettings
+from service.store.database import store_now
 from service.store.journal import _away_is_unavailable
 from service.store.models import FriendshipRow, NodeRow, PlayerRow, PresenceRow, SeatRow
 from service.telemetry import Telemetry
@@ -52,7 +59,8 @@ AWAY, ONLINE, SEARCHING, AT_TABLE = "away", "online", "searching", "at_table"
 RANK = {AWAY: 0, ONLINE: 1, SEARCHING: 2, AT_TABLE: 3}
 FRIENDS, NOBODY = "friends", "nobody"
 VISIBILITIES = (FRIENDS, NOBODY)
-FRIENDS_SECONDS = 5.0  # how often the rounds read the friendships again (a friendship's end reaches streams in this)
+SLACK_SECONDS = 5.0  # a round reads the changes stamped this long before the last round too (commits after stamping)
+FULL_SECONDS = 300.0  # how often a round reads everything the streams here follow again, changed or not
 RESUME_SLACK_MS = 10_000  # a resumed stream resends what changed this long before its cursor (nodes' clocks differ)
 BATCH = 500
 
@@ -64,6 +72,17 @@ class Spot:
     state: str
     room_id: str = ""
     unlisted: bool = False
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What the store says changed since a time (:meth:`Presence.changes`): its clock ``now``; ``stamps``, each
+    change's stamp by its key: ("row", player, node id) for a presence row, ("player", player) for a player's
+    friendships, name or visibility; ``nodes``, each node's liveness."""
+
+    now: float
+    stamps: dict[tuple[str, ...], float]
+    nodes: dict[str, bool]
 
 
 @dataclass(frozen=True)
@@ -93,13 +112,6 @@ class Seen:
     @property
     def cursor(self) -> int:
         return int(self.since * 1000) if self.since is not None else 0
-
-
-def _store_now(dialect: str) -> Any:
-    """The database's clock in seconds since the epoch (the nodes' leases are in it)."""
-    if dialect == "postgresql":
-        return literal_column("extract(epoch from clock_timestamp())::float8")
-    return literal_column("((julianday('now') - 2440587.5) * 86400.0)")
 
 
 def merge(rows: Sequence[Any]) -> tuple[Spot, float | None]:
@@ -138,6 +150,10 @@ class PresenceWatch:
         self.round = 0  # rounds read so far
         self.changed_in: dict[str, int] = {}  # a friend -> the round their presence last changed in
         self._count = 0
+        self._mark: float | None = None  # the store's time at the last round (None: none yet)
+        self._alive: dict[str, bool] = {}  # each node's liveness at the last round
+        self._full_at = 0.0  # (monotonic) when the next round reads everything again
+        self._stamps: dict[tuple[str, ...], float] = {}  # a change's key (Changes) -> its stamp, as the rounds met it
 
     @property
     def count(self) -> int:
@@ -165,16 +181,49 @@ class PresenceWatch:
                     del self._followers[player_id]
                     self.friends.pop(player_id, None)
 
-    async def look(self, only: Sequence[str] | None = None, *, friends: bool = True) -> None:
-        """One round: read the friends of the players followed here (or ``only`` those; ``friends`` False: keep the
-        friends read before) and their presence; wake the streams whose friends or friends' presence changed."""
-        followed = list(self._followers) if only is None else list(only)
-        if friends:
+    async def look(self, only: Sequence[str] | None = None) -> None:
+        """One round: what changed in the store since the last round (module docstring: Reading), or everything the
+        streams here follow when a full read is due (the first round, then every :data:`FULL_SECONDS`); ``only``:
+        those players' friends and their presence, read whole (a stream that starts). Wakes the streams whose friends
+        or friends' presence changed."""
+        if only is not None:
+            found = await self.presence.friends_of(list(only))
+            await self._read(sorted({friend for group in found.values() for friend in group}), found, list(only))
+            return
+        full = self._mark is None or time.monotonic() >= self._full_at
+        changes = await self.presence.changes(None if full else self._mark - SLACK_SECONDS)
+        followed = list(self._followers)
+        if full:
+            self._full_at = time.monotonic() + FULL_SECONDS
+            self._fresh(await self.presence.changes(changes.now - SLACK_SECONDS))  # (read whole now: not fresh next)
             found = await self.presence.friends_of(followed)
+            wanted = sorted({friend for group in found.values() for friend in group})
         else:
-            found = {player: self.friends.get(player, set()) for player in followed}
-        wanted = sorted({friend for group in found.values() for friend in group})
+            fresh = self._fresh(changes)
+            dead = {node for node, alive in changes.nodes.items() if not alive and self._alive.get(node, False)}
+            dead |= {node for node in self._alive if node not in changes.nodes}  # (a node whose row went)
+            if dead:
+                fresh |= await self.presence.players_on(dead)
+            found = await self.presence.friends_of([p for p in followed if p in fresh or p not in self.friends])
+            found = {player: found.get(player, self.friends.get(player, set())) for player in followed}
+            wanted = sorted(
+                {friend for group in found.values() for friend in group if friend in fresh or friend not in self.views}
+            )
+        self._mark, self._alive = changes.now, changes.nodes
         await self._read(wanted, found, followed)
+
+    def _fresh(self, changes: Changes) -> set[str]:
+        """The players of ``changes`` not read before (each row and player is met again in the next rounds'
+        overlap: only its first sighting counts), and the sightings older than the overlap forgotten."""
+        fresh = set()
+        for key, at in changes.stamps.items():
+            if self._stamps.get(key) != at:
+                self._stamps[key] = at
+                fresh.add(key[1])
+        horizon = changes.now - 2 * SLACK_SECONDS
+        for key in [key for key, at in self._stamps.items() if at < horizon]:
+            del self._stamps[key]
+        return fresh
 
     async def refresh(self, players: set[str]) -> None:
         """Read again the presence of ``players`` that streams here follow (they changed on this node): at once,
@@ -235,6 +284,7 @@ class Presence:
         self.kick = asyncio.Event()  # (set at each change here: the rounds start at once; tests wait on it)
         self._poller: asyncio.Task[None] | None = None
         self.writes = 0  # rows written by this node (the benchmark's count)
+        self.viewed = 0  # players whose whole presence this node read (the rounds' cost: tests and the benchmark)
 
     # -- what this node sees of its players ---------------------------------------------------------------------------
 
@@ -327,6 +377,7 @@ class Presence:
             "unlisted": spot.unlisted,
             "since": now,
             "version": 1,
+            "changed_at": store_now(connection.dialect.name),
         }
         if connection.dialect.name == "postgresql":
             from sqlalchemy.dialects.postgresql import insert
@@ -341,6 +392,7 @@ class Presence:
                 "unlisted": spot.unlisted,
                 "since": now,
                 "version": PresenceRow.version + 1,
+                "changed_at": store_now(connection.dialect.name),
             },
         )
         await connection.execute(statement)
@@ -351,7 +403,12 @@ class Presence:
             await connection.execute(
                 update(PresenceRow)
                 .where(PresenceRow.node_id == self.node_id, PresenceRow.state != AWAY)
-                .values(state=AWAY, since=self.now(), version=PresenceRow.version + 1)
+                .values(
+                    state=AWAY,
+                    since=self.now(),
+                    version=PresenceRow.version + 1,
+                    changed_at=store_now(connection.dialect.name),
+                )
             )
         if self._poller is None:
             self._poller = asyncio.get_running_loop().create_task(self.run(), name="presence")
@@ -376,10 +433,10 @@ class Presence:
 
     async def run(self) -> None:
         """Forever: a change on this node is written at once (and the streams here that follow that player read it
-        again at once); every ``poll_seconds`` a round reads what the streams here follow (the friendships too,
-        every :data:`FRIENDS_SECONDS`)."""
+        again at once); every ``poll_seconds`` a round reads what changed in the store (everything the streams here
+        follow, every :data:`FULL_SECONDS`)."""
         clock = time.monotonic
-        poll_at = friends_at = clock()
+        poll_at = clock()
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.kick.wait(), max(0.0, poll_at - clock()))
@@ -389,16 +446,43 @@ class Presence:
                 local, self._local = self._local, set()
                 if clock() >= poll_at:
                     poll_at = clock() + self.settings.poll_seconds
-                    friends = clock() >= friends_at
-                    if friends:
-                        friends_at = clock() + FRIENDS_SECONDS
-                    await self.watch.look(friends=friends)
+                    await self.watch.look()
                 elif local:
                     await self.watch.refresh(local)
             except Exception as error:  # (the store is away: the next round tries again)
                 log.warning("presence: a round failed (%s)", type(error).__name__)
 
     # -- reading -------------------------------------------------------------------------------------------------------
+
+    async def changes(self, since: float | None) -> Changes:
+        """The store's clock, what changed after ``since`` (in that clock; None: nothing asked) and every node's
+        liveness: three small reads through the indexes on the stamps, on one connection."""
+        async with self.engine.connect() as connection:
+            now = store_now(connection.dialect.name)
+            at = (await connection.execute(select(now))).scalar_one()
+            nodes = {
+                row.node_id: bool(row.alive)
+                for row in await connection.execute(select(NodeRow.node_id, (NodeRow.expires_at > now).label("alive")))
+            }
+            stamps: dict[tuple[str, ...], float] = {}
+            if since is not None:
+                rows = select(PresenceRow.player_id, PresenceRow.node_id, PresenceRow.changed_at).where(
+                    PresenceRow.changed_at > since
+                )
+                for player, node, stamp in await connection.execute(rows):
+                    stamps["row", player, node] = stamp
+                players = select(PlayerRow.player_id, PlayerRow.presence_changed_at).where(
+                    PlayerRow.presence_changed_at > since
+                )
+                for player, stamp in await connection.execute(players):
+                    stamps["player", player] = stamp
+        return Changes(at, stamps, nodes)
+
+    async def players_on(self, nodes: set[str]) -> set[str]:
+        """The players with a row of one of ``nodes`` (nodes whose lease ran out: their rows now read as away)."""
+        query = select(PresenceRow.player_id).where(PresenceRow.node_id.in_(sorted(nodes)))
+        async with self.engine.connect() as connection:
+            return set((await connection.execute(query)).scalars())
 
     async def friends_of(self, players: Sequence[str]) -> dict[str, set[str]]:
         """Each player's friends (one query per 500 players)."""
@@ -417,8 +501,9 @@ class Presence:
         found: dict[str, View] = {}
         for start in range(0, len(players), BATCH):
             batch = players[start : start + BATCH]
+            self.viewed += len(batch)
             async with self.engine.connect() as connection:
-                alive = or_(PresenceRow.node_id == "", NodeRow.expires_at > _store_now(connection.dialect.name))
+                alive = or_(PresenceRow.node_id == "", NodeRow.expires_at > store_now(connection.dialect.name))
                 query = (
                     select(
                         PlayerRow.player_id,
@@ -492,7 +577,9 @@ class Presence:
             raise InvalidRequest("visibility must be friends or nobody", code="bad_visibility", field="visibility")
         async with _away_is_unavailable(), self.engine.begin() as connection:
             await connection.execute(
-                update(PlayerRow).where(PlayerRow.player_id == player_id).values(presence_visibility=visibility)
+                update(PlayerRow)
+                .where(PlayerRow.player_id == player_id)
+                .values(presence_visibility=visibility, presence_changed_at=store_now(connection.dialect.name))
             )
         self._local.add(player_id)
         self.kick.set()  # (this node's streams see it at once; the others at their next round)

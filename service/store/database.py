@@ -17,10 +17,11 @@ import asyncpg
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
-from sqlalchemy import event
+from sqlalchemy import event, literal_column
 from sqlalchemy.exc import DBAPIError, InterfaceError, InternalError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
+from sqlalchemy.sql.elements import ColumnElement
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 log = logging.getLogger(__name__)
@@ -104,6 +105,14 @@ class _SqliteEngine(AsyncEngine):
         finally:
             _writing.reset(token)
             turn.release()
+
+
+def store_now(dialect: str) -> ColumnElement[float]:
+    """The database's own clock in seconds since the Unix epoch, as SQL (the nodes' leases and presence's changes are
+    stamped with it, never with a node's clock)."""
+    if dialect == "postgresql":
+        return literal_column("extract(epoch from clock_timestamp())::float8")
+    return literal_column("((julianday('now') - 2440587.5) * 86400.0)")
 
 
 def _stop_without_waiting(dbapi_connection) -> None:  # type: ignore[no-untyped-def]

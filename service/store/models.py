@@ -224,6 +224,8 @@ class PlayerRow(Base):
     deleted_at: Mapped[float | None] = mapped_column(Double, nullable=True)
     # (issue 48, 0024) who sees the player's presence: friends, nobody
     presence_visibility: Mapped[str] = mapped_column(String(8), default="friends", server_default="friends")
+    # (0025) when their friendships, name or visibility last changed, in the store's clock: presence reads what changed
+    presence_changed_at: Mapped[float] = mapped_column(Double, default=0.0, server_default="0", index=True)
 
 
 class IdentityRow(Base):
@@ -578,6 +580,8 @@ class PresenceRow(Base):
     unlisted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # the room is unlisted
     since: Mapped[float] = mapped_column(Double)  # when the state began (away: when last seen)
     version: Mapped[int] = mapped_column(BigInteger, default=1)
+    # (0025) when the store took this row, in its own clock: the nodes' rounds read the rows changed since their last
+    changed_at: Mapped[float] = mapped_column(Double, default=0.0, server_default="0", index=True)
 
 
 # -- room invitations (issue 48, part 2) -----------------------------------------------------------------------------

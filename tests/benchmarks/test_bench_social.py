@@ -13,6 +13,7 @@ def test_bench_social_measures_presence_across_nodes_and_an_inbox() -> None:
     assert presence["changes"] == 40 * 4
     assert 0 < presence["seen_by_friends"] <= presence["expected_sightings"] == 40 * 4 * 4
     assert 0 < presence["store_writes_per_change"] <= 1.0, "one upsert a change at most (changes close together merge)"
+    assert 0 < presence["presence_reads_per_change"] <= 2.0, "a change is read by the node following it, not all"
     assert presence["delay_p99_ms"] >= presence["delay_p50_ms"] > 0 and presence["cpu_us_per_change"] > 0
     assert inbox["listed"] == inbox["followed"] == 120 and inbox["pages"] == 3
     assert inbox["page_p99_ms"] >= inbox["page_p50_ms"] > 0

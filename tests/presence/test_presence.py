@@ -6,7 +6,7 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from kickoff.v1 import common_pb2, friend_pb2, match_pb2, move_pb2, presence_pb2, room_pb2
+from kickoff.v1 import common_pb2, friend_pb2, match_pb2, move_pb2, player_pb2, presence_pb2, room_pb2
 from service.presence.presence import AT_TABLE, AWAY, ONLINE, SEARCHING
 from tests.presence.conftest import SETTINGS, Pair, next_presence
 from tests.server.conftest import auth
@@ -72,6 +72,42 @@ async def test_a_friend_on_another_node_sees_online_at_a_table_searching_and_awa
     await b.presence.flush()
     answer = await a.get(ann)
     assert [(f.name, f.state) for f in answer.friends] == [("Bo", S.PRESENCE_STATE_ONLINE)]
+
+
+async def test_a_round_reads_only_the_friends_whose_presence_changed(pair: Pair) -> None:
+    """What a presence change costs the node that follows it: after its first round, a node's round reads the whole
+    presence of only the friends who changed since (one here, of three followed), none when nothing changed, and a
+    friend's new name reaches the stream the same way. Buys: the rounds scale with the changes, not with the friends
+    followed (``kickoff bench social`` measures it at 10,000 players). About a second."""
+    a, b = pair.a, pair.b
+    bo = await b.guest("Bo")
+    friends = [await a.guest(name) for name in ("Ann", "Cy", "Di")]
+    for friend in friends:
+        await pair.befriend(friend, bo)
+    await a.presence.flush()
+    following = b.follow(bo)
+    assert sorted([(await next_presence(following)).name for _ in friends]) == ["Ann", "Cy", "Di"]
+    await b.presence.watch.look()  # (the first round reads all it follows)
+
+    viewed = b.presence.viewed
+    await b.presence.watch.look()
+    assert b.presence.viewed == viewed, "nothing changed: nothing read"
+
+    cy = friends[1].player.player_id
+    with a.presence.hold(cy, SEARCHING):
+        await a.presence.flush()
+        await b.presence.watch.look()
+        seen = await next_presence(following)
+        assert (seen.name, seen.state) == ("Cy", S.PRESENCE_STATE_SEARCHING)
+        assert b.presence.viewed == viewed + 1, "one friend changed: one read"
+
+        await a.harness.players.UpdatePlayer(
+            player_pb2.UpdatePlayerRequest(name="Cyril"), metadata=auth(friends[1].access_token)
+        )
+        await b.presence.watch.look()
+        seen = await next_presence(following)
+        assert (seen.name, seen.state) == ("Cyril", S.PRESENCE_STATE_SEARCHING)
+    following.cancel()
 
 
 async def test_a_change_is_one_write_and_a_second_stream_of_the_same_state_none(pair: Pair) -> None:
