@@ -492,6 +492,8 @@ class InboxItemRow(Base):
     __table_args__ = (
         Index("ix_inbox_items_player", "player_id", "item_id"),
         Index("ix_inbox_items_created", "created_at"),
+        # (0026) SQLite: an id is never given again, also after the newest item is deleted (PostgreSQL's never is)
+        {"sqlite_autoincrement": True},
     )
 
     # (SQLite numbers only an INTEGER primary key by itself: BIGINT there would not be)
