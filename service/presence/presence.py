@@ -42,7 +42,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import bindparam, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.errors import InvalidRequest, ResourceExhausted
@@ -132,9 +132,14 @@ def merge(rows: Sequence[Any]) -> tuple[Spot, float | None]:
 
 
 class _Follower:
+    """One stream's share of the watch: woken with the friends whose presence changed since it last looked
+    (``everything``: its friends changed, look at all of them)."""
+
     def __init__(self, player_id: str) -> None:
         self.player_id = player_id
         self.event = asyncio.Event()
+        self.changed: set[str] = set()
+        self.everything = True
 
 
 class PresenceWatch:
@@ -146,14 +151,17 @@ class PresenceWatch:
         self.limit = limit
         self._followers: dict[str, set[_Follower]] = {}
         self.friends: dict[str, set[str]] = {}  # followed player -> their friends, as last read
+        self._followed_by: dict[str, set[str]] = {}  # those friends -> the followed players who have them
         self.views: dict[str, View] = {}  # those friends' presence, as last read
         self.round = 0  # rounds read so far
-        self.changed_in: dict[str, int] = {}  # a friend -> the round their presence last changed in
         self._count = 0
         self._mark: float | None = None  # the store's time at the last round (None: none yet)
         self._alive: dict[str, bool] = {}  # each node's liveness at the last round
         self._full_at = 0.0  # (monotonic) when the next round reads everything again
         self._stamps: dict[tuple[str, ...], float] = {}  # a change's key (Changes) -> its stamp, as the rounds met it
+        self._starting: set[str] = set()  # players whose streams start, for the next read of starting streams
+        self._start: asyncio.Task[None] | None = None  # that read (it waits for the one reading now)
+        self._started: asyncio.Task[None] | None = None  # the read of starting streams under way
 
     @property
     def count(self) -> int:
@@ -179,6 +187,7 @@ class PresenceWatch:
                 followers.discard(follower)
                 if not followers:
                     del self._followers[player_id]
+                    self._set_friends(player_id, set())
                     self.friends.pop(player_id, None)
 
     async def look(self, only: Sequence[str] | None = None) -> None:
@@ -204,13 +213,29 @@ class PresenceWatch:
             dead |= {node for node in self._alive if node not in changes.nodes}  # (a node whose row went)
             if dead:
                 fresh |= await self.presence.players_on(dead)
-            found = await self.presence.friends_of([p for p in followed if p in fresh or p not in self.friends])
-            found = {player: found.get(player, self.friends.get(player, set())) for player in followed}
-            wanted = sorted(
-                {friend for group in found.values() for friend in group if friend in fresh or friend not in self.views}
-            )
+            followed = [player for player in followed if player in fresh or player not in self.friends]
+            found = await self.presence.friends_of(followed)
+            new = {friend for group in found.values() for friend in group if friend not in self.views}
+            wanted = sorted({player for player in fresh if player in self._followed_by} | new)
         self._mark, self._alive = changes.now, changes.nodes
         await self._read(wanted, found, followed)
+
+    async def starting(self, player_id: str) -> None:
+        """Read the friends of a stream that starts and their presence, with those of every stream that starts
+        meanwhile: one read at a time for all of them (thousands of streams opening at once, as after a restart, are
+        a few batched reads, not a connection each)."""
+        self._starting.add(player_id)
+        if self._start is None:
+            self._start = asyncio.get_running_loop().create_task(self._read_starting(self._started))
+            self._start.add_done_callback(lambda task: task.cancelled() or task.exception())  # (heard by its waiters)
+        await asyncio.shield(self._start)  # (a stream that goes away leaves the read to the others)
+
+    async def _read_starting(self, previous: asyncio.Task[None] | None) -> None:
+        if previous is not None:
+            await asyncio.wait({previous})
+        self._started, self._start = asyncio.current_task(), None
+        players, self._starting = sorted(self._starting), set()
+        await self.look(players)
 
     def _fresh(self, changes: Changes) -> set[str]:
         """The players of ``changes`` not read before (each row and player is met again in the next rounds'
@@ -233,26 +258,45 @@ class PresenceWatch:
             await self._read(wanted, {}, [])
 
     async def _read(self, wanted: Sequence[str], friends: dict[str, set[str]], followed: Sequence[str]) -> None:
+        """Read the presence of ``wanted``; ``friends``: the friends just read of the ``followed`` players. Wakes
+        the streams of the players whose friends changed (to look at all of them) and of those following a friend
+        whose presence changed (to look at that friend)."""
         views = await self.presence.views(wanted)
-        changed = {player for player, view in views.items() if self.views.get(player) != view}
         self.round += 1
-        for player in changed:
-            self.changed_in[player] = self.round
-        self.views.update(views)
-        moved = set()
         for player in followed:
+            followers = self._followers.get(player)
+            if followers is None:
+                continue  # (their stream ended while this was read)
             mine = friends.get(player, set())
             if mine != self.friends.get(player):
-                moved.add(player)
-            self.friends[player] = mine
-        for player, followers in self._followers.items():
-            if player in moved or self.friends.get(player, set()) & changed:
+                self._set_friends(player, mine)
                 for follower in followers:
+                    follower.everything = True
                     follower.event.set()
-        kept = {friend for group in self.friends.values() for friend in group}
-        for player in [p for p in self.views if p not in kept]:
-            del self.views[player]
-            self.changed_in.pop(player, None)
+        for player, view in views.items():
+            if player not in self._followed_by:
+                continue  # (no stream here follows them now)
+            if self.views.get(player) == view:
+                continue
+            self.views[player] = view
+            for follower in [f for who in self._followed_by[player] for f in self._followers.get(who, ())]:
+                follower.changed.add(player)
+                follower.event.set()
+
+    def _set_friends(self, player: str, friends: set[str]) -> None:
+        """``player``'s friends are now ``friends`` (the reverse index too; a friend nobody here follows any more is
+        forgotten)."""
+        before = self.friends.get(player, set())
+        for friend in friends - before:
+            self._followed_by.setdefault(friend, set()).add(player)
+        for friend in before - friends:
+            having = self._followed_by.get(friend)
+            if having is not None:
+                having.discard(player)
+                if not having:
+                    del self._followed_by[friend]
+                    self.views.pop(friend, None)
+        self.friends[player] = friends
 
 
 class Presence:
@@ -284,6 +328,7 @@ class Presence:
         self.kick = asyncio.Event()  # (set at each change here: the rounds start at once; tests wait on it)
         self._poller: asyncio.Task[None] | None = None
         self.writes = 0  # rows written by this node (the benchmark's count)
+        self._upsert_statement: Any = None
         self.viewed = 0  # players whose whole presence this node read (the rounds' cost: tests and the benchmark)
 
     # -- what this node sees of its players ---------------------------------------------------------------------------
@@ -352,8 +397,7 @@ class Presence:
             return 0
         try:
             async with self.engine.begin() as connection:
-                for player, spot in rows:
-                    await self._upsert(connection, player, spot, now)
+                await self._upsert(connection, rows, now)
         except Exception:
             self._dirty |= {player for player, _ in rows}  # (the next round tries again)
             raise
@@ -368,34 +412,39 @@ class Presence:
         self._local.update(player for player, _ in rows)
         return len(rows)
 
-    async def _upsert(self, connection: Any, player: str, spot: Spot, now: float) -> None:
-        values = {
-            "player_id": player,
-            "node_id": self.node_id,
-            "state": spot.state,
-            "room_id": spot.room_id,
-            "unlisted": spot.unlisted,
-            "since": now,
-            "version": 1,
-            "changed_at": store_now(connection.dialect.name),
-        }
-        if connection.dialect.name == "postgresql":
+    async def _upsert(self, connection: Any, rows: Sequence[tuple[str, Spot]], now: float) -> None:
+        """One statement for all ``rows`` (its parameters sent as a batch): each player's row of this node."""
+        parameters = [
+            {"player_id": player, "state": spot.state, "room_id": spot.room_id, "unlisted": spot.unlisted, "since": now}
+            for player, spot in rows
+        ]
+        await connection.execute(self._upserting(connection.dialect.name), parameters)
+
+    def _upserting(self, dialect: str) -> Any:
+        """The upsert of this node's rows, built once (building it costs more than running it)."""
+        if self._upsert_statement is not None:
+            return self._upsert_statement
+        if dialect == "postgresql":
             from sqlalchemy.dialects.postgresql import insert
         else:
             from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
-        statement = insert(PresenceRow).values(values)
-        statement = statement.on_conflict_do_update(
+        stamp = store_now(dialect)
+        statement = insert(PresenceRow).values(
+            {name: bindparam(name) for name in ("player_id", "state", "room_id", "unlisted", "since")}
+            | {"node_id": self.node_id, "version": 1, "changed_at": stamp}
+        )
+        self._upsert_statement = statement.on_conflict_do_update(
             index_elements=["player_id", "node_id"],
             set_={
-                "state": spot.state,
-                "room_id": spot.room_id,
-                "unlisted": spot.unlisted,
-                "since": now,
+                "state": statement.excluded.state,
+                "room_id": statement.excluded.room_id,
+                "unlisted": statement.excluded.unlisted,
+                "since": statement.excluded.since,
                 "version": PresenceRow.version + 1,
-                "changed_at": store_now(connection.dialect.name),
+                "changed_at": stamp,
             },
         )
-        await connection.execute(statement)
+        return self._upsert_statement
 
     async def start(self) -> None:
         """Mark away the rows a previous process under this node's id left (it is gone), and start the rounds."""
@@ -592,20 +641,23 @@ class Presence:
         then each change, for as long as the caller iterates. ``follower``: ``watch.follow(player_id)``'s."""
         watch = self.watch
         async with _away_is_unavailable():
-            await watch.look([player_id])
+            await watch.starting(player_id)
         sent: dict[str, Seen] = {}
         first = True
-        looked = -1  # the last round this stream compared its friends in (only those changed since are looked at)
         while True:
             follower.event.clear()
             friends = watch.friends.get(player_id, set())
-            for gone in sorted(set(sent) - friends):
-                removed = Seen(gone, sent.pop(gone).name, AWAY, since=self.now(), removed=True)
-                yield removed
-            since, looked = looked, watch.round
-            for friend in sorted(friends):
+            if follower.everything:  # (the first look, or its friends changed: every friend is looked at)
+                follower.everything, follower.changed = False, set()
+                for gone in sorted(set(sent) - friends):
+                    removed = Seen(gone, sent.pop(gone).name, AWAY, since=self.now(), removed=True)
+                    yield removed
+                looking = sorted(friends)
+            else:  # (only the friends whose presence changed since its last look)
+                looking, follower.changed = sorted(follower.changed & friends), set()
+            for friend in looking:
                 view = watch.views.get(friend)
-                if view is None or (friend in sent and watch.changed_in.get(friend, 0) <= since):
+                if view is None:
                     continue
                 seen = await self.seen_by(player_id, friend, view)
                 if sent.get(friend) == seen:
