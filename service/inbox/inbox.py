@@ -34,14 +34,15 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from service.errors import InvalidRequest, ResourceExhausted
+from service.errors import InvalidRequest
+from service.followers import Followers
 from service.settings import InboxSettings
 from service.store.journal import _away_is_unavailable
 from service.store.models import InboxItemRow
@@ -109,40 +110,20 @@ class InboxWatch:
     def __init__(self, inbox: Inbox, limit: int) -> None:
         self.inbox = inbox
         self.limit = limit
-        self._followers: dict[str, set[_Follower]] = {}
         self._seen: dict[str, tuple[int, int]] = {}  # player -> (count, highest id) of their items, as last read
-        self._count = 0
+        self._followers: Followers[_Follower] = Followers(
+            limit, "inbox streams", lambda player_id: _Follower(), lambda player_id: self._seen.pop(player_id, None)
+        )
+        self.follow = self._followers.follow
 
     @property
     def count(self) -> int:
         """The streams served now."""
-        return self._count
-
-    @contextlib.contextmanager
-    def follow(self, player_id: str) -> Iterator[_Follower]:
-        if self._count >= self.limit:
-            raise ResourceExhausted(
-                f"this node serves as many inbox streams as it may ({self.limit}); try again later",
-                code="too_many_followers",
-                retry_after=5.0,
-            )
-        follower = _Follower()
-        self._followers.setdefault(player_id, set()).add(follower)
-        self._count += 1
-        try:
-            yield follower
-        finally:
-            self._count -= 1
-            followers = self._followers.get(player_id)
-            if followers is not None:
-                followers.discard(follower)
-                if not followers:
-                    del self._followers[player_id]
-                    self._seen.pop(player_id, None)
+        return self._followers.count
 
     def changed(self, players: Sequence[str] | set[str], *, local: bool = False) -> None:
         for player in players:
-            for follower in self._followers.get(player, ()):
+            for follower in self._followers.of(player):
                 follower.local = follower.local or local
                 follower.event.set()
 

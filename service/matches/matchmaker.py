@@ -15,7 +15,7 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from opentelemetry import trace
@@ -27,7 +27,8 @@ from engine.core import InvalidOptions, UnknownGame
 from engine.levels import levels_of
 from engine.registry import GAMES, get_game
 from service.actors.requests import RequestKey
-from service.errors import InvalidRequest, PlayerNotFound, ResourceExhausted, StoreRefused, TicketNotFound
+from service.errors import InvalidRequest, PlayerNotFound, StoreRefused, TicketNotFound
+from service.followers import Followers
 from service.matches.matching import Table, Vacant, Waiting, plan
 from service.matches.store import (
     CANCELLED,
@@ -70,38 +71,21 @@ class TicketWatch:
     def __init__(self, store: MatchStore, limit: int) -> None:
         self.store = store
         self.limit = limit
-        self._events: dict[str, set[asyncio.Event]] = {}
         self._seen: dict[str, int] = {}
-        self._count = 0
-
-    @contextlib.contextmanager
-    def follow(self, ticket_id: str) -> Iterator[asyncio.Event]:
-        if self._count >= self.limit:
-            raise ResourceExhausted(
-                f"this node follows as many tickets as it may ({self.limit}); try again later",
-                code="too_many_followers",
-                retry_after=5.0,
-            )
-        event = asyncio.Event()
-        self._events.setdefault(ticket_id, set()).add(event)
-        self._count += 1
-        try:
-            yield event
-        finally:
-            self._count -= 1
-            events = self._events.get(ticket_id)
-            if events is not None:
-                events.discard(event)
-                if not events:
-                    del self._events[ticket_id]
-                    self._seen.pop(ticket_id, None)
+        self._events: Followers[asyncio.Event] = Followers(
+            limit,
+            "ticket streams",
+            lambda ticket_id: asyncio.Event(),
+            lambda ticket_id: self._seen.pop(ticket_id, None),
+        )
+        self.follow = self._events.follow
 
     def seen(self, ticket_id: str, version: int) -> None:
         self._seen[ticket_id] = version
 
     def changed(self, ticket_ids: Sequence[str] | set[str]) -> None:
         for ticket_id in ticket_ids:
-            for event in self._events.get(ticket_id, ()):
+            for event in self._events.of(ticket_id):
                 event.set()
 
     async def run(self) -> None:

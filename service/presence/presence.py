@@ -45,7 +45,8 @@ from typing import Any
 from sqlalchemy import bindparam, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from service.errors import InvalidRequest, ResourceExhausted
+from service.errors import InvalidRequest
+from service.followers import Followers
 from service.rooms.private import Visitor, may_enter
 from service.settings import PresenceSettings
 from service.store.database import store_now
@@ -149,12 +150,12 @@ class PresenceWatch:
     def __init__(self, presence: Presence, limit: int) -> None:
         self.presence = presence
         self.limit = limit
-        self._followers: dict[str, set[_Follower]] = {}
+        self._followers: Followers[_Follower] = Followers(limit, "presence streams", _Follower, self._unfollowed)
+        self.follow = self._followers.follow
         self.friends: dict[str, set[str]] = {}  # followed player -> their friends, as last read
         self._followed_by: dict[str, set[str]] = {}  # those friends -> the followed players who have them
         self.views: dict[str, View] = {}  # those friends' presence, as last read
         self.round = 0  # rounds read so far
-        self._count = 0
         self._mark: float | None = None  # the store's time at the last round (None: none yet)
         self._alive: dict[str, bool] = {}  # each node's liveness at the last round
         self._full_at = 0.0  # (monotonic) when the next round reads everything again
@@ -165,30 +166,12 @@ class PresenceWatch:
 
     @property
     def count(self) -> int:
-        return self._count
+        return self._followers.count
 
-    @contextlib.contextmanager
-    def follow(self, player_id: str) -> Iterator[_Follower]:
-        if self._count >= self.limit:
-            raise ResourceExhausted(
-                f"this node serves as many presence streams as it may ({self.limit}); try again later",
-                code="too_many_followers",
-                retry_after=5.0,
-            )
-        follower = _Follower(player_id)
-        self._followers.setdefault(player_id, set()).add(follower)
-        self._count += 1
-        try:
-            yield follower
-        finally:
-            self._count -= 1
-            followers = self._followers.get(player_id)
-            if followers is not None:
-                followers.discard(follower)
-                if not followers:
-                    del self._followers[player_id]
-                    self._set_friends(player_id, set())
-                    self.friends.pop(player_id, None)
+    def _unfollowed(self, player_id: str) -> None:
+        """The last stream following ``player_id`` here ended: their friends are forgotten."""
+        self._set_friends(player_id, set())
+        self.friends.pop(player_id, None)
 
     async def look(self, only: Sequence[str] | None = None) -> None:
         """One round: what changed in the store since the last round (module docstring: Reading), or everything the
@@ -264,8 +247,8 @@ class PresenceWatch:
         views = await self.presence.views(wanted)
         self.round += 1
         for player in followed:
-            followers = self._followers.get(player)
-            if followers is None:
+            followers = self._followers.of(player)
+            if not followers:
                 continue  # (their stream ended while this was read)
             mine = friends.get(player, set())
             if mine != self.friends.get(player):
@@ -279,7 +262,7 @@ class PresenceWatch:
             if self.views.get(player) == view:
                 continue
             self.views[player] = view
-            for follower in [f for who in self._followed_by[player] for f in self._followers.get(who, ())]:
+            for follower in [f for who in self._followed_by[player] for f in self._followers.of(who)]:
                 follower.changed.add(player)
                 follower.event.set()
 
