@@ -35,6 +35,7 @@ from service.rooms.invitations import RoomInvitations
 from service.rooms.room import RoomLimits
 from service.rooms.thinking import Thinkers
 from service.settings import (
+    ChatSettings,
     FriendSettings,
     HttpLimits,
     InboxSettings,
@@ -77,6 +78,7 @@ async def start() -> AsyncIterator[Start]:
         node_id: str = "",
         invitations: RoomInvitationSettings | None = None,
         telemetry: Telemetry | None = None,
+        chat: ChatSettings | None = None,
         **limits: object,
     ) -> Harness:
         """``journal``: a SqlJournal gets players (sign-in, ratings) and matchmaking (``match``'s settings; the queues
@@ -90,7 +92,8 @@ async def start() -> AsyncIterator[Start]:
         settings' defaults). ``presence``: PresenceService with these settings (with players), as node ``node_id``
         ('' : a single server); its rounds run only when the test calls Harness.presence.round() (or flush, look).
         ``invitations``: the bounds of invitations to a friend (likewise). ``telemetry``: the server's (default: none;
-        tests/telemetry read metrics from an in-memory reader's)."""
+        tests/telemetry read metrics from an in-memory reader's). ``chat``: rooms' chat with these settings (a
+        SqlJournal's server; its times and rate windows the manual clock's)."""
         match = match or MatchSettings(fill_seconds=30, take_up_seconds=20, ticket_seconds=300)
         clock = ManualClock()
         seeds = seeds or itertools.count(1)
@@ -155,6 +158,13 @@ async def start() -> AsyncIterator[Start]:
                 friend_store.outbox = outbox
             if invitation_store is not None:
                 invitation_store.outbox = outbox
+        talk = None
+        if chat is not None and isinstance(journal, SqlJournal):  # (issue 49: rooms' chat)
+            from service.chat.chat import Chat
+
+            talk = Chat(journal.engine, chat, now=clock.now, clustered=bool(node_id))
+            if store is not None:
+                store.erasers.append(talk.erase)
         server = await create_server(
             directory,
             SeatTokens(SECRET),
@@ -169,10 +179,11 @@ async def start() -> AsyncIterator[Start]:
             friends=friend_store,
             presence=seen,
             invitations=invitation_store,
+            chat=talk,
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
         harness = Harness(
-            server, clock, directory, channel, store, matchmaker, hooks, box, friend_store, seen, invitation_store
+            server, clock, directory, channel, store, matchmaker, hooks, box, friend_store, seen, invitation_store, talk
         )
         started.append(harness)
         return harness

@@ -59,6 +59,7 @@ SERVICES: dict[str, Service] = {
     "kickoff.v1.OperatorService": Service("operators", "", private=True, key_check=("ListNodes", {"page_size": 1})),
     "kickoff.v1.FriendService": Service("friends", "", private=True),  # (issue 48)
     "kickoff.v1.PresenceService": Service("presence", "", private=True),  # (issue 48: presence)
+    "kickoff.v1.ChatService": Service("chat", "", private=True),  # (issue 49: table talk; any node forwards)
 }
 
 
@@ -124,6 +125,16 @@ PRESENCE_EXAMPLE = {  # (issue 48: presence)
     "removed": False,
 }
 
+CHAT_MESSAGE_EXAMPLE = {  # (issue 49)
+    "roomId": "3f2a9c1d4e5b6a70",
+    "seq": "7",
+    "channel": "CHAT_CHANNEL_PLAYERS",
+    "text": "good luck",
+    "playerId": "3f2a9c1d4e5b6a708192",
+    "name": "Ann",
+    "seat": 0,
+    "createTime": "2026-12-06T08:00:00Z",
+}
 INBOX_ITEM_EXAMPLE = {
     "itemId": "412",
     "kind": "turn.began",
@@ -676,6 +687,31 @@ OPERATIONS: dict[str, Rest] = {
         "nobody holds.",
         example={},
         security=OPERATOR,
+    ),
+    # -- table talk (issue 49) --
+    "SendChatMessage": Rest(
+        summary="Send a message (text or a quick reaction) to one of the room's chat channels",
+        description="Text as a signed-in player (`playerAuth`), seated or watching; a quick reaction also with a "
+        "seat token. Answered once stored, with the message's `seq`. Refusals: 412 `chat_off`, `reactions_only`; 403 "
+        "`not_your_channel`, `sign_in_to_chat`; 400 `message_too_long`, `bad_message`; 429 `chat_rate`, "
+        "`room_chat_rate`.",
+        example={"text": "good luck", "requestId": "c1b7e9a0-0d1f-4a51-9b0e-5d3f7a2c8e41"},
+        security=SEAT_OR_PLAYER,
+        created=True,
+    ),
+    "ListChatMessages": Rest(
+        summary="The room's chat messages after a seq, oldest first, in the channels the caller may read",
+        description="A seated person reads the players' channel (and their team's); anyone else the spectators'. "
+        "`page_size` at most 200; pass `nextAfterSeq` as `after_seq` for the next page.",
+        example={"messages": [CHAT_MESSAGE_EXAMPLE], "nextAfterSeq": "0"},
+        security=[{}, {"bearerAuth": []}, {"playerAuth": []}],
+    ),
+    "ReportChatMessage": Rest(
+        summary="Report a chat message to the service's moderators",
+        description="As a signed-in player who may read the message. 412 `reports_off` on a server that takes none.",
+        example={"reportId": "r-3f2a9c1d"},
+        security=PLAYER,
+        created=True,
     ),
     # -- the inbox (issue 48) --
     "ListInbox": Rest(

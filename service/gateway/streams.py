@@ -21,10 +21,20 @@ from litestar.params import FromPath, QueryParameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
-from kickoff.v1 import inbox_pb2, inbox_pb2_grpc, match_pb2, move_pb2, presence_pb2, presence_pb2_grpc, tournament_pb2
+from kickoff.v1 import (
+    chat_pb2,
+    chat_pb2_grpc,
+    inbox_pb2,
+    inbox_pb2_grpc,
+    match_pb2,
+    move_pb2,
+    presence_pb2,
+    presence_pb2_grpc,
+    tournament_pb2,
+)
 from service.gateway.calls import PRIVATE, ROUTE, metadata, to_json, upstream
 from service.gateway.openapi import PLAYER, SEAT_OR_SPECTATOR, operation
-from service.gateway.operations import INBOX_ITEM_EXAMPLE, MATCHED_EXAMPLE, PRESENCE_EXAMPLE
+from service.gateway.operations import CHAT_MESSAGE_EXAMPLE, INBOX_ITEM_EXAMPLE, MATCHED_EXAMPLE, PRESENCE_EXAMPLE
 from service.gateway.problems import BadRequest, rpc_error_to_problem
 
 log = logging.getLogger(__name__)
@@ -333,4 +343,30 @@ async def follow_presence(request: Request[Any, Any, Any], state: State) -> Serv
     return await event_stream(call, up.heartbeat, part="presence", key="cursor", after=-1)
 
 
-STREAM_ROUTES = [stream_events, stream_tournament, follow_ticket, follow_inbox, follow_presence]
+# -- table talk (issue 49) -------------------------------------------------------------------------------------------
+@get(
+    "/v1/rooms/{room_id:str}/chat/events",
+    operation_id="FollowChat",
+    operation_class=operation(
+        chat_pb2.ChatMessage, media_type="text/event-stream", marker="seq", example=CHAT_MESSAGE_EXAMPLE
+    ),
+    summary="The room's chat messages as server-sent events, resumable with Last-Event-ID",
+    description="The channels the caller may read: a seated person's (the `Authorization` seat token or a player's "
+    "access token) the players' channel and their team's, anyone else's the spectators'. Each `update` event is one "
+    "message (its id the message's seq): the kept ones first, then each new one; the stream does not end by itself. "
+    "Coming back with the last event's id (Last-Event-ID, or `?after_seq=`) sends the messages after it.",
+    security=[{}, {"bearerAuth": []}, {"playerAuth": []}],
+    cache_control=PRIVATE,
+    tags=["chat"],
+)
+async def follow_chat(
+    room_id: FromPath[str], request: Request[Any, Any, Any], state: State
+) -> ServerSentEvent | Response[None]:
+    up = upstream(state)
+    after = last_version(request, "after_seq")
+    stub = _stream_stub(up, "kickoff.v1.ChatService", chat_pb2_grpc.ChatServiceStub)
+    call = stub.FollowChat(chat_pb2.FollowChatRequest(room_id=room_id, after_seq=after), metadata=metadata(request))
+    return await event_stream(call, up.heartbeat, part="message", after=after, key="seq")
+
+
+STREAM_ROUTES = [stream_events, stream_tournament, follow_ticket, follow_inbox, follow_presence, follow_chat]

@@ -21,11 +21,12 @@ from google.protobuf import timestamp_pb2
 from engine.core import Game, UnknownGame
 from engine.levels import levels_of
 from engine.registry import GAMES, get_game
-from kickoff.v1 import common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from kickoff.v1 import chat_pb2, common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.actors.directory import page_size_of
 from service.actors.feed import Feed
 from service.actors.requests import RequestKey, request_key
 from service.actors.runtime import Remote
+from service.chat.chat import Chat
 from service.errors import (
     Conflict,
     InvalidRequest,
@@ -36,8 +37,10 @@ from service.errors import (
     Unauthenticated,
 )
 from service.grpc.admission import Admission
+from service.grpc.chat_stream import with_chat
 from service.grpc.codecs import codec_of
 from service.grpc.convert import (
+    CHAT_MODE_NAME,
     MODE_NAME,
     REMATCH_FILL_NAME,
     STATUS_NAME,
@@ -164,8 +167,10 @@ class RoomAccess:
         links: InvitationLinks | None = None,
         invitations: RoomInvitations | None = None,
         rematches: Rematches | None = None,
+        chat: Chat | None = None,
     ) -> None:
         self.directory = directory
+        self.chat = chat  # rooms' chat (None: a store in memory, no chat), which the room streams carry when asked
         self.invitations = invitations  # invitations to a friend (None: a server without players)
         self.tokens = tokens
         self.forwarder = forwarder  # a node of a cluster: calls for rooms other nodes own go there
@@ -418,6 +423,8 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
                 stand_ins=request.stand_ins,
                 unlisted=request.unlisted,
                 rematch_fill=_rematch_fill(request.rematch_fill),
+                chat=_chat_mode(request.chat),
+                team_chat=request.team_chat,
             ),
             request=key,
         )
@@ -648,6 +655,13 @@ def _rematch_fill(value: int) -> str:
     return REMATCH_FILL_NAME[value]
 
 
+def _chat_mode(value: int) -> str:
+    """CreateRoomRequest.chat as a room keeps it ('' on, "reactions", "off"); INVALID_ARGUMENT for another."""
+    if value not in CHAT_MODE_NAME:
+        raise InvalidRequest("chat must be a ChatMode value", code="bad_chat", field="chat")
+    return CHAT_MODE_NAME[value]
+
+
 def link_to_proto(link: LinkRecord) -> room_pb2.InvitationLink:
     """An invitation link as a room's seated players see it (never its token)."""
     return room_pb2.InvitationLink(
@@ -746,8 +760,12 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                     await context.send_initial_metadata(())
                     if visitor is not None and visitor.link is not None and viewer is None:
                         self.access.links.used("watched")  # (a watch the link let in: no seat of the room)
-                    async for update in feed:
-                        yield stream_message(update_bytes(room, update, viewer))  # (a StreamEventsResponse)
+                    chat = request.after_chat_seq if request.HasField("after_chat_seq") else None
+                    async for item in with_chat(self.access.chat, room, viewer, chat, feed.next):
+                        if type(item) is chat_pb2.ChatMessage:  # (issue 49: the room's chat, asked for)
+                            yield move_pb2.StreamEventsResponse(chat=item)
+                        else:
+                            yield stream_message(update_bytes(room, item, viewer))  # (a StreamEventsResponse)
                 finally:
                     feed.close()
         except KickoffError as error:
@@ -804,9 +822,15 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
             ):
                 feed = room.subscribe(first.hello.after_version, seat, nonce)  # (it ends if the seat is given back)
                 reader = asyncio.create_task(self._read_moves(request_iterator, room, seat, nonce, feed))
+                hello = first.hello
+                chat = hello.after_chat_seq if hello.HasField("after_chat_seq") else None
                 try:
-                    while (item := await feed.next(until_stopped=True)) is not None:
-                        if type(item) is Update:
+                    async for item in with_chat(
+                        self.access.chat, room, seat, chat, functools.partial(feed.next, until_stopped=True)
+                    ):
+                        if type(item) is chat_pb2.ChatMessage:  # (issue 49: the room's chat, asked for)
+                            yield move_pb2.PlayResponse(chat=item)
+                        elif type(item) is Update:
                             result = None
                             if item.mover == seat and item.request_id:  # the answer rides on the update it made
                                 result = move_pb2.MoveResult(

@@ -61,6 +61,10 @@ class RoomRow(Base):
     # What fills a seat whose person declines a rematch ('' or "no_rematch": no rematch; "system": a system player)
     # (0023)
     rematch_fill: Mapped[str] = mapped_column(String(16), default="", server_default="")
+    # The room's chat (issue 49, 0027): "" or "on" (text and reactions), "reactions" (reactions only), "off"; and
+    # whether each team has a channel of its own
+    chat: Mapped[str] = mapped_column(String(12), default="", server_default="")
+    team_chat: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -503,6 +507,33 @@ class InboxItemRow(Base):
     data: Mapped[dict[str, Any]] = mapped_column(JSON)  # the webhook event's data (never a card)
     created_at: Mapped[float] = mapped_column(Double)
     read: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+# -- table talk (issue 49: service/chat; 0027) ------------------------------------------------------------------------
+class ChatMessageRow(Base):
+    """One message of a room's chat (0027): its place in the room's one sequence (``seq``, from 1, written in order by
+    the node that owns the room), its channel (and team, for a team's channel), its sender and its text or reaction.
+    Kept per channel up to KICKOFF_CHAT_HISTORY messages, and KICKOFF_CHAT_KEEP_DAYS after the game ended."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (
+        Index("ix_chat_messages_channel", "room_id", "channel", "team", "seq"),
+        Index("ix_chat_messages_request", "room_id", "request_key", unique=True),
+        Index("ix_chat_messages_player", "player_id"),
+    )
+
+    room_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seq: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    channel: Mapped[str] = mapped_column(String(12))  # players, spectators, team
+    team: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # the team channel's team
+    player_id: Mapped[str] = mapped_column(String(40), default="", server_default="")  # '' an anonymous seat
+    name: Mapped[str] = mapped_column(String(64))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the sender's seat (None: a spectator)
+    text: Mapped[str] = mapped_column(String(1000), default="", server_default="")
+    reaction: Mapped[str] = mapped_column(String(16), default="", server_default="")  # good_game, ... ('' text)
+    # the sender's request id hashed with who they are (a retry finds the message by it; None: no request id)
+    request_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[float] = mapped_column(Double)
 
 
 # -- friends (issue 48: service/friends; 0019) ------------------------------------------------------------------------

@@ -680,6 +680,51 @@ export type CartaView = {
 };
 
 /**
+ * ChatChannel
+ *
+ * kickoff.v1.ChatChannel, by name
+ */
+export type ChatChannel = 'CHAT_CHANNEL_UNSPECIFIED' | 'CHAT_CHANNEL_PLAYERS' | 'CHAT_CHANNEL_SPECTATORS' | 'CHAT_CHANNEL_TEAM';
+
+/**
+ * ChatMessage
+ *
+ * kickoff.v1.ChatMessage, in the proto3 JSON mapping
+ */
+export type ChatMessage = {
+    channel: ChatChannel;
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    name: string;
+    playerId: string;
+    reaction: ChatReaction;
+    roomId: string;
+    seat?: number;
+    /**
+     * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+     */
+    seq: string;
+    team: number;
+    text: string;
+};
+
+/**
+ * ChatMode
+ *
+ * kickoff.v1.ChatMode, by name
+ */
+export type ChatMode = 'CHAT_MODE_UNSPECIFIED' | 'CHAT_MODE_ON' | 'CHAT_MODE_REACTIONS' | 'CHAT_MODE_OFF';
+
+/**
+ * ChatReaction
+ *
+ * kickoff.v1.ChatReaction, by name
+ */
+export type ChatReaction = 'CHAT_REACTION_UNSPECIFIED' | 'CHAT_REACTION_GOOD_GAME' | 'CHAT_REACTION_WELL_PLAYED' | 'CHAT_REACTION_OOPS' | 'CHAT_REACTION_THANKS' | 'CHAT_REACTION_HURRY_UP' | 'CHAT_REACTION_ONE_MORE';
+
+/**
  * CloseRoomRequest
  *
  * kickoff.v1.CloseRoomRequest, in the proto3 JSON mapping
@@ -771,6 +816,7 @@ export type CreatePartyLinkResponse = {
  * kickoff.v1.CreateRoomRequest, in the proto3 JSON mapping
  */
 export type CreateRoomRequest = {
+    chat?: ChatMode;
     choice?: string;
     correspondenceHours?: number;
     game?: string;
@@ -789,6 +835,7 @@ export type CreateRoomRequest = {
     systemPlayer?: string;
     systemPlayers?: number;
     systemSeats?: Array<number>;
+    teamChat?: boolean;
     thinkSeconds?: number;
     unlisted?: boolean;
 };
@@ -1411,6 +1458,19 @@ export type ListCardsResponse = {
 };
 
 /**
+ * ListChatMessagesResponse
+ *
+ * kickoff.v1.ListChatMessagesResponse, in the proto3 JSON mapping
+ */
+export type ListChatMessagesResponse = {
+    messages: Array<ChatMessage>;
+    /**
+     * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+     */
+    nextAfterSeq: string;
+};
+
+/**
  * ListDeliveriesResponse
  *
  * kickoff.v1.ListDeliveriesResponse, in the proto3 JSON mapping
@@ -1985,6 +2045,32 @@ export type ReplayStep = {
 };
 
 /**
+ * ReportChatMessageRequest
+ *
+ * kickoff.v1.ReportChatMessageRequest, in the proto3 JSON mapping
+ */
+export type ReportChatMessageRequest = {
+    /**
+     * normalised (NFKC, spaces trimmed and collapsed); no control characters
+     */
+    reason?: string;
+    roomId?: string;
+    /**
+     * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+     */
+    seq?: string;
+};
+
+/**
+ * ReportChatMessageResponse
+ *
+ * kickoff.v1.ReportChatMessageResponse, in the proto3 JSON mapping
+ */
+export type ReportChatMessageResponse = {
+    reportId: string;
+};
+
+/**
  * RevokePartyLinkResponse
  *
  * kickoff.v1.RevokePartyLinkResponse, in the proto3 JSON mapping
@@ -2009,6 +2095,7 @@ export type RevokeSeatTokenResponse = {
  * kickoff.v1.Room, in the proto3 JSON mapping
  */
 export type Room = {
+    chat: ChatMode;
     clock?: TurnClock;
     clocks: Array<TurnClock>;
     correspondenceHours: number;
@@ -2032,6 +2119,7 @@ export type Room = {
     seats: Array<Seat>;
     standIns: boolean;
     status: RoomStatus;
+    teamChat: boolean;
     toAct: Array<number>;
     tournamentGame: number;
     tournamentId: string;
@@ -2212,6 +2300,31 @@ export type SeatResult = 'SEAT_RESULT_UNSPECIFIED' | 'SEAT_RESULT_WON' | 'SEAT_R
  */
 export type SeatTaken = {
     seat?: Seat;
+};
+
+/**
+ * SendChatMessageRequest
+ *
+ * kickoff.v1.SendChatMessageRequest, in the proto3 JSON mapping
+ */
+export type SendChatMessageRequest = {
+    channel?: ChatChannel;
+    reaction?: ChatReaction;
+    requestId?: string;
+    roomId?: string;
+    /**
+     * normalised (NFKC, spaces trimmed and collapsed); no control characters
+     */
+    text?: string;
+};
+
+/**
+ * SendChatMessageResponse
+ *
+ * kickoff.v1.SendChatMessageResponse, in the proto3 JSON mapping
+ */
+export type SendChatMessageResponse = {
+    message?: ChatMessage;
 };
 
 /**
@@ -4665,6 +4778,164 @@ export type GetRoomResponses = {
 };
 
 export type GetRoomResponse = GetRoomResponses[keyof GetRoomResponses];
+
+export type ListChatMessagesData = {
+    body?: never;
+    path: {
+        room_id: string;
+    };
+    query?: {
+        channel?: string;
+        after_seq?: number;
+        page_size?: number;
+    };
+    url: '/v1/rooms/{room_id}/chat';
+};
+
+export type ListChatMessagesErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type ListChatMessagesError = ListChatMessagesErrors[keyof ListChatMessagesErrors];
+
+export type ListChatMessagesResponses = {
+    /**
+     * a ListChatMessagesResponse
+     */
+    200: ListChatMessagesResponse;
+};
+
+export type ListChatMessagesResponse2 = ListChatMessagesResponses[keyof ListChatMessagesResponses];
+
+export type SendChatMessageData = {
+    /**
+     * a SendChatMessageRequest (the room id comes from the path)
+     */
+    body?: SendChatMessageRequest;
+    path: {
+        room_id: string;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/chat';
+};
+
+export type SendChatMessageErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type SendChatMessageError = SendChatMessageErrors[keyof SendChatMessageErrors];
+
+export type SendChatMessageResponses = {
+    /**
+     * a SendChatMessageResponse
+     */
+    201: SendChatMessageResponse;
+};
+
+export type SendChatMessageResponse2 = SendChatMessageResponses[keyof SendChatMessageResponses];
+
+export type FollowChatData = {
+    body?: never;
+    headers?: {
+        /**
+         * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+         */
+        'Last-Event-ID'?: string;
+    };
+    path: {
+        room_id: string;
+    };
+    query?: {
+        /**
+         * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+         */
+        after_version?: string;
+    };
+    url: '/v1/rooms/{room_id}/chat/events';
+};
+
+export type FollowChatErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type FollowChatError = FollowChatErrors[keyof FollowChatErrors];
+
+export type FollowChatResponses = {
+    /**
+     * each event's data (one line of JSON): a ChatMessage in each `update` event, whose id is the version it brings the stream to (send it back as Last-Event-ID to resume), then a StreamEnd in the one `end` event; or, where the server refuses to go on (the seat the stream was opened as changed hands), ProblemDetails in a `problem` event, and the stream ends. A ChatMessage always has `seq`, ProblemDetails `status` and `title`, a StreamEnd neither. Between events the stream sends comment lines (`: heartbeat`) that carry no data, and a `retry:` line first.
+     */
+    200: ChatMessage | ProblemDetails | StreamEnd;
+    /**
+     * nothing is left after the version asked for, and the updates are over (an EventSource stops reconnecting)
+     */
+    204: void;
+};
+
+export type FollowChatResponse = FollowChatResponses[keyof FollowChatResponses];
+
+export type ReportChatMessageData = {
+    /**
+     * a ReportChatMessageRequest (the room id comes from the path)
+     */
+    body?: ReportChatMessageRequest;
+    path: {
+        room_id: string;
+        seq: number;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/chat/{seq}/reports';
+};
+
+export type ReportChatMessageErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type ReportChatMessageError = ReportChatMessageErrors[keyof ReportChatMessageErrors];
+
+export type ReportChatMessageResponses = {
+    /**
+     * a ReportChatMessageResponse
+     */
+    201: ReportChatMessageResponse;
+};
+
+export type ReportChatMessageResponse2 = ReportChatMessageResponses[keyof ReportChatMessageResponses];
 
 export type StreamEventsData = {
     body?: never;

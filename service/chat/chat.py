@@ -1,0 +1,511 @@
+"""A room's table talk: text messages and quick reactions in channels that keep the players and the spectators apart.
+
+**Channels.** ``players``: written and read by the room's seated people; ``spectators``: written by signed-in players
+who are not seated, read by anyone who may watch the room (never by a seated person, during the game or after it);
+``team``: a team game's room with ``team_chat`` on, one channel per team, read by that team's seats only.
+
+**One sequence per room.** Every message has the room's next ``seq`` (from 1) across its channels. The node that owns
+the room writes them (calls for a room go to its owner, service/grpc/forward.py), one at a time under the room's
+lock, and a message is answered, and heard by followers, only once its row is stored: a follower resumes after the
+last seq it saw with no gap and no duplicate. A room that moved to another node (failover, drain) is picked up there:
+the new owner reads the highest seq stored before its first write. A finished room has no owner (any node answers
+for it): a write that finds its seq taken by another node's reads the highest again and takes the next. Chat never
+goes through the room's actor: it never changes the game's version nor waits behind a move.
+
+**Followers.** A stream reads the stored messages after its seq, then the ones written here as they are stored (kept
+in memory, :data:`RECENT` of them per room); on a cluster it also looks again every :data:`POLL_SECONDS` (a finished
+room's messages written on another node; a room that moved away, whose followers are told ``room_moved``).
+
+**Bounds.** Text is a signed-in player's, normalised as names are (NFKC, runs of whitespace one space), with no
+control or bidirectional character (``bad_message``) and at most ``max_length`` characters (``message_too_long``);
+reactions are fixed keys. A sender may send ``player_per_minute`` messages a minute in a room (``chat_rate``), a
+room takes ``room_per_minute`` (``room_chat_rate``), counted on the node that owns the room. A reader's blocks (the
+friends' block list) hide the blocked players' messages from them.
+
+**Retention.** Each channel keeps its newest ``history`` messages (older ones are deleted as each message is written,
+in its transaction); a finished room's messages go ``keep_days`` after its game ended (service/store/retention.py).
+A deleted player's messages keep no name: their sender becomes the pseudonym their seat got.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+import unicodedata
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from service.errors import InvalidRequest, Moved, NotFound, PermissionDenied, PreconditionFailed, ResourceExhausted
+from service.settings import ChatSettings
+from service.store.journal import _away_is_unavailable
+from service.store.models import BlockRow, ChatMessageRow, RoomRow
+from service.store.retention import Rule
+
+PLAYERS, SPECTATORS, TEAM = "players", "spectators", "team"
+CHANNELS = (PLAYERS, SPECTATORS, TEAM)
+REACTIONS = ("good_game", "well_played", "oops", "thanks", "hurry_up", "one_more")
+ON, REACTIONS_ONLY, OFF = "on", "reactions", "off"  # a room's chat option
+FINISHED = "finished"  # a room's status once its game ended
+RECENT = 512  # messages a room keeps in memory for its followers (older ones are read from the store)
+POLL_SECONDS = 1.0  # on a cluster, how often a follower looks again without being woken
+PAGE = 50  # a page's size when none is asked for
+MAX_PAGE = 200
+# Characters never in a message (as never in a name, service/grpc/limits.py): bidirectional controls, which reorder
+# what a reader sees, and the line and paragraph separators; control characters (below U+0020, U+007F-U+009F) too.
+NOT_IN_MESSAGES = frozenset({0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)})
+CONTEXT = 10  # the messages around a reported one that its report keeps
+WRITE_TRIES = 3  # a write whose seq another node took meanwhile tries again this often
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message as the store holds it."""
+
+    room_id: str
+    seq: int
+    channel: str
+    team: int
+    player_id: str
+    name: str
+    seat: int | None
+    text: str
+    reaction: str
+    created_at: float
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who reads a room's chat: their seat (None: a spectator), its team, their player ('' none) and the players they
+    blocked."""
+
+    seat: int | None = None
+    team: int | None = None
+    player_id: str = ""
+    blocked: frozenset[str] = frozenset()
+
+    def may_read(self, message: Message, channel: str = "") -> bool:
+        """Whether this reader gets ``message`` (in ``channel`` only, when one is named)."""
+        if channel and message.channel != channel:
+            return False
+        if message.channel == PLAYERS:
+            allowed = self.seat is not None
+        elif message.channel == SPECTATORS:
+            allowed = self.seat is None
+        else:
+            allowed = self.seat is not None and self.team == message.team
+        return allowed and not (message.player_id and message.player_id in self.blocked)
+
+
+@dataclass(frozen=True)
+class Sender:
+    """Who sends: their seat (None: a spectator) and its team, their player ('' an anonymous seat) and name."""
+
+    seat: int | None
+    team: int | None
+    player_id: str
+    name: str
+
+
+class Reports(Protocol):
+    """Where a report goes (the moderation's store): it keeps the message, the ones around it, the reporter, the room
+    and the reporter's words; answers the report's id."""
+
+    async def file(
+        self,
+        reporter_id: str,
+        room_id: str,
+        message: Message,
+        context_messages: Sequence[Message],
+        reason: str = "",
+    ) -> str: ...
+
+
+def normalise(text: str, most: int) -> str:
+    """``text`` as it is kept (NFKC, trimmed, each run of whitespace one space): InvalidRequest ``bad_message`` for a
+    control or bidirectional character, ``message_too_long`` past ``most`` characters."""
+    if len(text) > 4 * most:
+        raise InvalidRequest(f"a message holds at most {most} characters", code="message_too_long", field="text")
+    for index, char in enumerate(text):
+        code = ord(char)
+        if code < 0x20 or 0x7F <= code < 0xA0 or code in NOT_IN_MESSAGES:
+            raise InvalidRequest(
+                f"a control or bidirectional character at position {index} is not allowed in a message",
+                code="bad_message",
+                field="text",
+            )
+    kept = " ".join(unicodedata.normalize("NFKC", text).split())
+    if len(kept) > most:
+        raise InvalidRequest(f"a message holds at most {most} characters", code="message_too_long", field="text")
+    return kept
+
+
+def _message(row: Any) -> Message:
+    return Message(
+        row.room_id,
+        int(row.seq),
+        row.channel,
+        int(row.team),
+        row.player_id or "",
+        row.name,
+        row.seat,
+        row.text or "",
+        row.reaction or "",
+        float(row.created_at),
+    )
+
+
+def _request_key(room_id: str, sender: Sender, request_id: str) -> str | None:
+    if not request_id:
+        return None
+    scope = sender.player_id or f"seat {sender.seat}"
+    return hashlib.sha256(f"{room_id}\n{scope}\n{request_id}".encode()).hexdigest()
+
+
+@dataclass
+class RoomChat:
+    """A room's chat on the node that holds the room: its highest stored seq (None until read), the lock its writes
+    take in turn, the messages written here (for its followers), the followers' wake-up and the rate windows."""
+
+    room: Any
+    seq: int | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    recent: deque[Message] = field(default_factory=lambda: deque(maxlen=RECENT))
+    wakeup: asyncio.Event = field(default_factory=asyncio.Event)
+    sent: deque[float] = field(default_factory=deque)  # when the room's last messages were stored (its rate)
+    senders: dict[str, deque[float]] = field(default_factory=dict)  # each sender's, likewise
+
+    def stored(self, message: Message) -> None:
+        self.seq = message.seq
+        if self.recent and self.recent[-1].seq != message.seq - 1:
+            self.recent.clear()  # (another node wrote between: the memory holds only an unbroken run)
+        self.recent.append(message)
+        wakeup, self.wakeup = self.wakeup, asyncio.Event()
+        wakeup.set()
+
+    def after(self, seq: int) -> list[Message] | None:
+        """The messages after ``seq`` from memory, or None when memory does not reach back to it."""
+        recent = self.recent
+        if self.seq is not None and seq >= self.seq:
+            return []
+        if recent and recent[0].seq <= seq + 1:
+            return [message for message in recent if message.seq > seq]
+        return None
+
+
+class Chat:
+    """Rooms' chat in the store behind ``engine`` (see the module docstring). ``now`` gives the time (the messages',
+    the rate windows'); ``clustered``: this node is one of several (its followers look again every POLL_SECONDS)."""
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        settings: ChatSettings | None = None,
+        *,
+        now: Callable[[], float] = time.time,
+        clustered: bool = False,
+        reports: Reports | None = None,
+    ) -> None:
+        self.engine = engine
+        self.settings = settings or ChatSettings()
+        self.now = now
+        self.clustered = clustered
+        self.reports = reports  # (None: this server takes no reports, reports_off)
+
+    def of(self, room: Any) -> RoomChat:
+        """``room``'s chat on this node, kept on the room (it goes with it when the room leaves memory)."""
+        talk = getattr(room, "talk", None)
+        if talk is None:
+            talk = room.talk = RoomChat(room)
+        return talk  # type: ignore[no-any-return]
+
+    # -- who may do what ------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def check_open(room: Any) -> None:
+        if room.chat == OFF:
+            raise PreconditionFailed("this room's chat is off", code="chat_off")
+
+    @staticmethod
+    def channel_for(room: Any, sender: Sender, channel: str) -> str:
+        """The channel a message goes to ('' : the sender's own), or PermissionDenied (not_your_channel)."""
+        seated = sender.seat is not None
+        channel = channel or (PLAYERS if seated else SPECTATORS)
+        if channel == PLAYERS and seated:
+            return channel
+        if channel == SPECTATORS and not seated:
+            return channel
+        if channel == TEAM and seated and room.team_chat:
+            return channel
+        why = {
+            PLAYERS: "only the room's seated players write in the players' channel",
+            SPECTATORS: "the room's seated players do not write in the spectators' channel",
+            TEAM: "only a seated player of a room with team chat writes in their team's channel",
+        }[channel]
+        raise PermissionDenied(why, code="not_your_channel", field="channel")
+
+    def _rate(self, talk: RoomChat, sender: Sender) -> tuple[deque[float], deque[float]]:
+        """The room's and the sender's windows, checked: ResourceExhausted (chat_rate, room_chat_rate) when full."""
+        now = self.now()
+        key = sender.player_id or f"seat {sender.seat}"
+        mine = talk.senders.setdefault(key, deque())
+        for window in (mine, talk.sent):
+            while window and window[0] <= now - 60.0:
+                window.popleft()
+        if len(mine) >= self.settings.player_per_minute:
+            raise ResourceExhausted(
+                f"at most {self.settings.player_per_minute} messages a minute; wait a little",
+                code="chat_rate",
+                retry_after=max(0.1, 60.0 - (now - mine[0])),
+            )
+        if len(talk.sent) >= self.settings.room_per_minute:
+            raise ResourceExhausted(
+                f"this room takes at most {self.settings.room_per_minute} messages a minute; wait a little",
+                code="room_chat_rate",
+                retry_after=max(0.1, 60.0 - (now - talk.sent[0])),
+            )
+        if not talk.senders.get(key):  # (a sender whose window emptied is forgotten, but for this message)
+            for other in [k for k, window in talk.senders.items() if not window and k != key]:
+                del talk.senders[other]
+        return talk.sent, mine
+
+    # -- writing --------------------------------------------------------------------------------------------------
+
+    async def send(
+        self, room: Any, sender: Sender, channel: str, text: str, reaction: str, request_id: str = ""
+    ) -> Message:
+        """Store a message of ``sender``'s in ``room`` (its checks: the module docstring); answered once stored."""
+        self.check_open(room)
+        if text and reaction:
+            raise InvalidRequest("send text or a reaction, not both", code="text_and_reaction", field="text")
+        if not text and not reaction:
+            raise InvalidRequest("a message needs text or a reaction", code="empty_message", field="text")
+        if reaction and reaction not in REACTIONS:
+            raise InvalidRequest("reaction must be a ChatReaction value", code="bad_reaction", field="reaction")
+        if text:
+            if room.chat == REACTIONS_ONLY:
+                raise PreconditionFailed("this room's chat takes quick reactions only", code="reactions_only")
+            if not sender.player_id:
+                raise PermissionDenied(
+                    "text is a signed-in player's: sign in (a seat token sends quick reactions only)",
+                    code="sign_in_to_chat",
+                    field="text",
+                )
+            text = normalise(text, self.settings.max_length)
+            if not text:
+                raise InvalidRequest("a message needs text or a reaction", code="empty_message", field="text")
+        channel = self.channel_for(room, sender, channel)
+        talk = self.of(room)
+        key = _request_key(room.room_id, sender, request_id)
+        async with talk.lock:
+            if key is not None and (earlier := await self._by_key(room.room_id, key)) is not None:
+                return earlier  # (a retry: the first message, sent once)
+            sent, mine = self._rate(talk, sender)
+            message = await self._write(talk, sender, channel, text, reaction, key)
+            now = self.now()
+            sent.append(now)
+            mine.append(now)
+            talk.stored(message)
+            return message
+
+    async def _write(
+        self, talk: RoomChat, sender: Sender, channel: str, text: str, reaction: str, key: str | None
+    ) -> Message:
+        room_id = talk.room.room_id
+        team = sender.team if channel == TEAM and sender.team is not None else 0
+        for attempt in range(WRITE_TRIES):
+            if talk.seq is None or attempt:
+                talk.seq = await self.highest(room_id)
+            seq, now = talk.seq + 1, self.now()
+            who = (sender.player_id, sender.name, sender.seat)
+            message = Message(room_id, seq, channel, team, *who, text, reaction, now)
+            try:
+                async with _away_is_unavailable(), self.engine.begin() as connection:
+                    await connection.execute(insert(ChatMessageRow), [self._row(message, key)])
+                    await self._trim(connection, message)
+                return message
+            except IntegrityError:
+                # Another node took this seq (a finished room has no owner), or a retry's request id is stored.
+                if key is not None and (earlier := await self._by_key(room_id, key)) is not None:
+                    return earlier
+        raise Moved("the room's chat is being written on another node; try again")
+
+    @staticmethod
+    def _row(message: Message, key: str | None) -> dict[str, Any]:
+        return {
+            "room_id": message.room_id,
+            "seq": message.seq,
+            "channel": message.channel,
+            "team": message.team,
+            "player_id": message.player_id,
+            "name": message.name[:64],
+            "seat": message.seat,
+            "text": message.text,
+            "reaction": message.reaction,
+            "request_key": key,
+            "created_at": message.created_at,
+        }
+
+    async def _trim(self, connection: Any, message: Message) -> None:
+        """Keep the newest ``history`` messages of the message's channel (in the write's transaction)."""
+        same = (
+            ChatMessageRow.room_id == message.room_id,
+            ChatMessageRow.channel == message.channel,
+            ChatMessageRow.team == message.team,
+        )
+        oldest_kept = (
+            select(ChatMessageRow.seq)
+            .where(*same)
+            .order_by(ChatMessageRow.seq.desc())
+            .offset(self.settings.history - 1)
+            .limit(1)
+            .scalar_subquery()
+        )
+        await connection.execute(delete(ChatMessageRow).where(*same, ChatMessageRow.seq < oldest_kept))
+
+    async def highest(self, room_id: str) -> int:
+        """The highest seq stored for ``room_id`` (0: none)."""
+        query = select(func.max(ChatMessageRow.seq)).where(ChatMessageRow.room_id == room_id)
+        async with _away_is_unavailable(), self.engine.connect() as connection:
+            return int((await connection.execute(query)).scalar_one() or 0)
+
+    async def _by_key(self, room_id: str, key: str) -> Message | None:
+        query = select(ChatMessageRow).where(ChatMessageRow.room_id == room_id, ChatMessageRow.request_key == key)
+        async with _away_is_unavailable(), self.engine.connect() as connection:
+            row = (await connection.execute(query)).first()
+        return _message(row) if row is not None else None
+
+    # -- reading --------------------------------------------------------------------------------------------------
+
+    async def blocked_by(self, player_id: str) -> frozenset[str]:
+        """The players ``player_id`` blocked (their messages are hidden from them)."""
+        if not player_id:
+            return frozenset()
+        query = select(BlockRow.blocked).where(BlockRow.blocker == player_id)
+        async with _away_is_unavailable(), self.engine.connect() as connection:
+            return frozenset((await connection.execute(query)).scalars())
+
+    async def stored_after(self, room_id: str, seq: int, limit: int, channels: Sequence[str] = ()) -> list[Message]:
+        query = select(ChatMessageRow).where(ChatMessageRow.room_id == room_id, ChatMessageRow.seq > seq)
+        if channels:
+            query = query.where(ChatMessageRow.channel.in_(channels))
+        query = query.order_by(ChatMessageRow.seq).limit(limit)
+        async with _away_is_unavailable(), self.engine.connect() as connection:
+            return [_message(row) for row in (await connection.execute(query)).all()]
+
+    @staticmethod
+    def channels_of(reader: Reader, channel: str) -> tuple[str, ...]:
+        """The channels worth reading from the store for ``reader`` (narrowed to ``channel`` when named)."""
+        mine = (PLAYERS, TEAM) if reader.seat is not None else (SPECTATORS,)
+        return tuple(c for c in mine if not channel or c == channel)
+
+    @staticmethod
+    def check_after(after: int) -> None:
+        if after < 0:
+            raise InvalidRequest("after_seq must not be negative", code="bad_after_seq", field="after_seq")
+
+    async def page(self, room: Any, reader: Reader, channel: str, after: int, size: int) -> tuple[list[Message], int]:
+        """The messages ``reader`` may read after ``after``, oldest first, at most ``size`` (0: the default), and the
+        seq to pass for the next page (0: none)."""
+        self.check_open(room)
+        self.check_after(after)
+        if size < 0 or size > MAX_PAGE:
+            raise InvalidRequest(f"page_size must be 0-{MAX_PAGE}", code="bad_page_size", field="page_size")
+        size = size or PAGE
+        channels = self.channels_of(reader, channel)
+        found: list[Message] = []
+        cursor = after
+        while len(found) < size:
+            rows = await self.stored_after(room.room_id, cursor, size + 1, channels)
+            for message in rows:
+                if len(found) == size:
+                    return found, found[-1].seq
+                cursor = message.seq
+                if reader.may_read(message, channel):
+                    found.append(message)
+            if len(rows) <= size:
+                return found, 0
+        return found, found[-1].seq if found else 0
+
+    async def follow(self, room: Any, reader: Reader, channel: str, after: int) -> AsyncIterator[Message]:
+        """The messages ``reader`` may read after ``after`` (the stored ones first, oldest first), then each new one
+        as it is stored, for as long as the caller iterates; Moved once the room moved to another node."""
+        self.check_after(after)
+        talk = self.of(room)
+        channels = self.channels_of(reader, channel)
+        last = after
+        while True:
+            wakeup = talk.wakeup
+            elsewhere = self.clustered and room.status == FINISHED  # (other nodes may write a finished room's chat)
+            batch = None if elsewhere else talk.after(last)
+            if batch is None:
+                batch = await self.stored_after(room.room_id, last, MAX_PAGE, channels)
+                if not batch and talk.seq is None:
+                    talk.seq = await self.highest(room.room_id)
+            for message in batch:
+                last = max(last, message.seq)
+                if reader.may_read(message, channel):
+                    yield message
+            if batch:
+                continue
+            moved = getattr(room.actor, "moved", None)
+            if moved is not None and room.status != FINISHED:
+                raise Moved("this room moved to another node; follow its chat again with the last seq seen")
+            if self.clustered:
+                try:
+                    await asyncio.wait_for(wakeup.wait(), POLL_SECONDS)
+                except TimeoutError:
+                    continue
+            else:
+                await wakeup.wait()
+
+    async def reported(self, room: Any, reader: Reader, seq: int) -> tuple[Message, list[Message]]:
+        """The message ``seq`` (one ``reader`` may read) and the :data:`CONTEXT` of its channel around it."""
+        if seq <= 0:
+            raise InvalidRequest("seq is required (a positive number)", code="bad_seq", field="seq")
+        query = select(ChatMessageRow).where(ChatMessageRow.room_id == room.room_id, ChatMessageRow.seq == seq)
+        async with _away_is_unavailable(), self.engine.connect() as connection:
+            row = (await connection.execute(query)).first()
+            message = _message(row) if row is not None else None
+            if message is None or not reader.may_read(message):
+                raise NotFound("message", "no such message in a channel you read", code="message_not_found")
+            same = (
+                ChatMessageRow.room_id == room.room_id,
+                ChatMessageRow.channel == message.channel,
+                ChatMessageRow.team == message.team,
+            )
+            before = select(ChatMessageRow).where(*same, ChatMessageRow.seq < seq)
+            later = select(ChatMessageRow).where(*same, ChatMessageRow.seq > seq)
+            older = (await connection.execute(before.order_by(ChatMessageRow.seq.desc()).limit(CONTEXT))).all()
+            newer = (await connection.execute(later.order_by(ChatMessageRow.seq).limit(CONTEXT))).all()
+        around = sorted([_message(r) for r in (*older, *newer)], key=lambda m: abs(m.seq - seq))[:CONTEXT]
+        return message, sorted(around, key=lambda m: m.seq)
+
+    # -- retention and erasure ------------------------------------------------------------------------------------
+
+    def retention(self) -> list[Rule]:
+        """A finished room's messages, ``keep_days`` after its game ended (service/store/retention.py)."""
+        keep = self.settings.keep_days * 86400.0
+        return [
+            Rule(
+                "chat of rooms ended long ago",
+                ChatMessageRow,
+                "room_id",
+                lambda now: ChatMessageRow.room_id.in_(select(RoomRow.room_id).where(RoomRow.ended_at < now - keep)),
+            )
+        ]
+
+    async def erase(self, connection: Any, player_id: str, pseudonym: str, now: float) -> Callable[[], None]:
+        """A player deletes themselves: their messages keep no name and no player (the pseudonym their seat got)."""
+        await connection.execute(
+            update(ChatMessageRow)
+            .where(ChatMessageRow.player_id == player_id)
+            .values(player_id="", name=pseudonym[:64])
+        )
+        return lambda: None

@@ -1,0 +1,100 @@
+"""A room's chat as messages: ChatMessage and its enums, and the room streams' chat (:func:`with_chat`: StreamEvents
+and Play carry the room's chat between its updates for a stream that asks for it). Apart from ChatService
+(service/grpc/chat.py) so that the room streams' servicers use it without importing that servicer."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from google.protobuf import timestamp_pb2
+
+from kickoff.v1 import chat_pb2
+from service.chat.chat import CHANNELS, PLAYERS, REACTIONS, SPECTATORS, TEAM, Chat, Message, Reader
+from service.errors import InvalidRequest
+from service.presence.presence import seat_player
+from service.rooms.room import Room
+
+CHANNEL = {
+    PLAYERS: chat_pb2.CHAT_CHANNEL_PLAYERS,
+    SPECTATORS: chat_pb2.CHAT_CHANNEL_SPECTATORS,
+    TEAM: chat_pb2.CHAT_CHANNEL_TEAM,
+}
+CHANNEL_NAME = {chat_pb2.CHAT_CHANNEL_UNSPECIFIED: "", **{value: name for name, value in CHANNEL.items()}}
+REACTION = {name: index + 1 for index, name in enumerate(REACTIONS)}  # (ChatReaction's values, in REACTIONS' order)
+REACTION_NAME = {value: name for name, value in REACTION.items()}
+assert set(CHANNEL) == set(CHANNELS) and all(
+    chat_pb2.ChatReaction.Name(v).lower().endswith(n) for n, v in REACTION.items()
+)
+
+
+def message_to_proto(message: Message) -> chat_pb2.ChatMessage:
+    answer = chat_pb2.ChatMessage(
+        room_id=message.room_id,
+        seq=message.seq,
+        channel=CHANNEL[message.channel],
+        text=message.text,
+        reaction=REACTION.get(message.reaction, 0),  # type: ignore[arg-type]
+        player_id=message.player_id,
+        name=message.name,
+        team=message.team,
+        create_time=timestamp_pb2.Timestamp(seconds=int(message.created_at), nanos=int(message.created_at % 1 * 1e9)),
+    )
+    if message.seat is not None:
+        answer.seat = message.seat
+    return answer
+
+
+def channel_of(value: int) -> str:
+    if value not in CHANNEL_NAME:
+        raise InvalidRequest("channel must be a ChatChannel value", code="bad_channel", field="channel")
+    return CHANNEL_NAME[value]
+
+
+async def reader_of(chat: Chat, room: Room, seat: int | None, player_id: str = "") -> Reader:
+    """Who reads: ``seat`` (None: a spectator) and its team, and the player (the seat's, or ``player_id``) with the
+    players they blocked."""
+    player_id = seat_player(room, seat) or player_id
+    team = room.teams[seat] if seat is not None else None
+    return Reader(seat, team, player_id, await chat.blocked_by(player_id))
+
+
+async def with_chat(
+    chat: Chat | None,
+    room: Room,
+    seat: int | None,
+    after: int | None,
+    next_item: Callable[[], Awaitable[Any]],
+) -> AsyncIterator[Any]:
+    """A room stream's items (``next_item()`` until it gives None) with the room's chat after seq ``after`` as
+    ChatMessages between them, for a stream that asked for chat (``after`` not None) of a room whose chat is not off;
+    each side waits for its reader, so neither buffers for the other."""
+    if chat is None or after is None or room.chat == "off":
+        while (item := await next_item()) is not None:
+            yield item
+        return
+    chat.check_after(after)
+    reader = await reader_of(chat, room, seat)
+    messages = chat.follow(room, reader, "", after).__aiter__()
+    update: asyncio.Future[Any] = asyncio.ensure_future(next_item())
+    talk: asyncio.Future[Any] = asyncio.ensure_future(anext(messages))
+    try:
+        while True:
+            done, _ = await asyncio.wait({update, talk}, return_when=asyncio.FIRST_COMPLETED)
+            if update in done:
+                item = update.result()
+                if item is None:
+                    return
+                yield item
+                update = asyncio.ensure_future(next_item())
+            if talk in done:
+                yield message_to_proto(talk.result())
+                talk = asyncio.ensure_future(anext(messages))
+    finally:
+        for pending in (update, talk):
+            pending.cancel()
+            with contextlib.suppress(BaseException):
+                await pending
+        await messages.aclose()
