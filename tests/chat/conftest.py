@@ -4,7 +4,7 @@ seat them, chat and read what each of them gets."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import grpc
@@ -53,6 +53,7 @@ class Table:
     """A server with chat, and its harness."""
 
     harness: Harness
+    seat_tokens: dict[tuple[str, str], str] = field(default_factory=dict)  # (room, player) -> the seat's token
 
     @property
     def stub(self) -> chat_pb2_grpc.ChatServiceStub:
@@ -70,10 +71,13 @@ class Table:
             game=game, mode=common_pb2.ROOM_MODE_ONLINE, seats=1 + len(others), think_seconds=0, **fields
         )
         made = await self.harness.rooms.CreateRoom(request, metadata=auth(creator.access_token))
+        room_id = made.room.room_id
+        self.seat_tokens[room_id, creator.player.player_id] = made.seat_token
         for other in others:
-            join = room_pb2.JoinRoomRequest(room_id=made.room.room_id)
-            await self.harness.rooms.JoinRoom(join, metadata=auth(other.access_token))
-        return made.room.room_id
+            join = room_pb2.JoinRoomRequest(room_id=room_id)
+            joined = await self.harness.rooms.JoinRoom(join, metadata=auth(other.access_token))
+            self.seat_tokens[room_id, other.player.player_id] = joined.seat_token
+        return room_id
 
     async def say(
         self, session: player_pb2.Session | str, room_id: str, text: str = "", **fields: Any
@@ -115,3 +119,14 @@ async def taken(call: Any, count: int) -> list[chat_pb2.ChatMessage]:
 async def table(start: Start, database_url: str) -> AsyncIterator[Table]:
     journal = SqlJournal(create_engine(database_url))
     yield Table(await start(journal=journal, chat=CHAT))  # (the server stops, closes the journal)
+
+
+@pytest.fixture
+async def tables(start: Start, database_url: str) -> Any:
+    """Makes a Table whose chat has these settings over CHAT's."""
+
+    async def make(**settings: Any) -> Table:
+        journal = SqlJournal(create_engine(database_url))
+        return Table(await start(journal=journal, chat=replace(CHAT, **settings)))
+
+    return make
