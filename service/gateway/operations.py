@@ -692,7 +692,7 @@ OPERATIONS: dict[str, Rest] = {
     "SendChatMessage": Rest(
         summary="Send a message (text or a quick reaction) to one of the room's chat channels",
         description="Text as a signed-in player (`playerAuth`), seated or watching; a quick reaction also with a "
-        "seat token. Answered once stored, with the message's `seq`. Refusals: 412 `chat_off`, `reactions_only`; 403 "
+        "seat token. Answered once stored, with the message's `seq`. Refusals: 409 `chat_off`, `reactions_only`; 403 "
         "`not_your_channel`, `sign_in_to_chat`; 400 `message_too_long`, `bad_message`; 429 `chat_rate`, "
         "`room_chat_rate`.",
         example={"text": "good luck", "requestId": "c1b7e9a0-0d1f-4a51-9b0e-5d3f7a2c8e41"},
@@ -708,7 +708,7 @@ OPERATIONS: dict[str, Rest] = {
     ),
     "ReportChatMessage": Rest(
         summary="Report a chat message to the service's moderators",
-        description="As a signed-in player who may read the message. 412 `reports_off` on a server that takes none.",
+        description="As a signed-in player who may read the message. 409 `reports_off` on a server that takes none.",
         example={"reportId": "r-3f2a9c1d"},
         security=PLAYER,
         created=True,
