@@ -270,9 +270,8 @@ class Chat:
                 code="room_chat_rate",
                 retry_after=max(0.1, 60.0 - (now - talk.sent[0])),
             )
-        if not talk.senders.get(key):  # (a sender whose window emptied is forgotten, but for this message)
-            for other in [k for k, window in talk.senders.items() if not window and k != key]:
-                del talk.senders[other]
+        for other in [k for k, window in talk.senders.items() if k != key and (not window or window[-1] <= now - 60)]:
+            del talk.senders[other]  # (senders quiet for a minute are forgotten: the room keeps its talkers only)
         return talk.sent, mine
 
     # -- writing --------------------------------------------------------------------------------------------------

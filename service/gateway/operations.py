@@ -709,7 +709,7 @@ OPERATIONS: dict[str, Rest] = {
     "ReportChatMessage": Rest(
         summary="Report a chat message to the service's moderators",
         description="As a signed-in player who may read the message. 409 `reports_off` on a server that takes none.",
-        example={"reportId": "r-3f2a9c1d"},
+        example={"reason": "insults at the table"},
         security=PLAYER,
         created=True,
     ),

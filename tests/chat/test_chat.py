@@ -262,3 +262,36 @@ async def test_history_per_channel_and_retention_after_the_game(tables) -> None:
     assert (await prune(chat.engine, rules, now + 2 * 86400))["chat of rooms ended long ago"] == 4
     async with chat.engine.connect() as connection:
         assert (await connection.execute(select(func.count()).select_from(ChatMessageRow))).scalar_one() == 0
+
+
+class Kept:
+    """A reports collaborator that keeps what it is handed (the moderation's store stands here)."""
+
+    def __init__(self) -> None:
+        self.filed: list[tuple[str, str, int, list[int], str]] = []
+
+    async def file(self, reporter_id, room_id, message, context_messages, reason="") -> str:
+        self.filed.append((reporter_id, room_id, message.seq, [m.seq for m in context_messages], reason))
+        return f"r{len(self.filed)}"
+
+
+async def test_a_report_hands_the_message_and_the_ten_around_it_to_the_reports(table: Table) -> None:
+    """Without a reports store a report is refused (reports_off); with one, the reporter's report carries the
+    message and the ten of its channel nearest it (never another channel's), and a message the reporter may not read
+    is not found. (~0.3 s)"""
+    ann, bob, cy = [await table.guest(name) for name in ("Ann", "Bob", "Cy")]
+    room_id = await table.room(ann, bob)
+    for n in range(15):
+        await table.say(ann if n % 2 else bob, room_id, f"m{n}")
+    watched = await table.say(cy, room_id, "from the rail")
+    request = chat_pb2.ReportChatMessageRequest(room_id=room_id, seq=8, reason="rude")
+    report = table.stub.ReportChatMessage
+    assert await refused(report(request, metadata=auth(bob.access_token)), PRECONDITION) == "reports_off"
+    table.harness.chat.reports = kept = Kept()
+    answer = await report(request, metadata=auth(bob.access_token))
+    assert answer.report_id == "r1"
+    assert kept.filed == [(bob.player.player_id, room_id, 8, [3, 4, 5, 6, 7, 9, 10, 11, 12, 13], "rude")]
+    hidden = chat_pb2.ReportChatMessageRequest(room_id=room_id, seq=watched.seq)
+    assert await refused(report(hidden, metadata=auth(bob.access_token)), grpc.StatusCode.NOT_FOUND) == (
+        "message_not_found"
+    )

@@ -576,7 +576,7 @@ export const listChatMessages = <ThrowOnError extends boolean = false>(options: 
 /**
  * Send a message (text or a quick reaction) to one of the room's chat channels
  *
- * Text as a signed-in player (`playerAuth`), seated or watching; a quick reaction also with a seat token. Answered once stored, with the message's `seq`. Refusals: 412 `chat_off`, `reactions_only`; 403 `not_your_channel`, `sign_in_to_chat`; 400 `message_too_long`, `bad_message`; 429 `chat_rate`, `room_chat_rate`.
+ * Text as a signed-in player (`playerAuth`), seated or watching; a quick reaction also with a seat token. Answered once stored, with the message's `seq`. Refusals: 409 `chat_off`, `reactions_only`; 403 `not_your_channel`, `sign_in_to_chat`; 400 `message_too_long`, `bad_message`; 429 `chat_rate`, `room_chat_rate`.
  */
 export const sendChatMessage = <ThrowOnError extends boolean = false>(options: Options<SendChatMessageData, ThrowOnError>) => (options.client ?? client).post<SendChatMessageResponses, SendChatMessageErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { scheme: 'bearer', type: 'http' }],
@@ -604,7 +604,7 @@ export const followChat = <ThrowOnError extends boolean = false>(options: Option
 /**
  * Report a chat message to the service's moderators
  *
- * As a signed-in player who may read the message. 412 `reports_off` on a server that takes none.
+ * As a signed-in player who may read the message. 409 `reports_off` on a server that takes none.
  */
 export const reportChatMessage = <ThrowOnError extends boolean = false>(options: Options<ReportChatMessageData, ThrowOnError>) => (options.client ?? client).post<ReportChatMessageResponses, ReportChatMessageErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

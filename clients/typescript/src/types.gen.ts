@@ -2319,15 +2319,6 @@ export type SendChatMessageRequest = {
 };
 
 /**
- * SendChatMessageResponse
- *
- * kickoff.v1.SendChatMessageResponse, in the proto3 JSON mapping
- */
-export type SendChatMessageResponse = {
-    message?: ChatMessage;
-};
-
-/**
  * SendFriendRequestRequest
  *
  * kickoff.v1.SendFriendRequestRequest, in the proto3 JSON mapping
@@ -4845,12 +4836,12 @@ export type SendChatMessageError = SendChatMessageErrors[keyof SendChatMessageEr
 
 export type SendChatMessageResponses = {
     /**
-     * a SendChatMessageResponse
+     * a ChatMessage
      */
-    201: SendChatMessageResponse;
+    201: ChatMessage;
 };
 
-export type SendChatMessageResponse2 = SendChatMessageResponses[keyof SendChatMessageResponses];
+export type SendChatMessageResponse = SendChatMessageResponses[keyof SendChatMessageResponses];
 
 export type FollowChatData = {
     body?: never;
