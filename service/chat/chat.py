@@ -33,6 +33,7 @@ import asyncio
 import hashlib
 import time
 import unicodedata
+import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
@@ -217,13 +218,22 @@ class Chat:
         self.now = now
         self.clustered = clustered
         self.reports = reports  # (None: this server takes no reports, reports_off)
+        self._talks: weakref.WeakValueDictionary[str, RoomChat] = weakref.WeakValueDictionary()  # (while used)
 
     def of(self, room: Any) -> RoomChat:
-        """``room``'s chat on this node, kept on the room (it goes with it when the room leaves memory)."""
+        """``room``'s chat on this node, kept on the room (it goes with it when the room leaves memory). A finished
+        room read back into memory again (a new Room) takes on the chat its streams still follow, so that they hear
+        what is said in it; a live room rebuilt or taken back starts afresh (its seq read from the store)."""
         talk = getattr(room, "talk", None)
         if talk is None:
-            talk = room.talk = RoomChat(room)
-        return talk  # type: ignore[no-any-return]
+            known = self._talks.get(room.room_id)
+            if known is not None and known.room.status == FINISHED and room.status == FINISHED:
+                known.room = room
+                talk = known
+            else:
+                talk = self._talks[room.room_id] = RoomChat(room)
+            room.talk = talk
+        return talk
 
     # -- who may do what ------------------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ seat them, chat and read what each of them gets."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -111,8 +112,8 @@ def texts(messages: list[chat_pb2.ChatMessage]) -> list[str]:
 
 
 async def taken(call: Any, count: int) -> list[chat_pb2.ChatMessage]:
-    """The next ``count`` messages of a FollowChat call."""
-    return [(await call.read()).message for _ in range(count)]
+    """The next ``count`` messages of a FollowChat call (a stream that stays silent fails the test in 10 s)."""
+    return [(await asyncio.wait_for(call.read(), 10)).message for _ in range(count)]
 
 
 @pytest.fixture

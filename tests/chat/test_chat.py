@@ -5,6 +5,8 @@ retention after the game."""
 
 from __future__ import annotations
 
+import asyncio
+
 import grpc
 import pytest
 from google.rpc import error_details_pb2
@@ -41,7 +43,7 @@ async def test_players_send_list_and_follow_their_channel(table: Table) -> None:
     call = table.follow(bob, room_id)
     assert texts(await taken(call, 1)) == ["good luck"], "the kept messages first"
     second = await table.say(bob, room_id, "", reaction=chat_pb2.CHAT_REACTION_THANKS)
-    live = (await call.read()).message
+    live = (await asyncio.wait_for(call.read(), 10)).message
     assert (live.seq, live.reaction, live.seat) == (2, chat_pb2.CHAT_REACTION_THANKS, 1) and live == second
     call.cancel()
 
@@ -125,16 +127,16 @@ async def test_the_room_streams_carry_chat_when_asked_and_chat_never_changes_the
         move_pb2.StreamEventsRequest(room_id=room_id, after_version=version, after_chat_seq=0)
     )
     await table.say(cy := await table.guest("Cy"), room_id, "from the rail")
-    got = await spectator.read()
+    got = await asyncio.wait_for(spectator.read(), 10)
     assert got.HasField("chat") and got.chat.text == "from the rail", "a spectator's stream: the spectators' chat"
     spectator.cancel()
     play = table.harness.moves.Play(metadata=auth(table.seat_tokens[room_id, ann.player.player_id]))
     hello = move_pb2.PlayHello(room_id=room_id, after_version=version, after_chat_seq=0)
     await play.write(move_pb2.PlayRequest(hello=hello))
-    got = await play.read()
+    got = await asyncio.wait_for(play.read(), 10)
     assert got.HasField("chat") and got.chat.text == "hello", "the seat's stream: the players' chat, from seq 0"
     await table.say(bob, room_id, "gl")
-    got = await play.read()
+    got = await asyncio.wait_for(play.read(), 10)
     assert got.chat.text == "gl" and got.chat.seq == 3
     await play.done_writing()
     play.cancel()
@@ -295,3 +297,19 @@ async def test_a_report_hands_the_message_and_the_ten_around_it_to_the_reports(t
     assert await refused(report(hidden, metadata=auth(bob.access_token)), grpc.StatusCode.NOT_FOUND) == (
         "message_not_found"
     )
+
+
+async def test_a_follower_of_a_finished_room_hears_it_after_the_room_is_read_back(table: Table) -> None:
+    """After the game, people still say "good game": a follower of a finished room keeps hearing it when the room
+    leaves memory and is read back for the next message (a finished room is not kept in memory for good). (~0.3 s)"""
+    ann, bob = await table.guest("Ann"), await table.guest("Bob")
+    room_id = await table.room(ann, bob)
+    await table.harness.directory.get(room_id).close_by_operator("over")
+    await table.say(ann, room_id, "", reaction=chat_pb2.CHAT_REACTION_GOOD_GAME)
+    call = table.follow(bob, room_id)
+    assert len(await taken(call, 1)) == 1
+    table.harness.directory.forget_finished([room_id])
+    assert table.harness.directory.in_memory(room_id) is None
+    said = await table.say(ann, room_id, "one more?")
+    assert (await asyncio.wait_for(call.read(), 10)).message == said and said.seq == 2
+    call.cancel()
