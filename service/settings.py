@@ -501,6 +501,40 @@ class RematchSettings:
     seconds: float = field(default_factory=lambda: _number("KICKOFF_REMATCH_SECONDS", "60"))
 
 
+# -- table talk (issue 49) --------------------------------------------------------------------------------------------
+CHAT_FILTER_MODES = ("mask", "refuse")
+
+
+@dataclass(frozen=True)
+class ChatSettings:
+    """A room's chat and its moderation (service/chat): how long a message may be, how much of a room's chat is kept
+    and for how long, how fast one player and one room may talk, and the operator's word filter.
+    docs/guides/chat-moderation.md explains each."""
+
+    # KICKOFF_CHAT_MAX_LENGTH: the most characters of one message, after normalising (longer: message_too_long).
+    max_length: int = field(default_factory=lambda: int(_number("KICKOFF_CHAT_MAX_LENGTH", "300", int)))
+    # KICKOFF_CHAT_HISTORY: the messages kept of each channel of a room (older ones go).
+    history: int = field(default_factory=lambda: int(_number("KICKOFF_CHAT_HISTORY", "200", int)))
+    # KICKOFF_CHAT_KEEP_DAYS: how long a room's chat is kept after its game ends.
+    keep_days: float = field(default_factory=lambda: _number("KICKOFF_CHAT_KEEP_DAYS", "7"))
+    # KICKOFF_CHAT_PLAYER_PER_MINUTE: messages and reactions one player may send a minute (more: chat_rate).
+    player_per_minute: int = field(default_factory=lambda: int(_number("KICKOFF_CHAT_PLAYER_PER_MINUTE", "20", int)))
+    # KICKOFF_CHAT_ROOM_PER_MINUTE: messages and reactions one room takes a minute (more: room_chat_rate).
+    room_per_minute: int = field(default_factory=lambda: int(_number("KICKOFF_CHAT_ROOM_PER_MINUTE", "120", int)))
+    # KICKOFF_CHAT_FILTER_FILE: the word filter, a UTF-8 file of one word or phrase a line ('#' starts a comment);
+    # unset: no filter.
+    filter_file: str = field(default_factory=lambda: _env("KICKOFF_CHAT_FILTER_FILE", ""))
+    # KICKOFF_CHAT_FILTER_MODE: what the filter does with a message that holds a listed word: "mask" (each of its
+    # letters becomes '*') or "refuse" (message_filtered).
+    filter_mode: str = field(default_factory=lambda: _env("KICKOFF_CHAT_FILTER_MODE", "mask").strip().lower())
+
+    def __post_init__(self) -> None:
+        if self.max_length < 1 or self.history < 1:
+            raise ValueError("KICKOFF_CHAT_MAX_LENGTH and KICKOFF_CHAT_HISTORY must be at least 1")
+        if self.filter_mode not in CHAT_FILTER_MODES:
+            raise ValueError(f"KICKOFF_CHAT_FILTER_MODE must be mask or refuse, got {self.filter_mode!r}")
+
+
 @dataclass(frozen=True)
 class Settings:
     """Every setting of the gRPC server in one aggregate, read from the environment once, at start-up
@@ -524,6 +558,7 @@ class Settings:
     friends: FriendSettings = field(default_factory=FriendSettings)  # (issue 48)
     presence: PresenceSettings = field(default_factory=PresenceSettings)  # (issue 48: presence)
     invitations: RoomInvitationSettings = field(default_factory=RoomInvitationSettings)  # (issue 48, part 2)
+    chat: ChatSettings = field(default_factory=ChatSettings)  # (issue 49: table talk and its moderation)
 
     @classmethod
     def from_environment(cls, **given: Any) -> Settings:
