@@ -17,6 +17,7 @@ import pytest
 import uvicorn
 
 from service.actors.actor import Journal
+from service.chat.reports import ChatModeration
 from service.friends.store import FriendStore
 from service.gateway import http
 from service.gateway.app import create_app
@@ -169,6 +170,7 @@ async def start() -> AsyncIterator[Start]:
             friends=friend_store,
             presence=seen,
             invitations=invitation_store,
+            chat=ChatModeration.on(store.engine, clock.now) if store is not None else None,  # (issue 49)
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
         harness = Harness(

@@ -59,6 +59,8 @@ from kickoff.v1 import (
 )
 from service import collector
 from service.actors.runtime import Runtime
+from service.chat.moderation import ChatRules
+from service.chat.reports import ChatModeration
 from service.cluster.node import Node
 from service.friends.store import FriendStore
 from service.grpc.admission import Admission
@@ -401,6 +403,8 @@ async def create_server(
     presence: Presence | None = None,
     invitations: RoomInvitations | None = None,
     rematch: RematchSettings | None = None,
+    chat: ChatModeration | None = None,
+    withdraw: Callable[[str, int], Awaitable[Any]] | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
@@ -409,7 +413,9 @@ async def create_server(
     is anonymous); ``matchmaker`` (with players) serves MatchService, ``inbox`` (with players) InboxService;
     ``webhooks`` serves WebhookService (the operators' admin API). OperatorService is served with ``operator_keys``
     (none: every call is refused, operator_api_off). ``private``: the bounds of unlisted rooms' invitation links,
-    kept on the journal's database (a store in memory: in memory)."""
+    kept on the journal's database (a store in memory: in memory). ``chat`` (issue 49, with players): the chat's
+    reports, mutes and operators' actions, which OperatorService reads and acts on; ``withdraw(room_id, seq)``: the
+    chat core's, which a deleted message is withdrawn through (None: the deletion is only recorded)."""
     telemetry = directory.telemetry
     count_refusals(telemetry.instruments.refusals)
     node = directory.runtime.node
@@ -496,7 +502,9 @@ async def create_server(
             server,
             calls,
         )
-    operators = OperatorServicer(operator_keys or OperatorKeys(), access, admission, hand_over.by_operator)
+    operators = OperatorServicer(
+        operator_keys or OperatorKeys(), access, admission, hand_over.by_operator, chat=chat, withdraw=withdraw
+    )
     _register(operator_pb2_grpc.add_OperatorServiceServicer_to_server, operators, server, calls)
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     _enable_reflection(server)
@@ -536,6 +544,8 @@ class Assembly:
     retention: Retention | None = None
     inbox: Inbox | None = None  # (issue 48: the players' inboxes; none on a store in memory)
     presence: Presence | None = None  # (issue 48: friends' presence; none on a store in memory)
+    chat: ChatModeration | None = None  # (issue 49: reports, mutes, the operators' actions; none without players)
+    chat_rules: ChatRules | None = None  # (issue 49: the text rules and word filter, read at start-up)
     running: KickoffServer | None = None
     refreshing: asyncio.Task[None] | None = None
 
@@ -614,7 +624,10 @@ class Assembly:
         tokens = SeatTokens(secret)
         seal = _seal(tokens, node)
         admission = Admission(limits, vouched=seal.caller if seal is not None else None)
-        players = matchmaker = retention = friends = presence = invitations = None
+        players = matchmaker = retention = friends = presence = invitations = chat = None
+        # (issue 49) The chat's text rules, with the operator's word filter read now: a file that will not do stops
+        # the start, naming KICKOFF_CHAT_FILTER_FILE.
+        chat_rules = ChatRules.from_settings(settings.chat)
         if player_store is not None:
             external = ExternalTokens(
                 issuers_from_json(settings.players.providers_json()), leeway=settings.players.leeway_seconds
@@ -646,6 +659,8 @@ class Assembly:
             invitations = RoomInvitations(player_store.engine, clock.now, settings.invitations, outbox)
             player_store.erasers.append(invitations.erase)
             retention.add(invitations.retention())
+            # The chat's moderation (issue 49): reports, mutes and the operators' actions, in the shared store.
+            chat = ChatModeration.on(player_store.engine, time.time)
         return cls(
             settings,
             telemetry,
@@ -664,6 +679,8 @@ class Assembly:
             retention=retention,
             inbox=inbox,
             presence=presence,
+            chat=chat,
+            chat_rules=chat_rules,
         )
 
     async def start(self) -> KickoffServer:
@@ -711,6 +728,7 @@ class Assembly:
             friends=self.friends,
             presence=self.presence,
             invitations=self.invitations,
+            chat=self.chat,
             rematch=self.settings.rematch,
         )
         collector.settle()  # (what start-up made stays for good: see service/collector.py)
