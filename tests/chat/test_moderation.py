@@ -105,3 +105,9 @@ def test_a_filter_file_that_will_not_do_stops_the_start(tmp_path) -> None:
         WordFilter.from_file(str(latin))
     with pytest.raises(ValueError, match="KICKOFF_CHAT_FILTER_MODE"):
         ChatSettings(filter_mode="shout")
+
+
+def test_the_example_filter_file_reads() -> None:
+    """deploy/chat-filter.txt, which docs/guides/chat-moderation.md quotes, is a filter the server takes."""
+    words = WordFilter.from_file("deploy/chat-filter.txt")
+    assert ChatRules(300, words).check("gg NOOB, just uninstall   the game") == "gg ****, just ********* *** ****"
