@@ -156,6 +156,10 @@ async def start() -> AsyncIterator[Start]:
                 friend_store.outbox = outbox
             if invitation_store is not None:
                 invitation_store.outbox = outbox
+        moderation = None
+        if store is not None:  # (issue 49: the chat's moderation; a deleted player's name leaves the reports)
+            moderation = ChatModeration.on(store.engine, clock.now)
+            store.erasers.append(moderation.reports.erase)
         server = await create_server(
             directory,
             SeatTokens(SECRET),
@@ -170,7 +174,7 @@ async def start() -> AsyncIterator[Start]:
             friends=friend_store,
             presence=seen,
             invitations=invitation_store,
-            chat=ChatModeration.on(store.engine, clock.now) if store is not None else None,  # (issue 49)
+            chat=moderation,
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
         harness = Harness(

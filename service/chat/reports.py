@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from sqlalchemy import and_, insert, or_, select, update
+from sqlalchemy import Text, and_, cast, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from service.errors import Conflict, InvalidRequest, NotFound, PermissionDenied, PreconditionFailed
 from service.store.models import ChatActionRow, ChatMuteRow, ChatReportRow
@@ -350,6 +350,23 @@ class Reports:
                 insert(ChatActionRow).values(ChatActions.row(CLOSE_REPORT, key_id, now, report_id=report_id))
             )
         return await self.get(report_id)
+
+    async def erase(self, connection: AsyncConnection, player: str, pseudonym: str, now: float) -> None:
+        """In a player's deletion's transaction: the reports keep no name of theirs. Each of their lines in a
+        report's snapshot shows their pseudonym instead (the report stays, for the other player's sake)."""
+        query = select(ChatReportRow.report_id, ChatReportRow.snapshot).where(
+            cast(ChatReportRow.snapshot, Text).contains(player)
+        )
+        for report_id, snapshot in (await connection.execute(query)).all():
+            lines = [snapshot["message"], *snapshot["context"]]
+            if not any(line["player_id"] == player for line in lines):
+                continue
+            for line in lines:
+                if line["player_id"] == player:
+                    line["name"] = pseudonym
+            await connection.execute(
+                update(ChatReportRow).where(ChatReportRow.report_id == report_id).values(snapshot=snapshot)
+            )
 
 
 def _mute(row: Any) -> Mute:

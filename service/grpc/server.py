@@ -661,6 +661,7 @@ class Assembly:
             retention.add(invitations.retention())
             # The chat's moderation (issue 49): reports, mutes and the operators' actions, in the shared store.
             chat = ChatModeration.on(player_store.engine, time.time)
+            player_store.erasers.append(chat.reports.erase)  # (a deleted player's name leaves the reports)
         return cls(
             settings,
             telemetry,

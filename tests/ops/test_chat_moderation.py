@@ -211,3 +211,25 @@ async def test_the_chat_calls_over_rest(start: Start, gateway, database_url: str
     answer = await client.post(f"/v1/ops/chat/reports/{report.report_id}/close", headers=JSON, json={"note": "done"})
     assert answer.json()["report"]["open"] is False
     problem(await client.get("/v1/ops/chat/reports"), 401, "operator_key_required")
+
+
+async def test_a_deleted_players_name_leaves_the_reports(start: Start, database_url: str) -> None:
+    """A report keeps what was said, but a player who deletes themselves keeps no name in it: their lines show their
+    pseudonym; the other player's lines keep theirs."""
+    from tests.server.conftest import auth
+
+    harness, (ann, bob) = await moderated(start, database_url)
+    room = await harness.create(seats=2)
+    lines = [
+        Said(1, player_id=bob.player.player_id, name="Bob", text="you again", time=1e9),
+        Said(2, player_id=ann.player.player_id, name="Ann", text="hi", time=1e9 + 1),
+        Said(3, player_id=bob.player.player_id, name="Bob", text="rude words", time=1e9 + 2),
+    ]
+    report = await harness.server.operators.chat.reports.file(ann.player.player_id, room.room_id, lines[2], lines)
+    await harness.players.DeletePlayer(player_pb2.DeletePlayerRequest(), metadata=auth(bob.access_token))
+    got = (
+        await ops(harness).GetChatReport(operator_pb2.GetChatReportRequest(report_id=report.report_id), metadata=op())
+    ).report
+    names = [got.context[0].name, got.context[1].name, got.message.name]
+    assert "Bob" not in names and names[1] == "Ann" and names[0] == names[2] != ""
+    assert got.message.text == "rude words" and got.message.player_id == bob.player.player_id
