@@ -416,6 +416,7 @@ class InboxSettings:
 
 # -- table talk (issue 49) -------------------------------------------------------------------------------------------
 CHAT_MAX_LENGTH = 1000  # the contract's bound on a message's text (chat.proto): KICKOFF_CHAT_MAX_LENGTH may not pass it
+CHAT_FILTER_MODES = ("mask", "refuse")
 
 
 @dataclass(frozen=True)
@@ -437,7 +438,7 @@ class ChatSettings:
     filter_file: str = field(default_factory=lambda: _env("KICKOFF_CHAT_FILTER_FILE", ""))
     # KICKOFF_CHAT_FILTER_MODE: what the filter does to a message holding a listed word: "mask" (each letter of the
     # word becomes '*') or "refuse" (message_filtered).
-    filter_mode: str = field(default_factory=lambda: _env("KICKOFF_CHAT_FILTER_MODE", "mask"))
+    filter_mode: str = field(default_factory=lambda: _env("KICKOFF_CHAT_FILTER_MODE", "mask").strip().lower())
 
     def __post_init__(self) -> None:
         if not 1 <= self.max_length <= CHAT_MAX_LENGTH:
@@ -447,8 +448,8 @@ class ChatSettings:
                 "KICKOFF_CHAT_HISTORY, KICKOFF_CHAT_PLAYER_PER_MINUTE and KICKOFF_CHAT_ROOM_PER_MINUTE must be at "
                 "least 1"
             )
-        if self.filter_mode not in ("mask", "refuse"):
-            raise ValueError("KICKOFF_CHAT_FILTER_MODE must be mask or refuse")
+        if self.filter_mode not in CHAT_FILTER_MODES:
+            raise ValueError(f"KICKOFF_CHAT_FILTER_MODE must be mask or refuse, got {self.filter_mode!r}")
 
 
 # -- presence (issue 48) ----------------------------------------------------------------------------------------------
@@ -561,7 +562,7 @@ class Settings:
     friends: FriendSettings = field(default_factory=FriendSettings)  # (issue 48)
     presence: PresenceSettings = field(default_factory=PresenceSettings)  # (issue 48: presence)
     invitations: RoomInvitationSettings = field(default_factory=RoomInvitationSettings)  # (issue 48, part 2)
-    chat: ChatSettings = field(default_factory=ChatSettings)  # (issue 49: table talk)
+    chat: ChatSettings = field(default_factory=ChatSettings)  # (issue 49: table talk and its moderation)
 
     @classmethod
     def from_environment(cls, **given: Any) -> Settings:

@@ -17,6 +17,7 @@ import pytest
 import uvicorn
 
 from service.actors.actor import Journal
+from service.chat.reports import ChatModeration
 from service.friends.store import FriendStore
 from service.gateway import http
 from service.gateway.app import create_app
@@ -165,6 +166,10 @@ async def start() -> AsyncIterator[Start]:
             talk = Chat(journal.engine, chat, now=clock.now, clustered=bool(node_id))
             if store is not None:
                 store.erasers.append(talk.erase)
+        moderation = None
+        if store is not None:  # (issue 49: the chat's moderation; a deleted player's name leaves the reports)
+            moderation = ChatModeration.on(store.engine, clock.now)
+            store.erasers.append(moderation.reports.erase)
         server = await create_server(
             directory,
             SeatTokens(SECRET),
@@ -180,6 +185,7 @@ async def start() -> AsyncIterator[Start]:
             presence=seen,
             invitations=invitation_store,
             chat=talk,
+            moderation=moderation,
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
         harness = Harness(

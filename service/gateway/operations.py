@@ -47,6 +47,23 @@ class Service:
     key_check: tuple[str, dict[str, Any]] | None = None
 
 
+CHAT_REPORT_EXAMPLE: dict[str, Any] = {
+    "reportId": "5d1c9a7e2b3f4a60",
+    "roomId": "7QxW2mB9",
+    "reporterId": "3f2a9c1d4e5b6a708192",
+    "reason": "insults",
+    "message": {
+        "seq": "42",
+        "channel": "players",
+        "playerId": "8d0e4b2a1c3f5a6b7c8d",
+        "name": "Bo",
+        "text": "...",
+        "sendTime": "2026-12-06T10:00:00Z",
+    },
+    "createTime": "2026-12-06T10:01:00Z",
+    "open": True,
+}
+
 SERVICES: dict[str, Service] = {
     "kickoff.v1.GameService": Service("games", "games"),
     "kickoff.v1.RoomService": Service("rooms", "rooms", owner=True),
@@ -712,6 +729,51 @@ OPERATIONS: dict[str, Rest] = {
         example={"reason": "insults at the table"},
         security=PLAYER,
         created=True,
+    ),
+    # -- the chat's moderation (issue 49) --
+    "ListChatReports": Rest(
+        summary="Players' reports of chat messages, the open ones first, each part newest first",
+        description="Each report without its context (GetChatReport has it). 409 `players_off` on a server without "
+        "players.",
+        example={"reports": [CHAT_REPORT_EXAMPLE], "nextPageToken": ""},
+        security=OPERATOR,
+    ),
+    "GetChatReport": Rest(
+        summary="A chat report: the message and the ten around it as they were when it was filed",
+        description="`deleted` marks the messages an operator deleted since. 404 `report_not_found`.",
+        example={"report": {**CHAT_REPORT_EXAMPLE, "context": []}},
+        security=OPERATOR,
+    ),
+    "CloseChatReport": Rest(
+        summary="Close a chat report, with a note for the record",
+        description='Body: {"note": "..."} (at most 200 characters). 404 `report_not_found`; 409 `report_closed`.',
+        example={"note": "muted for a day"},
+        security=OPERATOR,
+    ),
+    "DeleteChatMessage": Rest(
+        summary="Delete a message of a room's chat: everyone reading it sees it withdrawn",
+        description="Recorded once with the operator key's id (`deleted: false` when it was deleted before). 404 "
+        "`room_not_found`.",
+        example={"deleted": True},
+        security=OPERATOR,
+    ),
+    "MutePlayer": Rest(
+        summary="Mute a player for a time (or until ended): their chat messages are refused with `muted`",
+        description='Body: {"seconds": 3600, "reason": "..."} or {"untilEnded": true}; a mute in force is replaced. '
+        "400 `bad_seconds`; 404 `player_not_found`.",
+        example={"seconds": "3600", "reason": "insults in room 7Qx"},
+        security=OPERATOR,
+    ),
+    "EndMute": Rest(
+        summary="End a player's mute now",
+        description="409 `not_muted` when none is in force.",
+        example={"mute": {"playerId": "8d0e4b2a1c3f5a6b7c8d", "active": False, "endedBy": "3f2a9c1d4e5b"}},
+        security=OPERATOR,
+    ),
+    "ListMutes": Rest(
+        summary="The mutes in force (include_ended: every mute), newest first",
+        example={"mutes": [], "nextPageToken": ""},
+        security=OPERATOR,
     ),
     # -- the inbox (issue 48) --
     "ListInbox": Rest(

@@ -62,6 +62,8 @@ from kickoff.v1 import (
 from service import collector
 from service.actors.runtime import Runtime
 from service.chat.chat import Chat
+from service.chat.moderation import ChatRules
+from service.chat.reports import ChatModeration
 from service.cluster.node import Node
 from service.friends.store import FriendStore
 from service.grpc.admission import Admission
@@ -407,6 +409,8 @@ async def create_server(
     invitations: RoomInvitations | None = None,
     rematch: RematchSettings | None = None,
     chat: Chat | None = None,
+    moderation: ChatModeration | None = None,
+    withdraw: Callable[[str, int], Awaitable[Any]] | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
@@ -415,7 +419,9 @@ async def create_server(
     is anonymous); ``matchmaker`` (with players) serves MatchService, ``inbox`` (with players) InboxService;
     ``webhooks`` serves WebhookService (the operators' admin API). OperatorService is served with ``operator_keys``
     (none: every call is refused, operator_api_off). ``private``: the bounds of unlisted rooms' invitation links,
-    kept on the journal's database (a store in memory: in memory)."""
+    kept on the journal's database (a store in memory: in memory). ``chat`` (issue 49, on a database store): rooms'
+    chat (ChatService). ``moderation`` (issue 49, with players): the chat's reports, mutes and operators' actions, which OperatorService reads and acts on; ``withdraw(room_id, seq)``: the
+    chat core's, which a deleted message is withdrawn through (None: the deletion is only recorded)."""
     telemetry = directory.telemetry
     count_refusals(telemetry.instruments.refusals)
     node = directory.runtime.node
@@ -504,7 +510,9 @@ async def create_server(
             server,
             calls,
         )
-    operators = OperatorServicer(operator_keys or OperatorKeys(), access, admission, hand_over.by_operator)
+    operators = OperatorServicer(
+        operator_keys or OperatorKeys(), access, admission, hand_over.by_operator, chat=moderation, withdraw=withdraw
+    )
     _register(operator_pb2_grpc.add_OperatorServiceServicer_to_server, operators, server, calls)
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     _enable_reflection(server)
@@ -545,6 +553,8 @@ class Assembly:
     inbox: Inbox | None = None  # (issue 48: the players' inboxes; none on a store in memory)
     presence: Presence | None = None  # (issue 48: friends' presence; none on a store in memory)
     chat: Chat | None = None  # (issue 49: rooms' chat; none on a store in memory)
+    moderation: ChatModeration | None = None  # (issue 49: reports, mutes, the operators' actions; none without players)
+    chat_rules: ChatRules | None = None  # (issue 49: the text rules and word filter, read at start-up)
     running: KickoffServer | None = None
     refreshing: asyncio.Task[None] | None = None
 
@@ -624,6 +634,10 @@ class Assembly:
         seal = _seal(tokens, node)
         admission = Admission(limits, vouched=seal.caller if seal is not None else None)
         players = matchmaker = retention = friends = presence = invitations = chat = None
+        moderation = None
+        # (issue 49) The chat's text rules, with the operator's word filter read now: a file that will not do stops
+        # the start, naming KICKOFF_CHAT_FILTER_FILE.
+        chat_rules = ChatRules.from_settings(settings.chat)
         if player_store is not None:
             external = ExternalTokens(
                 issuers_from_json(settings.players.providers_json()), leeway=settings.players.leeway_seconds
@@ -659,6 +673,9 @@ class Assembly:
             chat = Chat(player_store.engine, settings.chat, now=clock.now, clustered=node is not None)
             player_store.erasers.append(chat.erase)
             retention.add(chat.retention())
+            # The chat's moderation (issue 49): reports, mutes and the operators' actions, in the shared store.
+            moderation = ChatModeration.on(player_store.engine, time.time)
+            player_store.erasers.append(moderation.reports.erase)  # (a deleted player's name leaves the reports)
         return cls(
             settings,
             telemetry,
@@ -678,6 +695,9 @@ class Assembly:
             inbox=inbox,
             presence=presence,
             chat=chat,
+            chat=chat,
+            moderation=moderation,
+            chat_rules=chat_rules,
         )
 
     async def start(self) -> KickoffServer:
@@ -727,6 +747,7 @@ class Assembly:
             invitations=self.invitations,
             rematch=self.settings.rematch,
             chat=self.chat,
+            moderation=self.moderation,
         )
         collector.settle()  # (what start-up made stays for good: see service/collector.py)
         return self.running

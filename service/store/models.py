@@ -5,7 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, Double, ForeignKey, Index, Integer, String, Text, false, text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+    text,
+    true,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -660,3 +674,69 @@ class RematchRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)  # open, made, refused
     new_room_id: Mapped[str] = mapped_column(String(32), default="", server_default="")
     reason: Mapped[str] = mapped_column(String(32), default="", server_default="")
+
+
+# -- chat moderation (issue 49: service/chat/reports.py; 0028) --------------------------------------------------------
+class ChatReportRow(Base):
+    """A player's report of a chat message (0028): the message and the ten around it as they were when it was filed
+    (``snapshot``), the reporter, the room; one per reporter and message. Open until an operator closes it."""
+
+    __tablename__ = "chat_reports"
+    __table_args__ = (
+        UniqueConstraint("reporter_id", "room_id", "seq", name="uq_chat_reports_reporter_message"),
+        Index("ix_chat_reports_list", "is_open", "created_at", "report_id"),
+    )
+
+    report_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_id: Mapped[str] = mapped_column(String(32))
+    seq: Mapped[int] = mapped_column(BigInteger)  # the reported message's seq in its room's chat
+    reporter_id: Mapped[str] = mapped_column(String(40))
+    reported_id: Mapped[str] = mapped_column(String(40))  # who wrote it ('' for an anonymous seat's reaction)
+    reason: Mapped[str] = mapped_column(String(200), default="", server_default="")  # the reporter's words, if any
+    snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)  # {"message": line, "context": [line, ...]}
+    created_at: Mapped[float] = mapped_column(Double)
+    is_open: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    closed_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    closed_by: Mapped[str] = mapped_column(String(32), default="", server_default="")  # the operator key's id
+    note: Mapped[str] = mapped_column(String(200), default="", server_default="")  # the operator's, on closing
+
+
+class ChatMuteRow(Base):
+    """A player muted (0028): their chat messages are refused (``muted``) until ``until`` (None: until an operator
+    ends it) or until it is ended. Kept after it ends, with who made and ended it."""
+
+    __tablename__ = "chat_mutes"
+    __table_args__ = (Index("ix_chat_mutes_player", "player_id", "ended_at"), {"sqlite_autoincrement": True})
+
+    mute_id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(40))
+    until: Mapped[float | None] = mapped_column(Double, nullable=True)
+    reason: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    created_at: Mapped[float] = mapped_column(Double)
+    created_by: Mapped[str] = mapped_column(String(32))  # the operator key's id
+    ended_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    ended_by: Mapped[str] = mapped_column(String(32), default="", server_default="")
+
+
+class ChatActionRow(Base):
+    """One operator action on the chat (0028), never changed: a message deleted (``room_id``, ``seq``), a player
+    muted or their mute ended (``player_id``, ``until``), a report closed (``report_id``), with the operator key's
+    id and the time."""
+
+    __tablename__ = "chat_actions"
+    __table_args__ = (
+        Index("ix_chat_actions_message", "room_id", "seq"),
+        Index("ix_chat_actions_created", "created_at"),
+        {"sqlite_autoincrement": True},
+    )
+
+    action_id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    action: Mapped[str] = mapped_column(String(24))  # delete_message, mute_player, end_mute, close_report
+    key_id: Mapped[str] = mapped_column(String(32))
+    room_id: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    seq: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    player_id: Mapped[str] = mapped_column(String(40), default="", server_default="")
+    report_id: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    until: Mapped[float | None] = mapped_column(Double, nullable=True)
+    reason: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    created_at: Mapped[float] = mapped_column(Double)

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AcceptFriendRequestData, AcceptFriendRequestErrors, AcceptFriendRequestResponses, AcceptMatchData, AcceptMatchErrors, AcceptMatchResponses, AcceptRoomInvitationData, AcceptRoomInvitationErrors, AcceptRoomInvitationResponses, AddEndpointData, AddEndpointErrors, AddEndpointResponses, AnswerRematchData, AnswerRematchErrors, AnswerRematchResponses, BlockPlayerData, BlockPlayerErrors, BlockPlayerResponses, CancelFriendRequestData, CancelFriendRequestErrors, CancelFriendRequestResponses, CancelTicketData, CancelTicketErrors, CancelTicketResponses, CloseRoomData, CloseRoomErrors, CloseRoomResponses, CreateInvitationLinkData, CreateInvitationLinkErrors, CreateInvitationLinkResponses, CreatePartyLinkData, CreatePartyLinkErrors, CreatePartyLinkResponses, CreateRoomData, CreateRoomErrors, CreateRoomResponses, CreateStreamTicketData, CreateStreamTicketErrors, CreateStreamTicketResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, DeclineFriendRequestData, DeclineFriendRequestErrors, DeclineFriendRequestResponses, DeclineRoomInvitationData, DeclineRoomInvitationErrors, DeclineRoomInvitationResponses, DeclineTicketData, DeclineTicketErrors, DeclineTicketResponses, DeleteInboxItemData, DeleteInboxItemErrors, DeleteInboxItemResponses, DeletePlayerData, DeletePlayerErrors, DeletePlayerResponses, DrainNodeData, DrainNodeErrors, DrainNodeResponses, EnqueueData, EnqueueErrors, EnqueueResponses, FollowChatData, FollowChatErrors, FollowChatResponse, FollowChatResponses, FollowInboxData, FollowInboxErrors, FollowInboxResponse, FollowInboxResponses, FollowPresenceData, FollowPresenceErrors, FollowPresenceResponse, FollowPresenceResponses, FollowTicketData, FollowTicketErrors, FollowTicketResponse, FollowTicketResponses, GetFriendCodeData, GetFriendCodeErrors, GetFriendCodeResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMeData, GetMeErrors, GetMeResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetPlayerSocialData, GetPlayerSocialErrors, GetPlayerSocialResponses, GetPresenceData, GetPresenceErrors, GetPresenceResponses, GetRankData, GetRankErrors, GetRankResponses, GetReplayData, GetReplayErrors, GetReplayResponses, GetRoomData, GetRoomErrors, GetRoomResponses, GetRoomTimelineData, GetRoomTimelineErrors, GetRoomTimelineResponses, GetRulesData, GetRulesErrors, GetRulesResponses, GetStandingsData, GetStandingsErrors, GetStandingsResponses, GetTicketData, GetTicketErrors, GetTicketResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetViewData, GetViewErrors, GetViewResponses, InviteToRoomData, InviteToRoomErrors, InviteToRoomResponses, JoinRoomData, JoinRoomErrors, JoinRoomResponses, JoinTicketByLinkData, JoinTicketByLinkErrors, JoinTicketByLinkResponses, JoinTicketData, JoinTicketErrors, JoinTicketResponses, JoinTournamentData, JoinTournamentErrors, JoinTournamentResponses, LeaveRoomData, LeaveRoomErrors, LeaveRoomResponses, LeaveTournamentData, LeaveTournamentErrors, LeaveTournamentResponses, LinkIdentityData, LinkIdentityErrors, LinkIdentityResponses, ListBlocksData, ListBlocksErrors, ListBlocksResponses, ListCardsData, ListCardsErrors, ListCardsResponses, ListChatMessagesData, ListChatMessagesErrors, ListChatMessagesResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListEndpointsData, ListEndpointsErrors, ListEndpointsResponses, ListFriendsData, ListFriendsErrors, ListFriendsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListInboxData, ListInboxErrors, ListInboxResponses, ListInvitationLinksData, ListInvitationLinksErrors, ListInvitationLinksResponses, ListLeasesData, ListLeasesErrors, ListLeasesResponses, ListLegalMovesData, ListLegalMovesErrors, ListLegalMovesResponses, ListLiveRoomsData, ListLiveRoomsErrors, ListLiveRoomsResponses, ListMyRoomsData, ListMyRoomsErrors, ListMyRoomsResponses, ListMyTicketsData, ListMyTicketsErrors, ListMyTicketsResponses, ListMyTurnsData, ListMyTurnsErrors, ListMyTurnsResponses, ListNodesData, ListNodesErrors, ListNodesResponses, ListPlayerGamesData, ListPlayerGamesErrors, ListPlayerGamesResponses, ListRatingChangesData, ListRatingChangesErrors, ListRatingChangesResponses, ListRoomInvitationsData, ListRoomInvitationsErrors, ListRoomInvitationsResponses, ListRoomsData, ListRoomsErrors, ListRoomsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, MarkInboxReadData, MarkInboxReadErrors, MarkInboxReadResponses, ProposeRematchData, ProposeRematchErrors, ProposeRematchResponses, RedeliverDeliveriesData, RedeliverDeliveriesErrors, RedeliverDeliveriesResponses, RefreshSessionData, RefreshSessionErrors, RefreshSessionResponses, RemoveEndpointData, RemoveEndpointErrors, RemoveEndpointResponses, RemoveFriendData, RemoveFriendErrors, RemoveFriendResponses, ReportChatMessageData, ReportChatMessageErrors, ReportChatMessageResponses, RevokeInvitationLinkData, RevokeInvitationLinkErrors, RevokeInvitationLinkResponses, RevokePartyLinkData, RevokePartyLinkErrors, RevokePartyLinkResponses, RevokeSeatTokenData, RevokeSeatTokenErrors, RevokeSeatTokenResponses, RotateFriendCodeData, RotateFriendCodeErrors, RotateFriendCodeResponses, SendChatMessageData, SendChatMessageErrors, SendChatMessageResponses, SendFriendRequestData, SendFriendRequestErrors, SendFriendRequestResponses, SetPresenceVisibilityData, SetPresenceVisibilityErrors, SetPresenceVisibilityResponses, SignInAsGuestData, SignInAsGuestErrors, SignInAsGuestResponses, SignInWithTokenData, SignInWithTokenErrors, SignInWithTokenResponses, SignOutData, SignOutErrors, SignOutResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamTournamentData, StreamTournamentErrors, StreamTournamentResponse, StreamTournamentResponses, SubmitMoveData, SubmitMoveErrors, SubmitMoveResponses, TakeSeatData, TakeSeatErrors, TakeSeatResponses, TestEndpointData, TestEndpointErrors, TestEndpointResponses, UnblockPlayerData, UnblockPlayerErrors, UnblockPlayerResponses, UpdatePlayerData, UpdatePlayerErrors, UpdatePlayerResponses, WithdrawRoomInvitationData, WithdrawRoomInvitationErrors, WithdrawRoomInvitationResponses } from './types.gen.js';
+import type { AcceptFriendRequestData, AcceptFriendRequestErrors, AcceptFriendRequestResponses, AcceptMatchData, AcceptMatchErrors, AcceptMatchResponses, AcceptRoomInvitationData, AcceptRoomInvitationErrors, AcceptRoomInvitationResponses, AddEndpointData, AddEndpointErrors, AddEndpointResponses, AnswerRematchData, AnswerRematchErrors, AnswerRematchResponses, BlockPlayerData, BlockPlayerErrors, BlockPlayerResponses, CancelFriendRequestData, CancelFriendRequestErrors, CancelFriendRequestResponses, CancelTicketData, CancelTicketErrors, CancelTicketResponses, CloseChatReportData, CloseChatReportErrors, CloseChatReportResponses, CloseRoomData, CloseRoomErrors, CloseRoomResponses, CreateInvitationLinkData, CreateInvitationLinkErrors, CreateInvitationLinkResponses, CreatePartyLinkData, CreatePartyLinkErrors, CreatePartyLinkResponses, CreateRoomData, CreateRoomErrors, CreateRoomResponses, CreateStreamTicketData, CreateStreamTicketErrors, CreateStreamTicketResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, DeclineFriendRequestData, DeclineFriendRequestErrors, DeclineFriendRequestResponses, DeclineRoomInvitationData, DeclineRoomInvitationErrors, DeclineRoomInvitationResponses, DeclineTicketData, DeclineTicketErrors, DeclineTicketResponses, DeleteChatMessageData, DeleteChatMessageErrors, DeleteChatMessageResponses, DeleteInboxItemData, DeleteInboxItemErrors, DeleteInboxItemResponses, DeletePlayerData, DeletePlayerErrors, DeletePlayerResponses, DrainNodeData, DrainNodeErrors, DrainNodeResponses, EndMuteData, EndMuteErrors, EndMuteResponses, EnqueueData, EnqueueErrors, EnqueueResponses, FollowChatData, FollowChatErrors, FollowChatResponse, FollowChatResponses, FollowInboxData, FollowInboxErrors, FollowInboxResponse, FollowInboxResponses, FollowPresenceData, FollowPresenceErrors, FollowPresenceResponse, FollowPresenceResponses, FollowTicketData, FollowTicketErrors, FollowTicketResponse, FollowTicketResponses, GetChatReportData, GetChatReportErrors, GetChatReportResponses, GetFriendCodeData, GetFriendCodeErrors, GetFriendCodeResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMeData, GetMeErrors, GetMeResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetPlayerSocialData, GetPlayerSocialErrors, GetPlayerSocialResponses, GetPresenceData, GetPresenceErrors, GetPresenceResponses, GetRankData, GetRankErrors, GetRankResponses, GetReplayData, GetReplayErrors, GetReplayResponses, GetRoomData, GetRoomErrors, GetRoomResponses, GetRoomTimelineData, GetRoomTimelineErrors, GetRoomTimelineResponses, GetRulesData, GetRulesErrors, GetRulesResponses, GetStandingsData, GetStandingsErrors, GetStandingsResponses, GetTicketData, GetTicketErrors, GetTicketResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetViewData, GetViewErrors, GetViewResponses, InviteToRoomData, InviteToRoomErrors, InviteToRoomResponses, JoinRoomData, JoinRoomErrors, JoinRoomResponses, JoinTicketByLinkData, JoinTicketByLinkErrors, JoinTicketByLinkResponses, JoinTicketData, JoinTicketErrors, JoinTicketResponses, JoinTournamentData, JoinTournamentErrors, JoinTournamentResponses, LeaveRoomData, LeaveRoomErrors, LeaveRoomResponses, LeaveTournamentData, LeaveTournamentErrors, LeaveTournamentResponses, LinkIdentityData, LinkIdentityErrors, LinkIdentityResponses, ListBlocksData, ListBlocksErrors, ListBlocksResponses, ListCardsData, ListCardsErrors, ListCardsResponses, ListChatMessagesData, ListChatMessagesErrors, ListChatMessagesResponses, ListChatReportsData, ListChatReportsErrors, ListChatReportsResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListEndpointsData, ListEndpointsErrors, ListEndpointsResponses, ListFriendsData, ListFriendsErrors, ListFriendsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListInboxData, ListInboxErrors, ListInboxResponses, ListInvitationLinksData, ListInvitationLinksErrors, ListInvitationLinksResponses, ListLeasesData, ListLeasesErrors, ListLeasesResponses, ListLegalMovesData, ListLegalMovesErrors, ListLegalMovesResponses, ListLiveRoomsData, ListLiveRoomsErrors, ListLiveRoomsResponses, ListMutesData, ListMutesErrors, ListMutesResponses, ListMyRoomsData, ListMyRoomsErrors, ListMyRoomsResponses, ListMyTicketsData, ListMyTicketsErrors, ListMyTicketsResponses, ListMyTurnsData, ListMyTurnsErrors, ListMyTurnsResponses, ListNodesData, ListNodesErrors, ListNodesResponses, ListPlayerGamesData, ListPlayerGamesErrors, ListPlayerGamesResponses, ListRatingChangesData, ListRatingChangesErrors, ListRatingChangesResponses, ListRoomInvitationsData, ListRoomInvitationsErrors, ListRoomInvitationsResponses, ListRoomsData, ListRoomsErrors, ListRoomsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, MarkInboxReadData, MarkInboxReadErrors, MarkInboxReadResponses, MutePlayerData, MutePlayerErrors, MutePlayerResponses, ProposeRematchData, ProposeRematchErrors, ProposeRematchResponses, RedeliverDeliveriesData, RedeliverDeliveriesErrors, RedeliverDeliveriesResponses, RefreshSessionData, RefreshSessionErrors, RefreshSessionResponses, RemoveEndpointData, RemoveEndpointErrors, RemoveEndpointResponses, RemoveFriendData, RemoveFriendErrors, RemoveFriendResponses, ReportChatMessageData, ReportChatMessageErrors, ReportChatMessageResponses, RevokeInvitationLinkData, RevokeInvitationLinkErrors, RevokeInvitationLinkResponses, RevokePartyLinkData, RevokePartyLinkErrors, RevokePartyLinkResponses, RevokeSeatTokenData, RevokeSeatTokenErrors, RevokeSeatTokenResponses, RotateFriendCodeData, RotateFriendCodeErrors, RotateFriendCodeResponses, SendChatMessageData, SendChatMessageErrors, SendChatMessageResponses, SendFriendRequestData, SendFriendRequestErrors, SendFriendRequestResponses, SetPresenceVisibilityData, SetPresenceVisibilityErrors, SetPresenceVisibilityResponses, SignInAsGuestData, SignInAsGuestErrors, SignInAsGuestResponses, SignInWithTokenData, SignInWithTokenErrors, SignInWithTokenResponses, SignOutData, SignOutErrors, SignOutResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamTournamentData, StreamTournamentErrors, StreamTournamentResponse, StreamTournamentResponses, SubmitMoveData, SubmitMoveErrors, SubmitMoveResponses, TakeSeatData, TakeSeatErrors, TakeSeatResponses, TestEndpointData, TestEndpointErrors, TestEndpointResponses, UnblockPlayerData, UnblockPlayerErrors, UnblockPlayerResponses, UpdatePlayerData, UpdatePlayerErrors, UpdatePlayerResponses, WithdrawRoomInvitationData, WithdrawRoomInvitationErrors, WithdrawRoomInvitationResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -285,6 +285,52 @@ export const deleteInboxItem = <ThrowOnError extends boolean = false>(options: O
 });
 
 /**
+ * The mutes in force (include_ended: every mute), newest first
+ */
+export const listMutes = <ThrowOnError extends boolean = false>(options?: Options<ListMutesData, ThrowOnError>) => (options?.client ?? client).get<ListMutesResponses, ListMutesErrors, ThrowOnError>({
+    security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
+    url: '/v1/ops/chat/mutes',
+    ...options
+});
+
+/**
+ * Players' reports of chat messages, the open ones first, each part newest first
+ *
+ * Each report without its context (GetChatReport has it). 409 `players_off` on a server without players.
+ */
+export const listChatReports = <ThrowOnError extends boolean = false>(options?: Options<ListChatReportsData, ThrowOnError>) => (options?.client ?? client).get<ListChatReportsResponses, ListChatReportsErrors, ThrowOnError>({
+    security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
+    url: '/v1/ops/chat/reports',
+    ...options
+});
+
+/**
+ * A chat report: the message and the ten around it as they were when it was filed
+ *
+ * `deleted` marks the messages an operator deleted since. 404 `report_not_found`.
+ */
+export const getChatReport = <ThrowOnError extends boolean = false>(options: Options<GetChatReportData, ThrowOnError>) => (options.client ?? client).get<GetChatReportResponses, GetChatReportErrors, ThrowOnError>({
+    security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
+    url: '/v1/ops/chat/reports/{report_id}',
+    ...options
+});
+
+/**
+ * Close a chat report, with a note for the record
+ *
+ * Body: {"note": "..."} (at most 200 characters). 404 `report_not_found`; 409 `report_closed`.
+ */
+export const closeChatReport = <ThrowOnError extends boolean = false>(options: Options<CloseChatReportData, ThrowOnError>) => (options.client ?? client).post<CloseChatReportResponses, CloseChatReportErrors, ThrowOnError>({
+    security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
+    url: '/v1/ops/chat/reports/{report_id}/close',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * The leases of live rooms and tournaments, by kind and id: their node and epoch
  */
 export const listLeases = <ThrowOnError extends boolean = false>(options?: Options<ListLeasesData, ThrowOnError>) => (options?.client ?? client).get<ListLeasesResponses, ListLeasesErrors, ThrowOnError>({
@@ -314,6 +360,32 @@ export const drainNode = <ThrowOnError extends boolean = false>(options: Options
 });
 
 /**
+ * Mute a player for a time (or until ended): their chat messages are refused with `muted`
+ *
+ * Body: {"seconds": 3600, "reason": "..."} or {"untilEnded": true}; a mute in force is replaced. 400 `bad_seconds`; 404 `player_not_found`.
+ */
+export const mutePlayer = <ThrowOnError extends boolean = false>(options: Options<MutePlayerData, ThrowOnError>) => (options.client ?? client).post<MutePlayerResponses, MutePlayerErrors, ThrowOnError>({
+    security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
+    url: '/v1/ops/players/{player_id}/mute',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * End a player's mute now
+ *
+ * 409 `not_muted` when none is in force.
+ */
+export const endMute = <ThrowOnError extends boolean = false>(options: Options<EndMuteData, ThrowOnError>) => (options.client ?? client).post<EndMuteResponses, EndMuteErrors, ThrowOnError>({
+    security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
+    url: '/v1/ops/players/{player_id}/mute/end',
+    ...options
+});
+
+/**
  * A player's blocks, pending friend requests and pending room invitations, for a report (read only)
  *
  * Withheld requests and swallowed invitations are listed with `delivered: false`. 404 `player_not_found`; 409 `players_off`.
@@ -330,6 +402,17 @@ export const getPlayerSocial = <ThrowOnError extends boolean = false>(options: O
 export const listLiveRooms = <ThrowOnError extends boolean = false>(options?: Options<ListLiveRoomsData, ThrowOnError>) => (options?.client ?? client).get<ListLiveRoomsResponses, ListLiveRoomsErrors, ThrowOnError>({
     security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
     url: '/v1/ops/rooms',
+    ...options
+});
+
+/**
+ * Delete a message of a room's chat: everyone reading it sees it withdrawn
+ *
+ * Recorded once with the operator key's id (`deleted: false` when it was deleted before). 404 `room_not_found`.
+ */
+export const deleteChatMessage = <ThrowOnError extends boolean = false>(options: Options<DeleteChatMessageData, ThrowOnError>) => (options.client ?? client).post<DeleteChatMessageResponses, DeleteChatMessageErrors, ThrowOnError>({
+    security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
+    url: '/v1/ops/rooms/{room_id}/chat/{seq}/delete',
     ...options
 });
 

@@ -718,11 +718,83 @@ export type ChatMessage = {
 export type ChatMode = 'CHAT_MODE_UNSPECIFIED' | 'CHAT_MODE_ON' | 'CHAT_MODE_REACTIONS' | 'CHAT_MODE_OFF';
 
 /**
+ * ChatMute
+ *
+ * kickoff.v1.ChatMute, in the proto3 JSON mapping
+ */
+export type ChatMute = {
+    active: boolean;
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    createdBy: string;
+    /**
+     * an RFC 3339 time
+     */
+    endTime?: string;
+    endedBy: string;
+    playerId: string;
+    reason: string;
+    /**
+     * an RFC 3339 time
+     */
+    until?: string;
+};
+
+/**
  * ChatReaction
  *
  * kickoff.v1.ChatReaction, by name
  */
 export type ChatReaction = 'CHAT_REACTION_UNSPECIFIED' | 'CHAT_REACTION_GOOD_GAME' | 'CHAT_REACTION_WELL_PLAYED' | 'CHAT_REACTION_OOPS' | 'CHAT_REACTION_THANKS' | 'CHAT_REACTION_HURRY_UP' | 'CHAT_REACTION_ONE_MORE';
+
+/**
+ * ChatReport
+ *
+ * kickoff.v1.ChatReport, in the proto3 JSON mapping
+ */
+export type ChatReport = {
+    /**
+     * an RFC 3339 time
+     */
+    closeTime?: string;
+    closedBy: string;
+    context: Array<ReportedChatLine>;
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    message?: ReportedChatLine;
+    note: string;
+    open: boolean;
+    reason: string;
+    reportId: string;
+    reporterId: string;
+    roomId: string;
+};
+
+/**
+ * CloseChatReportRequest
+ *
+ * kickoff.v1.CloseChatReportRequest, in the proto3 JSON mapping
+ */
+export type CloseChatReportRequest = {
+    /**
+     * normalised (NFKC, spaces trimmed and collapsed); no control characters
+     */
+    note?: string;
+    reportId?: string;
+};
+
+/**
+ * CloseChatReportResponse
+ *
+ * kickoff.v1.CloseChatReportResponse, in the proto3 JSON mapping
+ */
+export type CloseChatReportResponse = {
+    report?: ChatReport;
+};
 
 /**
  * CloseRoomRequest
@@ -901,6 +973,15 @@ export type DeclineTicketResponse = {
 };
 
 /**
+ * DeleteChatMessageResponse
+ *
+ * kickoff.v1.DeleteChatMessageResponse, in the proto3 JSON mapping
+ */
+export type DeleteChatMessageResponse = {
+    deleted: boolean;
+};
+
+/**
  * DeleteInboxItemResponse
  *
  * kickoff.v1.DeleteInboxItemResponse, in the proto3 JSON mapping
@@ -935,6 +1016,15 @@ export type DrainNodeResponse = {
     nodeId: string;
     rooms: number;
     tournaments: number;
+};
+
+/**
+ * EndMuteResponse
+ *
+ * kickoff.v1.EndMuteResponse, in the proto3 JSON mapping
+ */
+export type EndMuteResponse = {
+    mute?: ChatMute;
 };
 
 /**
@@ -1097,6 +1187,15 @@ export type GenericView = {
     data?: {
         [key: string]: unknown;
     };
+};
+
+/**
+ * GetChatReportResponse
+ *
+ * kickoff.v1.GetChatReportResponse, in the proto3 JSON mapping
+ */
+export type GetChatReportResponse = {
+    report?: ChatReport;
 };
 
 /**
@@ -1471,6 +1570,16 @@ export type ListChatMessagesResponse = {
 };
 
 /**
+ * ListChatReportsResponse
+ *
+ * kickoff.v1.ListChatReportsResponse, in the proto3 JSON mapping
+ */
+export type ListChatReportsResponse = {
+    nextPageToken: string;
+    reports: Array<ChatReport>;
+};
+
+/**
  * ListDeliveriesResponse
  *
  * kickoff.v1.ListDeliveriesResponse, in the proto3 JSON mapping
@@ -1561,6 +1670,16 @@ export type ListLegalMovesResponse = {
 export type ListLiveRoomsResponse = {
     nextPageToken: string;
     rooms: Array<LiveRoom>;
+};
+
+/**
+ * ListMutesResponse
+ *
+ * kickoff.v1.ListMutesResponse, in the proto3 JSON mapping
+ */
+export type ListMutesResponse = {
+    mutes: Array<ChatMute>;
+    nextPageToken: string;
 };
 
 /**
@@ -1728,6 +1847,33 @@ export type Move = {
     carta?: CartaMove;
     generic?: GenericMove;
     soker?: SokerMove;
+};
+
+/**
+ * MutePlayerRequest
+ *
+ * kickoff.v1.MutePlayerRequest, in the proto3 JSON mapping
+ */
+export type MutePlayerRequest = {
+    playerId?: string;
+    /**
+     * normalised (NFKC, spaces trimmed and collapsed); no control characters
+     */
+    reason?: string;
+    /**
+     * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+     */
+    seconds?: string;
+    untilEnded?: boolean;
+};
+
+/**
+ * MutePlayerResponse
+ *
+ * kickoff.v1.MutePlayerResponse, in the proto3 JSON mapping
+ */
+export type MutePlayerResponse = {
+    mute?: ChatMute;
 };
 
 /**
@@ -2068,6 +2214,27 @@ export type ReportChatMessageRequest = {
  */
 export type ReportChatMessageResponse = {
     reportId: string;
+};
+
+/**
+ * ReportedChatLine
+ *
+ * kickoff.v1.ReportedChatLine, in the proto3 JSON mapping
+ */
+export type ReportedChatLine = {
+    channel: string;
+    deleted: boolean;
+    name: string;
+    playerId: string;
+    /**
+     * an RFC 3339 time
+     */
+    sendTime?: string;
+    /**
+     * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+     */
+    seq: string;
+    text: string;
 };
 
 /**
@@ -3895,6 +4062,140 @@ export type DeleteInboxItemResponses = {
 
 export type DeleteInboxItemResponse2 = DeleteInboxItemResponses[keyof DeleteInboxItemResponses];
 
+export type ListMutesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        include_ended?: boolean;
+        page_size?: number;
+        page_token?: string;
+    };
+    url: '/v1/ops/chat/mutes';
+};
+
+export type ListMutesErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type ListMutesError = ListMutesErrors[keyof ListMutesErrors];
+
+export type ListMutesResponses = {
+    /**
+     * a ListMutesResponse
+     */
+    200: ListMutesResponse;
+};
+
+export type ListMutesResponse2 = ListMutesResponses[keyof ListMutesResponses];
+
+export type ListChatReportsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        page_size?: number;
+        page_token?: string;
+    };
+    url: '/v1/ops/chat/reports';
+};
+
+export type ListChatReportsErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type ListChatReportsError = ListChatReportsErrors[keyof ListChatReportsErrors];
+
+export type ListChatReportsResponses = {
+    /**
+     * a ListChatReportsResponse
+     */
+    200: ListChatReportsResponse;
+};
+
+export type ListChatReportsResponse2 = ListChatReportsResponses[keyof ListChatReportsResponses];
+
+export type GetChatReportData = {
+    body?: never;
+    path: {
+        report_id: string;
+    };
+    query?: never;
+    url: '/v1/ops/chat/reports/{report_id}';
+};
+
+export type GetChatReportErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type GetChatReportError = GetChatReportErrors[keyof GetChatReportErrors];
+
+export type GetChatReportResponses = {
+    /**
+     * a GetChatReportResponse
+     */
+    200: GetChatReportResponse;
+};
+
+export type GetChatReportResponse2 = GetChatReportResponses[keyof GetChatReportResponses];
+
+export type CloseChatReportData = {
+    /**
+     * a CloseChatReportRequest (the room id comes from the path)
+     */
+    body?: CloseChatReportRequest;
+    path: {
+        report_id: string;
+    };
+    query?: never;
+    url: '/v1/ops/chat/reports/{report_id}/close';
+};
+
+export type CloseChatReportErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type CloseChatReportError = CloseChatReportErrors[keyof CloseChatReportErrors];
+
+export type CloseChatReportResponses = {
+    /**
+     * a CloseChatReportResponse
+     */
+    200: CloseChatReportResponse;
+};
+
+export type CloseChatReportResponse2 = CloseChatReportResponses[keyof CloseChatReportResponses];
+
 export type ListLeasesData = {
     body?: never;
     path?: never;
@@ -3991,6 +4292,75 @@ export type DrainNodeResponses = {
 
 export type DrainNodeResponse2 = DrainNodeResponses[keyof DrainNodeResponses];
 
+export type MutePlayerData = {
+    /**
+     * a MutePlayerRequest (the room id comes from the path)
+     */
+    body?: MutePlayerRequest;
+    path: {
+        player_id: string;
+    };
+    query?: never;
+    url: '/v1/ops/players/{player_id}/mute';
+};
+
+export type MutePlayerErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type MutePlayerError = MutePlayerErrors[keyof MutePlayerErrors];
+
+export type MutePlayerResponses = {
+    /**
+     * a MutePlayerResponse
+     */
+    200: MutePlayerResponse;
+};
+
+export type MutePlayerResponse2 = MutePlayerResponses[keyof MutePlayerResponses];
+
+export type EndMuteData = {
+    body?: never;
+    path: {
+        player_id: string;
+    };
+    query?: never;
+    url: '/v1/ops/players/{player_id}/mute/end';
+};
+
+export type EndMuteErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type EndMuteError = EndMuteErrors[keyof EndMuteErrors];
+
+export type EndMuteResponses = {
+    /**
+     * a EndMuteResponse
+     */
+    200: EndMuteResponse;
+};
+
+export type EndMuteResponse2 = EndMuteResponses[keyof EndMuteResponses];
+
 export type GetPlayerSocialData = {
     body?: never;
     path: {
@@ -4055,6 +4425,38 @@ export type ListLiveRoomsResponses = {
 };
 
 export type ListLiveRoomsResponse2 = ListLiveRoomsResponses[keyof ListLiveRoomsResponses];
+
+export type DeleteChatMessageData = {
+    body?: never;
+    path: {
+        room_id: string;
+        seq: number;
+    };
+    query?: never;
+    url: '/v1/ops/rooms/{room_id}/chat/{seq}/delete';
+};
+
+export type DeleteChatMessageErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type DeleteChatMessageError = DeleteChatMessageErrors[keyof DeleteChatMessageErrors];
+
+export type DeleteChatMessageResponses = {
+    /**
+     * a DeleteChatMessageResponse
+     */
+    200: DeleteChatMessageResponse;
+};
+
+export type DeleteChatMessageResponse2 = DeleteChatMessageResponses[keyof DeleteChatMessageResponses];
 
 export type CloseRoomData = {
     /**
