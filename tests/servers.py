@@ -159,17 +159,25 @@ async def start() -> AsyncIterator[Start]:
                 friend_store.outbox = outbox
             if invitation_store is not None:
                 invitation_store.outbox = outbox
-        talk = None
-        if chat is not None and isinstance(journal, SqlJournal):  # (issue 49: rooms' chat)
-            from service.chat.chat import Chat
-
-            talk = Chat(journal.engine, chat, now=clock.now, clustered=bool(node_id))
-            if store is not None:
-                store.erasers.append(talk.erase)
         moderation = None
         if store is not None:  # (issue 49: the chat's moderation; a deleted player's name leaves the reports)
             moderation = ChatModeration.on(store.engine, clock.now)
             store.erasers.append(moderation.reports.erase)
+        talk = None
+        if chat is not None and isinstance(journal, SqlJournal):  # (issue 49: rooms' chat, with its moderation)
+            from service.chat.chat import Chat
+            from service.chat.moderation import ChatRules
+
+            talk = Chat(
+                journal.engine,
+                chat,
+                now=clock.now,
+                clustered=bool(node_id),
+                rules=ChatRules.from_settings(chat),
+                mutes=moderation.mutes if moderation is not None else None,
+            )
+            if store is not None:
+                store.erasers.append(talk.erase)
         server = await create_server(
             directory,
             SeatTokens(SECRET),

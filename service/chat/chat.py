@@ -125,7 +125,7 @@ class Reports(Protocol):
         message: Message,
         context_messages: Sequence[Message],
         reason: str = "",
-    ) -> str: ...
+    ) -> Any: ...  # (the report kept: its ``report_id``)
 
 
 def normalise(text: str, most: int) -> str:
@@ -212,12 +212,16 @@ class Chat:
         now: Callable[[], float] = time.time,
         clustered: bool = False,
         reports: Reports | None = None,
+        rules: Any = None,
+        mutes: Any = None,
     ) -> None:
         self.engine = engine
         self.settings = settings or ChatSettings()
         self.now = now
         self.clustered = clustered
         self.reports = reports  # (None: this server takes no reports, reports_off)
+        self.rules = rules  # (service/chat/moderation.py's ChatRules: the operator's word filter; None: none)
+        self.mutes = mutes  # (service/chat/reports.py's Mutes: a muted player's messages are refused; None: none)
         self._talks: weakref.WeakValueDictionary[str, RoomChat] = weakref.WeakValueDictionary()  # (while used)
 
     def of(self, room: Any) -> RoomChat:
@@ -306,10 +310,12 @@ class Chat:
                     code="sign_in_to_chat",
                     field="text",
                 )
-            text = normalise(text, self.settings.max_length)
+            text = self.rules.check(text) if self.rules is not None else normalise(text, self.settings.max_length)
             if not text:
                 raise InvalidRequest("a message needs text or a reaction", code="empty_message", field="text")
         channel = self.channel_for(room, sender, channel)
+        if self.mutes is not None and sender.player_id:
+            await self.mutes.check(sender.player_id)  # (muted, everywhere: text and reactions alike)
         talk = self.of(room)
         key = _request_key(room.room_id, sender, request_id)
         async with talk.lock:

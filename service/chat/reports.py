@@ -82,13 +82,14 @@ class Line:
 
     @classmethod
     def of(cls, message: ChatMessage) -> Line:
+        reaction = getattr(message, "reaction", "")  # (the chat core's quick reactions: kept by their key)
         return cls(
             int(message.seq),
             str(message.channel),
             str(message.player_id or ""),
             str(message.name),
-            str(message.text),
-            float(message.time),
+            str(message.text or (f"[{reaction}]" if reaction else "")),
+            float(getattr(message, "created_at", None) or message.time),
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -117,8 +117,8 @@ class ChatServicer(chat_pb2_grpc.ChatServiceServicer):
             raise PermissionDenied("a report is a signed-in player's: sign in to report", code="sign_in_to_chat")
         reader = Reader(sender.seat, sender.team, sender.player_id)
         message, around = await self.chat.reported(room, reader, request.seq)
-        report_id = await reports.file(sender.player_id, room.room_id, message, around, request.reason)
-        return chat_pb2.ReportChatMessageResponse(report_id=report_id)
+        report = await reports.file(sender.player_id, room.room_id, message, around, request.reason)
+        return chat_pb2.ReportChatMessageResponse(report_id=report.report_id)
 
     async def FollowChat(
         self, request: chat_pb2.FollowChatRequest, context: grpc.aio.ServicerContext

@@ -420,8 +420,9 @@ async def create_server(
     ``webhooks`` serves WebhookService (the operators' admin API). OperatorService is served with ``operator_keys``
     (none: every call is refused, operator_api_off). ``private``: the bounds of unlisted rooms' invitation links,
     kept on the journal's database (a store in memory: in memory). ``chat`` (issue 49, on a database store): rooms'
-    chat (ChatService). ``moderation`` (issue 49, with players): the chat's reports, mutes and operators' actions, which OperatorService reads and acts on; ``withdraw(room_id, seq)``: the
-    chat core's, which a deleted message is withdrawn through (None: the deletion is only recorded)."""
+    chat (ChatService). ``moderation`` (issue 49, with players): the chat's reports, mutes and operators' actions,
+    which OperatorService reads and acts on; ``withdraw(room_id, seq)``: the chat core's, which a deleted message is
+    withdrawn through (None: the deletion is only recorded)."""
     telemetry = directory.telemetry
     count_refusals(telemetry.instruments.refusals)
     node = directory.runtime.node
@@ -669,13 +670,21 @@ class Assembly:
             invitations = RoomInvitations(player_store.engine, clock.now, settings.invitations, outbox)
             player_store.erasers.append(invitations.erase)
             retention.add(invitations.retention())
-            # Rooms' chat (issue 49): a deleted player's messages keep no name; a finished room's go after a while.
-            chat = Chat(player_store.engine, settings.chat, now=clock.now, clustered=node is not None)
-            player_store.erasers.append(chat.erase)
-            retention.add(chat.retention())
             # The chat's moderation (issue 49): reports, mutes and the operators' actions, in the shared store.
             moderation = ChatModeration.on(player_store.engine, time.time)
             player_store.erasers.append(moderation.reports.erase)  # (a deleted player's name leaves the reports)
+            # Rooms' chat (issue 49): a deleted player's messages keep no name; a finished room's go after a while.
+            chat = Chat(
+                player_store.engine,
+                settings.chat,
+                now=clock.now,
+                clustered=node is not None,
+                reports=moderation.reports,
+                rules=chat_rules,
+                mutes=moderation.mutes,
+            )
+            player_store.erasers.append(chat.erase)
+            retention.add(chat.retention())
         return cls(
             settings,
             telemetry,
@@ -694,7 +703,6 @@ class Assembly:
             retention=retention,
             inbox=inbox,
             presence=presence,
-            chat=chat,
             chat=chat,
             moderation=moderation,
             chat_rules=chat_rules,

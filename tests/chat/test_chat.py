@@ -6,6 +6,7 @@ retention after the game."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import grpc
 import pytest
@@ -272,9 +273,9 @@ class Kept:
     def __init__(self) -> None:
         self.filed: list[tuple[str, str, int, list[int], str]] = []
 
-    async def file(self, reporter_id, room_id, message, context_messages, reason="") -> str:
+    async def file(self, reporter_id, room_id, message, context_messages, reason=""):
         self.filed.append((reporter_id, room_id, message.seq, [m.seq for m in context_messages], reason))
-        return f"r{len(self.filed)}"
+        return SimpleNamespace(report_id=f"r{len(self.filed)}")
 
 
 async def test_a_report_hands_the_message_and_the_ten_around_it_to_the_reports(table: Table) -> None:
