@@ -62,7 +62,10 @@ class Journal(Protocol):
     StoreUnavailable (try again later; it may or may not be stored), StoreRefused (not stored) or Moved (another
     node owns the actor now: not stored)."""
 
-    async def create(self, kind: str, record: Any) -> None: ...
+    async def create(self, kind: str, record: Any, parent_lease: tuple[str, str, int] | None = None) -> None:
+        """Store a new actor; a child of another actor under its parent's lease (kind, id, epoch) on a node of a
+        cluster: Moved when that lease is no longer the node's."""
+        ...
 
     async def append(self, kind: str, entry: Any, status: str) -> None: ...
 

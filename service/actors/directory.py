@@ -180,7 +180,7 @@ class Directory(Generic[H]):
     async def created(self, handler: H) -> None:
         """Store a new actor (with its lease, on a node), then keep and start it."""
         actor = handler.actor
-        await self.journal.create(self.kind, handler.record())
+        await self.journal.create(self.kind, handler.record(), self.runtime.parent_lease(handler.parent))
         self.runtime.hold(self.kind, actor.actor_id, actor.epoch)
         self.add(handler)
 

@@ -81,6 +81,14 @@ class Runtime:
         if self.node is not None:
             self.node.vouch(kind)
 
+    def parent_lease(self, parent: tuple[str, str] | None) -> tuple[str, str, int] | None:
+        """The lease a child of ``parent`` (kind, id) is created under: the parent's, at the epoch this node holds
+        it (0 when it does not: the store refuses the child); None on a single server, or for an actor without a
+        parent."""
+        if self.node is None or parent is None:
+            return None
+        return (*parent, self.node.held.get(parent, 0))
+
     def hold(self, kind: str, actor_id: str, epoch: int) -> None:
         if self.node is not None:
             self.node.hold(kind, actor_id, epoch)

@@ -109,7 +109,6 @@ class InboxWatch:
 
     def __init__(self, inbox: Inbox, limit: int) -> None:
         self.inbox = inbox
-        self.limit = limit
         self._seen: dict[str, tuple[int, int]] = {}  # player -> (count, highest id) of their items, as last read
         self._followers: Followers[_Follower] = Followers(
             limit, "inbox streams", lambda player_id: _Follower(), lambda player_id: self._seen.pop(player_id, None)

@@ -70,7 +70,6 @@ class TicketWatch:
 
     def __init__(self, store: MatchStore, limit: int) -> None:
         self.store = store
-        self.limit = limit
         self._seen: dict[str, int] = {}
         self._events: Followers[asyncio.Event] = Followers(
             limit,

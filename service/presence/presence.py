@@ -149,13 +149,11 @@ class PresenceWatch:
 
     def __init__(self, presence: Presence, limit: int) -> None:
         self.presence = presence
-        self.limit = limit
         self._followers: Followers[_Follower] = Followers(limit, "presence streams", _Follower, self._unfollowed)
         self.follow = self._followers.follow
         self.friends: dict[str, set[str]] = {}  # followed player -> their friends, as last read
         self._followed_by: dict[str, set[str]] = {}  # those friends -> the followed players who have them
         self.views: dict[str, View] = {}  # those friends' presence, as last read
-        self.round = 0  # rounds read so far
         self._mark: float | None = None  # the store's time at the last round (None: none yet)
         self._alive: dict[str, bool] = {}  # each node's liveness at the last round
         self._full_at = 0.0  # (monotonic) when the next round reads everything again
@@ -187,7 +185,7 @@ class PresenceWatch:
         followed = list(self._followers)
         if full:
             self._full_at = time.monotonic() + FULL_SECONDS
-            self._fresh(await self.presence.changes(changes.now - SLACK_SECONDS))  # (read whole now: not fresh next)
+            self._fresh(changes)  # (the changes just before it are read whole now: not fresh at the next round)
             found = await self.presence.friends_of(followed)
             wanted = sorted({friend for group in found.values() for friend in group})
         else:
@@ -245,7 +243,6 @@ class PresenceWatch:
         the streams of the players whose friends changed (to look at all of them) and of those following a friend
         whose presence changed (to look at that friend)."""
         views = await self.presence.views(wanted)
-        self.round += 1
         for player in followed:
             followers = self._followers.of(player)
             if not followers:
@@ -487,8 +484,8 @@ class Presence:
     # -- reading -------------------------------------------------------------------------------------------------------
 
     async def changes(self, since: float | None) -> Changes:
-        """The store's clock, what changed after ``since`` (in that clock; None: nothing asked) and every node's
-        liveness: three small reads through the indexes on the stamps, on one connection."""
+        """The store's clock, what changed after ``since`` (in that clock; None: in the :data:`SLACK_SECONDS` before
+        now) and every node's liveness: three small reads through the indexes on the stamps, on one connection."""
         async with self.engine.connect() as connection:
             now = store_now(connection.dialect.name)
             at = (await connection.execute(select(now))).scalar_one()
@@ -496,18 +493,18 @@ class Presence:
                 row.node_id: bool(row.alive)
                 for row in await connection.execute(select(NodeRow.node_id, (NodeRow.expires_at > now).label("alive")))
             }
+            since = at - SLACK_SECONDS if since is None else since
             stamps: dict[tuple[str, ...], float] = {}
-            if since is not None:
-                rows = select(PresenceRow.player_id, PresenceRow.node_id, PresenceRow.changed_at).where(
-                    PresenceRow.changed_at > since
-                )
-                for player, node, stamp in await connection.execute(rows):
-                    stamps["row", player, node] = stamp
-                players = select(PlayerRow.player_id, PlayerRow.presence_changed_at).where(
-                    PlayerRow.presence_changed_at > since
-                )
-                for player, stamp in await connection.execute(players):
-                    stamps["player", player] = stamp
+            rows = select(PresenceRow.player_id, PresenceRow.node_id, PresenceRow.changed_at).where(
+                PresenceRow.changed_at > since
+            )
+            for player, node, stamp in await connection.execute(rows):
+                stamps["row", player, node] = stamp
+            players = select(PlayerRow.player_id, PlayerRow.presence_changed_at).where(
+                PlayerRow.presence_changed_at > since
+            )
+            for player, stamp in await connection.execute(players):
+                stamps["player", player] = stamp
         return Changes(at, stamps, nodes)
 
     async def players_on(self, nodes: set[str]) -> set[str]:

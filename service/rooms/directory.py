@@ -407,10 +407,15 @@ class RoomDirectory(Directory[Room]):
             found.used_at = self.clock.now()
         return found
 
-    def in_tournament(self, tournament_id: str) -> list[Room]:
-        """The rooms of one tournament in memory, by game index (its live game is always among them)."""
-        rooms = [room for room in self.held() if room.tournament_id == tournament_id]
-        return sorted(rooms, key=lambda room: room.tournament_game or 0)
+    async def tournament_game(self, tournament_id: str, index: int) -> Room | None:
+        """The room made for game ``index`` of a tournament, None when none was: in memory, else the store's (one
+        made just before a crash or a takeover cut the tournament's start of it short, which the node that claimed
+        the tournament may not have rebuilt yet: it is loaded now). Moved when another node holds it."""
+        for room in self.held():
+            if room.tournament_id == tournament_id and room.tournament_game == index:
+                return room
+        room_id = await self.journal.tournament_game(tournament_id, index)  # type: ignore[attr-defined]
+        return None if room_id is None else await self.find(room_id)
 
     # -- resting ----------------------------------------------------------------------------------------------------
 

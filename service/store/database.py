@@ -107,11 +107,14 @@ class _SqliteEngine(AsyncEngine):
             turn.release()
 
 
+POSTGRESQL_NOW = "extract(epoch from clock_timestamp())::float8"  # (service/store/leases.py's SQL uses it too)
+
+
 def store_now(dialect: str) -> ColumnElement[float]:
     """The database's own clock in seconds since the Unix epoch, as SQL (the nodes' leases and presence's changes are
     stamped with it, never with a node's clock)."""
     if dialect == "postgresql":
-        return literal_column("extract(epoch from clock_timestamp())::float8")
+        return literal_column(POSTGRESQL_NOW)
     return literal_column("((julianday('now') - 2440587.5) * 86400.0)")
 
 

@@ -33,7 +33,9 @@ is written only while the room's (or tournament's) lease names this node with th
 transaction under a share lock of the lease row, so a claim by another node waits for the commit and every later line
 of this node is refused. A fenced-out writer gets Moved (nothing of it is stored); the others of its group are
 stored as if nothing happened. A room created here gets its lease (epoch 1) in the transaction that stores it, and a
-finished room or tournament gives its lease up in the transaction of its last line.
+finished room or tournament gives its lease up in the transaction of its last line. A tournament's game room is
+fenced by the tournament's lease as it is created: a node that lost the tournament (and has not heard yet) makes no
+room for it, and a node that claims the tournament after the room was stored claims the room with it.
 
 The events a line causes (a player's turn began, a game ended: service/webhooks) are written by the ``outbox`` in
 the line's transaction too, so a crash neither loses a delivery nor invents one.
@@ -121,6 +123,9 @@ class _Write:
     status: str = ""  # the actor's status after the change
     future: asyncio.Future[None] | None = None
     context: trace.SpanContext | None = None  # the writer's span, to trace the commit
+    # A created child's parent lease (kind, id, epoch) on a node of a cluster: the child is stored only while that
+    # lease names this node with that epoch (a tournament's game room, made under the tournament's lease).
+    parent_lease: tuple[str, str, int] | None = None
     # A room's line that changes nothing but its log and its row (no seat taken or left, no game ended: no lease given
     # up, no rating): on PostgreSQL such lines are stored by one statement (_ROOM_LINES). Decided once, as it is made.
     plain: bool = field(init=False)
@@ -141,8 +146,16 @@ class _Write:
 
     @property
     def lease(self) -> tuple[str, str]:
-        """The lease that fences this write: (kind, id) of its actor."""
+        """The lease of this write's actor: (kind, id)."""
         return (self.kind, self.owner)
+
+    @property
+    def fence(self) -> tuple[str, str, int] | None:
+        """The lease (kind, id, epoch) that must name this node for the write to be stored: a line's actor's, at
+        the line's epoch; a created child's parent's; None for anything else."""
+        if self.line:
+            return (self.kind, self.owner, self.row["epoch"])
+        return self.parent_lease
 
 
 @functools.cache
@@ -274,9 +287,12 @@ class SqlJournal:
         self.lines = 0  # rooms' lines committed
         self.isolated = 0  # groups the store refused, committed again a write at a time
 
-    async def create(self, kind: str, record: Any) -> None:
-        """Store a new actor of ``kind`` (on a node of a cluster, with its lease: epoch 1, this node's)."""
-        await self._submit(_Write(kind, False, KINDS[kind].record_row(record), record, record.status))
+    async def create(self, kind: str, record: Any, parent_lease: tuple[str, str, int] | None = None) -> None:
+        """Store a new actor of ``kind`` (on a node of a cluster, with its lease: epoch 1, this node's). A child of
+        another actor is created under its ``parent_lease`` (kind, id, epoch), fenced as a line is: Moved when that
+        lease no longer names this node with that epoch (the node lost the parent: nothing is stored)."""
+        row = KINDS[kind].record_row(record)
+        await self._submit(_Write(kind, False, row, record, record.status, parent_lease=parent_lease))
 
     async def append(self, kind: str, entry: Any, status: str) -> None:
         """Store the next line of an actor's log; ``status`` is the actor's after it."""
@@ -526,21 +542,22 @@ class SqlJournal:
         return {owner: values for owner, values in current.items() if values}
 
     async def _fence(self, connection: Any, writes: list[_Write]) -> list[_Write]:
-        """The lines of ``writes`` whose lease no longer names this node with the line's epoch. The leases checked
-        are share-locked until the commit: a node claiming one waits for it, and then reads these lines."""
-        lines = [write for write in writes if write.line]
-        if not lines:
+        """The writes of ``writes`` whose fence (:attr:`_Write.fence`: a line's lease, a child's parent's) no longer
+        names this node with its epoch. The leases checked are share-locked until the commit: a node claiming one
+        waits for it, and then reads these lines (and, claiming a tournament, takes the game rooms made under it)."""
+        fenced = [(write, fence) for write in writes if (fence := write.fence) is not None]
+        if not fenced:
             return []
         rows = await connection.execute(
             select(LeaseRow.kind, LeaseRow.target_id, LeaseRow.epoch)
             .where(
                 LeaseRow.node_id == self.node_id,
-                tuple_(LeaseRow.kind, LeaseRow.target_id).in_({w.lease for w in lines}),
+                tuple_(LeaseRow.kind, LeaseRow.target_id).in_({(kind, target) for _, (kind, target, _) in fenced}),
             )
             .with_for_update(read=True)
         )
         epochs = {(kind, target): epoch for kind, target, epoch in rows}
-        return [write for write in lines if epochs.get(write.lease) != write.row["epoch"]]
+        return [write for write, (kind, target, epoch) in fenced if epochs.get((kind, target)) != epoch]
 
     async def _insert(self, connection: Any, writes: list[_Write]) -> None:
         created = [w for w in writes if not w.line]
@@ -712,6 +729,14 @@ class SqlJournal:
         async with _away_is_unavailable(), self.engine.connect() as connection:
             row = (await connection.execute(query)).first()
         return None if row is None else (row[0], row[1] or "")
+
+    async def tournament_game(self, tournament_id: str, index: int) -> str | None:
+        """The id of the room made for game ``index`` of a tournament, None when none was. One lookup through the
+        rooms' index of their tournament."""
+        table = KINDS["room"].table
+        query = select(table.room_id).where(table.tournament_id == tournament_id, table.tournament_game == index)
+        async with self.engine.connect() as connection:
+            return (await connection.execute(query.limit(1))).scalar()
 
     async def deleted_among(self, player_ids: Sequence[str]) -> bool:
         """Whether any of ``player_ids`` deleted themselves (a finished room another node kept in memory shows their

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-NOW = "extract(epoch from clock_timestamp())::float8"
+from service.store.database import POSTGRESQL_NOW
+
+NOW = POSTGRESQL_NOW
 # a lease's node is not alive: it gave the lease back, or its row expired (a node's row is never deleted). Written so
 # that the index on leases.node_id finds the orphans: a sweep costs what there is to claim, not the live rooms.
 ORPHANED = f"(l.node_id = '' OR l.node_id IN (SELECT node_id FROM nodes WHERE expires_at <= {NOW}))"

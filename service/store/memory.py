@@ -51,7 +51,7 @@ class MemoryJournal:
         # the actors created for requests (with a request id), by kind and the request's key
         self.requests: dict[str, dict[str, str]] = {kind: {} for kind in KINDS}
 
-    async def create(self, kind: str, record: Any) -> None:
+    async def create(self, kind: str, record: Any, parent_lease: tuple[str, str, int] | None = None) -> None:
         actor_id = record.actor_id
         request_key = getattr(record, "request_key", "")
         if request_key:
@@ -86,6 +86,17 @@ class MemoryJournal:
         if actor_id is None:
             return None
         return actor_id, self.records[kind][actor_id].request_hash
+
+    async def tournament_game(self, tournament_id: str, index: int) -> str | None:
+        """As SqlJournal.tournament_game."""
+        return next(
+            (
+                room_id
+                for room_id, record in self.records["room"].items()
+                if record.tournament_id == tournament_id and record.tournament_game == index
+            ),
+            None,
+        )
 
     async def load_one(self, kind: str, actor_id: str) -> tuple[Any, list[Any]] | None:
         record = self.records[kind].get(actor_id)

@@ -14,14 +14,15 @@ moved for the server's abandon time (service/rooms/room.py), and the ``result`` 
 tournament there (no later game starts; the standings are those of the games played, not final), so that it leaves
 the cap on live tournaments. Its replay does the same, the room's outcome being stored.
 
-A tournament is a handler on the actor runtime (service/actors/actor.py), as a room is: its requests and its moving
-on are commands of one loop. Recovery needs no special case. A restarted server rebuilds the rooms, replays the
-tournament's log, then runs the same :meth:`Tournament.advance` that runs after every change: it records a finished
-game the log does not have yet, seats people missing from the current room, and starts the next game (reusing a room
-created just before a crash). A change the store does not confirm is healed the same way without a restart: the
-runtime reads the log back from the store, replays it and the tournament moves on, trying again with backoff while
-the store is away (and answering StoreUnavailable meanwhile); a room that cannot be reached is tried again with
-backoff too.
+A tournament is a handler on the actor runtime (service/actors/actor.py), as a room is: its requests and its moving on
+are commands of one loop. Recovery needs no special case. A restarted server rebuilds the rooms, replays the
+tournament's log, then runs the same :meth:`Tournament.advance` that runs after every change: it records a finished game
+the log does not have yet, seats people missing from the current room, and starts the next game (reusing a room created
+just before a crash or a takeover: the store is asked, whether or not the room is in memory here, so a game never gets
+two rooms; on a node of a cluster a game's room is stored only under the tournament's lease). A change the store does
+not confirm is healed the same way without a restart: the runtime reads the log back from the store, replays it and the
+tournament moves on, trying again with backoff while the store is away (and answering StoreUnavailable meanwhile); a
+room that cannot be reached is tried again with backoff too.
 """
 
 from __future__ import annotations
@@ -374,10 +375,11 @@ class Tournament(ActorHandler):
                 await self._game_started(await self._room_for(index))
 
     async def _room_for(self, index: int) -> Room:
-        """Game ``index``'s room: the one created before a crash cut its start short, or a new one."""
-        for room in self.rooms.in_tournament(self.tournament_id):
-            if room.tournament_game == index:
-                return room
+        """Game ``index``'s room: the one created before a crash or a takeover cut its start short (in memory or in
+        the store), or a new one."""
+        made = await self.rooms.tournament_game(self.tournament_id, index)
+        if made is not None:
+            return made
         return await self.rooms.create(
             NewRoom(
                 game=self.game,

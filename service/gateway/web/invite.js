@@ -40,6 +40,20 @@ export function linkRoom(token) {
   }
 }
 
+/** A refusal's words for a person: the problem's text, or the error's message. */
+const problemText = (error) => (error instanceof Problem ? error.text : String(error?.message || error));
+
+/** Copies the link in `input`, or selects it for the person to copy; says which in `status`. */
+async function copyLink(input, status) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    status.textContent = "The link is copied.";
+  } catch {
+    input.select();
+    status.textContent = "Copy the selected link.";
+  }
+}
+
 /** Opens `#join=<token>`: takes a seat of the link's room and goes to its table; a refusal is shown in `root`. */
 export async function joinByLink(root, token) {
   const status = h("p", { testid: "join-status", role: "alert" }, "Taking a seat with the invitation link…");
@@ -72,7 +86,7 @@ export async function joinByLink(root, token) {
     }
     location.replace(`#room=${encodeURIComponent(roomId)}`);
   } catch (error) {
-    status.textContent = `No seat was taken: ${error instanceof Problem ? error.text : String(error?.message || error)}`;
+    status.textContent = `No seat was taken: ${problemText(error)}`;
   }
 }
 
@@ -81,7 +95,7 @@ export async function joinByLink(root, token) {
  * seat with it (`#join=`); watching uses nothing, so it lets any number of people watch. */
 export function watchLinkPanel(roomId, held) {
   const text = h("input", { testid: "watch-link", readonly: true, "aria-label": "Watch link", hidden: true, size: 48 });
-  const copy = h("button", { type: "button", testid: "watch-link-copy", hidden: true, onclick: () => copyLink() }, "Copy the link");
+  const copy = h("button", { type: "button", testid: "watch-link-copy", hidden: true, onclick: () => copyLink(text, status) }, "Copy the link");
   const make = h("button", { type: "button", testid: "watch-link-make", onclick: () => link() }, "Make a watch link");
   const status = h("p", { testid: "watch-link-status", "aria-live": "polite" });
   const element = h(
@@ -104,19 +118,10 @@ export function watchLinkPanel(roomId, held) {
       text.hidden = copy.hidden = false;
       status.textContent = "";
     } catch (error) {
-      status.textContent = `No link was made: ${error instanceof Problem ? error.text : String(error?.message || error)}`;
+      status.textContent = `No link was made: ${problemText(error)}`;
     }
   }
 
-  async function copyLink() {
-    try {
-      await navigator.clipboard.writeText(text.value);
-      status.textContent = "The link is copied.";
-    } catch {
-      text.select();
-      status.textContent = "Copy the selected link.";
-    }
-  }
 
   return {
     element,
@@ -132,7 +137,7 @@ export function watchLinkPanel(roomId, held) {
 export function invitePanel(roomId, held) {
   let made = false;
   const linkText = h("input", { testid: "invite-link", readonly: true, "aria-label": "Invitation link", hidden: true, size: 48 });
-  const copy = h("button", { type: "button", testid: "invite-link-copy", hidden: true, onclick: () => copyLink() }, "Copy the link");
+  const copy = h("button", { type: "button", testid: "invite-link-copy", hidden: true, onclick: () => copyLink(linkText, status) }, "Copy the link");
   const makeLink = h("button", { type: "button", testid: "invite-link-make", onclick: () => link() }, "Make an invitation link");
   const linkPart = h("div", { hidden: true }, h("p", {}, "Whoever opens this link can take a free seat: send it to the people you want to play."), makeLink, " ", linkText, " ", copy);
   const friendChoice = h("select", { testid: "invite-friend", name: "friend" });
@@ -151,7 +156,6 @@ export function invitePanel(roomId, held) {
     friendPart,
     status,
   );
-  const problemText = (error) => (error instanceof Problem ? error.text : String(error?.message || error));
 
   async function link() {
     try {
@@ -164,15 +168,6 @@ export function invitePanel(roomId, held) {
     }
   }
 
-  async function copyLink() {
-    try {
-      await navigator.clipboard.writeText(linkText.value);
-      status.textContent = "The link is copied.";
-    } catch {
-      linkText.select();
-      status.textContent = "Copy the selected link.";
-    }
-  }
 
   async function loadFriends() {
     try {
