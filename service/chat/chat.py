@@ -25,6 +25,10 @@ friends' block list) hide the blocked players' messages from them.
 **Retention.** Each channel keeps its newest ``history`` messages (older ones are deleted as each message is written,
 in its transaction); a finished room's messages go ``keep_days`` after its game ended (service/store/retention.py).
 A deleted player's messages keep no name: their sender becomes the pseudonym their seat got.
+
+**Withdrawal.** A message an operator deleted (OperatorService.DeleteChatMessage) is blanked where it is kept and
+marked ``withdrawn``; a withdrawal, the room's next message in the same channel with no sender and ``withdraws`` naming
+it, tells every follower and every later reader that it is gone.
 """
 
 from __future__ import annotations
@@ -35,8 +39,8 @@ import time
 import unicodedata
 import weakref
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from sqlalchemy import delete, func, insert, select, update
@@ -79,6 +83,8 @@ class Message:
     text: str
     reaction: str
     created_at: float
+    withdrawn: bool = False  # an operator deleted it: its text and reaction are gone
+    withdraws: int = 0  # a withdrawal: the seq of the message it withdraws (0: a message)
 
 
 @dataclass(frozen=True)
@@ -159,6 +165,8 @@ def _message(row: Any) -> Message:
         row.text or "",
         row.reaction or "",
         float(row.created_at),
+        bool(row.withdrawn),
+        int(row.withdraws_seq or 0),
     )
 
 
@@ -189,6 +197,12 @@ class RoomChat:
         self.recent.append(message)
         wakeup, self.wakeup = self.wakeup, asyncio.Event()
         wakeup.set()
+
+    def withdrawn(self, seq: int) -> None:
+        """The message ``seq`` was withdrawn: memory keeps it blanked too."""
+        for index, message in enumerate(self.recent):
+            if message.seq == seq:
+                self.recent[index] = replace(message, text="", reaction="", withdrawn=True)
 
     def after(self, seq: int) -> list[Message] | None:
         """The messages after ``seq`` from memory, or None when memory does not reach back to it."""
@@ -334,15 +348,29 @@ class Chat:
     ) -> Message:
         room_id = talk.room.room_id
         team = sender.team if channel == TEAM and sender.team is not None else 0
+        who = (sender.player_id, sender.name, sender.seat)
+        return await self._next(
+            talk, lambda seq, now: Message(room_id, seq, channel, team, *who, text, reaction, now), key
+        )
+
+    async def _next(
+        self,
+        talk: RoomChat,
+        make: Callable[[int, float], Message],
+        key: str | None = None,
+        also: Callable[[Any], Awaitable[None]] | None = None,
+    ) -> Message:
+        """Store the room's next message, ``make(seq, now)``, with ``also(connection)`` in its transaction."""
+        room_id = talk.room.room_id
         for attempt in range(WRITE_TRIES):
             if talk.seq is None or attempt:
                 talk.seq = await self.highest(room_id)
-            seq, now = talk.seq + 1, self.now()
-            who = (sender.player_id, sender.name, sender.seat)
-            message = Message(room_id, seq, channel, team, *who, text, reaction, now)
+            message = make(talk.seq + 1, self.now())
             try:
                 async with _away_is_unavailable(), self.engine.begin() as connection:
                     await connection.execute(insert(ChatMessageRow), [self._row(message, key)])
+                    if also is not None:
+                        await also(connection)
                     await self._trim(connection, message)
                 return message
             except IntegrityError:
@@ -350,6 +378,39 @@ class Chat:
                 if key is not None and (earlier := await self._by_key(room_id, key)) is not None:
                     return earlier
         raise Moved("the room's chat is being written on another node; try again")
+
+    async def withdraw(self, room: Any, seq: int) -> Message | None:
+        """An operator deleted the room's message ``seq``: its text and reaction are blanked where it is kept (it
+        reads as withdrawn from now on), and a withdrawal naming it is the room's next message in its channel, so
+        that every reader who saw it hears it is gone (a client hides it). The withdrawal; None when the message was
+        withdrawn already, or is no longer kept. (On the node that owns the room, as a message is written.)"""
+        if seq < 1:
+            raise InvalidRequest("seq is a message's seq in its room's chat: 1 or more", code="bad_seq", field="seq")
+        talk = self.of(room)
+        query = select(ChatMessageRow).where(ChatMessageRow.room_id == room.room_id, ChatMessageRow.seq == seq)
+        async with talk.lock:
+            async with _away_is_unavailable(), self.engine.connect() as connection:
+                row = (await connection.execute(query)).first()
+            if row is None or row.withdrawn or row.withdraws_seq is not None:
+                return None
+            original = _message(row)
+
+            async def blank(connection: Any) -> None:
+                await connection.execute(
+                    update(ChatMessageRow)
+                    .where(ChatMessageRow.room_id == room.room_id, ChatMessageRow.seq == seq)
+                    .values(text="", reaction="", withdrawn=True)
+                )
+
+            def withdrawal(next_seq: int, now: float) -> Message:
+                return Message(
+                    room.room_id, next_seq, original.channel, original.team, "", "", None, "", "", now, withdraws=seq
+                )
+
+            message = await self._next(talk, withdrawal, also=blank)
+            talk.withdrawn(seq)
+            talk.stored(message)
+            return message
 
     @staticmethod
     def _row(message: Message, key: str | None) -> dict[str, Any]:
@@ -365,6 +426,8 @@ class Chat:
             "reaction": message.reaction,
             "request_key": key,
             "created_at": message.created_at,
+            "withdrawn": message.withdrawn,
+            "withdraws_seq": message.withdraws or None,
         }
 
     async def _trim(self, connection: Any, message: Message) -> None:

@@ -40,6 +40,8 @@ def message_to_proto(message: Message) -> chat_pb2.ChatMessage:
         player_id=message.player_id,
         name=message.name,
         team=message.team,
+        withdrawn=message.withdrawn,
+        withdraws_seq=message.withdraws,
         create_time=timestamp_pb2.Timestamp(seconds=int(message.created_at), nanos=int(message.created_at % 1 * 1e9)),
     )
     if message.seat is not None:

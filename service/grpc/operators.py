@@ -27,6 +27,7 @@ from service.actors.runtime import Remote
 from service.chat.reports import ChatModeration, Line, Mute, Report
 from service.errors import InvalidRequest, NotFound, PlayerNotFound, PreconditionFailed
 from service.grpc.admission import Admission
+from service.grpc.chat_stream import CHANNEL
 from service.grpc.convert import MODE, STATUS, room_to_proto, update_bytes
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
@@ -114,15 +115,15 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
         admission: Admission,
         drain: Callable[[], Awaitable[dict[str, int]]] | None = None,
         chat: ChatModeration | None = None,
-        withdraw: Callable[[str, int], Awaitable[Any]] | None = None,
+        withdraw: Callable[[Room, int], Awaitable[Any]] | None = None,
     ) -> None:
         self.keys = keys
         self.access = access
         self.admission = admission  # (checks the key, throttled by address after wrong ones)
         self.drain = drain  # DrainNode's: the server's HandOver.by_operator (service/grpc/server.py)
         self.chat = chat  # (issue 49: reports, mutes and the record of actions; none without players)
-        # (issue 49) The chat core's withdraw(room_id, seq): everyone reading the room's chat sees the message go.
-        # None until the chat core provides it: a deletion is then only recorded (ChatActions.deleted says which).
+        # (issue 49) The chat core's withdraw(room, seq): everyone reading the room's chat sees the message go (None:
+        # a server without chat; a deletion is then only recorded, ChatActions.deleted says which).
         self.withdraw = withdraw
 
     def _failed(self, throttled: bool) -> None:
@@ -448,7 +449,7 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
         chat = self._moderation()
         deleted = await chat.actions.delete_message(room.room_id, request.seq, operator.key_id)
         if self.withdraw is not None:  # (also when recorded before: a withdrawal that failed halfway goes again)
-            await self.withdraw(room.room_id, request.seq)
+            await self.withdraw(room, request.seq)
         return operator_pb2.DeleteChatMessageResponse(deleted=deleted)
 
     async def _player(self, player_id: str) -> None:
@@ -494,7 +495,7 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
 def _line(line: Line, deleted: set[int]) -> operator_pb2.ReportedChatLine:
     return operator_pb2.ReportedChatLine(
         seq=line.seq,
-        channel=line.channel,
+        channel=CHANNEL.get(line.channel, 0),  # type: ignore[arg-type]
         player_id=line.player_id,
         name=line.name,
         text=line.text,

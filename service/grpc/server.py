@@ -410,7 +410,6 @@ async def create_server(
     rematch: RematchSettings | None = None,
     chat: Chat | None = None,
     moderation: ChatModeration | None = None,
-    withdraw: Callable[[str, int], Awaitable[Any]] | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
@@ -421,8 +420,7 @@ async def create_server(
     (none: every call is refused, operator_api_off). ``private``: the bounds of unlisted rooms' invitation links,
     kept on the journal's database (a store in memory: in memory). ``chat`` (issue 49, on a database store): rooms'
     chat (ChatService). ``moderation`` (issue 49, with players): the chat's reports, mutes and operators' actions,
-    which OperatorService reads and acts on; ``withdraw(room_id, seq)``: the chat core's, which a deleted message is
-    withdrawn through (None: the deletion is only recorded)."""
+    which OperatorService reads and acts on (a message an operator deletes is withdrawn through the chat)."""
     telemetry = directory.telemetry
     count_refusals(telemetry.instruments.refusals)
     node = directory.runtime.node
@@ -512,7 +510,12 @@ async def create_server(
             calls,
         )
     operators = OperatorServicer(
-        operator_keys or OperatorKeys(), access, admission, hand_over.by_operator, chat=moderation, withdraw=withdraw
+        operator_keys or OperatorKeys(),
+        access,
+        admission,
+        hand_over.by_operator,
+        chat=moderation,
+        withdraw=chat.withdraw if chat is not None else None,
     )
     _register(operator_pb2_grpc.add_OperatorServiceServicer_to_server, operators, server, calls)
     health_pb2_grpc.add_HealthServicer_to_server(health, server)

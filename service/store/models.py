@@ -548,6 +548,9 @@ class ChatMessageRow(Base):
     # the sender's request id hashed with who they are (a retry finds the message by it; None: no request id)
     request_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[float] = mapped_column(Double)
+    # an operator deleted it: its text and reaction are blanked, a withdrawal (a row of its own) names it
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    withdraws_seq: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # a withdrawal: the message's seq
 
 
 # -- friends (issue 48: service/friends; 0019) ------------------------------------------------------------------------

@@ -124,10 +124,10 @@ async def table(start: Start, database_url: str) -> AsyncIterator[Table]:
 
 @pytest.fixture
 async def tables(start: Start, database_url: str) -> Any:
-    """Makes a Table whose chat has these settings over CHAT's."""
+    """Makes a Table whose chat has these settings over CHAT's (and the server these ``operator_keys``)."""
 
-    async def make(**settings: Any) -> Table:
+    async def make(operator_keys: Any = None, **settings: Any) -> Table:
         journal = SqlJournal(create_engine(database_url))
-        return Table(await start(journal=journal, chat=replace(CHAT, **settings)))
+        return Table(await start(journal=journal, chat=replace(CHAT, **settings), operator_keys=operator_keys))
 
     return make

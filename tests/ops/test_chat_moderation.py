@@ -12,8 +12,9 @@ from dataclasses import dataclass
 import grpc
 import pytest
 
-from kickoff.v1 import operator_pb2, player_pb2
+from kickoff.v1 import chat_pb2, operator_pb2, player_pb2
 from service.chat.reports import Muted
+from service.rooms.room import Room
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from tests.ops.conftest import KEY, KEY_ID, op, operator_keys, ops
@@ -48,8 +49,8 @@ async def test_an_operator_reads_a_report_and_acts_on_it(
     chat = harness.server.operators.chat
     withdrawn: list[tuple[str, int]] = []
 
-    async def withdraw(room_id: str, seq: int) -> None:
-        withdrawn.append((room_id, seq))
+    async def withdraw(room: Room, seq: int) -> None:
+        withdrawn.append((room.room_id, seq))
 
     harness.server.operators.withdraw = withdraw
     people = {1: ann.player, 0: bob.player}
@@ -84,6 +85,7 @@ async def test_an_operator_reads_a_report_and_acts_on_it(
             await stub.GetChatReport(operator_pb2.GetChatReportRequest(report_id=report.report_id), metadata=op())
         ).report
         assert got.message.deleted and got.message.text == "line 6"  # (the report still shows what was said)
+        assert got.message.channel == chat_pb2.CHAT_CHANNEL_PLAYERS
         assert not any(line.deleted for line in got.context)
 
         mute = operator_pb2.MutePlayerRequest(player_id=bob.player.player_id, seconds=3600, reason="insults")

@@ -52,7 +52,7 @@ CHAT_MODE_REACTIONS: ChatMode
 CHAT_MODE_OFF: ChatMode
 
 class ChatMessage(_message.Message):
-    __slots__ = ("room_id", "seq", "channel", "text", "reaction", "player_id", "name", "seat", "team", "create_time")
+    __slots__ = ("room_id", "seq", "channel", "text", "reaction", "player_id", "name", "seat", "team", "create_time", "withdrawn", "withdraws_seq")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     CHANNEL_FIELD_NUMBER: _ClassVar[int]
@@ -63,6 +63,8 @@ class ChatMessage(_message.Message):
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TEAM_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    WITHDRAWN_FIELD_NUMBER: _ClassVar[int]
+    WITHDRAWS_SEQ_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     seq: int
     channel: ChatChannel
@@ -73,7 +75,9 @@ class ChatMessage(_message.Message):
     seat: int
     team: int
     create_time: _timestamp_pb2.Timestamp
-    def __init__(self, room_id: _Optional[str] = ..., seq: _Optional[int] = ..., channel: _Optional[_Union[ChatChannel, str]] = ..., text: _Optional[str] = ..., reaction: _Optional[_Union[ChatReaction, str]] = ..., player_id: _Optional[str] = ..., name: _Optional[str] = ..., seat: _Optional[int] = ..., team: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    withdrawn: bool
+    withdraws_seq: int
+    def __init__(self, room_id: _Optional[str] = ..., seq: _Optional[int] = ..., channel: _Optional[_Union[ChatChannel, str]] = ..., text: _Optional[str] = ..., reaction: _Optional[_Union[ChatReaction, str]] = ..., player_id: _Optional[str] = ..., name: _Optional[str] = ..., seat: _Optional[int] = ..., team: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., withdrawn: _Optional[bool] = ..., withdraws_seq: _Optional[int] = ...) -> None: ...
 
 class SendChatMessageRequest(_message.Message):
     __slots__ = ("room_id", "channel", "text", "reaction", "request_id")

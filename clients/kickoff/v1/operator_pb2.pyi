@@ -2,6 +2,7 @@ import datetime
 
 from google.api import annotations_pb2 as _annotations_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from kickoff.v1 import chat_pb2 as _chat_pb2
 from kickoff.v1 import common_pb2 as _common_pb2
 from kickoff.v1 import limits_pb2 as _limits_pb2
 from kickoff.v1 import move_pb2 as _move_pb2
@@ -254,13 +255,13 @@ class ReportedChatLine(_message.Message):
     SEND_TIME_FIELD_NUMBER: _ClassVar[int]
     DELETED_FIELD_NUMBER: _ClassVar[int]
     seq: int
-    channel: str
+    channel: _chat_pb2.ChatChannel
     player_id: str
     name: str
     text: str
     send_time: _timestamp_pb2.Timestamp
     deleted: bool
-    def __init__(self, seq: _Optional[int] = ..., channel: _Optional[str] = ..., player_id: _Optional[str] = ..., name: _Optional[str] = ..., text: _Optional[str] = ..., send_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., deleted: _Optional[bool] = ...) -> None: ...
+    def __init__(self, seq: _Optional[int] = ..., channel: _Optional[_Union[_chat_pb2.ChatChannel, str]] = ..., player_id: _Optional[str] = ..., name: _Optional[str] = ..., text: _Optional[str] = ..., send_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., deleted: _Optional[bool] = ...) -> None: ...
 
 class ChatReport(_message.Message):
     __slots__ = ("report_id", "room_id", "reporter_id", "reason", "message", "context", "create_time", "open", "close_time", "closed_by", "note")

@@ -708,6 +708,11 @@ export type ChatMessage = {
     seq: string;
     team: number;
     text: string;
+    withdrawn: boolean;
+    /**
+     * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+     */
+    withdrawsSeq: string;
 };
 
 /**
@@ -2222,7 +2227,7 @@ export type ReportChatMessageResponse = {
  * kickoff.v1.ReportedChatLine, in the proto3 JSON mapping
  */
 export type ReportedChatLine = {
-    channel: string;
+    channel: ChatChannel;
     deleted: boolean;
     name: string;
     playerId: string;

@@ -226,7 +226,8 @@ async function showReport(reportId) {
     if (reported) item.className = "reported";
     const who = document.createElement("span");
     who.className = "who";
-    who.textContent = `#${line.seq} ${when(line.sendTime)} ${line.channel} ${author(line)}${reported ? " (reported)" : ""}: `;
+    const channel = String(line.channel || "").replace("CHAT_CHANNEL_", "").toLowerCase();
+    who.textContent = `#${line.seq} ${when(line.sendTime)} ${channel} ${author(line)}${reported ? " (reported)" : ""}: `;
     item.append(who, document.createTextNode(line.text));
     if (line.deleted) {
       const gone = document.createElement("span");

@@ -1,5 +1,6 @@
 """Rooms' chat (issue 49): the room options ``chat`` and ``team_chat``, and one row a message, keyed by the room's
-one sequence, indexed for a channel's messages after a seq and for a retry's request id.
+one sequence, indexed for a channel's messages after a seq and for a retry's request id; a message an operator
+deleted is blanked and marked ``withdrawn``, and the withdrawal is a row of its own naming it (``withdraws_seq``).
 
 Revision ID: 0027
 Revises: 0026
@@ -34,6 +35,8 @@ def upgrade() -> None:
         sa.Column("reaction", sa.String(16), nullable=False, server_default=""),
         sa.Column("request_key", sa.String(64), nullable=True),
         sa.Column("created_at", sa.Double(), nullable=False),
+        sa.Column("withdrawn", sa.Boolean(), nullable=False, server_default=sa.false()),
+        sa.Column("withdraws_seq", sa.BigInteger(), nullable=True),
     )
     op.create_index("ix_chat_messages_channel", "chat_messages", ["room_id", "channel", "team", "seq"])
     op.create_index("ix_chat_messages_request", "chat_messages", ["room_id", "request_key"], unique=True)
