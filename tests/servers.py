@@ -173,6 +173,7 @@ async def start() -> AsyncIterator[Start]:
                 chat,
                 now=clock.now,
                 clustered=bool(node_id),
+                reports=moderation.reports if moderation is not None else None,
                 rules=ChatRules.from_settings(chat),
                 mutes=moderation.mutes if moderation is not None else None,
             )

@@ -34,6 +34,10 @@ class ChatServicer(chat_pb2_grpc.ChatServiceServicer):
         self.access = access
         self.admission = admission
 
+    @property
+    def _instruments(self) -> Any:
+        return self.access.directory.telemetry.instruments
+
     async def locate(self, request: Any) -> Room | Remote:
         return await self.access.locate(request)
 
@@ -89,6 +93,8 @@ class ChatServicer(chat_pb2_grpc.ChatServiceServicer):
             REACTION_NAME.get(request.reaction, ""),
             request.request_id,
         )
+        kind = "text" if message.text else "reaction"
+        self._instruments.chat_messages.add(1, {"kickoff.chat.channel": message.channel, "kickoff.chat.kind": kind})
         return chat_pb2.SendChatMessageResponse(message=message_to_proto(message))
 
     _send_message.__name__ = "SendChatMessage"  # (forwarded as what it is)
@@ -118,6 +124,7 @@ class ChatServicer(chat_pb2_grpc.ChatServiceServicer):
         reader = Reader(sender.seat, sender.team, sender.player_id)
         message, around = await self.chat.reported(room, reader, request.seq)
         report = await reports.file(sender.player_id, room.room_id, message, around, request.reason)
+        self._instruments.chat_reports.add(1)
         return chat_pb2.ReportChatMessageResponse(report_id=report.report_id)
 
     async def FollowChat(
@@ -125,6 +132,7 @@ class ChatServicer(chat_pb2_grpc.ChatServiceServicer):
     ) -> AsyncIterator[chat_pb2.FollowChatResponse | bytes]:
         try:
             check_request(request)
+            self.access.check_link(request)  # (a link that is not this room's says nothing of the room)
             room = await self.access.locate(request)
             if isinstance(room, Remote):  # another node's: relayed from there
                 assert self.access.forwarder is not None
@@ -133,7 +141,7 @@ class ChatServicer(chat_pb2_grpc.ChatServiceServicer):
                     yield relayed
                 return
             if room.unlisted:
-                await self.access.enter(room, context)
+                await self.access.enter(room, context, request.invitation_token)
             channel = channel_of(request.channel)
             self.chat.check_open(room)
             self.chat.check_after(request.after_seq)

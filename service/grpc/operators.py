@@ -126,8 +126,12 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
         # a server without chat; a deletion is then only recorded, ChatActions.deleted says which).
         self.withdraw = withdraw
 
+    @property
+    def _instruments(self) -> Any:
+        return self.access.directory.telemetry.instruments
+
     def _failed(self, throttled: bool) -> None:
-        self.access.directory.telemetry.instruments.operator_key_failures.add(1, {"kickoff.throttled": throttled})
+        self._instruments.operator_key_failures.add(1, {"kickoff.throttled": throttled})
 
     @property
     def _node(self) -> Any:
@@ -440,6 +444,7 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
         if not request.report_id:
             raise InvalidRequest("report_id is required", code="missing_report_id", field="report_id")
         report = await self._moderation().reports.close(request.report_id, operator.key_id, request.note)
+        self._instruments.chat_moderation.add(1, {"kickoff.chat.action": "close_report"})
         return operator_pb2.CloseChatReportResponse(report=await self._report_to_proto(report, context=True))
 
     @action("delete_chat_message", room=True, by=True)
@@ -449,7 +454,12 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
         chat = self._moderation()
         deleted = await chat.actions.delete_message(room.room_id, request.seq, operator.key_id)
         if self.withdraw is not None:  # (also when recorded before: a withdrawal that failed halfway goes again)
-            await self.withdraw(room, request.seq)
+            withdrawal = await self.withdraw(room, request.seq)
+            if withdrawal is not None:
+                kind = {"kickoff.chat.channel": withdrawal.channel, "kickoff.chat.kind": "withdrawal"}
+                self._instruments.chat_messages.add(1, kind)
+        if deleted:
+            self._instruments.chat_moderation.add(1, {"kickoff.chat.action": "delete_message"})
         return operator_pb2.DeleteChatMessageResponse(deleted=deleted)
 
     async def _player(self, player_id: str) -> None:
@@ -473,6 +483,7 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
             )
         seconds = None if request.until_ended else float(request.seconds)
         mute = await chat.mutes.mute(request.player_id, seconds, request.reason, operator.key_id)
+        self._instruments.chat_moderation.add(1, {"kickoff.chat.action": "mute_player"})
         return operator_pb2.MutePlayerResponse(mute=_mute(mute, chat.mutes.now()))
 
     @action("end_mute", by=True)
@@ -481,6 +492,7 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
         if not request.player_id:
             raise InvalidRequest("player_id is required", code="missing_player_id", field="player_id")
         mute = await chat.mutes.end(request.player_id, operator.key_id)
+        self._instruments.chat_moderation.add(1, {"kickoff.chat.action": "end_mute"})
         return operator_pb2.EndMuteResponse(mute=_mute(mute, chat.mutes.now()))
 
     @action("list_mutes")

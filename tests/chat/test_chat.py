@@ -289,6 +289,7 @@ async def test_a_report_hands_the_message_and_the_ten_around_it_to_the_reports(t
     watched = await table.say(cy, room_id, "from the rail")
     request = chat_pb2.ReportChatMessageRequest(room_id=room_id, seq=8, reason="rude")
     report = table.stub.ReportChatMessage
+    table.harness.chat.reports = None  # (a server that takes no reports)
     assert await refused(report(request, metadata=auth(bob.access_token)), PRECONDITION) == "reports_off"
     table.harness.chat.reports = kept = Kept()
     answer = await report(request, metadata=auth(bob.access_token))

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import grpc
 
-from kickoff.v1 import operator_pb2
+from kickoff.v1 import chat_pb2, common_pb2, operator_pb2, room_pb2
 from service.chat.reports import Mutes
 from service.store.database import create_engine
-from tests.chat.conftest import refused, taken, texts
+from tests.chat.conftest import SPECTATORS, auth, refused, taken, texts
 from tests.ops.conftest import op, operator_keys, ops
 
 
@@ -52,3 +52,27 @@ async def test_a_message_an_operator_deletes_is_withdrawn_for_everyone_reading(t
     assert not (await ops(table.harness).DeleteChatMessage(delete, metadata=op())).deleted
     follower.cancel()
     again.cancel()
+
+
+async def test_a_link_holder_watches_an_unlisted_rooms_spectators_channel_and_a_stranger_finds_no_room(table) -> None:
+    """Buys: the chat of an unlisted room is the room's: its invitation link lets its holder read and write the
+    spectators' channel (the page's watch link), and without one the chat says no such room, as the room does."""
+    owner, stranger = await table.guest("Owner"), await table.guest("Eve")
+    create = room_pb2.CreateRoomRequest(game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, unlisted=True)
+    room = (await table.harness.rooms.CreateRoom(create, metadata=auth(owner.access_token))).room.room_id
+    made = room_pb2.CreateInvitationLinkRequest(room_id=room)
+    token = (await table.harness.rooms.CreateInvitationLink(made, metadata=auth(owner.access_token))).token
+    said = await table.say(stranger, room, "nice game", invitation_token=token)
+    assert said.channel == SPECTATORS
+    assert texts(await table.read(stranger, room, invitation_token=token)) == ["nice game"]
+    assert texts(await taken(table.follow(None, room, invitation_token=token), 1)) == ["nice game"]
+    assert texts(await table.read(owner, room)) == [], "the players never read the spectators' channel"
+    for call in (
+        table.send(stranger, room, "hello"),
+        table.stub.ListChatMessages(
+            chat_pb2.ListChatMessagesRequest(room_id=room), metadata=auth(stranger.access_token)
+        ),
+    ):
+        assert await refused(call, grpc.StatusCode.NOT_FOUND) == "room_not_found"
+    follow = table.follow(stranger, room)
+    assert await refused(follow.read(), grpc.StatusCode.NOT_FOUND) == "room_not_found"

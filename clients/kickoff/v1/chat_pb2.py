@@ -27,7 +27,7 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from kickoff.v1 import limits_pb2 as kickoff_dot_v1_dot_limits__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/chat.proto\x12\nkickoff.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/limits.proto\"\xb5\x02\n\x0b\x43hatMessage\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x03\x12(\n\x07\x63hannel\x18\x03 \x01(\x0e\x32\x17.kickoff.v1.ChatChannel\x12\x0c\n\x04text\x18\x04 \x01(\t\x12*\n\x08reaction\x18\x05 \x01(\x0e\x32\x18.kickoff.v1.ChatReaction\x12\x11\n\tplayer_id\x18\x06 \x01(\t\x12\x0c\n\x04name\x18\x07 \x01(\t\x12\x11\n\x04seat\x18\x08 \x01(\x05H\x00\x88\x01\x01\x12\x0c\n\x04team\x18\t \x01(\x05\x12/\n\x0b\x63reate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\twithdrawn\x18\x0b \x01(\x08\x12\x15\n\rwithdraws_seq\x18\x0c \x01(\x03\x42\x07\n\x05_seat\"\xc0\x01\n\x16SendChatMessageRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12(\n\x07\x63hannel\x18\x02 \x01(\x0e\x32\x17.kickoff.v1.ChatChannel\x12\x17\n\x04text\x18\x03 \x01(\tB\t\xaa\xbb\x18\x05\x08\xe8\x07\x18\x02\x12*\n\x08reaction\x18\x04 \x01(\x0e\x32\x18.kickoff.v1.ChatReaction\x12\x1c\n\nrequest_id\x18\x05 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"C\n\x17SendChatMessageResponse\x12(\n\x07message\x18\x01 \x01(\x0b\x32\x17.kickoff.v1.ChatMessage\"\x84\x01\n\x17ListChatMessagesRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12(\n\x07\x63hannel\x18\x02 \x01(\x0e\x32\x17.kickoff.v1.ChatChannel\x12\x11\n\tafter_seq\x18\x03 \x01(\x03\x12\x11\n\tpage_size\x18\x04 \x01(\x05\"]\n\x18ListChatMessagesResponse\x12)\n\x08messages\x18\x01 \x03(\x0b\x32\x17.kickoff.v1.ChatMessage\x12\x16\n\x0enext_after_seq\x18\x02 \x01(\x03\"k\n\x11\x46ollowChatRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12(\n\x07\x63hannel\x18\x02 \x01(\x0e\x32\x17.kickoff.v1.ChatChannel\x12\x11\n\tafter_seq\x18\x03 \x01(\x03\">\n\x12\x46ollowChatResponse\x12(\n\x07message\x18\x01 \x01(\x0b\x32\x17.kickoff.v1.ChatMessage\"]\n\x18ReportChatMessageRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x0b\n\x03seq\x18\x02 \x01(\x03\x12\x19\n\x06reason\x18\x03 \x01(\tB\t\xaa\xbb\x18\x05\x08\xf4\x03\x18\x02\".\n\x19ReportChatMessageResponse\x12\x11\n\treport_id\x18\x01 \x01(\t*y\n\x0b\x43hatChannel\x12\x1c\n\x18\x43HAT_CHANNEL_UNSPECIFIED\x10\x00\x12\x18\n\x14\x43HAT_CHANNEL_PLAYERS\x10\x01\x12\x1b\n\x17\x43HAT_CHANNEL_SPECTATORS\x10\x02\x12\x15\n\x11\x43HAT_CHANNEL_TEAM\x10\x03*\xd3\x01\n\x0c\x43hatReaction\x12\x1d\n\x19\x43HAT_REACTION_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x43HAT_REACTION_GOOD_GAME\x10\x01\x12\x1d\n\x19\x43HAT_REACTION_WELL_PLAYED\x10\x02\x12\x16\n\x12\x43HAT_REACTION_OOPS\x10\x03\x12\x18\n\x14\x43HAT_REACTION_THANKS\x10\x04\x12\x1a\n\x16\x43HAT_REACTION_HURRY_UP\x10\x05\x12\x1a\n\x16\x43HAT_REACTION_ONE_MORE\x10\x06*c\n\x08\x43hatMode\x12\x19\n\x15\x43HAT_MODE_UNSPECIFIED\x10\x00\x12\x10\n\x0c\x43HAT_MODE_ON\x10\x01\x12\x17\n\x13\x43HAT_MODE_REACTIONS\x10\x02\x12\x11\n\rCHAT_MODE_OFF\x10\x03\x32\xa7\x04\n\x0b\x43hatService\x12\x88\x01\n\x0fSendChatMessage\x12\".kickoff.v1.SendChatMessageRequest\x1a#.kickoff.v1.SendChatMessageResponse\",\x82\xd3\xe4\x93\x02&\"\x18/v1/rooms/{room_id}/chat:\x01*b\x07message\x12\x7f\n\x10ListChatMessages\x12#.kickoff.v1.ListChatMessagesRequest\x1a$.kickoff.v1.ListChatMessagesResponse\" \x82\xd3\xe4\x93\x02\x1a\x12\x18/v1/rooms/{room_id}/chat\x12v\n\nFollowChat\x12\x1d.kickoff.v1.FollowChatRequest\x1a\x1e.kickoff.v1.FollowChatResponse\"\'\x82\xd3\xe4\x93\x02!\x12\x1f/v1/rooms/{room_id}/chat/events0\x01\x12\x93\x01\n\x11ReportChatMessage\x12$.kickoff.v1.ReportChatMessageRequest\x1a%.kickoff.v1.ReportChatMessageResponse\"1\x82\xd3\xe4\x93\x02+\"&/v1/rooms/{room_id}/chat/{seq}/reports:\x01*b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/chat.proto\x12\nkickoff.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/limits.proto\"\xb5\x02\n\x0b\x43hatMessage\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x03\x12(\n\x07\x63hannel\x18\x03 \x01(\x0e\x32\x17.kickoff.v1.ChatChannel\x12\x0c\n\x04text\x18\x04 \x01(\t\x12*\n\x08reaction\x18\x05 \x01(\x0e\x32\x18.kickoff.v1.ChatReaction\x12\x11\n\tplayer_id\x18\x06 \x01(\t\x12\x0c\n\x04name\x18\x07 \x01(\t\x12\x11\n\x04seat\x18\x08 \x01(\x05H\x00\x88\x01\x01\x12\x0c\n\x04team\x18\t \x01(\x05\x12/\n\x0b\x63reate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\twithdrawn\x18\x0b \x01(\x08\x12\x15\n\rwithdraws_seq\x18\x0c \x01(\x03\x42\x07\n\x05_seat\"\xe5\x01\n\x16SendChatMessageRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12(\n\x07\x63hannel\x18\x02 \x01(\x0e\x32\x17.kickoff.v1.ChatChannel\x12\x17\n\x04text\x18\x03 \x01(\tB\t\xaa\xbb\x18\x05\x08\xe8\x07\x18\x02\x12*\n\x08reaction\x18\x04 \x01(\x0e\x32\x18.kickoff.v1.ChatReaction\x12\x1c\n\nrequest_id\x18\x05 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x12#\n\x10invitation_token\x18\x06 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x04\x18\x03\"C\n\x17SendChatMessageResponse\x12(\n\x07message\x18\x01 \x01(\x0b\x32\x17.kickoff.v1.ChatMessage\"\xa9\x01\n\x17ListChatMessagesRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12(\n\x07\x63hannel\x18\x02 \x01(\x0e\x32\x17.kickoff.v1.ChatChannel\x12\x11\n\tafter_seq\x18\x03 \x01(\x03\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12#\n\x10invitation_token\x18\x05 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x04\x18\x03\"]\n\x18ListChatMessagesResponse\x12)\n\x08messages\x18\x01 \x03(\x0b\x32\x17.kickoff.v1.ChatMessage\x12\x16\n\x0enext_after_seq\x18\x02 \x01(\x03\"\x90\x01\n\x11\x46ollowChatRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12(\n\x07\x63hannel\x18\x02 \x01(\x0e\x32\x17.kickoff.v1.ChatChannel\x12\x11\n\tafter_seq\x18\x03 \x01(\x03\x12#\n\x10invitation_token\x18\x04 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x04\x18\x03\">\n\x12\x46ollowChatResponse\x12(\n\x07message\x18\x01 \x01(\x0b\x32\x17.kickoff.v1.ChatMessage\"\x82\x01\n\x18ReportChatMessageRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x0b\n\x03seq\x18\x02 \x01(\x03\x12\x19\n\x06reason\x18\x03 \x01(\tB\t\xaa\xbb\x18\x05\x08\xf4\x03\x18\x02\x12#\n\x10invitation_token\x18\x04 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x04\x18\x03\".\n\x19ReportChatMessageResponse\x12\x11\n\treport_id\x18\x01 \x01(\t*y\n\x0b\x43hatChannel\x12\x1c\n\x18\x43HAT_CHANNEL_UNSPECIFIED\x10\x00\x12\x18\n\x14\x43HAT_CHANNEL_PLAYERS\x10\x01\x12\x1b\n\x17\x43HAT_CHANNEL_SPECTATORS\x10\x02\x12\x15\n\x11\x43HAT_CHANNEL_TEAM\x10\x03*\xd3\x01\n\x0c\x43hatReaction\x12\x1d\n\x19\x43HAT_REACTION_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x43HAT_REACTION_GOOD_GAME\x10\x01\x12\x1d\n\x19\x43HAT_REACTION_WELL_PLAYED\x10\x02\x12\x16\n\x12\x43HAT_REACTION_OOPS\x10\x03\x12\x18\n\x14\x43HAT_REACTION_THANKS\x10\x04\x12\x1a\n\x16\x43HAT_REACTION_HURRY_UP\x10\x05\x12\x1a\n\x16\x43HAT_REACTION_ONE_MORE\x10\x06*c\n\x08\x43hatMode\x12\x19\n\x15\x43HAT_MODE_UNSPECIFIED\x10\x00\x12\x10\n\x0c\x43HAT_MODE_ON\x10\x01\x12\x17\n\x13\x43HAT_MODE_REACTIONS\x10\x02\x12\x11\n\rCHAT_MODE_OFF\x10\x03\x32\xa7\x04\n\x0b\x43hatService\x12\x88\x01\n\x0fSendChatMessage\x12\".kickoff.v1.SendChatMessageRequest\x1a#.kickoff.v1.SendChatMessageResponse\",\x82\xd3\xe4\x93\x02&\"\x18/v1/rooms/{room_id}/chat:\x01*b\x07message\x12\x7f\n\x10ListChatMessages\x12#.kickoff.v1.ListChatMessagesRequest\x1a$.kickoff.v1.ListChatMessagesResponse\" \x82\xd3\xe4\x93\x02\x1a\x12\x18/v1/rooms/{room_id}/chat\x12v\n\nFollowChat\x12\x1d.kickoff.v1.FollowChatRequest\x1a\x1e.kickoff.v1.FollowChatResponse\"\'\x82\xd3\xe4\x93\x02!\x12\x1f/v1/rooms/{room_id}/chat/events0\x01\x12\x93\x01\n\x11ReportChatMessage\x12$.kickoff.v1.ReportChatMessageRequest\x1a%.kickoff.v1.ReportChatMessageResponse\"1\x82\xd3\xe4\x93\x02+\"&/v1/rooms/{room_id}/chat/{seq}/reports:\x01*b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -40,14 +40,22 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SENDCHATMESSAGEREQUEST'].fields_by_name['text']._serialized_options = b'\252\273\030\005\010\350\007\030\002'
   _globals['_SENDCHATMESSAGEREQUEST'].fields_by_name['request_id']._loaded_options = None
   _globals['_SENDCHATMESSAGEREQUEST'].fields_by_name['request_id']._serialized_options = b'\252\273\030\004\010@\030\003'
+  _globals['_SENDCHATMESSAGEREQUEST'].fields_by_name['invitation_token']._loaded_options = None
+  _globals['_SENDCHATMESSAGEREQUEST'].fields_by_name['invitation_token']._serialized_options = b'\252\273\030\005\010\200\004\030\003'
   _globals['_LISTCHATMESSAGESREQUEST'].fields_by_name['room_id']._loaded_options = None
   _globals['_LISTCHATMESSAGESREQUEST'].fields_by_name['room_id']._serialized_options = b'\252\273\030\004\010 \030\001'
+  _globals['_LISTCHATMESSAGESREQUEST'].fields_by_name['invitation_token']._loaded_options = None
+  _globals['_LISTCHATMESSAGESREQUEST'].fields_by_name['invitation_token']._serialized_options = b'\252\273\030\005\010\200\004\030\003'
   _globals['_FOLLOWCHATREQUEST'].fields_by_name['room_id']._loaded_options = None
   _globals['_FOLLOWCHATREQUEST'].fields_by_name['room_id']._serialized_options = b'\252\273\030\004\010 \030\001'
+  _globals['_FOLLOWCHATREQUEST'].fields_by_name['invitation_token']._loaded_options = None
+  _globals['_FOLLOWCHATREQUEST'].fields_by_name['invitation_token']._serialized_options = b'\252\273\030\005\010\200\004\030\003'
   _globals['_REPORTCHATMESSAGEREQUEST'].fields_by_name['room_id']._loaded_options = None
   _globals['_REPORTCHATMESSAGEREQUEST'].fields_by_name['room_id']._serialized_options = b'\252\273\030\004\010 \030\001'
   _globals['_REPORTCHATMESSAGEREQUEST'].fields_by_name['reason']._loaded_options = None
   _globals['_REPORTCHATMESSAGEREQUEST'].fields_by_name['reason']._serialized_options = b'\252\273\030\005\010\364\003\030\002'
+  _globals['_REPORTCHATMESSAGEREQUEST'].fields_by_name['invitation_token']._loaded_options = None
+  _globals['_REPORTCHATMESSAGEREQUEST'].fields_by_name['invitation_token']._serialized_options = b'\252\273\030\005\010\200\004\030\003'
   _globals['_CHATSERVICE'].methods_by_name['SendChatMessage']._loaded_options = None
   _globals['_CHATSERVICE'].methods_by_name['SendChatMessage']._serialized_options = b'\202\323\344\223\002&\"\030/v1/rooms/{room_id}/chat:\001*b\007message'
   _globals['_CHATSERVICE'].methods_by_name['ListChatMessages']._loaded_options = None
@@ -56,30 +64,30 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CHATSERVICE'].methods_by_name['FollowChat']._serialized_options = b'\202\323\344\223\002!\022\037/v1/rooms/{room_id}/chat/events'
   _globals['_CHATSERVICE'].methods_by_name['ReportChatMessage']._loaded_options = None
   _globals['_CHATSERVICE'].methods_by_name['ReportChatMessage']._serialized_options = b'\202\323\344\223\002+\"&/v1/rooms/{room_id}/chat/{seq}/reports:\001*'
-  _globals['_CHATCHANNEL']._serialized_start=1247
-  _globals['_CHATCHANNEL']._serialized_end=1368
-  _globals['_CHATREACTION']._serialized_start=1371
-  _globals['_CHATREACTION']._serialized_end=1582
-  _globals['_CHATMODE']._serialized_start=1584
-  _globals['_CHATMODE']._serialized_end=1683
+  _globals['_CHATCHANNEL']._serialized_start=1397
+  _globals['_CHATCHANNEL']._serialized_end=1518
+  _globals['_CHATREACTION']._serialized_start=1521
+  _globals['_CHATREACTION']._serialized_end=1732
+  _globals['_CHATMODE']._serialized_start=1734
+  _globals['_CHATMODE']._serialized_end=1833
   _globals['_CHATMESSAGE']._serialized_start=126
   _globals['_CHATMESSAGE']._serialized_end=435
   _globals['_SENDCHATMESSAGEREQUEST']._serialized_start=438
-  _globals['_SENDCHATMESSAGEREQUEST']._serialized_end=630
-  _globals['_SENDCHATMESSAGERESPONSE']._serialized_start=632
-  _globals['_SENDCHATMESSAGERESPONSE']._serialized_end=699
-  _globals['_LISTCHATMESSAGESREQUEST']._serialized_start=702
-  _globals['_LISTCHATMESSAGESREQUEST']._serialized_end=834
-  _globals['_LISTCHATMESSAGESRESPONSE']._serialized_start=836
-  _globals['_LISTCHATMESSAGESRESPONSE']._serialized_end=929
-  _globals['_FOLLOWCHATREQUEST']._serialized_start=931
-  _globals['_FOLLOWCHATREQUEST']._serialized_end=1038
-  _globals['_FOLLOWCHATRESPONSE']._serialized_start=1040
-  _globals['_FOLLOWCHATRESPONSE']._serialized_end=1102
-  _globals['_REPORTCHATMESSAGEREQUEST']._serialized_start=1104
-  _globals['_REPORTCHATMESSAGEREQUEST']._serialized_end=1197
-  _globals['_REPORTCHATMESSAGERESPONSE']._serialized_start=1199
-  _globals['_REPORTCHATMESSAGERESPONSE']._serialized_end=1245
-  _globals['_CHATSERVICE']._serialized_start=1686
-  _globals['_CHATSERVICE']._serialized_end=2237
+  _globals['_SENDCHATMESSAGEREQUEST']._serialized_end=667
+  _globals['_SENDCHATMESSAGERESPONSE']._serialized_start=669
+  _globals['_SENDCHATMESSAGERESPONSE']._serialized_end=736
+  _globals['_LISTCHATMESSAGESREQUEST']._serialized_start=739
+  _globals['_LISTCHATMESSAGESREQUEST']._serialized_end=908
+  _globals['_LISTCHATMESSAGESRESPONSE']._serialized_start=910
+  _globals['_LISTCHATMESSAGESRESPONSE']._serialized_end=1003
+  _globals['_FOLLOWCHATREQUEST']._serialized_start=1006
+  _globals['_FOLLOWCHATREQUEST']._serialized_end=1150
+  _globals['_FOLLOWCHATRESPONSE']._serialized_start=1152
+  _globals['_FOLLOWCHATRESPONSE']._serialized_end=1214
+  _globals['_REPORTCHATMESSAGEREQUEST']._serialized_start=1217
+  _globals['_REPORTCHATMESSAGEREQUEST']._serialized_end=1347
+  _globals['_REPORTCHATMESSAGERESPONSE']._serialized_start=1349
+  _globals['_REPORTCHATMESSAGERESPONSE']._serialized_end=1395
+  _globals['_CHATSERVICE']._serialized_start=1836
+  _globals['_CHATSERVICE']._serialized_end=2387
 # @@protoc_insertion_point(module_scope)

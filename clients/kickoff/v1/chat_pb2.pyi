@@ -80,18 +80,20 @@ class ChatMessage(_message.Message):
     def __init__(self, room_id: _Optional[str] = ..., seq: _Optional[int] = ..., channel: _Optional[_Union[ChatChannel, str]] = ..., text: _Optional[str] = ..., reaction: _Optional[_Union[ChatReaction, str]] = ..., player_id: _Optional[str] = ..., name: _Optional[str] = ..., seat: _Optional[int] = ..., team: _Optional[int] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., withdrawn: _Optional[bool] = ..., withdraws_seq: _Optional[int] = ...) -> None: ...
 
 class SendChatMessageRequest(_message.Message):
-    __slots__ = ("room_id", "channel", "text", "reaction", "request_id")
+    __slots__ = ("room_id", "channel", "text", "reaction", "request_id", "invitation_token")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     CHANNEL_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     REACTION_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_TOKEN_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     channel: ChatChannel
     text: str
     reaction: ChatReaction
     request_id: str
-    def __init__(self, room_id: _Optional[str] = ..., channel: _Optional[_Union[ChatChannel, str]] = ..., text: _Optional[str] = ..., reaction: _Optional[_Union[ChatReaction, str]] = ..., request_id: _Optional[str] = ...) -> None: ...
+    invitation_token: str
+    def __init__(self, room_id: _Optional[str] = ..., channel: _Optional[_Union[ChatChannel, str]] = ..., text: _Optional[str] = ..., reaction: _Optional[_Union[ChatReaction, str]] = ..., request_id: _Optional[str] = ..., invitation_token: _Optional[str] = ...) -> None: ...
 
 class SendChatMessageResponse(_message.Message):
     __slots__ = ("message",)
@@ -100,16 +102,18 @@ class SendChatMessageResponse(_message.Message):
     def __init__(self, message: _Optional[_Union[ChatMessage, _Mapping]] = ...) -> None: ...
 
 class ListChatMessagesRequest(_message.Message):
-    __slots__ = ("room_id", "channel", "after_seq", "page_size")
+    __slots__ = ("room_id", "channel", "after_seq", "page_size", "invitation_token")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     CHANNEL_FIELD_NUMBER: _ClassVar[int]
     AFTER_SEQ_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_TOKEN_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     channel: ChatChannel
     after_seq: int
     page_size: int
-    def __init__(self, room_id: _Optional[str] = ..., channel: _Optional[_Union[ChatChannel, str]] = ..., after_seq: _Optional[int] = ..., page_size: _Optional[int] = ...) -> None: ...
+    invitation_token: str
+    def __init__(self, room_id: _Optional[str] = ..., channel: _Optional[_Union[ChatChannel, str]] = ..., after_seq: _Optional[int] = ..., page_size: _Optional[int] = ..., invitation_token: _Optional[str] = ...) -> None: ...
 
 class ListChatMessagesResponse(_message.Message):
     __slots__ = ("messages", "next_after_seq")
@@ -120,14 +124,16 @@ class ListChatMessagesResponse(_message.Message):
     def __init__(self, messages: _Optional[_Iterable[_Union[ChatMessage, _Mapping]]] = ..., next_after_seq: _Optional[int] = ...) -> None: ...
 
 class FollowChatRequest(_message.Message):
-    __slots__ = ("room_id", "channel", "after_seq")
+    __slots__ = ("room_id", "channel", "after_seq", "invitation_token")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     CHANNEL_FIELD_NUMBER: _ClassVar[int]
     AFTER_SEQ_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_TOKEN_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     channel: ChatChannel
     after_seq: int
-    def __init__(self, room_id: _Optional[str] = ..., channel: _Optional[_Union[ChatChannel, str]] = ..., after_seq: _Optional[int] = ...) -> None: ...
+    invitation_token: str
+    def __init__(self, room_id: _Optional[str] = ..., channel: _Optional[_Union[ChatChannel, str]] = ..., after_seq: _Optional[int] = ..., invitation_token: _Optional[str] = ...) -> None: ...
 
 class FollowChatResponse(_message.Message):
     __slots__ = ("message",)
@@ -136,14 +142,16 @@ class FollowChatResponse(_message.Message):
     def __init__(self, message: _Optional[_Union[ChatMessage, _Mapping]] = ...) -> None: ...
 
 class ReportChatMessageRequest(_message.Message):
-    __slots__ = ("room_id", "seq", "reason")
+    __slots__ = ("room_id", "seq", "reason", "invitation_token")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    INVITATION_TOKEN_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     seq: int
     reason: str
-    def __init__(self, room_id: _Optional[str] = ..., seq: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
+    invitation_token: str
+    def __init__(self, room_id: _Optional[str] = ..., seq: _Optional[int] = ..., reason: _Optional[str] = ..., invitation_token: _Optional[str] = ...) -> None: ...
 
 class ReportChatMessageResponse(_message.Message):
     __slots__ = ("report_id",)

@@ -2201,6 +2201,7 @@ export type ReplayStep = {
  * kickoff.v1.ReportChatMessageRequest, in the proto3 JSON mapping
  */
 export type ReportChatMessageRequest = {
+    invitationToken?: string;
     /**
      * normalised (NFKC, spaces trimmed and collapsed); no control characters
      */
@@ -2481,6 +2482,7 @@ export type SeatTaken = {
  */
 export type SendChatMessageRequest = {
     channel?: ChatChannel;
+    invitationToken?: string;
     reaction?: ChatReaction;
     requestId?: string;
     roomId?: string;
@@ -5186,6 +5188,7 @@ export type ListChatMessagesData = {
         channel?: string;
         after_seq?: number;
         page_size?: number;
+        invitation_token?: string;
     };
     url: '/v1/rooms/{room_id}/chat';
 };
@@ -5355,6 +5358,10 @@ export type StreamEventsData = {
          * An invitation link's token (POST /v1/rooms/{room_id}/invitation-links), for an unlisted room: its holder watches as a spectator. Without one (or a seat of the room) an unlisted room answers 404, as a room never made.
          */
         invitation_token?: string;
+        /**
+         * The room's chat too, after this seq (0: every kept message): each message a `chat` event, and every event's id `<version>:<chat seq>`, which an EventSource sends back as Last-Event-ID to resume both. Absent: no chat.
+         */
+        after_chat_seq?: number | null;
         /**
          * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
          */
