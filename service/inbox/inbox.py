@@ -48,6 +48,7 @@ from service.store.journal import _away_is_unavailable
 from service.store.models import InboxItemRow
 from service.store.retention import Rule
 from service.telemetry import Telemetry
+from service.webhooks.events import CHAT_MESSAGE
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,7 @@ LOOKBACK_SECONDS = 10.0  # how long a follower looks below the highest id it sen
 RECHECK_SECONDS = 0.05  # a local write woke a follower before its commit was visible: it looks again this soon
 RECHECKS = 20  # (at most this many times, then the poll's round takes over)
 DEFAULT_PAGE = 50
+MERGE_LOOK = 100  # a player's unread chat items a new chat message looks through for its room's (Inbox._merged)
 
 
 @dataclass(frozen=True)
@@ -190,9 +192,12 @@ class Inbox:
             if not event.inbox:
                 continue
             for player in recipients(event.data):
-                rows.append(
-                    {"player_id": player, "kind": event.type, "data": dict(event.data), "created_at": event.time}
-                )
+                row = {"player_id": player, "kind": event.type, "data": dict(event.data), "created_at": event.time}
+                if event.type == CHAT_MESSAGE:
+                    if await self._merged(connection, row):
+                        continue
+                    row["data"]["count"] = 1
+                rows.append(row)
         if not rows:
             return 0
         await connection.execute(insert(InboxItemRow), rows)
@@ -203,6 +208,32 @@ class Inbox:
         # (the followers here look at once: a look before the commit is visible looks again soon)
         asyncio.get_running_loop().call_soon(lambda: self.watch.changed(players, local=True))
         return len(rows)
+
+    async def _merged(self, connection: Any, row: dict[str, Any]) -> bool:
+        """A chat message for a player who has an unread ``chat.message`` item of that room already: that item is
+        updated (one more in its ``count``, the newest message's seq, channel, sender and time) rather than a new one
+        written, so that a talkative table leaves one unread item a room. Whether it was."""
+        query = (
+            select(InboxItemRow.item_id, InboxItemRow.data)
+            .where(
+                InboxItemRow.player_id == row["player_id"],
+                InboxItemRow.kind == CHAT_MESSAGE,
+                InboxItemRow.read.is_(False),
+            )
+            .order_by(InboxItemRow.item_id.desc())
+            .limit(MERGE_LOOK)
+        )
+        room_id = row["data"].get("room_id")
+        for item_id, data in (await connection.execute(query)).all():
+            if data.get("room_id") == room_id:
+                merged = {**row["data"], "count": int(data.get("count") or 1) + 1}
+                await connection.execute(
+                    update(InboxItemRow)
+                    .where(InboxItemRow.item_id == item_id)
+                    .values(data=merged, created_at=row["created_at"])
+                )
+                return True
+        return False
 
     # -- reading and marking ----------------------------------------------------------------------------------------
 
