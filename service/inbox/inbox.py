@@ -5,7 +5,10 @@ tournament's line, a table the matchmaker found, a friend's request) that names 
 or each of its ``players``, is an item for that player, inserted by :meth:`Inbox.write` in the transaction of the
 change, whether or not any webhook endpoint wants it: a crash keeps both or neither, and an item is in the store, for
 every node, after a restart or a failover. Events marked ``inbox=False`` are not items: a live game's turn (a
-correspondence game's is), a clock reminder, a game's end (events.py marks them).
+correspondence game's is), a clock reminder, a game's end (events.py marks them). A ``chat.message`` (a message to a
+player away from a correspondence room) is the one exception to "one item an event": a player keeps at most one unread
+such item a room, which a later message updates (:meth:`Inbox._merged`: its ``count`` and newest seq, keeping its id),
+so that a talkative table cannot fill an inbox.
 
 **Ids.** ``item_id`` is the store's own counter (an INTEGER primary key on SQLite, an identity on PostgreSQL): each
 item written has a higher one, so a player's items newest first are ``ORDER BY item_id DESC`` on the index
