@@ -176,6 +176,7 @@ async def start() -> AsyncIterator[Start]:
                 reports=moderation.reports if moderation is not None else None,
                 rules=ChatRules.from_settings(chat),
                 mutes=moderation.mutes if moderation is not None else None,
+                outbox=journal.outbox,  # (the webhooks' or the inbox's, when the test has one)
             )
             if store is not None:
                 store.erasers.append(talk.erase)

@@ -26,6 +26,14 @@ friends' block list) hide the blocked players' messages from them.
 in its transaction); a finished room's messages go ``keep_days`` after its game ended (service/store/retention.py).
 A deleted player's messages keep no name: their sender becomes the pseudonym their seat got.
 
+**Correspondence games.** In a correspondence room (``correspondence_hours`` set) a message to a seated, signed-in
+person who is away is an event ``chat.message`` for them (service/webhooks/events.py), written through the outbox in
+the message's own transaction: a webhook delivery for each endpoint that wants it, and an item of their inbox (one
+unread item a room: service/inbox). Away is decided here, on the node that writes the message (the room's owner;
+any node for a finished room), from what it holds: no stream of the room is open here for that player (Play,
+StreamEvents, FollowChat: :meth:`Chat.present`; every such stream, and the gateway's, reaches the room's owner).
+Only people who may read the message get one (its channel; not a sender they blocked), never its sender.
+
 **Withdrawal.** A message an operator deleted (OperatorService.DeleteChatMessage) is blanked where it is kept and
 marked ``withdrawn``; a withdrawal, the room's next message in the same channel with no sender and ``withdraws`` naming
 it, tells every follower and every later reader that it is gone.
@@ -34,12 +42,13 @@ it, tells every follower and every later reader that it is gone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import time
 import unicodedata
 import weakref
-from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -48,10 +57,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.errors import InvalidRequest, Moved, NotFound, PermissionDenied, PreconditionFailed, ResourceExhausted
+from service.rooms.seats import PERSON
 from service.settings import ChatSettings
 from service.store.journal import _away_is_unavailable
 from service.store.models import BlockRow, ChatMessageRow, RoomRow
 from service.store.retention import Rule
+from service.webhooks.events import chat_event
 
 PLAYERS, SPECTATORS, TEAM = "players", "spectators", "team"
 CHANNELS = (PLAYERS, SPECTATORS, TEAM)
@@ -228,6 +239,7 @@ class Chat:
         reports: Reports | None = None,
         rules: Any = None,
         mutes: Any = None,
+        outbox: Any = None,
     ) -> None:
         self.engine = engine
         self.settings = settings or ChatSettings()
@@ -236,7 +248,11 @@ class Chat:
         self.reports = reports  # (None: this server takes no reports, reports_off)
         self.rules = rules  # (service/chat/moderation.py's ChatRules: the operator's word filter; None: none)
         self.mutes = mutes  # (service/chat/reports.py's Mutes: a muted player's messages are refused; None: none)
+        # (service/webhooks/outbox.py's Outbox: a message to a person away from a correspondence room is an event of
+        # theirs, written in the message's transaction; None: none)
+        self.outbox = outbox
         self._talks: weakref.WeakValueDictionary[str, RoomChat] = weakref.WeakValueDictionary()  # (while used)
+        self._present: dict[str, Counter[str]] = {}  # room -> the players with a stream of it open here, how many
 
     def of(self, room: Any) -> RoomChat:
         """``room``'s chat on this node, kept on the room (it goes with it when the room leaves memory). A finished
@@ -252,6 +268,66 @@ class Chat:
                 talk = self._talks[room.room_id] = RoomChat(room)
             room.talk = talk
         return talk
+
+    # -- who is at the table -------------------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def present(self, room_id: str, player_id: str) -> Iterator[None]:
+        """``player_id`` has a stream of the room open on this node while the block runs (not away: see the module
+        docstring, Correspondence games)."""
+        if not player_id:
+            yield
+            return
+        here = self._present.setdefault(room_id, Counter())
+        here[player_id] += 1
+        try:
+            yield
+        finally:
+            here[player_id] -= 1
+            if here[player_id] <= 0:
+                del here[player_id]
+            if not here and self._present.get(room_id) is here:
+                del self._present[room_id]
+
+    def away(self, room_id: str, player_id: str) -> bool:
+        """Whether ``player_id`` has no stream of the room open on this node."""
+        return not self._present.get(room_id, {}).get(player_id)
+
+    async def _tell_away(self, connection: Any, room: Any, message: Message) -> None:
+        """In a correspondence room, the ``chat.message`` event of each seated, signed-in person away from the room
+        who may read ``message`` (not its sender, nor one who blocked them), through the outbox in ``connection``'s
+        transaction (the message's)."""
+        if self.outbox is None or not getattr(room, "correspondence_hours", 0) or message.withdraws:
+            return
+        people: dict[str, int] = {}
+        for record in room.seats:
+            if record.kind == PERSON and record.player and record.player != message.player_id:
+                people.setdefault(record.player, record.seat)
+        away = [
+            player
+            for player, seat in people.items()
+            if Reader(seat, room.teams[seat], player).may_read(message) and self.away(room.room_id, player)
+        ]
+        if away and message.player_id:
+            query = select(BlockRow.blocker).where(BlockRow.blocker.in_(away), BlockRow.blocked == message.player_id)
+            blockers = set((await connection.execute(query)).scalars())
+            away = [player for player in away if player not in blockers]
+        if not away:
+            return
+        events = [
+            chat_event(
+                recipient=player,
+                room_id=room.room_id,
+                game=room.game.spec.name,
+                seq=message.seq,
+                channel=message.channel,
+                reaction=message.reaction,
+                from_name=message.name,
+                now=message.created_at,
+            )
+            for player in away
+        ]
+        await self.outbox.write(connection, events)
 
     # -- who may do what ------------------------------------------------------------------------------------------
 
@@ -349,8 +425,13 @@ class Chat:
         room_id = talk.room.room_id
         team = sender.team if channel == TEAM and sender.team is not None else 0
         who = (sender.player_id, sender.name, sender.seat)
+        room = talk.room
+
+        async def tell(connection: Any, message: Message) -> None:
+            await self._tell_away(connection, room, message)
+
         return await self._next(
-            talk, lambda seq, now: Message(room_id, seq, channel, team, *who, text, reaction, now), key
+            talk, lambda seq, now: Message(room_id, seq, channel, team, *who, text, reaction, now), key, also=tell
         )
 
     async def _next(
@@ -358,9 +439,10 @@ class Chat:
         talk: RoomChat,
         make: Callable[[int, float], Message],
         key: str | None = None,
-        also: Callable[[Any], Awaitable[None]] | None = None,
+        also: Callable[[Any, Message], Awaitable[None]] | None = None,
     ) -> Message:
-        """Store the room's next message, ``make(seq, now)``, with ``also(connection)`` in its transaction."""
+        """Store the room's next message, ``make(seq, now)``, with ``also(connection, message)`` in its
+        transaction."""
         room_id = talk.room.room_id
         for attempt in range(WRITE_TRIES):
             if talk.seq is None or attempt:
@@ -370,7 +452,7 @@ class Chat:
                 async with _away_is_unavailable(), self.engine.begin() as connection:
                     await connection.execute(insert(ChatMessageRow), [self._row(message, key)])
                     if also is not None:
-                        await also(connection)
+                        await also(connection, message)
                     await self._trim(connection, message)
                 return message
             except IntegrityError:
@@ -395,7 +477,7 @@ class Chat:
                 return None
             original = _message(row)
 
-            async def blank(connection: Any) -> None:
+            async def blank(connection: Any, _: Message) -> None:
                 await connection.execute(
                     update(ChatMessageRow)
                     .where(ChatMessageRow.room_id == room.room_id, ChatMessageRow.seq == seq)

@@ -146,7 +146,7 @@ class ChatServicer(chat_pb2_grpc.ChatServiceServicer):
             self.chat.check_open(room)
             self.chat.check_after(request.after_seq)
             reader = await self._reader(room, context)
-            with self.admission.stream(context):
+            with self.admission.stream(context), self.chat.present(room.room_id, reader.player_id):
                 await context.send_initial_metadata(())
                 async for message in self.chat.follow(room, reader, channel, request.after_seq):
                     yield chat_pb2.FollowChatResponse(message=message_to_proto(message))

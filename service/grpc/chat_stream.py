@@ -55,6 +55,14 @@ def channel_of(value: int) -> str:
     return CHANNEL_NAME[value]
 
 
+def at_table(chat: Chat | None, room: Room, player_id: str) -> contextlib.AbstractContextManager[None]:
+    """While a stream of ``room`` is open for ``player_id``: they are not away from it (service/chat: a message in a
+    correspondence room is an inbox item and a webhook event only for a person away). Nothing without chat."""
+    if chat is None or not player_id:
+        return contextlib.nullcontext()
+    return chat.present(room.room_id, player_id)
+
+
 async def reader_of(chat: Chat, room: Room, seat: int | None, player_id: str = "") -> Reader:
     """Who reads: ``seat`` (None: a spectator) and its team, and the player (the seat's, or ``player_id``) with the
     players they blocked."""

@@ -685,6 +685,7 @@ class Assembly:
                 reports=moderation.reports,
                 rules=chat_rules,
                 mutes=moderation.mutes,
+                outbox=outbox,  # (a message to a person away from a correspondence room: their event and inbox item)
             )
             player_store.erasers.append(chat.erase)
             retention.add(chat.retention())

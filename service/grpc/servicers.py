@@ -37,7 +37,7 @@ from service.errors import (
     Unauthenticated,
 )
 from service.grpc.admission import Admission
-from service.grpc.chat_stream import with_chat
+from service.grpc.chat_stream import at_table, with_chat
 from service.grpc.codecs import codec_of
 from service.grpc.convert import (
     CHAT_MODE_NAME,
@@ -751,6 +751,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 self.admission.stream(context),
                 self.access.directory.telemetry.instruments.stream("events"),
                 holding(self.access.players, seat_player(room, viewer), AT_TABLE, room.room_id, unlisted=room.unlisted),
+                at_table(self.access.chat, room, seat_player(room, viewer)),
             ):
                 # A seat's feed ends when the seat changes hands (SeatReleased): nothing after it is rendered for it.
                 feed = room.subscribe(request.after_version, viewer, nonce)
@@ -819,6 +820,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 self.admission.stream(context),
                 self.access.directory.telemetry.instruments.stream("play"),
                 holding(self.access.players, seat_player(room, seat), AT_TABLE, room.room_id, unlisted=room.unlisted),
+                at_table(self.access.chat, room, seat_player(room, seat)),
             ):
                 feed = room.subscribe(first.hello.after_version, seat, nonce)  # (it ends if the seat is given back)
                 reader = asyncio.create_task(self._read_moves(request_iterator, room, seat, nonce, feed))

@@ -455,6 +455,8 @@ class WebhookEndpointRow(Base):
     # the hash of the request's parameters (service/actors/requests.py) (0018)
     request_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     request_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Whether its chat.message deliveries carry the message's text, read at delivery (0029; issue 49)
+    chat_text: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class WebhookDeliveryRow(Base):

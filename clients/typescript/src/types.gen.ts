@@ -39,6 +39,7 @@ export type AcceptRoomInvitationResponse = {
  * kickoff.v1.AddEndpointRequest, in the proto3 JSON mapping
  */
 export type AddEndpointRequest = {
+    chatText?: boolean;
     /**
      * normalised (NFKC, spaces trimmed and collapsed); no control characters
      */
@@ -3185,6 +3186,7 @@ export type WebhookEndpoint = {
      * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
      */
     backlog: string;
+    chatText: boolean;
     /**
      * an RFC 3339 time
      */
@@ -3207,7 +3209,7 @@ export type WebhookEndpoint = {
  *
  * kickoff.v1.WebhookEvent, by name
  */
-export type WebhookEvent = 'WEBHOOK_EVENT_UNSPECIFIED' | 'WEBHOOK_EVENT_TURN_BEGAN' | 'WEBHOOK_EVENT_MATCH_FOUND' | 'WEBHOOK_EVENT_GAME_ENDED' | 'WEBHOOK_EVENT_TOURNAMENT_GAME_READY' | 'WEBHOOK_EVENT_CLOCK_RUNNING_OUT' | 'WEBHOOK_EVENT_FRIEND_REQUESTED' | 'WEBHOOK_EVENT_FRIEND_ACCEPTED' | 'WEBHOOK_EVENT_ROOM_INVITED' | 'WEBHOOK_EVENT_REMATCH_PROPOSED';
+export type WebhookEvent = 'WEBHOOK_EVENT_UNSPECIFIED' | 'WEBHOOK_EVENT_TURN_BEGAN' | 'WEBHOOK_EVENT_MATCH_FOUND' | 'WEBHOOK_EVENT_GAME_ENDED' | 'WEBHOOK_EVENT_TOURNAMENT_GAME_READY' | 'WEBHOOK_EVENT_CLOCK_RUNNING_OUT' | 'WEBHOOK_EVENT_FRIEND_REQUESTED' | 'WEBHOOK_EVENT_FRIEND_ACCEPTED' | 'WEBHOOK_EVENT_ROOM_INVITED' | 'WEBHOOK_EVENT_REMATCH_PROPOSED' | 'WEBHOOK_EVENT_CHAT_MESSAGE';
 
 /**
  * WithdrawRoomInvitationResponse
