@@ -104,7 +104,7 @@ async def test_kickoff_replay_saves_a_file_and_reads_it_back(start, tmp_path: Pa
 async def test_a_players_replay_shows_the_tables_chat_by_time_and_as_text(start, tmp_path: Path, capsys) -> None:
     """A replay saved with a seat's token carries the table's chat: `kickoff replay FILE` prints each message after
     the last step at or before its time, its markup as plain characters, and so does the replay screen's feed; a
-    replay saved without a token has no chat. (~1.5 s: SQLite, a few moves)"""
+    replay saved without a token has no chat. (~3 s: SQLite, four moves, the screen)"""
     url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
     await upgrade_in_thread(url)
     harness = await start(journal=SqlJournal(create_engine(url)), chat=ChatSettings())
