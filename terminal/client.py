@@ -753,14 +753,22 @@ class KickoffClient:
         order = {common_pb2.ROOM_STATUS_WAITING: 0, common_pb2.ROOM_STATUS_PLAYING: 1}
         return sorted(response.rooms, key=lambda room: order.get(room.status, 2))
 
-    async def replay(self, room_id: str, *, page_size: int = 500) -> move_pb2.GetReplayResponse:
+    async def replay(
+        self, room_id: str, token: str | None = None, *, page_size: int = 500
+    ) -> move_pb2.GetReplayResponse:
         """A room's whole replay so far: every page's steps in one answer (the room as of the last page), the form
-        of a replay file (terminal/replay.py)."""
+        of a replay file (terminal/replay.py). Asked with the seat's ``token``, or else as the signed-in player (if
+        any): whoever sat at the table gets its players' chat too (the first page's)."""
         whole = move_pb2.GetReplayResponse()
         after = 0
         while True:
             request = move_pb2.GetReplayRequest(room_id=room_id, after_version=after, page_size=page_size)
-            page = await self._unary(self._moves.GetReplay, request)
+            if token:
+                page = await self._unary(self._moves.GetReplay, request, self._auth(token))
+            else:
+                page = await self._as_player(self._moves.GetReplay, request, required=False)
+            if not after:
+                whole.chat.extend(page.chat)
             whole.steps.extend(page.steps)
             whole.room.CopyFrom(page.room)
             whole.revealed, whole.last_version = page.revealed, page.last_version

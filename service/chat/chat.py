@@ -625,6 +625,26 @@ class Chat:
             else:
                 await wakeup.wait()
 
+    async def replayed(self, room: Any, reader: Reader) -> list[Message]:
+        """The chat a replay carries for ``reader``, one of the room's seats: every kept message of the players'
+        channel and of the reader's team's, oldest first, withdrawn ones as withdrawn but no withdrawal (the message
+        it names reads as withdrawn already), a blocked player's hidden. Bounded by ``history`` a channel (the rest
+        is deleted as messages are written); nothing for a spectator or a room whose chat is off."""
+        if reader.seat is None or room.chat == OFF:
+            return []
+        mine = ChatMessageRow.channel == PLAYERS
+        if reader.team is not None and room.team_chat:
+            mine = mine | ((ChatMessageRow.channel == TEAM) & (ChatMessageRow.team == reader.team))
+        query = (
+            select(ChatMessageRow)
+            .where(ChatMessageRow.room_id == room.room_id, mine, ChatMessageRow.withdraws_seq.is_(None))
+            .order_by(ChatMessageRow.seq)
+            .limit(2 * self.settings.history)
+        )
+        async with _away_is_unavailable(), self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [message for message in map(_message, rows) if reader.may_read(message)]
+
     async def reported(self, room: Any, reader: Reader, seq: int) -> tuple[Message, list[Message]]:
         """The message ``seq`` (one ``reader`` may read) and the :data:`CONTEXT` of its channel around it."""
         if seq <= 0:

@@ -271,9 +271,11 @@ OPERATIONS: dict[str, Rest] = {
         description="Until the game is over each step is what a spectator saw; once it is over every hand is shown "
         "(each step's `hands`, by seat, and the cards drawn in its events). Pass `nextAfterVersion` as "
         "`after_version` for the next page. Every page's steps in one answer make the replay file `kickoff "
-        "replay FILE` reads.",
+        "replay FILE` reads. Whoever sat at the table (their seat token, or their player's access token) also gets "
+        "the players' chat on the first page (`chat`); anyone else none.",
         example={"revealed": True, "lastVersion": "212", "nextAfterVersion": "50", "steps": [{"update": {}}]},
-        caller=True,  # (a seated player's token opens an unlisted room)
+        caller=True,  # (a seated player's token opens an unlisted room, and brings the table's chat)
+        private=True,  # (an answer with the table's chat is its players' only: no cache keeps it)
     ),
     # Private tables (docs/guides/private-tables.md): an unlisted room's invitation links, for its seated players.
     "CreateInvitationLink": Rest(

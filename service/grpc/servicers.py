@@ -37,7 +37,7 @@ from service.errors import (
     Unauthenticated,
 )
 from service.grpc.admission import Admission
-from service.grpc.chat_stream import at_table, with_chat
+from service.grpc.chat_stream import at_table, message_to_proto, reader_of, with_chat
 from service.grpc.codecs import codec_of
 from service.grpc.convert import (
     CHAT_MODE_NAME,
@@ -66,6 +66,7 @@ from service.rooms.invitations import ACCEPTED, DECLINED, Invitation, RoomInvita
 from service.rooms.private import InvitationLinks, Visitor, hidden, may_enter
 from service.rooms.rematches import Rematches, seat_of_caller
 from service.rooms.room import Room, Update
+from service.rooms.seats import PERSON
 from service.rooms.updates import WAITING
 from service.store.database import store_away
 from service.store.links import LinkRecord, MemoryLinks
@@ -243,6 +244,22 @@ class RoomAccess:
             raise PermissionDenied("this seat token is for another room's seat", code="not_seated")
         room.check_seat(claim.seat, claim.nonce)
         return seat_of_caller(room, claim.seat, "")
+
+    async def table_seat(self, room: Room, context: grpc.aio.ServicerContext) -> int | None:
+        """The person's seat of ``room`` the caller sat in, proved by its seat token or their player's access token
+        (Unauthenticated for an access token that is not valid, to be refreshed); None for anyone else, a seat token
+        of another room or of a seat that changed hands included."""
+        token = bearer_token(context)
+        if token is None:
+            return None
+        caller = await self.players.optional_caller(token) if self.players is not None else None
+        if caller is not None:
+            record = room.seat_of(caller.player_id)
+            return record.seat if record is not None and record.kind == PERSON else None
+        with contextlib.suppress(Unauthenticated, PermissionDenied):
+            seat, _ = self.seat(context, room, required=True)  # type: ignore[misc]
+            return seat if room.seats[seat].kind == PERSON else None
+        return None
 
     async def player(self, context: grpc.aio.ServicerContext) -> Player | None:
         """The signed-in player a call that anyone may make is made for: an access token's (checked: Unauthenticated
@@ -790,9 +807,15 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
     ) -> move_pb2.GetReplayResponse:
         if request.after_version < 0:
             raise InvalidRequest("after_version must be 0 or more", code="bad_after_version", field="after_version")
+        chat = self.access.chat
+        seat = await self.access.table_seat(room, context) if chat is not None and not request.after_version else None
         steps, revealed, last = await room.replay_steps(request.after_version, page_size_of(request.page_size))
         await self.access.rematches.attach(room)  # (a finished room's replay links to its rematch)
-        return replay_to_proto(room, steps, revealed, last)
+        response = replay_to_proto(room, steps, revealed, last)
+        if seat is not None and chat is not None:  # (issue 49: the table's talk, for those who sat at it only)
+            said = await chat.replayed(room, await reader_of(chat, room, seat))
+            response.chat.extend(message_to_proto(message) for message in said)
+        return response
 
     async def Play(
         self, request_iterator: AsyncIterator[move_pb2.PlayRequest], context: grpc.aio.ServicerContext

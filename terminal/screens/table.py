@@ -266,7 +266,7 @@ class TableScreen(Screen[None]):
 
     def action_replay(self) -> None:
         if self.finished:
-            self.run_worker(open_replay(self, self.room_id), group="replay", exclusive=True)
+            self.run_worker(open_replay(self, self.room_id, self.seat_token), group="replay", exclusive=True)
 
     def action_reconnect(self) -> None:
         """Follow the room again from the last version seen (after the stream broke off)."""

@@ -302,17 +302,19 @@ class ReplayStep(_message.Message):
     def __init__(self, update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., hands: _Optional[_Iterable[_Union[View, _Mapping]]] = ...) -> None: ...
 
 class GetReplayResponse(_message.Message):
-    __slots__ = ("room", "steps", "revealed", "last_version", "next_after_version", "rematch_room_id")
+    __slots__ = ("room", "steps", "revealed", "last_version", "next_after_version", "rematch_room_id", "chat")
     ROOM_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
     REVEALED_FIELD_NUMBER: _ClassVar[int]
     LAST_VERSION_FIELD_NUMBER: _ClassVar[int]
     NEXT_AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
     REMATCH_ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FIELD_NUMBER: _ClassVar[int]
     room: _room_pb2.Room
     steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
     revealed: bool
     last_version: int
     next_after_version: int
     rematch_room_id: str
-    def __init__(self, room: _Optional[_Union[_room_pb2.Room, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., revealed: _Optional[bool] = ..., last_version: _Optional[int] = ..., next_after_version: _Optional[int] = ..., rematch_room_id: _Optional[str] = ...) -> None: ...
+    chat: _containers.RepeatedCompositeFieldContainer[_chat_pb2.ChatMessage]
+    def __init__(self, room: _Optional[_Union[_room_pb2.Room, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., revealed: _Optional[bool] = ..., last_version: _Optional[int] = ..., next_after_version: _Optional[int] = ..., rematch_room_id: _Optional[str] = ..., chat: _Optional[_Iterable[_Union[_chat_pb2.ChatMessage, _Mapping]]] = ...) -> None: ...

@@ -859,7 +859,7 @@ export const answerRematch = <ThrowOnError extends boolean = false>(options: Opt
 /**
  * A room's game again, a page of versions at a time
  *
- * Until the game is over each step is what a spectator saw; once it is over every hand is shown (each step's `hands`, by seat, and the cards drawn in its events). Pass `nextAfterVersion` as `after_version` for the next page. Every page's steps in one answer make the replay file `kickoff replay FILE` reads.
+ * Until the game is over each step is what a spectator saw; once it is over every hand is shown (each step's `hands`, by seat, and the cards drawn in its events). Pass `nextAfterVersion` as `after_version` for the next page. Every page's steps in one answer make the replay file `kickoff replay FILE` reads. Whoever sat at the table (their seat token, or their player's access token) also gets the players' chat on the first page (`chat`); anyone else none.
  */
 export const getReplay = <ThrowOnError extends boolean = false>(options: Options<GetReplayData, ThrowOnError>) => (options.client ?? client).get<GetReplayResponses, GetReplayErrors, ThrowOnError>({ url: '/v1/rooms/{room_id}/replay', ...options });
 

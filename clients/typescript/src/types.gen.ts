@@ -1279,6 +1279,7 @@ export type GetRankResponse = {
  * kickoff.v1.GetReplayResponse, in the proto3 JSON mapping
  */
 export type GetReplayResponse = {
+    chat: Array<ChatMessage>;
     /**
      * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
      */

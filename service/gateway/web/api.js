@@ -55,8 +55,9 @@ export const api = {
   // `status`: "waiting", "playing", "finished" or "" (every room), newest first, a page at a time.
   rooms: (status = "", pageToken = "", pageSize = 20) =>
     call("GET", `/v1/rooms?page_size=${pageSize}${status ? `&status=${enc(status)}` : ""}${paged(pageToken)}`),
-  replay: (id, after = 0, pageSize = 500) =>
-    call("GET", `/v1/rooms/${enc(id)}/replay?after_version=${after}&page_size=${pageSize}`),
+  // `token`: the room's seat token or a player's access token: whoever sat at the table also gets its chat.
+  replay: (id, after = 0, pageSize = 500, token = undefined) =>
+    call("GET", `/v1/rooms/${enc(id)}/replay?after_version=${after}&page_size=${pageSize}`, { token }),
   // `token`: an unlisted room's seat or player; `link`: an invitation link's token (a watch link), sent as
   // invitation_token (a query parameter: the gateway keeps it out of its traces).
   room: (id, token, link = "") => call("GET", `/v1/rooms/${enc(id)}${linked("?", link)}`, { token }),
