@@ -1,7 +1,7 @@
 """Table talk in the terminal client (issue 49): the chat pane at a seat and for a spectator, writing, quick reactions
 by key, messages kept as text (never markup), the muted state and other refusals, reporting and blocking from a
 message, a message an operator withdraws, and a stream resumed after it broke off. The other person is the
-ChatService stub. Each test runs one app against a server with chat on a SQLite file (~1-3 s each)."""
+ChatService stub. Each test runs one app against a server with chat on a SQLite file (2-4 s each; ~20 s in all)."""
 
 from __future__ import annotations
 
@@ -116,6 +116,8 @@ async def test_two_people_talk_a_reaction_goes_by_key_and_markup_stays_text(talk
         bo = await guest(talk, "Bo")
         await talk.rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=screen.room_id), metadata=auth(bo.access_token))
 
+        await pilot.press("t", *"never mind", "escape")  # (Escape: nothing is sent, the line closes)
+        assert not screen.query_one("#chat-input", Input).display and not screen.chat.mode
         await pilot.press("t", *"hello Bo", "enter")
         await until(pilot, lambda: lines(app) == ["Ana: hello Bo"], "Ana's message in her pane")
         assert said(await read(talk, bo, screen.room_id)) == ["hello Bo"], "Bo reads it"
