@@ -1145,6 +1145,7 @@ export type GameInfo = {
     seatChoice: string;
     seatCounts: Array<number>;
     summary: string;
+    teamSeatCounts: Array<number>;
     title: string;
 };
 
