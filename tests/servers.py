@@ -175,7 +175,6 @@ async def start() -> AsyncIterator[Start]:
                 clustered=bool(node_id),
                 rules=ChatRules.from_settings(chat),
                 mutes=moderation.mutes if moderation is not None else None,
-                reports=moderation.reports if moderation is not None else None,  # (as the server wires them)
             )
             if store is not None:
                 store.erasers.append(talk.erase)

@@ -31,10 +31,11 @@ IMAGE = "<img src=x onerror=\"window.__injected = 'img'\">"
 
 @pytest.fixture
 async def site(start: Start, gateway, tmp_path: Path) -> Site:
-    """Players and rooms' chat on a SQLite file, with an operator key for the operators' calls."""
+    """Players and rooms' chat on a SQLite file, taking reports, with an operator key for the operators' calls."""
     url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
     await upgrade_in_thread(url)
     harness = await start(journal=SqlJournal(create_engine(url)), chat=CHAT, operator_keys=operator_keys())
+    harness.chat.reports = Reports(harness.player_store.engine, harness.clock.now)  # (the server files them so too)
     return Site(Served(harness), await gateway(harness))
 
 
@@ -70,7 +71,7 @@ async def test_players_and_a_spectator_chat_apart_react_and_markup_stays_text(si
     """Ana and Bo, seated, read each other's messages; Cy, watching, talks in the spectators' channel and never sees
     theirs, nor they his. Bo's "Good game" button shows as "Good game" on Ana's page. A message holding `<script>` and
     `<img onerror>` is shown as those characters: no element made, nothing run. axe finds nothing wrong on the table
-    with the chat open. Buys: the panel's channels, form, reactions and text-only rendering, end to end. (~5 s)"""
+    with the chat open. Buys: the panel's channels, form, reactions and text-only rendering, end to end. (~8 s)"""
     ana_page, bo_page, cy_page = await pages.new(), await pages.new(), await pages.new()
     ana = await sign_in(ana_page, site, "Ana")
     bo = await sign_in(bo_page, site, "Bo")
@@ -111,7 +112,7 @@ async def test_on_a_phone_a_card_is_played_with_the_chat_open_and_moderation_sho
     on those pages: a message an operator deletes shows "(message withdrawn)" on Ana's page instead of its text; Ana
     reports a message (the report is in the moderation store with her reason) and blocks its author, whose messages
     leave her panel, also after a reload; Bo, muted by an operator, sees "You are muted until ..." and a closed form.
-    Buys: the phone layout, and report, block, withdrawal and mute as a player sees them. (~6 s)"""
+    Buys: the phone layout, and report, block, withdrawal and mute as a player sees them. (~7 s)"""
     ana_page = await pages.new(width=390, height=740)
     bo_page = await pages.new(width=390, height=740)
     ana = await sign_in(ana_page, site, "Ana")
