@@ -6,13 +6,14 @@ block hides the blocked player's messages, and a mute shows on the page and clos
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kickoff.v1 import operator_pb2
-from service.chat.reports import Mutes, Reports
+from service.chat.reports import Mutes, Reports, rfc3339
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from tests.chat.conftest import CHAT
@@ -166,10 +167,15 @@ async def test_on_a_phone_a_card_is_played_with_the_chat_open_and_moderation_sho
     await expect(ana_page.get_by_test_id("chat-text")).to_have_text(["bye"])
 
     # An operator mutes Bo: his next message is refused, and his page says until when and closes the form.
-    await Mutes(engine, site.served.harness.clock.now).mute(bo_id, 3600, "insults", "key-1")
+    mute = await Mutes(engine, site.served.harness.clock.now).mute(bo_id, 3600, "insults", "key-1")
+    refused = await site.client.post(
+        f"/v1/rooms/{room_id}/chat", json={"text": "hi"}, headers=bearer(bo["accessToken"])
+    )
+    assert (refused.status_code, refused.json()["reason"]) == (403, "muted")
+    assert refused.json()["until"] == rfc3339(mute.until), "the problem says when the mute ends"
     await bo_page.get_by_test_id("chat-input").fill("hello?")
     await bo_page.get_by_test_id("chat-send").click()
-    await expect(bo_page.get_by_test_id("chat-muted")).to_contain_text("You are muted until ")
+    await expect(bo_page.get_by_test_id("chat-muted")).to_have_text(re.compile(r"^You are muted until .*\d{4}.*\.$"))
     await expect(bo_page.get_by_test_id("chat-input")).to_be_disabled()
     await expect(bo_page.get_by_test_id("chat-send")).to_be_disabled()
     await expect(bo_page.get_by_test_id("chat-reaction").first).to_be_disabled()
