@@ -315,6 +315,15 @@ class RoomAccess:
         return claim.seat, claim.nonce
 
 
+def team_seat_counts(game: Any) -> list[int]:
+    """The table sizes at which ``game``'s seats play in teams of partners, with its default options (GameInfo)."""
+    return [
+        count
+        for count in game.spec.seat_counts
+        if len(set(teams := game.teams(count, game.spec.resolve(count)))) < len(teams)
+    ]
+
+
 class GameServicer(game_pb2_grpc.GameServiceServicer):
     @unary
     async def ListGames(self, request: game_pb2.ListGamesRequest, context: Any) -> game_pb2.ListGamesResponse:
@@ -327,6 +336,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                     summary=g.spec.summary,
                     seat_choice=g.spec.seat_choice,
                     levels=levels_of(g),
+                    team_seat_counts=team_seat_counts(g),
                 )
                 for g in GAMES.values()
             ]

@@ -1146,6 +1146,7 @@ export type GameInfo = {
     seatChoice: string;
     seatCounts: Array<number>;
     summary: string;
+    teamSeatCounts: Array<number>;
     title: string;
 };
 

@@ -2,14 +2,17 @@
 // tokens this tab holds (sessionStorage, one per room). A player's session (its access token) is session.js's; an
 // event stream that needs the access token is read by stream.js.
 
-/** A refusal: the problem details' detail and reason (RFC 9457), or why the server could not be reached. */
+/** A refusal: the problem details' detail and reason (RFC 9457), or why the server could not be reached. `until`: when
+ * a chat mute ends (RFC 3339, a `muted` refusal's); `retryAfter`: the Retry-After header's seconds (0 without one). */
 export class Problem extends Error {
-  constructor(status, body = {}) {
+  constructor(status, body = {}, retryAfter = 0) {
     super(body.detail || body.title || `HTTP ${status}`);
     this.status = status;
     this.detail = this.message;
     this.reason = body.reason || "";
     this.field = body.field || "";
+    this.until = body.until || "";
+    this.retryAfter = Number(retryAfter) || 0;
   }
 
   /** "It is not your turn (not_your_turn)". */
@@ -34,7 +37,7 @@ export async function call(method, path, { body, token } = {}) {
   }
   if (response.status === 204) return null;
   const data = await readBody(response);
-  if (!response.ok) throw new Problem(response.status, data || {});
+  if (!response.ok) throw new Problem(response.status, data || {}, response.headers.get("Retry-After"));
   return data;
 }
 
@@ -121,6 +124,13 @@ export const api = {
   roomInvitations: (token) => call("GET", "/v1/room-invitations", { token }),
   acceptInvitation: (id, token) => call("POST", `/v1/rooms/${enc(id)}/invitation/accept`, { token }),
   declineInvitation: (id, token) => call("POST", `/v1/rooms/${enc(id)}/invitation/decline`, { token }),
+
+  // A room's chat (ChatService; its events, chatEvents, are read with readEvents: they take the reader's token).
+  // `token`: the seat's token, or a signed-in spectator's access token.
+  sendChat: (id, body, token) => call("POST", `/v1/rooms/${enc(id)}/chat`, { body, token }),
+  reportChat: (id, seq, reason, token) =>
+    call("POST", `/v1/rooms/${enc(id)}/chat/${enc(seq)}/reports`, { body: reason ? { reason } : {}, token }),
+  chatEvents: (id) => `/v1/rooms/${enc(id)}/chat/events`,
 
   // Rematches (a seat token of the finished room, or a seated player's access token).
   proposeRematch: (id, token) => call("POST", `/v1/rooms/${enc(id)}/rematch`, { body: {}, token }),
