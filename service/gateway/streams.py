@@ -400,12 +400,16 @@ async def follow_presence(request: Request[Any, Any, Any], state: State) -> Serv
     tags=["chat"],
 )
 async def follow_chat(
-    room_id: FromPath[str], request: Request[Any, Any, Any], state: State
+    room_id: FromPath[str],
+    request: Request[Any, Any, Any],
+    state: State,
+    invitation_token: Annotated[str, QueryParameter(description=INVITATION)] = "",
 ) -> ServerSentEvent | Response[None]:
     up = upstream(state)
     after = last_version(request, "after_seq")
     stub = _stream_stub(up, "kickoff.v1.ChatService", chat_pb2_grpc.ChatServiceStub)
-    call = stub.FollowChat(chat_pb2.FollowChatRequest(room_id=room_id, after_seq=after), metadata=metadata(request))
+    asked = chat_pb2.FollowChatRequest(room_id=room_id, after_seq=after, invitation_token=invitation_token)
+    call = stub.FollowChat(asked, metadata=metadata(request))
     return await event_stream(call, up.heartbeat, part="message", after=after, key="seq")
 
 

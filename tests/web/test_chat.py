@@ -231,3 +231,36 @@ async def test_the_create_form_sets_the_chat_and_offers_team_chat_only_for_team_
     await expect(room).to_have_attribute("data-status", "playing")  # (the room is read: a panel would be there now)
     assert (await site.get(f"/v1/rooms/{await room.get_attribute('data-room')}")).json()["chat"] == "CHAT_MODE_OFF"
     await expect(page.get_by_test_id("chat")).to_have_count(0)
+
+
+async def test_a_watch_links_holder_reads_and_writes_the_spectators_chat_of_a_private_table(
+    site: Site, pages: Pages
+) -> None:
+    """Cy, signed in, opens Ana's private table through its watch link: the spectators' chat is there, he writes in it,
+    and a message another link holder wrote is on his page; Ana, seated, reads none of it. Buys: the watch link's token
+    carried by the chat's stream, sends and reads (an unlisted room's chat is its link holders' too). (~4 s)"""
+    ana_page, cy_page = await pages.new(), await pages.new()
+    ana = await sign_in(ana_page, site, "Ana")
+    await sign_in(cy_page, site, "Cy")
+    body = {"game": "soker", "mode": "ROOM_MODE_ONLINE", "seats": 2, "thinkSeconds": 0, "unlisted": True}
+    made = await site.client.post("/v1/rooms", json=body, headers=bearer(ana["accessToken"]))
+    assert made.status_code in (200, 201), made.text
+    room_id = made.json()["roomId"]
+    link = await site.client.post(f"/v1/rooms/{room_id}/invitation-links", json={}, headers=bearer(ana["accessToken"]))
+    token = link.json()["token"]
+    dee = (await site.client.post("/v1/players/guest", json={"name": "Dee"})).json()
+    sent = await site.client.post(
+        f"/v1/rooms/{room_id}/chat",
+        json={"text": "watching too", "invitationToken": token},
+        headers=bearer(dee["session"]["accessToken"]),
+    )
+    assert sent.status_code == 201, sent.text
+
+    await cy_page.goto(f"{site.base}/play#watch={token}")
+    await expect(cy_page.get_by_test_id("chat")).to_be_visible()
+    await expect(cy_page.get_by_test_id("chat")).to_have_attribute("data-channel", "CHAT_CHANNEL_SPECTATORS")
+    await expect(cy_page.get_by_test_id("chat-text")).to_have_text(["watching too"])
+    await say(cy_page, "me as well")
+    await expect(cy_page.get_by_test_id("chat-text")).to_have_text(["watching too", "me as well"])
+    await at_table(ana_page, site, room_id, "0")
+    await expect(ana_page.get_by_test_id("chat-text")).to_have_count(0)

@@ -5270,6 +5270,10 @@ export type FollowChatData = {
     };
     query?: {
         /**
+         * An invitation link's token (POST /v1/rooms/{room_id}/invitation-links), for an unlisted room: its holder watches as a spectator. Without one (or a seat of the room) an unlisted room answers 404, as a room never made.
+         */
+        invitation_token?: string;
+        /**
          * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
          */
         after_version?: string;

@@ -126,11 +126,16 @@ export const api = {
   declineInvitation: (id, token) => call("POST", `/v1/rooms/${enc(id)}/invitation/decline`, { token }),
 
   // A room's chat (ChatService; its events, chatEvents, are read with readEvents: they take the reader's token).
-  // `token`: the seat's token, or a signed-in spectator's access token.
-  sendChat: (id, body, token) => call("POST", `/v1/rooms/${enc(id)}/chat`, { body, token }),
-  reportChat: (id, seq, reason, token) =>
-    call("POST", `/v1/rooms/${enc(id)}/chat/${enc(seq)}/reports`, { body: reason ? { reason } : {}, token }),
-  chatEvents: (id) => `/v1/rooms/${enc(id)}/chat/events`,
+  // `token`: the seat's token, or a signed-in spectator's access token; `link`: a watch link's token (an unlisted
+  // room's spectators' channel).
+  sendChat: (id, body, token, link = "") =>
+    call("POST", `/v1/rooms/${enc(id)}/chat`, { body: link ? { ...body, invitationToken: link } : body, token }),
+  reportChat: (id, seq, reason, token, link = "") =>
+    call("POST", `/v1/rooms/${enc(id)}/chat/${enc(seq)}/reports`, {
+      body: { ...(reason ? { reason } : {}), ...(link ? { invitationToken: link } : {}) },
+      token,
+    }),
+  chatEvents: (id, link = "") => `/v1/rooms/${enc(id)}/chat/events${linked("?", link)}`,
 
   // Rematches (a seat token of the finished room, or a seated player's access token).
   proposeRematch: (id, token) => call("POST", `/v1/rooms/${enc(id)}/rematch`, { body: {}, token }),

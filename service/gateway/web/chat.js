@@ -32,10 +32,11 @@ export function chatMode(room) {
 
 /**
  * The chat panel of room `roomId` (GetRoom's answer `room`) for this tab's seat `held` (seatTokens' entry), or for a
- * spectator when `held` is null. `name(seat)` names a seat as the table does. The panel stays hidden until its stream
- * opens: a server without chat (or a room whose chat the reader may not read) shows none.
+ * spectator when `held` is null (`link`: the watch link it holds, for an unlisted room). `name(seat)` names a seat as
+ * the table does. The panel stays hidden until its stream opens: a server without chat (or a room whose chat the
+ * reader may not read) shows none.
  */
-export function chatPanel(roomId, room, held, name) {
+export function chatPanel(roomId, room, held, name, link = "") {
   const mode = chatMode(room);
   const seated = Boolean(held);
   const me = seated ? held.player || "" : myPlayerId(); // (a signed-in player's id; "" for an anonymous seat)
@@ -222,7 +223,7 @@ export function chatPanel(roomId, room, held, name) {
           box.querySelectorAll("button, input").forEach((control) => (control.disabled = true));
           try {
             const why = reason.value.trim();
-            await asReader((token) => api.reportChat(roomId, message.seq, why, token));
+            await asReader((token) => api.reportChat(roomId, message.seq, why, token, link));
             button.replaceWith(h("span", { class: "chat-reported", testid: "chat-reported", role: "status" }, "Reported"));
             box.remove();
           } catch (error) {
@@ -273,7 +274,7 @@ export function chatPanel(roomId, room, held, name) {
     disabled.forEach((control) => (control.disabled = true));
     const requestId = `web-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
     try {
-      await asReader((token) => api.sendChat(roomId, { ...body, channel: s.channel, requestId }, token));
+      await asReader((token) => api.sendChat(roomId, { ...body, channel: s.channel, requestId }, token, link));
       return true; // (the message comes back on the stream, in its place among the others)
     } catch (error) {
       refused(error);
@@ -323,7 +324,7 @@ export function chatPanel(roomId, room, held, name) {
       let ended;
       try {
         ended = await asReader((token) =>
-          readEvents(api.chatEvents(roomId), {
+          readEvents(api.chatEvents(roomId, link), {
             token,
             lastId: s.last ? String(s.last) : "",
             signal: abort.signal,

@@ -620,8 +620,8 @@ export function roomTable(root, roomId, { watch = false, link = "" } = {}) {
       watchLink?.update(answer, s.status);
       await loadFaces(answer.game);
       if (!token) role.textContent = `You are watching as a spectator (${mode}).`;
-      if (chatMode(answer) !== "off" && !link && !chat) {
-        chat = chatPanel(roomId, answer, held, (seat) => s.book.title(seat));
+      if (chatMode(answer) !== "off" && !chat) {
+        chat = chatPanel(roomId, answer, held, (seat) => s.book.title(seat), link);
         side.append(chat.element);
         chat.start();
       }
