@@ -23,17 +23,30 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from sqlalchemy import Text, and_, cast, insert, or_, select, update
+from sqlalchemy import Text, and_, cast, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from service.errors import Conflict, InvalidRequest, NotFound, PermissionDenied, PreconditionFailed
+from service.errors import (
+    Conflict,
+    InvalidRequest,
+    NotFound,
+    PermissionDenied,
+    PreconditionFailed,
+    ResourceExhausted,
+)
 from service.store.models import ChatActionRow, ChatMuteRow, ChatReportRow
+from service.store.retention import Rule
 
 CONTEXT = 10  # messages kept around a reported one
 MAX_REASON = 200  # characters of a reporter's reason, an operator's note or a mute's reason
 MAX_MUTE_SECONDS = 366 * 86400  # the longest mute with an end (a longer one: until ended)
 DELETE_MESSAGE, MUTE_PLAYER, END_MUTE, CLOSE_REPORT = "delete_message", "mute_player", "end_mute", "close_report"
+REPORTS_PER_HOUR = 30  # reports one player may file in an hour (report_rate past it)
+DAY = 86400.0
+# How long what moderation keeps outlives its use (ChatModeration.retention): a closed report, a mute that ended, an
+# open report nobody closed, an operator's action.
+CLOSED_REPORT_DAYS, ENDED_MUTE_DAYS, OPEN_REPORT_DAYS, ACTION_DAYS = 90, 90, 365, 365
 
 
 def rfc3339(seconds: float) -> str:
@@ -267,12 +280,13 @@ class Reports:
         if reported.player_id and reported.player_id == reporter_id:
             raise InvalidRequest("a player cannot report their own message", code="cannot_report_yourself")
         reason = _bounded(reason, "a report's reason", "reason")
+        now = self.now()
+        await self._check_rate(reporter_id, now)
         around = sorted(
             {line.seq: line for line in map(Line.of, context) if line.seq != reported.seq}.values(),
             key=lambda line: (abs(line.seq - reported.seq), line.seq),
         )[:CONTEXT]
         around.sort(key=lambda line: line.seq)
-        now = self.now()
         report = Report(
             secrets.token_hex(8), room_id, reporter_id, reason, reported, tuple(around), now, True, None, "", ""
         )
@@ -293,6 +307,19 @@ class Reports:
         except IntegrityError:
             raise Conflict("you reported this message already", code="report_exists") from None
         return report
+
+    async def _check_rate(self, reporter_id: str, now: float) -> None:
+        """ResourceExhausted ``report_rate`` when ``reporter_id`` filed :data:`REPORTS_PER_HOUR` reports in the last
+        hour (one count through the reporter's index)."""
+        query = select(func.count()).where(
+            ChatReportRow.reporter_id == reporter_id, ChatReportRow.created_at > now - 3600.0
+        )
+        async with self.engine.connect() as connection:
+            filed = int((await connection.execute(query)).scalar_one())
+        if filed >= REPORTS_PER_HOUR:
+            raise ResourceExhausted(
+                f"at most {REPORTS_PER_HOUR} reports an hour; the moderators have yours", code="report_rate"
+            )
 
     async def get(self, report_id: str) -> Report:
         """The report, or NotFound ``report_not_found``."""
@@ -494,6 +521,38 @@ class ChatModeration:
     @classmethod
     def on(cls, engine: AsyncEngine, now: Callable[[], float]) -> ChatModeration:
         return cls(Reports(engine, now), Mutes(engine, now), ChatActions(engine, now))
+
+    @staticmethod
+    def retention() -> list[Rule]:
+        """What moderation keeps goes once it is old (service/store/retention.py): a report closed
+        :data:`CLOSED_REPORT_DAYS` ago, one left open :data:`OPEN_REPORT_DAYS`, a mute ended (or run out)
+        :data:`ENDED_MUTE_DAYS` ago, an operator's action after :data:`ACTION_DAYS`."""
+        return [
+            Rule(
+                "chat reports closed long ago, or left open for a year",
+                ChatReportRow,
+                "report_id",
+                lambda now: or_(
+                    ChatReportRow.closed_at < now - CLOSED_REPORT_DAYS * DAY,
+                    ChatReportRow.created_at < now - OPEN_REPORT_DAYS * DAY,
+                ),
+            ),
+            Rule(
+                "chat mutes ended long ago",
+                ChatMuteRow,
+                "mute_id",
+                lambda now: or_(
+                    ChatMuteRow.ended_at < now - ENDED_MUTE_DAYS * DAY,
+                    ChatMuteRow.until < now - ENDED_MUTE_DAYS * DAY,
+                ),
+            ),
+            Rule(
+                "operators' chat actions older than a year",
+                ChatActionRow,
+                "action_id",
+                lambda now: ChatActionRow.created_at < now - ACTION_DAYS * DAY,
+            ),
+        ]
 
 
 __all__ = ["ChatActions", "ChatModeration", "Line", "Mute", "Muted", "Mutes", "Report", "Reports"]

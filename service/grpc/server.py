@@ -675,6 +675,7 @@ class Assembly:
             retention.add(invitations.retention())
             # The chat's moderation (issue 49): reports, mutes and the operators' actions, in the shared store.
             moderation = ChatModeration.on(player_store.engine, time.time)
+            retention.add(moderation.retention())
             player_store.erasers.append(moderation.reports.erase)  # (a deleted player's name leaves the reports)
             # Rooms' chat (issue 49): a deleted player's messages keep no name; a finished room's go after a while.
             chat = Chat(

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from service.chat.reports import ChatModeration, Muted
-from service.errors import Conflict, InvalidRequest, NotFound, PreconditionFailed
+from service.chat.reports import REPORTS_PER_HOUR, ChatModeration, Muted
+from service.errors import Conflict, InvalidRequest, NotFound, PreconditionFailed, ResourceExhausted
 from service.rooms.clock import ManualClock
 from service.store.database import create_engine
+from service.store.retention import prune
 
 
 @dataclass
@@ -168,3 +169,43 @@ async def test_every_action_is_recorded_with_the_operator_key(moderation) -> Non
     with pytest.raises(InvalidRequest) as error:
         await store.actions.delete_message("room1", 0, "key1")
     assert refused(error) == "bad_seq"
+
+
+async def test_a_reporter_files_at_most_thirty_reports_an_hour(moderation) -> None:
+    """Buys: a player cannot flood the moderators (nor the store) with reports: the 31st within an hour is refused
+    report_rate, and an hour later reports are taken again."""
+    store, clock = moderation
+    messages = chat(40)
+    for said in messages[:REPORTS_PER_HOUR]:
+        await store.reports.file("p-ann", "room1", said, messages)
+    with pytest.raises(ResourceExhausted) as error:
+        await store.reports.file("p-ann", "room1", messages[REPORTS_PER_HOUR], messages)
+    assert refused(error) == "report_rate"
+    await store.reports.file("p-cy", "room1", messages[REPORTS_PER_HOUR], messages)  # (another reporter: taken)
+    clock.advance(3601)
+    await store.reports.file("p-ann", "room1", messages[REPORTS_PER_HOUR], messages)
+
+
+async def test_what_moderation_keeps_goes_once_it_is_old(moderation) -> None:
+    """Buys: reports, mutes and the operators' actions do not pile up for ever: a report closed 90 days ago, a mute
+    ended (or run out) 90 days ago and an action a year old are pruned by the retention pass; an open report, a
+    running mute and this year's actions stay."""
+    store, clock = moderation
+    messages = chat(5)
+    closed = await store.reports.file("p-ann", "room1", messages[0], messages)
+    kept = await store.reports.file("p-ann", "room1", messages[1], messages)
+    await store.reports.close(closed.report_id, "key1", "done")
+    await store.mutes.mute("p-bob", 3600, "insults", "key1")
+    await store.mutes.mute("p-dan", None, "spam", "key1")  # (until ended)
+    clock.advance(91 * 86400)
+    await prune(store.reports.engine, ChatModeration.retention(), clock.now())
+    assert (await store.reports.get(kept.report_id)).open
+    with pytest.raises(NotFound):
+        await store.reports.get(closed.report_id)
+    assert [mute.player_id for mute in (await store.mutes.page(10, ended=True))[0]] == ["p-dan"]
+    assert len(await store.actions.recent()) == 3  # (closed, muted twice: under a year old)
+    clock.advance(366 * 86400)
+    await prune(store.reports.engine, ChatModeration.retention(), clock.now())
+    assert await store.actions.recent() == []
+    with pytest.raises(NotFound):
+        await store.reports.get(kept.report_id)  # (left open a year: gone too)

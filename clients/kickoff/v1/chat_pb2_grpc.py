@@ -101,7 +101,8 @@ class ChatServiceServicer:
 
     def ReportChatMessage(self, request, context):
         """Reports a message the caller may read to the service's moderators: the report keeps the message and the ten
-        around it. FAILED_PRECONDITION (reports_off) on a server that takes no reports.
+        around it. FAILED_PRECONDITION (reports_off) on a server that takes no reports; ALREADY_EXISTS (report_exists)
+        for a second report of a message by the same player; RESOURCE_EXHAUSTED (report_rate) past 30 reports an hour.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
