@@ -727,7 +727,8 @@ OPERATIONS: dict[str, Rest] = {
     ),
     "ReportChatMessage": Rest(
         summary="Report a chat message to the service's moderators",
-        description="As a signed-in player who may read the message. 409 `reports_off` on a server that takes none.",
+        description="As a signed-in player who may read the message. 409 `reports_off` on a server that takes none, "
+        "`report_exists` for a second report of it by the same player; 429 `report_rate` past 30 reports an hour.",
         example={"reason": "insults at the table"},
         security=PLAYER,
         created=True,

@@ -687,7 +687,7 @@ export const followChat = <ThrowOnError extends boolean = false>(options: Option
 /**
  * Report a chat message to the service's moderators
  *
- * As a signed-in player who may read the message. 409 `reports_off` on a server that takes none.
+ * As a signed-in player who may read the message. 409 `reports_off` on a server that takes none, `report_exists` for a second report of it by the same player; 429 `report_rate` past 30 reports an hour.
  */
 export const reportChatMessage = <ThrowOnError extends boolean = false>(options: Options<ReportChatMessageData, ThrowOnError>) => (options.client ?? client).post<ReportChatMessageResponses, ReportChatMessageErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
