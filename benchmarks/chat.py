@@ -16,8 +16,9 @@ figures of a round: the server's CPU a move (its process's user + system seconds
 included, divided by the moves accepted), move latency p50 and p99 as the players' clients see it (a move sent to its
 acknowledgement; the round's first fifth, at most 3 s, while every room is being made, is not counted), and, in an
 on round, the chat messages sent a second and delivered a second (messages the followers' streams carried / the
-round's seconds). The client's own CPU is reported too: when it is near one whole core, the one client process is
-what limits the load, not the server.
+round's seconds; sent a second against the rooms' one a second asked: a send is answered once its message is
+stored, so a server that cannot keep up sends fewer). The client's own CPU is reported too: when it is near one
+whole core, the one client process is what limits the load, not the server.
 
 The goals compare each on round with the off round beside it (run back to back, so a slow spell of the shared machine
 hits both alike), the figure being the median of the rounds' ratios: server CPU a move at most 1.10x, move latency
@@ -209,6 +210,7 @@ async def _round(server: ServerProcess, rooms: int, seconds: float, chat: bool, 
         "server_cpu_us_per_move": round(cpu / stats.moves * 1e6),
         "server_cpu_percent": round(cpu / elapsed * 100, 1),
         "client_cpu_percent": round(client / elapsed * 100, 1),
+        "chat_asked_per_s": float(rooms if chat else 0),  # (a message a second a room)
         "chat_sent": talk.sent,
         "chat_sent_per_s": round(talk.sent / elapsed, 1),
         "chat_refused": dict(talk.refused),
@@ -259,6 +261,7 @@ def bench_chat(
         "p99_ms",
         "server_cpu_percent",
         "client_cpu_percent",
+        "chat_asked_per_s",
         "chat_sent_per_s",
         "chat_delivered_per_s",
     )
@@ -312,7 +315,7 @@ def chat_report(figures: dict[str, Any]) -> str:
     return (
         f"chat ({figures['store']}), {figures['rooms']} rooms of 4 signed-in people, {figures['seconds']:g} s a "
         f"round, medians of {figures['rounds']} alternating rounds; "
-        f"{side('on', on)}; {on['chat_sent_per_s']:,.0f} messages sent/s, "
+        f"{side('on', on)}; {on['chat_sent_per_s']:,.0f} messages sent/s (of {on['chat_asked_per_s']:,.0f} asked), "
         f"{on['chat_delivered_per_s']:,.0f} delivered/s to the seats' streams; "
         f"{side('off', off)}; {off['chat_delivered_per_s']:,.0f} delivered/s\n"
         f"ratios, chat on / off: server CPU a move {cpu:.2f}x (goal <= {GOAL_CPU}x), "
