@@ -223,15 +223,17 @@ def _one_round(rooms: int, seconds: float, chat: bool, database_url: str, seed: 
     """One round on a fresh store and server. The load's garbage collector is set like the server's
     (service/collector.py) for the round, as benchmarks/load.py does: its pauses would count in the latencies."""
     url, remove = fresh_store(database_url, "chat")
-    server = ServerProcess(url, env=ENV)
-    thresholds = gc.get_threshold()
-    collector.settle()
     try:
-        return asyncio.run(_round(server, rooms, seconds, chat, seed))
+        server = ServerProcess(url, env=ENV)
+        thresholds = gc.get_threshold()
+        collector.settle()
+        try:
+            return asyncio.run(_round(server, rooms, seconds, chat, seed))
+        finally:
+            gc.unfreeze()
+            gc.set_threshold(*thresholds)
+            server.stop()
     finally:
-        gc.unfreeze()
-        gc.set_threshold(*thresholds)
-        server.stop()
         remove()
 
 
