@@ -111,7 +111,8 @@ async def _slot(
     rooms = room_pb2_grpc.RoomServiceStub(channel)
     moves = move_pb2_grpc.MoveServiceStub(channel)
     playing: list[str] = []  # the room being played (empty between games)
-    talker = asyncio.create_task(_talk(channel, people, playing, rng, talk, stop_at)) if chat else None
+    talking = random.Random(rng.random())  # (drawn on both sides, so that the seats' moves are the same draws)
+    talker = asyncio.create_task(_talk(channel, people, playing, talking, talk, stop_at)) if chat else None
     pacer = Pacer()
     try:
         while time.monotonic() < stop_at:
