@@ -5,12 +5,13 @@ who are not seated, read by anyone who may watch the room (never by a seated per
 ``team``: a team game's room with ``team_chat`` on, one channel per team, read by that team's seats only.
 
 **One sequence per room.** Every message has the room's next ``seq`` (from 1) across its channels. The node that owns
-the room writes them (calls for a room go to its owner, service/grpc/forward.py), one at a time under the room's
-lock, and a message is answered, and heard by followers, only once its row is stored: a follower resumes after the
-last seq it saw with no gap and no duplicate. A room that moved to another node (failover, drain) is picked up there:
-the new owner reads the highest seq stored before its first write. A finished room has no owner (any node answers
-for it): a write that finds its seq taken by another node's reads the highest again and takes the next. Chat never
-goes through the room's actor: it never changes the game's version nor waits behind a move.
+the room writes them (calls for a room go to its owner, service/grpc/forward.py), one at a time under the room's lock
+(the messages of many rooms that wait meanwhile share a transaction: :class:`ChatWrites`), and a message is answered,
+and heard by followers, only once its row is stored: a follower resumes after the last seq it saw with no gap and no
+duplicate. A room that moved to another node (failover, drain) is picked up there: the new owner reads the highest seq
+stored before its first write. A finished room has no owner (any node answers for it): a write that finds its seq taken
+by another node's reads the highest again and takes the next. Chat never goes through the room's actor: it never changes
+the game's version nor waits behind a move.
 
 **Followers.** A stream reads the stored messages after its seq, then the ones written here as they are stored (kept
 in memory, :data:`RECENT` of them per room); on a cluster it also looks again every :data:`POLL_SECONDS` (a finished
@@ -22,9 +23,10 @@ reactions are fixed keys. A sender may send ``player_per_minute`` messages a min
 room takes ``room_per_minute`` (``room_chat_rate``), counted on the node that owns the room. A reader's blocks (the
 friends' block list) hide the blocked players' messages from them.
 
-**Retention.** Each channel keeps its newest ``history`` messages (older ones are deleted as each message is written,
-in its transaction); a finished room's messages go ``keep_days`` after its game ended (service/store/retention.py).
-A deleted player's messages keep no name: their sender becomes the pseudonym their seat got.
+**Retention.** Each channel keeps its newest ``history`` messages (older ones are deleted in the transaction of every
+:func:`trim_every`-th message of the channel written here, so it may hold a few more for a while); a finished room's
+messages go ``keep_days`` after its game ended (service/store/retention.py). A deleted player's messages keep no name:
+their sender becomes the pseudonym their seat got.
 
 **Correspondence games.** In a correspondence room (``correspondence_hours`` set) a message to a seated, signed-in
 person who is away is an event ``chat.message`` for them (service/webhooks/events.py), written through the outbox in
@@ -43,7 +45,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import hashlib
+import itertools
 import time
 import unicodedata
 import weakref
@@ -200,6 +204,7 @@ class RoomChat:
     wakeup: asyncio.Event = field(default_factory=asyncio.Event)
     sent: deque[float] = field(default_factory=deque)  # when the room's last messages were stored (its rate)
     senders: dict[str, deque[float]] = field(default_factory=dict)  # each sender's, likewise
+    untrimmed: dict[tuple[str, int], int] = field(default_factory=dict)  # messages a channel got since its last trim
 
     def stored(self, message: Message) -> None:
         self.seq = message.seq
@@ -221,8 +226,103 @@ class RoomChat:
         if self.seq is not None and seq >= self.seq:
             return []
         if recent and recent[0].seq <= seq + 1:
-            return [message for message in recent if message.seq > seq]
+            start = seq + 1 - recent[0].seq  # (an unbroken run of seqs: the one after ``seq`` is at this index)
+            return list(itertools.islice(recent, max(0, start), None))
         return None
+
+
+def trim_every(history: int) -> int:
+    """How many messages a channel takes between two trims to ``history``: an eighth of it, at most 25 (every message
+    for a history of 8 or fewer)."""
+    return max(1, min(25, history // 8))
+
+
+@dataclass
+class _Pending:
+    row: dict[str, Any]
+    message: Message
+    also: Callable[[Any, Message], Awaitable[None]] | None
+    trim: bool
+    future: asyncio.Future[None]
+
+
+class ChatWrites:
+    """The chat's group commit: the messages that wait while a transaction is in flight are written together in the
+    next one (their rows in one statement, then each one's ``also`` and the trims), as the journal writes moves. A
+    room has at most one message in flight (its lock), so a group never holds two of one room. When the store
+    refuses a group (a seq another node took, a request id stored before: the unique indexes), each of its messages
+    is written alone, so that only the one refused hears it; a store that is away fails the whole group
+    (StoreUnavailable)."""
+
+    def __init__(self, engine: AsyncEngine, trim: Callable[[Any, Message], Awaitable[None]]) -> None:
+        self.engine = engine
+        self._trim = trim
+        self._pending: list[_Pending] = []
+        self._flusher: asyncio.Task[None] | None = None
+        self.commits = 0  # (transactions that stored messages: tests and benchmarks read it)
+
+    async def write(
+        self,
+        row: dict[str, Any],
+        message: Message,
+        also: Callable[[Any, Message], Awaitable[None]] | None,
+        trim: bool,
+    ) -> None:
+        """Store ``row`` (``message``'s) with ``also(connection, message)`` in its transaction, trimming its channel
+        when ``trim``; returns once committed. Raises IntegrityError (refused) or StoreUnavailable."""
+        pending = _Pending(row, message, also, trim, asyncio.get_running_loop().create_future())
+        self._pending.append(pending)
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(
+                self._flush(),
+                name="chat writes",
+                context=contextvars.Context(),  # (none of the writer's trace)
+            )
+        pending.future.add_done_callback(_retrieved)
+        await asyncio.shield(pending.future)  # (a caller that goes away leaves its write to the group)
+
+    async def _flush(self) -> None:
+        while self._pending:
+            group, self._pending = self._pending, []
+            await self._commit(group)
+
+    async def _commit(self, group: list[_Pending]) -> None:
+        try:
+            async with _away_is_unavailable(), self.engine.begin() as connection:
+                await connection.execute(insert(ChatMessageRow), [pending.row for pending in group])
+                for pending in group:
+                    if pending.also is not None:
+                        await pending.also(connection, pending.message)
+                for pending in group:
+                    if pending.trim:
+                        await self._trim(connection, pending.message)
+        except IntegrityError as error:
+            if len(group) > 1:
+                for pending in group:
+                    await self._commit([pending])
+            else:
+                _settle(group, error)
+            return
+        except Exception as error:
+            _settle(group, error)
+            return
+        self.commits += 1
+        _settle(group, None)
+
+
+def _retrieved(future: asyncio.Future[None]) -> None:
+    """A write whose caller went away ends here: its error, if any, is retrieved (not logged as never seen)."""
+    if not future.cancelled():
+        future.exception()
+
+
+def _settle(group: list[_Pending], error: BaseException | None) -> None:
+    for pending in group:
+        if not pending.future.done():
+            if error is None:
+                pending.future.set_result(None)
+            else:
+                pending.future.set_exception(error)
 
 
 class Chat:
@@ -252,6 +352,7 @@ class Chat:
         # theirs, written in the message's transaction; None: none)
         self.outbox = outbox
         self._talks: weakref.WeakValueDictionary[str, RoomChat] = weakref.WeakValueDictionary()  # (while used)
+        self._writes = ChatWrites(engine, self._trim)
         self._present: dict[str, Counter[str]] = {}  # room -> the players with a stream of it open here, how many
 
     def of(self, room: Any) -> RoomChat:
@@ -409,19 +510,18 @@ class Chat:
         talk = self.of(room)
         key = _request_key(room.room_id, sender, request_id)
         async with talk.lock:
-            if key is not None and (earlier := await self._by_key(room.room_id, key)) is not None:
-                return earlier  # (a retry: the first message, sent once)
             sent, mine = self._rate(talk, sender)
-            message = await self._write(talk, sender, channel, text, reaction, key)
-            now = self.now()
-            sent.append(now)
-            mine.append(now)
-            talk.stored(message)
+            message, fresh = await self._write(talk, sender, channel, text, reaction, key)
+            if fresh:  # (else a retry: the first message, sent once; the request id's unique index said so)
+                now = self.now()
+                sent.append(now)
+                mine.append(now)
+                talk.stored(message)
             return message
 
     async def _write(
         self, talk: RoomChat, sender: Sender, channel: str, text: str, reaction: str, key: str | None
-    ) -> Message:
+    ) -> tuple[Message, bool]:
         room_id = talk.room.room_id
         team = sender.team if channel == TEAM and sender.team is not None else 0
         who = (sender.player_id, sender.name, sender.seat)
@@ -440,26 +540,35 @@ class Chat:
         make: Callable[[int, float], Message],
         key: str | None = None,
         also: Callable[[Any, Message], Awaitable[None]] | None = None,
-    ) -> Message:
-        """Store the room's next message, ``make(seq, now)``, with ``also(connection, message)`` in its
-        transaction."""
+    ) -> tuple[Message, bool]:
+        """Store the room's next message, ``make(seq, now)``, with ``also(connection, message)`` in its transaction
+        (the group's: :class:`ChatWrites`); the message, and whether it is new (False: a retry of request ``key``,
+        whose first message is answered). The request id is not looked up first: its unique index refuses a second
+        row, and only then is the first one read."""
         room_id = talk.room.room_id
         for attempt in range(WRITE_TRIES):
             if talk.seq is None or attempt:
                 talk.seq = await self.highest(room_id)
             message = make(talk.seq + 1, self.now())
             try:
-                async with _away_is_unavailable(), self.engine.begin() as connection:
-                    await connection.execute(insert(ChatMessageRow), [self._row(message, key)])
-                    if also is not None:
-                        await also(connection, message)
-                    await self._trim(connection, message)
-                return message
+                await self._writes.write(self._row(message, key), message, also, self._trims(talk, message))
+                return message, True
             except IntegrityError:
                 # Another node took this seq (a finished room has no owner), or a retry's request id is stored.
                 if key is not None and (earlier := await self._by_key(room_id, key)) is not None:
-                    return earlier
+                    return earlier, False
         raise Moved("the room's chat is being written on another node; try again")
+
+    def _trims(self, talk: RoomChat, message: Message) -> bool:
+        """Whether this message's write trims its channel to ``history``: every :func:`trim_every` messages of the
+        channel written here (so a channel holds at most that many more than ``history`` for a while)."""
+        lane = (message.channel, message.team)
+        written = talk.untrimmed.get(lane, 0) + 1
+        if written >= trim_every(self.settings.history):
+            talk.untrimmed[lane] = 0
+            return True
+        talk.untrimmed[lane] = written
+        return False
 
     async def withdraw(self, room: Any, seq: int) -> Message | None:
         """An operator deleted the room's message ``seq``: its text and reaction are blanked where it is kept (it
@@ -489,7 +598,7 @@ class Chat:
                     room.room_id, next_seq, original.channel, original.team, "", "", None, "", "", now, withdraws=seq
                 )
 
-            message = await self._next(talk, withdrawal, also=blank)
+            message, _ = await self._next(talk, withdrawal, also=blank)
             talk.withdrawn(seq)
             talk.stored(message)
             return message

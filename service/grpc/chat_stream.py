@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+import functools
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 from google.protobuf import timestamp_pb2
 
 from kickoff.v1 import chat_pb2
+from service.actors.feed import Feed
 from service.chat.chat import CHANNELS, PLAYERS, REACTIONS, SPECTATORS, TEAM, Chat, Message, Reader
 from service.errors import InvalidRequest
 from service.presence.presence import seat_player
@@ -25,6 +28,7 @@ CHANNEL = {
 CHANNEL_NAME = {chat_pb2.CHAT_CHANNEL_UNSPECIFIED: "", **{value: name for name, value in CHANNEL.items()}}
 REACTION = {name: index + 1 for index, name in enumerate(REACTIONS)}  # (ChatReaction's values, in REACTIONS' order)
 REACTION_NAME = {value: name for name, value in REACTION.items()}
+CHAT_WINDOW = 16  # chat messages a room stream's feed holds unread at most (its bound is the server's stream buffer)
 assert set(CHANNEL) == set(CHANNELS) and all(
     chat_pb2.ChatReaction.Name(v).lower().endswith(n) for n, v in REACTION.items()
 )
@@ -76,35 +80,47 @@ async def with_chat(
     room: Room,
     seat: int | None,
     after: int | None,
-    next_item: Callable[[], Awaitable[Any]],
+    feed: Feed[Any],
+    *,
+    until_stopped: bool = False,
 ) -> AsyncIterator[Any]:
-    """A room stream's items (``next_item()`` until it gives None) with the room's chat after seq ``after`` as
-    ChatMessages between them, for a stream that asked for chat (``after`` not None) of a room whose chat is not off;
-    each side waits for its reader, so neither buffers for the other."""
+    """A room stream's items (``feed.next(until_stopped=...)`` until it gives None) with the room's chat after seq
+    ``after`` as ChatMessages among them, for a stream that asked for chat (``after`` not None) of a room whose chat is
+    not off. The chat is followed in a task of its own that hands each message to the feed (Feed.send: read after the
+    updates published before it), never more than :data:`CHAT_WINDOW` unread at once, so an update costs the stream
+    nothing more than without chat; a follower that fails (the room moved) ends the stream with its error."""
+    next_item = functools.partial(feed.next, until_stopped=until_stopped)
     if chat is None or after is None or room.chat == "off":
         while (item := await next_item()) is not None:
             yield item
         return
     chat.check_after(after)
     reader = await reader_of(chat, room, seat)
-    messages = chat.follow(room, reader, "", after).__aiter__()
-    update: asyncio.Future[Any] = asyncio.ensure_future(next_item())
-    talk: asyncio.Future[Any] = asyncio.ensure_future(anext(messages))
+
+    async def follow() -> None:
+        try:
+            async for message in chat.follow(room, reader, "", after):
+                await feed.until_fewer(CHAT_WINDOW)
+                feed.send(message_to_proto(message))
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            feed.send(_Failed(error))
+
+    following = asyncio.ensure_future(follow())
     try:
-        while True:
-            done, _ = await asyncio.wait({update, talk}, return_when=asyncio.FIRST_COMPLETED)
-            if update in done:
-                item = update.result()
-                if item is None:
-                    return
-                yield item
-                update = asyncio.ensure_future(next_item())
-            if talk in done:
-                yield message_to_proto(talk.result())
-                talk = asyncio.ensure_future(anext(messages))
+        while (item := await next_item()) is not None:
+            if type(item) is _Failed:
+                raise item.error
+            yield item
     finally:
-        for pending in (update, talk):
-            pending.cancel()
-            with contextlib.suppress(BaseException):
-                await pending
-        await messages.aclose()
+        following.cancel()
+        with contextlib.suppress(BaseException):
+            await following
+
+
+@dataclass(frozen=True)
+class _Failed:
+    """The chat's follower failed: the stream ends with ``error``."""
+
+    error: Exception

@@ -789,7 +789,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                     if visitor is not None and visitor.link is not None and viewer is None:
                         self.access.links.used("watched")  # (a watch the link let in: no seat of the room)
                     chat = request.after_chat_seq if request.HasField("after_chat_seq") else None
-                    async for item in with_chat(self.access.chat, room, viewer, chat, feed.next):
+                    async for item in with_chat(self.access.chat, room, viewer, chat, feed):
                         if type(item) is chat_pb2.ChatMessage:  # (issue 49: the room's chat, asked for)
                             yield move_pb2.StreamEventsResponse(chat=item)
                         else:
@@ -860,9 +860,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 hello = first.hello
                 chat = hello.after_chat_seq if hello.HasField("after_chat_seq") else None
                 try:
-                    async for item in with_chat(
-                        self.access.chat, room, seat, chat, functools.partial(feed.next, until_stopped=True)
-                    ):
+                    async for item in with_chat(self.access.chat, room, seat, chat, feed, until_stopped=True):
                         if type(item) is chat_pb2.ChatMessage:  # (issue 49: the room's chat, asked for)
                             yield move_pb2.PlayResponse(chat=item)
                         elif type(item) is Update:
