@@ -325,3 +325,78 @@ def chat_report(figures: dict[str, Any]) -> str:
         f"move p99 {p99:.2f}x (goal <= {GOAL_P99}x)\n"
         f"verdict: {verdict}"
     )
+
+
+# -- what one call costs ---------------------------------------------------------------------------------------------
+
+CALLS = ("GetRoom", "SendChatMessage", "ListChatMessages")
+
+
+async def _calls(server: ServerProcess, count: int, in_flight: int) -> dict[str, float]:
+    """The server's CPU a call (µs) of ``count`` calls of each of :data:`CALLS`, ``in_flight`` at a time, on rooms of
+    two signed-in guests (each call made as one of them), after a warm-up of 50."""
+    channel = grpc.aio.insecure_channel(server.target)
+    rooms = room_pb2_grpc.RoomServiceStub(channel)
+    chat = chat_pb2_grpc.ChatServiceStub(channel)
+    try:
+        tokens = await _guests(channel, 2)
+        room_ids = []
+        for _ in range(20):
+            request = room_pb2.CreateRoomRequest(
+                game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, think_seconds=0
+            )
+            made = await rooms.CreateRoom(request, metadata=_auth(tokens[0]))
+            await rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=made.room.room_id), metadata=_auth(tokens[1]))
+            room_ids.append(made.room.room_id)
+        sent = iter(range(10**9))
+
+        def call(name: str, index: int) -> Any:
+            room_id, token = room_ids[index % len(room_ids)], tokens[index % 2]
+            if name == "GetRoom":
+                return rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id), metadata=_auth(token))
+            if name == "SendChatMessage":
+                text = f"message {next(sent)}"
+                request = chat_pb2.SendChatMessageRequest(room_id=room_id, text=text, request_id=text.replace(" ", "-"))
+                return chat.SendChatMessage(request, metadata=_auth(token))
+            request = chat_pb2.ListChatMessagesRequest(room_id=room_id, page_size=5)
+            return chat.ListChatMessages(request, metadata=_auth(token))
+
+        costs = {}
+        for name in CALLS:
+            await asyncio.gather(*(call(name, index) for index in range(50)))
+            gate = asyncio.Semaphore(in_flight)
+
+            async def one(index: int, name: str = name, gate: asyncio.Semaphore = gate) -> None:
+                async with gate:
+                    await call(name, index)
+
+            before = server.cpu_seconds()
+            await asyncio.gather(*(one(index) for index in range(count)))
+            costs[name] = 1e6 * (server.cpu_seconds() - before) / count
+        return costs
+    finally:
+        await channel.close()
+
+
+def bench_calls(count: int = 1000, in_flight: int = 4, database_url: str = "") -> dict[str, Any]:
+    """The server's CPU a call of :data:`CALLS` on a quiet server of its own (no rate limits on chat)."""
+    url, remove = fresh_store(database_url, "chat")
+    try:
+        env = {**ENV, "KICKOFF_CHAT_PLAYER_PER_MINUTE": "1000000", "KICKOFF_CHAT_ROOM_PER_MINUTE": "1000000"}
+        server = ServerProcess(url, env=env)
+        try:
+            costs = asyncio.run(_calls(server, count, in_flight))
+        finally:
+            server.stop()
+    finally:
+        remove()
+    store = "postgresql" if database_url else "sqlite"
+    return {"store": store, "calls": count, "in_flight": in_flight, "cpu_us": costs}
+
+
+def calls_report(figures: dict[str, Any]) -> str:
+    costs = ", ".join(f"{name} {figures['cpu_us'][name]:,.0f} µs" for name in CALLS)
+    return (
+        f"chat calls ({figures['store']}), {figures['calls']} of each, {figures['in_flight']} in flight, on a quiet "
+        f"server: server CPU a call: {costs}"
+    )

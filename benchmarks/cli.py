@@ -222,6 +222,13 @@ def add_bench_commands(commands: argparse._SubParsersAction) -> None:
         help="a PostgreSQL database (a fresh one is made beside it a round, and dropped); default a fresh SQLite file",
     )
     chat.add_argument("--seed", type=int, default=0)
+    chat.add_argument(
+        "--calls",
+        type=int,
+        default=0,
+        help="instead: the server's CPU a call of GetRoom, SendChatMessage and ListChatMessages, this many of each",
+    )
+    chat.add_argument("--in-flight", type=int, default=4, help="with --calls: calls in flight at once")
     chat.add_argument("--json", action="store_true", help="print one JSON object")
     bots = kinds.add_parser("bots", help="a system player's win rate against random players")
     bots.add_argument("--game", default="soker", choices=sorted(GAMES))
@@ -441,8 +448,12 @@ def _bench_social(args: argparse.Namespace) -> int:
 
 def _bench_chat(args: argparse.Namespace) -> int:
     """Exits 1 when a goal is missed, or chat was not delivered as asked (none in an on round, any in an off one)."""
-    from benchmarks.chat import bench_chat, chat_report
+    from benchmarks.chat import bench_calls, bench_chat, calls_report, chat_report
 
+    if args.calls:
+        figures = bench_calls(args.calls, args.in_flight, args.database_url)
+        _report(args, figures, calls_report(figures))
+        return 0
     figures = bench_chat(args.rooms, args.seconds, args.rounds, args.database_url, args.seed)
     _report(args, figures, chat_report(figures))
     return 0 if figures["met"] else 1

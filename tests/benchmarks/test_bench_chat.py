@@ -35,3 +35,18 @@ def test_bench_chat_delivers_chat_in_on_rounds_only_and_reports_its_ratios() -> 
     for words in ("server CPU a move", "delivered/s to the seats' streams", "move p99", "verdict: "):
         assert words in text
     assert ("all goals met" in text) == figures["met"]
+
+
+def test_bench_chat_calls_prints_each_calls_server_cpu() -> None:
+    """`kickoff bench chat --calls N` (the cost of one chat call against a plain GetRoom, docs/benchmarks.md) runs
+    against a real server and gives a positive CPU figure for each call. A few seconds: one server, 3 x 70 calls."""
+    run = subprocess.run(
+        [sys.executable, "-m", "cli", "bench", "chat", "--calls", "20", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    figures = json.loads(run.stdout)
+    assert set(figures["cpu_us"]) == {"GetRoom", "SendChatMessage", "ListChatMessages"}
+    assert all(cost > 0 for cost in figures["cpu_us"].values())
