@@ -112,6 +112,11 @@ bench: install
 	$(BIN)/kickoff bench webhooks --idle 10000; sqlite=$$?; \
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench webhooks --idle 0 \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'; postgres=$$?; [ $$sqlite = 0 ] && [ $$postgres = 0 ]
+	@# (chat: 200 rooms playing while each room's people send a message a second, against the same rooms without
+	@# chat, in alternating rounds; both stores run, then a goal missed on either fails the target)
+	$(BIN)/kickoff bench chat --rooms 200 --seconds 15 --rounds 3; sqlite=$$?; \
+	scripts/with-postgres sh -c '$(BIN)/kickoff bench chat --rooms 200 --seconds 15 --rounds 3 \
+		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'; postgres=$$?; [ $$sqlite = 0 ] && [ $$postgres = 0 ]
 
 # The gRPC stubs in clients/ are generated from proto/ and checked in; never edit them by hand. So is the TypeScript
 # client in clients/typescript/src, from the gateway's OpenAPI document (clients/typescript/openapi-ts.config.ts).

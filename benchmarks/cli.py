@@ -14,7 +14,7 @@ from engine.registry import GAMES
 
 
 def add_bench_commands(commands: argparse._SubParsersAction) -> None:
-    """`kickoff bench engine|server|goals|cluster|clocks|history|players|match|webhooks|social|bots` and their
+    """`kickoff bench engine|server|goals|cluster|clocks|history|players|match|webhooks|social|chat|bots` and their
     options, on the `kickoff` parser's commands."""
     bench = commands.add_parser("bench", help="benchmarks")
     kinds = bench.add_subparsers(dest="bench", required=True)
@@ -208,6 +208,28 @@ def add_bench_commands(commands: argparse._SubParsersAction) -> None:
     )
     social.add_argument("--seed", type=int, default=0)
     social.add_argument("--json", action="store_true", help="print one JSON object")
+    chat = kinds.add_parser(  # (issue 49)
+        "chat",
+        help="rooms playing while each room's people send a message a second, against the same rooms without chat, "
+        "alternating rounds: server CPU a move, move latency p99, messages delivered a second; pass/fail",
+    )
+    chat.add_argument("--rooms", type=int, default=200, help="rooms of four signed-in guests played at once")
+    chat.add_argument("--seconds", type=float, default=15.0, help="a round's length")
+    chat.add_argument("--rounds", type=int, default=3, help="rounds of chat on and of chat off, alternating")
+    chat.add_argument(
+        "--database-url",
+        default="",
+        help="a PostgreSQL database (a fresh one is made beside it a round, and dropped); default a fresh SQLite file",
+    )
+    chat.add_argument("--seed", type=int, default=0)
+    chat.add_argument(
+        "--calls",
+        type=int,
+        default=0,
+        help="instead: the server's CPU a call of GetRoom, SendChatMessage and ListChatMessages, this many of each",
+    )
+    chat.add_argument("--in-flight", type=int, default=4, help="with --calls: calls in flight at once")
+    chat.add_argument("--json", action="store_true", help="print one JSON object")
     bots = kinds.add_parser("bots", help="a system player's win rate against random players")
     bots.add_argument("--game", default="soker", choices=sorted(GAMES))
     bots.add_argument("--games", type=int, default=1_000)
@@ -424,6 +446,19 @@ def _bench_social(args: argparse.Namespace) -> int:
     return 0 if whole and figures["presence"]["delay_p99_ms"] < GOAL_P99_MS else 1
 
 
+def _bench_chat(args: argparse.Namespace) -> int:
+    """Exits 1 when a goal is missed, or chat was not delivered as asked (none in an on round, any in an off one)."""
+    from benchmarks.chat import bench_calls, bench_chat, calls_report, chat_report
+
+    if args.calls:
+        figures = bench_calls(args.calls, args.in_flight, args.database_url)
+        _report(args, figures, calls_report(figures))
+        return 0
+    figures = bench_chat(args.rooms, args.seconds, args.rounds, args.database_url, args.seed)
+    _report(args, figures, chat_report(figures))
+    return 0 if figures["met"] else 1
+
+
 def _bench_bots(args: argparse.Namespace) -> int:
     from benchmarks.engine import bench_bots, bots_report
 
@@ -466,6 +501,7 @@ _BENCHES = {
     "nemesis": _bench_nemesis,
     "clocks": _bench_clocks,
     "social": _bench_social,
+    "chat": _bench_chat,
     "history": _bench_history,
     "players": _bench_players,
     "match": _bench_match,

@@ -63,6 +63,7 @@ class Stats:
     plain_updates: int = 0  # updates to a seat that does not act (no legal moves), and their bytes
     plain_bytes: int = 0
     warm_until: float = 0.0  # latencies before this time (perf_counter) are the start's: rooms still being made
+    chat_heard: int = 0  # chat messages the seats' streams carried (bench chat: streams that asked for chat)
 
     def answered(self, due: float) -> None:
         """A move accepted now that was due (or sent) at ``due``."""
@@ -99,10 +100,16 @@ async def _stream_seat(
     rng: random.Random,
     stats: Stats,
     pacer: Pacer,
+    *,
+    with_chat: bool = False,
 ) -> None:
-    """One scripted seat on the play stream: a move whenever an update says it may act and no move is in flight."""
+    """One scripted seat on the play stream: a move whenever an update says it may act and no move is in flight.
+    ``with_chat``: the stream asks for the room's chat too (every message from the first), and counts what it hears."""
     outgoing: asyncio.Queue[move_pb2.PlayRequest | None] = asyncio.Queue()
-    outgoing.put_nowait(move_pb2.PlayRequest(hello=move_pb2.PlayHello(room_id=room_id, after_version=after)))
+    hello = move_pb2.PlayHello(room_id=room_id, after_version=after)
+    if with_chat:
+        hello.after_chat_seq = 0
+    outgoing.put_nowait(move_pb2.PlayRequest(hello=hello))
 
     async def requests() -> Any:
         while (message := await outgoing.get()) is not None:
@@ -133,6 +140,9 @@ async def _stream_seat(
             del sending[:-1]
 
     async for response in moves.Play(requests(), metadata=seat_metadata(token)):
+        if response.HasField("chat"):
+            stats.chat_heard += 1
+            continue
         if response.HasField("update"):
             latest = response.update
             stats.saw(latest)

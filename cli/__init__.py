@@ -180,6 +180,12 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--room", default=None, help="fetch this room's replay from the server instead")
     replay.add_argument("--target", default="127.0.0.1:50051", help="with --room: the gRPC server, host:port")
     replay.add_argument("--save", action="store_true", help="with --room: write the replay to FILE, print nothing")
+    replay.add_argument(
+        "--token",
+        default=None,
+        help="with --room: a seat token of the room, or the access token of a player who sat at it: the replay then "
+        "carries the table's chat (default $KICKOFF_TOKEN; none: the public replay, without chat)",
+    )
     replay.add_argument("--keys", action="store_true", help="step through it full screen (arrows, g, Space, + and -)")
 
     db = commands.add_parser("db", help="the database")
@@ -257,6 +263,7 @@ def _run_client(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     import asyncio
+    import os
 
     from terminal.replay import read_replay, replay_json, replay_lines
 
@@ -267,7 +274,8 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         if args.save and args.file is None:
             raise ValueError("--save needs the FILE to write")
-        replay = asyncio.run(_fetch_replay(args.target, args.room))
+        token = args.token if args.token is not None else os.environ.get("KICKOFF_TOKEN") or None
+        replay = asyncio.run(_fetch_replay(args.target, args.room, token))
         if args.save:
             with open(args.file, "w", encoding="utf-8") as out:
                 out.write(replay_json(replay))
@@ -282,12 +290,12 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _fetch_replay(target: str, room_id: str) -> Any:
+async def _fetch_replay(target: str, room_id: str, token: str | None = None) -> Any:
     from terminal.client import CallFailed, KickoffClient
 
     client = KickoffClient(target)
     try:
-        return await client.replay(room_id)
+        return await client.replay(room_id, token)
     except CallFailed as failed:
         raise ValueError(f"the server gave no replay of {room_id}: {failed.refusal}") from None
     finally:

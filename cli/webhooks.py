@@ -21,6 +21,7 @@ EVENTS = (
     "friend.accepted",
     "room.invited",
     "rematch.proposed",
+    "chat.message",
 )
 
 
@@ -38,6 +39,9 @@ def add_parser(commands: Any) -> None:
     add.add_argument("--description", default="", help="what it is, for people")
     add.add_argument("--max-in-flight", type=int, default=0, help="deliveries to it at once (default 4, at most 32)")
     add.add_argument("--timeout", type=float, default=0.0, help="seconds an attempt may take (default 10, at most 30)")
+    add.add_argument(
+        "--chat-text", action="store_true", help="its chat.message deliveries carry the message's text (default: none)"
+    )
     verbs.add_parser("list", help="every endpoint: id, URL, events, backlog, dead letters")
     remove = verbs.add_parser("remove", help="remove an endpoint and what it had still to be sent")
     remove.add_argument("endpoint_id")
@@ -78,6 +82,7 @@ async def _call(args: argparse.Namespace, metadata: tuple[tuple[str, str], ...])
                     description=args.description,
                     max_in_flight=args.max_in_flight,
                     timeout_seconds=args.timeout,
+                    chat_text=args.chat_text,
                 )
                 answer = await stub.AddEndpoint(request, metadata=metadata, timeout=30)
                 print(f"endpoint {answer.endpoint.endpoint_id} for {answer.endpoint.url}")

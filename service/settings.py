@@ -414,6 +414,44 @@ class InboxSettings:
             raise ValueError("KICKOFF_INBOX_MAX_ITEMS and KICKOFF_INBOX_PAGE_SIZE must be at least 1")
 
 
+# -- table talk (issue 49) -------------------------------------------------------------------------------------------
+CHAT_MAX_LENGTH = 1000  # the contract's bound on a message's text (chat.proto): KICKOFF_CHAT_MAX_LENGTH may not pass it
+CHAT_FILTER_MODES = ("mask", "refuse")
+
+
+@dataclass(frozen=True)
+class ChatSettings:
+    """Rooms' chat (service/chat): a message's length, the history kept per channel and for how long after the game,
+    the rate limits and the operator's word filter. docs/guides/chat.md explains each."""
+
+    # KICKOFF_CHAT_MAX_LENGTH: the most characters a text message holds, after normalisation (at most 1000).
+    max_length: int = field(default_factory=lambda: int(_number("KICKOFF_CHAT_MAX_LENGTH", "300", int)))
+    # KICKOFF_CHAT_HISTORY: the messages kept per channel of a room (the oldest past it are pruned).
+    history: int = field(default_factory=lambda: int(_number("KICKOFF_CHAT_HISTORY", "200", int)))
+    # KICKOFF_CHAT_KEEP_DAYS: how long a room's messages are kept after its game ended (then removed).
+    keep_days: float = field(default_factory=lambda: _number("KICKOFF_CHAT_KEEP_DAYS", "7"))
+    # KICKOFF_CHAT_PLAYER_PER_MINUTE: messages one sender may send in a room in a minute (chat_rate past it).
+    player_per_minute: int = field(default_factory=lambda: int(_number("KICKOFF_CHAT_PLAYER_PER_MINUTE", "20", int)))
+    # KICKOFF_CHAT_ROOM_PER_MINUTE: messages one room takes in a minute, all senders together (room_chat_rate).
+    room_per_minute: int = field(default_factory=lambda: int(_number("KICKOFF_CHAT_ROOM_PER_MINUTE", "120", int)))
+    # KICKOFF_CHAT_FILTER_FILE: a file of words to filter, one a line ('' the default: no filter).
+    filter_file: str = field(default_factory=lambda: _env("KICKOFF_CHAT_FILTER_FILE", ""))
+    # KICKOFF_CHAT_FILTER_MODE: what the filter does to a message holding a listed word: "mask" (each letter of the
+    # word becomes '*') or "refuse" (message_filtered).
+    filter_mode: str = field(default_factory=lambda: _env("KICKOFF_CHAT_FILTER_MODE", "mask").strip().lower())
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.max_length <= CHAT_MAX_LENGTH:
+            raise ValueError(f"KICKOFF_CHAT_MAX_LENGTH must be 1-{CHAT_MAX_LENGTH}")
+        if self.history < 1 or self.player_per_minute < 1 or self.room_per_minute < 1:
+            raise ValueError(
+                "KICKOFF_CHAT_HISTORY, KICKOFF_CHAT_PLAYER_PER_MINUTE and KICKOFF_CHAT_ROOM_PER_MINUTE must be at "
+                "least 1"
+            )
+        if self.filter_mode not in CHAT_FILTER_MODES:
+            raise ValueError(f"KICKOFF_CHAT_FILTER_MODE must be mask or refuse, got {self.filter_mode!r}")
+
+
 # -- presence (issue 48) ----------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class PresenceSettings:
@@ -524,6 +562,7 @@ class Settings:
     friends: FriendSettings = field(default_factory=FriendSettings)  # (issue 48)
     presence: PresenceSettings = field(default_factory=PresenceSettings)  # (issue 48: presence)
     invitations: RoomInvitationSettings = field(default_factory=RoomInvitationSettings)  # (issue 48, part 2)
+    chat: ChatSettings = field(default_factory=ChatSettings)  # (issue 49: table talk and its moderation)
 
     @classmethod
     def from_environment(cls, **given: Any) -> Settings:

@@ -331,6 +331,22 @@ class Instruments:
             unit="{item}",
             description="Inbox items written on this node, by kind (kickoff.inbox.kind: turn.began, match.found...)",
         )
+        # -- table talk (issue 49) --
+        self.chat_messages = meter.create_counter(
+            "kickoff.chat.messages",
+            unit="{message}",
+            description="Chat messages stored by this node, by channel (kickoff.chat.channel) and kind"
+            " (kickoff.chat.kind: text, reaction, withdrawal)",
+        )
+        self.chat_reports = meter.create_counter(
+            "kickoff.chat.reports", unit="{report}", description="Chat messages players reported to the moderators"
+        )
+        self.chat_moderation = meter.create_counter(
+            "kickoff.chat.moderation",
+            unit="{action}",
+            description="Operators' actions on the chat, by kickoff.chat.action (delete_message, mute_player, end_mute,"
+            " close_report)",
+        )
         # -- presence (issue 48) --
         self.presence_changes = meter.create_counter(
             "kickoff.presence.changes",

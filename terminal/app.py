@@ -101,7 +101,13 @@ class KickoffApp(App[None]):
     #turn { height: 1; padding: 0 1; text-style: bold; }
     #notice { height: auto; max-height: 2; padding: 0 1; }
     #notice.refusal { color: $error; }
-    #feed { height: 1fr; min-height: 5; border: round $primary; }
+    #lower { height: 1fr; min-height: 5; }
+    #feed { height: 1fr; width: 1fr; border: round $primary; }
+    #chat-side { width: 1fr; }
+    #chat { height: 1fr; border: round $accent; }
+    #chat-input { height: 1; border: none; padding: 0 1; background: $boost; }
+    #chat-input:focus { background: $primary 40%; }
+    #chat-line { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
     #search { padding: 1 2; height: 1fr; }
     #search Static { height: auto; margin-bottom: 1; }
     #search-note, #search-status { color: $text-muted; }

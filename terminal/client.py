@@ -41,6 +41,8 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from kickoff.v1 import (
+    chat_pb2,
+    chat_pb2_grpc,
     common_pb2,
     friend_pb2,
     friend_pb2_grpc,
@@ -74,6 +76,11 @@ class Refusal:
     message: str
     reason: str = ""
     request_id: str = ""
+    metadata: tuple[tuple[str, str], ...] = ()  # what the ErrorInfo says besides (muted's "until")
+
+    def detail(self, key: str) -> str:
+        """One of the ErrorInfo's metadata ("" when it has none by that name)."""
+        return dict(self.metadata).get(key, "")
 
     def __str__(self) -> str:
         reason = f" ({self.reason})" if self.reason else ""
@@ -92,12 +99,16 @@ class SessionEnded(CallFailed):
     """The player's session is over (revoked, its refresh token reused or expired): the client has forgotten it."""
 
 
-def _reason(details: Iterable[Any]) -> str:
+def _info(details: Iterable[Any]) -> error_details_pb2.ErrorInfo:
     info = error_details_pb2.ErrorInfo()
     for detail in details:
         if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR) and detail.Unpack(info):
-            return info.reason
-    return ""
+            return info
+    return error_details_pb2.ErrorInfo()
+
+
+def _reason(details: Iterable[Any]) -> str:
+    return str(_info(details).reason)
 
 
 def refusal_from_error(error: grpc.aio.AioRpcError, request_id: str = "") -> Refusal:
@@ -106,8 +117,9 @@ def refusal_from_error(error: grpc.aio.AioRpcError, request_id: str = "") -> Ref
         status = rpc_status.from_call(error)
     except ValueError:  # a rich status that does not match the call's own: keep the call's
         status = None
-    reason = _reason(status.details) if status is not None else ""
-    return Refusal(error.code().name, error.details() or "", reason, request_id)
+    info = _info(status.details) if status is not None else error_details_pb2.ErrorInfo()
+    metadata = tuple(sorted(info.metadata.items()))
+    return Refusal(error.code().name, error.details() or "", info.reason, request_id, metadata)
 
 
 def refusal_from_status(status: status_pb2.Status, request_id: str = "") -> Refusal:
@@ -264,11 +276,13 @@ class ViewSnapshot:
 @dataclass(frozen=True)
 class PlayItem:
     """One message out of a room's stream: an update, and/or the answer to one of the client's moves (``accepted``:
-    the request id of the move the update answers; ``refusal``: a move refused, with no update)."""
+    the request id of the move the update answers; ``refusal``: a move refused, with no update), or a message of the
+    room's chat (``chat``, alone), on a stream that asked for chat."""
 
     update: move_pb2.RoomUpdate | None = None
     accepted: str = ""
     refusal: Refusal | None = None
+    chat: chat_pb2.ChatMessage | None = None
 
 
 @dataclass
@@ -292,7 +306,10 @@ class RoomStream:
                     yield _play_item(response)
             else:
                 async for message in self._call:
-                    yield PlayItem(update=message.update)
+                    if message.HasField("chat"):
+                        yield PlayItem(chat=message.chat)
+                    else:
+                        yield PlayItem(update=message.update)
         except grpc.aio.AioRpcError as error:
             if self._closed and error.code() == grpc.StatusCode.CANCELLED:
                 return
@@ -327,6 +344,8 @@ class RoomStream:
 
 
 def _play_item(response: move_pb2.PlayResponse) -> PlayItem:
+    if response.HasField("chat"):
+        return PlayItem(chat=response.chat)
     update = response.update if response.HasField("update") else None
     result = response.result if response.HasField("result") else None
     if result is None:
@@ -377,6 +396,7 @@ class KickoffClient:
         self._inbox = inbox_pb2_grpc.InboxServiceStub(self._channel)
         self._friends = friend_pb2_grpc.FriendServiceStub(self._channel)
         self._presence = presence_pb2_grpc.PresenceServiceStub(self._channel)
+        self._chat = chat_pb2_grpc.ChatServiceStub(self._channel)
         self._refreshing = asyncio.Lock()
         self._known: dict[str, player_pb2.Player] = {}  # players looked up by id, for the run
 
@@ -753,14 +773,22 @@ class KickoffClient:
         order = {common_pb2.ROOM_STATUS_WAITING: 0, common_pb2.ROOM_STATUS_PLAYING: 1}
         return sorted(response.rooms, key=lambda room: order.get(room.status, 2))
 
-    async def replay(self, room_id: str, *, page_size: int = 500) -> move_pb2.GetReplayResponse:
+    async def replay(
+        self, room_id: str, token: str | None = None, *, page_size: int = 500
+    ) -> move_pb2.GetReplayResponse:
         """A room's whole replay so far: every page's steps in one answer (the room as of the last page), the form
-        of a replay file (terminal/replay.py)."""
+        of a replay file (terminal/replay.py). Asked with the seat's ``token``, or else as the signed-in player (if
+        any): whoever sat at the table gets its players' chat too (the first page's)."""
         whole = move_pb2.GetReplayResponse()
         after = 0
         while True:
             request = move_pb2.GetReplayRequest(room_id=room_id, after_version=after, page_size=page_size)
-            page = await self._unary(self._moves.GetReplay, request)
+            if token:
+                page = await self._unary(self._moves.GetReplay, request, self._auth(token))
+            else:
+                page = await self._as_player(self._moves.GetReplay, request, required=False)
+            if not after:
+                whole.chat.extend(page.chat)
             whole.steps.extend(page.steps)
             whole.room.CopyFrom(page.room)
             whole.revealed, whole.last_version = page.revealed, page.last_version
@@ -786,11 +814,14 @@ class KickoffClient:
         choice: str = "",
         system_player: str = "",
         unlisted: bool = False,
+        chat: int = 0,
+        team_chat: bool = False,
     ) -> NewRoom:
         """Create a room; a signed-in player (unless not ``as_player``) is seated in it at once (``NewRoom.ticket``),
         with ``choice`` for the seat where the game offers one. Anyone else joins after, with their choice.
-        ``unlisted``: a private table, in nobody's lobby (a signed-in player's only). Sent with a request id, and
-        once more with the same id when the answer was lost (:meth:`_once`)."""
+        ``unlisted``: a private table, in nobody's lobby (a signed-in player's only). ``chat``: a
+        ``chat_pb2.ChatMode`` (0: on); ``team_chat``: a channel for each team (team games only). Sent with a request
+        id, and once more with the same id when the answer was lost (:meth:`_once`)."""
         request = room_pb2.CreateRoomRequest(
             game=game,
             mode=common_pb2.ROOM_MODE_SOLO if solo else common_pb2.ROOM_MODE_ONLINE,
@@ -799,6 +830,8 @@ class KickoffClient:
             system_player=system_player,
             request_id=new_request_id(),
             unlisted=unlisted,
+            chat=chat,  # type: ignore[arg-type]
+            team_chat=team_chat,
         )
         if options:
             request.options.CopyFrom(options_struct(options))
@@ -882,25 +915,91 @@ class KickoffClient:
             raise CallFailed(refusal_from_error(error, request_id)) from None
         return response.update
 
-    async def play(self, room_id: str, token: str, after_version: int = 0) -> RoomStream:
+    async def play(
+        self, room_id: str, token: str, after_version: int = 0, *, after_chat_seq: int | None = None
+    ) -> RoomStream:
         """Open the seat's play stream: every update after ``after_version``, then each new one, and the answers to
-        the moves sent on it."""
+        the moves sent on it; with ``after_chat_seq``, the room's chat after that seq too (0: every kept message)."""
         call = self._moves.Play(metadata=self._auth(token))
         stream = RoomStream(room_id, call, True)
+        hello = move_pb2.PlayHello(room_id=room_id, after_version=after_version)
+        if after_chat_seq is not None:
+            hello.after_chat_seq = after_chat_seq
         try:
-            await call.write(
-                move_pb2.PlayRequest(hello=move_pb2.PlayHello(room_id=room_id, after_version=after_version))
-            )
+            await call.write(move_pb2.PlayRequest(hello=hello))
         except grpc.aio.AioRpcError as error:
             raise CallFailed(refusal_from_error(error)) from None
         return stream
 
-    async def watch(self, room_id: str, after_version: int = 0, token: str | None = None) -> RoomStream:
-        """Follow a room's updates (as a spectator without a token)."""
-        call = self._moves.StreamEvents(
-            move_pb2.StreamEventsRequest(room_id=room_id, after_version=after_version), metadata=self._auth(token)
-        )
+    async def watch(
+        self, room_id: str, after_version: int = 0, token: str | None = None, *, after_chat_seq: int | None = None
+    ) -> RoomStream:
+        """Follow a room's updates (as a spectator without a token); with ``after_chat_seq``, the spectators' chat
+        after that seq too."""
+        request = move_pb2.StreamEventsRequest(room_id=room_id, after_version=after_version)
+        if after_chat_seq is not None:
+            request.after_chat_seq = after_chat_seq
+        call = self._moves.StreamEvents(request, metadata=self._auth(token))
         return RoomStream(room_id, call, False)
+
+    # -- a room's chat (issue 49) -------------------------------------------------------------------------------------
+    # A seat's calls go with its seat token (a player's seat writes text; an anonymous seat, reactions only); anyone
+    # else's with the signed-in player's access token (a spectator), or with nothing (an anonymous spectator reads).
+
+    async def _chat_call(self, method: Any, request: Any, seat_token: str | None) -> Any:
+        if seat_token:
+            return await self._unary(method, request, self._auth(seat_token))
+        return await self._as_player(method, request, required=False)
+
+    async def send_chat(
+        self,
+        room_id: str,
+        seat_token: str | None,
+        *,
+        text: str = "",
+        reaction: int = 0,
+        channel: int = chat_pb2.CHAT_CHANNEL_UNSPECIFIED,
+    ) -> chat_pb2.ChatMessage:
+        """Say something in a room (text, or a ``chat_pb2.ChatReaction``): the message as stored, with its seq. Sent
+        with a request id, and once more with the same id when the answer was lost (:meth:`_once`)."""
+        request = chat_pb2.SendChatMessageRequest(
+            room_id=room_id, text=text, reaction=reaction, channel=channel, request_id=new_request_id()
+        )
+        response = await self._once(lambda: self._chat_call(self._chat.SendChatMessage, request, seat_token))
+        return response.message
+
+    async def list_chat(
+        self, room_id: str, seat_token: str | None, *, after_seq: int = 0, page_size: int = 0
+    ) -> tuple[list[chat_pb2.ChatMessage], int]:
+        """A page of the room's kept messages after ``after_seq`` that the caller reads, oldest first, and the seq to
+        ask the next page after (0: the last page)."""
+        request = chat_pb2.ListChatMessagesRequest(room_id=room_id, after_seq=after_seq, page_size=page_size)
+        response = await self._chat_call(self._chat.ListChatMessages, request, seat_token)
+        return list(response.messages), response.next_after_seq
+
+    async def follow_chat(
+        self, room_id: str, seat_token: str | None, after_seq: int = 0
+    ) -> AsyncIterator[chat_pb2.ChatMessage]:
+        """The room's messages after ``after_seq`` that the caller reads, then each new one (the table follows it once
+        the room's stream ended with the game); cancelling the task that reads it ends it."""
+        request = chat_pb2.FollowChatRequest(room_id=room_id, after_seq=after_seq)
+        token = seat_token
+        if not token:
+            session = await self._current(required=False)
+            token = session.access_token if session is not None else None
+        call = self._chat.FollowChat(request, metadata=self._auth(token))
+        try:
+            async for response in call:
+                yield response.message
+        except grpc.aio.AioRpcError as error:
+            raise CallFailed(refusal_from_error(error)) from None
+        finally:
+            call.cancel()
+
+    async def report_chat(self, room_id: str, seat_token: str | None, seq: int, reason: str = "") -> str:
+        """Report a message the caller reads to the service's moderators (a signed-in player's): the report's id."""
+        request = chat_pb2.ReportChatMessageRequest(room_id=room_id, seq=seq, reason=reason)
+        return str((await self._chat_call(self._chat.ReportChatMessage, request, seat_token)).report_id)
 
 
 def _seconds(stamp: Any) -> float:

@@ -4,11 +4,14 @@ screen (step back and forth, jump to a version, play at a chosen speed).
 A replay file is a room's whole replay in one GetReplayResponse, in protobuf's JSON form: what
 ``GET /v1/rooms/{room_id}/replay`` answers, with every page's steps in one ``steps`` list (``kickoff replay --room ID
 --save FILE`` writes one). Until the game is over each step is what a spectator saw; once it is over every hand is
-shown (each step's ``hands``, by seat, and the cards drawn in its events).
+shown (each step's ``hands``, by seat, and the cards drawn in its events). A replay fetched by someone who sat at
+the table (its seat token, or their player's access token) also holds the table's chat (``chat``), which is shown
+beside the steps: each message after the last step whose time is at or before the message's, as plain text.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -22,7 +25,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, Log, Static
 
-from kickoff.v1 import move_pb2
+from kickoff.v1 import chat_pb2, move_pb2
 from terminal.tables import SeatBook, outcome_lines, room_event_text, view_parts
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a replay file larger than this is refused unread
@@ -53,7 +56,8 @@ def replay_json(replay: move_pb2.GetReplayResponse) -> str:
 def heading(replay: move_pb2.GetReplayResponse) -> str:
     room = replay.room
     shown = "every hand shown" if replay.revealed else "as a spectator saw it: the game is not over"
-    return f"{room.game} room {room.room_id}, {len(room.seats)} seats, {len(replay.steps)} versions ({shown})"
+    talk = f", {len(replay.chat)} chat messages" if replay.chat else ""
+    return f"{room.game} room {room.room_id}, {len(room.seats)} seats, {len(replay.steps)} versions{talk} ({shown})"
 
 
 def step_texts(replay: move_pb2.GetReplayResponse) -> list[list[str]]:
@@ -62,20 +66,55 @@ def step_texts(replay: move_pb2.GetReplayResponse) -> list[list[str]]:
     return [[room_event_text(event, book) for event in step.update.events] for step in replay.steps]
 
 
+# The quick reactions as a client shows them (docs/guides/chat.md): the server sends only their keys.
+REACTION_TEXT = {
+    chat_pb2.CHAT_REACTION_GOOD_GAME: "Good game",
+    chat_pb2.CHAT_REACTION_WELL_PLAYED: "Well played",
+    chat_pb2.CHAT_REACTION_OOPS: "Oops",
+    chat_pb2.CHAT_REACTION_THANKS: "Thanks",
+    chat_pb2.CHAT_REACTION_HURRY_UP: "Hurry up, please",
+    chat_pb2.CHAT_REACTION_ONE_MORE: "One more?",
+}
+
+
+def chat_text(message: chat_pb2.ChatMessage) -> str:
+    """A chat message as one line of plain text: ``Ann (team): good luck``; a withdrawn one says so. A character
+    that is not printable (none is in what a server sends; a file may hold anything) shows as U+FFFD."""
+    said = "(withdrawn)" if message.withdrawn else message.text or REACTION_TEXT.get(message.reaction, "(a reaction)")
+    where = " (team)" if message.channel == chat_pb2.CHAT_CHANNEL_TEAM else ""
+    line = f"{message.name or 'someone'}{where}: {said}"
+    return "".join(char if char.isprintable() else "\ufffd" for char in line)
+
+
+def step_chat(replay: move_pb2.GetReplayResponse) -> list[list[chat_pb2.ChatMessage]]:
+    """Each step's chat: every message goes after the last step whose time is at or before the message's (after the
+    first step when none is); a withdrawal item (which names a message shown withdrawn already) is left out."""
+    times = [step.update.time.seconds + step.update.time.nanos / 1e9 for step in replay.steps]
+    placed: list[list[chat_pb2.ChatMessage]] = [[] for _ in replay.steps]
+    for message in replay.chat:
+        if placed and not message.withdraws_seq:
+            at = bisect_right(times, message.create_time.seconds + message.create_time.nanos / 1e9) - 1
+            placed[max(at, 0)].append(message)
+    return placed
+
+
 def replay_lines(replay: move_pb2.GetReplayResponse) -> Iterator[str]:
-    """The whole game, one line an event, each after its version; then how it ended."""
+    """The whole game, one line an event, each after its version, the table's chat (if the replay holds it) among
+    them, each message marked with a ``>``; then how it ended."""
     yield heading(replay)
-    for step, texts in zip(replay.steps, step_texts(replay), strict=True):
+    for step, texts, said in zip(replay.steps, step_texts(replay), step_chat(replay), strict=True):
         for text in texts:
             yield f"{step.update.version:>6}  {text}"
+        for message in said:
+            yield f"{step.update.version:>6}  > {chat_text(message)}"
     if replay.room.HasField("outcome"):
         yield from outcome_lines(replay.room.outcome, SeatBook(replay.room.seats, None))
 
 
 class ReplayScreen(Screen[None]):
     """A replay, one version at a time: the table after it (every seat's hand once the game is over), the events so
-    far, and where it stands. Arrows step, Page Up/Down ten, Home/End the first/last, g jumps to a version, Space plays
-    and pauses, + and - change the speed."""
+    far (with the table's chat, where the replay holds it, placed by time), and where it stands. Arrows step, Page
+    Up/Down ten, Home/End the first/last, g jumps to a version, Space plays and pauses, + and - change the speed."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back"),
@@ -95,7 +134,10 @@ class ReplayScreen(Screen[None]):
         super().__init__()
         self.replay = replay
         self.steps = list(replay.steps)
-        self.texts = step_texts(replay)
+        self.texts = [
+            [*texts, *(f"> {chat_text(message)}" for message in said)]
+            for texts, said in zip(step_texts(replay), step_chat(replay), strict=True)
+        ]
         self.book = SeatBook(replay.room.seats, None)
         self.index = 0
         self.playing = False

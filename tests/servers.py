@@ -17,6 +17,7 @@ import pytest
 import uvicorn
 
 from service.actors.actor import Journal
+from service.chat.reports import ChatModeration
 from service.friends.store import FriendStore
 from service.gateway import http
 from service.gateway.app import create_app
@@ -35,6 +36,7 @@ from service.rooms.invitations import RoomInvitations
 from service.rooms.room import RoomLimits
 from service.rooms.thinking import Thinkers
 from service.settings import (
+    ChatSettings,
     FriendSettings,
     HttpLimits,
     InboxSettings,
@@ -77,6 +79,7 @@ async def start() -> AsyncIterator[Start]:
         node_id: str = "",
         invitations: RoomInvitationSettings | None = None,
         telemetry: Telemetry | None = None,
+        chat: ChatSettings | None = None,
         **limits: object,
     ) -> Harness:
         """``journal``: a SqlJournal gets players (sign-in, ratings) and matchmaking (``match``'s settings; the queues
@@ -90,7 +93,8 @@ async def start() -> AsyncIterator[Start]:
         settings' defaults). ``presence``: PresenceService with these settings (with players), as node ``node_id``
         ('' : a single server); its rounds run only when the test calls Harness.presence.round() (or flush, look).
         ``invitations``: the bounds of invitations to a friend (likewise). ``telemetry``: the server's (default: none;
-        tests/telemetry read metrics from an in-memory reader's)."""
+        tests/telemetry read metrics from an in-memory reader's). ``chat``: rooms' chat with these settings (a
+        SqlJournal's server; its times and rate windows the manual clock's)."""
         match = match or MatchSettings(fill_seconds=30, take_up_seconds=20, ticket_seconds=300)
         clock = ManualClock()
         seeds = seeds or itertools.count(1)
@@ -155,6 +159,27 @@ async def start() -> AsyncIterator[Start]:
                 friend_store.outbox = outbox
             if invitation_store is not None:
                 invitation_store.outbox = outbox
+        moderation = None
+        if store is not None:  # (issue 49: the chat's moderation; a deleted player's name leaves the reports)
+            moderation = ChatModeration.on(store.engine, clock.now)
+            store.erasers.append(moderation.reports.erase)
+        talk = None
+        if chat is not None and isinstance(journal, SqlJournal):  # (issue 49: rooms' chat, with its moderation)
+            from service.chat.chat import Chat
+            from service.chat.moderation import ChatRules
+
+            talk = Chat(
+                journal.engine,
+                chat,
+                now=clock.now,
+                clustered=bool(node_id),
+                reports=moderation.reports if moderation is not None else None,
+                rules=ChatRules.from_settings(chat),
+                mutes=moderation.mutes if moderation is not None else None,
+                outbox=journal.outbox,  # (the webhooks' or the inbox's, when the test has one)
+            )
+            if store is not None:
+                store.erasers.append(talk.erase)
         server = await create_server(
             directory,
             SeatTokens(SECRET),
@@ -169,10 +194,12 @@ async def start() -> AsyncIterator[Start]:
             friends=friend_store,
             presence=seen,
             invitations=invitation_store,
+            chat=talk,
+            moderation=moderation,
         )
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
         harness = Harness(
-            server, clock, directory, channel, store, matchmaker, hooks, box, friend_store, seen, invitation_store
+            server, clock, directory, channel, store, matchmaker, hooks, box, friend_store, seen, invitation_store, talk
         )
         started.append(harness)
         return harness

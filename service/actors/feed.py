@@ -99,6 +99,7 @@ class Feed(Generic[T]):
         self._older: deque[T] = deque()  # updates read back from the store, before the history's kept ones
         self._own: deque[tuple[int, Any]] = deque()  # the feed's own messages, each with the history's length then
         self._wakeup = asyncio.Event()
+        self._read_own: asyncio.Event | None = None  # (set when an own message is read: :meth:`until_fewer`)
         self._ended = ended  # the history is over: nothing more will be published
         self._stopped = False
         self._overflowed = False
@@ -137,7 +138,7 @@ class Feed(Generic[T]):
                 return update if self._ends_at is None else self._checked(update)
             own = self._own
             if own and own[0][0] <= self._position:  # sent once the updates before it were published: its turn
-                return own.popleft()[1]
+                return self._own_read()
             if self._position < len(self._history):
                 try:
                     update = self._history[self._position]
@@ -148,13 +149,28 @@ class Feed(Generic[T]):
                 self._position += 1
                 return update if self._ends_at is None else self._checked(update)
             if own:
-                return own.popleft()[1]
+                return self._own_read()
             if self._failure is not None:
                 raise self._failure
             if self._stopped or (self._ended and not until_stopped):
                 return None
             self._wakeup.clear()
             await self._wakeup.wait()
+
+    def _own_read(self) -> Any:
+        message = self._own.popleft()[1]
+        if self._read_own is not None:
+            self._read_own.set()
+        return message
+
+    async def until_fewer(self, most: int) -> None:
+        """Wait until fewer than ``most`` messages of the feed's own wait for its reader (a sender that must not
+        overflow it: the chat a room stream carries)."""
+        while len(self._own) >= most:
+            if self._read_own is None:
+                self._read_own = asyncio.Event()
+            self._read_own.clear()
+            await self._read_own.wait()
 
     def _checked(self, update: T) -> T:
         ends_at = self._ends_at

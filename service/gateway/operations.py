@@ -47,6 +47,23 @@ class Service:
     key_check: tuple[str, dict[str, Any]] | None = None
 
 
+CHAT_REPORT_EXAMPLE: dict[str, Any] = {
+    "reportId": "5d1c9a7e2b3f4a60",
+    "roomId": "7QxW2mB9",
+    "reporterId": "3f2a9c1d4e5b6a708192",
+    "reason": "insults",
+    "message": {
+        "seq": "42",
+        "channel": "players",
+        "playerId": "8d0e4b2a1c3f5a6b7c8d",
+        "name": "Bo",
+        "text": "...",
+        "sendTime": "2026-12-06T10:00:00Z",
+    },
+    "createTime": "2026-12-06T10:01:00Z",
+    "open": True,
+}
+
 SERVICES: dict[str, Service] = {
     "kickoff.v1.GameService": Service("games", "games"),
     "kickoff.v1.RoomService": Service("rooms", "rooms", owner=True),
@@ -59,6 +76,7 @@ SERVICES: dict[str, Service] = {
     "kickoff.v1.OperatorService": Service("operators", "", private=True, key_check=("ListNodes", {"page_size": 1})),
     "kickoff.v1.FriendService": Service("friends", "", private=True),  # (issue 48)
     "kickoff.v1.PresenceService": Service("presence", "", private=True),  # (issue 48: presence)
+    "kickoff.v1.ChatService": Service("chat", "", private=True),  # (issue 49: table talk; any node forwards)
 }
 
 
@@ -124,6 +142,16 @@ PRESENCE_EXAMPLE = {  # (issue 48: presence)
     "removed": False,
 }
 
+CHAT_MESSAGE_EXAMPLE = {  # (issue 49)
+    "roomId": "3f2a9c1d4e5b6a70",
+    "seq": "7",
+    "channel": "CHAT_CHANNEL_PLAYERS",
+    "text": "good luck",
+    "playerId": "3f2a9c1d4e5b6a708192",
+    "name": "Ann",
+    "seat": 0,
+    "createTime": "2026-12-06T08:00:00Z",
+}
 INBOX_ITEM_EXAMPLE = {
     "itemId": "412",
     "kind": "turn.began",
@@ -243,9 +271,11 @@ OPERATIONS: dict[str, Rest] = {
         description="Until the game is over each step is what a spectator saw; once it is over every hand is shown "
         "(each step's `hands`, by seat, and the cards drawn in its events). Pass `nextAfterVersion` as "
         "`after_version` for the next page. Every page's steps in one answer make the replay file `kickoff "
-        "replay FILE` reads.",
+        "replay FILE` reads. Whoever sat at the table (their seat token, or their player's access token) also gets "
+        "the players' chat on the first page (`chat`); anyone else none.",
         example={"revealed": True, "lastVersion": "212", "nextAfterVersion": "50", "steps": [{"update": {}}]},
-        caller=True,  # (a seated player's token opens an unlisted room)
+        caller=True,  # (a seated player's token opens an unlisted room, and brings the table's chat)
+        private=True,  # (an answer with the table's chat is its players' only: no cache keeps it)
     ),
     # Private tables (docs/guides/private-tables.md): an unlisted room's invitation links, for its seated players.
     "CreateInvitationLink": Rest(
@@ -675,6 +705,77 @@ OPERATIONS: dict[str, Rest] = {
         "to take up again with a fresh token (`POST /v1/rooms/{room_id}/my-seat`). 409 `seat_not_held` for a seat "
         "nobody holds.",
         example={},
+        security=OPERATOR,
+    ),
+    # -- table talk (issue 49) --
+    "SendChatMessage": Rest(
+        summary="Send a message (text or a quick reaction) to one of the room's chat channels",
+        description="Text as a signed-in player (`playerAuth`), seated or watching; a quick reaction also with a "
+        "seat token. Answered once stored, with the message's `seq`. Refusals: 409 `chat_off`, `reactions_only`; 403 "
+        "`not_your_channel`, `sign_in_to_chat`; 400 `message_too_long`, `bad_message`; 429 `chat_rate`, "
+        "`room_chat_rate`.",
+        example={"text": "good luck", "requestId": "c1b7e9a0-0d1f-4a51-9b0e-5d3f7a2c8e41"},
+        security=SEAT_OR_PLAYER,
+        created=True,
+    ),
+    "ListChatMessages": Rest(
+        summary="The room's chat messages after a seq, oldest first, in the channels the caller may read",
+        description="A seated person reads the players' channel (and their team's); anyone else the spectators'. "
+        "`page_size` at most 200; pass `nextAfterSeq` as `after_seq` for the next page.",
+        example={"messages": [CHAT_MESSAGE_EXAMPLE], "nextAfterSeq": "0"},
+        security=[{}, {"bearerAuth": []}, {"playerAuth": []}],
+    ),
+    "ReportChatMessage": Rest(
+        summary="Report a chat message to the service's moderators",
+        description="As a signed-in player who may read the message. 409 `reports_off` on a server that takes none, "
+        "`report_exists` for a second report of it by the same player; 429 `report_rate` past 30 reports an hour.",
+        example={"reason": "insults at the table"},
+        security=PLAYER,
+        created=True,
+    ),
+    # -- the chat's moderation (issue 49) --
+    "ListChatReports": Rest(
+        summary="Players' reports of chat messages, the open ones first, each part newest first",
+        description="Each report without its context (GetChatReport has it). 409 `players_off` on a server without "
+        "players.",
+        example={"reports": [CHAT_REPORT_EXAMPLE], "nextPageToken": ""},
+        security=OPERATOR,
+    ),
+    "GetChatReport": Rest(
+        summary="A chat report: the message and the ten around it as they were when it was filed",
+        description="`deleted` marks the messages an operator deleted since. 404 `report_not_found`.",
+        example={"report": {**CHAT_REPORT_EXAMPLE, "context": []}},
+        security=OPERATOR,
+    ),
+    "CloseChatReport": Rest(
+        summary="Close a chat report, with a note for the record",
+        description='Body: {"note": "..."} (at most 200 characters). 404 `report_not_found`; 409 `report_closed`.',
+        example={"note": "muted for a day"},
+        security=OPERATOR,
+    ),
+    "DeleteChatMessage": Rest(
+        summary="Delete a message of a room's chat: everyone reading it sees it withdrawn",
+        description="Recorded once with the operator key's id (`deleted: false` when it was deleted before). 404 "
+        "`room_not_found`.",
+        example={"deleted": True},
+        security=OPERATOR,
+    ),
+    "MutePlayer": Rest(
+        summary="Mute a player for a time (or until ended): their chat messages are refused with `muted`",
+        description='Body: {"seconds": 3600, "reason": "..."} or {"untilEnded": true}; a mute in force is replaced. '
+        "400 `bad_seconds`; 404 `player_not_found`.",
+        example={"seconds": "3600", "reason": "insults in room 7Qx"},
+        security=OPERATOR,
+    ),
+    "EndMute": Rest(
+        summary="End a player's mute now",
+        description="409 `not_muted` when none is in force.",
+        example={"mute": {"playerId": "8d0e4b2a1c3f5a6b7c8d", "active": False, "endedBy": "3f2a9c1d4e5b"}},
+        security=OPERATOR,
+    ),
+    "ListMutes": Rest(
+        summary="The mutes in force (include_ended: every mute), newest first",
+        example={"mutes": [], "nextPageToken": ""},
         security=OPERATOR,
     ),
     # -- the inbox (issue 48) --

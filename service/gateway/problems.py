@@ -145,7 +145,10 @@ def rpc_error_to_problem(error: grpc.aio.AioRpcError) -> ProblemDetailsException
         status = SERVER_REASONS.get(info.reason, status)
     metadata = info.metadata
     cards = metadata["cards"].split() if "cards" in metadata else None
-    return problem(status, detail, info.reason, cards, field=metadata.get("field", ""), retry_after=retry_after)
+    refusal = problem(status, detail, info.reason, cards, field=metadata.get("field", ""), retry_after=retry_after)
+    if "until" in metadata and isinstance(refusal.extra, dict):
+        refusal.extra["until"] = metadata["until"]  # when a chat mute ends (RFC 3339; "" until an operator ends it)
+    return refusal
 
 
 def body_too_large(error: RequestEntityTooLarge) -> ProblemDetailsException:

@@ -21,10 +21,20 @@ from litestar.params import FromPath, QueryParameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
-from kickoff.v1 import inbox_pb2, inbox_pb2_grpc, match_pb2, move_pb2, presence_pb2, presence_pb2_grpc, tournament_pb2
+from kickoff.v1 import (
+    chat_pb2,
+    chat_pb2_grpc,
+    inbox_pb2,
+    inbox_pb2_grpc,
+    match_pb2,
+    move_pb2,
+    presence_pb2,
+    presence_pb2_grpc,
+    tournament_pb2,
+)
 from service.gateway.calls import PRIVATE, ROUTE, metadata, to_json, upstream
 from service.gateway.openapi import PLAYER, SEAT_OR_SPECTATOR, operation
-from service.gateway.operations import INBOX_ITEM_EXAMPLE, MATCHED_EXAMPLE, PRESENCE_EXAMPLE
+from service.gateway.operations import CHAT_MESSAGE_EXAMPLE, INBOX_ITEM_EXAMPLE, MATCHED_EXAMPLE, PRESENCE_EXAMPLE
 from service.gateway.problems import BadRequest, rpc_error_to_problem
 
 log = logging.getLogger(__name__)
@@ -36,6 +46,10 @@ TICKET = (
 INVITATION = (
     "An invitation link's token (POST /v1/rooms/{room_id}/invitation-links), for an unlisted room: its holder watches "
     "as a spectator. Without one (or a seat of the room) an unlisted room answers 404, as a room never made."
+)
+AFTER_CHAT = (
+    "The room's chat too, after this seq (0: every kept message): each message a `chat` event, and every event's id "
+    "`<version>:<chat seq>`, which an EventSource sends back as Last-Event-ID to resume both. Absent: no chat."
 )
 RETRY_MILLISECONDS = 3000  # how long an EventSource waits before it reconnects
 MAX_VERSION = 2**63 - 1  # versions are int64
@@ -55,10 +69,24 @@ RECONNECTABLE = frozenset(
 def last_version(request: Request[Any, Any, Any], query: str = "after_version") -> int:
     """Where an event stream resumes: the Last-Event-ID header (an EventSource reconnecting) or ?after_version=
     (``query``)."""
+    return last_ids(request, query)[0]
+
+
+def last_ids(request: Request[Any, Any, Any], query: str = "after_version") -> tuple[int, int | None]:
+    """As :func:`last_version`, and the chat's seq where the Last-Event-ID names one: a room's event stream that
+    carries chat ids its events ``<version>:<chat seq>`` (None: the id names none)."""
     last = request.headers.get("last-event-id") or request.query_params.get(query) or "0"
-    if not last.isdigit() or len(last) > 19 or int(last) > MAX_VERSION:
-        raise BadRequest(f"Last-Event-ID must be a version number, 0-{MAX_VERSION}", field="Last-Event-ID")
-    return int(last)
+    version, colon, seq = last.partition(":")
+    if not all(_number(part) for part in ((version, seq) if colon else (version,))):
+        raise BadRequest(
+            f"Last-Event-ID must be a version number, 0-{MAX_VERSION} (a room's stream with chat: <version>:<seq>)",
+            field="Last-Event-ID",
+        )
+    return int(version), int(seq) if colon else None
+
+
+def _number(text: str) -> bool:
+    return text.isdigit() and len(text) <= 19 and int(text) <= MAX_VERSION
 
 
 def problem_data(error: grpc.aio.AioRpcError) -> dict[str, Any]:
@@ -82,6 +110,8 @@ async def _read_after(call: Any, part: str, after: int, key: str = "version") ->
         response = await call.read()
         if response is grpc.aio.EOF or getattr(getattr(response, part), key) > after:
             return response
+        if part == "update" and getattr(response, "HasField", None) and response.HasField("chat"):
+            return response  # (a room stream's chat item: chat has its own sequence)
 
 
 async def event_stream(
@@ -93,6 +123,7 @@ async def event_stream(
     opened: Callable[[], Awaitable[None]] | None = None,
     broke: Callable[[], None] | None = None,
     key: str = "version",
+    chat_after: int | None = None,
 ) -> ServerSentEvent | Response[None]:
     """A gRPC server stream of versioned messages as server-sent events: each response's ``part`` (a message with a
     ``version``) newer than ``after`` is an ``update`` event (``id`` is the version), with a comment line after
@@ -102,7 +133,11 @@ async def event_stream(
     version asked for. When the server's stream ends (the room, tournament or ticket is over), an ``end`` event says
     so and the answer closes; a request with nothing left to send answers 204 No Content, which stops an EventSource
     from reconnecting for ever. ``opened`` runs once the server accepted the stream; ``broke`` when it breaks off
-    after it began (the gateway then forgets the room's owner: the client's next try goes through any node)."""
+    after it began (the gateway then forgets the room's owner: the client's next try goes through any node).
+
+    ``chat_after``: a room's stream that carries chat after this seq: each chat message is a ``chat`` event, and
+    every event's id is ``<version>:<chat seq>`` (the last of each the stream sent), so that an EventSource coming
+    back resumes both."""
     # Wait for the stream's start (or its refusal) so that errors answer as problem details, not as a broken stream.
     await call.wait_for_connection()
     if opened is not None:
@@ -117,6 +152,7 @@ async def event_stream(
     async def events() -> AsyncIterator[ServerSentEventMessage]:
         pending: asyncio.Future[Any] = first
         last = None
+        seq = chat_after
         yield ServerSentEventMessage(
             comment="open", data=None, retry=RETRY_MILLISECONDS
         )  # the head and a line, at once
@@ -144,13 +180,21 @@ async def event_stream(
                         data=json.dumps({"version": str(last)} if last is not None else {}), event="end"
                     )
                     return
-                message = getattr(response, part)
-                last = getattr(message, key)
-                yield ServerSentEventMessage(
-                    data=json.dumps(to_json(message), separators=(",", ":")),
-                    event="update",
-                    id=last,
-                )
+                if seq is not None and response.HasField("chat"):
+                    seq = response.chat.seq
+                    yield ServerSentEventMessage(
+                        data=json.dumps(to_json(response.chat), separators=(",", ":")),
+                        event="chat",
+                        id=f"{after if last is None else last}:{seq}",
+                    )
+                else:
+                    message = getattr(response, part)
+                    last = getattr(message, key)
+                    yield ServerSentEventMessage(
+                        data=json.dumps(to_json(message), separators=(",", ":")),
+                        event="update",
+                        id=last if seq is None else f"{last}:{seq}",
+                    )
                 pending = asyncio.ensure_future(_read_after(call, part, after, key))
         finally:
             pending.cancel()
@@ -186,19 +230,21 @@ async def stream_events(
     state: State,
     ticket: Annotated[str, QueryParameter(description=TICKET)] = "",
     invitation_token: Annotated[str, QueryParameter(description=INVITATION)] = "",
+    after_chat_seq: Annotated[int | None, QueryParameter(description=AFTER_CHAT, ge=0, le=MAX_VERSION)] = None,
 ) -> ServerSentEvent | Response[None]:
     up = upstream(state)
-    after = last_version(request)
+    after, seen = last_ids(request)
+    chat = None if after_chat_seq is None and seen is None else max(after_chat_seq or 0, seen or 0)
     owners = up.owners
     stubs = owners.stubs(room_id) if owners is not None else None
     stream = stubs.stream_moves if stubs is not None else (up.stream_moves or up.moves)
     asked = move_pb2.StreamEventsRequest(
-        room_id=room_id, after_version=after, ticket=ticket, invitation_token=invitation_token
+        room_id=room_id, after_version=after, ticket=ticket, invitation_token=invitation_token, after_chat_seq=chat
     )
     carried = (*metadata(request), ROUTE)
     call = stream.StreamEvents(asked, metadata=carried)
     if owners is None:
-        return await event_stream(call, up.heartbeat)
+        return await event_stream(call, up.heartbeat, chat_after=chat)
     if stubs is None:
         # The owner was not known, so the stream went to any node. A node that does not own the room relays every
         # update of it from the owner for as long as the stream lasts (a second process's work for each, the whole
@@ -216,7 +262,11 @@ async def stream_events(
 
     try:
         return await event_stream(
-            call, up.heartbeat, opened=opened, broke=(lambda: owners.forget(room_id)) if stubs is not None else None
+            call,
+            up.heartbeat,
+            opened=opened,
+            broke=(lambda: owners.forget(room_id)) if stubs is not None else None,
+            chat_after=chat,
         )
     except grpc.aio.AioRpcError as error:  # (refused as it opened: an owner gone is forgotten, as for a unary call)
         if stubs is not None:
@@ -333,4 +383,34 @@ async def follow_presence(request: Request[Any, Any, Any], state: State) -> Serv
     return await event_stream(call, up.heartbeat, part="presence", key="cursor", after=-1)
 
 
-STREAM_ROUTES = [stream_events, stream_tournament, follow_ticket, follow_inbox, follow_presence]
+# -- table talk (issue 49) -------------------------------------------------------------------------------------------
+@get(
+    "/v1/rooms/{room_id:str}/chat/events",
+    operation_id="FollowChat",
+    operation_class=operation(
+        chat_pb2.ChatMessage, media_type="text/event-stream", marker="seq", example=CHAT_MESSAGE_EXAMPLE
+    ),
+    summary="The room's chat messages as server-sent events, resumable with Last-Event-ID",
+    description="The channels the caller may read: a seated person's (the `Authorization` seat token or a player's "
+    "access token) the players' channel and their team's, anyone else's the spectators'. Each `update` event is one "
+    "message (its id the message's seq): the kept ones first, then each new one; the stream does not end by itself. "
+    "Coming back with the last event's id (Last-Event-ID, or `?after_seq=`) sends the messages after it.",
+    security=[{}, {"bearerAuth": []}, {"playerAuth": []}],
+    cache_control=PRIVATE,
+    tags=["chat"],
+)
+async def follow_chat(
+    room_id: FromPath[str],
+    request: Request[Any, Any, Any],
+    state: State,
+    invitation_token: Annotated[str, QueryParameter(description=INVITATION)] = "",
+) -> ServerSentEvent | Response[None]:
+    up = upstream(state)
+    after = last_version(request, "after_seq")
+    stub = _stream_stub(up, "kickoff.v1.ChatService", chat_pb2_grpc.ChatServiceStub)
+    asked = chat_pb2.FollowChatRequest(room_id=room_id, after_seq=after, invitation_token=invitation_token)
+    call = stub.FollowChat(asked, metadata=metadata(request))
+    return await event_stream(call, up.heartbeat, part="message", after=after, key="seq")
+
+
+STREAM_ROUTES = [stream_events, stream_tournament, follow_ticket, follow_inbox, follow_presence, follow_chat]

@@ -10,7 +10,7 @@ from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
 from engine.core import Game, InvalidOptions, Outcome, SeatResult
 from engine.levels import levels_of
-from kickoff.v1 import common_pb2, game_pb2, move_pb2, room_pb2
+from kickoff.v1 import chat_pb2, common_pb2, game_pb2, move_pb2, room_pb2
 from service.errors import InvalidRequest
 from service.grpc.codecs import Codec, codec_of
 from service.rooms.clocks import Deadline
@@ -140,7 +140,10 @@ def room_to_proto(room: Room) -> room_pb2.Room:
         correspondence_hours=room.correspondence_hours,
         stand_ins=room.stand_ins,
         unlisted=room.unlisted,
+        team_chat=room.team_chat,
     )
+    if room.chat != "on":  # (unset: on)
+        message.chat = CHAT_MODE[room.chat]
     if published.outcome is not None:
         message.outcome.CopyFrom(outcome_to_proto(published.outcome, room.teams))
     add_clocks(message, published.deadlines)
@@ -151,6 +154,8 @@ def room_to_proto(room: Room) -> room_pb2.Room:
     return message
 
 
+CHAT_MODE = {"on": chat_pb2.CHAT_MODE_ON, "reactions": chat_pb2.CHAT_MODE_REACTIONS, "off": chat_pb2.CHAT_MODE_OFF}
+CHAT_MODE_NAME = {chat_pb2.CHAT_MODE_UNSPECIFIED: "", **{value: name for name, value in CHAT_MODE.items()}}
 REMATCH_FILL = {"system": room_pb2.REMATCH_FILL_SYSTEM_PLAYER, "no_rematch": room_pb2.REMATCH_FILL_NO_REMATCH}
 REMATCH_FILL_NAME = {
     room_pb2.REMATCH_FILL_UNSPECIFIED: "",

@@ -100,6 +100,8 @@ def to_status(error: Exception) -> status_pb2.Status:
     field = getattr(error, "field", "")
     if field:
         detail.metadata["field"] = field
+    for key, value in (getattr(error, "metadata", None) or {}).items():  # (what a refusal says besides: muted's until)
+        detail.metadata[key] = value
     info.Pack(detail)
     details = [info]
     retry_after = getattr(error, "retry_after", None)

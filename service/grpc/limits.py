@@ -15,7 +15,6 @@ logged traceback.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,15 +24,13 @@ from google.protobuf.message import DecodeError, Message
 
 from kickoff.v1 import limits_pb2
 from service.errors import InvalidRequest
+from service.text import forbidden, normalise
 
 STRUCT = "google.protobuf.Struct"
 STRUCT_KEY_LENGTH = 32  # a Struct's keys are identifiers of at most this many characters (limits.proto says so)
 STRUCT_TEXT_LENGTH = 32  # and its string values at most this many characters
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_-]*")
 _TOKEN = re.compile(r"[\x21-\x7e]*")
-# Bidirectional controls reorder what a reader sees (U+202E turns "evil.exe" round); line and paragraph separators
-# break layouts. Control characters (category Cc: NUL, CR, LF, ESC, DEL...) are refused everywhere.
-_NOT_IN_NAMES = {0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
 _ANY, _IDENTIFIER_KIND, _NAME, _TOKEN_KIND = (
     limits_pb2.TEXT_KIND_UNSPECIFIED,
     limits_pb2.TEXT_KIND_IDENTIFIER,
@@ -169,7 +166,7 @@ def _text(value: str | bytes, limit: limits_pb2.FieldLimit, path: str) -> str | 
         if most and len(value) > 4 * most:
             raise _refusal(path, f"at most {most} characters", "too_long")
         _no_controls(value, path, names=True)
-        value = " ".join(unicodedata.normalize("NFKC", value).split())
+        value = normalise(value)
     if most and len(value) > most:
         raise _refusal(path, f"at most {most} characters", "too_long")
     if kind == _IDENTIFIER_KIND:
@@ -184,11 +181,10 @@ def _text(value: str | bytes, limit: limits_pb2.FieldLimit, path: str) -> str | 
 
 
 def _no_controls(value: str, path: str, *, names: bool) -> None:
-    for index, char in enumerate(value):
-        code = ord(char)
-        if (code < 0x20 or 0x7F <= code < 0xA0) or (names and code in _NOT_IN_NAMES):
-            what = "a control character" if unicodedata.category(char) == "Cc" else "a bidirectional or line control"
-            raise _refusal(path, f"{what} at position {index} is not allowed", "bad_characters")
+    found = forbidden(value, names=names)  # (service/text.py: the rules names and chat messages share)
+    if found is not None:
+        index, what = found
+        raise _refusal(path, f"{what} at position {index} is not allowed", "bad_characters")
 
 
 def _bad_character(value: str, path: str, allowed: re.Pattern[str], what: str) -> None:

@@ -24,8 +24,10 @@ from opentelemetry.trace import Status, StatusCode
 from kickoff.v1 import common_pb2, move_pb2, operator_pb2, operator_pb2_grpc
 from service.actors.directory import page_size_of
 from service.actors.runtime import Remote
+from service.chat.reports import ChatModeration, Line, Mute, Report
 from service.errors import InvalidRequest, NotFound, PlayerNotFound, PreconditionFailed
 from service.grpc.admission import Admission
+from service.grpc.chat_stream import CHANNEL
 from service.grpc.convert import MODE, STATUS, room_to_proto, update_bytes
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
@@ -52,7 +54,7 @@ def _concerns(request: Any) -> dict[str, Any]:
     """What a request names, for the log line and the span: its room, seat and node (never a key or a reason's
     text beyond its length)."""
     named: dict[str, Any] = {}
-    for field in ("room_id", "node_id", "game", "player_id"):
+    for field in ("room_id", "node_id", "game", "player_id", "report_id", "seq"):
         value = getattr(request, field, "")
         if value:
             named[field] = value
@@ -61,11 +63,12 @@ def _concerns(request: Any) -> dict[str, Any]:
     return named
 
 
-def action(name: str, *, room: bool = False) -> Callable[..., Callable[..., Awaitable[Response]]]:
+def action(name: str, *, room: bool = False, by: bool = False) -> Callable[..., Callable[..., Awaitable[Response]]]:
     """An OperatorService call: the operator key is checked first (nothing else is said to a caller without one),
     then the request's bounds; a call naming a room (``room``) finds it, and one another node owns is forwarded there
     (which checks the key again, and logs and traces the action itself). The call is logged and traced as
-    ``name``; typed refusals become statuses."""
+    ``name``; typed refusals become statuses. ``by``: the method is told who the operator is (``operator=``: what
+    it records)."""
 
     def decorate(method: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitable[Response]]:
         rpc = method.__name__
@@ -84,7 +87,7 @@ def action(name: str, *, room: bool = False) -> Callable[..., Callable[..., Awai
                     if isinstance(found, Remote):
                         assert self.access.forwarder is not None
                         return await self.access.forwarder.unary(f"/{OPERATOR_SERVICE}/{rpc}", request, context, found)
-                return await self._run(name, operator, concerns, method, request, context, found)
+                return await self._run(name, operator, concerns, method, request, context, found, by)
             except KickoffError as error:
                 self._refused(name, operator, concerns, error)
                 await abort(context, error)
@@ -111,14 +114,24 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
         access: RoomAccess,
         admission: Admission,
         drain: Callable[[], Awaitable[dict[str, int]]] | None = None,
+        chat: ChatModeration | None = None,
+        withdraw: Callable[[Room, int], Awaitable[Any]] | None = None,
     ) -> None:
         self.keys = keys
         self.access = access
         self.admission = admission  # (checks the key, throttled by address after wrong ones)
         self.drain = drain  # DrainNode's: the server's HandOver.by_operator (service/grpc/server.py)
+        self.chat = chat  # (issue 49: reports, mutes and the record of actions; none without players)
+        # (issue 49) The chat core's withdraw(room, seq): everyone reading the room's chat sees the message go (None:
+        # a server without chat; a deletion is then only recorded, ChatActions.deleted says which).
+        self.withdraw = withdraw
+
+    @property
+    def _instruments(self) -> Any:
+        return self.access.directory.telemetry.instruments
 
     def _failed(self, throttled: bool) -> None:
-        self.access.directory.telemetry.instruments.operator_key_failures.add(1, {"kickoff.throttled": throttled})
+        self._instruments.operator_key_failures.add(1, {"kickoff.throttled": throttled})
 
     @property
     def _node(self) -> Any:
@@ -138,6 +151,7 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
         request: Any,
         context: Any,
         found: Any,
+        by: bool = False,
     ) -> Any:
         node = self._node
         here = node.node_id if node is not None else ""
@@ -150,8 +164,11 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
         tracer = self.access.directory.telemetry.tracer
         with tracer.start_as_current_span(f"operator.{name}", attributes=attributes, record_exception=False) as span:
             try:
+                told = {"operator": operator} if by else {}
                 answer = await (
-                    method(self, request, context, found) if found is not None else method(self, request, context)
+                    method(self, request, context, found, **told)
+                    if found is not None
+                    else method(self, request, context, **told)
                 )
             except KickoffError as error:
                 span.set_attribute("kickoff.refusal", error.code)
@@ -377,3 +394,136 @@ class OperatorServicer(operator_pb2_grpc.OperatorServiceServicer):
             tournaments=handed.get("tournament", 0),
             leases=handed.get("leases", 0),
         )
+
+    # -- the chat's moderation (issue 49) --------------------------------------------------------------------------
+
+    def _moderation(self) -> ChatModeration:
+        if self.chat is None:
+            raise PreconditionFailed("this server keeps no players, so no chat to moderate", code="players_off")
+        return self.chat
+
+    async def _report_to_proto(self, report: Report, *, context: bool) -> operator_pb2.ChatReport:
+        lines = [report.message, *(report.context if context else ())]
+        gone = await self._moderation().actions.deleted(report.room_id, [line.seq for line in lines])
+        answer = operator_pb2.ChatReport(
+            report_id=report.report_id,
+            room_id=report.room_id,
+            reporter_id=report.reporter_id,
+            reason=report.reason,
+            message=_line(report.message, gone),
+            create_time=_time(report.created_at),
+            open=report.open,
+            close_time=_time(report.closed_at),
+            closed_by=report.closed_by,
+            note=report.note,
+        )
+        if context:
+            answer.context.extend(_line(line, gone) for line in report.context)
+        return answer
+
+    @action("list_chat_reports")
+    async def ListChatReports(self, request: operator_pb2.ListChatReportsRequest, context: Any) -> Any:
+        size = page_size_of(request.page_size)
+        found, following = await self._moderation().reports.page(size, request.page_token)
+        return operator_pb2.ListChatReportsResponse(
+            reports=[await self._report_to_proto(report, context=False) for report in found],
+            next_page_token=following,
+        )
+
+    @action("get_chat_report")
+    async def GetChatReport(self, request: operator_pb2.GetChatReportRequest, context: Any) -> Any:
+        if not request.report_id:
+            raise InvalidRequest("report_id is required", code="missing_report_id", field="report_id")
+        report = await self._moderation().reports.get(request.report_id)
+        return operator_pb2.GetChatReportResponse(report=await self._report_to_proto(report, context=True))
+
+    @action("close_chat_report", by=True)
+    async def CloseChatReport(
+        self, request: operator_pb2.CloseChatReportRequest, context: Any, operator: Operator
+    ) -> Any:
+        if not request.report_id:
+            raise InvalidRequest("report_id is required", code="missing_report_id", field="report_id")
+        report = await self._moderation().reports.close(request.report_id, operator.key_id, request.note)
+        self._instruments.chat_moderation.add(1, {"kickoff.chat.action": "close_report"})
+        return operator_pb2.CloseChatReportResponse(report=await self._report_to_proto(report, context=True))
+
+    @action("delete_chat_message", room=True, by=True)
+    async def DeleteChatMessage(
+        self, request: operator_pb2.DeleteChatMessageRequest, context: Any, room: Room, operator: Operator
+    ) -> Any:
+        chat = self._moderation()
+        deleted = await chat.actions.delete_message(room.room_id, request.seq, operator.key_id)
+        if self.withdraw is not None:  # (also when recorded before: a withdrawal that failed halfway goes again)
+            withdrawal = await self.withdraw(room, request.seq)
+            if withdrawal is not None:
+                kind = {"kickoff.chat.channel": withdrawal.channel, "kickoff.chat.kind": "withdrawal"}
+                self._instruments.chat_messages.add(1, kind)
+        if deleted:
+            self._instruments.chat_moderation.add(1, {"kickoff.chat.action": "delete_message"})
+        return operator_pb2.DeleteChatMessageResponse(deleted=deleted)
+
+    async def _player(self, player_id: str) -> None:
+        engine = self._engine
+        if engine is None:
+            raise PreconditionFailed("this server keeps no players", code="players_off")
+        if not player_id:
+            raise InvalidRequest("player_id is required", code="missing_player_id", field="player_id")
+        if not await store.player_exists(engine, player_id):
+            raise PlayerNotFound("no such player", field="player_id")
+
+    @action("mute_player", by=True)
+    async def MutePlayer(self, request: operator_pb2.MutePlayerRequest, context: Any, operator: Operator) -> Any:
+        chat = self._moderation()
+        await self._player(request.player_id)
+        if request.until_ended == (request.seconds != 0):
+            raise InvalidRequest(
+                "give seconds (how long the mute lasts) or until_ended, one of the two",
+                code="bad_seconds",
+                field="seconds",
+            )
+        seconds = None if request.until_ended else float(request.seconds)
+        mute = await chat.mutes.mute(request.player_id, seconds, request.reason, operator.key_id)
+        self._instruments.chat_moderation.add(1, {"kickoff.chat.action": "mute_player"})
+        return operator_pb2.MutePlayerResponse(mute=_mute(mute, chat.mutes.now()))
+
+    @action("end_mute", by=True)
+    async def EndMute(self, request: operator_pb2.EndMuteRequest, context: Any, operator: Operator) -> Any:
+        chat = self._moderation()
+        if not request.player_id:
+            raise InvalidRequest("player_id is required", code="missing_player_id", field="player_id")
+        mute = await chat.mutes.end(request.player_id, operator.key_id)
+        self._instruments.chat_moderation.add(1, {"kickoff.chat.action": "end_mute"})
+        return operator_pb2.EndMuteResponse(mute=_mute(mute, chat.mutes.now()))
+
+    @action("list_mutes")
+    async def ListMutes(self, request: operator_pb2.ListMutesRequest, context: Any) -> Any:
+        chat = self._moderation()
+        size = page_size_of(request.page_size)
+        found, following = await chat.mutes.page(size, request.page_token, ended=request.include_ended)
+        now = chat.mutes.now()
+        return operator_pb2.ListMutesResponse(mutes=[_mute(mute, now) for mute in found], next_page_token=following)
+
+
+def _line(line: Line, deleted: set[int]) -> operator_pb2.ReportedChatLine:
+    return operator_pb2.ReportedChatLine(
+        seq=line.seq,
+        channel=CHANNEL.get(line.channel, 0),  # type: ignore[arg-type]
+        player_id=line.player_id,
+        name=line.name,
+        text=line.text,
+        send_time=_time(line.time),
+        deleted=line.seq in deleted,
+    )
+
+
+def _mute(mute: Mute, now: float) -> operator_pb2.ChatMute:
+    return operator_pb2.ChatMute(
+        player_id=mute.player_id,
+        until=_time(mute.until),
+        reason=mute.reason,
+        create_time=_time(mute.created_at),
+        created_by=mute.created_by,
+        end_time=_time(mute.ended_at),
+        ended_by=mute.ended_by,
+        active=mute.active(now),
+    )

@@ -34,6 +34,8 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_g
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from kickoff.v1 import (
+    chat_pb2,
+    chat_pb2_grpc,
     friend_pb2,
     friend_pb2_grpc,
     game_pb2,
@@ -59,9 +61,13 @@ from kickoff.v1 import (
 )
 from service import collector
 from service.actors.runtime import Runtime
+from service.chat.chat import Chat
+from service.chat.moderation import ChatRules
+from service.chat.reports import ChatModeration
 from service.cluster.node import Node
 from service.friends.store import FriendStore
 from service.grpc.admission import Admission
+from service.grpc.chat import ChatServicer
 from service.grpc.errors import count_refusals
 from service.grpc.forward import Forwarder, Seal, peer_ping_ms
 from service.grpc.friends import FriendServicer
@@ -256,6 +262,7 @@ SERVICES = (
     inbox_pb2.DESCRIPTOR.services_by_name["InboxService"].full_name,  # (issue 48)
     friend_pb2.DESCRIPTOR.services_by_name["FriendService"].full_name,
     presence_pb2.DESCRIPTOR.services_by_name["PresenceService"].full_name,  # (issue 48: presence)
+    chat_pb2.DESCRIPTOR.services_by_name["ChatService"].full_name,  # (issue 49: table talk)
 )
 
 
@@ -401,6 +408,8 @@ async def create_server(
     presence: Presence | None = None,
     invitations: RoomInvitations | None = None,
     rematch: RematchSettings | None = None,
+    chat: Chat | None = None,
+    moderation: ChatModeration | None = None,
 ) -> KickoffServer:
     """Build and start the server on ``host:port`` (0: any free port; the one bound is in ``.port``). Its
     telemetry is the room directory's: with tracing on, every call gets a server span that the rooms' spans join.
@@ -409,7 +418,9 @@ async def create_server(
     is anonymous); ``matchmaker`` (with players) serves MatchService, ``inbox`` (with players) InboxService;
     ``webhooks`` serves WebhookService (the operators' admin API). OperatorService is served with ``operator_keys``
     (none: every call is refused, operator_api_off). ``private``: the bounds of unlisted rooms' invitation links,
-    kept on the journal's database (a store in memory: in memory)."""
+    kept on the journal's database (a store in memory: in memory). ``chat`` (issue 49, on a database store): rooms'
+    chat (ChatService). ``moderation`` (issue 49, with players): the chat's reports, mutes and operators' actions,
+    which OperatorService reads and acts on (a message an operator deletes is withdrawn through the chat)."""
     telemetry = directory.telemetry
     count_refusals(telemetry.instruments.refusals)
     node = directory.runtime.node
@@ -437,7 +448,7 @@ async def create_server(
         (rematch or RematchSettings()).seconds,
     )
     await rematches.resume()
-    access = RoomAccess(directory, tokens, forwarder, players, links, invitations, rematches)
+    access = RoomAccess(directory, tokens, forwarder, players, links, invitations, rematches, chat)
     party_links = PartyLinks(  # (issue 48, part 2: matchmaking parties' links, kept beside invitation links)
         links.store,
         tokens.derived_key(b"kickoff party links"),
@@ -489,6 +500,8 @@ async def create_server(
                     server,
                     calls,
                 )
+    if chat is not None:  # (issue 49: table talk, on a database store)
+        _register(chat_pb2_grpc.add_ChatServiceServicer_to_server, ChatServicer(chat, access, admission), server, calls)
     if webhooks is not None:
         _register(
             webhook_pb2_grpc.add_WebhookServiceServicer_to_server,
@@ -496,7 +509,14 @@ async def create_server(
             server,
             calls,
         )
-    operators = OperatorServicer(operator_keys or OperatorKeys(), access, admission, hand_over.by_operator)
+    operators = OperatorServicer(
+        operator_keys or OperatorKeys(),
+        access,
+        admission,
+        hand_over.by_operator,
+        chat=moderation,
+        withdraw=chat.withdraw if chat is not None else None,
+    )
     _register(operator_pb2_grpc.add_OperatorServiceServicer_to_server, operators, server, calls)
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     _enable_reflection(server)
@@ -536,6 +556,9 @@ class Assembly:
     retention: Retention | None = None
     inbox: Inbox | None = None  # (issue 48: the players' inboxes; none on a store in memory)
     presence: Presence | None = None  # (issue 48: friends' presence; none on a store in memory)
+    chat: Chat | None = None  # (issue 49: rooms' chat; none on a store in memory)
+    moderation: ChatModeration | None = None  # (issue 49: reports, mutes, the operators' actions; none without players)
+    chat_rules: ChatRules | None = None  # (issue 49: the text rules and word filter, read at start-up)
     running: KickoffServer | None = None
     refreshing: asyncio.Task[None] | None = None
 
@@ -614,7 +637,11 @@ class Assembly:
         tokens = SeatTokens(secret)
         seal = _seal(tokens, node)
         admission = Admission(limits, vouched=seal.caller if seal is not None else None)
-        players = matchmaker = retention = friends = presence = invitations = None
+        players = matchmaker = retention = friends = presence = invitations = chat = None
+        moderation = None
+        # (issue 49) The chat's text rules, with the operator's word filter read now: a file that will not do stops
+        # the start, naming KICKOFF_CHAT_FILTER_FILE.
+        chat_rules = ChatRules.from_settings(settings.chat)
         if player_store is not None:
             external = ExternalTokens(
                 issuers_from_json(settings.players.providers_json()), leeway=settings.players.leeway_seconds
@@ -646,6 +673,23 @@ class Assembly:
             invitations = RoomInvitations(player_store.engine, clock.now, settings.invitations, outbox)
             player_store.erasers.append(invitations.erase)
             retention.add(invitations.retention())
+            # The chat's moderation (issue 49): reports, mutes and the operators' actions, in the shared store.
+            moderation = ChatModeration.on(player_store.engine, time.time)
+            retention.add(moderation.retention())
+            player_store.erasers.append(moderation.reports.erase)  # (a deleted player's name leaves the reports)
+            # Rooms' chat (issue 49): a deleted player's messages keep no name; a finished room's go after a while.
+            chat = Chat(
+                player_store.engine,
+                settings.chat,
+                now=clock.now,
+                clustered=node is not None,
+                reports=moderation.reports,
+                rules=chat_rules,
+                mutes=moderation.mutes,
+                outbox=outbox,  # (a message to a person away from a correspondence room: their event and inbox item)
+            )
+            player_store.erasers.append(chat.erase)
+            retention.add(chat.retention())
         return cls(
             settings,
             telemetry,
@@ -664,6 +708,9 @@ class Assembly:
             retention=retention,
             inbox=inbox,
             presence=presence,
+            chat=chat,
+            moderation=moderation,
+            chat_rules=chat_rules,
         )
 
     async def start(self) -> KickoffServer:
@@ -712,6 +759,8 @@ class Assembly:
             presence=self.presence,
             invitations=self.invitations,
             rematch=self.settings.rematch,
+            chat=self.chat,
+            moderation=self.moderation,
         )
         collector.settle()  # (what start-up made stays for good: see service/collector.py)
         return self.running

@@ -21,11 +21,12 @@ from google.protobuf import timestamp_pb2
 from engine.core import Game, UnknownGame
 from engine.levels import levels_of
 from engine.registry import GAMES, get_game
-from kickoff.v1 import common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
+from kickoff.v1 import chat_pb2, common_pb2, game_pb2, game_pb2_grpc, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.actors.directory import page_size_of
 from service.actors.feed import Feed
 from service.actors.requests import RequestKey, request_key
 from service.actors.runtime import Remote
+from service.chat.chat import Chat
 from service.errors import (
     Conflict,
     InvalidRequest,
@@ -36,8 +37,10 @@ from service.errors import (
     Unauthenticated,
 )
 from service.grpc.admission import Admission
+from service.grpc.chat_stream import at_table, message_to_proto, reader_of, with_chat
 from service.grpc.codecs import codec_of
 from service.grpc.convert import (
+    CHAT_MODE_NAME,
     MODE_NAME,
     REMATCH_FILL_NAME,
     STATUS_NAME,
@@ -63,6 +66,7 @@ from service.rooms.invitations import ACCEPTED, DECLINED, Invitation, RoomInvita
 from service.rooms.private import InvitationLinks, Visitor, hidden, may_enter
 from service.rooms.rematches import Rematches, seat_of_caller
 from service.rooms.room import Room, Update
+from service.rooms.seats import PERSON
 from service.rooms.updates import WAITING
 from service.store.database import store_away
 from service.store.links import LinkRecord, MemoryLinks
@@ -164,8 +168,10 @@ class RoomAccess:
         links: InvitationLinks | None = None,
         invitations: RoomInvitations | None = None,
         rematches: Rematches | None = None,
+        chat: Chat | None = None,
     ) -> None:
         self.directory = directory
+        self.chat = chat  # rooms' chat (None: a store in memory, no chat), which the room streams carry when asked
         self.invitations = invitations  # invitations to a friend (None: a server without players)
         self.tokens = tokens
         self.forwarder = forwarder  # a node of a cluster: calls for rooms other nodes own go there
@@ -239,6 +245,22 @@ class RoomAccess:
         room.check_seat(claim.seat, claim.nonce)
         return seat_of_caller(room, claim.seat, "")
 
+    async def table_seat(self, room: Room, context: grpc.aio.ServicerContext) -> int | None:
+        """The person's seat of ``room`` the caller sat in, proved by its seat token or their player's access token
+        (Unauthenticated for an access token that is not valid, to be refreshed); None for anyone else, a seat token
+        of another room or of a seat that changed hands included."""
+        token = bearer_token(context)
+        if token is None:
+            return None
+        caller = await self.players.optional_caller(token) if self.players is not None else None
+        if caller is not None:
+            record = room.seat_of(caller.player_id)
+            return record.seat if record is not None and record.kind == PERSON else None
+        with contextlib.suppress(Unauthenticated, PermissionDenied):
+            seat, _ = self.seat(context, room, required=True)  # type: ignore[misc]
+            return seat if room.seats[seat].kind == PERSON else None
+        return None
+
     async def player(self, context: grpc.aio.ServicerContext) -> Player | None:
         """The signed-in player a call that anyone may make is made for: an access token's (checked: Unauthenticated
         when it is not valid), else None (a seat token, or none)."""
@@ -293,6 +315,15 @@ class RoomAccess:
         return claim.seat, claim.nonce
 
 
+def team_seat_counts(game: Any) -> list[int]:
+    """The table sizes at which ``game``'s seats play in teams of partners, with its default options (GameInfo)."""
+    return [
+        count
+        for count in game.spec.seat_counts
+        if len(set(teams := game.teams(count, game.spec.resolve(count)))) < len(teams)
+    ]
+
+
 class GameServicer(game_pb2_grpc.GameServiceServicer):
     @unary
     async def ListGames(self, request: game_pb2.ListGamesRequest, context: Any) -> game_pb2.ListGamesResponse:
@@ -305,6 +336,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                     summary=g.spec.summary,
                     seat_choice=g.spec.seat_choice,
                     levels=levels_of(g),
+                    team_seat_counts=team_seat_counts(g),
                 )
                 for g in GAMES.values()
             ]
@@ -418,6 +450,8 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
                 stand_ins=request.stand_ins,
                 unlisted=request.unlisted,
                 rematch_fill=_rematch_fill(request.rematch_fill),
+                chat=_chat_mode(request.chat),
+                team_chat=request.team_chat,
             ),
             request=key,
         )
@@ -648,6 +682,13 @@ def _rematch_fill(value: int) -> str:
     return REMATCH_FILL_NAME[value]
 
 
+def _chat_mode(value: int) -> str:
+    """CreateRoomRequest.chat as a room keeps it ('' on, "reactions", "off"); INVALID_ARGUMENT for another."""
+    if value not in CHAT_MODE_NAME:
+        raise InvalidRequest("chat must be a ChatMode value", code="bad_chat", field="chat")
+    return CHAT_MODE_NAME[value]
+
+
 def link_to_proto(link: LinkRecord) -> room_pb2.InvitationLink:
     """An invitation link as a room's seated players see it (never its token)."""
     return room_pb2.InvitationLink(
@@ -737,6 +778,7 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 self.admission.stream(context),
                 self.access.directory.telemetry.instruments.stream("events"),
                 holding(self.access.players, seat_player(room, viewer), AT_TABLE, room.room_id, unlisted=room.unlisted),
+                at_table(self.access.chat, room, seat_player(room, viewer)),
             ):
                 # A seat's feed ends when the seat changes hands (SeatReleased): nothing after it is rendered for it.
                 feed = room.subscribe(request.after_version, viewer, nonce)
@@ -746,8 +788,12 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                     await context.send_initial_metadata(())
                     if visitor is not None and visitor.link is not None and viewer is None:
                         self.access.links.used("watched")  # (a watch the link let in: no seat of the room)
-                    async for update in feed:
-                        yield stream_message(update_bytes(room, update, viewer))  # (a StreamEventsResponse)
+                    chat = request.after_chat_seq if request.HasField("after_chat_seq") else None
+                    async for item in with_chat(self.access.chat, room, viewer, chat, feed):
+                        if type(item) is chat_pb2.ChatMessage:  # (issue 49: the room's chat, asked for)
+                            yield move_pb2.StreamEventsResponse(chat=item)
+                        else:
+                            yield stream_message(update_bytes(room, item, viewer))  # (a StreamEventsResponse)
                 finally:
                     feed.close()
         except KickoffError as error:
@@ -771,9 +817,15 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
     ) -> move_pb2.GetReplayResponse:
         if request.after_version < 0:
             raise InvalidRequest("after_version must be 0 or more", code="bad_after_version", field="after_version")
+        chat = self.access.chat
+        seat = await self.access.table_seat(room, context) if chat is not None and not request.after_version else None
         steps, revealed, last = await room.replay_steps(request.after_version, page_size_of(request.page_size))
         await self.access.rematches.attach(room)  # (a finished room's replay links to its rematch)
-        return replay_to_proto(room, steps, revealed, last)
+        response = replay_to_proto(room, steps, revealed, last)
+        if seat is not None and chat is not None:  # (issue 49: the table's talk, for those who sat at it only)
+            said = await chat.replayed(room, await reader_of(chat, room, seat))
+            response.chat.extend(message_to_proto(message) for message in said)
+        return response
 
     async def Play(
         self, request_iterator: AsyncIterator[move_pb2.PlayRequest], context: grpc.aio.ServicerContext
@@ -801,12 +853,17 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 self.admission.stream(context),
                 self.access.directory.telemetry.instruments.stream("play"),
                 holding(self.access.players, seat_player(room, seat), AT_TABLE, room.room_id, unlisted=room.unlisted),
+                at_table(self.access.chat, room, seat_player(room, seat)),
             ):
                 feed = room.subscribe(first.hello.after_version, seat, nonce)  # (it ends if the seat is given back)
                 reader = asyncio.create_task(self._read_moves(request_iterator, room, seat, nonce, feed))
+                hello = first.hello
+                chat = hello.after_chat_seq if hello.HasField("after_chat_seq") else None
                 try:
-                    while (item := await feed.next(until_stopped=True)) is not None:
-                        if type(item) is Update:
+                    async for item in with_chat(self.access.chat, room, seat, chat, feed, until_stopped=True):
+                        if type(item) is chat_pb2.ChatMessage:  # (issue 49: the room's chat, asked for)
+                            yield move_pb2.PlayResponse(chat=item)
+                        elif type(item) is Update:
                             result = None
                             if item.mover == seat and item.request_id:  # the answer rides on the update it made
                                 result = move_pb2.MoveResult(

@@ -20,6 +20,7 @@ from service.grpc.limits import check_request
 from service.grpc.servicers import internal, parameters_of
 from service.telemetry import Telemetry
 from service.webhooks.events import (
+    CHAT_MESSAGE,
     CLOCK_RUNNING_OUT,
     FRIEND_ACCEPTED,
     FRIEND_REQUESTED,
@@ -45,6 +46,7 @@ EVENT = {
     FRIEND_ACCEPTED: webhook_pb2.WEBHOOK_EVENT_FRIEND_ACCEPTED,
     ROOM_INVITED: webhook_pb2.WEBHOOK_EVENT_ROOM_INVITED,
     REMATCH_PROPOSED: webhook_pb2.WEBHOOK_EVENT_REMATCH_PROPOSED,
+    CHAT_MESSAGE: webhook_pb2.WEBHOOK_EVENT_CHAT_MESSAGE,
 }
 EVENT_NAME = {value: name for name, value in EVENT.items()}
 STATUS = {
@@ -69,6 +71,7 @@ def endpoint_to_proto(endpoint: Endpoint) -> webhook_pb2.WebhookEndpoint:
         secret_hint=endpoint.secret_hint,
         backlog=endpoint.backlog,
         dead=endpoint.dead,
+        chat_text=endpoint.chat_text,
     )
 
 
@@ -136,6 +139,7 @@ class WebhookServicer(webhook_pb2_grpc.WebhookServiceServicer):
             description=request.description,
             max_in_flight=request.max_in_flight,
             timeout_seconds=request.timeout_seconds,
+            chat_text=request.chat_text,
             request=operator_request_key(request.request_id, parameters_of(request)),
         )
         return webhook_pb2.AddEndpointResponse(endpoint=endpoint_to_proto(endpoint), secret=secret)

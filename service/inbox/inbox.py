@@ -5,7 +5,10 @@ tournament's line, a table the matchmaker found, a friend's request) that names 
 or each of its ``players``, is an item for that player, inserted by :meth:`Inbox.write` in the transaction of the
 change, whether or not any webhook endpoint wants it: a crash keeps both or neither, and an item is in the store, for
 every node, after a restart or a failover. Events marked ``inbox=False`` are not items: a live game's turn (a
-correspondence game's is), a clock reminder, a game's end (events.py marks them).
+correspondence game's is), a clock reminder, a game's end (events.py marks them). A ``chat.message`` (a message to a
+player away from a correspondence room) is the one exception to "one item an event": a player keeps at most one unread
+such item a room, which a later message updates (:meth:`Inbox._merged`: its ``count`` and newest seq, keeping its id),
+so that a talkative table cannot fill an inbox.
 
 **Ids.** ``item_id`` is the store's own counter (an INTEGER primary key on SQLite, an identity on PostgreSQL): each
 item written has a higher one, so a player's items newest first are ``ORDER BY item_id DESC`` on the index
@@ -48,6 +51,7 @@ from service.store.journal import _away_is_unavailable
 from service.store.models import InboxItemRow
 from service.store.retention import Rule
 from service.telemetry import Telemetry
+from service.webhooks.events import CHAT_MESSAGE
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +60,7 @@ LOOKBACK_SECONDS = 10.0  # how long a follower looks below the highest id it sen
 RECHECK_SECONDS = 0.05  # a local write woke a follower before its commit was visible: it looks again this soon
 RECHECKS = 20  # (at most this many times, then the poll's round takes over)
 DEFAULT_PAGE = 50
+MERGE_LOOK = 100  # a player's unread chat items a new chat message looks through for its room's (Inbox._merged)
 
 
 @dataclass(frozen=True)
@@ -190,9 +195,12 @@ class Inbox:
             if not event.inbox:
                 continue
             for player in recipients(event.data):
-                rows.append(
-                    {"player_id": player, "kind": event.type, "data": dict(event.data), "created_at": event.time}
-                )
+                row = {"player_id": player, "kind": event.type, "data": dict(event.data), "created_at": event.time}
+                if event.type == CHAT_MESSAGE:
+                    if await self._merged(connection, row):
+                        continue
+                    row["data"]["count"] = 1
+                rows.append(row)
         if not rows:
             return 0
         await connection.execute(insert(InboxItemRow), rows)
@@ -203,6 +211,32 @@ class Inbox:
         # (the followers here look at once: a look before the commit is visible looks again soon)
         asyncio.get_running_loop().call_soon(lambda: self.watch.changed(players, local=True))
         return len(rows)
+
+    async def _merged(self, connection: Any, row: dict[str, Any]) -> bool:
+        """A chat message for a player who has an unread ``chat.message`` item of that room already: that item is
+        updated (one more in its ``count``, the newest message's seq, channel, sender and time) rather than a new one
+        written, so that a talkative table leaves one unread item a room. Whether it was."""
+        query = (
+            select(InboxItemRow.item_id, InboxItemRow.data)
+            .where(
+                InboxItemRow.player_id == row["player_id"],
+                InboxItemRow.kind == CHAT_MESSAGE,
+                InboxItemRow.read.is_(False),
+            )
+            .order_by(InboxItemRow.item_id.desc())
+            .limit(MERGE_LOOK)
+        )
+        room_id = row["data"].get("room_id")
+        for item_id, data in (await connection.execute(query)).all():
+            if data.get("room_id") == room_id:
+                merged = {**row["data"], "count": int(data.get("count") or 1) + 1}
+                await connection.execute(
+                    update(InboxItemRow)
+                    .where(InboxItemRow.item_id == item_id)
+                    .values(data=merged, created_at=row["created_at"])
+                )
+                return True
+        return False
 
     # -- reading and marking ----------------------------------------------------------------------------------------
 

@@ -163,7 +163,15 @@ async def live_rooms(
     return found[:size], found[size - 1].room_id if len(found) > size else ""
 
 
-__all__ = ["LeaseInfo", "LiveRoomInfo", "NodeInfo", "leases", "live_rooms", "node", "nodes"]
+async def player_exists(engine: AsyncEngine, player_id: str) -> bool:
+    """Whether the player exists (and has not deleted themselves)."""
+    async with engine.connect() as connection:
+        query = select(PlayerRow.player_id).where(PlayerRow.player_id == player_id, PlayerRow.deleted_at.is_(None))
+        found = await connection.execute(query)
+        return found.first() is not None
+
+
+__all__ = ["LeaseInfo", "LiveRoomInfo", "NodeInfo", "leases", "live_rooms", "node", "nodes", "player_exists"]
 
 
 @dataclass(frozen=True)

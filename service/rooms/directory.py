@@ -72,6 +72,7 @@ log = logging.getLogger(__name__)
 
 KEEP_FINISHED = 256  # finished rooms kept in memory, the most recently used
 MAX_CORRESPONDENCE_HOURS = 14 * 24  # a correspondence room's longest period: 14 days
+CHAT_MODES = ("", "on", "reactions", "off")  # a room's chat option ('' and "on" are the same: service/chat)
 
 
 def seats_of_system_players(seats: int, count: int, chosen: Sequence[int] = ()) -> tuple[int, ...]:
@@ -119,6 +120,8 @@ class NewRoom:
     unlisted: bool = False
     rematch_fill: str = ""  # what fills a seat whose person declines a rematch ('' no rematch, "system")
     rematch: bool = False  # a rematch's room (service/rooms/rematches.py): its people seated, unlisted as its first
+    chat: str = ""  # the room's chat: '' (on), "reactions" or "off" (service/chat)
+    team_chat: bool = False  # a channel for each team (a team game only)
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,9 @@ class RoomDirectory(Directory[Room]):
         ``stand_ins``: a person's seat the clock played for twice in a row is played by a system player at ``normal``
         until the person moves again (online only: a solo room has no clock).
 
+        ``chat``: what the room's chat lets through ('' or "on", "reactions", "off"); ``team_chat``: a channel for
+        each team, in a game with teams only (service/chat).
+
         ``request``: the creator's request id (service/actors/requests.py), kept on the room's row; call it through
         :meth:`create_once`, which answers a retry with the room its key made. Another call that stored a room under
         the same key meanwhile (on another node): StoreRefused, as the store's unique key refuses this one.
@@ -243,6 +249,16 @@ class RoomDirectory(Directory[Room]):
                 code="bad_stand_ins",
                 field="stand_ins",
             )
+        if asked.chat not in CHAT_MODES:
+            raise InvalidRequest("chat must be on, reactions or off", code="bad_chat", field="chat")
+        if asked.team_chat:
+            teams = get_game(asked.game).teams(asked.seats, resolved)
+            if len(set(teams)) == len(teams):
+                raise InvalidRequest(
+                    "team chat is for team games (Carta Futbol Club, Age of Soccer with teams): this game has none",
+                    code="team_chat_not_allowed",
+                    field="team_chat",
+                )
         taken = seats_of_system_players(asked.seats, asked.system_players, asked.system_seats)
         if asked.choice:
             first = next(seat for seat in range(asked.seats) if seat not in taken)
@@ -287,6 +303,8 @@ class RoomDirectory(Directory[Room]):
             stand_ins=asked.stand_ins,
             unlisted=asked.unlisted,
             rematch_fill=asked.rematch_fill,
+            chat="" if asked.chat == "on" else asked.chat,
+            team_chat=asked.team_chat,
             trace_parent=room_trace(self.telemetry, traced),  # (whether its game is traced: decided once, now)
             request_key=request.key if request else "",
             request_hash=request.parameters if request else "",

@@ -229,6 +229,8 @@ class Rematches:
                     stand_ins=room.stand_ins,
                     unlisted=room.unlisted,
                     rematch_fill=room.rematch_fill,
+                    chat=room.chat,
+                    team_chat=room.team_chat,
                     rematch=True,
                 )
             )

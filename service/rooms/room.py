@@ -104,6 +104,9 @@ class Room(Seating, ActorHandler):
         self.stand_ins = record.stand_ins  # whether system players stand in for absent people (players.py)
         self.unlisted = record.unlisted  # a private table: who may see it is service/rooms/private.py's to say
         self.rematch_fill = record.rematch_fill  # what fills a declined seat of its rematch (rematches.py)
+        self.chat = record.chat or "on"  # what its chat lets through: on, reactions, off (service/chat)
+        self.team_chat = record.team_chat  # whether each team has a chat channel of its own
+        self.talk: Any = None  # its chat's state on this node, once used (service/chat: RoomChat)
         self.rematch: Any = None  # its rematch once one was read or proposed (a RematchRecord: rematches.py)
         self.rematch_read = False  # whether the store was asked for it since this room was loaded
         self.parent = ("tournament", record.tournament_id) if record.tournament_id else None  # told when it ends

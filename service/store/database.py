@@ -126,13 +126,19 @@ def _stop_without_waiting(dbapi_connection) -> None:  # type: ignore[no-untyped-
     dbapi_connection.driver_connection.stop()
 
 
+SQLITE_POOL = 16  # connections a SQLite file's pool keeps open (and as many more it may open for a moment)
+
+
 def create_engine(url: str, *, pool: bool = True) -> AsyncEngine:
     """An async engine; SQLite files get WAL, a busy timeout and writers that take turns, and their folder is made."""
     path = _sqlite_path(url)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
-    # hide_parameters: a database error's text (logged) shows the SQL, never the values bound to it.
-    engine = create_async_engine(url, poolclass=None if pool else NullPool, hide_parameters=True)
+    # hide_parameters: a database error's text (logged) shows the SQL, never the values bound to it. A SQLite file's
+    # pool keeps up to SQLITE_POOL connections open (each is a thread and four PRAGMAs to open): with the default five,
+    # a busy server opened and closed one for most reads past the fifth at once (the chat's, issue 49).
+    sizes = {"pool_size": SQLITE_POOL, "max_overflow": SQLITE_POOL} if path is not None and pool else {}
+    engine = create_async_engine(url, poolclass=None if pool else NullPool, hide_parameters=True, **sizes)
     if url.startswith("sqlite"):
 
         @event.listens_for(engine.sync_engine, "connect")

@@ -67,6 +67,8 @@ def _room_row(record: RoomRecord) -> dict[str, Any]:
         "request_hash": record.request_hash or None,
         "unlisted": record.unlisted,
         "rematch_fill": record.rematch_fill,
+        "chat": record.chat,
+        "team_chat": record.team_chat,
     }
 
 
@@ -117,6 +119,8 @@ def _room_record(row: Any) -> RoomRecord:
         request_hash=row.request_hash or "",
         unlisted=bool(row.unlisted),
         rematch_fill=row.rematch_fill or "",
+        chat=row.chat or "",
+        team_chat=bool(row.team_chat),
     )
 
 

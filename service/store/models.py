@@ -5,7 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, Double, ForeignKey, Index, Integer, String, Text, false, text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+    text,
+    true,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -61,6 +75,10 @@ class RoomRow(Base):
     # What fills a seat whose person declines a rematch ('' or "no_rematch": no rematch; "system": a system player)
     # (0023)
     rematch_fill: Mapped[str] = mapped_column(String(16), default="", server_default="")
+    # The room's chat (issue 49, 0027): "" or "on" (text and reactions), "reactions" (reactions only), "off"; and
+    # whether each team has a channel of its own
+    chat: Mapped[str] = mapped_column(String(12), default="", server_default="")
+    team_chat: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -437,6 +455,8 @@ class WebhookEndpointRow(Base):
     # the hash of the request's parameters (service/actors/requests.py) (0018)
     request_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     request_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Whether its chat.message deliveries carry the message's text, read at delivery (0029; issue 49)
+    chat_text: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class WebhookDeliveryRow(Base):
@@ -503,6 +523,36 @@ class InboxItemRow(Base):
     data: Mapped[dict[str, Any]] = mapped_column(JSON)  # the webhook event's data (never a card)
     created_at: Mapped[float] = mapped_column(Double)
     read: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+# -- table talk (issue 49: service/chat; 0027) ------------------------------------------------------------------------
+class ChatMessageRow(Base):
+    """One message of a room's chat (0027): its place in the room's one sequence (``seq``, from 1, written in order by
+    the node that owns the room), its channel (and team, for a team's channel), its sender and its text or reaction.
+    Kept per channel up to KICKOFF_CHAT_HISTORY messages, and KICKOFF_CHAT_KEEP_DAYS after the game ended."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (
+        Index("ix_chat_messages_channel", "room_id", "channel", "team", "seq"),
+        Index("ix_chat_messages_request", "room_id", "request_key", unique=True),
+        Index("ix_chat_messages_player", "player_id"),
+    )
+
+    room_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seq: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    channel: Mapped[str] = mapped_column(String(12))  # players, spectators, team
+    team: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # the team channel's team
+    player_id: Mapped[str] = mapped_column(String(40), default="", server_default="")  # '' an anonymous seat
+    name: Mapped[str] = mapped_column(String(64))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the sender's seat (None: a spectator)
+    text: Mapped[str] = mapped_column(String(1000), default="", server_default="")
+    reaction: Mapped[str] = mapped_column(String(16), default="", server_default="")  # good_game, ... ('' text)
+    # the sender's request id hashed with who they are (a retry finds the message by it; None: no request id)
+    request_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[float] = mapped_column(Double)
+    # an operator deleted it: its text and reaction are blanked, a withdrawal (a row of its own) names it
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    withdraws_seq: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # a withdrawal: the message's seq
 
 
 # -- friends (issue 48: service/friends; 0019) ------------------------------------------------------------------------
@@ -629,3 +679,69 @@ class RematchRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)  # open, made, refused
     new_room_id: Mapped[str] = mapped_column(String(32), default="", server_default="")
     reason: Mapped[str] = mapped_column(String(32), default="", server_default="")
+
+
+# -- chat moderation (issue 49: service/chat/reports.py; 0028) --------------------------------------------------------
+class ChatReportRow(Base):
+    """A player's report of a chat message (0028): the message and the ten around it as they were when it was filed
+    (``snapshot``), the reporter, the room; one per reporter and message. Open until an operator closes it."""
+
+    __tablename__ = "chat_reports"
+    __table_args__ = (
+        UniqueConstraint("reporter_id", "room_id", "seq", name="uq_chat_reports_reporter_message"),
+        Index("ix_chat_reports_list", "is_open", "created_at", "report_id"),
+    )
+
+    report_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_id: Mapped[str] = mapped_column(String(32))
+    seq: Mapped[int] = mapped_column(BigInteger)  # the reported message's seq in its room's chat
+    reporter_id: Mapped[str] = mapped_column(String(40))
+    reported_id: Mapped[str] = mapped_column(String(40))  # who wrote it ('' for an anonymous seat's reaction)
+    reason: Mapped[str] = mapped_column(String(200), default="", server_default="")  # the reporter's words, if any
+    snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)  # {"message": line, "context": [line, ...]}
+    created_at: Mapped[float] = mapped_column(Double)
+    is_open: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    closed_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    closed_by: Mapped[str] = mapped_column(String(32), default="", server_default="")  # the operator key's id
+    note: Mapped[str] = mapped_column(String(200), default="", server_default="")  # the operator's, on closing
+
+
+class ChatMuteRow(Base):
+    """A player muted (0028): their chat messages are refused (``muted``) until ``until`` (None: until an operator
+    ends it) or until it is ended. Kept after it ends, with who made and ended it."""
+
+    __tablename__ = "chat_mutes"
+    __table_args__ = (Index("ix_chat_mutes_player", "player_id", "ended_at"), {"sqlite_autoincrement": True})
+
+    mute_id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(40))
+    until: Mapped[float | None] = mapped_column(Double, nullable=True)
+    reason: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    created_at: Mapped[float] = mapped_column(Double)
+    created_by: Mapped[str] = mapped_column(String(32))  # the operator key's id
+    ended_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    ended_by: Mapped[str] = mapped_column(String(32), default="", server_default="")
+
+
+class ChatActionRow(Base):
+    """One operator action on the chat (0028), never changed: a message deleted (``room_id``, ``seq``), a player
+    muted or their mute ended (``player_id``, ``until``), a report closed (``report_id``), with the operator key's
+    id and the time."""
+
+    __tablename__ = "chat_actions"
+    __table_args__ = (
+        Index("ix_chat_actions_message", "room_id", "seq"),
+        Index("ix_chat_actions_created", "created_at"),
+        {"sqlite_autoincrement": True},
+    )
+
+    action_id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    action: Mapped[str] = mapped_column(String(24))  # delete_message, mute_player, end_mute, close_report
+    key_id: Mapped[str] = mapped_column(String(32))
+    room_id: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    seq: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    player_id: Mapped[str] = mapped_column(String(40), default="", server_default="")
+    report_id: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    until: Mapped[float | None] = mapped_column(Double, nullable=True)
+    reason: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    created_at: Mapped[float] = mapped_column(Double)

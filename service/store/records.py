@@ -53,6 +53,10 @@ class RoomRecord:
     # What fills a seat whose person declines a rematch of this room: '' (no rematch, the default) or "system" (a
     # system player at the room's level: service/rooms/rematches.py)
     rematch_fill: str = ""
+    # The room's chat (service/chat): "" (on: text and reactions), "reactions" or "off"; and whether each team has a
+    # channel of its own (a team game only)
+    chat: str = ""
+    team_chat: bool = False
 
     @property
     def actor_id(self) -> str:

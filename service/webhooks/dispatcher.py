@@ -8,8 +8,10 @@ has one writer anyway), counts its deliveries in flight cluster-wide (sending, w
 at most ``max_in_flight`` less that many: status sending, ``claimed_by`` this node, ``claimed_until`` now plus the
 endpoint's timeout plus :data:`CLAIM_MARGIN` (no other node sends it before then), ``attempts`` one more. A clock
 reminder (a delivery with a ``condition``) whose seat no longer acts with that deadline (the rooms row's ``turns``)
-is made obsolete instead, never sent. Each claimed delivery is then sent in a task of its own, so a slow or dead
-endpoint delays no other one: a pass never waits for a send.
+is made obsolete instead, never sent. An endpoint that asked for chat text (``chat_text``) gets each ``chat.message``
+delivery's text added to its payload as the claim is made, read from the chat's row then (none when the message was
+withdrawn or is no longer kept; the stored payload never holds it). Each claimed delivery is then sent in a task of
+its own, so a slow or dead endpoint delays no other one: a pass never waits for a send.
 
 After an attempt, its outcome is written only if the row is still this claim (status sending, this node, this
 ``claimed_until`` and ``attempts``), so a late answer never overwrites another node's newer claim: delivered (a 2xx)
@@ -52,10 +54,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from service.errors import EndpointNotFound
 from service.settings import WebhookSettings
-from service.store.models import RoomRow, WebhookDeliveryRow, WebhookEndpointRow
+from service.store.models import ChatMessageRow, RoomRow, WebhookDeliveryRow, WebhookEndpointRow
 from service.telemetry import SCOPE, VERSION, Telemetry
 from service.webhooks.addresses import AddressPolicy
-from service.webhooks.events import TEST, timestamp
+from service.webhooks.events import CHAT_MESSAGE, TEST, timestamp
 from service.webhooks.outbox import delivery_id as new_delivery_id
 from service.webhooks.sender import Attempt, Sender
 
@@ -114,6 +116,35 @@ def condition_holds(condition: dict[str, Any], turns: dict[str, list[Any]] | Non
     if not entry or len(entry) < 2 or entry[1] is None:
         return False
     return abs(float(entry[1]) - deadline) < 1e-6
+
+
+async def with_text(connection: AsyncConnection, payloads: dict[str, str]) -> dict[str, str]:
+    """``chat.message`` payloads (by delivery) with the message's ``text`` added to their data, read from the chat's
+    row now: a message withdrawn, no longer kept, or a reaction gets none (its payload stays as it was written)."""
+    wanted: dict[str, tuple[str, int]] = {}
+    for delivery_id, payload in payloads.items():
+        try:
+            data = json.loads(payload)["data"]
+            wanted[delivery_id] = (str(data["room_id"]), int(data["seq"]))
+        except (KeyError, TypeError, ValueError):
+            continue
+    if not wanted:
+        return {}
+    m = ChatMessageRow
+    keys = set(wanted.values())
+    found = await connection.execute(
+        select(m.room_id, m.seq, m.text).where(
+            m.room_id.in_({room_id for room_id, _ in keys}), m.seq.in_({seq for _, seq in keys})
+        )
+    )
+    texts = {(row.room_id, int(row.seq)): row.text for row in found if row.text}
+    answer = {}
+    for delivery_id, key in wanted.items():
+        if key in texts:
+            body = json.loads(payloads[delivery_id])
+            body["data"]["text"] = texts[key]
+            answer[delivery_id] = json.dumps(body, separators=(",", ":"), sort_keys=True)
+    return answer
 
 
 @dataclass(frozen=True)
@@ -305,14 +336,18 @@ class Dispatcher:
                     update(d)
                     .where(d.delivery_id.in_(wanted), self._due_rows(now))  # (a late answer may have come meanwhile)
                     .values(status=SENDING, claimed_by=self.node_id, claimed_until=until, attempts=d.attempts + 1)
-                    .returning(d.delivery_id, d.payload, d.attempts, d.retry_from)
+                    .returning(d.delivery_id, d.payload, d.attempts, d.retry_from, d.event)
                 )
             ).all()
+            payloads = {row.delivery_id: row.payload for row in rows}
+            if endpoint.chat_text:  # (its chat messages carry their text, as kept now)
+                chats = {row.delivery_id: row.payload for row in rows if row.event == CHAT_MESSAGE}
+                payloads.update(await with_text(connection, chats))
         return [
             Claim(
                 row.delivery_id,
                 endpoint_id,
-                row.payload,
+                payloads[row.delivery_id],
                 row.attempts,
                 row.retry_from,
                 until,

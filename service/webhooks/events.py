@@ -35,6 +35,9 @@ FRIEND_ACCEPTED = "friend.accepted"
 ROOM_INVITED = "room.invited"
 # Rematches (service/rooms/rematches.py): to each other person of a finished room, when one proposes a rematch.
 REMATCH_PROPOSED = "rematch.proposed"
+# Table talk (service/chat): a message to a seated player who is away from a correspondence room (issue 49). Its data
+# holds no text; an endpoint that asked for the text (its chat_text) gets it at delivery (dispatcher.py).
+CHAT_MESSAGE = "chat.message"
 TYPES = (
     TURN_BEGAN,
     MATCH_FOUND,
@@ -45,6 +48,7 @@ TYPES = (
     FRIEND_ACCEPTED,
     ROOM_INVITED,
     REMATCH_PROPOSED,
+    CHAT_MESSAGE,
 )
 SHORTEST_REMINDED = 600.0  # a clock with less time than this gets no reminder
 
@@ -195,3 +199,21 @@ def rematch_event(*, recipient: str, room_id: str, game: str, proposed_by: int, 
         "deadline": timestamp(deadline),
     }
     return Event(REMATCH_PROPOSED, now, data)
+
+
+def chat_event(
+    *, recipient: str, room_id: str, game: str, seq: int, channel: str, reaction: str, from_name: str, now: float
+) -> Event:
+    """A chat message (room ``room_id``'s ``seq``, in ``channel``) to ``recipient``, away from that correspondence
+    room (``chat.message``): the room, the game, the sender's name as the room shows it and the reaction's key ('' for
+    text); never the text itself (an endpoint with chat_text reads it at delivery)."""
+    data = {
+        "player_id": recipient,
+        "room_id": room_id,
+        "game": game,
+        "seq": seq,
+        "channel": channel,
+        "reaction": reaction,
+        "from_name": from_name,
+    }
+    return Event(CHAT_MESSAGE, now, data)

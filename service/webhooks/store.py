@@ -41,6 +41,7 @@ class Endpoint:
     secret_hint: str
     backlog: int = 0
     dead: int = 0
+    chat_text: bool = False  # its chat.message deliveries carry the message's text (read at delivery)
 
 
 def _endpoint(row: Any, backlog: int = 0, dead: int = 0) -> Endpoint:
@@ -55,6 +56,7 @@ def _endpoint(row: Any, backlog: int = 0, dead: int = 0) -> Endpoint:
         row.secret_hint,
         backlog,
         dead,
+        bool(row.chat_text),
     )
 
 
@@ -77,6 +79,7 @@ class WebhookStore:
         description: str = "",
         max_in_flight: int = 0,
         timeout_seconds: float = 0.0,
+        chat_text: bool = False,
         request: RequestKey | None = None,
     ) -> tuple[Endpoint, str]:
         """Register an endpoint; returns it with its secret (shown only now, and to a retry). With a request id
@@ -84,7 +87,8 @@ class WebhookStore:
         who sends the id again holds the operator key as the first call did, and the first answer, lost, was the only
         one that showed the secret (a registered endpoint whose secret nobody has could not be checked by any
         receiver). PreconditionFailed (request_id_reused) when another request registered it. Checked first, so a
-        retry is never too_many_endpoints; two calls racing with one id register one endpoint (the unique key)."""
+        retry is never too_many_endpoints; two calls racing with one id register one endpoint (the unique key).
+        ``chat_text``: the endpoint's ``chat.message`` deliveries carry the message's text."""
         if request is not None:
             async with self.engine.connect() as connection:
                 found = await self._requested(connection, request)
@@ -116,6 +120,7 @@ class WebhookStore:
             "max_in_flight": max_in_flight or DEFAULT_IN_FLIGHT,
             "timeout_seconds": timeout_seconds or DEFAULT_TIMEOUT,
             "created_at": self.now(),
+            "chat_text": chat_text,
             "request_key": request.key if request else None,
             "request_hash": request.parameters if request else None,
         }
@@ -145,6 +150,7 @@ class WebhookStore:
             row["timeout_seconds"],
             row["created_at"],
             row["secret_hint"],
+            chat_text=chat_text,
         )
         return endpoint, secret
 

@@ -1,5 +1,6 @@
 """The lobby's forms about one of the server's games: a new room's (the game, its seats, solo, online or an unlisted
-online room, system players and options typed as name=value) and Play now's (the game's queue, and the table size)."""
+online room, system players, options typed as name=value, and the room's chat) and Play now's (the game's queue, and
+the table size)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,17 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from kickoff.v1 import game_pb2
+from kickoff.v1 import chat_pb2, game_pb2
 from terminal.screens.shared import seat_counts
+
+# The games whose seats play in teams, where a room may give each team a channel of its own (docs/guides/chat.md);
+# the server refuses team chat elsewhere (team_chat_not_allowed), and says so.
+TEAM_GAMES = frozenset({"carta-futbol-club", "age-of-soccer"})
+CHAT_MODES = [
+    ("chat on", chat_pb2.CHAT_MODE_ON),
+    ("quick reactions only", chat_pb2.CHAT_MODE_REACTIONS),
+    ("chat off", chat_pb2.CHAT_MODE_OFF),
+]
 
 
 def parse_options(text: str) -> dict[str, Any]:
@@ -58,8 +68,9 @@ class GameForm(ModalScreen[dict[str, Any] | None]):
 
 class CreateRoomScreen(GameForm):
     """The form for a new room: the game, its seats (from the game's seat counts), solo, online or online and
-    unlisted (a private table, for a player: the lobby signs in first), how many system players, and options over the
-    game's defaults. Answers the request's fields, or None."""
+    unlisted (a private table, for a player: the lobby signs in first), how many system players, options over the
+    game's defaults, and the room's chat (on, quick reactions only, off; a team game's team chat). Answers the
+    request's fields, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
@@ -94,6 +105,12 @@ class CreateRoomScreen(GameForm):
             with Horizontal(classes="field"):
                 yield Label("Their level")
                 yield Select(self._level_options(), value="normal", allow_blank=False, id="create-level")
+            with Horizontal(classes="field"):
+                yield Label("Chat")
+                yield Select(CHAT_MODES, value=chat_pb2.CHAT_MODE_ON, allow_blank=False, id="create-chat")
+                yield Select(
+                    [("no team chat", False), ("team chat", True)], value=False, allow_blank=False, id="create-team"
+                )
             yield Static(self._hint(), id="create-hint")
             with Horizontal(id="dialog-buttons"):
                 yield Button("Create", variant="primary", id="create")
@@ -109,6 +126,16 @@ class CreateRoomScreen(GameForm):
         info = self.games.get(self.game)
         levels = list(info.levels) if info and info.levels else ["normal"]
         return [(f"{level} (searches)" if level == "hard" else level, level) for level in levels]
+
+    def on_mount(self) -> None:
+        self.query_one("#create-team", Select).display = self.game in TEAM_GAMES
+
+    def _chat(self) -> int:
+        value = self.query_one("#create-chat", Select).value
+        return value if isinstance(value, int) else chat_pb2.CHAT_MODE_ON
+
+    def _team_chat(self) -> bool:
+        return self.game in TEAM_GAMES and self.query_one("#create-team", Select).value is True
 
     def _level(self) -> str:
         value = self.query_one("#create-level", Select).value
@@ -151,6 +178,7 @@ class CreateRoomScreen(GameForm):
             seats.set_options(self._seat_options())
             self.query_one("#create-hint", Static).update(self._hint())
             self.query_one("#create-system", Input).value = self._default_system()
+            self.query_one("#create-team", Select).display = self.game in TEAM_GAMES
 
     @on(Select.Changed, "#create-seats")
     @on(Select.Changed, "#create-mode")
@@ -175,6 +203,8 @@ class CreateRoomScreen(GameForm):
                 "system_players": system,
                 "system_player": self._level(),
                 "options": options,
+                "chat": self._chat(),
+                "team_chat": self._team_chat(),
             }
         )
 

@@ -375,6 +375,8 @@ class LobbyScreen(Screen[None]):
                 options=request["options"],
                 choice=self.choice(),  # (a signed-in player is seated by CreateRoom, with it)
                 unlisted=unlisted,
+                chat=request.get("chat", 0),
+                team_chat=bool(request.get("team_chat")),
             )
         except CallFailed as failed:
             self.say(refused(failed))

@@ -62,11 +62,12 @@ def timestamp_seconds(stamp: Any) -> float:
     return stamp.seconds + stamp.nanos / 1e9
 
 
-async def open_replay(screen: Screen[Any], room_id: str) -> None:
-    """Fetch a room's replay and show it (a refusal is said where the screen says things)."""
+async def open_replay(screen: Screen[Any], room_id: str, token: str | None = None) -> None:
+    """Fetch a room's replay and show it (a refusal is said where the screen says things): with the seat's ``token``,
+    or as the signed-in player, so that whoever sat at the table reads its chat beside the steps."""
     client: KickoffClient = screen.app.client  # type: ignore[attr-defined]
     try:
-        replay = await client.replay(room_id)
+        replay = await client.replay(room_id, token)
     except CallFailed as failed:
         screen.notify(f"No replay: {failed.refusal}", severity="warning")
         return

@@ -54,6 +54,10 @@ def item_text(item: inbox_pb2.InboxItem) -> str:
         return f"your turn in {game} room {room}"
     if item.kind == "match.found":
         return f"a {game} table was found for you"
+    if item.kind == "chat.message":
+        count = _field(data, "count")
+        more = f" ({count} messages)" if count not in ("", "1") else ""
+        return f"{_field(data, 'from_name') or 'someone'} wrote in your {game} room {room}{more}"
     if item.kind == "tournament.game_ready":
         return f"your tournament's next game is ready: room {room}"
     return item.kind

@@ -1,5 +1,6 @@
 """The table: one room followed live on the seat's play stream (or a spectator's event stream), its view drawn by
-:mod:`terminal.tables`, the seat's legal moves (choosing one submits it), the turn's clocks, and the end."""
+:mod:`terminal.tables`, the seat's legal moves (choosing one submits it), the turn's clocks, the end, and the room's
+chat (:mod:`terminal.screens.chat`: the stream carries it; after the game, FollowChat)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from textual.widgets import Footer, Header, Input, Log, OptionList, Static
 
 from kickoff.v1 import common_pb2, move_pb2, room_pb2
 from terminal.client import CallFailed, KickoffClient, PlayItem, RoomStream, Ticket, ViewSnapshot, new_request_id
+from terminal.screens.chat import ChatPane
 from terminal.screens.private import InviteScreen
 from terminal.screens.shared import MODE_TEXT, open_replay, rating_text, timestamp_seconds
 from terminal.tables import SeatBook, move_label, outcome_lines, room_event_text, view_parts
@@ -30,14 +32,17 @@ ANSWER_TEXT = {
     room_pb2.REMATCH_ANSWER_NO_ANSWER: "did not answer",
 }
 REFUSED_TEXT = {"declined": "a player declined", "no_answer": "a player did not answer in time"}
+CHAT_ACTIONS = ("write", "react", "pick", "report", "block")
 
 
 class TableScreen(Screen[None]):
     """One room, followed live: the seats (a player's with their rating in this game), the table, the hand, whose
-    turn it is and their clock, the events, and the seat's legal moves (choosing one submits it). A spectator (no
-    ticket) sees the public view and no moves."""
+    turn it is and their clock, the events, the seat's legal moves (choosing one submits it), and the room's chat
+    (the players' channel for a seat). A spectator (no ticket) sees the public view, the spectators' chat and no
+    moves."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel_chat", "Cancel"),  # (a message, a reaction or a report begun: first in line)
         Binding("escape", "back('lobby')", "Lobby"),
         Binding("escape", "back('games')", "My games"),
         Binding("l", "leave", "Back", show=False),
@@ -53,6 +58,13 @@ class TableScreen(Screen[None]):
         Binding("d", "answer_rematch(False)", "Decline"),
         Binding("j", "join_rematch", "Join rematch"),
         Binding("u", "look_rematch", "Look again", show=False),
+        # The room's chat (the pane's line says which apply): write, quick reactions (then 1-6), pick a message.
+        Binding("t", "chat('write')", "Talk"),
+        Binding("q", "chat('react')", "Reactions"),
+        Binding("c", "chat('pick')", "Chat"),
+        Binding("p", "chat('report')", "Report"),
+        Binding("b", "chat('block')", "Block sender"),
+        *[Binding(str(key), f"reaction({key})", show=False) for key in range(1, 7)],
     ]
 
     def __init__(self, room_id: str, ticket: Ticket | None, *, back: str = "lobby") -> None:
@@ -116,7 +128,9 @@ class TableScreen(Screen[None]):
                 yield Static("", id="rematch")
         yield Static("", id="turn")
         yield Static("", id="notice")
-        yield Log(id="feed", max_lines=500, auto_scroll=True)
+        with Horizontal(id="lower"):
+            yield Log(id="feed", max_lines=500, auto_scroll=True)
+            yield ChatPane(self.room_id, self.ticket, id="chat-side")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -155,7 +169,48 @@ class TableScreen(Screen[None]):
             return self.ticket is not None and self.status == common_pb2.ROOM_STATUS_WAITING and (unlisted or self.held)
         if action in REMATCH_ACTIONS:
             return self._rematch_offers(action)
+        if action == "chat":
+            return self.chat.may(str(parameters[0]))
+        if action == "cancel_chat":
+            return bool(self.chat.mode)
+        if action == "reaction":
+            return self.chat.mode == "react"
         return True
+
+    # -- the chat -----------------------------------------------------------------------------------------------------
+
+    @property
+    def chat(self) -> ChatPane:
+        return self.query_one(ChatPane)
+
+    def action_chat(self, what: str) -> None:
+        chat = self.chat
+        if not chat.may(what):
+            return
+        if what == "pick":
+            self.query_one("#chat", OptionList).focus()
+        elif what == "block":
+            chat.block_picked()
+        else:
+            chat.begin(what)
+
+    def action_cancel_chat(self) -> None:
+        self.chat.cancel()
+
+    def action_reaction(self, index: int) -> None:
+        self.chat.react(index)
+
+    def _chat_after(self) -> int | None:
+        """The seq a room stream's chat resumes after (None: ask for none, the room's chat is off)."""
+        return None if self.chat.off else self.chat.last_seq
+
+    async def _follow_chat(self) -> None:
+        """After the game (the room's stream ended with it), the room's chat from the last seq seen."""
+        try:
+            async for message in self.client.follow_chat(self.room_id, self.seat_token, self.chat.last_seq):
+                self.chat.take(message)
+        except CallFailed as failed:
+            self.chat.draw_line(f"The chat broke off: {failed.refusal}")
 
     # -- the rematch --------------------------------------------------------------------------------------------------
 
@@ -217,6 +272,7 @@ class TableScreen(Screen[None]):
         if self.stream is not None:
             await self.stream.close()
         self.workers.cancel_group(self, "stream")
+        self.workers.cancel_group(self, "chat")
         self.app.switch_screen(TableScreen(ticket.room.room_id, ticket, back=self.back))
 
     async def _rematch_call(self, call: Any) -> None:
@@ -266,7 +322,7 @@ class TableScreen(Screen[None]):
 
     def action_replay(self) -> None:
         if self.finished:
-            self.run_worker(open_replay(self, self.room_id), group="replay", exclusive=True)
+            self.run_worker(open_replay(self, self.room_id, self.seat_token), group="replay", exclusive=True)
 
     def action_reconnect(self) -> None:
         """Follow the room again from the last version seen (after the stream broke off)."""
@@ -293,10 +349,14 @@ class TableScreen(Screen[None]):
                 self.book.take(seat)
             self._want_ratings()
             self.sub_title = self._subtitle()
+            self.chat.set_room(self.room)
+            chat = self._chat_after()
             if self.ticket is not None:
-                self.stream = await self.client.play(self.room_id, self.ticket.token, after_version)
+                self.stream = await self.client.play(
+                    self.room_id, self.ticket.token, after_version, after_chat_seq=chat
+                )
             else:
-                self.stream = await self.client.watch(self.room_id, after_version)
+                self.stream = await self.client.watch(self.room_id, after_version, after_chat_seq=chat)
             if after_version:
                 self._notice("")
             self._want_view()
@@ -304,6 +364,8 @@ class TableScreen(Screen[None]):
                 await self._apply(item)
                 if self.finished and self.outcome is not None:
                     break
+            if self.finished and not self.chat.off:  # the room's chat goes on after the game, on its own stream
+                self.run_worker(self._follow_chat(), group="chat", exclusive=True)
             if self.finished and self.ticket is not None:  # the rematch, as it stands
                 await self._rematch_call(self.client.get_room(self.room_id, self.seat_token))
         except CallFailed as failed:
@@ -315,6 +377,9 @@ class TableScreen(Screen[None]):
                 await self.stream.close()
 
     async def _apply(self, item: PlayItem) -> None:
+        if item.chat is not None:
+            self.chat.take(item.chat)
+            return
         if item.refusal is not None:
             if item.refusal.request_id == self.pending or not self.pending:
                 self.pending = ""
@@ -440,7 +505,8 @@ class TableScreen(Screen[None]):
             if labels:
                 moves.highlighted = 0
         moves.border_subtitle = f"{len(self.legal)} legal" if self.legal else "not your turn"
-        if self.legal and not isinstance(self.focused, Input):
+        picking = self.focused is not None and self.chat in self.focused.ancestors_with_self
+        if self.legal and not isinstance(self.focused, Input) and not picking:  # (a message picked keeps the focus)
             moves.focus()
 
     @on(OptionList.OptionSelected, "#moves")
@@ -501,6 +567,10 @@ class TableScreen(Screen[None]):
     def _draw_turn(self) -> None:
         self.query_one("#turn", Static).update(Text(self.turn_text()))
 
+    def notice(self, text: str, *, refusal: bool = False) -> None:
+        """Show a line under the turn (the chat pane's refusals show there, as a refused move's do)."""
+        self._notice(text, refusal=refusal)
+
     def _notice(self, text: str, *, refusal: bool = False) -> None:
         """Show a line under the turn: a refusal (kept in ``refusal_text`` until the next notice) or news."""
         self.refusal_text = text if refusal else ""
@@ -528,6 +598,7 @@ class TableScreen(Screen[None]):
         if self.stream is not None:
             await self.stream.close()
         self.workers.cancel_group(self, "stream")
+        self.workers.cancel_group(self, "chat")
         if self.ticket is not None and self.status == common_pb2.ROOM_STATUS_WAITING and (give_back or not self.held):
             with contextlib.suppress(CallFailed):  # (the game began meanwhile: the seat stays, as it must)
                 await self.client.leave_room(self.room_id, self.ticket.token)

@@ -15,6 +15,7 @@ from sqlalchemy import make_url, text
 
 from kickoff.v1 import move_pb2, move_pb2_grpc, player_pb2_grpc, room_pb2, room_pb2_grpc, tournament_pb2_grpc
 from service.actors.runtime import Runtime
+from service.chat.chat import Chat
 from service.cluster.node import Node
 from service.friends.store import FriendStore
 from service.grpc.server import KickoffServer, create_server
@@ -25,7 +26,7 @@ from service.players.players import Players, page_key
 from service.players.store import PlayerStore
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
-from service.settings import FriendSettings, InboxSettings, NodeSettings, WebhookSettings
+from service.settings import ChatSettings, FriendSettings, InboxSettings, NodeSettings, WebhookSettings
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.store.leases import NOW
@@ -108,6 +109,7 @@ class Cluster:
         max_live_rooms: int | None = None,
         max_live_tournaments: int | None = None,
         social: bool = False,
+        chat: bool = False,
         **journal_options: Any,
     ) -> Member:
         """A node; ``freezable``: the other nodes reach it through a :class:`Freezer` (``member.freezer``);
@@ -115,8 +117,9 @@ class Cluster:
         by (``cluster.leases`` unless given); ``max_live_rooms``, ``max_live_tournaments``: its caps on live rooms
         and tournaments (none by default); ``social``: a whole node of issue 48, with the players' inboxes
         (``member.inbox``, written through the outbox in the journal's transactions, as a server assembles it; its
-        watch looks only when the test calls ``member.inbox.watch.look()``) and FriendService; ``journal_options``:
-        its journal's (``retry_seconds``, ``try_seconds``)."""
+        watch looks only when the test calls ``member.inbox.watch.look()``) and FriendService; ``chat``: rooms' chat
+        (issue 49; its settings the defaults, its time the cluster's clock); ``journal_options``: its journal's
+        (``retry_seconds``, ``try_seconds``)."""
         store = None
         url = self.url
         if cuttable:
@@ -146,8 +149,9 @@ class Cluster:
             outbox = Outbox(engine, WebhookSettings(), now=self.clock.now, inbox=inbox)
             journal.outbox = outbox
             friends = FriendStore(engine, self.clock.now, FriendSettings(), outbox)
+        talk = Chat(engine, ChatSettings(), now=self.clock.now, clustered=True) if chat else None
         server = await create_server(
-            rooms, SeatTokens(SECRET), tournaments=tournaments, players=signing, inbox=inbox, friends=friends
+            rooms, SeatTokens(SECRET), tournaments=tournaments, players=signing, inbox=inbox, friends=friends, chat=talk
         )
         node.address = node.table.address = f"127.0.0.1:{server.port}"  # (known once the port is bound)
         freezer = await Freezer(node.address).start() if freezable else None

@@ -34,6 +34,14 @@ CALLS: list[tuple[str, Message]] = [
     ("CloseRoom", operator_pb2.CloseRoomRequest(room_id="nosuchroom", reason="why")),
     ("RevokeSeatToken", operator_pb2.RevokeSeatTokenRequest(room_id="nosuchroom", seat=0)),
     ("DrainNode", operator_pb2.DrainNodeRequest()),
+    # (issue 49: the chat's moderation)
+    ("ListChatReports", operator_pb2.ListChatReportsRequest()),
+    ("GetChatReport", operator_pb2.GetChatReportRequest(report_id="nosuchreport")),
+    ("CloseChatReport", operator_pb2.CloseChatReportRequest(report_id="nosuchreport")),
+    ("DeleteChatMessage", operator_pb2.DeleteChatMessageRequest(room_id="nosuchroom", seq=1)),
+    ("MutePlayer", operator_pb2.MutePlayerRequest(player_id="nosuchplayer", seconds=60)),
+    ("EndMute", operator_pb2.EndMuteRequest(player_id="nosuchplayer")),
+    ("ListMutes", operator_pb2.ListMutesRequest()),
 ]
 
 

@@ -49,6 +49,7 @@ class Harness:
     friend_store: Any = None  # (a FriendStore where the server has players)
     presence: Any = None  # (a Presence where the test asked for one: service/presence)
     invitations: Any = None  # (a RoomInvitations where the server has players)
+    chat: Any = None  # (a Chat where the test asked for one: service/chat)
 
     @property
     def rooms(self) -> room_pb2_grpc.RoomServiceStub:

@@ -201,9 +201,10 @@ async def create_room(
     options: str = "",
     system: int | None = None,
     unlisted: bool = False,
+    chat: int = 0,
 ) -> None:
     """Create a room from the lobby with the keys: the game from the lobby's list, then the form (``unlisted``: an
-    online room in nobody's lobby)."""
+    online room in nobody's lobby; ``chat``: the chat field's choice, 0 on, 1 quick reactions only, 2 off)."""
     screen = await lobby(pilot)
     names = [info.name for info in screen.games]
     await pilot.press("g")
@@ -221,5 +222,7 @@ async def create_room(
     if system is not None:
         await pilot.press("ctrl+a", "backspace", *str(system))
     await pilot.press("tab", *options)
+    if chat:
+        await pilot.press("tab", "tab", "enter", *["down"] * chat, "enter")  # (past their level, to the chat field)
     await pilot.pause()
     await pilot.press("ctrl+s")

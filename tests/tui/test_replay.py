@@ -8,8 +8,13 @@ import json
 from pathlib import Path
 
 import cli
-from terminal.app import KickoffApp
+from kickoff.v1 import chat_pb2, chat_pb2_grpc, common_pb2, player_pb2, room_pb2
+from service.settings import ChatSettings
+from service.store.database import create_engine, upgrade_in_thread
+from service.store.journal import SqlJournal
+from terminal.app import KickoffApp, ReplayApp
 from terminal.replay import ReplayScreen, read_replay, replay_lines
+from tests.server.conftest import auth
 from tests.server.test_protocol import play_some, two_seat_game
 from tests.tui.conftest import lobby, shown, until
 from tests.tui.test_games import assert_inside
@@ -94,3 +99,49 @@ async def test_kickoff_replay_saves_a_file_and_reads_it_back(start, tmp_path: Pa
         assert cli.main(["replay", str(tmp_path / name)]) == 2
         out, err = capsys.readouterr()
         assert not out and words in err
+
+
+async def test_a_players_replay_shows_the_tables_chat_by_time_and_as_text(start, tmp_path: Path, capsys) -> None:
+    """A replay saved with a seat's token carries the table's chat: `kickoff replay FILE` prints each message after
+    the last step at or before its time, its markup as plain characters, and so does the replay screen's feed; a
+    replay saved without a token has no chat. (~3 s: SQLite, four moves, the screen)"""
+    url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
+    await upgrade_in_thread(url)
+    harness = await start(journal=SqlJournal(create_engine(url)), chat=ChatSettings())
+    ann = (await harness.players.SignInAsGuest(player_pb2.SignInAsGuestRequest(name="Ann"))).session
+    create = room_pb2.CreateRoomRequest(game="soker", mode=common_pb2.ROOM_MODE_ONLINE, seats=2, think_seconds=0)
+    made = await harness.rooms.CreateRoom(create, metadata=auth(ann.access_token))
+    room_id = made.room.room_id
+    tokens = [made.seat_token, (await harness.join(room_id))[1]]
+    chat = chat_pb2_grpc.ChatServiceStub(harness.channel)
+    said = chat_pb2.SendChatMessageRequest(room_id=room_id, text="[b]good luck[/b] <i>")
+    await chat.SendChatMessage(said, metadata=auth(ann.access_token))
+    started = (await harness.view(room_id)).version  # (the message's time is the game's start's)
+    harness.clock.advance(5)
+    await play_some(harness, room_id, tokens, 4)
+    harness.clock.advance(5)
+    thanks = chat_pb2.SendChatMessageRequest(room_id=room_id, reaction=chat_pb2.CHAT_REACTION_THANKS)
+    await chat.SendChatMessage(thanks, metadata=auth(tokens[1]))  # (an anonymous seat: a reaction)
+    last = (await harness.view(room_id)).version
+
+    target = f"127.0.0.1:{harness.server.port}"
+    path, public = tmp_path / "mine.json", tmp_path / "public.json"
+    for file, token in ((path, ["--token", tokens[1]]), (public, [])):
+        command = ["replay", str(file), "--room", room_id, "--target", target, "--save", *token]
+        assert await asyncio.to_thread(cli.main, command) == 0
+    assert "chat" in json.loads(path.read_text()) and "chat" not in json.loads(public.read_text())
+    capsys.readouterr()
+    assert cli.main(["replay", str(path)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    chat_lines = [" ".join(line.split()) for line in printed if "> " in line]
+    assert chat_lines == [f"{started} > Ann: [b]good luck[/b] <i>", f"{last} > player 1: Thanks"]
+    assert printed.index(next(line for line in printed if "> Ann" in line)) < printed.index(
+        next(line for line in printed if line.split()[0] == str(started + 1))
+    ), "before the moves made after it"
+
+    app = ReplayApp(read_replay(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        await pilot.press("end")
+        fed = [" ".join(line.split()) for line in app.screen.query_one("#replay-feed").lines]
+        assert fed[-1] == f"{last} > player 1: Thanks" and f"{started} > Ann: [b]good luck[/b] <i>" in fed

@@ -10,6 +10,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from service.settings import ChatSettings
+from service.store.database import create_engine, upgrade_in_thread
+from service.store.journal import SqlJournal
 from tests.servers import Start
 from tests.web.browser import Page, Pages, expect, require_browser, screenshot, stand_still, violations
 from tests.web.leaks import check_spectator_page
@@ -143,3 +146,59 @@ async def test_the_end_of_a_game_and_the_lobby_lead_to_its_replay(start: Start, 
     row = page.get_by_test_id("room-row").filter(has_text=room_id)
     await row.get_by_test_id("replay").click()
     await expect(page.get_by_test_id("replay")).to_have_attribute("data-room", room_id)
+
+
+async def test_a_player_of_the_table_sees_its_chat_beside_the_steps_as_text(
+    start: Start, gateway, pages: Pages, tmp_path: Path
+) -> None:
+    """The tab that holds a seat of the room gets the table's chat with the replay: each message shows from the last
+    step at or before its time on, its markup as characters (never an element), a reaction in words; the view stays
+    free of WCAG violations. (~4 s: SQLite, three moves)"""
+    url = f"sqlite+aiosqlite:///{tmp_path}/kickoff.db"
+    await upgrade_in_thread(url)
+    harness = await start(journal=SqlJournal(create_engine(url)), chat=ChatSettings())
+    client: httpx.AsyncClient = await gateway(harness)
+    created = await client.post(
+        "/v1/rooms", json={"game": "soker", "mode": "ROOM_MODE_SOLO", "seats": 2, "systemPlayers": 1, "thinkSeconds": 0}
+    )
+    room_id = created.json()["roomId"]
+    ana = (await client.post("/v1/players/guest", json={"name": "Ana"})).json()["session"]
+    joined = await client.post(
+        f"/v1/rooms/{room_id}/seats", json={}, headers={"Authorization": f"Bearer {ana['accessToken']}"}
+    )
+    token = joined.json()["seatToken"]
+    auth = {"Authorization": f"Bearer {token}"}
+    await play(client, room_id, token, moves=1)
+    await harness.settle(room_id)
+    said_at = int((await client.get(f"/v1/rooms/{room_id}/view", headers=auth)).json()["version"])
+    harness.clock.advance(5)
+    said = await client.post(f"/v1/rooms/{room_id}/chat", json={"text": "<b>good luck</b>"}, headers=auth)
+    assert said.status_code == 201, said.text
+    harness.clock.advance(5)
+    await play(client, room_id, token, moves=2)
+    await harness.settle(room_id)
+    harness.clock.advance(5)
+    thanks = {"reaction": "CHAT_REACTION_THANKS"}
+    assert (await client.post(f"/v1/rooms/{room_id}/chat", json=thanks, headers=auth)).status_code == 201
+    last = int((await client.get(f"/v1/rooms/{room_id}/replay?page_size=1")).json()["lastVersion"])
+
+    page = await pages.new()
+    await page.goto(f"{client.base_url}/play")
+    seat = {"seat": joined.json()["seat"], "token": token, "name": "Ana"}
+    await page.evaluate(
+        "([key, held]) => sessionStorage.setItem(key, JSON.stringify(held))", [f"kickoff:seat:{room_id}", seat]
+    )
+    await page.goto(f"{client.base_url}/play#replay={room_id}")
+    await expect(page.get_by_test_id("replay")).to_have_attribute("data-last", str(last))
+    talk = page.get_by_test_id("replay-chat").locator("li")
+    await page.keyboard.press("End")
+    await at_version(page, last)
+    await expect(talk).to_have_text(["Ana: <b>good luck</b>", "Ana: Thanks"])
+    assert await page.get_by_test_id("replay-chat").locator("b").count() == 0, "text, never markup"
+    await page.keyboard.press("Home")
+    await at_version(page, 1)
+    await expect(talk).to_have_count(0)  # (before the message's time: nothing said yet)
+    await page.get_by_test_id("replay-slider").fill(str(said_at))
+    await at_version(page, said_at)
+    await expect(talk).to_have_text(["Ana: <b>good luck</b>"])  # (from the last step before it on; not the reaction)
+    assert await violations(page) == [], "the replay view with its chat"

@@ -30,7 +30,7 @@ from kickoff.v1 import limits_pb2 as kickoff_dot_v1_dot_limits__pb2
 from kickoff.v1 import soker_pb2 as kickoff_dot_v1_dot_soker__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/game.proto\x12\nkickoff.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1ekickoff/v1/age_of_soccer.proto\x1a\x16kickoff/v1/carta.proto\x1a\x17kickoff/v1/limits.proto\x1a\x16kickoff/v1/soker.proto\"\x12\n\x10ListGamesRequest\"8\n\x11ListGamesResponse\x12#\n\x05games\x18\x01 \x03(\x0b\x32\x14.kickoff.v1.GameInfo\"r\n\x08GameInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0bseat_counts\x18\x03 \x03(\x05\x12\x0f\n\x07summary\x18\x04 \x01(\t\x12\x13\n\x0bseat_choice\x18\x05 \x01(\t\x12\x0e\n\x06levels\x18\x06 \x03(\t\"[\n\x0fGetRulesRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x30\n\x07options\x18\x02 \x01(\x0b\x32\x17.google.protobuf.StructB\x06\xaa\xbb\x18\x02\x10\x10\"6\n\x10GetRulesResponse\x12\"\n\x05rules\x18\x01 \x01(\x0b\x32\x13.kickoff.v1.RuleSet\"\xc9\x01\n\nRuleOption\x12\x0c\n\x04name\x18\x01 \x01(\t\x12%\n\x05value\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12-\n\rdefault_value\x18\x03 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x14\n\x07minimum\x18\x05 \x01(\x03H\x00\x88\x01\x01\x12\x14\n\x07maximum\x18\x06 \x01(\x03H\x01\x88\x01\x01\x42\n\n\x08_minimumB\n\n\x08_maximum\"\x87\x01\n\x07RuleSet\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x11\n\tdeck_size\x18\x03 \x01(\x05\x12\x13\n\x0bseat_counts\x18\x04 \x03(\x05\x12\'\n\x07options\x18\x05 \x03(\x0b\x32\x16.kickoff.v1.RuleOption\x12\x0e\n\x06levels\x18\x06 \x03(\t\"*\n\x10ListCardsRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"F\n\x11ListCardsResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12#\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x14.kickoff.v1.CardFace\"\x98\x02\n\x08\x43\x61rdFace\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04kind\x18\x03 \x01(\t\x12\x0e\n\x06\x63opies\x18\x04 \x01(\x05\x12\x0c\n\x04text\x18\x05 \x01(\t\x12*\n\x05soker\x18\x06 \x01(\x0b\x32\x19.kickoff.v1.SokerCardFaceH\x00\x12\x38\n\rage_of_soccer\x18\x07 \x01(\x0b\x32\x1f.kickoff.v1.AgeOfSoccerCardFaceH\x00\x12*\n\x05\x63\x61rta\x18\x08 \x01(\x0b\x32\x19.kickoff.v1.CartaCardFaceH\x00\x12*\n\x07generic\x18\t \x01(\x0b\x32\x17.google.protobuf.StructH\x00\x42\x06\n\x04game2\xc2\x02\n\x0bGameService\x12[\n\tListGames\x12\x1c.kickoff.v1.ListGamesRequest\x1a\x1d.kickoff.v1.ListGamesResponse\"\x11\x82\xd3\xe4\x93\x02\x0b\x12\t/v1/games\x12l\n\x08GetRules\x12\x1b.kickoff.v1.GetRulesRequest\x1a\x1c.kickoff.v1.GetRulesResponse\"%\x82\xd3\xe4\x93\x02\x1f\x12\x16/v1/games/{game}/rulesb\x05rules\x12h\n\tListCards\x12\x1c.kickoff.v1.ListCardsRequest\x1a\x1d.kickoff.v1.ListCardsResponse\"\x1e\x82\xd3\xe4\x93\x02\x18\x12\x16/v1/games/{game}/cardsb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/game.proto\x12\nkickoff.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1ekickoff/v1/age_of_soccer.proto\x1a\x16kickoff/v1/carta.proto\x1a\x17kickoff/v1/limits.proto\x1a\x16kickoff/v1/soker.proto\"\x12\n\x10ListGamesRequest\"8\n\x11ListGamesResponse\x12#\n\x05games\x18\x01 \x03(\x0b\x32\x14.kickoff.v1.GameInfo\"\x8c\x01\n\x08GameInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0bseat_counts\x18\x03 \x03(\x05\x12\x0f\n\x07summary\x18\x04 \x01(\t\x12\x13\n\x0bseat_choice\x18\x05 \x01(\t\x12\x0e\n\x06levels\x18\x06 \x03(\t\x12\x18\n\x10team_seat_counts\x18\x07 \x03(\x05\"[\n\x0fGetRulesRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x30\n\x07options\x18\x02 \x01(\x0b\x32\x17.google.protobuf.StructB\x06\xaa\xbb\x18\x02\x10\x10\"6\n\x10GetRulesResponse\x12\"\n\x05rules\x18\x01 \x01(\x0b\x32\x13.kickoff.v1.RuleSet\"\xc9\x01\n\nRuleOption\x12\x0c\n\x04name\x18\x01 \x01(\t\x12%\n\x05value\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12-\n\rdefault_value\x18\x03 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x14\n\x07minimum\x18\x05 \x01(\x03H\x00\x88\x01\x01\x12\x14\n\x07maximum\x18\x06 \x01(\x03H\x01\x88\x01\x01\x42\n\n\x08_minimumB\n\n\x08_maximum\"\x87\x01\n\x07RuleSet\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x11\n\tdeck_size\x18\x03 \x01(\x05\x12\x13\n\x0bseat_counts\x18\x04 \x03(\x05\x12\'\n\x07options\x18\x05 \x03(\x0b\x32\x16.kickoff.v1.RuleOption\x12\x0e\n\x06levels\x18\x06 \x03(\t\"*\n\x10ListCardsRequest\x12\x16\n\x04game\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"F\n\x11ListCardsResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12#\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x14.kickoff.v1.CardFace\"\x98\x02\n\x08\x43\x61rdFace\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04kind\x18\x03 \x01(\t\x12\x0e\n\x06\x63opies\x18\x04 \x01(\x05\x12\x0c\n\x04text\x18\x05 \x01(\t\x12*\n\x05soker\x18\x06 \x01(\x0b\x32\x19.kickoff.v1.SokerCardFaceH\x00\x12\x38\n\rage_of_soccer\x18\x07 \x01(\x0b\x32\x1f.kickoff.v1.AgeOfSoccerCardFaceH\x00\x12*\n\x05\x63\x61rta\x18\x08 \x01(\x0b\x32\x19.kickoff.v1.CartaCardFaceH\x00\x12*\n\x07generic\x18\t \x01(\x0b\x32\x17.google.protobuf.StructH\x00\x42\x06\n\x04game2\xc2\x02\n\x0bGameService\x12[\n\tListGames\x12\x1c.kickoff.v1.ListGamesRequest\x1a\x1d.kickoff.v1.ListGamesResponse\"\x11\x82\xd3\xe4\x93\x02\x0b\x12\t/v1/games\x12l\n\x08GetRules\x12\x1b.kickoff.v1.GetRulesRequest\x1a\x1c.kickoff.v1.GetRulesResponse\"%\x82\xd3\xe4\x93\x02\x1f\x12\x16/v1/games/{game}/rulesb\x05rules\x12h\n\tListCards\x12\x1c.kickoff.v1.ListCardsRequest\x1a\x1d.kickoff.v1.ListCardsResponse\"\x1e\x82\xd3\xe4\x93\x02\x18\x12\x16/v1/games/{game}/cardsb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -53,22 +53,22 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTGAMESREQUEST']._serialized_end=220
   _globals['_LISTGAMESRESPONSE']._serialized_start=222
   _globals['_LISTGAMESRESPONSE']._serialized_end=278
-  _globals['_GAMEINFO']._serialized_start=280
-  _globals['_GAMEINFO']._serialized_end=394
-  _globals['_GETRULESREQUEST']._serialized_start=396
-  _globals['_GETRULESREQUEST']._serialized_end=487
-  _globals['_GETRULESRESPONSE']._serialized_start=489
-  _globals['_GETRULESRESPONSE']._serialized_end=543
-  _globals['_RULEOPTION']._serialized_start=546
-  _globals['_RULEOPTION']._serialized_end=747
-  _globals['_RULESET']._serialized_start=750
-  _globals['_RULESET']._serialized_end=885
-  _globals['_LISTCARDSREQUEST']._serialized_start=887
-  _globals['_LISTCARDSREQUEST']._serialized_end=929
-  _globals['_LISTCARDSRESPONSE']._serialized_start=931
-  _globals['_LISTCARDSRESPONSE']._serialized_end=1001
-  _globals['_CARDFACE']._serialized_start=1004
-  _globals['_CARDFACE']._serialized_end=1284
-  _globals['_GAMESERVICE']._serialized_start=1287
-  _globals['_GAMESERVICE']._serialized_end=1609
+  _globals['_GAMEINFO']._serialized_start=281
+  _globals['_GAMEINFO']._serialized_end=421
+  _globals['_GETRULESREQUEST']._serialized_start=423
+  _globals['_GETRULESREQUEST']._serialized_end=514
+  _globals['_GETRULESRESPONSE']._serialized_start=516
+  _globals['_GETRULESRESPONSE']._serialized_end=570
+  _globals['_RULEOPTION']._serialized_start=573
+  _globals['_RULEOPTION']._serialized_end=774
+  _globals['_RULESET']._serialized_start=777
+  _globals['_RULESET']._serialized_end=912
+  _globals['_LISTCARDSREQUEST']._serialized_start=914
+  _globals['_LISTCARDSREQUEST']._serialized_end=956
+  _globals['_LISTCARDSRESPONSE']._serialized_start=958
+  _globals['_LISTCARDSRESPONSE']._serialized_end=1028
+  _globals['_CARDFACE']._serialized_start=1031
+  _globals['_CARDFACE']._serialized_end=1311
+  _globals['_GAMESERVICE']._serialized_start=1314
+  _globals['_GAMESERVICE']._serialized_end=1636
 # @@protoc_insertion_point(module_scope)

@@ -23,20 +23,22 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("name", "title", "seat_counts", "summary", "seat_choice", "levels")
+    __slots__ = ("name", "title", "seat_counts", "summary", "seat_choice", "levels", "team_seat_counts")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     SEAT_COUNTS_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     SEAT_CHOICE_FIELD_NUMBER: _ClassVar[int]
     LEVELS_FIELD_NUMBER: _ClassVar[int]
+    TEAM_SEAT_COUNTS_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     seat_counts: _containers.RepeatedScalarFieldContainer[int]
     summary: str
     seat_choice: str
     levels: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., seat_counts: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ..., seat_choice: _Optional[str] = ..., levels: _Optional[_Iterable[str]] = ...) -> None: ...
+    team_seat_counts: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., seat_counts: _Optional[_Iterable[int]] = ..., summary: _Optional[str] = ..., seat_choice: _Optional[str] = ..., levels: _Optional[_Iterable[str]] = ..., team_seat_counts: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GetRulesRequest(_message.Message):
     __slots__ = ("game", "options")

@@ -28,13 +28,14 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from google.rpc import status_pb2 as google_dot_rpc_dot_status__pb2
 from kickoff.v1 import age_of_soccer_pb2 as kickoff_dot_v1_dot_age__of__soccer__pb2
 from kickoff.v1 import carta_pb2 as kickoff_dot_v1_dot_carta__pb2
+from kickoff.v1 import chat_pb2 as kickoff_dot_v1_dot_chat__pb2
 from kickoff.v1 import common_pb2 as kickoff_dot_v1_dot_common__pb2
 from kickoff.v1 import limits_pb2 as kickoff_dot_v1_dot_limits__pb2
 from kickoff.v1 import room_pb2 as kickoff_dot_v1_dot_room__pb2
 from kickoff.v1 import soker_pb2 as kickoff_dot_v1_dot_soker__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/move.proto\x12\nkickoff.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x1ekickoff/v1/age_of_soccer.proto\x1a\x16kickoff/v1/carta.proto\x1a\x17kickoff/v1/common.proto\x1a\x17kickoff/v1/limits.proto\x1a\x15kickoff/v1/room.proto\x1a\x16kickoff/v1/soker.proto\"\xc0\x01\n\x04Move\x12&\n\x05soker\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SokerMoveH\x00\x12\x34\n\rage_of_soccer\x18\x02 \x01(\x0b\x32\x1b.kickoff.v1.AgeOfSoccerMoveH\x00\x12&\n\x05\x63\x61rta\x18\x03 \x01(\x0b\x32\x15.kickoff.v1.CartaMoveH\x00\x12*\n\x07generic\x18\x0f \x01(\x0b\x32\x17.kickoff.v1.GenericMoveH\x00\x42\x06\n\x04game\"\xc0\x01\n\x04View\x12&\n\x05soker\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SokerViewH\x00\x12\x34\n\rage_of_soccer\x18\x02 \x01(\x0b\x32\x1b.kickoff.v1.AgeOfSoccerViewH\x00\x12&\n\x05\x63\x61rta\x18\x03 \x01(\x0b\x32\x15.kickoff.v1.CartaViewH\x00\x12*\n\x07generic\x18\x0f \x01(\x0b\x32\x17.kickoff.v1.GenericViewH\x00\x42\x06\n\x04game\"\xc9\x01\n\tGameEvent\x12\'\n\x05soker\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.SokerEventH\x00\x12\x35\n\rage_of_soccer\x18\x02 \x01(\x0b\x32\x1c.kickoff.v1.AgeOfSoccerEventH\x00\x12\'\n\x05\x63\x61rta\x18\x03 \x01(\x0b\x32\x16.kickoff.v1.CartaEventH\x00\x12+\n\x07generic\x18\x0f \x01(\x0b\x32\x18.kickoff.v1.GenericEventH\x00\x42\x06\n\x04game\"$\n\x0bGenericMove\x12\x15\n\x04wire\x18\x01 \x01(\tB\x07\xaa\xbb\x18\x03\x08\x80\x02\"4\n\x0bGenericView\x12%\n\x04\x64\x61ta\x18\x01 \x01(\x0b\x32\x17.google.protobuf.Struct\"5\n\x0cGenericEvent\x12%\n\x04\x64\x61ta\x18\x01 \x01(\x0b\x32\x17.google.protobuf.Struct\"\x99\x02\n\tRoomEvent\x12+\n\nseat_taken\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SeatTakenH\x00\x12)\n\tseat_left\x18\x02 \x01(\x0b\x32\x14.kickoff.v1.SeatLeftH\x00\x12/\n\x0cgame_started\x18\x03 \x01(\x0b\x32\x17.kickoff.v1.GameStartedH\x00\x12%\n\x04game\x18\x04 \x01(\x0b\x32\x15.kickoff.v1.GameEventH\x00\x12+\n\ngame_ended\x18\x05 \x01(\x0b\x32\x15.kickoff.v1.GameEndedH\x00\x12\'\n\x08stand_in\x18\x06 \x01(\x0b\x32\x13.kickoff.v1.StandInH\x00\x42\x06\n\x04kind\"&\n\x07StandIn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05level\x18\x02 \x01(\t\"+\n\tSeatTaken\x12\x1e\n\x04seat\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Seat\"\x18\n\x08SeatLeft\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"!\n\x0bGameStarted\x12\x12\n\nfirst_seat\x18\x01 \x01(\x05\"1\n\tGameEnded\x12$\n\x07outcome\x18\x01 \x01(\x0b\x32\x13.kickoff.v1.Outcome\"\xcb\x02\n\nRoomUpdate\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12%\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x15.kickoff.v1.RoomEvent\x12&\n\x06status\x18\x04 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\x0e\n\x06to_act\x18\x05 \x03(\x05\x12$\n\x05\x63lock\x18\x06 \x01(\x0b\x32\x15.kickoff.v1.TurnClock\x12\x13\n\x06viewer\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12(\n\x04time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12%\n\x0blegal_moves\x18\t \x03(\x0b\x32\x10.kickoff.v1.Move\x12%\n\x06\x63locks\x18\n \x03(\x0b\x32\x15.kickoff.v1.TurnClockB\t\n\x07_viewer\"P\n\x0eGetViewRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12#\n\x10invitation_token\x18\x02 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x04\x18\x03\"\xbf\x01\n\x0fGetViewResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x13\n\x06viewer\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x1e\n\x04view\x18\x03 \x01(\x0b\x32\x10.kickoff.v1.View\x12\x0e\n\x06to_act\x18\x04 \x03(\x05\x12$\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x15.kickoff.v1.TurnClock\x12%\n\x06\x63locks\x18\x06 \x03(\x0b\x32\x15.kickoff.v1.TurnClockB\t\n\x07_viewer\"2\n\x15ListLegalMovesRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"J\n\x16ListLegalMovesResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x05moves\x18\x02 \x03(\x0b\x32\x10.kickoff.v1.Move\"\xa0\x01\n\x11SubmitMoveRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x1e\n\x04move\x18\x02 \x01(\x0b\x32\x10.kickoff.v1.Move\x12\x1c\n\nrequest_id\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x03H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"M\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12&\n\x06update\x18\x02 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdate\"\x87\x01\n\x13StreamEventsRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x15\n\rafter_version\x18\x02 \x01(\x03\x12\x19\n\x06ticket\x18\x03 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x02\x18\x03\x12#\n\x10invitation_token\x18\x04 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x04\x18\x03\"6\n\x19\x43reateStreamTicketRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"]\n\x1a\x43reateStreamTicketResponse\x12\x0e\n\x06ticket\x18\x01 \x01(\t\x12/\n\x0b\x65xpire_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\">\n\x14StreamEventsResponse\x12&\n\x06update\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdate\"l\n\x0bPlayRequest\x12&\n\x05hello\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.PlayHelloH\x00\x12-\n\x04move\x18\x02 \x01(\x0b\x32\x1d.kickoff.v1.SubmitMoveRequestH\x00\x42\x06\n\x04kind\"=\n\tPlayHello\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x15\n\rafter_version\x18\x02 \x01(\x03\"^\n\x0cPlayResponse\x12&\n\x06update\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdate\x12&\n\x06result\x18\x02 \x01(\x0b\x32\x16.kickoff.v1.MoveResult\"f\n\nMoveResult\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x08\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12!\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x12.google.rpc.Status\"|\n\x10GetReplayRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x15\n\rafter_version\x18\x02 \x01(\x03\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12#\n\x10invitation_token\x18\x04 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x04\x18\x03\"u\n\nReplayStep\x12&\n\x06update\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdate\x12\x1e\n\x04view\x18\x02 \x01(\x0b\x32\x10.kickoff.v1.View\x12\x1f\n\x05hands\x18\x03 \x03(\x0b\x32\x10.kickoff.v1.View\"\xb7\x01\n\x11GetReplayResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\x12%\n\x05steps\x18\x02 \x03(\x0b\x32\x16.kickoff.v1.ReplayStep\x12\x10\n\x08revealed\x18\x03 \x01(\x08\x12\x14\n\x0clast_version\x18\x04 \x01(\x03\x12\x1a\n\x12next_after_version\x18\x05 \x01(\x03\x12\x17\n\x0frematch_room_id\x18\x06 \x01(\t2\xa1\x06\n\x0bMoveService\x12\x64\n\x07GetView\x12\x1a.kickoff.v1.GetViewRequest\x1a\x1b.kickoff.v1.GetViewResponse\" \x82\xd3\xe4\x93\x02\x1a\x12\x18/v1/rooms/{room_id}/view\x12\x80\x01\n\x0eListLegalMoves\x12!.kickoff.v1.ListLegalMovesRequest\x1a\".kickoff.v1.ListLegalMovesResponse\"\'\x82\xd3\xe4\x93\x02!\x12\x1f/v1/rooms/{room_id}/legal-moves\x12q\n\nSubmitMove\x12\x1d.kickoff.v1.SubmitMoveRequest\x1a\x1e.kickoff.v1.SubmitMoveResponse\"$\x82\xd3\xe4\x93\x02\x1e\"\x19/v1/rooms/{room_id}/moves:\x01*\x12w\n\x0cStreamEvents\x12\x1f.kickoff.v1.StreamEventsRequest\x1a .kickoff.v1.StreamEventsResponse\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x1a/v1/rooms/{room_id}/events0\x01\x12\x8f\x01\n\x12\x43reateStreamTicket\x12%.kickoff.v1.CreateStreamTicketRequest\x1a&.kickoff.v1.CreateStreamTicketResponse\"*\x82\xd3\xe4\x93\x02$\"\"/v1/rooms/{room_id}/stream-tickets\x12=\n\x04Play\x12\x17.kickoff.v1.PlayRequest\x1a\x18.kickoff.v1.PlayResponse(\x01\x30\x01\x12l\n\tGetReplay\x12\x1c.kickoff.v1.GetReplayRequest\x1a\x1d.kickoff.v1.GetReplayResponse\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x1a/v1/rooms/{room_id}/replayb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15kickoff/v1/move.proto\x12\nkickoff.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x1ekickoff/v1/age_of_soccer.proto\x1a\x16kickoff/v1/carta.proto\x1a\x15kickoff/v1/chat.proto\x1a\x17kickoff/v1/common.proto\x1a\x17kickoff/v1/limits.proto\x1a\x15kickoff/v1/room.proto\x1a\x16kickoff/v1/soker.proto\"\xc0\x01\n\x04Move\x12&\n\x05soker\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SokerMoveH\x00\x12\x34\n\rage_of_soccer\x18\x02 \x01(\x0b\x32\x1b.kickoff.v1.AgeOfSoccerMoveH\x00\x12&\n\x05\x63\x61rta\x18\x03 \x01(\x0b\x32\x15.kickoff.v1.CartaMoveH\x00\x12*\n\x07generic\x18\x0f \x01(\x0b\x32\x17.kickoff.v1.GenericMoveH\x00\x42\x06\n\x04game\"\xc0\x01\n\x04View\x12&\n\x05soker\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SokerViewH\x00\x12\x34\n\rage_of_soccer\x18\x02 \x01(\x0b\x32\x1b.kickoff.v1.AgeOfSoccerViewH\x00\x12&\n\x05\x63\x61rta\x18\x03 \x01(\x0b\x32\x15.kickoff.v1.CartaViewH\x00\x12*\n\x07generic\x18\x0f \x01(\x0b\x32\x17.kickoff.v1.GenericViewH\x00\x42\x06\n\x04game\"\xc9\x01\n\tGameEvent\x12\'\n\x05soker\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.SokerEventH\x00\x12\x35\n\rage_of_soccer\x18\x02 \x01(\x0b\x32\x1c.kickoff.v1.AgeOfSoccerEventH\x00\x12\'\n\x05\x63\x61rta\x18\x03 \x01(\x0b\x32\x16.kickoff.v1.CartaEventH\x00\x12+\n\x07generic\x18\x0f \x01(\x0b\x32\x18.kickoff.v1.GenericEventH\x00\x42\x06\n\x04game\"$\n\x0bGenericMove\x12\x15\n\x04wire\x18\x01 \x01(\tB\x07\xaa\xbb\x18\x03\x08\x80\x02\"4\n\x0bGenericView\x12%\n\x04\x64\x61ta\x18\x01 \x01(\x0b\x32\x17.google.protobuf.Struct\"5\n\x0cGenericEvent\x12%\n\x04\x64\x61ta\x18\x01 \x01(\x0b\x32\x17.google.protobuf.Struct\"\x99\x02\n\tRoomEvent\x12+\n\nseat_taken\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.SeatTakenH\x00\x12)\n\tseat_left\x18\x02 \x01(\x0b\x32\x14.kickoff.v1.SeatLeftH\x00\x12/\n\x0cgame_started\x18\x03 \x01(\x0b\x32\x17.kickoff.v1.GameStartedH\x00\x12%\n\x04game\x18\x04 \x01(\x0b\x32\x15.kickoff.v1.GameEventH\x00\x12+\n\ngame_ended\x18\x05 \x01(\x0b\x32\x15.kickoff.v1.GameEndedH\x00\x12\'\n\x08stand_in\x18\x06 \x01(\x0b\x32\x13.kickoff.v1.StandInH\x00\x42\x06\n\x04kind\"&\n\x07StandIn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05level\x18\x02 \x01(\t\"+\n\tSeatTaken\x12\x1e\n\x04seat\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Seat\"\x18\n\x08SeatLeft\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"!\n\x0bGameStarted\x12\x12\n\nfirst_seat\x18\x01 \x01(\x05\"1\n\tGameEnded\x12$\n\x07outcome\x18\x01 \x01(\x0b\x32\x13.kickoff.v1.Outcome\"\xcb\x02\n\nRoomUpdate\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12%\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x15.kickoff.v1.RoomEvent\x12&\n\x06status\x18\x04 \x01(\x0e\x32\x16.kickoff.v1.RoomStatus\x12\x0e\n\x06to_act\x18\x05 \x03(\x05\x12$\n\x05\x63lock\x18\x06 \x01(\x0b\x32\x15.kickoff.v1.TurnClock\x12\x13\n\x06viewer\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12(\n\x04time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12%\n\x0blegal_moves\x18\t \x03(\x0b\x32\x10.kickoff.v1.Move\x12%\n\x06\x63locks\x18\n \x03(\x0b\x32\x15.kickoff.v1.TurnClockB\t\n\x07_viewer\"P\n\x0eGetViewRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12#\n\x10invitation_token\x18\x02 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x04\x18\x03\"\xbf\x01\n\x0fGetViewResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x13\n\x06viewer\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x1e\n\x04view\x18\x03 \x01(\x0b\x32\x10.kickoff.v1.View\x12\x0e\n\x06to_act\x18\x04 \x03(\x05\x12$\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x15.kickoff.v1.TurnClock\x12%\n\x06\x63locks\x18\x06 \x03(\x0b\x32\x15.kickoff.v1.TurnClockB\t\n\x07_viewer\"2\n\x15ListLegalMovesRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"J\n\x16ListLegalMovesResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x05moves\x18\x02 \x03(\x0b\x32\x10.kickoff.v1.Move\"\xa0\x01\n\x11SubmitMoveRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x1e\n\x04move\x18\x02 \x01(\x0b\x32\x10.kickoff.v1.Move\x12\x1c\n\nrequest_id\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x03H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"M\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12&\n\x06update\x18\x02 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdate\"\xb7\x01\n\x13StreamEventsRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x15\n\rafter_version\x18\x02 \x01(\x03\x12\x19\n\x06ticket\x18\x03 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x02\x18\x03\x12#\n\x10invitation_token\x18\x04 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x04\x18\x03\x12\x1b\n\x0e\x61\x66ter_chat_seq\x18\x05 \x01(\x03H\x00\x88\x01\x01\x42\x11\n\x0f_after_chat_seq\"6\n\x19\x43reateStreamTicketRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"]\n\x1a\x43reateStreamTicketResponse\x12\x0e\n\x06ticket\x18\x01 \x01(\t\x12/\n\x0b\x65xpire_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"e\n\x14StreamEventsResponse\x12&\n\x06update\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdate\x12%\n\x04\x63hat\x18\x02 \x01(\x0b\x32\x17.kickoff.v1.ChatMessage\"l\n\x0bPlayRequest\x12&\n\x05hello\x18\x01 \x01(\x0b\x32\x15.kickoff.v1.PlayHelloH\x00\x12-\n\x04move\x18\x02 \x01(\x0b\x32\x1d.kickoff.v1.SubmitMoveRequestH\x00\x42\x06\n\x04kind\"m\n\tPlayHello\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x15\n\rafter_version\x18\x02 \x01(\x03\x12\x1b\n\x0e\x61\x66ter_chat_seq\x18\x03 \x01(\x03H\x00\x88\x01\x01\x42\x11\n\x0f_after_chat_seq\"\x85\x01\n\x0cPlayResponse\x12&\n\x06update\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdate\x12&\n\x06result\x18\x02 \x01(\x0b\x32\x16.kickoff.v1.MoveResult\x12%\n\x04\x63hat\x18\x03 \x01(\x0b\x32\x17.kickoff.v1.ChatMessage\"f\n\nMoveResult\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x08\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12!\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x12.google.rpc.Status\"|\n\x10GetReplayRequest\x12\x19\n\x07room_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12\x15\n\rafter_version\x18\x02 \x01(\x03\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12#\n\x10invitation_token\x18\x04 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x04\x18\x03\"u\n\nReplayStep\x12&\n\x06update\x18\x01 \x01(\x0b\x32\x16.kickoff.v1.RoomUpdate\x12\x1e\n\x04view\x18\x02 \x01(\x0b\x32\x10.kickoff.v1.View\x12\x1f\n\x05hands\x18\x03 \x03(\x0b\x32\x10.kickoff.v1.View\"\xde\x01\n\x11GetReplayResponse\x12\x1e\n\x04room\x18\x01 \x01(\x0b\x32\x10.kickoff.v1.Room\x12%\n\x05steps\x18\x02 \x03(\x0b\x32\x16.kickoff.v1.ReplayStep\x12\x10\n\x08revealed\x18\x03 \x01(\x08\x12\x14\n\x0clast_version\x18\x04 \x01(\x03\x12\x1a\n\x12next_after_version\x18\x05 \x01(\x03\x12\x17\n\x0frematch_room_id\x18\x06 \x01(\t\x12%\n\x04\x63hat\x18\x07 \x03(\x0b\x32\x17.kickoff.v1.ChatMessage2\xa1\x06\n\x0bMoveService\x12\x64\n\x07GetView\x12\x1a.kickoff.v1.GetViewRequest\x1a\x1b.kickoff.v1.GetViewResponse\" \x82\xd3\xe4\x93\x02\x1a\x12\x18/v1/rooms/{room_id}/view\x12\x80\x01\n\x0eListLegalMoves\x12!.kickoff.v1.ListLegalMovesRequest\x1a\".kickoff.v1.ListLegalMovesResponse\"\'\x82\xd3\xe4\x93\x02!\x12\x1f/v1/rooms/{room_id}/legal-moves\x12q\n\nSubmitMove\x12\x1d.kickoff.v1.SubmitMoveRequest\x1a\x1e.kickoff.v1.SubmitMoveResponse\"$\x82\xd3\xe4\x93\x02\x1e\"\x19/v1/rooms/{room_id}/moves:\x01*\x12w\n\x0cStreamEvents\x12\x1f.kickoff.v1.StreamEventsRequest\x1a .kickoff.v1.StreamEventsResponse\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x1a/v1/rooms/{room_id}/events0\x01\x12\x8f\x01\n\x12\x43reateStreamTicket\x12%.kickoff.v1.CreateStreamTicketRequest\x1a&.kickoff.v1.CreateStreamTicketResponse\"*\x82\xd3\xe4\x93\x02$\"\"/v1/rooms/{room_id}/stream-tickets\x12=\n\x04Play\x12\x17.kickoff.v1.PlayRequest\x1a\x18.kickoff.v1.PlayResponse(\x01\x30\x01\x12l\n\tGetReplay\x12\x1c.kickoff.v1.GetReplayRequest\x1a\x1d.kickoff.v1.GetReplayResponse\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x1a/v1/rooms/{room_id}/replayb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -79,66 +80,66 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_MOVESERVICE'].methods_by_name['CreateStreamTicket']._serialized_options = b'\202\323\344\223\002$\"\"/v1/rooms/{room_id}/stream-tickets'
   _globals['_MOVESERVICE'].methods_by_name['GetReplay']._loaded_options = None
   _globals['_MOVESERVICE'].methods_by_name['GetReplay']._serialized_options = b'\202\323\344\223\002\034\022\032/v1/rooms/{room_id}/replay'
-  _globals['_MOVE']._serialized_start=309
-  _globals['_MOVE']._serialized_end=501
-  _globals['_VIEW']._serialized_start=504
-  _globals['_VIEW']._serialized_end=696
-  _globals['_GAMEEVENT']._serialized_start=699
-  _globals['_GAMEEVENT']._serialized_end=900
-  _globals['_GENERICMOVE']._serialized_start=902
-  _globals['_GENERICMOVE']._serialized_end=938
-  _globals['_GENERICVIEW']._serialized_start=940
-  _globals['_GENERICVIEW']._serialized_end=992
-  _globals['_GENERICEVENT']._serialized_start=994
-  _globals['_GENERICEVENT']._serialized_end=1047
-  _globals['_ROOMEVENT']._serialized_start=1050
-  _globals['_ROOMEVENT']._serialized_end=1331
-  _globals['_STANDIN']._serialized_start=1333
-  _globals['_STANDIN']._serialized_end=1371
-  _globals['_SEATTAKEN']._serialized_start=1373
-  _globals['_SEATTAKEN']._serialized_end=1416
-  _globals['_SEATLEFT']._serialized_start=1418
-  _globals['_SEATLEFT']._serialized_end=1442
-  _globals['_GAMESTARTED']._serialized_start=1444
-  _globals['_GAMESTARTED']._serialized_end=1477
-  _globals['_GAMEENDED']._serialized_start=1479
-  _globals['_GAMEENDED']._serialized_end=1528
-  _globals['_ROOMUPDATE']._serialized_start=1531
-  _globals['_ROOMUPDATE']._serialized_end=1862
-  _globals['_GETVIEWREQUEST']._serialized_start=1864
-  _globals['_GETVIEWREQUEST']._serialized_end=1944
-  _globals['_GETVIEWRESPONSE']._serialized_start=1947
-  _globals['_GETVIEWRESPONSE']._serialized_end=2138
-  _globals['_LISTLEGALMOVESREQUEST']._serialized_start=2140
-  _globals['_LISTLEGALMOVESREQUEST']._serialized_end=2190
-  _globals['_LISTLEGALMOVESRESPONSE']._serialized_start=2192
-  _globals['_LISTLEGALMOVESRESPONSE']._serialized_end=2266
-  _globals['_SUBMITMOVEREQUEST']._serialized_start=2269
-  _globals['_SUBMITMOVEREQUEST']._serialized_end=2429
-  _globals['_SUBMITMOVERESPONSE']._serialized_start=2431
-  _globals['_SUBMITMOVERESPONSE']._serialized_end=2508
-  _globals['_STREAMEVENTSREQUEST']._serialized_start=2511
-  _globals['_STREAMEVENTSREQUEST']._serialized_end=2646
-  _globals['_CREATESTREAMTICKETREQUEST']._serialized_start=2648
-  _globals['_CREATESTREAMTICKETREQUEST']._serialized_end=2702
-  _globals['_CREATESTREAMTICKETRESPONSE']._serialized_start=2704
-  _globals['_CREATESTREAMTICKETRESPONSE']._serialized_end=2797
-  _globals['_STREAMEVENTSRESPONSE']._serialized_start=2799
-  _globals['_STREAMEVENTSRESPONSE']._serialized_end=2861
-  _globals['_PLAYREQUEST']._serialized_start=2863
-  _globals['_PLAYREQUEST']._serialized_end=2971
-  _globals['_PLAYHELLO']._serialized_start=2973
-  _globals['_PLAYHELLO']._serialized_end=3034
-  _globals['_PLAYRESPONSE']._serialized_start=3036
-  _globals['_PLAYRESPONSE']._serialized_end=3130
-  _globals['_MOVERESULT']._serialized_start=3132
-  _globals['_MOVERESULT']._serialized_end=3234
-  _globals['_GETREPLAYREQUEST']._serialized_start=3236
-  _globals['_GETREPLAYREQUEST']._serialized_end=3360
-  _globals['_REPLAYSTEP']._serialized_start=3362
-  _globals['_REPLAYSTEP']._serialized_end=3479
-  _globals['_GETREPLAYRESPONSE']._serialized_start=3482
-  _globals['_GETREPLAYRESPONSE']._serialized_end=3665
-  _globals['_MOVESERVICE']._serialized_start=3668
-  _globals['_MOVESERVICE']._serialized_end=4469
+  _globals['_MOVE']._serialized_start=332
+  _globals['_MOVE']._serialized_end=524
+  _globals['_VIEW']._serialized_start=527
+  _globals['_VIEW']._serialized_end=719
+  _globals['_GAMEEVENT']._serialized_start=722
+  _globals['_GAMEEVENT']._serialized_end=923
+  _globals['_GENERICMOVE']._serialized_start=925
+  _globals['_GENERICMOVE']._serialized_end=961
+  _globals['_GENERICVIEW']._serialized_start=963
+  _globals['_GENERICVIEW']._serialized_end=1015
+  _globals['_GENERICEVENT']._serialized_start=1017
+  _globals['_GENERICEVENT']._serialized_end=1070
+  _globals['_ROOMEVENT']._serialized_start=1073
+  _globals['_ROOMEVENT']._serialized_end=1354
+  _globals['_STANDIN']._serialized_start=1356
+  _globals['_STANDIN']._serialized_end=1394
+  _globals['_SEATTAKEN']._serialized_start=1396
+  _globals['_SEATTAKEN']._serialized_end=1439
+  _globals['_SEATLEFT']._serialized_start=1441
+  _globals['_SEATLEFT']._serialized_end=1465
+  _globals['_GAMESTARTED']._serialized_start=1467
+  _globals['_GAMESTARTED']._serialized_end=1500
+  _globals['_GAMEENDED']._serialized_start=1502
+  _globals['_GAMEENDED']._serialized_end=1551
+  _globals['_ROOMUPDATE']._serialized_start=1554
+  _globals['_ROOMUPDATE']._serialized_end=1885
+  _globals['_GETVIEWREQUEST']._serialized_start=1887
+  _globals['_GETVIEWREQUEST']._serialized_end=1967
+  _globals['_GETVIEWRESPONSE']._serialized_start=1970
+  _globals['_GETVIEWRESPONSE']._serialized_end=2161
+  _globals['_LISTLEGALMOVESREQUEST']._serialized_start=2163
+  _globals['_LISTLEGALMOVESREQUEST']._serialized_end=2213
+  _globals['_LISTLEGALMOVESRESPONSE']._serialized_start=2215
+  _globals['_LISTLEGALMOVESRESPONSE']._serialized_end=2289
+  _globals['_SUBMITMOVEREQUEST']._serialized_start=2292
+  _globals['_SUBMITMOVEREQUEST']._serialized_end=2452
+  _globals['_SUBMITMOVERESPONSE']._serialized_start=2454
+  _globals['_SUBMITMOVERESPONSE']._serialized_end=2531
+  _globals['_STREAMEVENTSREQUEST']._serialized_start=2534
+  _globals['_STREAMEVENTSREQUEST']._serialized_end=2717
+  _globals['_CREATESTREAMTICKETREQUEST']._serialized_start=2719
+  _globals['_CREATESTREAMTICKETREQUEST']._serialized_end=2773
+  _globals['_CREATESTREAMTICKETRESPONSE']._serialized_start=2775
+  _globals['_CREATESTREAMTICKETRESPONSE']._serialized_end=2868
+  _globals['_STREAMEVENTSRESPONSE']._serialized_start=2870
+  _globals['_STREAMEVENTSRESPONSE']._serialized_end=2971
+  _globals['_PLAYREQUEST']._serialized_start=2973
+  _globals['_PLAYREQUEST']._serialized_end=3081
+  _globals['_PLAYHELLO']._serialized_start=3083
+  _globals['_PLAYHELLO']._serialized_end=3192
+  _globals['_PLAYRESPONSE']._serialized_start=3195
+  _globals['_PLAYRESPONSE']._serialized_end=3328
+  _globals['_MOVERESULT']._serialized_start=3330
+  _globals['_MOVERESULT']._serialized_end=3432
+  _globals['_GETREPLAYREQUEST']._serialized_start=3434
+  _globals['_GETREPLAYREQUEST']._serialized_end=3558
+  _globals['_REPLAYSTEP']._serialized_start=3560
+  _globals['_REPLAYSTEP']._serialized_end=3677
+  _globals['_GETREPLAYRESPONSE']._serialized_start=3680
+  _globals['_GETREPLAYRESPONSE']._serialized_end=3902
+  _globals['_MOVESERVICE']._serialized_start=3905
+  _globals['_MOVESERVICE']._serialized_end=4706
 # @@protoc_insertion_point(module_scope)

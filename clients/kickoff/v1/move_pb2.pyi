@@ -6,6 +6,7 @@ from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.rpc import status_pb2 as _status_pb2
 from kickoff.v1 import age_of_soccer_pb2 as _age_of_soccer_pb2
 from kickoff.v1 import carta_pb2 as _carta_pb2
+from kickoff.v1 import chat_pb2 as _chat_pb2
 from kickoff.v1 import common_pb2 as _common_pb2
 from kickoff.v1 import limits_pb2 as _limits_pb2
 from kickoff.v1 import room_pb2 as _room_pb2
@@ -203,16 +204,18 @@ class SubmitMoveResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., update: _Optional[_Union[RoomUpdate, _Mapping]] = ...) -> None: ...
 
 class StreamEventsRequest(_message.Message):
-    __slots__ = ("room_id", "after_version", "ticket", "invitation_token")
+    __slots__ = ("room_id", "after_version", "ticket", "invitation_token", "after_chat_seq")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
     TICKET_FIELD_NUMBER: _ClassVar[int]
     INVITATION_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    AFTER_CHAT_SEQ_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     after_version: int
     ticket: str
     invitation_token: str
-    def __init__(self, room_id: _Optional[str] = ..., after_version: _Optional[int] = ..., ticket: _Optional[str] = ..., invitation_token: _Optional[str] = ...) -> None: ...
+    after_chat_seq: int
+    def __init__(self, room_id: _Optional[str] = ..., after_version: _Optional[int] = ..., ticket: _Optional[str] = ..., invitation_token: _Optional[str] = ..., after_chat_seq: _Optional[int] = ...) -> None: ...
 
 class CreateStreamTicketRequest(_message.Message):
     __slots__ = ("room_id",)
@@ -229,10 +232,12 @@ class CreateStreamTicketResponse(_message.Message):
     def __init__(self, ticket: _Optional[str] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class StreamEventsResponse(_message.Message):
-    __slots__ = ("update",)
+    __slots__ = ("update", "chat")
     UPDATE_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FIELD_NUMBER: _ClassVar[int]
     update: RoomUpdate
-    def __init__(self, update: _Optional[_Union[RoomUpdate, _Mapping]] = ...) -> None: ...
+    chat: _chat_pb2.ChatMessage
+    def __init__(self, update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., chat: _Optional[_Union[_chat_pb2.ChatMessage, _Mapping]] = ...) -> None: ...
 
 class PlayRequest(_message.Message):
     __slots__ = ("hello", "move")
@@ -243,20 +248,24 @@ class PlayRequest(_message.Message):
     def __init__(self, hello: _Optional[_Union[PlayHello, _Mapping]] = ..., move: _Optional[_Union[SubmitMoveRequest, _Mapping]] = ...) -> None: ...
 
 class PlayHello(_message.Message):
-    __slots__ = ("room_id", "after_version")
+    __slots__ = ("room_id", "after_version", "after_chat_seq")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    AFTER_CHAT_SEQ_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     after_version: int
-    def __init__(self, room_id: _Optional[str] = ..., after_version: _Optional[int] = ...) -> None: ...
+    after_chat_seq: int
+    def __init__(self, room_id: _Optional[str] = ..., after_version: _Optional[int] = ..., after_chat_seq: _Optional[int] = ...) -> None: ...
 
 class PlayResponse(_message.Message):
-    __slots__ = ("update", "result")
+    __slots__ = ("update", "result", "chat")
     UPDATE_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FIELD_NUMBER: _ClassVar[int]
     update: RoomUpdate
     result: MoveResult
-    def __init__(self, update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., result: _Optional[_Union[MoveResult, _Mapping]] = ...) -> None: ...
+    chat: _chat_pb2.ChatMessage
+    def __init__(self, update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., result: _Optional[_Union[MoveResult, _Mapping]] = ..., chat: _Optional[_Union[_chat_pb2.ChatMessage, _Mapping]] = ...) -> None: ...
 
 class MoveResult(_message.Message):
     __slots__ = ("request_id", "accepted", "version", "error")
@@ -293,17 +302,19 @@ class ReplayStep(_message.Message):
     def __init__(self, update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., hands: _Optional[_Iterable[_Union[View, _Mapping]]] = ...) -> None: ...
 
 class GetReplayResponse(_message.Message):
-    __slots__ = ("room", "steps", "revealed", "last_version", "next_after_version", "rematch_room_id")
+    __slots__ = ("room", "steps", "revealed", "last_version", "next_after_version", "rematch_room_id", "chat")
     ROOM_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
     REVEALED_FIELD_NUMBER: _ClassVar[int]
     LAST_VERSION_FIELD_NUMBER: _ClassVar[int]
     NEXT_AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
     REMATCH_ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FIELD_NUMBER: _ClassVar[int]
     room: _room_pb2.Room
     steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
     revealed: bool
     last_version: int
     next_after_version: int
     rematch_room_id: str
-    def __init__(self, room: _Optional[_Union[_room_pb2.Room, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., revealed: _Optional[bool] = ..., last_version: _Optional[int] = ..., next_after_version: _Optional[int] = ..., rematch_room_id: _Optional[str] = ...) -> None: ...
+    chat: _containers.RepeatedCompositeFieldContainer[_chat_pb2.ChatMessage]
+    def __init__(self, room: _Optional[_Union[_room_pb2.Room, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., revealed: _Optional[bool] = ..., last_version: _Optional[int] = ..., next_after_version: _Optional[int] = ..., rematch_room_id: _Optional[str] = ..., chat: _Optional[_Iterable[_Union[_chat_pb2.ChatMessage, _Mapping]]] = ...) -> None: ...

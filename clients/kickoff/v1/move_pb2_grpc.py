@@ -132,10 +132,11 @@ class MoveServiceServicer:
 
     def GetReplay(self, request, context):
         """A room's game again, version by version, a page at a time: for a replay. Anyone may ask, with or without a
-        token, and everyone gets the same answer. Until the game is over each step is as a spectator sees it (no hand,
-        no card drawn); once it is over every hand is shown, as at a table when the cards are turned over: each step
-        carries every seat's view and its events as they happened. A whole replay (every page's steps in one
-        GetReplayResponse, in its JSON form) is the file `kickoff replay FILE` reads.
+        token, and everyone gets the same steps; a caller who sat at the table also gets its players' chat (chat). Until
+        the game is over each step is as a spectator sees it (no hand, no card drawn); once it is over every hand is
+        shown, as at a table when the cards are turned over: each step carries every seat's view and its events as they
+        happened. A whole replay (every page's steps in one GetReplayResponse, in its JSON form) is the file `kickoff
+        replay FILE` reads.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

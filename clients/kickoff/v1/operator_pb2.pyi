@@ -2,6 +2,7 @@ import datetime
 
 from google.api import annotations_pb2 as _annotations_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from kickoff.v1 import chat_pb2 as _chat_pb2
 from kickoff.v1 import common_pb2 as _common_pb2
 from kickoff.v1 import limits_pb2 as _limits_pb2
 from kickoff.v1 import move_pb2 as _move_pb2
@@ -243,3 +244,171 @@ class GetPlayerSocialResponse(_message.Message):
     room_invitations_received: _containers.RepeatedCompositeFieldContainer[SocialInvitation]
     room_invitations_sent: _containers.RepeatedCompositeFieldContainer[SocialInvitation]
     def __init__(self, player_id: _Optional[str] = ..., name: _Optional[str] = ..., blocks: _Optional[_Iterable[_Union[SocialPlayer, _Mapping]]] = ..., blocked_by: _Optional[_Iterable[_Union[SocialPlayer, _Mapping]]] = ..., friend_requests_received: _Optional[_Iterable[_Union[SocialPlayer, _Mapping]]] = ..., friend_requests_sent: _Optional[_Iterable[_Union[SocialPlayer, _Mapping]]] = ..., room_invitations_received: _Optional[_Iterable[_Union[SocialInvitation, _Mapping]]] = ..., room_invitations_sent: _Optional[_Iterable[_Union[SocialInvitation, _Mapping]]] = ...) -> None: ...
+
+class ReportedChatLine(_message.Message):
+    __slots__ = ("seq", "channel", "player_id", "name", "text", "send_time", "deleted")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    CHANNEL_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    SEND_TIME_FIELD_NUMBER: _ClassVar[int]
+    DELETED_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    channel: _chat_pb2.ChatChannel
+    player_id: str
+    name: str
+    text: str
+    send_time: _timestamp_pb2.Timestamp
+    deleted: bool
+    def __init__(self, seq: _Optional[int] = ..., channel: _Optional[_Union[_chat_pb2.ChatChannel, str]] = ..., player_id: _Optional[str] = ..., name: _Optional[str] = ..., text: _Optional[str] = ..., send_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., deleted: _Optional[bool] = ...) -> None: ...
+
+class ChatReport(_message.Message):
+    __slots__ = ("report_id", "room_id", "reporter_id", "reason", "message", "context", "create_time", "open", "close_time", "closed_by", "note")
+    REPORT_ID_FIELD_NUMBER: _ClassVar[int]
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    REPORTER_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    CONTEXT_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    OPEN_FIELD_NUMBER: _ClassVar[int]
+    CLOSE_TIME_FIELD_NUMBER: _ClassVar[int]
+    CLOSED_BY_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    report_id: str
+    room_id: str
+    reporter_id: str
+    reason: str
+    message: ReportedChatLine
+    context: _containers.RepeatedCompositeFieldContainer[ReportedChatLine]
+    create_time: _timestamp_pb2.Timestamp
+    open: bool
+    close_time: _timestamp_pb2.Timestamp
+    closed_by: str
+    note: str
+    def __init__(self, report_id: _Optional[str] = ..., room_id: _Optional[str] = ..., reporter_id: _Optional[str] = ..., reason: _Optional[str] = ..., message: _Optional[_Union[ReportedChatLine, _Mapping]] = ..., context: _Optional[_Iterable[_Union[ReportedChatLine, _Mapping]]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., open: _Optional[bool] = ..., close_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., closed_by: _Optional[str] = ..., note: _Optional[str] = ...) -> None: ...
+
+class ListChatReportsRequest(_message.Message):
+    __slots__ = ("page_size", "page_token")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListChatReportsResponse(_message.Message):
+    __slots__ = ("reports", "next_page_token")
+    REPORTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    reports: _containers.RepeatedCompositeFieldContainer[ChatReport]
+    next_page_token: str
+    def __init__(self, reports: _Optional[_Iterable[_Union[ChatReport, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class GetChatReportRequest(_message.Message):
+    __slots__ = ("report_id",)
+    REPORT_ID_FIELD_NUMBER: _ClassVar[int]
+    report_id: str
+    def __init__(self, report_id: _Optional[str] = ...) -> None: ...
+
+class GetChatReportResponse(_message.Message):
+    __slots__ = ("report",)
+    REPORT_FIELD_NUMBER: _ClassVar[int]
+    report: ChatReport
+    def __init__(self, report: _Optional[_Union[ChatReport, _Mapping]] = ...) -> None: ...
+
+class CloseChatReportRequest(_message.Message):
+    __slots__ = ("report_id", "note")
+    REPORT_ID_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    report_id: str
+    note: str
+    def __init__(self, report_id: _Optional[str] = ..., note: _Optional[str] = ...) -> None: ...
+
+class CloseChatReportResponse(_message.Message):
+    __slots__ = ("report",)
+    REPORT_FIELD_NUMBER: _ClassVar[int]
+    report: ChatReport
+    def __init__(self, report: _Optional[_Union[ChatReport, _Mapping]] = ...) -> None: ...
+
+class DeleteChatMessageRequest(_message.Message):
+    __slots__ = ("room_id", "seq")
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    room_id: str
+    seq: int
+    def __init__(self, room_id: _Optional[str] = ..., seq: _Optional[int] = ...) -> None: ...
+
+class DeleteChatMessageResponse(_message.Message):
+    __slots__ = ("deleted",)
+    DELETED_FIELD_NUMBER: _ClassVar[int]
+    deleted: bool
+    def __init__(self, deleted: _Optional[bool] = ...) -> None: ...
+
+class ChatMute(_message.Message):
+    __slots__ = ("player_id", "until", "reason", "create_time", "created_by", "end_time", "ended_by", "active")
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    CREATED_BY_FIELD_NUMBER: _ClassVar[int]
+    END_TIME_FIELD_NUMBER: _ClassVar[int]
+    ENDED_BY_FIELD_NUMBER: _ClassVar[int]
+    ACTIVE_FIELD_NUMBER: _ClassVar[int]
+    player_id: str
+    until: _timestamp_pb2.Timestamp
+    reason: str
+    create_time: _timestamp_pb2.Timestamp
+    created_by: str
+    end_time: _timestamp_pb2.Timestamp
+    ended_by: str
+    active: bool
+    def __init__(self, player_id: _Optional[str] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., reason: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., created_by: _Optional[str] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., ended_by: _Optional[str] = ..., active: _Optional[bool] = ...) -> None: ...
+
+class MutePlayerRequest(_message.Message):
+    __slots__ = ("player_id", "seconds", "until_ended", "reason")
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    SECONDS_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_ENDED_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    player_id: str
+    seconds: int
+    until_ended: bool
+    reason: str
+    def __init__(self, player_id: _Optional[str] = ..., seconds: _Optional[int] = ..., until_ended: _Optional[bool] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class MutePlayerResponse(_message.Message):
+    __slots__ = ("mute",)
+    MUTE_FIELD_NUMBER: _ClassVar[int]
+    mute: ChatMute
+    def __init__(self, mute: _Optional[_Union[ChatMute, _Mapping]] = ...) -> None: ...
+
+class EndMuteRequest(_message.Message):
+    __slots__ = ("player_id",)
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    player_id: str
+    def __init__(self, player_id: _Optional[str] = ...) -> None: ...
+
+class EndMuteResponse(_message.Message):
+    __slots__ = ("mute",)
+    MUTE_FIELD_NUMBER: _ClassVar[int]
+    mute: ChatMute
+    def __init__(self, mute: _Optional[_Union[ChatMute, _Mapping]] = ...) -> None: ...
+
+class ListMutesRequest(_message.Message):
+    __slots__ = ("include_ended", "page_size", "page_token")
+    INCLUDE_ENDED_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    include_ended: bool
+    page_size: int
+    page_token: str
+    def __init__(self, include_ended: _Optional[bool] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListMutesResponse(_message.Message):
+    __slots__ = ("mutes", "next_page_token")
+    MUTES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    mutes: _containers.RepeatedCompositeFieldContainer[ChatMute]
+    next_page_token: str
+    def __init__(self, mutes: _Optional[_Iterable[_Union[ChatMute, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

@@ -81,6 +81,41 @@ class OperatorServiceStub:
                 request_serializer=kickoff_dot_v1_dot_operator__pb2.GetPlayerSocialRequest.SerializeToString,
                 response_deserializer=kickoff_dot_v1_dot_operator__pb2.GetPlayerSocialResponse.FromString,
                 _registered_method=True)
+        self.ListChatReports = channel.unary_unary(
+                '/kickoff.v1.OperatorService/ListChatReports',
+                request_serializer=kickoff_dot_v1_dot_operator__pb2.ListChatReportsRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_operator__pb2.ListChatReportsResponse.FromString,
+                _registered_method=True)
+        self.GetChatReport = channel.unary_unary(
+                '/kickoff.v1.OperatorService/GetChatReport',
+                request_serializer=kickoff_dot_v1_dot_operator__pb2.GetChatReportRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_operator__pb2.GetChatReportResponse.FromString,
+                _registered_method=True)
+        self.CloseChatReport = channel.unary_unary(
+                '/kickoff.v1.OperatorService/CloseChatReport',
+                request_serializer=kickoff_dot_v1_dot_operator__pb2.CloseChatReportRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_operator__pb2.CloseChatReportResponse.FromString,
+                _registered_method=True)
+        self.DeleteChatMessage = channel.unary_unary(
+                '/kickoff.v1.OperatorService/DeleteChatMessage',
+                request_serializer=kickoff_dot_v1_dot_operator__pb2.DeleteChatMessageRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_operator__pb2.DeleteChatMessageResponse.FromString,
+                _registered_method=True)
+        self.MutePlayer = channel.unary_unary(
+                '/kickoff.v1.OperatorService/MutePlayer',
+                request_serializer=kickoff_dot_v1_dot_operator__pb2.MutePlayerRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_operator__pb2.MutePlayerResponse.FromString,
+                _registered_method=True)
+        self.EndMute = channel.unary_unary(
+                '/kickoff.v1.OperatorService/EndMute',
+                request_serializer=kickoff_dot_v1_dot_operator__pb2.EndMuteRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_operator__pb2.EndMuteResponse.FromString,
+                _registered_method=True)
+        self.ListMutes = channel.unary_unary(
+                '/kickoff.v1.OperatorService/ListMutes',
+                request_serializer=kickoff_dot_v1_dot_operator__pb2.ListMutesRequest.SerializeToString,
+                response_deserializer=kickoff_dot_v1_dot_operator__pb2.ListMutesResponse.FromString,
+                _registered_method=True)
 
 
 class OperatorServiceServicer:
@@ -162,6 +197,59 @@ class OperatorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListChatReports(self, request, context):
+        """Players' reports of chat messages, the open ones first, each part newest first. FAILED_PRECONDITION players_off
+        on a server without players.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetChatReport(self, request, context):
+        """One report: the message reported and the ten around it as they were when it was filed, and which of them an
+        operator deleted since. NOT_FOUND report_not_found.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CloseChatReport(self, request, context):
+        """Closes a report, with a note. NOT_FOUND report_not_found; FAILED_PRECONDITION report_closed.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteChatMessage(self, request, context):
+        """Deletes a message of a room's chat: everyone who reads it sees it withdrawn. Recorded once (a second call
+        answers deleted false). NOT_FOUND room_not_found.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def MutePlayer(self, request, context):
+        """Mutes a player for a time (or until ended): their chat messages are refused with muted, on every node. A mute in
+        force is replaced. NOT_FOUND player_not_found.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def EndMute(self, request, context):
+        """Ends a player's mute now. FAILED_PRECONDITION not_muted.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListMutes(self, request, context):
+        """The mutes in force (or every mute), newest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OperatorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -204,6 +292,41 @@ def add_OperatorServiceServicer_to_server(servicer, server):
                     servicer.GetPlayerSocial,
                     request_deserializer=kickoff_dot_v1_dot_operator__pb2.GetPlayerSocialRequest.FromString,
                     response_serializer=kickoff_dot_v1_dot_operator__pb2.GetPlayerSocialResponse.SerializeToString,
+            ),
+            'ListChatReports': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListChatReports,
+                    request_deserializer=kickoff_dot_v1_dot_operator__pb2.ListChatReportsRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_operator__pb2.ListChatReportsResponse.SerializeToString,
+            ),
+            'GetChatReport': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetChatReport,
+                    request_deserializer=kickoff_dot_v1_dot_operator__pb2.GetChatReportRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_operator__pb2.GetChatReportResponse.SerializeToString,
+            ),
+            'CloseChatReport': grpc.unary_unary_rpc_method_handler(
+                    servicer.CloseChatReport,
+                    request_deserializer=kickoff_dot_v1_dot_operator__pb2.CloseChatReportRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_operator__pb2.CloseChatReportResponse.SerializeToString,
+            ),
+            'DeleteChatMessage': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteChatMessage,
+                    request_deserializer=kickoff_dot_v1_dot_operator__pb2.DeleteChatMessageRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_operator__pb2.DeleteChatMessageResponse.SerializeToString,
+            ),
+            'MutePlayer': grpc.unary_unary_rpc_method_handler(
+                    servicer.MutePlayer,
+                    request_deserializer=kickoff_dot_v1_dot_operator__pb2.MutePlayerRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_operator__pb2.MutePlayerResponse.SerializeToString,
+            ),
+            'EndMute': grpc.unary_unary_rpc_method_handler(
+                    servicer.EndMute,
+                    request_deserializer=kickoff_dot_v1_dot_operator__pb2.EndMuteRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_operator__pb2.EndMuteResponse.SerializeToString,
+            ),
+            'ListMutes': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMutes,
+                    request_deserializer=kickoff_dot_v1_dot_operator__pb2.ListMutesRequest.FromString,
+                    response_serializer=kickoff_dot_v1_dot_operator__pb2.ListMutesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -429,6 +552,195 @@ class OperatorService:
             '/kickoff.v1.OperatorService/GetPlayerSocial',
             kickoff_dot_v1_dot_operator__pb2.GetPlayerSocialRequest.SerializeToString,
             kickoff_dot_v1_dot_operator__pb2.GetPlayerSocialResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListChatReports(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.OperatorService/ListChatReports',
+            kickoff_dot_v1_dot_operator__pb2.ListChatReportsRequest.SerializeToString,
+            kickoff_dot_v1_dot_operator__pb2.ListChatReportsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetChatReport(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.OperatorService/GetChatReport',
+            kickoff_dot_v1_dot_operator__pb2.GetChatReportRequest.SerializeToString,
+            kickoff_dot_v1_dot_operator__pb2.GetChatReportResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CloseChatReport(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.OperatorService/CloseChatReport',
+            kickoff_dot_v1_dot_operator__pb2.CloseChatReportRequest.SerializeToString,
+            kickoff_dot_v1_dot_operator__pb2.CloseChatReportResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteChatMessage(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.OperatorService/DeleteChatMessage',
+            kickoff_dot_v1_dot_operator__pb2.DeleteChatMessageRequest.SerializeToString,
+            kickoff_dot_v1_dot_operator__pb2.DeleteChatMessageResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def MutePlayer(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.OperatorService/MutePlayer',
+            kickoff_dot_v1_dot_operator__pb2.MutePlayerRequest.SerializeToString,
+            kickoff_dot_v1_dot_operator__pb2.MutePlayerResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EndMute(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.OperatorService/EndMute',
+            kickoff_dot_v1_dot_operator__pb2.EndMuteRequest.SerializeToString,
+            kickoff_dot_v1_dot_operator__pb2.EndMuteResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMutes(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/kickoff.v1.OperatorService/ListMutes',
+            kickoff_dot_v1_dot_operator__pb2.ListMutesRequest.SerializeToString,
+            kickoff_dot_v1_dot_operator__pb2.ListMutesResponse.FromString,
             options,
             channel_credentials,
             insecure,

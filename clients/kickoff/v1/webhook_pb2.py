@@ -27,7 +27,7 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from kickoff.v1 import limits_pb2 as kickoff_dot_v1_dot_limits__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18kickoff/v1/webhook.proto\x12\nkickoff.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/limits.proto\"\x87\x02\n\x0fWebhookEndpoint\x12\x13\n\x0b\x65ndpoint_id\x18\x01 \x01(\t\x12\x0b\n\x03url\x18\x02 \x01(\t\x12(\n\x06\x65vents\x18\x03 \x03(\x0e\x32\x18.kickoff.v1.WebhookEvent\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x15\n\rmax_in_flight\x18\x05 \x01(\x05\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\x12/\n\x0b\x63reate_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x13\n\x0bsecret_hint\x18\x08 \x01(\t\x12\x0f\n\x07\x62\x61\x63klog\x18\t \x01(\x03\x12\x0c\n\x04\x64\x65\x61\x64\x18\n \x01(\x03\"\xe6\x01\n\x12\x41\x64\x64\x45ndpointRequest\x12\x16\n\x03url\x18\x01 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x10\x18\x03\x12\x30\n\x06\x65vents\x18\x02 \x03(\x0e\x32\x18.kickoff.v1.WebhookEventB\x06\xaa\xbb\x18\x02\x10\x08\x12\x18\n\x06secret\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08\x64\x18\x03\x12\x1e\n\x0b\x64\x65scription\x18\x04 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x01\x18\x02\x12\x15\n\rmax_in_flight\x18\x05 \x01(\x05\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\x12\x1c\n\nrequest_id\x18\x07 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"T\n\x13\x41\x64\x64\x45ndpointResponse\x12-\n\x08\x65ndpoint\x18\x01 \x01(\x0b\x32\x1b.kickoff.v1.WebhookEndpoint\x12\x0e\n\x06secret\x18\x02 \x01(\t\"\x16\n\x14ListEndpointsRequest\"G\n\x15ListEndpointsResponse\x12.\n\tendpoints\x18\x01 \x03(\x0b\x32\x1b.kickoff.v1.WebhookEndpoint\"6\n\x15RemoveEndpointRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"\x18\n\x16RemoveEndpointResponse\"4\n\x13TestEndpointRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"s\n\x14TestEndpointResponse\x12\x11\n\tdelivered\x18\x01 \x01(\x08\x12\x13\n\x0bstatus_code\x18\x02 \x01(\x05\x12\r\n\x05\x65rror\x18\x03 \x01(\t\x12\x0f\n\x07seconds\x18\x04 \x01(\x01\x12\x13\n\x0b\x64\x65livery_id\x18\x05 \x01(\t\"\xc9\x02\n\x0fWebhookDelivery\x12\x13\n\x0b\x64\x65livery_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65ndpoint_id\x18\x02 \x01(\t\x12\'\n\x05\x65vent\x18\x03 \x01(\x0e\x32\x18.kickoff.v1.WebhookEvent\x12*\n\x06status\x18\x04 \x01(\x0e\x32\x1a.kickoff.v1.DeliveryStatus\x12\x10\n\x08\x61ttempts\x18\x05 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x35\n\x11next_attempt_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nlast_error\x18\x08 \x01(\t\x12\x18\n\x10last_status_code\x18\t \x01(\x05\x12\x0f\n\x07payload\x18\n \x01(\t\"\x93\x01\n\x15ListDeliveriesRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12*\n\x06status\x18\x02 \x01(\x0e\x32\x1a.kickoff.v1.DeliveryStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x1c\n\npage_token\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"b\n\x16ListDeliveriesResponse\x12/\n\ndeliveries\x18\x01 \x03(\x0b\x32\x1b.kickoff.v1.WebhookDelivery\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"^\n\x1aRedeliverDeliveriesRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12!\n\x0c\x64\x65livery_ids\x18\x02 \x03(\tB\x0b\xaa\xbb\x18\x07\x08(\x10\xf4\x03\x18\x01\"2\n\x1bRedeliverDeliveriesResponse\x12\x13\n\x0bredelivered\x18\x01 \x01(\x05*\xe1\x02\n\x0cWebhookEvent\x12\x1d\n\x19WEBHOOK_EVENT_UNSPECIFIED\x10\x00\x12\x1c\n\x18WEBHOOK_EVENT_TURN_BEGAN\x10\x01\x12\x1d\n\x19WEBHOOK_EVENT_MATCH_FOUND\x10\x02\x12\x1c\n\x18WEBHOOK_EVENT_GAME_ENDED\x10\x03\x12\'\n#WEBHOOK_EVENT_TOURNAMENT_GAME_READY\x10\x04\x12#\n\x1fWEBHOOK_EVENT_CLOCK_RUNNING_OUT\x10\x05\x12\"\n\x1eWEBHOOK_EVENT_FRIEND_REQUESTED\x10\x06\x12!\n\x1dWEBHOOK_EVENT_FRIEND_ACCEPTED\x10\x07\x12\x1e\n\x1aWEBHOOK_EVENT_ROOM_INVITED\x10\x08\x12\"\n\x1eWEBHOOK_EVENT_REMATCH_PROPOSED\x10\t*\xc2\x01\n\x0e\x44\x65liveryStatus\x12\x1f\n\x1b\x44\x45LIVERY_STATUS_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x44\x45LIVERY_STATUS_PENDING\x10\x01\x12\x1b\n\x17\x44\x45LIVERY_STATUS_SENDING\x10\x02\x12\x1d\n\x19\x44\x45LIVERY_STATUS_DELIVERED\x10\x03\x12\x18\n\x14\x44\x45LIVERY_STATUS_DEAD\x10\x04\x12\x1c\n\x18\x44\x45LIVERY_STATUS_OBSOLETE\x10\x05\x32\x98\x06\n\x0eWebhookService\x12m\n\x0b\x41\x64\x64\x45ndpoint\x12\x1e.kickoff.v1.AddEndpointRequest\x1a\x1f.kickoff.v1.AddEndpointResponse\"\x1d\x82\xd3\xe4\x93\x02\x17\"\x12/v1/admin/webhooks:\x01*\x12p\n\rListEndpoints\x12 .kickoff.v1.ListEndpointsRequest\x1a!.kickoff.v1.ListEndpointsResponse\"\x1a\x82\xd3\xe4\x93\x02\x14\x12\x12/v1/admin/webhooks\x12\x81\x01\n\x0eRemoveEndpoint\x12!.kickoff.v1.RemoveEndpointRequest\x1a\".kickoff.v1.RemoveEndpointResponse\"(\x82\xd3\xe4\x93\x02\"* /v1/admin/webhooks/{endpoint_id}\x12\x80\x01\n\x0cTestEndpoint\x12\x1f.kickoff.v1.TestEndpointRequest\x1a .kickoff.v1.TestEndpointResponse\"-\x82\xd3\xe4\x93\x02\'\"%/v1/admin/webhooks/{endpoint_id}/test\x12~\n\x0eListDeliveries\x12!.kickoff.v1.ListDeliveriesRequest\x1a\".kickoff.v1.ListDeliveriesResponse\"%\x82\xd3\xe4\x93\x02\x1f\x12\x1d/v1/admin/webhooks/deliveries\x12\x9d\x01\n\x13RedeliverDeliveries\x12&.kickoff.v1.RedeliverDeliveriesRequest\x1a\'.kickoff.v1.RedeliverDeliveriesResponse\"5\x82\xd3\xe4\x93\x02/\"*/v1/admin/webhooks/{endpoint_id}/redeliver:\x01*b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18kickoff/v1/webhook.proto\x12\nkickoff.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17kickoff/v1/limits.proto\"\x9a\x02\n\x0fWebhookEndpoint\x12\x13\n\x0b\x65ndpoint_id\x18\x01 \x01(\t\x12\x0b\n\x03url\x18\x02 \x01(\t\x12(\n\x06\x65vents\x18\x03 \x03(\x0e\x32\x18.kickoff.v1.WebhookEvent\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x15\n\rmax_in_flight\x18\x05 \x01(\x05\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\x12/\n\x0b\x63reate_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x13\n\x0bsecret_hint\x18\x08 \x01(\t\x12\x0f\n\x07\x62\x61\x63klog\x18\t \x01(\x03\x12\x0c\n\x04\x64\x65\x61\x64\x18\n \x01(\x03\x12\x11\n\tchat_text\x18\x0b \x01(\x08\"\xf9\x01\n\x12\x41\x64\x64\x45ndpointRequest\x12\x16\n\x03url\x18\x01 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x10\x18\x03\x12\x30\n\x06\x65vents\x18\x02 \x03(\x0e\x32\x18.kickoff.v1.WebhookEventB\x06\xaa\xbb\x18\x02\x10\x10\x12\x18\n\x06secret\x18\x03 \x01(\tB\x08\xaa\xbb\x18\x04\x08\x64\x18\x03\x12\x1e\n\x0b\x64\x65scription\x18\x04 \x01(\tB\t\xaa\xbb\x18\x05\x08\x80\x01\x18\x02\x12\x15\n\rmax_in_flight\x18\x05 \x01(\x05\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\x12\x1c\n\nrequest_id\x18\x07 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\x12\x11\n\tchat_text\x18\x08 \x01(\x08\"T\n\x13\x41\x64\x64\x45ndpointResponse\x12-\n\x08\x65ndpoint\x18\x01 \x01(\x0b\x32\x1b.kickoff.v1.WebhookEndpoint\x12\x0e\n\x06secret\x18\x02 \x01(\t\"\x16\n\x14ListEndpointsRequest\"G\n\x15ListEndpointsResponse\x12.\n\tendpoints\x18\x01 \x03(\x0b\x32\x1b.kickoff.v1.WebhookEndpoint\"6\n\x15RemoveEndpointRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"\x18\n\x16RemoveEndpointResponse\"4\n\x13TestEndpointRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\"s\n\x14TestEndpointResponse\x12\x11\n\tdelivered\x18\x01 \x01(\x08\x12\x13\n\x0bstatus_code\x18\x02 \x01(\x05\x12\r\n\x05\x65rror\x18\x03 \x01(\t\x12\x0f\n\x07seconds\x18\x04 \x01(\x01\x12\x13\n\x0b\x64\x65livery_id\x18\x05 \x01(\t\"\xc9\x02\n\x0fWebhookDelivery\x12\x13\n\x0b\x64\x65livery_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65ndpoint_id\x18\x02 \x01(\t\x12\'\n\x05\x65vent\x18\x03 \x01(\x0e\x32\x18.kickoff.v1.WebhookEvent\x12*\n\x06status\x18\x04 \x01(\x0e\x32\x1a.kickoff.v1.DeliveryStatus\x12\x10\n\x08\x61ttempts\x18\x05 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x35\n\x11next_attempt_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nlast_error\x18\x08 \x01(\t\x12\x18\n\x10last_status_code\x18\t \x01(\x05\x12\x0f\n\x07payload\x18\n \x01(\t\"\x93\x01\n\x15ListDeliveriesRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12*\n\x06status\x18\x02 \x01(\x0e\x32\x1a.kickoff.v1.DeliveryStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x1c\n\npage_token\x18\x04 \x01(\tB\x08\xaa\xbb\x18\x04\x08@\x18\x03\"b\n\x16ListDeliveriesResponse\x12/\n\ndeliveries\x18\x01 \x03(\x0b\x32\x1b.kickoff.v1.WebhookDelivery\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"^\n\x1aRedeliverDeliveriesRequest\x12\x1d\n\x0b\x65ndpoint_id\x18\x01 \x01(\tB\x08\xaa\xbb\x18\x04\x08 \x18\x01\x12!\n\x0c\x64\x65livery_ids\x18\x02 \x03(\tB\x0b\xaa\xbb\x18\x07\x08(\x10\xf4\x03\x18\x01\"2\n\x1bRedeliverDeliveriesResponse\x12\x13\n\x0bredelivered\x18\x01 \x01(\x05*\x81\x03\n\x0cWebhookEvent\x12\x1d\n\x19WEBHOOK_EVENT_UNSPECIFIED\x10\x00\x12\x1c\n\x18WEBHOOK_EVENT_TURN_BEGAN\x10\x01\x12\x1d\n\x19WEBHOOK_EVENT_MATCH_FOUND\x10\x02\x12\x1c\n\x18WEBHOOK_EVENT_GAME_ENDED\x10\x03\x12\'\n#WEBHOOK_EVENT_TOURNAMENT_GAME_READY\x10\x04\x12#\n\x1fWEBHOOK_EVENT_CLOCK_RUNNING_OUT\x10\x05\x12\"\n\x1eWEBHOOK_EVENT_FRIEND_REQUESTED\x10\x06\x12!\n\x1dWEBHOOK_EVENT_FRIEND_ACCEPTED\x10\x07\x12\x1e\n\x1aWEBHOOK_EVENT_ROOM_INVITED\x10\x08\x12\"\n\x1eWEBHOOK_EVENT_REMATCH_PROPOSED\x10\t\x12\x1e\n\x1aWEBHOOK_EVENT_CHAT_MESSAGE\x10\n*\xc2\x01\n\x0e\x44\x65liveryStatus\x12\x1f\n\x1b\x44\x45LIVERY_STATUS_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x44\x45LIVERY_STATUS_PENDING\x10\x01\x12\x1b\n\x17\x44\x45LIVERY_STATUS_SENDING\x10\x02\x12\x1d\n\x19\x44\x45LIVERY_STATUS_DELIVERED\x10\x03\x12\x18\n\x14\x44\x45LIVERY_STATUS_DEAD\x10\x04\x12\x1c\n\x18\x44\x45LIVERY_STATUS_OBSOLETE\x10\x05\x32\x98\x06\n\x0eWebhookService\x12m\n\x0b\x41\x64\x64\x45ndpoint\x12\x1e.kickoff.v1.AddEndpointRequest\x1a\x1f.kickoff.v1.AddEndpointResponse\"\x1d\x82\xd3\xe4\x93\x02\x17\"\x12/v1/admin/webhooks:\x01*\x12p\n\rListEndpoints\x12 .kickoff.v1.ListEndpointsRequest\x1a!.kickoff.v1.ListEndpointsResponse\"\x1a\x82\xd3\xe4\x93\x02\x14\x12\x12/v1/admin/webhooks\x12\x81\x01\n\x0eRemoveEndpoint\x12!.kickoff.v1.RemoveEndpointRequest\x1a\".kickoff.v1.RemoveEndpointResponse\"(\x82\xd3\xe4\x93\x02\"* /v1/admin/webhooks/{endpoint_id}\x12\x80\x01\n\x0cTestEndpoint\x12\x1f.kickoff.v1.TestEndpointRequest\x1a .kickoff.v1.TestEndpointResponse\"-\x82\xd3\xe4\x93\x02\'\"%/v1/admin/webhooks/{endpoint_id}/test\x12~\n\x0eListDeliveries\x12!.kickoff.v1.ListDeliveriesRequest\x1a\".kickoff.v1.ListDeliveriesResponse\"%\x82\xd3\xe4\x93\x02\x1f\x12\x1d/v1/admin/webhooks/deliveries\x12\x9d\x01\n\x13RedeliverDeliveries\x12&.kickoff.v1.RedeliverDeliveriesRequest\x1a\'.kickoff.v1.RedeliverDeliveriesResponse\"5\x82\xd3\xe4\x93\x02/\"*/v1/admin/webhooks/{endpoint_id}/redeliver:\x01*b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -37,7 +37,7 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ADDENDPOINTREQUEST'].fields_by_name['url']._loaded_options = None
   _globals['_ADDENDPOINTREQUEST'].fields_by_name['url']._serialized_options = b'\252\273\030\005\010\200\020\030\003'
   _globals['_ADDENDPOINTREQUEST'].fields_by_name['events']._loaded_options = None
-  _globals['_ADDENDPOINTREQUEST'].fields_by_name['events']._serialized_options = b'\252\273\030\002\020\010'
+  _globals['_ADDENDPOINTREQUEST'].fields_by_name['events']._serialized_options = b'\252\273\030\002\020\020'
   _globals['_ADDENDPOINTREQUEST'].fields_by_name['secret']._loaded_options = None
   _globals['_ADDENDPOINTREQUEST'].fields_by_name['secret']._serialized_options = b'\252\273\030\004\010d\030\003'
   _globals['_ADDENDPOINTREQUEST'].fields_by_name['description']._loaded_options = None
@@ -68,38 +68,38 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_WEBHOOKSERVICE'].methods_by_name['ListDeliveries']._serialized_options = b'\202\323\344\223\002\037\022\035/v1/admin/webhooks/deliveries'
   _globals['_WEBHOOKSERVICE'].methods_by_name['RedeliverDeliveries']._loaded_options = None
   _globals['_WEBHOOKSERVICE'].methods_by_name['RedeliverDeliveries']._serialized_options = b'\202\323\344\223\002/\"*/v1/admin/webhooks/{endpoint_id}/redeliver:\001*'
-  _globals['_WEBHOOKEVENT']._serialized_start=1794
-  _globals['_WEBHOOKEVENT']._serialized_end=2147
-  _globals['_DELIVERYSTATUS']._serialized_start=2150
-  _globals['_DELIVERYSTATUS']._serialized_end=2344
+  _globals['_WEBHOOKEVENT']._serialized_start=1832
+  _globals['_WEBHOOKEVENT']._serialized_end=2217
+  _globals['_DELIVERYSTATUS']._serialized_start=2220
+  _globals['_DELIVERYSTATUS']._serialized_end=2414
   _globals['_WEBHOOKENDPOINT']._serialized_start=129
-  _globals['_WEBHOOKENDPOINT']._serialized_end=392
-  _globals['_ADDENDPOINTREQUEST']._serialized_start=395
-  _globals['_ADDENDPOINTREQUEST']._serialized_end=625
-  _globals['_ADDENDPOINTRESPONSE']._serialized_start=627
-  _globals['_ADDENDPOINTRESPONSE']._serialized_end=711
-  _globals['_LISTENDPOINTSREQUEST']._serialized_start=713
-  _globals['_LISTENDPOINTSREQUEST']._serialized_end=735
-  _globals['_LISTENDPOINTSRESPONSE']._serialized_start=737
-  _globals['_LISTENDPOINTSRESPONSE']._serialized_end=808
-  _globals['_REMOVEENDPOINTREQUEST']._serialized_start=810
-  _globals['_REMOVEENDPOINTREQUEST']._serialized_end=864
-  _globals['_REMOVEENDPOINTRESPONSE']._serialized_start=866
-  _globals['_REMOVEENDPOINTRESPONSE']._serialized_end=890
-  _globals['_TESTENDPOINTREQUEST']._serialized_start=892
-  _globals['_TESTENDPOINTREQUEST']._serialized_end=944
-  _globals['_TESTENDPOINTRESPONSE']._serialized_start=946
-  _globals['_TESTENDPOINTRESPONSE']._serialized_end=1061
-  _globals['_WEBHOOKDELIVERY']._serialized_start=1064
-  _globals['_WEBHOOKDELIVERY']._serialized_end=1393
-  _globals['_LISTDELIVERIESREQUEST']._serialized_start=1396
-  _globals['_LISTDELIVERIESREQUEST']._serialized_end=1543
-  _globals['_LISTDELIVERIESRESPONSE']._serialized_start=1545
-  _globals['_LISTDELIVERIESRESPONSE']._serialized_end=1643
-  _globals['_REDELIVERDELIVERIESREQUEST']._serialized_start=1645
-  _globals['_REDELIVERDELIVERIESREQUEST']._serialized_end=1739
-  _globals['_REDELIVERDELIVERIESRESPONSE']._serialized_start=1741
-  _globals['_REDELIVERDELIVERIESRESPONSE']._serialized_end=1791
-  _globals['_WEBHOOKSERVICE']._serialized_start=2347
-  _globals['_WEBHOOKSERVICE']._serialized_end=3139
+  _globals['_WEBHOOKENDPOINT']._serialized_end=411
+  _globals['_ADDENDPOINTREQUEST']._serialized_start=414
+  _globals['_ADDENDPOINTREQUEST']._serialized_end=663
+  _globals['_ADDENDPOINTRESPONSE']._serialized_start=665
+  _globals['_ADDENDPOINTRESPONSE']._serialized_end=749
+  _globals['_LISTENDPOINTSREQUEST']._serialized_start=751
+  _globals['_LISTENDPOINTSREQUEST']._serialized_end=773
+  _globals['_LISTENDPOINTSRESPONSE']._serialized_start=775
+  _globals['_LISTENDPOINTSRESPONSE']._serialized_end=846
+  _globals['_REMOVEENDPOINTREQUEST']._serialized_start=848
+  _globals['_REMOVEENDPOINTREQUEST']._serialized_end=902
+  _globals['_REMOVEENDPOINTRESPONSE']._serialized_start=904
+  _globals['_REMOVEENDPOINTRESPONSE']._serialized_end=928
+  _globals['_TESTENDPOINTREQUEST']._serialized_start=930
+  _globals['_TESTENDPOINTREQUEST']._serialized_end=982
+  _globals['_TESTENDPOINTRESPONSE']._serialized_start=984
+  _globals['_TESTENDPOINTRESPONSE']._serialized_end=1099
+  _globals['_WEBHOOKDELIVERY']._serialized_start=1102
+  _globals['_WEBHOOKDELIVERY']._serialized_end=1431
+  _globals['_LISTDELIVERIESREQUEST']._serialized_start=1434
+  _globals['_LISTDELIVERIESREQUEST']._serialized_end=1581
+  _globals['_LISTDELIVERIESRESPONSE']._serialized_start=1583
+  _globals['_LISTDELIVERIESRESPONSE']._serialized_end=1681
+  _globals['_REDELIVERDELIVERIESREQUEST']._serialized_start=1683
+  _globals['_REDELIVERDELIVERIESREQUEST']._serialized_end=1777
+  _globals['_REDELIVERDELIVERIESRESPONSE']._serialized_start=1779
+  _globals['_REDELIVERDELIVERIESRESPONSE']._serialized_end=1829
+  _globals['_WEBHOOKSERVICE']._serialized_start=2417
+  _globals['_WEBHOOKSERVICE']._serialized_end=3209
 # @@protoc_insertion_point(module_scope)

@@ -24,6 +24,7 @@ class WebhookEvent(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     WEBHOOK_EVENT_FRIEND_ACCEPTED: _ClassVar[WebhookEvent]
     WEBHOOK_EVENT_ROOM_INVITED: _ClassVar[WebhookEvent]
     WEBHOOK_EVENT_REMATCH_PROPOSED: _ClassVar[WebhookEvent]
+    WEBHOOK_EVENT_CHAT_MESSAGE: _ClassVar[WebhookEvent]
 
 class DeliveryStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -43,6 +44,7 @@ WEBHOOK_EVENT_FRIEND_REQUESTED: WebhookEvent
 WEBHOOK_EVENT_FRIEND_ACCEPTED: WebhookEvent
 WEBHOOK_EVENT_ROOM_INVITED: WebhookEvent
 WEBHOOK_EVENT_REMATCH_PROPOSED: WebhookEvent
+WEBHOOK_EVENT_CHAT_MESSAGE: WebhookEvent
 DELIVERY_STATUS_UNSPECIFIED: DeliveryStatus
 DELIVERY_STATUS_PENDING: DeliveryStatus
 DELIVERY_STATUS_SENDING: DeliveryStatus
@@ -51,7 +53,7 @@ DELIVERY_STATUS_DEAD: DeliveryStatus
 DELIVERY_STATUS_OBSOLETE: DeliveryStatus
 
 class WebhookEndpoint(_message.Message):
-    __slots__ = ("endpoint_id", "url", "events", "description", "max_in_flight", "timeout_seconds", "create_time", "secret_hint", "backlog", "dead")
+    __slots__ = ("endpoint_id", "url", "events", "description", "max_in_flight", "timeout_seconds", "create_time", "secret_hint", "backlog", "dead", "chat_text")
     ENDPOINT_ID_FIELD_NUMBER: _ClassVar[int]
     URL_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
@@ -62,6 +64,7 @@ class WebhookEndpoint(_message.Message):
     SECRET_HINT_FIELD_NUMBER: _ClassVar[int]
     BACKLOG_FIELD_NUMBER: _ClassVar[int]
     DEAD_FIELD_NUMBER: _ClassVar[int]
+    CHAT_TEXT_FIELD_NUMBER: _ClassVar[int]
     endpoint_id: str
     url: str
     events: _containers.RepeatedScalarFieldContainer[WebhookEvent]
@@ -72,10 +75,11 @@ class WebhookEndpoint(_message.Message):
     secret_hint: str
     backlog: int
     dead: int
-    def __init__(self, endpoint_id: _Optional[str] = ..., url: _Optional[str] = ..., events: _Optional[_Iterable[_Union[WebhookEvent, str]]] = ..., description: _Optional[str] = ..., max_in_flight: _Optional[int] = ..., timeout_seconds: _Optional[float] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., secret_hint: _Optional[str] = ..., backlog: _Optional[int] = ..., dead: _Optional[int] = ...) -> None: ...
+    chat_text: bool
+    def __init__(self, endpoint_id: _Optional[str] = ..., url: _Optional[str] = ..., events: _Optional[_Iterable[_Union[WebhookEvent, str]]] = ..., description: _Optional[str] = ..., max_in_flight: _Optional[int] = ..., timeout_seconds: _Optional[float] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., secret_hint: _Optional[str] = ..., backlog: _Optional[int] = ..., dead: _Optional[int] = ..., chat_text: _Optional[bool] = ...) -> None: ...
 
 class AddEndpointRequest(_message.Message):
-    __slots__ = ("url", "events", "secret", "description", "max_in_flight", "timeout_seconds", "request_id")
+    __slots__ = ("url", "events", "secret", "description", "max_in_flight", "timeout_seconds", "request_id", "chat_text")
     URL_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     SECRET_FIELD_NUMBER: _ClassVar[int]
@@ -83,6 +87,7 @@ class AddEndpointRequest(_message.Message):
     MAX_IN_FLIGHT_FIELD_NUMBER: _ClassVar[int]
     TIMEOUT_SECONDS_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    CHAT_TEXT_FIELD_NUMBER: _ClassVar[int]
     url: str
     events: _containers.RepeatedScalarFieldContainer[WebhookEvent]
     secret: str
@@ -90,7 +95,8 @@ class AddEndpointRequest(_message.Message):
     max_in_flight: int
     timeout_seconds: float
     request_id: str
-    def __init__(self, url: _Optional[str] = ..., events: _Optional[_Iterable[_Union[WebhookEvent, str]]] = ..., secret: _Optional[str] = ..., description: _Optional[str] = ..., max_in_flight: _Optional[int] = ..., timeout_seconds: _Optional[float] = ..., request_id: _Optional[str] = ...) -> None: ...
+    chat_text: bool
+    def __init__(self, url: _Optional[str] = ..., events: _Optional[_Iterable[_Union[WebhookEvent, str]]] = ..., secret: _Optional[str] = ..., description: _Optional[str] = ..., max_in_flight: _Optional[int] = ..., timeout_seconds: _Optional[float] = ..., request_id: _Optional[str] = ..., chat_text: _Optional[bool] = ...) -> None: ...
 
 class AddEndpointResponse(_message.Message):
     __slots__ = ("endpoint", "secret")

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AcceptFriendRequestData, AcceptFriendRequestErrors, AcceptFriendRequestResponses, AcceptMatchData, AcceptMatchErrors, AcceptMatchResponses, AcceptRoomInvitationData, AcceptRoomInvitationErrors, AcceptRoomInvitationResponses, AddEndpointData, AddEndpointErrors, AddEndpointResponses, AnswerRematchData, AnswerRematchErrors, AnswerRematchResponses, BlockPlayerData, BlockPlayerErrors, BlockPlayerResponses, CancelFriendRequestData, CancelFriendRequestErrors, CancelFriendRequestResponses, CancelTicketData, CancelTicketErrors, CancelTicketResponses, CloseRoomData, CloseRoomErrors, CloseRoomResponses, CreateInvitationLinkData, CreateInvitationLinkErrors, CreateInvitationLinkResponses, CreatePartyLinkData, CreatePartyLinkErrors, CreatePartyLinkResponses, CreateRoomData, CreateRoomErrors, CreateRoomResponses, CreateStreamTicketData, CreateStreamTicketErrors, CreateStreamTicketResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, DeclineFriendRequestData, DeclineFriendRequestErrors, DeclineFriendRequestResponses, DeclineRoomInvitationData, DeclineRoomInvitationErrors, DeclineRoomInvitationResponses, DeclineTicketData, DeclineTicketErrors, DeclineTicketResponses, DeleteInboxItemData, DeleteInboxItemErrors, DeleteInboxItemResponses, DeletePlayerData, DeletePlayerErrors, DeletePlayerResponses, DrainNodeData, DrainNodeErrors, DrainNodeResponses, EnqueueData, EnqueueErrors, EnqueueResponses, FollowInboxData, FollowInboxErrors, FollowInboxResponse, FollowInboxResponses, FollowPresenceData, FollowPresenceErrors, FollowPresenceResponse, FollowPresenceResponses, FollowTicketData, FollowTicketErrors, FollowTicketResponse, FollowTicketResponses, GetFriendCodeData, GetFriendCodeErrors, GetFriendCodeResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMeData, GetMeErrors, GetMeResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetPlayerSocialData, GetPlayerSocialErrors, GetPlayerSocialResponses, GetPresenceData, GetPresenceErrors, GetPresenceResponses, GetRankData, GetRankErrors, GetRankResponses, GetReplayData, GetReplayErrors, GetReplayResponses, GetRoomData, GetRoomErrors, GetRoomResponses, GetRoomTimelineData, GetRoomTimelineErrors, GetRoomTimelineResponses, GetRulesData, GetRulesErrors, GetRulesResponses, GetStandingsData, GetStandingsErrors, GetStandingsResponses, GetTicketData, GetTicketErrors, GetTicketResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetViewData, GetViewErrors, GetViewResponses, InviteToRoomData, InviteToRoomErrors, InviteToRoomResponses, JoinRoomData, JoinRoomErrors, JoinRoomResponses, JoinTicketByLinkData, JoinTicketByLinkErrors, JoinTicketByLinkResponses, JoinTicketData, JoinTicketErrors, JoinTicketResponses, JoinTournamentData, JoinTournamentErrors, JoinTournamentResponses, LeaveRoomData, LeaveRoomErrors, LeaveRoomResponses, LeaveTournamentData, LeaveTournamentErrors, LeaveTournamentResponses, LinkIdentityData, LinkIdentityErrors, LinkIdentityResponses, ListBlocksData, ListBlocksErrors, ListBlocksResponses, ListCardsData, ListCardsErrors, ListCardsResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListEndpointsData, ListEndpointsErrors, ListEndpointsResponses, ListFriendsData, ListFriendsErrors, ListFriendsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListInboxData, ListInboxErrors, ListInboxResponses, ListInvitationLinksData, ListInvitationLinksErrors, ListInvitationLinksResponses, ListLeasesData, ListLeasesErrors, ListLeasesResponses, ListLegalMovesData, ListLegalMovesErrors, ListLegalMovesResponses, ListLiveRoomsData, ListLiveRoomsErrors, ListLiveRoomsResponses, ListMyRoomsData, ListMyRoomsErrors, ListMyRoomsResponses, ListMyTicketsData, ListMyTicketsErrors, ListMyTicketsResponses, ListMyTurnsData, ListMyTurnsErrors, ListMyTurnsResponses, ListNodesData, ListNodesErrors, ListNodesResponses, ListPlayerGamesData, ListPlayerGamesErrors, ListPlayerGamesResponses, ListRatingChangesData, ListRatingChangesErrors, ListRatingChangesResponses, ListRoomInvitationsData, ListRoomInvitationsErrors, ListRoomInvitationsResponses, ListRoomsData, ListRoomsErrors, ListRoomsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, MarkInboxReadData, MarkInboxReadErrors, MarkInboxReadResponses, ProposeRematchData, ProposeRematchErrors, ProposeRematchResponses, RedeliverDeliveriesData, RedeliverDeliveriesErrors, RedeliverDeliveriesResponses, RefreshSessionData, RefreshSessionErrors, RefreshSessionResponses, RemoveEndpointData, RemoveEndpointErrors, RemoveEndpointResponses, RemoveFriendData, RemoveFriendErrors, RemoveFriendResponses, RevokeInvitationLinkData, RevokeInvitationLinkErrors, RevokeInvitationLinkResponses, RevokePartyLinkData, RevokePartyLinkErrors, RevokePartyLinkResponses, RevokeSeatTokenData, RevokeSeatTokenErrors, RevokeSeatTokenResponses, RotateFriendCodeData, RotateFriendCodeErrors, RotateFriendCodeResponses, SendFriendRequestData, SendFriendRequestErrors, SendFriendRequestResponses, SetPresenceVisibilityData, SetPresenceVisibilityErrors, SetPresenceVisibilityResponses, SignInAsGuestData, SignInAsGuestErrors, SignInAsGuestResponses, SignInWithTokenData, SignInWithTokenErrors, SignInWithTokenResponses, SignOutData, SignOutErrors, SignOutResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamTournamentData, StreamTournamentErrors, StreamTournamentResponse, StreamTournamentResponses, SubmitMoveData, SubmitMoveErrors, SubmitMoveResponses, TakeSeatData, TakeSeatErrors, TakeSeatResponses, TestEndpointData, TestEndpointErrors, TestEndpointResponses, UnblockPlayerData, UnblockPlayerErrors, UnblockPlayerResponses, UpdatePlayerData, UpdatePlayerErrors, UpdatePlayerResponses, WithdrawRoomInvitationData, WithdrawRoomInvitationErrors, WithdrawRoomInvitationResponses } from './types.gen.js';
+import type { AcceptFriendRequestData, AcceptFriendRequestErrors, AcceptFriendRequestResponses, AcceptMatchData, AcceptMatchErrors, AcceptMatchResponses, AcceptRoomInvitationData, AcceptRoomInvitationErrors, AcceptRoomInvitationResponses, AddEndpointData, AddEndpointErrors, AddEndpointResponses, AnswerRematchData, AnswerRematchErrors, AnswerRematchResponses, BlockPlayerData, BlockPlayerErrors, BlockPlayerResponses, CancelFriendRequestData, CancelFriendRequestErrors, CancelFriendRequestResponses, CancelTicketData, CancelTicketErrors, CancelTicketResponses, CloseChatReportData, CloseChatReportErrors, CloseChatReportResponses, CloseRoomData, CloseRoomErrors, CloseRoomResponses, CreateInvitationLinkData, CreateInvitationLinkErrors, CreateInvitationLinkResponses, CreatePartyLinkData, CreatePartyLinkErrors, CreatePartyLinkResponses, CreateRoomData, CreateRoomErrors, CreateRoomResponses, CreateStreamTicketData, CreateStreamTicketErrors, CreateStreamTicketResponses, CreateTournamentData, CreateTournamentErrors, CreateTournamentResponses, DeclineFriendRequestData, DeclineFriendRequestErrors, DeclineFriendRequestResponses, DeclineRoomInvitationData, DeclineRoomInvitationErrors, DeclineRoomInvitationResponses, DeclineTicketData, DeclineTicketErrors, DeclineTicketResponses, DeleteChatMessageData, DeleteChatMessageErrors, DeleteChatMessageResponses, DeleteInboxItemData, DeleteInboxItemErrors, DeleteInboxItemResponses, DeletePlayerData, DeletePlayerErrors, DeletePlayerResponses, DrainNodeData, DrainNodeErrors, DrainNodeResponses, EndMuteData, EndMuteErrors, EndMuteResponses, EnqueueData, EnqueueErrors, EnqueueResponses, FollowChatData, FollowChatErrors, FollowChatResponse, FollowChatResponses, FollowInboxData, FollowInboxErrors, FollowInboxResponse, FollowInboxResponses, FollowPresenceData, FollowPresenceErrors, FollowPresenceResponse, FollowPresenceResponses, FollowTicketData, FollowTicketErrors, FollowTicketResponse, FollowTicketResponses, GetChatReportData, GetChatReportErrors, GetChatReportResponses, GetFriendCodeData, GetFriendCodeErrors, GetFriendCodeResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetMeData, GetMeErrors, GetMeResponses, GetPlayerData, GetPlayerErrors, GetPlayerResponses, GetPlayerSocialData, GetPlayerSocialErrors, GetPlayerSocialResponses, GetPresenceData, GetPresenceErrors, GetPresenceResponses, GetRankData, GetRankErrors, GetRankResponses, GetReplayData, GetReplayErrors, GetReplayResponses, GetRoomData, GetRoomErrors, GetRoomResponses, GetRoomTimelineData, GetRoomTimelineErrors, GetRoomTimelineResponses, GetRulesData, GetRulesErrors, GetRulesResponses, GetStandingsData, GetStandingsErrors, GetStandingsResponses, GetTicketData, GetTicketErrors, GetTicketResponses, GetTournamentData, GetTournamentErrors, GetTournamentResponses, GetViewData, GetViewErrors, GetViewResponses, InviteToRoomData, InviteToRoomErrors, InviteToRoomResponses, JoinRoomData, JoinRoomErrors, JoinRoomResponses, JoinTicketByLinkData, JoinTicketByLinkErrors, JoinTicketByLinkResponses, JoinTicketData, JoinTicketErrors, JoinTicketResponses, JoinTournamentData, JoinTournamentErrors, JoinTournamentResponses, LeaveRoomData, LeaveRoomErrors, LeaveRoomResponses, LeaveTournamentData, LeaveTournamentErrors, LeaveTournamentResponses, LinkIdentityData, LinkIdentityErrors, LinkIdentityResponses, ListBlocksData, ListBlocksErrors, ListBlocksResponses, ListCardsData, ListCardsErrors, ListCardsResponses, ListChatMessagesData, ListChatMessagesErrors, ListChatMessagesResponses, ListChatReportsData, ListChatReportsErrors, ListChatReportsResponses, ListDeliveriesData, ListDeliveriesErrors, ListDeliveriesResponses, ListEndpointsData, ListEndpointsErrors, ListEndpointsResponses, ListFriendsData, ListFriendsErrors, ListFriendsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListInboxData, ListInboxErrors, ListInboxResponses, ListInvitationLinksData, ListInvitationLinksErrors, ListInvitationLinksResponses, ListLeasesData, ListLeasesErrors, ListLeasesResponses, ListLegalMovesData, ListLegalMovesErrors, ListLegalMovesResponses, ListLiveRoomsData, ListLiveRoomsErrors, ListLiveRoomsResponses, ListMutesData, ListMutesErrors, ListMutesResponses, ListMyRoomsData, ListMyRoomsErrors, ListMyRoomsResponses, ListMyTicketsData, ListMyTicketsErrors, ListMyTicketsResponses, ListMyTurnsData, ListMyTurnsErrors, ListMyTurnsResponses, ListNodesData, ListNodesErrors, ListNodesResponses, ListPlayerGamesData, ListPlayerGamesErrors, ListPlayerGamesResponses, ListRatingChangesData, ListRatingChangesErrors, ListRatingChangesResponses, ListRoomInvitationsData, ListRoomInvitationsErrors, ListRoomInvitationsResponses, ListRoomsData, ListRoomsErrors, ListRoomsResponses, ListTournamentsData, ListTournamentsErrors, ListTournamentsResponses, MarkInboxReadData, MarkInboxReadErrors, MarkInboxReadResponses, MutePlayerData, MutePlayerErrors, MutePlayerResponses, ProposeRematchData, ProposeRematchErrors, ProposeRematchResponses, RedeliverDeliveriesData, RedeliverDeliveriesErrors, RedeliverDeliveriesResponses, RefreshSessionData, RefreshSessionErrors, RefreshSessionResponses, RemoveEndpointData, RemoveEndpointErrors, RemoveEndpointResponses, RemoveFriendData, RemoveFriendErrors, RemoveFriendResponses, ReportChatMessageData, ReportChatMessageErrors, ReportChatMessageResponses, RevokeInvitationLinkData, RevokeInvitationLinkErrors, RevokeInvitationLinkResponses, RevokePartyLinkData, RevokePartyLinkErrors, RevokePartyLinkResponses, RevokeSeatTokenData, RevokeSeatTokenErrors, RevokeSeatTokenResponses, RotateFriendCodeData, RotateFriendCodeErrors, RotateFriendCodeResponses, SendChatMessageData, SendChatMessageErrors, SendChatMessageResponses, SendFriendRequestData, SendFriendRequestErrors, SendFriendRequestResponses, SetPresenceVisibilityData, SetPresenceVisibilityErrors, SetPresenceVisibilityResponses, SignInAsGuestData, SignInAsGuestErrors, SignInAsGuestResponses, SignInWithTokenData, SignInWithTokenErrors, SignInWithTokenResponses, SignOutData, SignOutErrors, SignOutResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamTournamentData, StreamTournamentErrors, StreamTournamentResponse, StreamTournamentResponses, SubmitMoveData, SubmitMoveErrors, SubmitMoveResponses, TakeSeatData, TakeSeatErrors, TakeSeatResponses, TestEndpointData, TestEndpointErrors, TestEndpointResponses, UnblockPlayerData, UnblockPlayerErrors, UnblockPlayerResponses, UpdatePlayerData, UpdatePlayerErrors, UpdatePlayerResponses, WithdrawRoomInvitationData, WithdrawRoomInvitationErrors, WithdrawRoomInvitationResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -285,6 +285,52 @@ export const deleteInboxItem = <ThrowOnError extends boolean = false>(options: O
 });
 
 /**
+ * The mutes in force (include_ended: every mute), newest first
+ */
+export const listMutes = <ThrowOnError extends boolean = false>(options?: Options<ListMutesData, ThrowOnError>) => (options?.client ?? client).get<ListMutesResponses, ListMutesErrors, ThrowOnError>({
+    security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
+    url: '/v1/ops/chat/mutes',
+    ...options
+});
+
+/**
+ * Players' reports of chat messages, the open ones first, each part newest first
+ *
+ * Each report without its context (GetChatReport has it). 409 `players_off` on a server without players.
+ */
+export const listChatReports = <ThrowOnError extends boolean = false>(options?: Options<ListChatReportsData, ThrowOnError>) => (options?.client ?? client).get<ListChatReportsResponses, ListChatReportsErrors, ThrowOnError>({
+    security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
+    url: '/v1/ops/chat/reports',
+    ...options
+});
+
+/**
+ * A chat report: the message and the ten around it as they were when it was filed
+ *
+ * `deleted` marks the messages an operator deleted since. 404 `report_not_found`.
+ */
+export const getChatReport = <ThrowOnError extends boolean = false>(options: Options<GetChatReportData, ThrowOnError>) => (options.client ?? client).get<GetChatReportResponses, GetChatReportErrors, ThrowOnError>({
+    security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
+    url: '/v1/ops/chat/reports/{report_id}',
+    ...options
+});
+
+/**
+ * Close a chat report, with a note for the record
+ *
+ * Body: {"note": "..."} (at most 200 characters). 404 `report_not_found`; 409 `report_closed`.
+ */
+export const closeChatReport = <ThrowOnError extends boolean = false>(options: Options<CloseChatReportData, ThrowOnError>) => (options.client ?? client).post<CloseChatReportResponses, CloseChatReportErrors, ThrowOnError>({
+    security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
+    url: '/v1/ops/chat/reports/{report_id}/close',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * The leases of live rooms and tournaments, by kind and id: their node and epoch
  */
 export const listLeases = <ThrowOnError extends boolean = false>(options?: Options<ListLeasesData, ThrowOnError>) => (options?.client ?? client).get<ListLeasesResponses, ListLeasesErrors, ThrowOnError>({
@@ -314,6 +360,32 @@ export const drainNode = <ThrowOnError extends boolean = false>(options: Options
 });
 
 /**
+ * Mute a player for a time (or until ended): their chat messages are refused with `muted`
+ *
+ * Body: {"seconds": 3600, "reason": "..."} or {"untilEnded": true}; a mute in force is replaced. 400 `bad_seconds`; 404 `player_not_found`.
+ */
+export const mutePlayer = <ThrowOnError extends boolean = false>(options: Options<MutePlayerData, ThrowOnError>) => (options.client ?? client).post<MutePlayerResponses, MutePlayerErrors, ThrowOnError>({
+    security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
+    url: '/v1/ops/players/{player_id}/mute',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * End a player's mute now
+ *
+ * 409 `not_muted` when none is in force.
+ */
+export const endMute = <ThrowOnError extends boolean = false>(options: Options<EndMuteData, ThrowOnError>) => (options.client ?? client).post<EndMuteResponses, EndMuteErrors, ThrowOnError>({
+    security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
+    url: '/v1/ops/players/{player_id}/mute/end',
+    ...options
+});
+
+/**
  * A player's blocks, pending friend requests and pending room invitations, for a report (read only)
  *
  * Withheld requests and swallowed invitations are listed with `delivered: false`. 404 `player_not_found`; 409 `players_off`.
@@ -330,6 +402,17 @@ export const getPlayerSocial = <ThrowOnError extends boolean = false>(options: O
 export const listLiveRooms = <ThrowOnError extends boolean = false>(options?: Options<ListLiveRoomsData, ThrowOnError>) => (options?.client ?? client).get<ListLiveRoomsResponses, ListLiveRoomsErrors, ThrowOnError>({
     security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
     url: '/v1/ops/rooms',
+    ...options
+});
+
+/**
+ * Delete a message of a room's chat: everyone reading it sees it withdrawn
+ *
+ * Recorded once with the operator key's id (`deleted: false` when it was deleted before). 404 `room_not_found`.
+ */
+export const deleteChatMessage = <ThrowOnError extends boolean = false>(options: Options<DeleteChatMessageData, ThrowOnError>) => (options.client ?? client).post<DeleteChatMessageResponses, DeleteChatMessageErrors, ThrowOnError>({
+    security: [{ name: 'X-Operator-Key', type: 'apiKey' }],
+    url: '/v1/ops/rooms/{room_id}/chat/{seq}/delete',
     ...options
 });
 
@@ -563,6 +646,60 @@ export const createRoom = <ThrowOnError extends boolean = false>(options?: Optio
 export const getRoom = <ThrowOnError extends boolean = false>(options: Options<GetRoomData, ThrowOnError>) => (options.client ?? client).get<GetRoomResponses, GetRoomErrors, ThrowOnError>({ url: '/v1/rooms/{room_id}', ...options });
 
 /**
+ * The room's chat messages after a seq, oldest first, in the channels the caller may read
+ *
+ * A seated person reads the players' channel (and their team's); anyone else the spectators'. `page_size` at most 200; pass `nextAfterSeq` as `after_seq` for the next page.
+ */
+export const listChatMessages = <ThrowOnError extends boolean = false>(options: Options<ListChatMessagesData, ThrowOnError>) => (options.client ?? client).get<ListChatMessagesResponses, ListChatMessagesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { scheme: 'bearer', type: 'http' }],
+    url: '/v1/rooms/{room_id}/chat',
+    ...options
+});
+
+/**
+ * Send a message (text or a quick reaction) to one of the room's chat channels
+ *
+ * Text as a signed-in player (`playerAuth`), seated or watching; a quick reaction also with a seat token. Answered once stored, with the message's `seq`. Refusals: 409 `chat_off`, `reactions_only`; 403 `not_your_channel`, `sign_in_to_chat`; 400 `message_too_long`, `bad_message`; 429 `chat_rate`, `room_chat_rate`.
+ */
+export const sendChatMessage = <ThrowOnError extends boolean = false>(options: Options<SendChatMessageData, ThrowOnError>) => (options.client ?? client).post<SendChatMessageResponses, SendChatMessageErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { scheme: 'bearer', type: 'http' }],
+    url: '/v1/rooms/{room_id}/chat',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * The room's chat messages as server-sent events, resumable with Last-Event-ID
+ *
+ * The channels the caller may read: a seated person's (the `Authorization` seat token or a player's access token) the players' channel and their team's, anyone else's the spectators'. Each `update` event is one message (its id the message's seq): the kept ones first, then each new one; the stream does not end by itself. Coming back with the last event's id (Last-Event-ID, or `?after_seq=`) sends the messages after it.
+ *
+ * Read it with a server-sent events reader: a browser's EventSource (listen for `update` and `end`), an SSE library, or the SSE client of a generator such as @hey-api/openapi-ts, which yields each event's data parsed, as the schema says: a ChatMessage (it has `seq`), then the StreamEnd. A request/response client generated from this document (openapi-python-client) cannot read a stream, but its models (ChatMessage, StreamEnd) parse each event's data.
+ */
+export const followChat = <ThrowOnError extends boolean = false>(options: Options<FollowChatData, ThrowOnError, FollowChatResponse>) => (options.client ?? client).sse.get<FollowChatResponses, FollowChatErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, { scheme: 'bearer', type: 'http' }],
+    url: '/v1/rooms/{room_id}/chat/events',
+    ...options
+});
+
+/**
+ * Report a chat message to the service's moderators
+ *
+ * As a signed-in player who may read the message. 409 `reports_off` on a server that takes none, `report_exists` for a second report of it by the same player; 429 `report_rate` past 30 reports an hour.
+ */
+export const reportChatMessage = <ThrowOnError extends boolean = false>(options: Options<ReportChatMessageData, ThrowOnError>) => (options.client ?? client).post<ReportChatMessageResponses, ReportChatMessageErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/rooms/{room_id}/chat/{seq}/reports',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * The room's updates as server-sent events, resumable with Last-Event-ID
  *
  * As the seat of the `Authorization` token, or of a stream ticket in `?ticket=` (POST /v1/rooms/{room_id}/stream-tickets: for a browser's EventSource, which cannot send headers), or a spectator's. The answer starts at once; an `end` event says the room's updates are over (the game ended) and the stream closes. Reconnecting after that answers 204 No Content, which tells an EventSource to stop.
@@ -722,7 +859,7 @@ export const answerRematch = <ThrowOnError extends boolean = false>(options: Opt
 /**
  * A room's game again, a page of versions at a time
  *
- * Until the game is over each step is what a spectator saw; once it is over every hand is shown (each step's `hands`, by seat, and the cards drawn in its events). Pass `nextAfterVersion` as `after_version` for the next page. Every page's steps in one answer make the replay file `kickoff replay FILE` reads.
+ * Until the game is over each step is what a spectator saw; once it is over every hand is shown (each step's `hands`, by seat, and the cards drawn in its events). Pass `nextAfterVersion` as `after_version` for the next page. Every page's steps in one answer make the replay file `kickoff replay FILE` reads. Whoever sat at the table (their seat token, or their player's access token) also gets the players' chat on the first page (`chat`); anyone else none.
  */
 export const getReplay = <ThrowOnError extends boolean = false>(options: Options<GetReplayData, ThrowOnError>) => (options.client ?? client).get<GetReplayResponses, GetReplayErrors, ThrowOnError>({ url: '/v1/rooms/{room_id}/replay', ...options });
 

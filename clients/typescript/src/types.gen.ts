@@ -39,6 +39,7 @@ export type AcceptRoomInvitationResponse = {
  * kickoff.v1.AddEndpointRequest, in the proto3 JSON mapping
  */
 export type AddEndpointRequest = {
+    chatText?: boolean;
     /**
      * normalised (NFKC, spaces trimmed and collapsed); no control characters
      */
@@ -680,6 +681,128 @@ export type CartaView = {
 };
 
 /**
+ * ChatChannel
+ *
+ * kickoff.v1.ChatChannel, by name
+ */
+export type ChatChannel = 'CHAT_CHANNEL_UNSPECIFIED' | 'CHAT_CHANNEL_PLAYERS' | 'CHAT_CHANNEL_SPECTATORS' | 'CHAT_CHANNEL_TEAM';
+
+/**
+ * ChatMessage
+ *
+ * kickoff.v1.ChatMessage, in the proto3 JSON mapping
+ */
+export type ChatMessage = {
+    channel: ChatChannel;
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    name: string;
+    playerId: string;
+    reaction: ChatReaction;
+    roomId: string;
+    seat?: number;
+    /**
+     * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+     */
+    seq: string;
+    team: number;
+    text: string;
+    withdrawn: boolean;
+    /**
+     * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+     */
+    withdrawsSeq: string;
+};
+
+/**
+ * ChatMode
+ *
+ * kickoff.v1.ChatMode, by name
+ */
+export type ChatMode = 'CHAT_MODE_UNSPECIFIED' | 'CHAT_MODE_ON' | 'CHAT_MODE_REACTIONS' | 'CHAT_MODE_OFF';
+
+/**
+ * ChatMute
+ *
+ * kickoff.v1.ChatMute, in the proto3 JSON mapping
+ */
+export type ChatMute = {
+    active: boolean;
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    createdBy: string;
+    /**
+     * an RFC 3339 time
+     */
+    endTime?: string;
+    endedBy: string;
+    playerId: string;
+    reason: string;
+    /**
+     * an RFC 3339 time
+     */
+    until?: string;
+};
+
+/**
+ * ChatReaction
+ *
+ * kickoff.v1.ChatReaction, by name
+ */
+export type ChatReaction = 'CHAT_REACTION_UNSPECIFIED' | 'CHAT_REACTION_GOOD_GAME' | 'CHAT_REACTION_WELL_PLAYED' | 'CHAT_REACTION_OOPS' | 'CHAT_REACTION_THANKS' | 'CHAT_REACTION_HURRY_UP' | 'CHAT_REACTION_ONE_MORE';
+
+/**
+ * ChatReport
+ *
+ * kickoff.v1.ChatReport, in the proto3 JSON mapping
+ */
+export type ChatReport = {
+    /**
+     * an RFC 3339 time
+     */
+    closeTime?: string;
+    closedBy: string;
+    context: Array<ReportedChatLine>;
+    /**
+     * an RFC 3339 time
+     */
+    createTime?: string;
+    message?: ReportedChatLine;
+    note: string;
+    open: boolean;
+    reason: string;
+    reportId: string;
+    reporterId: string;
+    roomId: string;
+};
+
+/**
+ * CloseChatReportRequest
+ *
+ * kickoff.v1.CloseChatReportRequest, in the proto3 JSON mapping
+ */
+export type CloseChatReportRequest = {
+    /**
+     * normalised (NFKC, spaces trimmed and collapsed); no control characters
+     */
+    note?: string;
+    reportId?: string;
+};
+
+/**
+ * CloseChatReportResponse
+ *
+ * kickoff.v1.CloseChatReportResponse, in the proto3 JSON mapping
+ */
+export type CloseChatReportResponse = {
+    report?: ChatReport;
+};
+
+/**
  * CloseRoomRequest
  *
  * kickoff.v1.CloseRoomRequest, in the proto3 JSON mapping
@@ -771,6 +894,7 @@ export type CreatePartyLinkResponse = {
  * kickoff.v1.CreateRoomRequest, in the proto3 JSON mapping
  */
 export type CreateRoomRequest = {
+    chat?: ChatMode;
     choice?: string;
     correspondenceHours?: number;
     game?: string;
@@ -789,6 +913,7 @@ export type CreateRoomRequest = {
     systemPlayer?: string;
     systemPlayers?: number;
     systemSeats?: Array<number>;
+    teamChat?: boolean;
     thinkSeconds?: number;
     unlisted?: boolean;
 };
@@ -854,6 +979,15 @@ export type DeclineTicketResponse = {
 };
 
 /**
+ * DeleteChatMessageResponse
+ *
+ * kickoff.v1.DeleteChatMessageResponse, in the proto3 JSON mapping
+ */
+export type DeleteChatMessageResponse = {
+    deleted: boolean;
+};
+
+/**
  * DeleteInboxItemResponse
  *
  * kickoff.v1.DeleteInboxItemResponse, in the proto3 JSON mapping
@@ -888,6 +1022,15 @@ export type DrainNodeResponse = {
     nodeId: string;
     rooms: number;
     tournaments: number;
+};
+
+/**
+ * EndMuteResponse
+ *
+ * kickoff.v1.EndMuteResponse, in the proto3 JSON mapping
+ */
+export type EndMuteResponse = {
+    mute?: ChatMute;
 };
 
 /**
@@ -1003,6 +1146,7 @@ export type GameInfo = {
     seatChoice: string;
     seatCounts: Array<number>;
     summary: string;
+    teamSeatCounts: Array<number>;
     title: string;
 };
 
@@ -1050,6 +1194,15 @@ export type GenericView = {
     data?: {
         [key: string]: unknown;
     };
+};
+
+/**
+ * GetChatReportResponse
+ *
+ * kickoff.v1.GetChatReportResponse, in the proto3 JSON mapping
+ */
+export type GetChatReportResponse = {
+    report?: ChatReport;
 };
 
 /**
@@ -1127,6 +1280,7 @@ export type GetRankResponse = {
  * kickoff.v1.GetReplayResponse, in the proto3 JSON mapping
  */
 export type GetReplayResponse = {
+    chat: Array<ChatMessage>;
     /**
      * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
      */
@@ -1411,6 +1565,29 @@ export type ListCardsResponse = {
 };
 
 /**
+ * ListChatMessagesResponse
+ *
+ * kickoff.v1.ListChatMessagesResponse, in the proto3 JSON mapping
+ */
+export type ListChatMessagesResponse = {
+    messages: Array<ChatMessage>;
+    /**
+     * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+     */
+    nextAfterSeq: string;
+};
+
+/**
+ * ListChatReportsResponse
+ *
+ * kickoff.v1.ListChatReportsResponse, in the proto3 JSON mapping
+ */
+export type ListChatReportsResponse = {
+    nextPageToken: string;
+    reports: Array<ChatReport>;
+};
+
+/**
  * ListDeliveriesResponse
  *
  * kickoff.v1.ListDeliveriesResponse, in the proto3 JSON mapping
@@ -1501,6 +1678,16 @@ export type ListLegalMovesResponse = {
 export type ListLiveRoomsResponse = {
     nextPageToken: string;
     rooms: Array<LiveRoom>;
+};
+
+/**
+ * ListMutesResponse
+ *
+ * kickoff.v1.ListMutesResponse, in the proto3 JSON mapping
+ */
+export type ListMutesResponse = {
+    mutes: Array<ChatMute>;
+    nextPageToken: string;
 };
 
 /**
@@ -1668,6 +1855,33 @@ export type Move = {
     carta?: CartaMove;
     generic?: GenericMove;
     soker?: SokerMove;
+};
+
+/**
+ * MutePlayerRequest
+ *
+ * kickoff.v1.MutePlayerRequest, in the proto3 JSON mapping
+ */
+export type MutePlayerRequest = {
+    playerId?: string;
+    /**
+     * normalised (NFKC, spaces trimmed and collapsed); no control characters
+     */
+    reason?: string;
+    /**
+     * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+     */
+    seconds?: string;
+    untilEnded?: boolean;
+};
+
+/**
+ * MutePlayerResponse
+ *
+ * kickoff.v1.MutePlayerResponse, in the proto3 JSON mapping
+ */
+export type MutePlayerResponse = {
+    mute?: ChatMute;
 };
 
 /**
@@ -1985,6 +2199,54 @@ export type ReplayStep = {
 };
 
 /**
+ * ReportChatMessageRequest
+ *
+ * kickoff.v1.ReportChatMessageRequest, in the proto3 JSON mapping
+ */
+export type ReportChatMessageRequest = {
+    invitationToken?: string;
+    /**
+     * normalised (NFKC, spaces trimmed and collapsed); no control characters
+     */
+    reason?: string;
+    roomId?: string;
+    /**
+     * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+     */
+    seq?: string;
+};
+
+/**
+ * ReportChatMessageResponse
+ *
+ * kickoff.v1.ReportChatMessageResponse, in the proto3 JSON mapping
+ */
+export type ReportChatMessageResponse = {
+    reportId: string;
+};
+
+/**
+ * ReportedChatLine
+ *
+ * kickoff.v1.ReportedChatLine, in the proto3 JSON mapping
+ */
+export type ReportedChatLine = {
+    channel: ChatChannel;
+    deleted: boolean;
+    name: string;
+    playerId: string;
+    /**
+     * an RFC 3339 time
+     */
+    sendTime?: string;
+    /**
+     * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+     */
+    seq: string;
+    text: string;
+};
+
+/**
  * RevokePartyLinkResponse
  *
  * kickoff.v1.RevokePartyLinkResponse, in the proto3 JSON mapping
@@ -2009,6 +2271,7 @@ export type RevokeSeatTokenResponse = {
  * kickoff.v1.Room, in the proto3 JSON mapping
  */
 export type Room = {
+    chat: ChatMode;
     clock?: TurnClock;
     clocks: Array<TurnClock>;
     correspondenceHours: number;
@@ -2032,6 +2295,7 @@ export type Room = {
     seats: Array<Seat>;
     standIns: boolean;
     status: RoomStatus;
+    teamChat: boolean;
     toAct: Array<number>;
     tournamentGame: number;
     tournamentId: string;
@@ -2212,6 +2476,23 @@ export type SeatResult = 'SEAT_RESULT_UNSPECIFIED' | 'SEAT_RESULT_WON' | 'SEAT_R
  */
 export type SeatTaken = {
     seat?: Seat;
+};
+
+/**
+ * SendChatMessageRequest
+ *
+ * kickoff.v1.SendChatMessageRequest, in the proto3 JSON mapping
+ */
+export type SendChatMessageRequest = {
+    channel?: ChatChannel;
+    invitationToken?: string;
+    reaction?: ChatReaction;
+    requestId?: string;
+    roomId?: string;
+    /**
+     * normalised (NFKC, spaces trimmed and collapsed); no control characters
+     */
+    text?: string;
 };
 
 /**
@@ -2907,6 +3188,7 @@ export type WebhookEndpoint = {
      * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
      */
     backlog: string;
+    chatText: boolean;
     /**
      * an RFC 3339 time
      */
@@ -2929,7 +3211,7 @@ export type WebhookEndpoint = {
  *
  * kickoff.v1.WebhookEvent, by name
  */
-export type WebhookEvent = 'WEBHOOK_EVENT_UNSPECIFIED' | 'WEBHOOK_EVENT_TURN_BEGAN' | 'WEBHOOK_EVENT_MATCH_FOUND' | 'WEBHOOK_EVENT_GAME_ENDED' | 'WEBHOOK_EVENT_TOURNAMENT_GAME_READY' | 'WEBHOOK_EVENT_CLOCK_RUNNING_OUT' | 'WEBHOOK_EVENT_FRIEND_REQUESTED' | 'WEBHOOK_EVENT_FRIEND_ACCEPTED' | 'WEBHOOK_EVENT_ROOM_INVITED' | 'WEBHOOK_EVENT_REMATCH_PROPOSED';
+export type WebhookEvent = 'WEBHOOK_EVENT_UNSPECIFIED' | 'WEBHOOK_EVENT_TURN_BEGAN' | 'WEBHOOK_EVENT_MATCH_FOUND' | 'WEBHOOK_EVENT_GAME_ENDED' | 'WEBHOOK_EVENT_TOURNAMENT_GAME_READY' | 'WEBHOOK_EVENT_CLOCK_RUNNING_OUT' | 'WEBHOOK_EVENT_FRIEND_REQUESTED' | 'WEBHOOK_EVENT_FRIEND_ACCEPTED' | 'WEBHOOK_EVENT_ROOM_INVITED' | 'WEBHOOK_EVENT_REMATCH_PROPOSED' | 'WEBHOOK_EVENT_CHAT_MESSAGE';
 
 /**
  * WithdrawRoomInvitationResponse
@@ -3791,6 +4073,140 @@ export type DeleteInboxItemResponses = {
 
 export type DeleteInboxItemResponse2 = DeleteInboxItemResponses[keyof DeleteInboxItemResponses];
 
+export type ListMutesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        include_ended?: boolean;
+        page_size?: number;
+        page_token?: string;
+    };
+    url: '/v1/ops/chat/mutes';
+};
+
+export type ListMutesErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type ListMutesError = ListMutesErrors[keyof ListMutesErrors];
+
+export type ListMutesResponses = {
+    /**
+     * a ListMutesResponse
+     */
+    200: ListMutesResponse;
+};
+
+export type ListMutesResponse2 = ListMutesResponses[keyof ListMutesResponses];
+
+export type ListChatReportsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        page_size?: number;
+        page_token?: string;
+    };
+    url: '/v1/ops/chat/reports';
+};
+
+export type ListChatReportsErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type ListChatReportsError = ListChatReportsErrors[keyof ListChatReportsErrors];
+
+export type ListChatReportsResponses = {
+    /**
+     * a ListChatReportsResponse
+     */
+    200: ListChatReportsResponse;
+};
+
+export type ListChatReportsResponse2 = ListChatReportsResponses[keyof ListChatReportsResponses];
+
+export type GetChatReportData = {
+    body?: never;
+    path: {
+        report_id: string;
+    };
+    query?: never;
+    url: '/v1/ops/chat/reports/{report_id}';
+};
+
+export type GetChatReportErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type GetChatReportError = GetChatReportErrors[keyof GetChatReportErrors];
+
+export type GetChatReportResponses = {
+    /**
+     * a GetChatReportResponse
+     */
+    200: GetChatReportResponse;
+};
+
+export type GetChatReportResponse2 = GetChatReportResponses[keyof GetChatReportResponses];
+
+export type CloseChatReportData = {
+    /**
+     * a CloseChatReportRequest (the room id comes from the path)
+     */
+    body?: CloseChatReportRequest;
+    path: {
+        report_id: string;
+    };
+    query?: never;
+    url: '/v1/ops/chat/reports/{report_id}/close';
+};
+
+export type CloseChatReportErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type CloseChatReportError = CloseChatReportErrors[keyof CloseChatReportErrors];
+
+export type CloseChatReportResponses = {
+    /**
+     * a CloseChatReportResponse
+     */
+    200: CloseChatReportResponse;
+};
+
+export type CloseChatReportResponse2 = CloseChatReportResponses[keyof CloseChatReportResponses];
+
 export type ListLeasesData = {
     body?: never;
     path?: never;
@@ -3887,6 +4303,75 @@ export type DrainNodeResponses = {
 
 export type DrainNodeResponse2 = DrainNodeResponses[keyof DrainNodeResponses];
 
+export type MutePlayerData = {
+    /**
+     * a MutePlayerRequest (the room id comes from the path)
+     */
+    body?: MutePlayerRequest;
+    path: {
+        player_id: string;
+    };
+    query?: never;
+    url: '/v1/ops/players/{player_id}/mute';
+};
+
+export type MutePlayerErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type MutePlayerError = MutePlayerErrors[keyof MutePlayerErrors];
+
+export type MutePlayerResponses = {
+    /**
+     * a MutePlayerResponse
+     */
+    200: MutePlayerResponse;
+};
+
+export type MutePlayerResponse2 = MutePlayerResponses[keyof MutePlayerResponses];
+
+export type EndMuteData = {
+    body?: never;
+    path: {
+        player_id: string;
+    };
+    query?: never;
+    url: '/v1/ops/players/{player_id}/mute/end';
+};
+
+export type EndMuteErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type EndMuteError = EndMuteErrors[keyof EndMuteErrors];
+
+export type EndMuteResponses = {
+    /**
+     * a EndMuteResponse
+     */
+    200: EndMuteResponse;
+};
+
+export type EndMuteResponse2 = EndMuteResponses[keyof EndMuteResponses];
+
 export type GetPlayerSocialData = {
     body?: never;
     path: {
@@ -3951,6 +4436,38 @@ export type ListLiveRoomsResponses = {
 };
 
 export type ListLiveRoomsResponse2 = ListLiveRoomsResponses[keyof ListLiveRoomsResponses];
+
+export type DeleteChatMessageData = {
+    body?: never;
+    path: {
+        room_id: string;
+        seq: number;
+    };
+    query?: never;
+    url: '/v1/ops/rooms/{room_id}/chat/{seq}/delete';
+};
+
+export type DeleteChatMessageErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type DeleteChatMessageError = DeleteChatMessageErrors[keyof DeleteChatMessageErrors];
+
+export type DeleteChatMessageResponses = {
+    /**
+     * a DeleteChatMessageResponse
+     */
+    200: DeleteChatMessageResponse;
+};
+
+export type DeleteChatMessageResponse2 = DeleteChatMessageResponses[keyof DeleteChatMessageResponses];
 
 export type CloseRoomData = {
     /**
@@ -4666,6 +5183,169 @@ export type GetRoomResponses = {
 
 export type GetRoomResponse = GetRoomResponses[keyof GetRoomResponses];
 
+export type ListChatMessagesData = {
+    body?: never;
+    path: {
+        room_id: string;
+    };
+    query?: {
+        channel?: string;
+        after_seq?: number;
+        page_size?: number;
+        invitation_token?: string;
+    };
+    url: '/v1/rooms/{room_id}/chat';
+};
+
+export type ListChatMessagesErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type ListChatMessagesError = ListChatMessagesErrors[keyof ListChatMessagesErrors];
+
+export type ListChatMessagesResponses = {
+    /**
+     * a ListChatMessagesResponse
+     */
+    200: ListChatMessagesResponse;
+};
+
+export type ListChatMessagesResponse2 = ListChatMessagesResponses[keyof ListChatMessagesResponses];
+
+export type SendChatMessageData = {
+    /**
+     * a SendChatMessageRequest (the room id comes from the path)
+     */
+    body?: SendChatMessageRequest;
+    path: {
+        room_id: string;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/chat';
+};
+
+export type SendChatMessageErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type SendChatMessageError = SendChatMessageErrors[keyof SendChatMessageErrors];
+
+export type SendChatMessageResponses = {
+    /**
+     * a ChatMessage
+     */
+    201: ChatMessage;
+};
+
+export type SendChatMessageResponse = SendChatMessageResponses[keyof SendChatMessageResponses];
+
+export type FollowChatData = {
+    body?: never;
+    headers?: {
+        /**
+         * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+         */
+        'Last-Event-ID'?: string;
+    };
+    path: {
+        room_id: string;
+    };
+    query?: {
+        /**
+         * An invitation link's token (POST /v1/rooms/{room_id}/invitation-links), for an unlisted room: its holder watches as a spectator. Without one (or a seat of the room) an unlisted room answers 404, as a room never made.
+         */
+        invitation_token?: string;
+        /**
+         * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
+         */
+        after_version?: string;
+    };
+    url: '/v1/rooms/{room_id}/chat/events';
+};
+
+export type FollowChatErrors = {
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type FollowChatError = FollowChatErrors[keyof FollowChatErrors];
+
+export type FollowChatResponses = {
+    /**
+     * each event's data (one line of JSON): a ChatMessage in each `update` event, whose id is the version it brings the stream to (send it back as Last-Event-ID to resume), then a StreamEnd in the one `end` event; or, where the server refuses to go on (the seat the stream was opened as changed hands), ProblemDetails in a `problem` event, and the stream ends. A ChatMessage always has `seq`, ProblemDetails `status` and `title`, a StreamEnd neither. Between events the stream sends comment lines (`: heartbeat`) that carry no data, and a `retry:` line first.
+     */
+    200: ChatMessage | ProblemDetails | StreamEnd;
+    /**
+     * nothing is left after the version asked for, and the updates are over (an EventSource stops reconnecting)
+     */
+    204: void;
+};
+
+export type FollowChatResponse = FollowChatResponses[keyof FollowChatResponses];
+
+export type ReportChatMessageData = {
+    /**
+     * a ReportChatMessageRequest (the room id comes from the path)
+     */
+    body?: ReportChatMessageRequest;
+    path: {
+        room_id: string;
+        seq: number;
+    };
+    query?: never;
+    url: '/v1/rooms/{room_id}/chat/{seq}/reports';
+};
+
+export type ReportChatMessageErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
+    /**
+     * refused: problem details
+     */
+    '4XX': ProblemDetails;
+    /**
+     * the game server failed or is away
+     */
+    '5XX': ProblemDetails;
+};
+
+export type ReportChatMessageError = ReportChatMessageErrors[keyof ReportChatMessageErrors];
+
+export type ReportChatMessageResponses = {
+    /**
+     * a ReportChatMessageResponse
+     */
+    201: ReportChatMessageResponse;
+};
+
+export type ReportChatMessageResponse2 = ReportChatMessageResponses[keyof ReportChatMessageResponses];
+
 export type StreamEventsData = {
     body?: never;
     headers?: {
@@ -4686,6 +5366,10 @@ export type StreamEventsData = {
          * An invitation link's token (POST /v1/rooms/{room_id}/invitation-links), for an unlisted room: its holder watches as a spectator. Without one (or a seat of the room) an unlisted room answers 404, as a room never made.
          */
         invitation_token?: string;
+        /**
+         * The room's chat too, after this seq (0: every kept message): each message a `chat` event, and every event's id `<version>:<chat seq>`, which an EventSource sends back as Last-Event-ID to resume both. Absent: no chat.
+         */
+        after_chat_seq?: number | null;
         /**
          * a 64-bit integer as a decimal string, as the proto3 JSON mapping writes it (a JavaScript number is exact only up to 2^53); requests may send it as a string or a number
          */

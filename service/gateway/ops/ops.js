@@ -1,6 +1,8 @@
-// The operators' page: read only. The operator key is typed in, kept in this tab's sessionStorage and sent as the
-// X-Operator-Key header to the gateway's /v1/ops routes (same origin); nothing is fetched from anywhere else. Every
-// text shown is set as text (never as markup).
+// The operators' page. The operator key is typed in, kept in this tab's sessionStorage and sent as the
+// X-Operator-Key header to the gateway's /v1/ops routes (same origin); nothing is fetched from anywhere else. It reads
+// the service (nodes, leases, rooms, a room's timeline) and acts only on the chat: a reported message deleted, its
+// author muted, a mute ended, a report closed. Every text shown is set as text (never as markup): a chat message is
+// what a player typed.
 
 const KEY = "kickoff.operatorKey";
 const $ = (id) => document.getElementById(id);
@@ -18,10 +20,19 @@ function key() {
   return sessionStorage.getItem(KEY) || "";
 }
 
-async function call(path) {
+async function call(path, body = undefined) {
   let response;
+  const headers = { Accept: "application/json", "X-Operator-Key": key() };
+  const init = { headers };
+  if (body !== undefined) {
+    init.method = "POST";
+    if (body !== null) {
+      headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+  }
   try {
-    response = await fetch(path, { headers: { Accept: "application/json", "X-Operator-Key": key() } });
+    response = await fetch(path, init);
   } catch (error) {
     throw new Problem(0, { detail: `the gateway cannot be reached (${error.message})`, reason: "unreachable" });
   }
@@ -161,6 +172,140 @@ async function showTimeline(room, append = false) {
   $("more-timeline").hidden = answer.nextAfterVersion === "0" || !answer.nextAfterVersion;
 }
 
+// -- the chat's moderation (issue 49) --------------------------------------------------------------------------------
+
+const author = (line) => `${line.name || "(no name)"} (${line.playerId || "an anonymous seat"})`;
+const noPlayers = (error) => error.status === 409 && error.reason === "players_off";
+
+let reportsToken = "";
+async function showReports(append = false) {
+  let answer;
+  try {
+    answer = await call(`/v1/ops/chat/reports?page_size=50${append && reportsToken ? `&page_token=${enc(reportsToken)}` : ""}`);
+  } catch (error) {
+    if (!noPlayers(error)) throw error;
+    $("reports-off").hidden = false;
+    $("reports").hidden = true;
+    return;
+  }
+  const reports = answer.reports || [];
+  fill("reports", reports, 7, "no report", append).forEach((row, index) => {
+    const report = reports[index];
+    cell(row, when(report.createTime));
+    cell(row, report.roomId);
+    cell(row, author(report.message));
+    cell(row, report.message.text);
+    cell(row, report.reason || "-");
+    cell(row, report.open ? "open" : `closed by ${report.closedBy}`);
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Read";
+    button.setAttribute("aria-label", `Read report ${report.reportId}`);
+    button.addEventListener("click", () => showReport(report.reportId).catch(failed));
+    row.insertCell().append(button);
+  });
+  reportsToken = answer.nextPageToken;
+  $("more-reports").hidden = !reportsToken;
+}
+
+let shownReport = null;
+async function showReport(reportId) {
+  const report = (await call(`/v1/ops/chat/reports/${enc(reportId)}`)).report;
+  shownReport = report;
+  $("report").hidden = false;
+  $("report-summary").textContent =
+    `Room ${report.roomId}, reported by ${report.reporterId} at ${when(report.createTime)}` +
+    (report.reason ? `: ${report.reason}` : "") +
+    (report.open ? "." : `. Closed by key ${report.closedBy}${report.note ? `: ${report.note}` : ""}.`);
+  const lines = [...(report.context || []), report.message].sort((a, b) => Number(a.seq) - Number(b.seq));
+  const list = $("report-context");
+  list.replaceChildren();
+  for (const line of lines) {
+    const item = document.createElement("li");
+    const reported = line.seq === report.message.seq;
+    if (reported) item.className = "reported";
+    const who = document.createElement("span");
+    who.className = "who";
+    const channel = String(line.channel || "").replace("CHAT_CHANNEL_", "").toLowerCase();
+    who.textContent = `#${line.seq} ${when(line.sendTime)} ${channel} ${author(line)}${reported ? " (reported)" : ""}: `;
+    item.append(who, document.createTextNode(line.text));
+    if (line.deleted) {
+      const gone = document.createElement("span");
+      gone.className = "deleted";
+      gone.textContent = " (deleted)";
+      item.append(gone);
+    }
+    list.append(item);
+  }
+  $("delete-message").disabled = Boolean(report.message.deleted);
+  $("mute-form").querySelector("button").disabled = !report.message.playerId;
+  $("close-form").querySelector("button").disabled = !report.open;
+  $("report-heading").focus?.();
+}
+
+async function deleteReported() {
+  const report = shownReport;
+  const answer = await call(`/v1/ops/rooms/${enc(report.roomId)}/chat/${enc(report.message.seq)}/delete`, null);
+  say(answer.deleted ? `Message #${report.message.seq} deleted.` : `Message #${report.message.seq} was deleted before.`);
+  await showReport(report.reportId);
+}
+
+async function muteAuthor() {
+  const report = shownReport;
+  const choice = $("mute-for").value;
+  const body = { reason: $("mute-reason").value.trim() };
+  if (choice === "until") body.untilEnded = true;
+  else body.seconds = choice;
+  const mute = (await call(`/v1/ops/players/${enc(report.message.playerId)}/mute`, body)).mute;
+  say(`${author(report.message)} is muted ${mute.until ? `until ${new Date(mute.until).toLocaleString()}` : "until the mute is ended"}.`);
+  $("mute-reason").value = "";
+  await showMutes();
+}
+
+async function closeReport() {
+  const report = shownReport;
+  await call(`/v1/ops/chat/reports/${enc(report.reportId)}/close`, { note: $("close-note").value.trim() });
+  $("close-note").value = "";
+  say("The report is closed.");
+  await Promise.all([showReport(report.reportId), showReports()]);
+}
+
+let mutesToken = "";
+async function showMutes(append = false) {
+  let answer;
+  try {
+    answer = await call(`/v1/ops/chat/mutes?page_size=50${append && mutesToken ? `&page_token=${enc(mutesToken)}` : ""}`);
+  } catch (error) {
+    if (!noPlayers(error)) throw error;
+    $("mutes").hidden = true;
+    return;
+  }
+  const mutes = answer.mutes || [];
+  fill("mutes", mutes, 5, "nobody is muted", append).forEach((row, index) => {
+    const mute = mutes[index];
+    cell(row, mute.playerId);
+    cell(row, mute.until ? new Date(mute.until).toLocaleString() : "until ended");
+    cell(row, mute.reason || "-");
+    cell(row, mute.createdBy);
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "End";
+    button.setAttribute("aria-label", `End the mute of ${mute.playerId}`);
+    button.addEventListener("click", async () => {
+      try {
+        await call(`/v1/ops/players/${enc(mute.playerId)}/mute/end`, null);
+        say(`The mute of ${mute.playerId} is ended.`);
+        await showMutes();
+      } catch (error) {
+        failed(error);
+      }
+    });
+    row.insertCell().append(button);
+  });
+  mutesToken = answer.nextPageToken;
+  $("more-mutes").hidden = !mutesToken;
+}
+
 function failed(error) {
   if (error.status === 401 || error.status === 403) {
     $("views").hidden = true;
@@ -178,7 +323,7 @@ async function showAll() {
   }
   say("Loading…");
   const nodes = await showNodes();
-  await Promise.all([showLeases(), showRooms()]);
+  await Promise.all([showLeases(), showRooms(), showReports(), showMutes()]);
   $("views").hidden = false;
   say(nodes.cluster ? "A cluster: every node is listed." : "A single server.");
 }
@@ -206,5 +351,16 @@ $("timeline-form").addEventListener("submit", (event) => {
 $("more-leases").addEventListener("click", () => showLeases(true).catch(failed));
 $("more-rooms").addEventListener("click", () => showRooms(true).catch(failed));
 $("more-timeline").addEventListener("click", () => showTimeline(timeline.room, true).catch(failed));
+$("more-reports").addEventListener("click", () => showReports(true).catch(failed));
+$("more-mutes").addEventListener("click", () => showMutes(true).catch(failed));
+$("delete-message").addEventListener("click", () => deleteReported().catch(failed));
+$("mute-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  muteAuthor().catch(failed);
+});
+$("close-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  closeReport().catch(failed);
+});
 
 showAll().catch(failed);

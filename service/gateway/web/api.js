@@ -2,14 +2,17 @@
 // tokens this tab holds (sessionStorage, one per room). A player's session (its access token) is session.js's; an
 // event stream that needs the access token is read by stream.js.
 
-/** A refusal: the problem details' detail and reason (RFC 9457), or why the server could not be reached. */
+/** A refusal: the problem details' detail and reason (RFC 9457), or why the server could not be reached. `until`: when
+ * a chat mute ends (RFC 3339, a `muted` refusal's); `retryAfter`: the Retry-After header's seconds (0 without one). */
 export class Problem extends Error {
-  constructor(status, body = {}) {
+  constructor(status, body = {}, retryAfter = 0) {
     super(body.detail || body.title || `HTTP ${status}`);
     this.status = status;
     this.detail = this.message;
     this.reason = body.reason || "";
     this.field = body.field || "";
+    this.until = body.until || "";
+    this.retryAfter = Number(retryAfter) || 0;
   }
 
   /** "It is not your turn (not_your_turn)". */
@@ -34,7 +37,7 @@ export async function call(method, path, { body, token } = {}) {
   }
   if (response.status === 204) return null;
   const data = await readBody(response);
-  if (!response.ok) throw new Problem(response.status, data || {});
+  if (!response.ok) throw new Problem(response.status, data || {}, response.headers.get("Retry-After"));
   return data;
 }
 
@@ -55,8 +58,9 @@ export const api = {
   // `status`: "waiting", "playing", "finished" or "" (every room), newest first, a page at a time.
   rooms: (status = "", pageToken = "", pageSize = 20) =>
     call("GET", `/v1/rooms?page_size=${pageSize}${status ? `&status=${enc(status)}` : ""}${paged(pageToken)}`),
-  replay: (id, after = 0, pageSize = 500) =>
-    call("GET", `/v1/rooms/${enc(id)}/replay?after_version=${after}&page_size=${pageSize}`),
+  // `token`: the room's seat token or a player's access token: whoever sat at the table also gets its chat.
+  replay: (id, after = 0, pageSize = 500, token = undefined) =>
+    call("GET", `/v1/rooms/${enc(id)}/replay?after_version=${after}&page_size=${pageSize}`, { token }),
   // `token`: an unlisted room's seat or player; `link`: an invitation link's token (a watch link), sent as
   // invitation_token (a query parameter: the gateway keeps it out of its traces).
   room: (id, token, link = "") => call("GET", `/v1/rooms/${enc(id)}${linked("?", link)}`, { token }),
@@ -120,6 +124,18 @@ export const api = {
   roomInvitations: (token) => call("GET", "/v1/room-invitations", { token }),
   acceptInvitation: (id, token) => call("POST", `/v1/rooms/${enc(id)}/invitation/accept`, { token }),
   declineInvitation: (id, token) => call("POST", `/v1/rooms/${enc(id)}/invitation/decline`, { token }),
+
+  // A room's chat (ChatService; its events, chatEvents, are read with readEvents: they take the reader's token).
+  // `token`: the seat's token, or a signed-in spectator's access token; `link`: a watch link's token (an unlisted
+  // room's spectators' channel).
+  sendChat: (id, body, token, link = "") =>
+    call("POST", `/v1/rooms/${enc(id)}/chat`, { body: link ? { ...body, invitationToken: link } : body, token }),
+  reportChat: (id, seq, reason, token, link = "") =>
+    call("POST", `/v1/rooms/${enc(id)}/chat/${enc(seq)}/reports`, {
+      body: { ...(reason ? { reason } : {}), ...(link ? { invitationToken: link } : {}) },
+      token,
+    }),
+  chatEvents: (id, link = "") => `/v1/rooms/${enc(id)}/chat/events${linked("?", link)}`,
 
   // Rematches (a seat token of the finished room, or a seated player's access token).
   proposeRematch: (id, token) => call("POST", `/v1/rooms/${enc(id)}/rematch`, { body: {}, token }),

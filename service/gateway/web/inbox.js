@@ -32,6 +32,10 @@ export function itemText(item) {
       return { text: `${data.from_name || "A friend"} invited you to a ${game} table.`, href: room };
     case "rematch.proposed":
       return { text: `A rematch of your ${game} game was proposed.`, href: room };
+    case "chat.message": {
+      const more = data.count > 1 ? ` (${data.count} messages)` : "";
+      return { text: `${data.from_name || "A player"} wrote in your ${game} game${more}.`, href: room };
+    }
     case "turn.began":
       return { text: `Your turn in a ${game} game.`, href: room };
     case "match.found":

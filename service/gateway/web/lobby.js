@@ -135,6 +135,16 @@ export function lobby(root) {
   });
   const standIns = h("input", { testid: "create-stand-ins", name: "standIns", type: "checkbox" });
   const unlisted = h("input", { testid: "create-unlisted", name: "unlisted", type: "checkbox" });
+  const chat = h(
+    "select",
+    { testid: "create-chat", name: "chat" },
+    h("option", { value: "CHAT_MODE_ON" }, "On: messages and quick reactions"),
+    h("option", { value: "CHAT_MODE_REACTIONS" }, "Quick reactions only"),
+    h("option", { value: "CHAT_MODE_OFF" }, "Off"),
+  );
+  const teamChat = h("input", { testid: "create-team-chat", name: "teamChat", type: "checkbox" });
+  const teamChatField = field("Team chat", teamChat, "Each team gets a channel of its own. Off by default: partners who talk can tell each other their hands.");
+  teamChatField.hidden = true; // (until a team game's table size is chosen)
   const choice = h("input", { testid: "create-choice", name: "choice", maxlength: 16 });
   const choiceField = field("Your choice", choice);
   const options = h("div", { class: "options", testid: "create-options" });
@@ -158,6 +168,8 @@ export function lobby(root) {
       unlisted,
       "Signed in: the room is in nobody's lobby; invite people with its link, or invite a friend, at the table.",
     ),
+    field("Chat", chat),
+    teamChatField,
     choiceField,
     h("fieldset", {}, h("legend", {}, "Game options"), options),
     h("button", { type: "submit", testid: "create-submit" }, "Create and take a seat"),
@@ -352,6 +364,9 @@ export function lobby(root) {
 
   function seatsChosen() {
     const count = Number(seats.value) || 1;
+    // Team chat is for a table whose seats play in teams (the server lists those sizes: GameInfo.teamSeatCounts).
+    teamChatField.hidden = !(games.get(game.value)?.teamSeatCounts || []).includes(count);
+    if (teamChatField.hidden) teamChat.checked = false;
     system.max = String(count - 1);
     if (mode.value === "solo") {
       system.value = String(count - 1);
@@ -424,6 +439,8 @@ export function lobby(root) {
     if (think.value !== "") body.thinkSeconds = Number(think.value);
     if (standIns.checked) body.standIns = true;
     if (unlisted.checked) body.unlisted = true; // (signed out, the server refuses it: unlisted_needs_player)
+    if (chat.value !== "CHAT_MODE_ON") body.chat = chat.value;
+    if (teamChat.checked && !teamChatField.hidden) body.teamChat = true;
     const changed = chosenOptions();
     if (Object.keys(changed).length) body.options = changed;
     say("Creating the room…");

@@ -2,19 +2,53 @@
 // once the game is over (before, what a spectator saw), and the events so far. Step back and forth, jump to a version,
 // play at a chosen speed; the keys too (Left and Right, Home and End, Space). Reached from the lobby's finished rooms
 // and from the end of every game. What is drawn of a game is its table module's, as at the live table.
+// Asked with this tab's seat token of the room, or else as the signed-in player: whoever sat at the table also gets
+// its chat, shown beside the events, each message after the last step at or before its time, always as text.
 
-import { api, hostedGames, statusName } from "./api.js";
+import { api, hostedGames, seatTokens, statusName } from "./api.js";
 import { SeatBook } from "./book.js";
 import { roomEventText } from "./events.js";
 import { fill, h } from "./dom.js";
 import { dressCard, loadFaces } from "./games/faces.js";
 import { pick } from "./games/index.js";
+import { asPlayer, currentSession } from "./session.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8]; // steps a second
 const MAX_STEPS = 100_000; // a replay longer than this is cut (no game of the house comes near)
+// The quick reactions as the page shows them (the server sends their keys only).
+const REACTIONS = {
+  CHAT_REACTION_GOOD_GAME: "Good game",
+  CHAT_REACTION_WELL_PLAYED: "Well played",
+  CHAT_REACTION_OOPS: "Oops",
+  CHAT_REACTION_THANKS: "Thanks",
+  CHAT_REACTION_HURRY_UP: "Hurry up, please",
+  CHAT_REACTION_ONE_MORE: "One more?",
+};
+
+/** A chat message as a line of text: "Ann: good luck", "Ann (team): Thanks", "Ann: (withdrawn)". */
+function chatText(message) {
+  const said = message.withdrawn ? "(withdrawn)" : message.text || REACTIONS[message.reaction] || "(a reaction)";
+  const team = message.channel === "CHAT_CHANNEL_TEAM" ? " (team)" : "";
+  return `${message.name || "someone"}${team}: ${said}`;
+}
+
+/** Each step's chat: a message goes after the last step whose time is at or before its own (the first step when
+ * none is); a withdrawal (its message reads as withdrawn already) is left out. */
+function placeChat(steps, chat) {
+  const times = steps.map((step) => Date.parse(step.update.time || "") || 0);
+  const placed = steps.map(() => []);
+  for (const message of chat) {
+    if (!placed.length || Number(message.withdrawsSeq || 0)) continue;
+    const at = Date.parse(message.createTime || "") || 0;
+    let index = 0;
+    while (index + 1 < times.length && times[index + 1] <= at) index += 1;
+    placed[index].push(message);
+  }
+  return placed;
+}
 
 export function replayView(root, roomId) {
-  const s = { steps: [], lines: [], book: new SeatBook([], null), room: null, revealed: false, index: 0, timer: null, stopped: false };
+  const s = { steps: [], lines: [], chat: [], talk: [], book: new SeatBook([], null), room: null, revealed: false, index: 0, timer: null, stopped: false };
 
   const title = h("h1", { testid: "replay-title" }, "Replay of room ", h("code", {}, roomId));
   const where = h("p", { class: "turn", testid: "replay-position", role: "status" }, "Loading the replay…");
@@ -41,6 +75,8 @@ export function replayView(root, roomId) {
   const state = h("div", { class: "game-state", testid: "replay-state" });
   const hands = h("div", { class: "hand", testid: "replay-hands" });
   const feed = h("ol", { class: "feed", testid: "replay-feed", "aria-label": "Events so far", tabindex: 0 });
+  const talkHeading = h("h2", { id: "replay-chat-h", hidden: true }, "Table talk");
+  const talk = h("ol", { class: "feed", testid: "replay-chat", "aria-labelledby": "replay-chat-h", tabindex: 0, hidden: true });
   const view = h(
     "div",
     { class: "room replay", testid: "replay", data: { room: roomId, version: 0, last: 0, revealed: "" } },
@@ -65,7 +101,7 @@ export function replayView(root, roomId) {
       ),
       h("section", { class: "panel", "aria-labelledby": "replay-hands-h" }, h("h2", { id: "replay-hands-h" }, "Hands"), hands),
     ),
-    h("aside", { class: "events panel", "aria-labelledby": "replay-feed-h" }, h("h2", { id: "replay-feed-h" }, "Events"), feed),
+    h("aside", { class: "events panel", "aria-labelledby": "replay-feed-h" }, h("h2", { id: "replay-feed-h" }, "Events"), feed, talkHeading, talk),
   );
   root.append(view);
   document.title = `kickoff: replay of ${roomId}`;
@@ -176,6 +212,15 @@ export function replayView(root, roomId) {
         .flatMap((texts, index) => texts.map((text) => h("li", { data: { version: s.steps[index].update.version } }, text))),
     );
     feed.lastElementChild?.scrollIntoView?.({ block: "nearest" });
+    fill(
+      talk,
+      s.talk.slice(0, s.index + 1).flatMap((said, index) =>
+        said.map((message) =>
+          h("li", { class: message.withdrawn ? "withdrawn" : null, data: { version: s.steps[index].update.version, seq: message.seq } }, chatText(message)),
+        ),
+      ),
+    );
+    talk.hidden = talkHeading.hidden = !s.chat.length;
     Object.assign(view.dataset, { version, last: lastVersion, revealed: s.revealed ? "yes" : "" });
     view.dispatchEvent(new CustomEvent("kickoff:render", { bubbles: true, detail: { room: roomId, version } }));
   }
@@ -183,10 +228,15 @@ export function replayView(root, roomId) {
   async function load() {
     try {
       await hostedGames();
+      // (this tab's seat of the room, else the signed-in player: a player of the table gets its chat too)
+      const seat = seatTokens.get(roomId)?.token;
+      const ask = (after) =>
+        seat || !currentSession() ? api.replay(roomId, after, 500, seat) : asPlayer((token) => api.replay(roomId, after, 500, token));
       let after = 0;
       do {
-        const page = await api.replay(roomId, after);
+        const page = await ask(after);
         if (s.stopped) return;
+        if (!after) s.chat = page.chat || [];
         s.steps.push(...(page.steps || []));
         s.room = page.room;
         s.revealed = Boolean(page.revealed);
@@ -195,6 +245,7 @@ export function replayView(root, roomId) {
       if (s.room?.game) await loadFaces(s.room.game);
       s.book = new SeatBook([], null);
       s.lines = s.steps.map((step) => (step.update.events || []).map((event) => roomEventText(event, ctx(step))));
+      s.talk = placeChat(s.steps, s.chat);
       for (const seat of s.room?.seats || []) s.book.take(seat); // (the names as the room has them now)
       if (!s.steps.length) {
         where.textContent = "Nothing to replay yet: the room has had no update.";

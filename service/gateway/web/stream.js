@@ -9,9 +9,10 @@ import { Problem, readBody } from "./api.js";
  * Reads the event stream at `path` (as the player of `token`, resuming after `lastId` when given), calling
  * `onEvent({event, id, data})` with each event's data parsed. Resolves with how the answer ended: "ended" (an `end`
  * or `problem` event came, or 204: nothing is left), "broken" (the connection broke off: come back later) or
- * "stopped" (`signal` aborted it). A refusal (401, 404...) rejects with its Problem before any event.
+ * "stopped" (`signal` aborted it). A refusal (401, 404...) rejects with its Problem before any event; `onOpen()` is
+ * called once the server accepted the stream, before its first event.
  */
-export async function readEvents(path, { token = "", lastId = "", signal, onEvent }) {
+export async function readEvents(path, { token = "", lastId = "", signal, onEvent, onOpen }) {
   const headers = { Accept: "text/event-stream" };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (lastId) headers["Last-Event-ID"] = String(lastId);
@@ -23,6 +24,7 @@ export async function readEvents(path, { token = "", lastId = "", signal, onEven
   }
   if (response.status === 204) return "ended";
   if (!response.ok) throw new Problem(response.status, (await readBody(response)) || {});
+  onOpen?.();
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   let event = { event: "", id: "", data: [] };

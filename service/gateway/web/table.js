@@ -7,6 +7,7 @@
 
 import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
 import { SeatBook } from "./book.js";
+import { chatMode, chatPanel } from "./chat.js";
 import { fill, h, plural } from "./dom.js";
 import { roomEventText, seatResults } from "./events.js";
 import { invitePanel, roomFor, watchLinkPanel } from "./invite.js";
@@ -85,6 +86,13 @@ export function roomTable(root, roomId, { watch = false, link = "" } = {}) {
   const seatOnly = (node) => (token ? node : null);
   const invite = token ? invitePanel(roomId, held) : null; // (a waiting room's link and invitations)
   const watchLink = token ? watchLinkPanel(roomId, held) : null; // (an unlisted room's link to watch it)
+  // The events and the chat, beside the table (below it on a narrow screen: after the hand and the moves).
+  const side = h(
+    "div",
+    { class: "side" },
+    h("aside", { class: "events panel", testid: "events", "aria-labelledby": "events-h" }, h("h2", { id: "events-h" }, "Events"), feed),
+  );
+  let chat = null; // (the room's chat panel, once the room is read: none when its chat is off)
   const room = h(
     "div",
     { class: "room", testid: "room", data: { room: roomId, viewer: s.viewer ?? "", status: "", version: 0 } },
@@ -106,7 +114,7 @@ export function roomTable(root, roomId, { watch = false, link = "" } = {}) {
         h("section", { class: "panel", "aria-labelledby": "moves-h" }, h("h2", { id: "moves-h" }, "Your moves"), refusal, moves),
       ),
     ),
-    h("aside", { class: "events panel", testid: "events", "aria-labelledby": "events-h" }, h("h2", { id: "events-h" }, "Events"), feed),
+    side,
   );
   root.append(room);
   role.textContent = token ? `You play seat ${s.viewer}.` : "You are watching as a spectator.";
@@ -612,6 +620,11 @@ export function roomTable(root, roomId, { watch = false, link = "" } = {}) {
       watchLink?.update(answer, s.status);
       await loadFaces(answer.game);
       if (!token) role.textContent = `You are watching as a spectator (${mode}).`;
+      if (chatMode(answer) !== "off" && !chat) {
+        chat = chatPanel(roomId, answer, held, (seat) => s.book.title(seat), link);
+        side.append(chat.element);
+        chat.start();
+      }
       drawAll();
       await openStream();
     } catch (error) {
@@ -645,6 +658,7 @@ export function roomTable(root, roomId, { watch = false, link = "" } = {}) {
       clearInterval(ticking);
       s.timers.forEach(clearTimeout);
       s.rematch?.stop();
+      chat?.stop();
     },
   };
 }
