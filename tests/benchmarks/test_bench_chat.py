@@ -39,9 +39,10 @@ def test_bench_chat_delivers_chat_in_on_rounds_only_and_reports_its_ratios() -> 
 
 def test_bench_chat_calls_prints_each_calls_server_cpu() -> None:
     """`kickoff bench chat --calls N` (the cost of one chat call against a plain GetRoom, docs/benchmarks.md) runs
-    against a real server and gives a positive CPU figure for each call. A few seconds: one server, 3 x 70 calls."""
+    against a real server and gives a positive CPU figure for each call (200 of each: the process's CPU is counted in
+    10 ms ticks, which 20 GetRooms would not fill). A few seconds: one server, 3 x 250 calls."""
     run = subprocess.run(
-        [sys.executable, "-m", "cli", "bench", "chat", "--calls", "20", "--json"],
+        [sys.executable, "-m", "cli", "bench", "chat", "--calls", "200", "--json"],
         capture_output=True,
         text=True,
         timeout=120,

@@ -4,7 +4,8 @@ same way: a front-end built against it works unchanged.
 Every path and method of the released document is still in the gateway's document, with the same operation id, the
 same parameters (name, where, required, schema), request body, answers (status codes, media types, schemas) and
 security; schemas are compared with their ``$ref`` followed into the components. What a release added is free to be
-there (a path, an operation, a field of a message, an enum value); nothing released may change or go. Descriptions,
+there (a path, an operation, a field of a message, an enum value), and a request's upper bound may rise (what was sent
+before is still taken); nothing else released may change or go. Descriptions,
 summaries and examples are words for people, not the surface, and are not compared. And the released operations are
 really answered at their path and method, not only documented.
 """
@@ -22,6 +23,8 @@ from service.gateway.release import document
 
 RELEASED = Path(__file__).parents[2] / "release" / "kickoff-v1.openapi.json"
 WORDS = {"description", "summary", "example", "examples"}  # for people: not compared
+# A request's upper bounds may rise (what a front-end sent before is still taken); a reply's may not change.
+LOOSER_IN_REQUESTS = {"maxItems", "maxLength", "maximum"}
 METHODS = {"get", "put", "post", "delete", "patch"}
 
 
@@ -54,7 +57,7 @@ class Compare:
             if not isinstance(new, dict) or "$ref" not in new:
                 self.changes.append(f"{where}: was {old['$ref']}, now {new}")
                 return
-            pair = (old["$ref"], new["$ref"])
+            pair = (old["$ref"], new["$ref"], _in_request(where))
             if pair in self._seen:
                 return
             self._seen.add(pair)
@@ -79,6 +82,8 @@ class Compare:
                             self.changes.append(f"{where}.properties.{name}: gone")
                         else:
                             self.schema(f"{where}.{name}", field, new[key][name])
+                elif key in LOOSER_IN_REQUESTS and _in_request(where) and _at_least(new[key], value):
+                    continue
                 elif key in ("enum", "required"):  # (only replies' messages have required fields)
                     missing = [name for name in value if name not in new[key]]
                     if missing:
@@ -148,6 +153,16 @@ class Compare:
         return self.changes
 
 
+def _in_request(where: str) -> bool:
+    """Whether a place of the comparison is in what a front-end sends (a parameter or a request body)."""
+    return " parameter " in where or " requestBody" in where
+
+
+def _at_least(new: Any, old: Any) -> bool:
+    numbers = (int, float)
+    return isinstance(new, numbers) and isinstance(old, numbers) and new >= old
+
+
 def test_every_released_operation_is_still_served_the_same_way() -> None:
     old = released()
     assert len(operations(old)) >= 58  # (the released document is the whole surface, not a part of it)
@@ -172,6 +187,10 @@ def test_the_comparison_sees_a_changed_path_status_parameter_or_schema() -> None
         (
             lambda d: d["components"]["schemas"]["Room"]["properties"].pop("roomId"),
             "->#/components/schemas/Room.properties.roomId: gone",
+        ),
+        (  # (a request's bound lowered: what a front-end sent may now be refused)
+            lambda d: d["components"]["schemas"]["AddEndpointRequest"]["properties"]["events"].update(maxItems=4),
+            "AddEndpointRequest.events.maxItems: was 8, now 4",
         ),
     ]:
         new = released()
