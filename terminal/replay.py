@@ -26,7 +26,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, Log, Static
 
 from kickoff.v1 import chat_pb2, move_pb2
-from terminal.tables import SeatBook, outcome_lines, room_event_text, view_parts
+from terminal.tables import REACTION_TEXT, SeatBook, outcome_lines, room_event_text, view_parts
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a replay file larger than this is refused unread
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)  # steps a second the replay screen plays at
@@ -64,17 +64,6 @@ def step_texts(replay: move_pb2.GetReplayResponse) -> list[list[str]]:
     """Each step's event lines, the seats named as the replay goes (as a spectator: nobody is "you")."""
     book = SeatBook(replay.room.seats, None)
     return [[room_event_text(event, book) for event in step.update.events] for step in replay.steps]
-
-
-# The quick reactions as a client shows them (docs/guides/chat.md): the server sends only their keys.
-REACTION_TEXT = {
-    chat_pb2.CHAT_REACTION_GOOD_GAME: "Good game",
-    chat_pb2.CHAT_REACTION_WELL_PLAYED: "Well played",
-    chat_pb2.CHAT_REACTION_OOPS: "Oops",
-    chat_pb2.CHAT_REACTION_THANKS: "Thanks",
-    chat_pb2.CHAT_REACTION_HURRY_UP: "Hurry up, please",
-    chat_pb2.CHAT_REACTION_ONE_MORE: "One more?",
-}
 
 
 def chat_text(message: chat_pb2.ChatMessage) -> str:

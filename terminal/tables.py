@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from kickoff.v1 import common_pb2, move_pb2
+from kickoff.v1 import chat_pb2, common_pb2, move_pb2
 
 MAX_LABEL = 60
 SEAT_MARK = {  # what ends a seat's line once the game is over
@@ -23,6 +23,18 @@ SEAT_MARK = {  # what ends a seat's line once the game is over
     common_pb2.SEAT_RESULT_SHARED_WIN: "shared win",
     common_pb2.SEAT_RESULT_DRAWN: "draw",
 }
+
+# The quick reactions in the order of their keys (1-6), in the words the client shows (docs/guides/chat.md): the server
+# sends only their keys.
+REACTIONS = (
+    (chat_pb2.CHAT_REACTION_GOOD_GAME, "Good game"),
+    (chat_pb2.CHAT_REACTION_WELL_PLAYED, "Well played"),
+    (chat_pb2.CHAT_REACTION_OOPS, "Oops"),
+    (chat_pb2.CHAT_REACTION_THANKS, "Thanks"),
+    (chat_pb2.CHAT_REACTION_HURRY_UP, "Hurry up, please"),
+    (chat_pb2.CHAT_REACTION_ONE_MORE, "One more?"),
+)
+REACTION_TEXT = dict(REACTIONS)
 
 
 class SeatBook:

@@ -259,7 +259,6 @@ class ChatWrites:
         self._trim = trim
         self._pending: list[_Pending] = []
         self._flusher: asyncio.Task[None] | None = None
-        self.commits = 0  # (transactions that stored messages: tests and benchmarks read it)
 
     async def write(
         self,
@@ -306,7 +305,6 @@ class ChatWrites:
         except Exception as error:
             _settle(group, error)
             return
-        self.commits += 1
         _settle(group, None)
 
 

@@ -102,16 +102,17 @@ def problem_data(error: grpc.aio.AioRpcError) -> dict[str, Any]:
     }
 
 
-async def _read_after(call: Any, part: str, after: int, key: str = "version") -> Any:
+async def _read_after(call: Any, part: str, after: int, key: str = "version", chat: bool = False) -> Any:
     """The stream's next message newer than version ``after`` (or EOF). A room's or tournament's stream starts after
     the version asked for by itself; a ticket's sends the ticket as it stands first, which a client coming back may
-    have seen already. (``key``: the message's field that is its version: an inbox item's is its id.)"""
+    have seen already. (``key``: the message's field that is its version: an inbox item's is its id; ``chat``: a room
+    stream that carries chat, whose chat items have a sequence of their own and always pass.)"""
     while True:
         response = await call.read()
         if response is grpc.aio.EOF or getattr(getattr(response, part), key) > after:
             return response
-        if part == "update" and getattr(response, "HasField", None) and response.HasField("chat"):
-            return response  # (a room stream's chat item: chat has its own sequence)
+        if chat and response.HasField("chat"):
+            return response
 
 
 async def event_stream(
@@ -142,7 +143,7 @@ async def event_stream(
     await call.wait_for_connection()
     if opened is not None:
         await opened()
-    first = asyncio.ensure_future(_read_after(call, part, after, key))
+    first = asyncio.ensure_future(_read_after(call, part, after, key, chat_after is not None))
     done, _ = await asyncio.wait({first}, timeout=FIRST_READ_SECONDS)
     if done and first.exception() is not None:
         raise first.exception()  # type: ignore[misc]
@@ -195,7 +196,7 @@ async def event_stream(
                         event="update",
                         id=last if seq is None else f"{last}:{seq}",
                     )
-                pending = asyncio.ensure_future(_read_after(call, part, after, key))
+                pending = asyncio.ensure_future(_read_after(call, part, after, key, chat_after is not None))
         finally:
             pending.cancel()
             call.cancel()

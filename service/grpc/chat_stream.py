@@ -11,12 +11,11 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-from google.protobuf import timestamp_pb2
-
 from kickoff.v1 import chat_pb2
 from service.actors.feed import Feed
 from service.chat.chat import CHANNELS, PLAYERS, REACTIONS, SPECTATORS, TEAM, Chat, Message, Reader
 from service.errors import InvalidRequest
+from service.grpc.convert import timestamp
 from service.presence.presence import seat_player
 from service.rooms.room import Room
 
@@ -46,7 +45,7 @@ def message_to_proto(message: Message) -> chat_pb2.ChatMessage:
         team=message.team,
         withdrawn=message.withdrawn,
         withdraws_seq=message.withdraws,
-        create_time=timestamp_pb2.Timestamp(seconds=int(message.created_at), nanos=int(message.created_at % 1 * 1e9)),
+        create_time=timestamp(message.created_at),
     )
     if message.seat is not None:
         answer.seat = message.seat

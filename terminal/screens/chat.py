@@ -19,17 +19,8 @@ from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from kickoff.v1 import chat_pb2, room_pb2
 from terminal.client import CallFailed, KickoffClient, Refusal, Ticket
+from terminal.tables import REACTION_TEXT, REACTIONS
 
-# The quick reactions in the order of their keys (1-6), in the words the client shows (docs/guides/chat.md).
-REACTIONS = (
-    (chat_pb2.CHAT_REACTION_GOOD_GAME, "Good game"),
-    (chat_pb2.CHAT_REACTION_WELL_PLAYED, "Well played"),
-    (chat_pb2.CHAT_REACTION_OOPS, "Oops"),
-    (chat_pb2.CHAT_REACTION_THANKS, "Thanks"),
-    (chat_pb2.CHAT_REACTION_HURRY_UP, "Hurry up, please"),
-    (chat_pb2.CHAT_REACTION_ONE_MORE, "One more?"),
-)
-REACTION_TEXT = dict(REACTIONS)
 WITHDRAWN = "(message withdrawn)"
 TEXT_MAX = 1000  # the most characters the contract takes in a message (the server's own bound is 300 by default)
 KEYS_TEXT = "t: talk · q: reactions · c: pick a message (p: report it, b: block its sender)"

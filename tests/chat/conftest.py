@@ -10,13 +10,12 @@ from typing import Any
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 
 from kickoff.v1 import chat_pb2, chat_pb2_grpc, common_pb2, player_pb2, room_pb2
 from service.settings import ChatSettings
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
+from tests.private.conftest import reason_of
 from tests.server.conftest import Harness
 from tests.servers import Start
 
@@ -32,21 +31,12 @@ def auth(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
 
 
-def reason(error: grpc.aio.AioRpcError) -> str:
-    status = rpc_status.from_call(error)
-    for detail in status.details if status else ():
-        info = error_details_pb2.ErrorInfo()
-        if detail.Unpack(info):
-            return info.reason
-    return ""
-
-
 async def refused(call: Any, code: grpc.StatusCode) -> str:
     """The reason a call was refused with ``code``."""
     with pytest.raises(grpc.aio.AioRpcError) as error:
         await call
     assert error.value.code() == code, (error.value.code(), error.value.details())
-    return reason(error.value)
+    return reason_of(error.value)
 
 
 @dataclass

@@ -17,7 +17,8 @@ from sqlalchemy import func, select
 from kickoff.v1 import chat_pb2, common_pb2, friend_pb2, friend_pb2_grpc, move_pb2, player_pb2, room_pb2
 from service.store.models import ChatMessageRow
 from service.store.retention import prune
-from tests.chat.conftest import PLAYERS, SPECTATORS, TEAM, Table, auth, reason, refused, taken, texts
+from tests.chat.conftest import PLAYERS, SPECTATORS, TEAM, Table, auth, refused, taken, texts
+from tests.private.conftest import reason_of
 
 PERMISSION, INVALID = grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.INVALID_ARGUMENT
 PRECONDITION, EXHAUSTED = grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.RESOURCE_EXHAUSTED
@@ -205,7 +206,7 @@ async def test_rate_limits_per_player_and_per_room(tables) -> None:
         await table.say(ann, room_id, f"a{n}")
     with pytest.raises(grpc.aio.AioRpcError) as error:
         await table.send(ann, room_id, "a3")
-    assert error.value.code() == EXHAUSTED and reason(error.value) == "chat_rate"
+    assert error.value.code() == EXHAUSTED and reason_of(error.value) == "chat_rate"
     assert retry_seconds(error.value) == 60, "the oldest of the three leaves the window in a minute"
     await table.say(bob, room_id, "b0")
     await table.say(bob, room_id, "b1")

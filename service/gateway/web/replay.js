@@ -7,6 +7,7 @@
 
 import { api, hostedGames, seatTokens, statusName } from "./api.js";
 import { SeatBook } from "./book.js";
+import { REACTIONS } from "./chat.js";
 import { roomEventText } from "./events.js";
 import { fill, h } from "./dom.js";
 import { dressCard, loadFaces } from "./games/faces.js";
@@ -15,19 +16,11 @@ import { asPlayer, currentSession } from "./session.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8]; // steps a second
 const MAX_STEPS = 100_000; // a replay longer than this is cut (no game of the house comes near)
-// The quick reactions as the page shows them (the server sends their keys only).
-const REACTIONS = {
-  CHAT_REACTION_GOOD_GAME: "Good game",
-  CHAT_REACTION_WELL_PLAYED: "Well played",
-  CHAT_REACTION_OOPS: "Oops",
-  CHAT_REACTION_THANKS: "Thanks",
-  CHAT_REACTION_HURRY_UP: "Hurry up, please",
-  CHAT_REACTION_ONE_MORE: "One more?",
-};
+const REACTION_TEXT = new Map(REACTIONS); // (the words the chat panel shows: the server sends their keys only)
 
 /** A chat message as a line of text: "Ann: good luck", "Ann (team): Thanks", "Ann: (withdrawn)". */
 function chatText(message) {
-  const said = message.withdrawn ? "(withdrawn)" : message.text || REACTIONS[message.reaction] || "(a reaction)";
+  const said = message.withdrawn ? "(withdrawn)" : message.text || REACTION_TEXT.get(message.reaction) || "(a reaction)";
   const team = message.channel === "CHAT_CHANNEL_TEAM" ? " (team)" : "";
   return `${message.name || "someone"}${team}: ${said}`;
 }
