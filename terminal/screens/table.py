@@ -572,7 +572,10 @@ class TableScreen(Screen[None]):
         self._notice(text, refusal=refusal)
 
     def _notice(self, text: str, *, refusal: bool = False) -> None:
-        """Show a line under the turn: a refusal (kept in ``refusal_text`` until the next notice) or news."""
+        """Show a line under the turn: a refusal (kept in ``refusal_text`` until the next notice) or news. Nothing once
+        the screen is gone (a stream that breaks off as the app closes)."""
+        if not self.is_attached:
+            return
         self.refusal_text = text if refusal else ""
         notice = self.query_one("#notice", Static)
         notice.set_class(refusal and bool(text), "refusal")
