@@ -97,6 +97,20 @@ def _random_seed() -> int:
 
 
 @dataclass(frozen=True)
+class DealSpec:
+    """A deal chosen for a new room by what makes it (a duplicate tournament plays one deal again with its seats
+    rotated; deals/scheme.py): its ``secret``, the ``subject`` its commitment is bound to, and the ``seeds`` its game's
+    seed is derived from, in the scheme's order (None: the seats' own seeds, in seat order, as any room's). ``held``:
+    the room does not reveal the deal when its game ends but when it is told to (RoomDirectory.reveal): a duplicate
+    tournament holds a deal until its last rotation has been played."""
+
+    secret: bytes
+    subject: str
+    seeds: tuple[str, ...] | None = None
+    held: bool = False
+
+
+@dataclass(frozen=True)
 class NewRoom:
     """What a new room is asked to be, as RoomDirectory.create takes it (a record of the request: create checks it;
     its docstring says what each field means)."""
@@ -122,6 +136,7 @@ class NewRoom:
     rematch: bool = False  # a rematch's room (service/rooms/rematches.py): its people seated, unlisted as its first
     chat: str = ""  # the room's chat: '' (on), "reactions" or "off" (service/chat)
     team_chat: bool = False  # a channel for each team (a team game only)
+    deal: DealSpec | None = None  # a deal chosen by what makes the room (None: the room draws its own secret)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import pytest
 
 from tests.examples.example_process import ROOT
 
-PROJECT = {"engine", "service", "terminal", "benchmarks", "cli", "tests", "kickoff"}
+PROJECT = {"engine", "deals", "service", "terminal", "benchmarks", "cli", "tests", "kickoff"}
 EXAMPLES = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "examples").rglob("*.py"))
 
 

@@ -91,6 +91,8 @@ class Compare:
                 else:
                     self.schema(f"{where}.{key}", value, new[key])
             for key in new.keys() - old.keys() - WORDS:
+                if key == "required" and not _in_request(where):
+                    continue  # a reply's message that gained its first always-present field (a reader gets more)
                 self.changes.append(f"{where}.{key}: new ({new[key]!r})")
             return
         if isinstance(old, list):

@@ -25,25 +25,27 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17kickoff/v1/common.proto\x12\nkickoff.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x98\x01\n\x04Seat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\"\n\x04kind\x18\x02 \x01(\x0e\x32\x14.kickoff.v1.SeatKind\x12\r\n\x05taken\x18\x03 \x01(\x08\x12\x0c\n\x04name\x18\x04 \x01(\t\x12\x0c\n\x04team\x18\x05 \x01(\x05\x12\x0e\n\x06\x63hoice\x18\x06 \x01(\t\x12\x11\n\tplayer_id\x18\x07 \x01(\t\x12\x10\n\x08stand_in\x18\x08 \x01(\t\"\x8f\x01\n\x07Outcome\x12\x0f\n\x07winners\x18\x01 \x03(\x05\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x03(\x05\x12\x15\n\rwinning_teams\x18\x04 \x03(\x05\x12\x13\n\x0bteam_points\x18\x05 \x03(\x05\x12\'\n\x07results\x18\x06 \x03(\x0e\x32\x16.kickoff.v1.SeatResult\"]\n\tTurnClock\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12,\n\x08\x64\x65\x61\x64line\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0cturn_seconds\x18\x03 \x01(\x05*Q\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x14\n\x10SEAT_KIND_PERSON\x10\x01\x12\x14\n\x10SEAT_KIND_SYSTEM\x10\x02*u\n\nRoomStatus\x12\x1b\n\x17ROOM_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13ROOM_STATUS_WAITING\x10\x01\x12\x17\n\x13ROOM_STATUS_PLAYING\x10\x02\x12\x18\n\x14ROOM_STATUS_FINISHED\x10\x03*O\n\x08RoomMode\x12\x19\n\x15ROOM_MODE_UNSPECIFIED\x10\x00\x12\x14\n\x10ROOM_MODE_ONLINE\x10\x01\x12\x12\n\x0eROOM_MODE_SOLO\x10\x02*\x87\x01\n\nSeatResult\x12\x1b\n\x17SEAT_RESULT_UNSPECIFIED\x10\x00\x12\x13\n\x0fSEAT_RESULT_WON\x10\x01\x12\x14\n\x10SEAT_RESULT_LOST\x10\x02\x12\x15\n\x11SEAT_RESULT_DRAWN\x10\x03\x12\x1a\n\x16SEAT_RESULT_SHARED_WIN\x10\x04\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17kickoff/v1/common.proto\x12\nkickoff.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa6\x01\n\x04Seat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\"\n\x04kind\x18\x02 \x01(\x0e\x32\x14.kickoff.v1.SeatKind\x12\r\n\x05taken\x18\x03 \x01(\x08\x12\x0c\n\x04name\x18\x04 \x01(\t\x12\x0c\n\x04team\x18\x05 \x01(\x05\x12\x0e\n\x06\x63hoice\x18\x06 \x01(\t\x12\x11\n\tplayer_id\x18\x07 \x01(\t\x12\x10\n\x08stand_in\x18\x08 \x01(\t\x12\x0c\n\x04seed\x18\t \x01(\t\"Z\n\x04\x44\x65\x61l\x12\x0e\n\x06scheme\x18\x01 \x01(\t\x12\x0f\n\x07subject\x18\x02 \x01(\t\x12\x12\n\ncommitment\x18\x03 \x01(\t\x12\r\n\x05seeds\x18\x04 \x03(\t\x12\x0e\n\x06secret\x18\x05 \x01(\t\"\x8f\x01\n\x07Outcome\x12\x0f\n\x07winners\x18\x01 \x03(\x05\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x03(\x05\x12\x15\n\rwinning_teams\x18\x04 \x03(\x05\x12\x13\n\x0bteam_points\x18\x05 \x03(\x05\x12\'\n\x07results\x18\x06 \x03(\x0e\x32\x16.kickoff.v1.SeatResult\"]\n\tTurnClock\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12,\n\x08\x64\x65\x61\x64line\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0cturn_seconds\x18\x03 \x01(\x05*Q\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x14\n\x10SEAT_KIND_PERSON\x10\x01\x12\x14\n\x10SEAT_KIND_SYSTEM\x10\x02*u\n\nRoomStatus\x12\x1b\n\x17ROOM_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13ROOM_STATUS_WAITING\x10\x01\x12\x17\n\x13ROOM_STATUS_PLAYING\x10\x02\x12\x18\n\x14ROOM_STATUS_FINISHED\x10\x03*O\n\x08RoomMode\x12\x19\n\x15ROOM_MODE_UNSPECIFIED\x10\x00\x12\x14\n\x10ROOM_MODE_ONLINE\x10\x01\x12\x12\n\x0eROOM_MODE_SOLO\x10\x02*\x87\x01\n\nSeatResult\x12\x1b\n\x17SEAT_RESULT_UNSPECIFIED\x10\x00\x12\x13\n\x0fSEAT_RESULT_WON\x10\x01\x12\x14\n\x10SEAT_RESULT_LOST\x10\x02\x12\x15\n\x11SEAT_RESULT_DRAWN\x10\x03\x12\x1a\n\x16SEAT_RESULT_SHARED_WIN\x10\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'kickoff.v1.common_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SEATKIND']._serialized_start=468
-  _globals['_SEATKIND']._serialized_end=549
-  _globals['_ROOMSTATUS']._serialized_start=551
-  _globals['_ROOMSTATUS']._serialized_end=668
-  _globals['_ROOMMODE']._serialized_start=670
-  _globals['_ROOMMODE']._serialized_end=749
-  _globals['_SEATRESULT']._serialized_start=752
-  _globals['_SEATRESULT']._serialized_end=887
+  _globals['_SEATKIND']._serialized_start=574
+  _globals['_SEATKIND']._serialized_end=655
+  _globals['_ROOMSTATUS']._serialized_start=657
+  _globals['_ROOMSTATUS']._serialized_end=774
+  _globals['_ROOMMODE']._serialized_start=776
+  _globals['_ROOMMODE']._serialized_end=855
+  _globals['_SEATRESULT']._serialized_start=858
+  _globals['_SEATRESULT']._serialized_end=993
   _globals['_SEAT']._serialized_start=73
-  _globals['_SEAT']._serialized_end=225
-  _globals['_OUTCOME']._serialized_start=228
-  _globals['_OUTCOME']._serialized_end=371
-  _globals['_TURNCLOCK']._serialized_start=373
-  _globals['_TURNCLOCK']._serialized_end=466
+  _globals['_SEAT']._serialized_end=239
+  _globals['_DEAL']._serialized_start=241
+  _globals['_DEAL']._serialized_end=331
+  _globals['_OUTCOME']._serialized_start=334
+  _globals['_OUTCOME']._serialized_end=477
+  _globals['_TURNCLOCK']._serialized_start=479
+  _globals['_TURNCLOCK']._serialized_end=572
 # @@protoc_insertion_point(module_scope)

@@ -53,7 +53,7 @@ SEAT_RESULT_DRAWN: SeatResult
 SEAT_RESULT_SHARED_WIN: SeatResult
 
 class Seat(_message.Message):
-    __slots__ = ("seat", "kind", "taken", "name", "team", "choice", "player_id", "stand_in")
+    __slots__ = ("seat", "kind", "taken", "name", "team", "choice", "player_id", "stand_in", "seed")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TAKEN_FIELD_NUMBER: _ClassVar[int]
@@ -62,6 +62,7 @@ class Seat(_message.Message):
     CHOICE_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     STAND_IN_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: SeatKind
     taken: bool
@@ -70,7 +71,22 @@ class Seat(_message.Message):
     choice: str
     player_id: str
     stand_in: str
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., taken: _Optional[bool] = ..., name: _Optional[str] = ..., team: _Optional[int] = ..., choice: _Optional[str] = ..., player_id: _Optional[str] = ..., stand_in: _Optional[str] = ...) -> None: ...
+    seed: str
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., taken: _Optional[bool] = ..., name: _Optional[str] = ..., team: _Optional[int] = ..., choice: _Optional[str] = ..., player_id: _Optional[str] = ..., stand_in: _Optional[str] = ..., seed: _Optional[str] = ...) -> None: ...
+
+class Deal(_message.Message):
+    __slots__ = ("scheme", "subject", "commitment", "seeds", "secret")
+    SCHEME_FIELD_NUMBER: _ClassVar[int]
+    SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    SEEDS_FIELD_NUMBER: _ClassVar[int]
+    SECRET_FIELD_NUMBER: _ClassVar[int]
+    scheme: str
+    subject: str
+    commitment: str
+    seeds: _containers.RepeatedScalarFieldContainer[str]
+    secret: str
+    def __init__(self, scheme: _Optional[str] = ..., subject: _Optional[str] = ..., commitment: _Optional[str] = ..., seeds: _Optional[_Iterable[str]] = ..., secret: _Optional[str] = ...) -> None: ...
 
 class Outcome(_message.Message):
     __slots__ = ("winners", "reason", "points", "winning_teams", "team_points", "results")

@@ -172,10 +172,12 @@ class FollowTicketResponse(_message.Message):
     def __init__(self, ticket: _Optional[_Union[Ticket, _Mapping]] = ...) -> None: ...
 
 class AcceptMatchRequest(_message.Message):
-    __slots__ = ("ticket_id",)
+    __slots__ = ("ticket_id", "seed")
     TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
     ticket_id: str
-    def __init__(self, ticket_id: _Optional[str] = ...) -> None: ...
+    seed: str
+    def __init__(self, ticket_id: _Optional[str] = ..., seed: _Optional[str] = ...) -> None: ...
 
 class AcceptMatchResponse(_message.Message):
     __slots__ = ("ticket",)

@@ -110,16 +110,20 @@ class SeatLeft(_message.Message):
     def __init__(self, seat: _Optional[int] = ...) -> None: ...
 
 class GameStarted(_message.Message):
-    __slots__ = ("first_seat",)
+    __slots__ = ("first_seat", "deal")
     FIRST_SEAT_FIELD_NUMBER: _ClassVar[int]
+    DEAL_FIELD_NUMBER: _ClassVar[int]
     first_seat: int
-    def __init__(self, first_seat: _Optional[int] = ...) -> None: ...
+    deal: _common_pb2.Deal
+    def __init__(self, first_seat: _Optional[int] = ..., deal: _Optional[_Union[_common_pb2.Deal, _Mapping]] = ...) -> None: ...
 
 class GameEnded(_message.Message):
-    __slots__ = ("outcome",)
+    __slots__ = ("outcome", "deal_secret")
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    DEAL_SECRET_FIELD_NUMBER: _ClassVar[int]
     outcome: _common_pb2.Outcome
-    def __init__(self, outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ...) -> None: ...
+    deal_secret: str
+    def __init__(self, outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., deal_secret: _Optional[str] = ...) -> None: ...
 
 class RoomUpdate(_message.Message):
     __slots__ = ("room_id", "version", "events", "status", "to_act", "clock", "viewer", "time", "legal_moves", "clocks")
@@ -292,14 +296,26 @@ class GetReplayRequest(_message.Message):
     def __init__(self, room_id: _Optional[str] = ..., after_version: _Optional[int] = ..., page_size: _Optional[int] = ..., invitation_token: _Optional[str] = ...) -> None: ...
 
 class ReplayStep(_message.Message):
-    __slots__ = ("update", "view", "hands")
+    __slots__ = ("update", "view", "hands", "move")
     UPDATE_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     HANDS_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
     update: RoomUpdate
     view: View
     hands: _containers.RepeatedCompositeFieldContainer[View]
-    def __init__(self, update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., hands: _Optional[_Iterable[_Union[View, _Mapping]]] = ...) -> None: ...
+    move: ReplayMove
+    def __init__(self, update: _Optional[_Union[RoomUpdate, _Mapping]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., hands: _Optional[_Iterable[_Union[View, _Mapping]]] = ..., move: _Optional[_Union[ReplayMove, _Mapping]] = ...) -> None: ...
+
+class ReplayMove(_message.Message):
+    __slots__ = ("seat", "text", "by_table")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    BY_TABLE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    text: str
+    by_table: bool
+    def __init__(self, seat: _Optional[int] = ..., text: _Optional[str] = ..., by_table: _Optional[bool] = ...) -> None: ...
 
 class GetReplayResponse(_message.Message):
     __slots__ = ("room", "steps", "revealed", "last_version", "next_after_version", "rematch_room_id", "chat")

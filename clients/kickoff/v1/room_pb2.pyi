@@ -49,7 +49,7 @@ REMATCH_ANSWER_DECLINED: RematchAnswer
 REMATCH_ANSWER_NO_ANSWER: RematchAnswer
 
 class Room(_message.Message):
-    __slots__ = ("room_id", "game", "mode", "status", "seats", "options", "version", "outcome", "created_at", "clock", "to_act", "tournament_id", "tournament_game", "clocks", "rated", "correspondence_hours", "stand_ins", "unrated_reason", "unlisted", "rematch", "rematch_fill", "chat", "team_chat")
+    __slots__ = ("room_id", "game", "mode", "status", "seats", "options", "version", "outcome", "created_at", "clock", "to_act", "tournament_id", "tournament_game", "clocks", "rated", "correspondence_hours", "stand_ins", "unrated_reason", "unlisted", "rematch", "rematch_fill", "chat", "team_chat", "deal")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
@@ -73,6 +73,7 @@ class Room(_message.Message):
     REMATCH_FILL_FIELD_NUMBER: _ClassVar[int]
     CHAT_FIELD_NUMBER: _ClassVar[int]
     TEAM_CHAT_FIELD_NUMBER: _ClassVar[int]
+    DEAL_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     game: str
     mode: _common_pb2.RoomMode
@@ -96,7 +97,8 @@ class Room(_message.Message):
     rematch_fill: RematchFill
     chat: _chat_pb2.ChatMode
     team_chat: bool
-    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., tournament_id: _Optional[str] = ..., tournament_game: _Optional[int] = ..., clocks: _Optional[_Iterable[_Union[_common_pb2.TurnClock, _Mapping]]] = ..., rated: _Optional[bool] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ..., unrated_reason: _Optional[str] = ..., unlisted: _Optional[bool] = ..., rematch: _Optional[_Union[Rematch, _Mapping]] = ..., rematch_fill: _Optional[_Union[RematchFill, str]] = ..., chat: _Optional[_Union[_chat_pb2.ChatMode, str]] = ..., team_chat: _Optional[bool] = ...) -> None: ...
+    deal: _common_pb2.Deal
+    def __init__(self, room_id: _Optional[str] = ..., game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[_common_pb2.TurnClock, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., tournament_id: _Optional[str] = ..., tournament_game: _Optional[int] = ..., clocks: _Optional[_Iterable[_Union[_common_pb2.TurnClock, _Mapping]]] = ..., rated: _Optional[bool] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ..., unrated_reason: _Optional[str] = ..., unlisted: _Optional[bool] = ..., rematch: _Optional[_Union[Rematch, _Mapping]] = ..., rematch_fill: _Optional[_Union[RematchFill, str]] = ..., chat: _Optional[_Union[_chat_pb2.ChatMode, str]] = ..., team_chat: _Optional[bool] = ..., deal: _Optional[_Union[_common_pb2.Deal, _Mapping]] = ...) -> None: ...
 
 class RematchSeat(_message.Message):
     __slots__ = ("seat", "answer", "filled")
@@ -207,20 +209,22 @@ class ListRoomsResponse(_message.Message):
     def __init__(self, rooms: _Optional[_Iterable[_Union[Room, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class JoinRoomRequest(_message.Message):
-    __slots__ = ("room_id", "seat", "name", "choice", "request_id", "invitation_token")
+    __slots__ = ("room_id", "seat", "name", "choice", "request_id", "invitation_token", "seed")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     CHOICE_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     INVITATION_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     seat: int
     name: str
     choice: str
     request_id: str
     invitation_token: str
-    def __init__(self, room_id: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ..., choice: _Optional[str] = ..., request_id: _Optional[str] = ..., invitation_token: _Optional[str] = ...) -> None: ...
+    seed: str
+    def __init__(self, room_id: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ..., choice: _Optional[str] = ..., request_id: _Optional[str] = ..., invitation_token: _Optional[str] = ..., seed: _Optional[str] = ...) -> None: ...
 
 class JoinRoomResponse(_message.Message):
     __slots__ = ("room", "seat", "seat_token")
@@ -353,10 +357,12 @@ class ListRoomInvitationsResponse(_message.Message):
     def __init__(self, received: _Optional[_Iterable[_Union[RoomInvitation, _Mapping]]] = ..., sent: _Optional[_Iterable[_Union[RoomInvitation, _Mapping]]] = ...) -> None: ...
 
 class AcceptRoomInvitationRequest(_message.Message):
-    __slots__ = ("room_id",)
+    __slots__ = ("room_id", "seed")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
     room_id: str
-    def __init__(self, room_id: _Optional[str] = ...) -> None: ...
+    seed: str
+    def __init__(self, room_id: _Optional[str] = ..., seed: _Optional[str] = ...) -> None: ...
 
 class ProposeRematchRequest(_message.Message):
     __slots__ = ("room_id",)
@@ -403,12 +409,14 @@ class ProposeRematchResponse(_message.Message):
     def __init__(self, room: _Optional[_Union[Room, _Mapping]] = ...) -> None: ...
 
 class AnswerRematchRequest(_message.Message):
-    __slots__ = ("room_id", "accept")
+    __slots__ = ("room_id", "accept", "seed")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     ACCEPT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
     room_id: str
     accept: bool
-    def __init__(self, room_id: _Optional[str] = ..., accept: _Optional[bool] = ...) -> None: ...
+    seed: str
+    def __init__(self, room_id: _Optional[str] = ..., accept: _Optional[bool] = ..., seed: _Optional[str] = ...) -> None: ...
 
 class AnswerRematchResponse(_message.Message):
     __slots__ = ("room", "seat", "seat_token")

@@ -390,6 +390,7 @@ export type AgeOfSoccerWindow = {
 export type AnswerRematchRequest = {
     accept?: boolean;
     roomId?: string;
+    seed?: string;
 };
 
 /**
@@ -952,6 +953,19 @@ export type CreateTournamentRequest = {
 };
 
 /**
+ * Deal
+ *
+ * kickoff.v1.Deal, in the proto3 JSON mapping
+ */
+export type Deal = {
+    commitment: string;
+    scheme: string;
+    secret: string;
+    seeds: Array<string>;
+    subject: string;
+};
+
+/**
  * DeclineFriendRequestResponse
  *
  * kickoff.v1.DeclineFriendRequestResponse, in the proto3 JSON mapping
@@ -1120,6 +1134,7 @@ export type FriendRequest = {
  * kickoff.v1.GameEnded, in the proto3 JSON mapping
  */
 export type GameEnded = {
+    dealSecret: string;
     outcome?: Outcome;
 };
 
@@ -1156,6 +1171,7 @@ export type GameInfo = {
  * kickoff.v1.GameStarted, in the proto3 JSON mapping
  */
 export type GameStarted = {
+    deal?: Deal;
     firstSeat: number;
 };
 
@@ -1423,6 +1439,7 @@ export type JoinRoomRequest = {
     requestId?: string;
     roomId?: string;
     seat?: number;
+    seed?: string;
 };
 
 /**
@@ -2188,12 +2205,24 @@ export type RemoveFriendResponse = {
 };
 
 /**
+ * ReplayMove
+ *
+ * kickoff.v1.ReplayMove, in the proto3 JSON mapping
+ */
+export type ReplayMove = {
+    byTable: boolean;
+    seat: number;
+    text: string;
+};
+
+/**
  * ReplayStep
  *
  * kickoff.v1.ReplayStep, in the proto3 JSON mapping
  */
 export type ReplayStep = {
     hands: Array<View>;
+    move?: ReplayMove;
     update?: RoomUpdate;
     view?: View;
 };
@@ -2279,6 +2308,7 @@ export type Room = {
      * an RFC 3339 time
      */
     createdAt?: string;
+    deal?: Deal;
     game: string;
     mode: RoomMode;
     /**
@@ -2441,6 +2471,7 @@ export type Seat = {
     name: string;
     playerId: string;
     seat: number;
+    seed: string;
     standIn: string;
     taken: boolean;
     team: number;
