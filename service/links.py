@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import jwt
 
 from service.errors import InvalidRequest, NotFound, PreconditionFailed, ResourceExhausted
 from service.store.links import LinkRecord, MemoryLinks, SqlLinks, refusal
 
-__all__ = ["DEFAULT_SECONDS", "LinkRefused", "SignedLinks"]
+__all__ = ["DEFAULT_SECONDS", "LinkKind", "LinkRefused", "SignedLinks"]
 
 DEFAULT_SECONDS = 24 * 3600  # a link asked without an expiry lasts a day (or the longest allowed, when shorter)
 ALGORITHM = "HS256"
@@ -40,35 +41,35 @@ MESSAGES = {
 }
 
 
+@dataclass(frozen=True)
+class LinkKind:
+    """One kind of link: its JWT ``audience``; its bounds (``per_target`` links a target at once, ``max_seconds`` of
+    life, ``max_uses``); ``noun``: how refusals name it ("invitation link", "party link"); ``kind``: what a missing one
+    is called (its NotFound's ``<kind>_not_found``)."""
+
+    audience: str
+    per_target: int
+    max_seconds: float
+    max_uses: int
+    noun: str
+    kind: str
+
+
 class SignedLinks:
     """Makes, checks, counts and revokes one kind of link (see the module docstring). ``store``: SqlLinks or
     MemoryLinks; ``key``: the signing key (derived from the server's secret: every node derives the same);
-    ``now``: the clock; ``audience``: the kind's JWT audience; ``per_target``, ``max_seconds``, ``max_uses``: its
-    bounds; ``noun``: how refusals name it ("invitation link", "party link"); ``kind``: what a missing one is called
-    (its NotFound's ``<kind>_not_found``)."""
+    ``now``: the clock; ``of``: the kind of link, with its bounds."""
 
-    def __init__(
-        self,
-        store: MemoryLinks | SqlLinks,
-        key: bytes,
-        now: Callable[[], float],
-        *,
-        audience: str,
-        per_target: int,
-        max_seconds: float,
-        max_uses: int,
-        noun: str,
-        kind: str,
-    ) -> None:
+    def __init__(self, store: MemoryLinks | SqlLinks, key: bytes, now: Callable[[], float], of: LinkKind) -> None:
         self.store = store
         self._key = key
         self.now = now
-        self.audience = audience
-        self.per_target = per_target
-        self.max_seconds = max_seconds
-        self.max_uses = max_uses
-        self.noun = noun
-        self.kind = kind
+        self.audience = of.audience
+        self.per_target = of.per_target
+        self.max_seconds = of.max_seconds
+        self.max_uses = of.max_uses
+        self.noun = of.noun
+        self.kind = of.kind
 
     def _refused(self, why: str, message: str = "") -> LinkRefused:
         """The refusal of a link for ``why`` (every refusal of a link is made here: a kind may count them)."""

@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.registry import get_game
 from service.errors import PreconditionFailed, TicketNotFound
-from service.links import SignedLinks
+from service.links import LinkKind, SignedLinks
 from service.matches.matchmaker import MAX_PARTY, Matchmaker, largest_team
 from service.matches.store import FORMING, SEARCHING, TicketInfo
 from service.settings import RoomInvitationSettings
@@ -42,12 +42,14 @@ class PartyLinks(SignedLinks):
             store,
             key,
             now,
-            audience=AUDIENCE,
-            per_target=settings.party_links,
-            max_seconds=settings.party_link_seconds,
-            max_uses=MAX_PARTY,
-            noun="party link",
-            kind="party_link",
+            LinkKind(
+                audience=AUDIENCE,
+                per_target=settings.party_links,
+                max_seconds=settings.party_link_seconds,
+                max_uses=MAX_PARTY,
+                noun="party link",
+                kind="party_link",
+            ),
         )
 
     async def create(

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from service.errors import NotFound, PreconditionFailed
-from service.links import DEFAULT_SECONDS, LinkRefused, SignedLinks
+from service.links import DEFAULT_SECONDS, LinkKind, LinkRefused, SignedLinks
 from service.rooms.room import Room
 from service.settings import PrivateRoomSettings
 from service.store.links import LinkRecord, MemoryLinks, SqlLinks
@@ -81,12 +81,14 @@ class InvitationLinks(SignedLinks):
             store,
             key,
             now,
-            audience=AUDIENCE,
-            per_target=settings.links_per_room,
-            max_seconds=settings.max_seconds,
-            max_uses=settings.max_uses,
-            noun="invitation link",
-            kind="invitation_link",
+            LinkKind(
+                audience=AUDIENCE,
+                per_target=settings.links_per_room,
+                max_seconds=settings.max_seconds,
+                max_uses=settings.max_uses,
+                noun="invitation link",
+                kind="invitation_link",
+            ),
         )
 
     async def create(self, room: Room, max_uses: int, expires_in: int) -> tuple[LinkRecord, str]:
