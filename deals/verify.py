@@ -498,7 +498,7 @@ def _check_steps(replay: _Replay, game: Game, state: GameState) -> str:
     if outcome is None:
         if ended_by_room and room is not None and not _field(room, "winners"):
             reason = _text(_field(room, "reason"), "the outcome's reason")
-            return f"the room ended the game before its end ({reason}); every move up to then verified"
+            return f"the room ended the game before its end, {reason}: every move up to then verified"
         raise _Differs("the game is not over after the replay's last version", last)
     if room is None:
         raise _Differs("the game is over, but the room has no outcome", last)

@@ -219,3 +219,21 @@ def test_a_game_in_play_or_not_a_replay_cannot_be_verified() -> None:
     assert not verdict.readable and "secret is not revealed yet" in verdict.reason
     assert not verify({"name": "not a replay"}).readable
     assert not verify([]).readable  # type: ignore[arg-type]
+
+
+def test_a_game_the_room_ended_before_its_end_is_verified_up_to_then() -> None:
+    """An abandoned (or closed) room's last step shows no table: its moves up to then are checked, and the line says
+    the room ended it; a winner claimed for it, or a table after it, is refused."""
+    replay = _replay("soker")
+    version = _middle("soker")
+    del replay["steps"][version:]
+    replay["steps"].append({"update": {"roomId": "r-verify", "version": str(version + 1)}})
+    replay["room"]["version"] = str(version + 1)
+    replay["room"]["outcome"] = {"reason": "abandoned"}
+    verdict = verify(replay)
+    assert verdict.ok, verdict.describe()
+    assert verdict.describe().endswith(
+        "(the room ended the game before its end, abandoned: every move up to then verified)"
+    )
+    replay["room"]["outcome"]["winners"] = [1]
+    assert _refused(replay).reason == "the game is not over after the replay's last version"
