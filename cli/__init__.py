@@ -188,6 +188,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("--keys", action="store_true", help="step through it full screen (arrows, g, Space, + and -)")
 
+    verify = commands.add_parser(
+        "verify",
+        help="check a finished game's replay file against its deal: deal it again and replay every move",
+        description="Checks the deal's commitment against its revealed secret, derives the game's seed from the secret "
+        "and every seat's seed, deals the game again and plays every move of the file through the engine, comparing "
+        "every version's table and every hand (docs/guides/fair-deals.md). Exit status: 0 verified, 1 the file "
+        "differs (the first version that does, and why), 2 it cannot be read (not JSON, not a replay, no secret yet).",
+    )
+    verify.add_argument("file", help="a replay file, as `kickoff replay --room ID --save FILE` writes it")
+    verify.add_argument("--json", action="store_true", help="print one JSON object instead of a line")
+
     db = commands.add_parser("db", help="the database")
     db_commands = db.add_subparsers(dest="db", required=True)
     db_upgrade = db_commands.add_parser("upgrade", help="apply the migrations (from an empty database too)")
@@ -288,6 +299,17 @@ def _replay(args: argparse.Namespace) -> int:
     for line in replay_lines(replay):
         print(line)
     return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    import json
+
+    from deals.verify import verify_file
+
+    verdict = verify_file(args.file)
+    line = json.dumps(verdict.to_json()) if args.json else verdict.describe()
+    print(line, file=sys.stdout if verdict.readable or args.json else sys.stderr)
+    return 0 if verdict.ok else 1 if verdict.readable else 2
 
 
 async def _fetch_replay(target: str, room_id: str, token: str | None = None) -> Any:
@@ -510,6 +532,7 @@ _COMMANDS = {
     "serve": _serve_both,
     "client": _run_client,
     "replay": _replay,
+    "verify": _verify,
     "db": _upgrade_database,
     "keys": _keys,
     "webhooks": _webhooks,
