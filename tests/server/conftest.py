@@ -13,6 +13,7 @@ from google.protobuf import struct_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from deals.scheme import game_seed
 from kickoff.v1 import (
     common_pb2,
     friend_pb2_grpc,
@@ -26,7 +27,6 @@ from kickoff.v1 import (
     tournament_pb2_grpc,
     webhook_pb2_grpc,
 )
-from deals.scheme import game_seed
 from service.grpc.server import KickoffServer, create_server
 from service.grpc.tokens import SeatTokens
 from service.rooms.clock import ManualClock
