@@ -106,6 +106,7 @@ from service.store.rematches import MemoryRematches, SqlRematches
 from service.store.retention import Retention
 from service.telemetry import ServerSpans, Telemetry, from_environment
 from service.tournaments.directory import TournamentDirectory
+from service.webhooks.secrets import Sealer
 from service.webhooks.webhooks import Webhooks
 
 log = logging.getLogger(__name__)
@@ -633,7 +634,9 @@ class Assembly:
         )
         directory = RoomDirectory(shared)
         # The tournaments hear of finished games, so they exist before the rooms come back.
-        tournaments = TournamentDirectory(directory, max_live=limits.max_live_tournaments or None)
+        # (issue 50: a duplicate tournament's deals' secrets are sealed at rest under the nodes' shared key)
+        sealer = await Sealer.for_store(journal.engine, settings.webhooks.secrets_key) if journal is not None else None
+        tournaments = TournamentDirectory(directory, max_live=limits.max_live_tournaments or None, sealer=sealer)
         tokens = SeatTokens(secret)
         seal = _seal(tokens, node)
         admission = Admission(limits, vouched=seal.caller if seal is not None else None)

@@ -44,6 +44,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from deals.scheme import game_seed
 from engine.core import InvalidOptions, UnknownGame
 from engine.levels import ALIASES, levels_of
 from engine.registry import GAMES, get_game
@@ -94,6 +95,15 @@ def seats_of_system_players(seats: int, count: int, chosen: Sequence[int] = ()) 
 
 def _random_seed() -> int:
     return secrets.randbits(63)
+
+
+def _held_seed(asked: NewRoom) -> int:
+    """The game's seed of a room whose deal its maker chose (issue 50; a stand-in until the fair deals' core, which
+    derives it at the start from the seats' seeds, lands: a DealSpec with seeds fixes them beforehand; kept to the 63
+    bits the rooms' seed column holds)."""
+    deal = asked.deal
+    assert deal is not None
+    return game_seed(deal.secret, deal.subject, asked.game, deal.seeds or ()) & (2**63 - 1)
 
 
 @dataclass(frozen=True)
@@ -307,7 +317,7 @@ class RoomDirectory(Directory[Room]):
             system_player=system_player,
             think_seconds=asked.think_seconds if asked.think_seconds is not None else self.default_think_seconds,
             options=resolved,
-            seed=self.seed_source(),
+            seed=self.seed_source() if asked.deal is None else _held_seed(asked),
             created_at=self.creation_time(),
             status="waiting",
             tournament_id=asked.tournament_id,
@@ -421,6 +431,11 @@ class RoomDirectory(Directory[Room]):
         if use and isinstance(found, Room):
             found.used_at = self.clock.now()
         return found
+
+    async def reveal(self, room_id: str) -> None:
+        """Reveal the deal of a finished room made with a held deal (DealSpec.held): a duplicate tournament calls it
+        for a deal's earlier rooms once its last rotation has ended. Idempotent. (Issue 50: the rooms' side, the
+        ``reveal`` log line and its update, lands with the fair deals' core; until then this does nothing.)"""
 
     async def tournament_game(self, tournament_id: str, index: int) -> Room | None:
         """The room made for game ``index`` of a tournament, None when none was: in memory, else the store's (one
