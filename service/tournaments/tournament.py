@@ -520,6 +520,8 @@ class Tournament(ActorHandler):
             return
         players = self.rules.players
         for index, room_id in enumerate(self.game_room_ids):
+            if index % players == players - 1:
+                continue  # (a deal's last rotation is not held: it reveals the deal as it ends)
             if room_id not in self._revealed and self.deal_revealed(index // players):
                 room = self.rooms.in_memory(room_id)
                 if self.status == FINISHED and room is not None and room.status != FINISHED:
