@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from engine.age_of_soccer import AGE_OF_SOCCER
 from engine.carta import CARTA
-from engine.core import Game, TournamentRules, UnknownGame
+from engine.core import Game, InvalidOptions, TournamentRules, UnknownGame
 from engine.soker import SOKER
 from engine.soker.tournament import Tournament as SokerTournament
 
@@ -29,10 +29,17 @@ def get_game(name: str) -> Game:
         raise UnknownGame(f"no game {name!r} (known: {', '.join(sorted(GAMES))})") from None
 
 
-def new_tournament(name: str) -> TournamentRules:
-    """A new tournament of the game called ``name``; raises :class:`UnknownGame` when it has none."""
+def new_tournament(name: str, *, duplicate: bool = False) -> TournamentRules:
+    """A new tournament of the game called ``name``; raises :class:`UnknownGame` when it has none. ``duplicate``: its
+    deals played again with the seats rotated (InvalidOptions where the game's tournament cannot rotate its seats)."""
     get_game(name)
     try:
-        return TOURNAMENTS[name]()
+        make = TOURNAMENTS[name]
     except KeyError:
         raise UnknownGame(f"the game {name!r} has no tournament (games with one: {', '.join(TOURNAMENTS)})") from None
+    if not duplicate:
+        return make()
+    try:
+        return make(duplicate=True)  # type: ignore[call-arg]
+    except TypeError:
+        raise InvalidOptions(f"the {name} tournament cannot rotate its seats: it has no duplicate form") from None

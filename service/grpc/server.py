@@ -639,7 +639,8 @@ class Assembly:
         )
         directory = RoomDirectory(shared)
         # The tournaments hear of finished games, so they exist before the rooms come back.
-        tournaments = TournamentDirectory(directory, max_live=limits.max_live_tournaments or None)
+        # (issue 50: a duplicate tournament's deals' secrets are sealed at rest under the nodes' shared key)
+        tournaments = TournamentDirectory(directory, max_live=limits.max_live_tournaments or None, sealer=sealer)
         tokens = SeatTokens(secret)
         seal = _seal(tokens, node)
         admission = Admission(limits, vouched=seal.caller if seal is not None else None)

@@ -288,8 +288,11 @@ class RoomAccess:
         # A tournament's token is good in every room of that tournament (its seat nonce is the same in each).
         if claim.room_id != room.room_id and not (room.tournament_id and claim.room_id == room.tournament_id):
             raise PermissionDenied("this seat token is for another room's seat")
-        room.check_seat(claim.seat, claim.nonce)
-        return claim.seat, claim.nonce
+        seat = claim.seat
+        if claim.room_id == room.tournament_id:  # (a duplicate tournament seats its players rotated: by the nonce)
+            seat = next((s.seat for s in room.seats if s.nonce and s.nonce == claim.nonce), claim.seat)
+        room.check_seat(seat, claim.nonce)
+        return seat, claim.nonce
 
     async def summary(self, room: Room | Remote, context: grpc.aio.ServicerContext) -> room_pb2.Room | None:
         """A room as GetRoom answers it: this node's, or asked of the node that owns it (None: that node did not

@@ -59,6 +59,15 @@ def standings_to_proto(standings: Standings, codec: Codec) -> tournament_pb2.Sta
             tallies=[tournament_pb2.Tally(name=name, value=value) for name, value in line.tallies],
         )
         codec.fill_standing(standing, line.tallies)
+    for hand in standings.hands:
+        message.hands.add(
+            deal=hand.deal,
+            table_seat=hand.table_seat,
+            plays=[
+                tournament_pb2.HandPlay(seat=p.seat, name=p.name, game=p.game, points=p.points, won=p.won)
+                for p in hand.plays
+            ],
+        )
     return message
 
 
@@ -68,14 +77,19 @@ def _codec(game: str) -> Codec:
 
 def game_to_proto(game: GameInfo, teams: Sequence[int]) -> tournament_pb2.TournamentGame:
     message = tournament_pb2.TournamentGame(
-        index=game.index, room_id=game.room_id, first_seat=game.first_seat, status=STATUS[game.status]
+        index=game.index,
+        room_id=game.room_id,
+        first_seat=game.first_seat,
+        status=STATUS[game.status],
+        deal=game.deal,
+        table_seats=game.table_seats,
     )
     if game.outcome is not None:
         message.outcome.CopyFrom(outcome_to_proto(game.outcome, teams))
     return message
 
 
-def _seat(record: TournamentSeat) -> common_pb2.Seat:
+def _seat(record: TournamentSeat, seed: str = "") -> common_pb2.Seat:
     return common_pb2.Seat(
         seat=record.seat,
         kind=seat_kind(record.kind),
@@ -83,11 +97,13 @@ def _seat(record: TournamentSeat) -> common_pb2.Seat:
         name=record.name,
         team=record.team,
         player_id=record.player,
+        seed=seed,
     )
 
 
 def snapshot_to_proto(snapshot: Snapshot) -> tournament_pb2.Tournament:
     codec, teams = _codec(snapshot.game), [seat.team for seat in snapshot.seats]
+    seeds = snapshot.seeds
     return tournament_pb2.Tournament(
         tournament_id=snapshot.tournament_id,
         game=snapshot.game,
@@ -98,10 +114,21 @@ def snapshot_to_proto(snapshot: Snapshot) -> tournament_pb2.Tournament:
         created_at=timestamp(snapshot.created_at),
         status=TOURNAMENT_STATUS[snapshot.status],
         mode=MODE[snapshot.mode],
-        seats=[_seat(seat) for seat in snapshot.seats],
+        seats=[_seat(seat, seeds[seat.seat] if seat.seat < len(seeds) else "") for seat in snapshot.seats],
         game_list=[game_to_proto(game, teams) for game in snapshot.game_list],
         options=struct(snapshot.options),
         version=snapshot.version,
+        duplicate=snapshot.duplicate,
+        deals=[
+            common_pb2.Deal(
+                scheme=deal.scheme,
+                subject=deal.subject,
+                commitment=deal.commitment,
+                seeds=deal.seeds,
+                secret=deal.secret,
+            )
+            for deal in snapshot.deals
+        ],
     )
 
 
@@ -187,6 +214,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             system_player=request.system_player,
             think_seconds=request.think_seconds if request.HasField("think_seconds") else None,
             request=key,
+            duplicate=request.duplicate,
         )
 
     @routed
@@ -234,6 +262,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             player.player_id if player else "",
             seat_origin(self.access, self.admission, context),
             key,
+            request.seed,
         )
         token = self.access.tokens.issue(tournament.tournament_id, seat, nonce)
         return tournament_pb2.JoinTournamentResponse(

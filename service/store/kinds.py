@@ -264,6 +264,8 @@ def _tournament_row(record: TournamentRecord) -> dict[str, Any]:
         "status": record.status,
         "request_key": record.request_key or None,
         "request_hash": record.request_hash or None,
+        "duplicate": record.duplicate,
+        "deal_secrets": list(record.deal_secrets) or None,
     }
 
 
@@ -280,6 +282,8 @@ def _tournament_record(row: Any) -> TournamentRecord:
         status=row.status,
         request_key=row.request_key or "",
         request_hash=row.request_hash or "",
+        duplicate=bool(row.duplicate),
+        deal_secrets=tuple(row.deal_secrets or ()),
     )
 
 
@@ -298,6 +302,7 @@ def _tournament_line(entry: TournamentEntry) -> dict[str, Any]:
         "player_id": entry.player,
         "origin": entry.origin,
         "request_id": entry.request_id,
+        "seed": entry.seed,
     }
 
 
@@ -316,6 +321,7 @@ def _tournament_entry(line: Any) -> TournamentEntry:
         player=line.player_id,
         origin=line.origin,
         request_id=line.request_id or "",
+        seed=line.seed or "",
     )
 
 

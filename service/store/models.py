@@ -158,6 +158,9 @@ class TournamentRow(Base):
     # A resting solo tournament: its game's time to end as abandoned, until when it need not be in memory; cleared by
     # its next line (0017)
     wake_at: Mapped[float | None] = mapped_column(Double, nullable=True, index=True)
+    # A duplicate tournament and its deals' secrets, sealed (0031)
+    duplicate: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    deal_secrets: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
 
 
 class TournamentLogRow(Base):
@@ -181,6 +184,8 @@ class TournamentLogRow(Base):
     epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # as in the room log
     # a join's request key and parameters' hash, "key:hash" (service/actors/requests.py) (0015)
     request_id: Mapped[str] = mapped_column(String(128), default="", server_default="")
+    # a join's seat seed for the fair deal (0031)
+    seed: Mapped[str] = mapped_column(String(64), default="", server_default="")
 
 
 class SettingRow(Base):

@@ -178,6 +178,10 @@ class TournamentRecord:
     # The creator's request, when CreateTournament carried a request id (as a RoomRecord's)
     request_key: str = ""
     request_hash: str = ""
+    # A duplicate tournament (issue 50): its deals played again with the seats rotated, and each deal's secret as
+    # kept at rest (sealed with the nodes' shared key; service/tournaments/directory.py)
+    duplicate: bool = False
+    deal_secrets: tuple[str, ...] = ()
 
     @property
     def actor_id(self) -> str:
@@ -202,6 +206,7 @@ class TournamentEntry:
     origin: str = ""  # a join's origin, as a room's join line keeps it (LogEntry.origin)
     players: tuple[str, ...] = ()  # a game line's: the tournament's players (not a column: for its webhook event)
     request_id: str = ""  # a join's request key and parameters' hash, "key:hash" (service/actors/requests.py)
+    seed: str = ""  # a join's seat seed for the fair deal (deals/scheme.py; '' for none)
 
     @property
     def actor_id(self) -> str:

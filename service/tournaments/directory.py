@@ -13,7 +13,12 @@ called the room, or the rooms' sweep loaded it to end as abandoned (its ``wake_a
 tournament (:meth:`TournamentDirectory.child_loaded`), which moves on when the game ends. Its game never rests alone.
 Its row's ``wake_at`` (written as it goes to rest: its game's, the time that game ends as abandoned; its next line
 clears it) lets a restart leave it in the store with its game (:meth:`TournamentDirectory.wake_horizon`), counted as
-resting again by :meth:`TournamentDirectory.start_resting`."""
+resting again by :meth:`TournamentDirectory.start_resting`.
+
+**A duplicate tournament's deals** (service/tournaments/tournament.py) are drawn as it is created, one secret per deal,
+from the rooms' own source (RoomsShared.seed_source: a test's source of ints gives the secret ``n.to_bytes(32,
+"big")``, as the rooms take it), and kept on its row sealed with the key the nodes share (``sealer``; without one,
+a store in memory or a test's, as hex)."""
 
 from __future__ import annotations
 
@@ -23,7 +28,8 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import UnknownGame
+from deals.scheme import SECRET_BYTES, secret_from_hex
+from engine.core import InvalidOptions, UnknownGame
 from engine.registry import GAMES, TOURNAMENTS, new_tournament
 from service.actors.actor import Journal
 from service.actors.directory import Directory
@@ -40,6 +46,16 @@ log = logging.getLogger(__name__)
 KEEP_FINISHED = 32  # a finished tournament weighs its updates' snapshots: keep fewer than finished rooms
 
 
+def deal_secret(drawn: int | bytes) -> bytes:
+    """A deal's secret from what the rooms' seed source drew: 32 bytes as they are, an int (a test's or a benchmark's
+    deterministic source) as ``n.to_bytes(32, "big")``."""
+    if isinstance(drawn, bytes):
+        if len(drawn) != SECRET_BYTES:
+            raise ValueError(f"a deal's secret is {SECRET_BYTES} bytes")
+        return drawn
+    return drawn.to_bytes(SECRET_BYTES, "big")
+
+
 class TournamentDirectory(Directory[Tournament]):
     """Every tournament of this server; its games live in ``rooms`` (and where they live, in the rooms' runtime).
     ``max_live`` caps the tournaments waiting or playing at once (resting solo ones are not counted: see the module
@@ -54,10 +70,14 @@ class TournamentDirectory(Directory[Tournament]):
         *,
         max_live: int | None = None,
         keep_finished: int = KEEP_FINISHED,
+        sealer: Any = None,
     ) -> None:
+        """``sealer``: seals the deals' secrets at rest (``seal``/``open`` of text: the webhooks' Sealer under the
+        nodes' shared key); None keeps them as hex (a store in memory)."""
         super().__init__(journal=journal or rooms.journal, runtime=rooms.runtime, keep_finished=keep_finished)
         self.rooms = rooms
         self.max_live = max_live
+        self.sealer = sealer
         self._resting: set[str] = set()  # solo tournaments of this server's that rest (not in memory), with their game
         self._waking: set[asyncio.Task[Any]] = set()  # resting tournaments being loaded because their game came back
 
@@ -71,15 +91,20 @@ class TournamentDirectory(Directory[Tournament]):
         system_player: str = "",
         think_seconds: float | None = None,
         request: RequestKey | None = None,
+        duplicate: bool = False,
     ) -> Tournament:
         """A new tournament, stored and waiting for its people (or, with four system players, already playing).
-        ``request``: the creator's request id, kept on its row, as RoomDirectory.create keeps a room's."""
+        ``request``: the creator's request id, kept on its row, as RoomDirectory.create keeps a room's.
+        ``duplicate``: its deals played again with the seats rotated (InvalidRequest no_duplicate where the game's
+        tournament cannot rotate)."""
         try:
-            rules = new_tournament(game)
+            rules = new_tournament(game, duplicate=duplicate)
         except UnknownGame:
             offered = ", ".join(sorted(TOURNAMENTS))
             what = "this game has no tournament" if game in GAMES else "no such game"
             raise InvalidRequest(f"{what} (games with one: {offered})", code="no_tournament", field="game") from None
+        except InvalidOptions as error:
+            raise InvalidRequest(str(error), code="no_duplicate", field="duplicate") from None
         options = dict(options or {})
         own = rules.next_options()
         if set(options) & set(own):
@@ -103,6 +128,7 @@ class TournamentDirectory(Directory[Tournament]):
                 code="server_full",
                 retry_after=30.0,
             )
+        deal_secrets = [deal_secret(self.rooms.seed_source()) for _ in range(getattr(rules, "deals", 0))]
         record = TournamentRecord(
             tournament_id=secrets.token_hex(8),
             game=game,
@@ -115,6 +141,8 @@ class TournamentDirectory(Directory[Tournament]):
             status="waiting",
             request_key=request.key if request else "",
             request_hash=request.parameters if request else "",
+            duplicate=duplicate,
+            deal_secrets=tuple(self._seal(secret) for secret in deal_secrets),
         )
         tournament = self.build(record, self.runtime.created_epoch)  # (on a node, the store makes its lease with it)
         await self.created(tournament)
@@ -122,7 +150,17 @@ class TournamentDirectory(Directory[Tournament]):
         return tournament
 
     def build(self, record: TournamentRecord, epoch: int) -> Tournament:
-        return Tournament(record, self.rooms, epoch=epoch, host=self)
+        opened = tuple(self._open(sealed) for sealed in record.deal_secrets)
+        return Tournament(record, self.rooms, epoch=epoch, host=self, deal_secrets=opened)
+
+    def _seal(self, secret: bytes) -> str:
+        return self.sealer.seal(secret.hex()) if self.sealer is not None else secret.hex()
+
+    def _open(self, kept: str) -> bytes:
+        """A deal's secret as the row keeps it: sealed, or hex where it was stored without a sealer."""
+        if self.sealer is None or len(kept) == 2 * SECRET_BYTES:
+            return secret_from_hex(kept)
+        return secret_from_hex(self.sealer.open(kept))
 
     async def restore(self, stored: list[tuple[Any, list[Any]]], epoch: int = 0) -> int:
         """Rebuild stored tournaments once the rooms are rebuilt (or on a node that claimed them under lease

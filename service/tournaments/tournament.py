@@ -9,6 +9,17 @@ Like a room, a tournament changes only in versioned updates, each written to its
 of it: ``join``, ``leave``, ``game`` (game N started in room R) and ``result`` (game N ended; the outcome is the room's,
 rebuilt from the room's own log). The standings are never stored: they are computed from the games' outcomes.
 
+**A duplicate tournament** (``record.duplicate``; engine/soker/tournament.py) plays each of its deals in four rooms
+in turn, the seats rotated: game ``g``'s room seats tournament seat ``k`` at table seat ``(k + r) % 4`` (its people
+with their tournament nonces, its system players at their rotated seats), and is made with the deal's
+``DealSpec``: the deal's secret (drawn at creation, kept sealed on the tournament's row), its subject
+``<tournament id>/deal/<d>`` and its seeds (the players' seeds in tournament seat order; a system player's seat the
+``system_seat_seed`` of the deal), so every rotation deals the same cards to the same table seats. The commitments are
+public from the creation (Snapshot.deals). A deal's rooms but its last are ``held``: they end without revealing the
+deal (the next rotation's players would read every hand in the replay); once its last rotation has ended (or the
+tournament ended early) the tournament reveals them (RoomDirectory.reveal, idempotent: :meth:`Tournament._advance`
+runs it after a restart too) and publishes the deal's secret.
+
 A solo tournament whose person walked away ends with its game: that room ends as abandoned once its person has not
 moved for the server's abandon time (service/rooms/room.py), and the ``result`` line of a game that ended so ends the
 tournament there (no later game starts; the standings are those of the games played, not final), so that it leaves
@@ -28,17 +39,18 @@ room that cannot be reached is tried again with backoff too.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from deals.scheme import SCHEME, SchemeError, check_seat_seed, commitment, system_seat_seed
 from engine.core import Outcome
 from engine.registry import get_game, new_tournament
 from service.actors.actor import Actor, ActorHandler, Change, Host
 from service.actors.feed import Feed
 from service.actors.requests import RequestKey
-from service.errors import Conflict, Moved, Unavailable
-from service.rooms.directory import NewRoom, RoomDirectory
+from service.errors import Conflict, InvalidRequest, Moved, Unavailable
+from service.rooms.directory import DealSpec, NewRoom, RoomDirectory
 from service.rooms.room import ABANDONED, FINISHED, PERSON, PLAYING, SOLO, WAITING, Room
 from service.rooms.seats import Seat, SeatLeftEvent, SeatTable, SeatTakenEvent, new_nonce
 from service.store.records import TournamentEntry, TournamentRecord
@@ -58,6 +70,40 @@ class GameInfo:
     first_seat: int
     status: str
     outcome: Outcome | None = None
+    deal: int = 0  # a duplicate tournament's: the deal it plays
+    table_seats: tuple[int, ...] = ()  # a duplicate tournament's: the table seat of each tournament seat
+
+
+@dataclass(frozen=True)
+class DealInfo:
+    """A duplicate tournament's deal as anyone may see it: its commitment from the start, its seeds once every seat is
+    taken, its secret (hex) once its last rotation has ended ('' until then)."""
+
+    subject: str
+    commitment: str
+    seeds: tuple[str, ...] = ()
+    secret: str = ""
+    scheme: str = SCHEME
+
+
+@dataclass(frozen=True)
+class HandPlay:
+    """A player's game with one hand of a deal (tournament seat, its name, the game, points, whether they won)."""
+
+    seat: int
+    name: str
+    game: int
+    points: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class HandLine:
+    """One table seat's hand of one deal and who played it (a duplicate tournament's comparison)."""
+
+    deal: int
+    table_seat: int
+    plays: tuple[HandPlay, ...]
 
 
 @dataclass(frozen=True)
@@ -76,6 +122,7 @@ class StandingLine:
 class Standings:
     lines: tuple[StandingLine, ...]
     final: bool
+    hands: tuple[HandLine, ...] = ()  # a duplicate tournament's comparison, deal by deal, table seat by table seat
 
 
 @dataclass(frozen=True)
@@ -93,6 +140,9 @@ class Snapshot:
     standings: Standings
     options: Mapping[str, Any]
     created_at: float
+    duplicate: bool = False
+    deals: tuple[DealInfo, ...] = ()
+    seeds: tuple[str, ...] = ()  # each tournament seat's seed as its person gave it ('' for none, a system player's)
 
     @property
     def games_played(self) -> int:
@@ -146,9 +196,20 @@ class Tournament(ActorHandler):
     node holds it under (0: a single server); ``host``: its directory."""
 
     def __init__(
-        self, record: TournamentRecord, rooms: RoomDirectory, *, epoch: int = 0, host: Host | None = None
+        self,
+        record: TournamentRecord,
+        rooms: RoomDirectory,
+        *,
+        epoch: int = 0,
+        host: Host | None = None,
+        deal_secrets: Sequence[bytes] = (),
     ) -> None:
+        """``deal_secrets``: a duplicate tournament's deals' secrets, opened (its record keeps them sealed)."""
         self._record = record
+        self.duplicate = record.duplicate
+        self.deal_secrets = tuple(deal_secrets)
+        if self.duplicate and len(self.deal_secrets) != new_tournament(record.game, duplicate=True).deals:
+            raise RuntimeError(f"tournament {record.tournament_id}: a duplicate tournament without its deals' secrets")
         self.tournament_id = record.tournament_id
         self.game = record.game
         self.mode = record.mode
@@ -172,7 +233,7 @@ class Tournament(ActorHandler):
 
     def reset(self) -> None:
         """The tournament as created (a rebuild replays the log over this)."""
-        self.rules = new_tournament(self.game)
+        self.rules = new_tournament(self.game, duplicate=self.duplicate)
         players = self.rules.players
         # System players take the last seats, as in a room: the seat numbers are the same in every game.
         system = range(players - self.system_players, players)
@@ -181,20 +242,39 @@ class Tournament(ActorHandler):
         self.status = WAITING
         self.game_room_ids: list[str] = []  # game i's room, for every game started (the rooms live in the directory)
         self.abandoned: int | None = None  # the game abandoned by its person, which ended the tournament
+        self.seat_seeds: dict[int, str] = {}  # each person's seat's seed, as given on joining
+        self._revealed: set[str] = set()  # held rooms revealed by this process (RoomDirectory.reveal is idempotent)
 
     # -- requests --------------------------------------------------------------------------------------------------
 
     async def join(
-        self, seat: int | None, name: str, player: str = "", origin: str = "", request: RequestKey | None = None
+        self,
+        seat: int | None,
+        name: str,
+        player: str = "",
+        origin: str = "",
+        request: RequestKey | None = None,
+        seed: str = "",
     ) -> tuple[int, str]:
         """Take a person's seat (for ``player``, a signed-in player: one seat each, joining from ``origin``, as a
         room's seat keeps it: each game's room decides whether it is rated from its seats' origins); returns it with
         its nonce. The last seat taken starts the first game. ``request``: the join's request id, as a room's join
-        takes it (Room.join): sent again, the same seat while it is still held under that join."""
-        return await self.actor.call(lambda: self._join(seat, name, player, origin, request))
+        takes it (Room.join): sent again, the same seat while it is still held under that join. ``seed``: the seat's
+        seed for the fair deal (deals/scheme.py; InvalidRequest bad_seed for one it cannot take)."""
+        try:
+            check_seat_seed(seed)
+        except SchemeError as error:
+            raise InvalidRequest(str(error), code="bad_seed", field="seed") from None
+        return await self.actor.call(lambda: self._join(seat, name, player, origin, request, seed))
 
     async def _join(
-        self, seat: int | None, name: str, player: str = "", origin: str = "", request: RequestKey | None = None
+        self,
+        seat: int | None,
+        name: str,
+        player: str = "",
+        origin: str = "",
+        request: RequestKey | None = None,
+        seed: str = "",
     ) -> tuple[int, str]:
         table = self.table
         if request is not None and table.joined_with(request):  # (before any other check: the join was made)
@@ -205,7 +285,9 @@ class Tournament(ActorHandler):
             raise Conflict("the player holds a seat of this tournament already", code="already_seated")
         seat = table.to_take(seat, full="tournament_full")
         nonce = new_nonce()
-        await self._take_seat(seat, name or f"player {seat}", nonce, player, origin, request.line if request else "")
+        await self._take_seat(
+            seat, name or f"player {seat}", nonce, player, origin, request.line if request else "", seed
+        )
         await self._move_on()
         return seat, nonce
 
@@ -234,7 +316,51 @@ class Tournament(ActorHandler):
             StandingLine(line.place, line.seat, line.points, line.games_won, line.tallies, names[line.seat])
             for line in self.rules.standings()
         )
-        return Standings(lines, self.rules.finished)
+        hands = tuple(
+            HandLine(
+                hand.deal,
+                hand.table_seat,
+                tuple(HandPlay(p.seat, names[p.seat], p.game, p.points, p.won) for p in hand.plays),
+            )
+            for hand in getattr(self.rules, "comparison", list)()
+        )
+        return Standings(lines, self.rules.finished, hands)
+
+    # -- a duplicate tournament's deals ----------------------------------------------------------------------------
+
+    def table_seat(self, seat: int, index: int) -> int:
+        """The room's seat tournament seat ``seat`` plays in game ``index`` (the same seat unless duplicate)."""
+        return self.rules.table_seat(seat, index) if self.duplicate else seat  # type: ignore[attr-defined]
+
+    def deal_subject(self, deal: int) -> str:
+        return f"{self.tournament_id}/deal/{deal}"
+
+    def deal_seeds(self, deal: int) -> tuple[str, ...]:
+        """Deal ``deal``'s seeds, in tournament seat order: each person's as given, each system player's the seed the
+        scheme publishes for its seat (bound to the deal)."""
+        secret, subject = self.deal_secrets[deal], self.deal_subject(deal)
+        return tuple(
+            self.seat_seeds.get(seat.seat, "")
+            if seat.kind == PERSON
+            else system_seat_seed(secret, subject, self.game, seat.seat)
+            for seat in self.seats
+        )
+
+    def deal_revealed(self, deal: int) -> bool:
+        """Whether deal ``deal`` may be shown: its last rotation has ended, or the tournament has (ended early)."""
+        return len(self.rules.results) >= (deal + 1) * self.rules.players or self.status == FINISHED
+
+    def deals(self) -> tuple[DealInfo, ...]:
+        seated = self.status != WAITING
+        return tuple(
+            DealInfo(
+                self.deal_subject(deal),
+                commitment(secret, self.deal_subject(deal), self.game),
+                self.deal_seeds(deal) if seated else (),
+                secret.hex() if self.deal_revealed(deal) else "",
+            )
+            for deal, secret in enumerate(self.deal_secrets)
+        )
 
     def game_info(self, index: int) -> GameInfo:
         # From the log only (not the room's status now), so a replayed update is the one first sent.
@@ -242,7 +368,11 @@ class Tournament(ActorHandler):
         if index == self.abandoned:
             outcome = Outcome((), ABANDONED, ())
         status = FINISHED if outcome is not None else PLAYING
-        return GameInfo(index, self.game_room_ids[index], self.rules.first_seat(index), status, outcome)
+        info = GameInfo(index, self.game_room_ids[index], self.rules.first_seat(index), status, outcome)
+        if not self.duplicate:
+            return info
+        tables = tuple(self.table_seat(seat.seat, index) for seat in self.seats)
+        return replace(info, deal=index // self.rules.players, table_seats=tables)
 
     def current(self) -> Snapshot:
         """The tournament as of its last stored update: what every reader is told (never a change still being
@@ -266,21 +396,28 @@ class Tournament(ActorHandler):
             standings=self.standings(),
             options=self.options,
             created_at=self._record.created_at,
+            duplicate=self.duplicate,
+            deals=self.deals(),
+            seeds=tuple(self.seat_seeds.get(seat.seat, "") for seat in self.seats),
         )
 
     # -- changes ---------------------------------------------------------------------------------------------------
 
     async def _take_seat(
-        self, seat: int, name: str, nonce: str, player: str = "", origin: str = "", request: str = ""
+        self, seat: int, name: str, nonce: str, player: str = "", origin: str = "", request: str = "", seed: str = ""
     ) -> None:
         """``request``: the join's request key and parameters as its log line keeps them ('' for none)."""
         record = self.table.take(seat, name, nonce, player, origin)
-        entry = TournamentEntry("", 0, "join", seat, name, nonce, player=player, origin=origin, request_id=request)
+        self.seat_seeds[seat] = seed
+        entry = TournamentEntry(
+            "", 0, "join", seat, name, nonce, player=player, origin=origin, request_id=request, seed=seed
+        )
         await self._change([SeatJoined(replace(record, nonce="", origin=""))], entry)
         self.table.taken_with(request, seat, nonce)
 
     async def _free_seat(self, seat: int) -> None:
         self.table.free(seat)
+        self.seat_seeds.pop(seat, None)
         await self._change([SeatLeft(seat)], TournamentEntry("", 0, "leave", seat))
 
     async def _game_started(self, room: Room) -> None:
@@ -363,6 +500,7 @@ class Tournament(ActorHandler):
             return
         if self.status == WAITING and not all(seat.taken for seat in self.seats):
             return
+        await self._reveal_due()
         while self.status != FINISHED:
             index = len(self.rules.results)
             if index < len(self.game_room_ids):
@@ -371,8 +509,25 @@ class Tournament(ActorHandler):
                 if room.status != FINISHED:
                     return
                 await self._game_ended(index)
+                await self._reveal_due()
             else:
                 await self._game_started(await self._room_for(index))
+
+    async def _reveal_due(self) -> None:
+        """A duplicate tournament: reveal the held rooms of every deal that may be shown now (its last rotation ended,
+        or the tournament did). Idempotent, so a restart runs it again for a reveal a crash cut short."""
+        if not self.duplicate:
+            return
+        players = self.rules.players
+        for index, room_id in enumerate(self.game_room_ids):
+            if index % players == players - 1:
+                continue  # (a deal's last rotation is not held: it reveals the deal as it ends)
+            if room_id not in self._revealed and self.deal_revealed(index // players):
+                room = self.rooms.in_memory(room_id)
+                if self.status == FINISHED and room is not None and room.status != FINISHED:
+                    continue  # (a game the tournament's end left unplayed: nothing of it is held)
+                await self.rooms.reveal(room_id)
+                self._revealed.add(room_id)
 
     async def _room_for(self, index: int) -> Room:
         """Game ``index``'s room: the one created before a crash or a takeover cut its start short (in memory or in
@@ -380,24 +535,32 @@ class Tournament(ActorHandler):
         made = await self.rooms.tournament_game(self.tournament_id, index)
         if made is not None:
             return made
-        return await self.rooms.create(
-            NewRoom(
-                game=self.game,
-                mode=self.mode,
-                seats=len(self.seats),
-                system_players=self.system_players,
-                options={**self.options, **self.rules.next_options()},
-                system_player=self.system_player,
-                think_seconds=self.think_seconds,
-                tournament_id=self.tournament_id,
-                tournament_game=index,
-            )
+        asked = NewRoom(
+            game=self.game,
+            mode=self.mode,
+            seats=len(self.seats),
+            system_players=self.system_players,
+            options={**self.options, **self.rules.next_options()},
+            system_player=self.system_player,
+            think_seconds=self.think_seconds,
+            tournament_id=self.tournament_id,
+            tournament_game=index,
         )
+        if self.duplicate:
+            players = self.rules.players
+            deal = index // players
+            system = tuple(sorted(self.table_seat(seat.seat, index) for seat in self.seats if seat.kind != PERSON))
+            held = index % players != players - 1  # (every rotation but the deal's last)
+            spec = DealSpec(self.deal_secrets[deal], self.deal_subject(deal), self.deal_seeds(deal), held=held)
+            asked = replace(asked, system_seats=system, deal=spec)
+        return await self.rooms.create(asked)
 
     async def _seat_everyone(self, room: Room) -> None:
         people = [seat for seat in self.seats if seat.kind == PERSON]
+        index = room.tournament_game if room.tournament_game is not None else len(self.game_room_ids) - 1
         for seat in people:
-            await room.seat_person(seat.seat, seat.name, seat.nonce, seat.player, seat.origin)
+            table = self.table_seat(seat.seat, index)
+            await room.seat_person(table, seat.name, seat.nonce, seat.player, seat.origin)
         if not people:
             await room.open()
 
@@ -427,7 +590,9 @@ class Tournament(ActorHandler):
 
     async def replay(self, entry: TournamentEntry) -> None:
         if entry.kind == "join":
-            await self._take_seat(entry.seat, entry.name, entry.nonce, entry.player, entry.origin, entry.request_id)
+            await self._take_seat(
+                entry.seat, entry.name, entry.nonce, entry.player, entry.origin, entry.request_id, entry.seed
+            )
         elif entry.kind == "leave":
             await self._free_seat(entry.seat)
         elif entry.kind == "game":

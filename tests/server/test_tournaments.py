@@ -290,3 +290,45 @@ async def test_a_solo_tournament_whose_person_walked_away_ends_with_its_abandone
     updates = await tournament_updates(harness, tid)
     assert [next(iter(event)) for event in updates[-1]["events"]] == ["gameEnded", "tournamentEnded"]
     await create(harness, system_players=3, solo=True)  # it left the cap on live tournaments
+
+
+async def test_a_duplicate_tournaments_token_plays_its_rotated_seat_and_the_deals_are_public(harness: Harness) -> None:
+    """Over gRPC: Tournament.duplicate and deals (commitments from the creation, the seat's seed once seated), each
+    game's table_seats; the one tournament token plays the rotated seat of games 1 and 2 (the room finds it by the
+    token's nonce), and GetStandings compares each hand of deal 0 as it is played. Under a second."""
+    request = tournament_pb2.CreateTournamentRequest(
+        game="soker", mode=common_pb2.ROOM_MODE_SOLO, system_players=3, think_seconds=0, duplicate=True
+    )
+    created = (await harness.tournaments.CreateTournament(request)).tournament
+    tid = created.tournament_id
+    assert created.duplicate and [deal.subject for deal in created.deals] == [f"{tid}/deal/0", f"{tid}/deal/1"]
+    assert all(len(deal.commitment) == 64 and not deal.secret for deal in created.deals)
+    joined = await harness.tournaments.JoinTournament(
+        tournament_pb2.JoinTournamentRequest(tournament_id=tid, name="ann", seed="ann-seed")
+    )
+    assert joined.tournament.seats[0].seed == "ann-seed" and joined.tournament.deals[0].seeds[0] == "ann-seed"
+    token = joined.seat_token
+    for index in range(2):
+        await harness.server.tournaments.settle()
+        tournament = (
+            await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
+        ).tournament
+        game = tournament.game_list[index]
+        assert list(game.table_seats) == [(seat + index) % 4 for seat in range(4)] and game.deal == 0
+        room_id = game.room_id
+        while True:
+            await harness.settle(room_id)
+            view = await harness.view(room_id, token)
+            assert view.viewer == index, "the token's seat in rotation r is table seat r"
+            if not view.to_act:
+                break
+            legal = await harness.legal(room_id, token)
+            plays = [move for move in legal if move.soker.HasField("play")]
+            await harness.submit(room_id, token, (plays or legal)[0], expected=view.version)
+    await harness.server.tournaments.settle()
+    standings = (
+        await harness.tournaments.GetStandings(tournament_pb2.GetStandingsRequest(tournament_id=tid))
+    ).standings
+    hands = [(hand.deal, hand.table_seat, [(p.seat, p.game) for p in hand.plays]) for hand in standings.hands]
+    assert hands == [(0, t, [(t, 0), ((t - 1) % 4, 1)]) for t in range(4)]
+    assert standings.hands[0].plays[0].name == "ann"

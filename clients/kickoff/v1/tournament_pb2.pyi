@@ -26,7 +26,7 @@ TOURNAMENT_STATUS_PLAYING: TournamentStatus
 TOURNAMENT_STATUS_FINISHED: TournamentStatus
 
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("game", "system_players", "mode", "options", "system_player", "think_seconds", "request_id")
+    __slots__ = ("game", "system_players", "mode", "options", "system_player", "think_seconds", "request_id", "duplicate")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SYSTEM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
@@ -34,6 +34,7 @@ class CreateTournamentRequest(_message.Message):
     SYSTEM_PLAYER_FIELD_NUMBER: _ClassVar[int]
     THINK_SECONDS_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
     game: str
     system_players: int
     mode: _common_pb2.RoomMode
@@ -41,7 +42,8 @@ class CreateTournamentRequest(_message.Message):
     system_player: str
     think_seconds: float
     request_id: str
-    def __init__(self, game: _Optional[str] = ..., system_players: _Optional[int] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., request_id: _Optional[str] = ...) -> None: ...
+    duplicate: bool
+    def __init__(self, game: _Optional[str] = ..., system_players: _Optional[int] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., request_id: _Optional[str] = ..., duplicate: _Optional[bool] = ...) -> None: ...
 
 class CreateTournamentResponse(_message.Message):
     __slots__ = ("tournament",)
@@ -50,21 +52,25 @@ class CreateTournamentResponse(_message.Message):
     def __init__(self, tournament: _Optional[_Union[Tournament, _Mapping]] = ...) -> None: ...
 
 class TournamentGame(_message.Message):
-    __slots__ = ("index", "room_id", "first_seat", "status", "outcome")
+    __slots__ = ("index", "room_id", "first_seat", "status", "outcome", "deal", "table_seats")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
     FIRST_SEAT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    DEAL_FIELD_NUMBER: _ClassVar[int]
+    TABLE_SEATS_FIELD_NUMBER: _ClassVar[int]
     index: int
     room_id: str
     first_seat: int
     status: _common_pb2.RoomStatus
     outcome: _common_pb2.Outcome
-    def __init__(self, index: _Optional[int] = ..., room_id: _Optional[str] = ..., first_seat: _Optional[int] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ...) -> None: ...
+    deal: int
+    table_seats: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, index: _Optional[int] = ..., room_id: _Optional[str] = ..., first_seat: _Optional[int] = ..., status: _Optional[_Union[_common_pb2.RoomStatus, str]] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., deal: _Optional[int] = ..., table_seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Tournament(_message.Message):
-    __slots__ = ("tournament_id", "game", "games", "games_played", "current_room_id", "standings", "created_at", "status", "mode", "seats", "game_list", "options", "version")
+    __slots__ = ("tournament_id", "game", "games", "games_played", "current_room_id", "standings", "created_at", "status", "mode", "seats", "game_list", "options", "version", "duplicate", "deals")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
@@ -78,6 +84,8 @@ class Tournament(_message.Message):
     GAME_LIST_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    DEALS_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     game: str
     games: int
@@ -91,7 +99,9 @@ class Tournament(_message.Message):
     game_list: _containers.RepeatedCompositeFieldContainer[TournamentGame]
     options: _struct_pb2.Struct
     version: int
-    def __init__(self, tournament_id: _Optional[str] = ..., game: _Optional[str] = ..., games: _Optional[int] = ..., games_played: _Optional[int] = ..., current_room_id: _Optional[str] = ..., standings: _Optional[_Union[Standings, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[TournamentStatus, str]] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., game_list: _Optional[_Iterable[_Union[TournamentGame, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ...) -> None: ...
+    duplicate: bool
+    deals: _containers.RepeatedCompositeFieldContainer[_common_pb2.Deal]
+    def __init__(self, tournament_id: _Optional[str] = ..., game: _Optional[str] = ..., games: _Optional[int] = ..., games_played: _Optional[int] = ..., current_room_id: _Optional[str] = ..., standings: _Optional[_Union[Standings, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[TournamentStatus, str]] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., game_list: _Optional[_Iterable[_Union[TournamentGame, _Mapping]]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., version: _Optional[int] = ..., duplicate: _Optional[bool] = ..., deals: _Optional[_Iterable[_Union[_common_pb2.Deal, _Mapping]]] = ...) -> None: ...
 
 class GetTournamentRequest(_message.Message):
     __slots__ = ("tournament_id",)
@@ -124,16 +134,18 @@ class ListTournamentsResponse(_message.Message):
     def __init__(self, tournaments: _Optional[_Iterable[_Union[Tournament, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class JoinTournamentRequest(_message.Message):
-    __slots__ = ("tournament_id", "seat", "name", "request_id")
+    __slots__ = ("tournament_id", "seat", "name", "request_id", "seed")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     seat: int
     name: str
     request_id: str
-    def __init__(self, tournament_id: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+    seed: str
+    def __init__(self, tournament_id: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ..., request_id: _Optional[str] = ..., seed: _Optional[str] = ...) -> None: ...
 
 class JoinTournamentResponse(_message.Message):
     __slots__ = ("tournament", "seat", "seat_token")
@@ -170,12 +182,38 @@ class GetStandingsResponse(_message.Message):
     def __init__(self, standings: _Optional[_Union[Standings, _Mapping]] = ...) -> None: ...
 
 class Standings(_message.Message):
-    __slots__ = ("lines", "final")
+    __slots__ = ("lines", "final", "hands")
     LINES_FIELD_NUMBER: _ClassVar[int]
     FINAL_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
     lines: _containers.RepeatedCompositeFieldContainer[Standing]
     final: bool
-    def __init__(self, lines: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., final: _Optional[bool] = ...) -> None: ...
+    hands: _containers.RepeatedCompositeFieldContainer[HandComparison]
+    def __init__(self, lines: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., final: _Optional[bool] = ..., hands: _Optional[_Iterable[_Union[HandComparison, _Mapping]]] = ...) -> None: ...
+
+class HandComparison(_message.Message):
+    __slots__ = ("deal", "table_seat", "plays")
+    DEAL_FIELD_NUMBER: _ClassVar[int]
+    TABLE_SEAT_FIELD_NUMBER: _ClassVar[int]
+    PLAYS_FIELD_NUMBER: _ClassVar[int]
+    deal: int
+    table_seat: int
+    plays: _containers.RepeatedCompositeFieldContainer[HandPlay]
+    def __init__(self, deal: _Optional[int] = ..., table_seat: _Optional[int] = ..., plays: _Optional[_Iterable[_Union[HandPlay, _Mapping]]] = ...) -> None: ...
+
+class HandPlay(_message.Message):
+    __slots__ = ("seat", "name", "game", "points", "won")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    WON_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    name: str
+    game: int
+    points: int
+    won: bool
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., game: _Optional[int] = ..., points: _Optional[int] = ..., won: _Optional[bool] = ...) -> None: ...
 
 class Standing(_message.Message):
     __slots__ = ("place", "seat", "points", "games_won", "country_wins", "name", "tallies")

@@ -27,7 +27,8 @@ if _version_not_supported:
 
 class TournamentServiceStub:
     """Soker's 8-game tournament: the same four players - people, system players or both - play eight games, the first
-    player rotating so that each seat starts exactly twice. Each game is an ordinary room (played with MoveService and
+    player rotating so that each seat starts exactly twice (a duplicate tournament plays 2 deals 4 times each instead,
+    the seats rotated: CreateTournamentRequest.duplicate). Each game is an ordinary room (played with MoveService and
     RoomService like any other); the next one starts by itself when a game ends. A tournament seat token is valid in
     every room of its tournament: send it as `authorization: Bearer <token>` metadata.
     """
@@ -77,7 +78,8 @@ class TournamentServiceStub:
 
 class TournamentServiceServicer:
     """Soker's 8-game tournament: the same four players - people, system players or both - play eight games, the first
-    player rotating so that each seat starts exactly twice. Each game is an ordinary room (played with MoveService and
+    player rotating so that each seat starts exactly twice (a duplicate tournament plays 2 deals 4 times each instead,
+    the seats rotated: CreateTournamentRequest.duplicate). Each game is an ordinary room (played with MoveService and
     RoomService like any other); the next one starts by itself when a game ends. A tournament seat token is valid in
     every room of its tournament: send it as `authorization: Bearer <token>` metadata.
     """
@@ -182,7 +184,8 @@ def add_TournamentServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class TournamentService:
     """Soker's 8-game tournament: the same four players - people, system players or both - play eight games, the first
-    player rotating so that each seat starts exactly twice. Each game is an ordinary room (played with MoveService and
+    player rotating so that each seat starts exactly twice (a duplicate tournament plays 2 deals 4 times each instead,
+    the seats rotated: CreateTournamentRequest.duplicate). Each game is an ordinary room (played with MoveService and
     RoomService like any other); the next one starts by itself when a game ends. A tournament seat token is valid in
     every room of its tournament: send it as `authorization: Bearer <token>` metadata.
     """

@@ -938,6 +938,7 @@ export type CreateStreamTicketResponse = {
  * kickoff.v1.CreateTournamentRequest, in the proto3 JSON mapping
  */
 export type CreateTournamentRequest = {
+    duplicate?: boolean;
     game?: string;
     mode?: RoomMode;
     /**
@@ -1356,6 +1357,30 @@ export type GetViewResponse = {
 };
 
 /**
+ * HandComparison
+ *
+ * kickoff.v1.HandComparison, in the proto3 JSON mapping
+ */
+export type HandComparison = {
+    deal: number;
+    plays: Array<HandPlay>;
+    tableSeat: number;
+};
+
+/**
+ * HandPlay
+ *
+ * kickoff.v1.HandPlay, in the proto3 JSON mapping
+ */
+export type HandPlay = {
+    game: number;
+    name: string;
+    points: number;
+    seat: number;
+    won: boolean;
+};
+
+/**
  * Identity
  *
  * kickoff.v1.Identity, in the proto3 JSON mapping
@@ -1484,6 +1509,7 @@ export type JoinTournamentRequest = {
     name?: string;
     requestId?: string;
     seat?: number;
+    seed?: string;
     tournamentId?: string;
 };
 
@@ -2854,6 +2880,7 @@ export type Standing = {
  */
 export type Standings = {
     final: boolean;
+    hands: Array<HandComparison>;
     lines: Array<Standing>;
 };
 
@@ -3020,6 +3047,8 @@ export type Tournament = {
      */
     createdAt?: string;
     currentRoomId: string;
+    deals: Array<Deal>;
+    duplicate: boolean;
     game: string;
     gameList: Array<TournamentGame>;
     games: number;
@@ -3070,11 +3099,13 @@ export type TournamentEvent = {
  * kickoff.v1.TournamentGame, in the proto3 JSON mapping
  */
 export type TournamentGame = {
+    deal: number;
     firstSeat: number;
     index: number;
     outcome?: Outcome;
     roomId: string;
     status: RoomStatus;
+    tableSeats: Array<number>;
 };
 
 /**
