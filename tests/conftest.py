@@ -12,11 +12,21 @@ import pytest
 
 from service.store.database import upgrade_in_thread
 from tests import relay
+from tests.room_ids import room_ids_for_test, tournament_ids_for_test
 
 pytest_plugins = ["tests.servers"]
 
 # gRPC's C core logs routine connection events (GOAWAY on a server stop) at INFO; keep test output for failures.
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+
+
+@pytest.fixture(autouse=True)
+def ids_the_same_from_run_to_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every room and tournament a test makes in this process gets an id the same from run to run: a fair deal is
+    bound to its room's (or duplicate tournament's) id (deals/scheme.py), so a test whose seed_source fixes its
+    secrets plays the same deals every run only if its ids are fixed too."""
+    monkeypatch.setattr("service.rooms.directory.new_room_id", room_ids_for_test())
+    monkeypatch.setattr("service.tournaments.directory.new_tournament_id", tournament_ids_for_test())
 
 
 async def fresh_postgres_database() -> str:

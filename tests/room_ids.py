@@ -10,10 +10,16 @@ from collections.abc import Callable, Iterator
 _ROOM_IDS: dict[str, Iterator[int]] = {}
 
 
-def room_ids_for_test() -> Callable[[], str]:
+def room_ids_for_test(kind: str = "room") -> Callable[[], str]:
     """Room ids the same from run to run: a fair deal's game seed is bound to its room's id (deals/scheme.py), so a
     test's deals are the same from run to run only if its rooms' ids are. One sequence per test, shared by every
     server the test starts (a restart on the same store makes no id twice)."""
     test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
-    counter = _ROOM_IDS.setdefault(test, itertools.count())
-    return lambda: hashlib.sha256(f"{test}/{next(counter)}".encode()).hexdigest()[:16]
+    name = test if kind == "room" else f"{kind}:{test}"
+    counter = _ROOM_IDS.setdefault(name, itertools.count())
+    return lambda: hashlib.sha256(f"{name}/{next(counter)}".encode()).hexdigest()[:16]
+
+
+def tournament_ids_for_test() -> Callable[[], str]:
+    """Tournament ids the same from run to run (a duplicate tournament's deals are bound to its id), as above."""
+    return room_ids_for_test("tournament")

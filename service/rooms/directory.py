@@ -98,7 +98,9 @@ def _random_secret() -> bytes:
     return new_secret()
 
 
-def _random_room_id() -> str:
+def new_room_id() -> str:
+    """A new room's id: random (the tests' conftest replaces it with ids the same from run to run, since a fair deal
+    is bound to its room's id)."""
     return secrets.token_hex(8)
 
 
@@ -160,7 +162,7 @@ class RoomsShared:
     runtime: Runtime = field(default_factory=Runtime)
     seed_source: Callable[[], int | bytes] = field(default=_random_secret)
     # each new room's id (random; tests give ids the same from run to run, since a fair deal is bound to its room's id)
-    room_ids: Callable[[], str] = field(default=_random_room_id)
+    room_ids: Callable[[], str] = field(default=lambda: new_room_id())  # (looked up at each call: see new_room_id)
     default_think_seconds: float | None = None
     max_live_rooms: int | None = None
     keep_finished: int = KEEP_FINISHED

@@ -56,6 +56,12 @@ def deal_secret(drawn: int | bytes) -> bytes:
     return drawn.to_bytes(SECRET_BYTES, "big")
 
 
+def new_tournament_id() -> str:
+    """A new tournament's id: random (the tests' conftest replaces it with ids the same from run to run, since a
+    duplicate tournament's deals are bound to its id)."""
+    return secrets.token_hex(8)
+
+
 class TournamentDirectory(Directory[Tournament]):
     """Every tournament of this server; its games live in ``rooms`` (and where they live, in the rooms' runtime).
     ``max_live`` caps the tournaments waiting or playing at once (resting solo ones are not counted: see the module
@@ -130,7 +136,7 @@ class TournamentDirectory(Directory[Tournament]):
             )
         deal_secrets = [deal_secret(self.rooms.seed_source()) for _ in range(getattr(rules, "deals", 0))]
         record = TournamentRecord(
-            tournament_id=secrets.token_hex(8),
+            tournament_id=new_tournament_id(),
             game=game,
             mode=mode,
             system_players=system_players,
