@@ -115,6 +115,17 @@ async def _call(stub_call: Any, request: Any, **kwargs: Any) -> Any:
     return await stub_call(request, timeout=10, **kwargs)
 
 
+@dataclass
+class Deadline:
+    """When the soak's play stops: the nemesis moves it on while a fault of its plan is still to strike, so that
+    every planned fault strikes during play however slow the machine is."""
+
+    at: float
+
+    def passed(self) -> bool:
+        return time.monotonic() >= self.at
+
+
 class Person:
     """One seat, playing its room through nodes at random until ``until``, then finishing what it has in hand."""
 
@@ -142,12 +153,12 @@ class Person:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
 
-    async def play(self, until: float, prefix: str) -> None:
-        while time.monotonic() < until:
+    async def play(self, until: Deadline, prefix: str) -> None:
+        while not until.passed():
             await self._one_room(until, prefix)
 
-    async def _one_room(self, until: float, prefix: str) -> None:
-        give_up = until + 60
+    async def _one_room(self, until: Deadline, prefix: str) -> None:
+        give_up = until.at + 60
         create = room_pb2.CreateRoomRequest(game="soker", mode=1, seats=2, system_players=1, think_seconds=0)
         try:
             room = (await self._retrying(lambda: _call(self._rooms().CreateRoom, create), give_up)).room
@@ -159,7 +170,7 @@ class Person:
         self.tally.rooms += 1
         seat = (("authorization", f"Bearer {joined.seat_token}"),)
         count = 0
-        while time.monotonic() < until:
+        while not until.passed():
             try:
                 legal = await self._retrying(
                     lambda: _call(
@@ -218,7 +229,7 @@ class Person:
 
 async def _nemesis(
     nodes: list[SoakNode],
-    until: float,
+    until: Deadline,
     every: tuple[float, float],
     lease: float,
     rng: random.Random,
@@ -226,13 +237,15 @@ async def _nemesis(
     leases: tuple[float, float],
 ) -> dict[str, int]:
     """One fault at a time on a node at random, healed before the next (each of ``plan`` in turn, then at random);
-    returns how many of each kind."""
+    returns how many of each kind. Play goes on until every fault of ``plan`` has struck (``until`` moves on)."""
     struck: dict[str, int] = dict.fromkeys(FAULTS, 0)
     planned = list(plan)
     while True:
         await asyncio.sleep(rng.uniform(*every))
-        if time.monotonic() >= until:
-            return struck
+        if until.passed():
+            if not planned:
+                return struck
+            until.at = time.monotonic() + every[1] + 2 * leases[1] * lease  # (play on through the fault to come)
         node = rng.choice(nodes)
         fault = planned.pop(0) if planned else rng.choice(FAULTS)
         struck[fault] += 1
@@ -342,7 +355,7 @@ async def soak(
         await asyncio.gather(*(member.start() for member in members))
         targets = [member.target for member in members]
         channels = {target: grpc.aio.insecure_channel(target) for target in targets}
-        until = time.monotonic() + seconds
+        until = Deadline(time.monotonic() + seconds)
         people = [Person(targets, channels, random.Random(rng.random()), tally) for _ in range(rooms)]
         playing = [asyncio.ensure_future(person.play(until, f"p{index}")) for index, person in enumerate(people)]
         struck = await _nemesis(members, until, every, lease, rng, plan, leases)
