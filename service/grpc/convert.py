@@ -117,6 +117,14 @@ def seat_to_proto(record: SeatRecord) -> common_pb2.Seat:
         choice=record.choice,
         player_id=record.player,
         stand_in=record.stand_in,
+        seed=record.seed,
+    )
+
+
+def deal_to_proto(deal: Any) -> common_pb2.Deal:
+    """A room's deal as shown (service/rooms/updates.py DealShown): never a secret the room has not revealed."""
+    return common_pb2.Deal(
+        scheme=deal.scheme, subject=deal.subject, commitment=deal.commitment, seeds=deal.seeds, secret=deal.secret
     )
 
 
@@ -151,6 +159,9 @@ def room_to_proto(room: Room) -> room_pb2.Room:
         message.rematch_fill = REMATCH_FILL.get(room.rematch_fill, room_pb2.REMATCH_FILL_UNSPECIFIED)
     if room.rematch is not None:
         message.rematch.CopyFrom(rematch_to_proto(room.rematch, room))
+    deal = room.deal_shown(published)
+    if deal is not None:
+        message.deal.CopyFrom(deal_to_proto(deal))
     return message
 
 
@@ -224,11 +235,15 @@ def _room_event(event: Any, codec: Codec, teams: Sequence[int]) -> move_pb2.Room
     if kind is SeatLeftEvent:
         return move_pb2.RoomEvent(seat_left=move_pb2.SeatLeft(seat=event.seat))
     if kind is GameStartedEvent:
-        return move_pb2.RoomEvent(game_started=move_pb2.GameStarted(first_seat=event.first_seat))
+        started = move_pb2.GameStarted(first_seat=event.first_seat)
+        if event.deal is not None:
+            started.deal.CopyFrom(deal_to_proto(event.deal))
+        return move_pb2.RoomEvent(game_started=started)
     if kind is StandInEvent:
         return move_pb2.RoomEvent(stand_in=move_pb2.StandIn(seat=event.seat, level=event.level))
     if kind is GameEndedEvent:
-        return move_pb2.RoomEvent(game_ended=move_pb2.GameEnded(outcome=outcome_to_proto(event.outcome, teams)))
+        ended = move_pb2.GameEnded(outcome=outcome_to_proto(event.outcome, teams), deal_secret=event.deal_secret)
+        return move_pb2.RoomEvent(game_ended=ended)
     raise TypeError(f"no proto for {event!r}")
 
 
@@ -384,6 +399,10 @@ def replay_to_proto(room: Room, steps: Sequence[ReplayStep], revealed: bool, las
         if step.view is not None:
             into.view.CopyFrom(codec.view_to_proto(step.view))
         into.hands.extend(codec.view_to_proto(view) for view in step.hands)
+        if step.move is not None:
+            into.move.CopyFrom(
+                move_pb2.ReplayMove(seat=step.move.seat, text=step.move.text, by_table=step.move.by_table)
+            )
     if steps and steps[-1].update.version < last:
         response.next_after_version = steps[-1].update.version
     return response

@@ -193,4 +193,6 @@ def _bad_character(value: str, path: str, allowed: re.Pattern[str], what: str) -
 
 
 def _refusal(path: str, why: str, code: str) -> InvalidRequest:
+    if path == "seed":  # (a seat's seed for the fair deal: every request that takes one names its refusal so)
+        code = "bad_seed"
     return InvalidRequest(f"{path}: {why}", code=code, field=path)

@@ -25,6 +25,7 @@ from service.matches.store import CANCELLED, EXPIRED, FORMING, MATCHED, PROPOSED
 from service.players.players import Players
 from service.presence.presence import SEARCHING as LOOKING
 from service.presence.presence import holding
+from service.rooms.deals import seat_seed
 from service.rooms.room import ONLINE
 from service.store.links import LinkRecord, MemoryLinks
 
@@ -193,7 +194,8 @@ class MatchServicer(match_pb2_grpc.MatchServiceServicer):
     async def AcceptMatch(self, request: match_pb2.AcceptMatchRequest, context: Any) -> match_pb2.AcceptMatchResponse:
         player = await self._player(context)
         ticket_id = self._ticket_id(request)
-        await self.matchmaker.accept(ticket_id, player, seat_origin(self.access, self.admission, context))
+        origin = seat_origin(self.access, self.admission, context)
+        await self.matchmaker.accept(ticket_id, player, origin, seat_seed(request.seed))
         return match_pb2.AcceptMatchResponse(ticket=await self._view(ticket_id, player))
 
     @unary

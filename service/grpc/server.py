@@ -97,6 +97,7 @@ from service.rooms.private import InvitationLinks
 from service.rooms.rematches import Rematches
 from service.rooms.room import RoomLimits
 from service.rooms.thinking import Thinkers
+from service.secrets import Sealer
 from service.settings import LimitSettings, PrivateRoomSettings, Rate, RematchSettings, Settings
 from service.store.database import create_engine
 from service.store.journal import SqlJournal, token_secret
@@ -564,7 +565,7 @@ class Assembly:
 
     @classmethod
     async def build(
-        cls, settings: Settings, *, discard_spans: bool = False, seed_source: Callable[[], int] | None = None
+        cls, settings: Settings, *, discard_spans: bool = False, seed_source: Callable[[], int | bytes] | None = None
     ) -> Assembly:
         telemetry = from_environment("kickoff-grpc", discard_spans=discard_spans)
         clock = SystemClock()
@@ -574,6 +575,7 @@ class Assembly:
         )
         node: Node | None = None
         journal = player_store = webhooks = inbox = None
+        sealer = Sealer.of_process()  # (the rooms' deal secrets: a store in memory lives as long as the process)
         secret = grpc_settings.token_secret or secrets.token_bytes(32)  # (a store in memory keeps none)
         if settings.store.database_url != "memory":
             engine = create_engine(settings.store.database_url)
@@ -594,6 +596,8 @@ class Assembly:
             inbox = Inbox(engine, settings.inbox, now=time.time, telemetry=telemetry)
             player_store.erasers.append(inbox.erase)  # (a player's deletion takes their items, in its transaction)
             # (the outbox is written in the journal's transactions: every line's events, or none)
+            # The key the nodes share, for webhook secrets and the rooms' deal secrets alike (service/secrets.py)
+            sealer = await Sealer.for_store(engine, settings.webhooks.secrets_key)
             webhooks = await Webhooks.open(
                 engine,
                 settings.webhooks,
@@ -602,6 +606,7 @@ class Assembly:
                 node_id=node_id,
                 operator_keys=operator_keys,
                 inbox=inbox,
+                sealer=sealer,
             )
             journal = SqlJournal(
                 engine,
@@ -627,6 +632,7 @@ class Assembly:
                 "thinkers": Thinkers(settings.bots.workers),
                 "runtime": runtime,
                 "seed_source": seed_source,
+                "sealer": sealer,
                 "max_live_rooms": limits.max_live_rooms or None,
                 "correspondence": settings.correspondence,
             }
@@ -790,7 +796,7 @@ class Assembly:
 
 
 async def serve(
-    settings: Settings, *, discard_spans: bool = False, seed_source: Callable[[], int] | None = None
+    settings: Settings, *, discard_spans: bool = False, seed_source: Callable[[], int | bytes] | None = None
 ) -> None:
     """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully: the
     composition root (see the module docstring). ``settings``: every setting, read once (Settings.from_environment).

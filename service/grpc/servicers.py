@@ -61,6 +61,7 @@ from service.grpc.tokens import TICKET_SECONDS, SeatClaim, SeatTokens
 from service.players.players import Players
 from service.players.store import PlayerInfo as Player
 from service.presence.presence import AT_TABLE, holding, seat_player
+from service.rooms.deals import seat_seed
 from service.rooms.directory import NewRoom, RoomDirectory
 from service.rooms.invitations import ACCEPTED, DECLINED, Invitation, RoomInvitations
 from service.rooms.private import InvitationLinks, Visitor, hidden, may_enter
@@ -474,7 +475,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         self, request: room_pb2.AnswerRematchRequest, context: Any, room: Room
     ) -> room_pb2.AnswerRematchResponse:
         seat = await self.access.caller_seat(room, context)
-        record = await self.access.rematches.answer(room, seat, request.accept)
+        record = await self.access.rematches.answer(room, seat, request.accept, seat_seed(request.seed))
         response = room_pb2.AnswerRematchResponse(room=room_to_proto(room))
         if record.new_room_id and record.answers.get(seat) == "accepted":
             made = await self.access.directory.locate(record.new_room_id)
@@ -522,6 +523,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
                 player.player_id if player else "",
                 self._origin(context),
                 key,
+                seat_seed(request.seed),
             )
         except BaseException:
             if link is not None:
@@ -635,7 +637,8 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         if room.status != WAITING:
             raise PreconditionFailed("the room's game has started: nobody may join it", code="room_started")
         await self.access.players.store.check_live_bound(player.player_id)  # type: ignore[union-attr]
-        seat, nonce = await room.join(None, player.name, "", player.player_id, self._origin(context), None)
+        seed = seat_seed(request.seed)
+        seat, nonce = await room.join(None, player.name, "", player.player_id, self._origin(context), None, seed)
         await invitations.end(invitation, ACCEPTED)
         self._outcome("accepted")
         token = self.access.tokens.issue(room.room_id, seat, nonce)

@@ -364,10 +364,10 @@ class Matchmaker:
 
         return told
 
-    async def accept(self, ticket_id: str, player_id: str, origin: str = "") -> None:
+    async def accept(self, ticket_id: str, player_id: str, origin: str = "", seed: str = "") -> None:
         """Take up the player's seat at the ticket's table (from ``origin``: MatchStore.accept); the last person to
         take up starts the room at once (read the ticket for where it stands then)."""
-        ticket, ready = await self.store.accept(ticket_id, player_id, origin)
+        ticket, ready = await self.store.accept(ticket_id, player_id, origin, seed)
         self.watch.changed([ticket_id])
         if ready:
             report = await self.store.start_ready(ticket.game, ticket.match_id, self._room)

@@ -129,11 +129,13 @@ class MatchInfo:
     started_at: float | None
     spread: float
 
-    def people(self) -> list[tuple[int, str, str, str, str]]:
-        """Each person's (seat, name, nonce, player, origin), as the room is made (the origin: where they took the
-        seat up from, AcceptMatch)."""
+    def people(self) -> list[tuple[Any, ...]]:
+        """Each person's (seat, name, nonce, player, origin, seed), as the room is made (the origin: where they took
+        the seat up from, AcceptMatch; the seed: the one they gave for the fair deal there)."""
         return [
-            (s["seat"], s["name"], s["nonce"], s["player"], s.get("origin", "")) for s in self.seats if s.get("ticket")
+            (s["seat"], s["name"], s["nonce"], s["player"], s.get("origin", ""), s.get("seed", ""))
+            for s in self.seats
+            if s.get("ticket")
         ]
 
     def bots(self) -> list[int]:
@@ -641,7 +643,7 @@ class MatchStore:
             info = _ticket((await connection.execute(select(TicketRow).where(TicketRow.ticket_id == ticket_id))).one())
         return info, changed
 
-    async def accept(self, ticket_id: str, player_id: str, origin: str = "") -> tuple[TicketInfo, bool]:
+    async def accept(self, ticket_id: str, player_id: str, origin: str = "", seed: str = "") -> tuple[TicketInfo, bool]:
         """The player takes up their seat at the ticket's table from ``origin`` (as a room's seat keeps it: the room
         made decides whether it is rated from its seats' origins); returns the ticket and whether the table is ready
         now (every person took up). PreconditionFailed (not_proposed) when the ticket has no table to take up."""
@@ -659,7 +661,7 @@ class MatchStore:
             seats = [dict(seat) for seat in match.seats]
             for seat in seats:
                 if seat.get("ticket") == ticket_id and seat.get("player") == player_id:
-                    seat["accepted"], seat["origin"] = True, origin
+                    seat["accepted"], seat["origin"], seat["seed"] = True, origin, seed
             ready = _complete(seats)
             await connection.execute(
                 update(MatchRow)

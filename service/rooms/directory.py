@@ -44,6 +44,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from deals.scheme import new_secret
 from engine.core import InvalidOptions, UnknownGame
 from engine.levels import ALIASES, levels_of
 from engine.registry import GAMES, get_game
@@ -52,6 +53,7 @@ from service.actors.requests import RequestKey
 from service.actors.runtime import Remote, Runtime
 from service.errors import InvalidRequest, Moved, ResourceExhausted
 from service.rooms.clock import SystemClock, Timer
+from service.rooms.deals import RoomDeal, secret_of
 from service.rooms.room import KIND, ONLINE, SOLO, Room, Surroundings
 from service.settings import CorrespondenceSettings
 from service.store.memory import MemoryJournal
@@ -92,8 +94,8 @@ def seats_of_system_players(seats: int, count: int, chosen: Sequence[int] = ()) 
     return tuple(sorted(chosen))
 
 
-def _random_seed() -> int:
-    return secrets.randbits(63)
+def _random_secret() -> bytes:
+    return new_secret()
 
 
 @dataclass(frozen=True)
@@ -128,7 +130,7 @@ class NewRoom:
     rated: bool | None = None
     choice: str = ""
     room_id: str = ""
-    people: Sequence[tuple[int, str, str, str, str]] = ()
+    people: Sequence[tuple[Any, ...]] = ()  # each (seat, name, nonce, player, origin, seed)
     correspondence_hours: int = 0
     stand_ins: bool = False
     unlisted: bool = False
@@ -143,14 +145,16 @@ class NewRoom:
 class RoomsShared:
     """What every room of a directory shares, as one object (as a Room takes its Surroundings): what each room holds
     (``surroundings``: the clock, the journal, the telemetry, the limits, whether games may be rated, the thinkers),
-    the runtime where the rooms live, and how the directory makes new rooms (``seed_source``, the default think time,
-    ``max_live_rooms``) and keeps finished ones (``keep_finished``); ``correspondence``: when idle correspondence and
-    solo rooms rest, how often the store is swept for those due, and when a solo room nobody plays ends as abandoned
-    (the surroundings' ``abandon_seconds``)."""
+    the runtime where the rooms live, and how the directory makes new rooms (``seed_source``: each new room's deal
+    secret, drawn with deals.scheme.new_secret; a source returning an int ``n`` gives the secret
+    ``n.to_bytes(32, "big")``, the tests' and benchmarks' way to repeat deals: service/rooms/deals.py; the default
+    think time, ``max_live_rooms``) and keeps finished ones (``keep_finished``); ``correspondence``: when idle
+    correspondence and solo rooms rest, how often the store is swept for those due, and when a solo room nobody
+    plays ends as abandoned (the surroundings' ``abandon_seconds``)."""
 
     surroundings: Surroundings
     runtime: Runtime = field(default_factory=Runtime)
-    seed_source: Callable[[], int] = field(default=_random_seed)
+    seed_source: Callable[[], int | bytes] = field(default=_random_secret)
     default_think_seconds: float | None = None
     max_live_rooms: int | None = None
     keep_finished: int = KEEP_FINISHED
@@ -292,6 +296,10 @@ class RoomDirectory(Directory[Room]):
                 retry_after=30.0,
             )
         room_id = asked.room_id or secrets.token_hex(8)
+        if asked.deal is not None:  # (a deal chosen by what makes the room: a duplicate tournament's)
+            deal = RoomDeal(asked.deal.secret, asked.deal.subject, asked.game, asked.deal.seeds, asked.deal.held)
+        else:
+            deal = RoomDeal(secret_of(self.seed_source()), room_id, asked.game)
         traced = {
             "kickoff.room_id": room_id,
             "kickoff.game": asked.game,
@@ -307,7 +315,7 @@ class RoomDirectory(Directory[Room]):
             system_player=system_player,
             think_seconds=asked.think_seconds if asked.think_seconds is not None else self.default_think_seconds,
             options=resolved,
-            seed=self.seed_source(),
+            seed=0,  # (a fair deal's game seed is derived as the game starts: service/rooms/deals.py)
             created_at=self.creation_time(),
             status="waiting",
             tournament_id=asked.tournament_id,
@@ -323,6 +331,10 @@ class RoomDirectory(Directory[Room]):
             trace_parent=room_trace(self.telemetry, traced),  # (whether its game is traced: decided once, now)
             request_key=request.key if request else "",
             request_hash=request.parameters if request else "",
+            deal_secret=deal.sealed(self.surroundings.sealer),
+            deal_subject=deal.subject,
+            deal_seeds=deal.seeds,
+            deal_held=deal.held,
         )
         room = self.build(record, self.runtime.created_epoch)  # (on a node, the store makes its lease with it)
         await self.created(room)
@@ -421,6 +433,16 @@ class RoomDirectory(Directory[Room]):
         if use and isinstance(found, Room):
             found.used_at = self.clock.now()
         return found
+
+    async def reveal(self, room_id: str) -> None:
+        """Reveal the held deal of a finished room (DealSpec.held: a duplicate tournament, once its deal's last rotation
+        is over): its log line ``reveal``, after which the room shows its secret and a revealed replay. Idempotent;
+        NotFound for an unknown room, Unavailable (game_not_over) for one still playing, Moved for one another node
+        holds (ask it there)."""
+        found = await self.locate(room_id, use=True)
+        if not isinstance(found, Room):
+            raise Moved(f"room {room_id} is held by another node: ask it there")
+        await found.reveal()
 
     async def tournament_game(self, tournament_id: str, index: int) -> Room | None:
         """The room made for game ``index`` of a tournament, None when none was: in memory, else the store's (one

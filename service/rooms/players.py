@@ -47,6 +47,10 @@ class Played(Protocol):
     _game_attribute: dict[str, str]
     _span: Callable[..., AbstractContextManager[Any]]
 
+    deal: Any  # its fair deal (None: a room made before them)
+
+    def bot_seed(self, seat: int) -> int: ...
+
     async def _apply(
         self, seat: int, move: Any, *, by_table: bool, request_id: str = "", stand_in: bool = False
     ) -> Any: ...
@@ -68,7 +72,9 @@ class SystemPlayers:
         self.reset()
 
     def reset(self) -> None:
-        self._think_random = random.Random(self.room.seed ^ 0x5EED)
+        # (a room with a fair deal: from the deal's player seed, which says nothing of the game's seed)
+        room = self.room
+        self._think_random = random.Random((room.bot_seed(-1) if room.deal is not None else room.seed) ^ 0x5EED)
 
     def halt(self) -> None:
         for search in list(self._searches):
@@ -108,7 +114,7 @@ class SystemPlayers:
         if running is not None:
             seconds = min(seconds, max(0.0, running.deadline - room.clock.now() - SEARCH_MARGIN))
         view = state.view(seat)
-        seed = (room.seed + seat) * 1_000_003 + state.version
+        seed = (room.bot_seed(seat) * 1_000_003 + state.version) % 2**63  # (never the game's seed: deals/scheme.py)
         thinkers = room.surroundings.thinkers
         actor = room.actor
 
@@ -146,7 +152,7 @@ class SystemPlayers:
             move = bot.choose(state, seat)
         elif move is None or move not in state.legal_moves(seat):
             # Its search failed, or the table changed while it searched: the normal player moves instead.
-            move = room.game.new_bot("normal", room.seed + seat).choose(state, seat)
+            move = room.game.new_bot("normal", room.bot_seed(seat)).choose(state, seat)
         try:
             with room._span("room.stand_in_move" if stand_in else "room.system_player_move", seat, move):
                 await room._apply(seat, move, by_table=False, stand_in=stand_in)
@@ -167,7 +173,7 @@ class SystemPlayers:
             record.clocked += 1
             if playing and not record.stand_in and record.clocked >= STAND_IN_AFTER:
                 record.stand_in = STAND_IN_LEVEL
-                record.bot = self.room.game.new_bot(STAND_IN_LEVEL, self.room.seed + record.seat)
+                record.bot = self.room.game.new_bot(STAND_IN_LEVEL, self.room.bot_seed(record.seat))
                 return True
         elif not stand_in:  # the person's own move
             record.clocked = 0

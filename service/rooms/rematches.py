@@ -149,8 +149,9 @@ class Rematches:
             room.rematch = record
             return record
 
-    async def answer(self, room: Room, seat: int, accept: bool) -> RematchRecord:
-        """``seat`` accepts or declines ``room``'s rematch; the last acceptance makes it."""
+    async def answer(self, room: Room, seat: int, accept: bool, seed: str = "") -> RematchRecord:
+        """``seat`` accepts or declines ``room``'s rematch; the last acceptance makes it. ``seed``: an accepting
+        seat's seed for the new room's fair deal (checked by the caller), its seat's in the new room."""
         await self.attach(room)
         async with self._lock(room.room_id):
             record = room.rematch  # (as the last change under the lock left it)
@@ -165,6 +166,8 @@ class Rematches:
             if known != WAITING:
                 raise PreconditionFailed("this seat answered the rematch already", code="already_answered")
             record = replace(record, answers={**record.answers, seat: given})
+            if accept and seed:
+                record = replace(record, seeds={**record.seeds, seat: seed})
             if not accept and room.rematch_fill != FILL_SYSTEM:
                 record = replace(record, status=REFUSED, reason="declined")
                 await self.store.save(record)
@@ -203,7 +206,7 @@ class Rematches:
         self._disarm(room.room_id)
         new_id = rematch_room_id(room.room_id)
         people = [
-            (r.seat, r.name, secrets.token_hex(8), r.player, r.origin)
+            (r.seat, r.name, secrets.token_hex(8), r.player, r.origin, record.seeds.get(r.seat, ""))
             for r in room.seats
             if r.kind == PERSON and record.answers.get(r.seat) == ACCEPTED
         ]

@@ -28,6 +28,7 @@ class Replayed(Protocol):
     published: Published
     state: Any  # the game's state (None: not started)
     seats: Any  # its SeatRecords
+    deal: Any  # its fair deal (None: a room made before them)
 
     def record(self) -> RoomRecord: ...
 
@@ -38,11 +39,25 @@ Room = TypeVar("Room", bound=Replayed)  # (the room made aside is of the live on
 @dataclass(frozen=True)
 class ReplayStep:
     """One update of a replay and the table after it: what a spectator saw (None before the game began) and, once
-    the game is over, what each seat saw, by seat (every hand shown; empty before the end)."""
+    the game is over, what each seat saw, by seat (every hand shown; empty before the end), and the move the update
+    applied as its log line holds it (None before the end, and for an update that applied none)."""
 
     update: Update
     view: Any
     hands: tuple[Any, ...] = ()
+    move: ReplayMove | None = None
+
+
+@dataclass(frozen=True)
+class ReplayMove:
+    """A move as a room's log holds it: its seat, its wire text, and whether the table made it (its clock ran out)."""
+
+    seat: int
+    text: str
+    by_table: bool
+
+
+MOVES = ("move", "table", "stand_in")  # the log lines that apply a move
 
 
 async def _aside(room: Room, stop: int) -> tuple[Room, list[LogEntry]]:
@@ -73,7 +88,9 @@ async def replay_steps(room: Room, after: int, count: int) -> tuple[list[ReplayS
     ``(steps, revealed, last)``. ``revealed``: the game is over, so every hand may be shown (each step carries every
     seat's view); until then a step holds what a spectator may see only. ``last``: the last stored version."""
     published = room.published
-    revealed, last = published.status == FINISHED, published.version
+    # (a fair deal's replay opens with its reveal: a held deal's stays a spectator's past the end until it is told to)
+    revealed = published.revealed if room.deal is not None else published.status == FINISHED
+    last = published.version
     stop = min(last, after + count)
     if after >= stop:
         return [], revealed, last
@@ -89,5 +106,8 @@ async def replay_steps(room: Room, after: int, count: int) -> tuple[list[ReplayS
             steps.append(ReplayStep(update, None))
         else:
             hands = tuple(state.view(seat) for seat in range(len(aside.seats))) if revealed else ()
-            steps.append(ReplayStep(update, state.view(None), hands))
+            move = None
+            if revealed and entry.kind in MOVES:
+                move = ReplayMove(entry.seat, entry.move or "", entry.kind == "table")
+            steps.append(ReplayStep(update, state.view(None), hands, move))
     return steps, revealed, last

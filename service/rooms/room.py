@@ -30,6 +30,7 @@ from typing import Any
 from opentelemetry import trace
 from opentelemetry.trace import Status, StatusCode
 
+from deals.scheme import SCHEME
 from engine.core import GameState, Outcome, RuleError
 from engine.registry import get_game
 from service.actors.actor import Actor, ActorHandler, Change, Host
@@ -44,6 +45,7 @@ from service.errors import (
     Unavailable,
 )
 from service.rooms.clocks import Deadline, SeatClocks
+from service.rooms.deals import RoomDeal
 from service.rooms.players import SystemPlayers
 from service.rooms.ratings import NOT_PLAYED, game_result, unrated_with
 from service.rooms.ratings import why_unrated as why_unrated
@@ -59,6 +61,7 @@ from service.rooms.updates import (
     ONLINE,
     PLAYING,
     WAITING,
+    DealShown,
     GameEndedEvent,
     GameEvent,
     GameStartedEvent,
@@ -93,7 +96,8 @@ class Room(Seating, ActorHandler):
         self.game = get_game(record.game)
         self.mode = record.mode
         self.options = dict(record.options)
-        self.seed = record.seed
+        self.seed = record.seed  # the seed the engine deals with (a fair deal's: derived as the game starts)
+        self.deal = RoomDeal.of(record, surroundings.sealer)  # its fair deal (None: a room made before them)
         self.created_at = record.created_at
         self.think_seconds = record.think_seconds
         self.system_player = record.system_player
@@ -139,15 +143,21 @@ class Room(Seating, ActorHandler):
     def reset(self) -> None:
         """The room as created: seats free, no game, version 0 (a rebuild replays the log over this)."""
         self.players.reset()
-        level, seed = self.system_player, self.seed
+        self.seed = self._record.seed
+        self.deal_seeds: tuple[str, ...] = ()  # the seeds the game's seed was derived from, once it started
+        self.revealed = False  # whether the deal is revealed (the game over, or a held deal told to)
+        level, deal = self.system_player, self.deal
 
         def seat(s: int, kind: str, **fields: Any) -> SeatRecord:
-            return SeatRecord(s, kind, bot=self.game.new_bot(level, seed + s) if kind == SYSTEM else None, **fields)
+            if kind != SYSTEM:
+                return SeatRecord(s, kind, **fields)
+            seed = deal.system_seat_seed(s) if deal is not None else ""  # (published as the seat is taken)
+            return SeatRecord(s, kind, bot=self.game.new_bot(level, self.bot_seed(s)), seed=seed, **fields)
 
         self.table = SeatTable(self._record.seats, self.system_seats, level, self.teams, seat, "room")
         self.seats = self.table.seats
         for person in self._record.people:  # (a matched room: seated as it was made)
-            self.table.take(*person)
+            self.table.take(*person[:5]).seed = person[5] if len(person) > 5 else ""
         self.state: GameState | None = None
         self.status = WAITING
         self.rated = False  # decided when the game starts (_why_unrated)
@@ -163,6 +173,22 @@ class Room(Seating, ActorHandler):
     def record(self) -> RoomRecord:
         """The room as created, for the store (with its status now)."""
         return replace(self._record, status=self.status)
+
+    def bot_seed(self, seat: int) -> int:
+        """The seed of a system player's (or a stand-in's) own choices at ``seat``: the deal's player seed, which says
+        nothing of the game's seed (a room made before fair deals: its seed and the seat, as it always had)."""
+        return self.deal.player_seed(seat) if self.deal is not None else self.seed + seat
+
+    def deal_shown(self, published: Published | None = None) -> DealShown | None:
+        """The deal as readers are shown it as of ``published`` (default: the last stored update): the commitment
+        from the start, the seeds once the game started, the secret once revealed (None: a room before fair
+        deals)."""
+        deal = self.deal
+        if deal is None:
+            return None
+        published = published or self.published
+        secret = deal.revealed() if published.revealed else ""
+        return DealShown(SCHEME, deal.subject, deal.commitment, published.deal_seeds, secret)
 
     # -- the actor --------------------------------------------------------------------------------------------------
 
@@ -235,11 +261,39 @@ class Room(Seating, ActorHandler):
     def _start_game(self) -> GameStartedEvent:
         choices = self._choices()
         options = self.game.with_choices(len(self.seats), self.options, choices) if choices else self.options
+        deal, shown = self.deal, None
+        if deal is not None:  # the game's seed: the secret and every seat's seed, in seat order (deals/scheme.py)
+            self.deal_seeds = deal.seeds if deal.seeds is not None else tuple(record.seed for record in self.seats)
+            self.seed = deal.game_seed(self.deal_seeds)
+            shown = DealShown(SCHEME, deal.subject, deal.commitment, self.deal_seeds)
         self.state = self.game.new_game(len(self.seats), options, self.seed)
         self.status = PLAYING
         self.unrated_reason = self._why_unrated(self.seats)
         self.rated = not self.unrated_reason
-        return GameStartedEvent(self.state.to_act()[0])
+        return GameStartedEvent(self.state.to_act()[0], shown)
+
+    def _ended(self, outcome: Outcome) -> GameEndedEvent:
+        """The game's end, which reveals its deal (unless the deal is held: :meth:`reveal`)."""
+        deal = self.deal
+        if deal is None or deal.held:
+            return GameEndedEvent(outcome)
+        self.revealed = True
+        return GameEndedEvent(outcome, deal.revealed())
+
+    async def reveal(self) -> None:
+        """Reveal a held deal once the game is over (a duplicate tournament, after its deal's last rotation): the log
+        line ``reveal``, then an update with no events; from then on the room shows its secret and its replay shows
+        every hand and move, as any finished room. Revealing twice, or a deal that is not held, changes nothing;
+        Unavailable (game_not_over) before the end."""
+        await self.actor.call(self._reveal)
+
+    async def _reveal(self) -> None:
+        if self.deal is None or self.revealed:
+            return
+        if self.status != FINISHED:
+            raise Unavailable("the room's game is not over: its deal is revealed at its end", code="game_not_over")
+        self.revealed = True
+        await self._change([], "reveal", -1)
 
     def _why_unrated(self, seats: tuple[SeatRecord, ...] | list[SeatRecord]) -> str:
         """Why a game with these seats would not be rated ('' when it would): service/rooms/ratings.py."""
@@ -273,13 +327,13 @@ class Room(Seating, ActorHandler):
         self.state = None  # (the game is over: no move, clock or system player acts any more)
         self.rated, self.unrated_reason = False, NOT_PLAYED
         outcome = Outcome((), f"{CLOSED_BY_OPERATOR}: {reason}", ())
-        await self._change([GameEndedEvent(outcome)], "close", -1, name=reason)
+        await self._change([self._ended(outcome)], "close", -1, name=reason)
 
     async def _close(self) -> None:
         """A waiting room that nobody completed in time ends unplayed (its outcome's reason: expired)."""
         self.status = FINISHED
         self.unrated_reason = NOT_PLAYED
-        await self._change([GameEndedEvent(Outcome((), EXPIRED, ()))], "close", -1)
+        await self._change([self._ended(Outcome((), EXPIRED, ()))], "close", -1)
 
     async def _abandon(self) -> None:
         """A solo room whose person did not move for ``abandon_seconds`` ends (the log line ``abandon``): nobody
@@ -287,7 +341,7 @@ class Room(Seating, ActorHandler):
         self.status = FINISHED
         self.state = None  # (the game is over: no move or system player acts any more)
         self.rated = False
-        await self._change([GameEndedEvent(Outcome((), ABANDONED, ()))], "abandon", -1)
+        await self._change([self._ended(Outcome((), ABANDONED, ()))], "abandon", -1)
 
     async def _move(
         self, seat: int, nonce: str, move: Any, request_id: str, expected_version: int | None
@@ -361,7 +415,7 @@ class Room(Seating, ActorHandler):
             events.append(StandInEvent(seat, record.stand_in))
         if outcome is not None:
             self.status = FINISHED
-            events.append(GameEndedEvent(outcome))  # (a game's own end event, if it has one, stays: the codec decides)
+            events.append(self._ended(outcome))  # (a game's own end event, if it has one, stays: the codec decides)
         mover = None if by_table or stand_in or record.kind == SYSTEM else seat
         kind = "table" if by_table else "stand_in" if stand_in else "move"
         update = await self._change(events, kind, seat, mover, request_id, move=move, seats_changed=changed)
@@ -389,6 +443,7 @@ class Room(Seating, ActorHandler):
         choice: str = "",
         player: str = "",
         origin: str = "",
+        seed: str = "",
     ) -> Update:
         """Make the next version through the actor, which stores its log entry (of ``kind``, by ``seat``; the other
         arguments are the entry's too) and then tells every subscriber; the clocks are re-armed for it first."""
@@ -403,6 +458,7 @@ class Room(Seating, ActorHandler):
             state = self.state
             to_act = state.to_act() if state is not None else ()
             entry = None
+            finishing = self.status == FINISHED and kind != "reveal"  # (a held deal's reveal comes after the end)
             if replay is None:
                 self.used_at = now
                 began = {seat for seat, _ in begun}
@@ -421,7 +477,8 @@ class Room(Seating, ActorHandler):
                     epoch=actor.epoch,
                     player=player,
                     origin=origin,
-                    result=game_result(self, events[-1].outcome, now) if self.status == FINISHED else None,
+                    seed=seed,
+                    result=game_result(self, events[-1].outcome, now) if finishing else None,
                     turns=tuple(
                         Turn(
                             seat,
@@ -449,7 +506,7 @@ class Room(Seating, ActorHandler):
             )
             if seats_changed or kind in ("join", "leave"):  # (the seats readers are shown once it is stored)
                 self._seats_stored = tuple(r.shown() for r in self.seats)
-            return Change(entry, self.status, update, last=self.status == FINISHED)
+            return Change(entry, self.status, update, last=finishing)
 
         update = (await actor.change(change)).update
         if kind in ("join", "leave") or (update.status == FINISHED and self.resting.armed):
@@ -467,7 +524,9 @@ class Room(Seating, ActorHandler):
             self._seats_stored,
             update.to_act,
             update.deadlines,
-            update.events[-1].outcome if change.last else None,
+            update.events[-1].outcome if change.last else self.published.outcome,
+            self.revealed,
+            self.deal_seeds,
         )
 
     def _note_legal(self, legal: dict[int, list[Any]]) -> None:
@@ -494,7 +553,14 @@ class Room(Seating, ActorHandler):
         """Make the change one stored line records (the actor replays the log a line at a time)."""
         if entry.kind == "join":
             await self._take_seat(
-                entry.seat, entry.name, entry.nonce, entry.choice, entry.player, entry.origin, entry.request_id
+                entry.seat,
+                entry.name,
+                entry.nonce,
+                entry.choice,
+                entry.player,
+                entry.origin,
+                entry.request_id,
+                entry.seed,
             )
         elif entry.kind == "leave":
             await self._free_seat(entry.seat)
@@ -506,6 +572,8 @@ class Room(Seating, ActorHandler):
             await self._rekey(entry.seat, entry.nonce)
         elif entry.kind == "abandon":
             await self._abandon()
+        elif entry.kind == "reveal":
+            await self._reveal()
         else:
             move = self.game.move_from_wire(entry.move or "")
             answer = await self._apply(

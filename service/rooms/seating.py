@@ -48,6 +48,7 @@ class Seating:
         player: str = "",
         origin: str = "",
         request: RequestKey | None = None,
+        seed: str = "",
     ) -> tuple[int, str]:
         """Take a person's seat, with what the person chooses for it where the game offers a choice (a team), for
         ``player`` when a signed-in player joins (one seat per room: Conflict already_seated), who joins from
@@ -57,18 +58,23 @@ class Seating:
         ``request``: the join's request id (service/actors/requests.py), kept in its log line. A join sent again with it
         answers the seat it took, for as long as that seat is still held under that join (Unavailable
         seat_given_back once it was given back or its token revoked), and takes nothing more; with other parameters,
-        PreconditionFailed (request_id_reused)."""
-        return await self.actor.call(lambda: self._join(seat, name, choice, player, origin, request))
+        PreconditionFailed (request_id_reused).
+
+        ``seed``: the seat's seed for the fair deal (deals/scheme.py; checked by the caller), kept in the join's line
+        and published as the seat's."""
+        return await self.actor.call(lambda: self._join(seat, name, choice, player, origin, request, seed))
 
     def joined_with(self, request: RequestKey | None) -> bool:
         """Whether a join with this request key was made here (a retry of it takes no seat more)."""
         return self.table.joined_with(request)
 
-    async def seat_person(self, seat: int, name: str, nonce: str, player: str = "", origin: str = "") -> None:
+    async def seat_person(
+        self, seat: int, name: str, nonce: str, player: str = "", origin: str = "", seed: str = ""
+    ) -> None:
         """Seat a person chosen elsewhere (a tournament seats its players in each of its rooms, with the nonce of
         their tournament token and the origin they joined it from). Seating someone already seated with that nonce
         changes nothing."""
-        await self.actor.call(lambda: self._seat_person(seat, name, nonce, player, origin))
+        await self.actor.call(lambda: self._seat_person(seat, name, nonce, player, origin, seed))
 
     def seat_of(self, player: str) -> SeatRecord | None:
         """The seat ``player`` holds here, if any."""
@@ -95,6 +101,7 @@ class Seating:
         player: str = "",
         origin: str = "",
         request: RequestKey | None = None,
+        seed: str = "",
     ) -> tuple[int, str]:
         if self.tournament_id:
             raise Unavailable(
@@ -121,7 +128,7 @@ class Seating:
             self._check_choice(seat, choice)
         nonce = new_nonce()
         await self._take_seat(
-            seat, name or f"player {seat}", nonce, choice, player, origin, request.line if request else ""
+            seat, name or f"player {seat}", nonce, choice, player, origin, request.line if request else "", seed
         )
         return seat, nonce
 
@@ -146,10 +153,12 @@ class Seating:
         player: str = "",
         origin: str = "",
         request: str = "",
+        seed: str = "",
     ) -> None:
-        """``request``: the join's request key and parameters as its log line keeps them ('' for none)."""
+        """``request``: the join's request key and parameters as its log line keeps them ('' for none); ``seed``: the
+        seat's seed for the fair deal."""
         record = self.table.take(seat, name, nonce, player, origin)
-        record.choice, record.since = choice, self.version + 1  # (the version this join makes)
+        record.choice, record.since, record.seed = choice, self.version + 1, seed  # (since: the version it makes)
         events: list[Any] = [SeatTakenEvent(record.shown())]
         if all(r.taken for r in self.seats):
             events.append(self._start_game())
@@ -163,10 +172,13 @@ class Seating:
             choice=choice,
             player=player,
             origin=origin,
+            seed=seed,
         )
         self.table.taken_with(request, seat, nonce)
 
-    async def _seat_person(self, seat: int, name: str, nonce: str, player: str = "", origin: str = "") -> None:
+    async def _seat_person(
+        self, seat: int, name: str, nonce: str, player: str = "", origin: str = "", seed: str = ""
+    ) -> None:
         if not 0 <= seat < len(self.seats) or self.seats[seat].kind != PERSON:
             raise InvalidRequest(f"seat {seat} is not a person's seat")
         record = self.seats[seat]
@@ -174,7 +186,7 @@ class Seating:
             if record.nonce != nonce:
                 raise SeatTaken(f"seat {seat} is taken")
             return
-        await self._take_seat(seat, name, nonce, player=player, origin=origin)
+        await self._take_seat(seat, name, nonce, player=player, origin=origin, seed=seed)
 
     async def _leave(self, seat: int, nonce: str) -> None:
         self.check_seat(seat, nonce)
@@ -184,7 +196,7 @@ class Seating:
 
     async def _free_seat(self, seat: int) -> None:
         record = self.table.free(seat)
-        record.choice, record.since = "", 0
+        record.choice, record.since, record.seed = "", 0, ""
         await self._change([SeatLeftEvent(seat)], "leave", seat)
 
     async def _revoke_seat(self, seat: int) -> bool:

@@ -14,6 +14,7 @@ from service.rooms.clock import Clock
 from service.rooms.clocks import Deadline
 from service.rooms.seats import Seat
 from service.rooms.thinking import Thinkers
+from service.secrets import Sealer
 from service.telemetry import Telemetry
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
@@ -41,6 +42,9 @@ class Surroundings:
     thinkers: Thinkers = field(default_factory=lambda: Thinkers(0))  # where hard system players search
     # a solo room whose person has not moved for this long ends as abandoned (None: never; see the module docstring)
     abandon_seconds: float | None = None
+    # what seals the rooms' deal secrets at rest (service/secrets.py: the key the nodes share; the composition root
+    # hands in the store's, a server without a store one key for the process)
+    sealer: Sealer = field(default_factory=Sealer.of_process)
 
 
 @dataclass
@@ -52,6 +56,7 @@ class SeatRecord(Seat):
     since: int = 0  # the version at which its holder took it (a stream opened as the seat ends when it is given back)
     stand_in: str = ""  # the level of the system player standing in for its person now ('' while the person plays)
     clocked: int = 0  # a person's seat: the periods in a row the clock has played for it
+    seed: str = ""  # the seat's seed for the fair deal (its person's, or the one published for a system player)
 
     def shown(self) -> SeatRecord:
         """The seat as readers are shown it: no nonce, no system player (its origin stays in the room)."""
@@ -65,6 +70,7 @@ class SeatRecord(Seat):
             player=self.player,
             stand_in=self.stand_in,
             origin=self.origin,
+            seed=self.seed,
         )
 
 
@@ -73,6 +79,7 @@ class SeatRecord(Seat):
 @dataclass(frozen=True)
 class GameStartedEvent:
     first_seat: int
+    deal: DealShown | None = None  # the deal it is dealt from (None: a room made before fair deals)
 
 
 @dataclass(frozen=True)
@@ -89,6 +96,18 @@ class StandInEvent:
 @dataclass(frozen=True)
 class GameEndedEvent:
     outcome: Outcome
+    deal_secret: str = ""  # the deal's secret revealed ('' for a held deal, or a room made before fair deals)
+
+
+@dataclass(frozen=True)
+class DealShown:
+    """A room's deal as anyone may see it (Room.deal, GameStarted.deal): never the secret until it is revealed."""
+
+    scheme: str
+    subject: str
+    commitment: str
+    seeds: tuple[str, ...] = ()  # once the game has started
+    secret: str = ""  # once revealed
 
 
 @dataclass(eq=False)
@@ -123,6 +142,8 @@ class Published:
     to_act: tuple[int, ...]
     deadlines: tuple[Deadline, ...]
     outcome: Outcome | None
+    revealed: bool = False  # the deal is revealed: its secret is shown, and the replay shows every hand and move
+    deal_seeds: tuple[str, ...] = ()  # the seeds the game's seed was derived from, once it started
 
 
 @dataclass(frozen=True)

@@ -154,6 +154,10 @@ class _Write:
         """The lease (kind, id, epoch) that must name this node for the write to be stored: a line's actor's, at
         the line's epoch; a created child's parent's; None for anything else."""
         if self.line:
+            if self.kind == "room" and self.source.kind == "reveal":
+                # A held deal's reveal comes after the game's end, which gave the room's lease up: it adds only what
+                # was fixed when the room was made, and two nodes writing it at once meet on the log's key.
+                return None
             return (self.kind, self.owner, self.row["epoch"])
         return self.parent_lease
 
@@ -184,6 +188,7 @@ _LOG_COLUMNS = {
     "choice": "varchar",
     "player_id": "varchar",
     "origin": "varchar",
+    "seed": "varchar",
     "deadline": "float8",
     "deadlines": "json",
     "created_at": "float8",

@@ -69,13 +69,17 @@ def _room_row(record: RoomRecord) -> dict[str, Any]:
         "rematch_fill": record.rematch_fill,
         "chat": record.chat,
         "team_chat": record.team_chat,
+        "deal_secret": record.deal_secret or None,  # (sealed: service/rooms/deals.py)
+        "deal_subject": record.deal_subject,
+        "deal_seeds": None if record.deal_seeds is None else list(record.deal_seeds),
+        "deal_held": record.deal_held,
     }
 
 
 def _room_seats(record: RoomRecord) -> list[tuple[Any, list[dict[str, Any]]]]:
     """A new room's seats (a projection of the log's joins and leaves, kept for queries): a matched room's people are
     seated from the start."""
-    people = {seat: (name, player, origin) for seat, name, _, player, origin in record.people}
+    people = {person[0]: (person[1], person[3], person[4]) for person in record.people}
     seats = [
         {
             "room_id": record.room_id,
@@ -110,8 +114,9 @@ def _room_record(row: Any) -> RoomRecord:
         tournament_id=row.tournament_id or "",
         tournament_game=row.tournament_game,
         rated=row.rated,
-        # (each (seat, name, nonce, player, origin); a room stored before 0014 has no origins)
-        people=tuple((*person, "")[:5] for person in row.people or ()),
+        # (each (seat, name, nonce, player, origin, seed); a room stored before 0014 has no origins, before 0030 no
+        # seeds)
+        people=tuple((*person, "", "")[:6] for person in row.people or ()),
         correspondence_hours=row.correspondence_hours or 0,
         stand_ins=bool(row.stand_ins),
         trace_parent=row.trace_parent or "",
@@ -121,6 +126,10 @@ def _room_record(row: Any) -> RoomRecord:
         rematch_fill=row.rematch_fill or "",
         chat=row.chat or "",
         team_chat=bool(row.team_chat),
+        deal_secret=row.deal_secret or "",
+        deal_subject=row.deal_subject or "",
+        deal_seeds=None if row.deal_seeds is None else tuple(row.deal_seeds),
+        deal_held=bool(row.deal_held),
     )
 
 
@@ -141,6 +150,7 @@ def _room_line(entry: LogEntry) -> dict[str, Any]:
         "epoch": entry.epoch,
         "player_id": entry.player,
         "origin": entry.origin,
+        "seed": entry.seed,
     }
 
 
@@ -234,6 +244,7 @@ def _room_entry(line: Any) -> LogEntry:
         epoch=line.epoch,
         player=line.player_id,
         origin=line.origin,
+        seed=line.seed or "",
     )
 
 

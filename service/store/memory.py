@@ -25,12 +25,15 @@ def _row(entry: LogEntry) -> Row:
         entry.choice,
         tuple(entry.deadlines.items()),
         entry.time,
+        entry.seed,
     )
 
 
 def _entry(room_id: str, row: Row) -> LogEntry:
-    version, kind, seat, move, request_id, name, nonce, choice, deadlines, time = row
-    return LogEntry(room_id, version, kind, seat, move, request_id, name, nonce, choice, dict(deadlines), time)
+    version, kind, seat, move, request_id, name, nonce, choice, deadlines, time, seed = row
+    return LogEntry(
+        room_id, version, kind, seat, move, request_id, name, nonce, choice, dict(deadlines), time, seed=seed
+    )
 
 
 # How a kind's log lines are kept: packed into plain values and back (a kind not named keeps its entries as they are).

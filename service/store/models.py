@@ -79,6 +79,14 @@ class RoomRow(Base):
     # whether each team has a channel of its own
     chat: Mapped[str] = mapped_column(String(12), default="", server_default="")
     team_chat: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The room's fair deal (issue 50, 0030; service/rooms/deals.py): its secret sealed with the nodes' shared key
+    # (service/secrets.py; None: a room made before fair deals, dealt from ``seed``), the subject its commitment is
+    # bound to, the seeds its game's seed is derived from when fixed as it was made (None: the seats' own), and whether
+    # its deal is held past the game's end (a duplicate tournament's)
+    deal_secret: Mapped[str | None] = mapped_column(Text, nullable=True)
+    deal_subject: Mapped[str] = mapped_column(String(96), default="", server_default="")
+    deal_seeds: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    deal_held: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -121,6 +129,8 @@ class LogRow(Base):
     player_id: Mapped[str] = mapped_column(String(40), default="", server_default="")  # a join's player ('' none)
     # a join's origin: a keyed hash of the network the person joined from ('' none kept) (0014)
     origin: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    # a join's seed for the fair deal, as the person gave it ('' none) (0030)
+    seed: Mapped[str] = mapped_column(String(64), default="", server_default="")
     deadline: Mapped[float | None] = mapped_column(Double, nullable=True)
     deadlines: Mapped[dict[str, float] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[float] = mapped_column(Double)
@@ -676,6 +686,8 @@ class RematchRow(Base):
     created_at: Mapped[float] = mapped_column(Double)
     deadline: Mapped[float] = mapped_column(Double)
     answers: Mapped[dict[str, Any]] = mapped_column(JSON)  # seat (as text) -> waiting, accepted, declined, no_answer
+    # seat (as text) -> the seed for the fair deal an accepting seat gave, seated with it in the new room (0030)
+    seeds: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)
     status: Mapped[str] = mapped_column(String(16), index=True)  # open, made, refused
     new_room_id: Mapped[str] = mapped_column(String(32), default="", server_default="")
     reason: Mapped[str] = mapped_column(String(32), default="", server_default="")

@@ -33,9 +33,9 @@ class RoomRecord:
     tournament_game: int | None = None
     rated: bool | None = None  # as the creator asked (None: the default rule, see service/rooms/room.py)
     # The people seated as the room is made (a matched room: its people took their seats up in the queue), each
-    # (seat, name, nonce, player, origin: as a join line's, taken as the person took the seat up); such a room starts
-    # as soon as it is stored.
-    people: tuple[tuple[int, str, str, str, str], ...] = ()
+    # (seat, name, nonce, player, origin, seed: as a join line's, taken as the person took the seat up; a room stored
+    # before fair deals has no seeds); such a room starts as soon as it is stored.
+    people: tuple[tuple[Any, ...], ...] = ()
     correspondence_hours: int = 0  # a correspondence room's clock, in hours for every period (0: a live room)
     # Whether a system player at ``normal`` stands in for a person the clock played for twice in a row, until the
     # person moves again (service/rooms/room.py)
@@ -57,6 +57,15 @@ class RoomRecord:
     # channel of its own (a team game only)
     chat: str = ""
     team_chat: bool = False
+    # The room's fair deal (service/rooms/deals.py, deals/scheme.py): its secret sealed with the nodes' shared key
+    # (service/secrets.py; '' for a room made before fair deals, which plays on with ``seed``), the subject its
+    # commitment is bound to, the seeds its game's seed is derived from when they were fixed as it was made (a
+    # duplicate tournament's deal; None: the seats' own, in seat order), and whether its deal is held past the game's
+    # end until it is told to reveal it (a log line ``reveal``)
+    deal_secret: str = ""
+    deal_subject: str = ""
+    deal_seeds: tuple[str, ...] | None = None
+    deal_held: bool = False
 
     @property
     def actor_id(self) -> str:
@@ -83,7 +92,8 @@ class LogEntry:
     version: int
     kind: str  # join, leave, start (a room of system players only), move (a person's or a system player's), table,
     # stand_in (a stand-in's move for a person's seat), close (a waiting room expired, or an operator closed it),
-    # revoke (a seat's token revoked), abandon (a solo room nobody played for the abandon time ended)
+    # revoke (a seat's token revoked), abandon (a solo room nobody played for the abandon time ended), reveal (a held
+    # deal revealed after the game's end: service/rooms/deals.py)
     seat: int
     move: str | None = None  # the move's wire form
     # A move's request id, as the client sent it; a join's, its request's key and parameters' hash ("key:hash",
@@ -99,6 +109,7 @@ class LogEntry:
     # A join's origin: a keyed hash of the network the server saw the person join from ('' where not kept), so a
     # room whose people share one knows it after a restart or failover too (service/rooms/room.py, unrated_reason)
     origin: str = ""
+    seed: str = ""  # a join's seed for the fair deal, as the person gave it ('' for none: deals/scheme.py)
     result: GameResult | None = None  # the last line's: how the game ended for each seat (not a column of the log)
     # Every acting seat after the line (not a column of the log: the room's row keeps the last line's, for "my turn"
     # lists, webhooks and waking resting rooms); None: not known (a line read back from the store)

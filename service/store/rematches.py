@@ -30,6 +30,7 @@ class RematchRecord:
     created_at: float
     deadline: float
     answers: Mapping[int, str] = field(default_factory=dict)
+    seeds: Mapping[int, str] = field(default_factory=dict)  # each accepting seat's seed for the new room's fair deal
     status: str = OPEN
     new_room_id: str = ""
     reason: str = ""
@@ -42,6 +43,7 @@ def _record(row: Any) -> RematchRecord:
         created_at=row.created_at,
         deadline=row.deadline,
         answers={int(seat): answer for seat, answer in row.answers.items()},
+        seeds={int(seat): seed for seat, seed in (row.seeds or {}).items()},
         status=row.status,
         new_room_id=row.new_room_id or "",
         reason=row.reason or "",
@@ -55,6 +57,7 @@ def _values(record: RematchRecord) -> dict[str, Any]:
         "created_at": record.created_at,
         "deadline": record.deadline,
         "answers": {str(seat): answer for seat, answer in record.answers.items()},
+        "seeds": {str(seat): seed for seat, seed in record.seeds.items()} or None,
         "status": record.status,
         "new_room_id": record.new_room_id,
         "reason": record.reason,

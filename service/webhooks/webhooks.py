@@ -47,12 +47,13 @@ class Webhooks:
         sender: Sender | None = None,
         operator_keys: OperatorKeys | None = None,
         inbox: Any = None,
+        sealer: Sealer | None = None,
     ) -> Webhooks:
         """``operator_keys``: the keys of the operator APIs (default: KICKOFF_OPERATOR_KEY's alone): the webhooks' admin
         API takes the same keys, checked the same way, as OperatorService. ``inbox``: the players' inboxes, which the
         outbox writes an item to for every event that names a player (service/inbox)."""
         policy = AddressPolicy(settings.allow)
-        sealer = await Sealer.for_store(engine, settings.secrets_key)
+        sealer = sealer or await Sealer.for_store(engine, settings.secrets_key)
         sender = sender or Sender(policy)
         dispatcher = Dispatcher(
             engine,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +13,7 @@ from google.protobuf import struct_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from deals.scheme import game_seed
 from kickoff.v1 import (
     common_pb2,
     friend_pb2_grpc,
@@ -98,12 +99,25 @@ class Harness:
             request.options.update(options)
         return (await self.rooms.CreateRoom(request)).room
 
-    async def join(self, room_id: str, seat: int | None = None, name: str = "") -> tuple[int, str]:
-        request = room_pb2.JoinRoomRequest(room_id=room_id, name=name)
+    async def join(self, room_id: str, seat: int | None = None, name: str = "", seed: str = "") -> tuple[int, str]:
+        request = room_pb2.JoinRoomRequest(room_id=room_id, name=name, seed=seed)
         if seat is not None:
             request.seat = seat
         response = await self.rooms.JoinRoom(request)
         return response.seat, response.seat_token
+
+    async def seeds_dealing(self, room_id: str, secret: int, good: Callable[[int], bool]) -> dict[int, str]:
+        """A seed for each person's seat of the waiting room (by seat) such that the game's seed the room derives
+        from ``secret`` (its seed_source's int) and the seats' seeds satisfies ``good``: a test that needs a certain
+        deal gets it through the fair deal's derivation (deals/scheme.py), as the seats' own entropy would."""
+        room = (await self.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room
+        people = [seat.seat for seat in room.seats if seat.kind == common_pb2.SEAT_KIND_PERSON]
+        for n in itertools.count():
+            given = {seat: "" for seat in people} | {people[-1]: f"t{n}"}
+            seeds = [given.get(seat.seat, seat.seed) for seat in room.seats]
+            if good(game_seed(secret.to_bytes(32, "big"), room.deal.subject, room.game, seeds)):
+                return given
+        raise AssertionError("unreachable")
 
     async def settle(self, room_id: str) -> None:
         """Wait until the room has handled everything queued (system players' moves, clock expiries)."""
