@@ -53,6 +53,7 @@ export function roomTable(root, roomId, { watch = false, link = "" } = {}) {
     rematch: null, // the rematch part of the outcome (a seat's, once the game is over)
     deal: null, // the room's deal (Room.deal as JSON): its commitment, seeds and, once the game is over, its secret
     dealAsked: false, // the finished room was read again for its secret
+    endSecret: "", // the secret the game's end brought on the stream (shown if the room cannot be read)
     mode: "", // "online" or "solo", and ", rated", once the room is read
     source: null,
     ended: false,
@@ -402,18 +403,25 @@ export function roomTable(root, roomId, { watch = false, link = "" } = {}) {
     rendered();
   }
 
+  /** The deal's panel; once the game is over, the room is read for the deal as it stands (Room.deal, the secret
+   * revealed), which the panel checks; the secret the stream brought stands in if the room cannot be read. */
   function drawDeal() {
     const mySeed = s.viewer === null ? "" : s.book.seats.get(s.viewer)?.seed || "";
     deal.update({ deal: s.deal, game: s.game, mySeed });
     if (s.status === "finished" && s.deal?.commitment && !s.deal.secret && !s.dealAsked) {
-      s.dealAsked = true; // (the stream did not bring the secret: the room has it)
+      s.dealAsked = true;
       roomFor(roomId, token, link)
         .then((answer) => {
           if (s.stopped) return;
           applyRoom(answer);
+          if (!s.deal?.secret && s.endSecret) s.deal = { ...s.deal, secret: s.endSecret };
           drawDeal();
         })
-        .catch(() => {});
+        .catch(() => {
+          if (s.stopped || !s.endSecret) return;
+          s.deal = { ...s.deal, secret: s.endSecret };
+          drawDeal();
+        });
     }
   }
 
@@ -421,7 +429,7 @@ export function roomTable(root, roomId, { watch = false, link = "" } = {}) {
   function eventText(event) {
     if (event.gameEnded) s.outcome = event.gameEnded.outcome || {};
     if (event.gameStarted?.deal?.commitment) s.deal = { ...s.deal, ...event.gameStarted.deal };
-    if (event.gameEnded?.dealSecret && s.deal) s.deal = { ...s.deal, secret: event.gameEnded.dealSecret };
+    if (event.gameEnded?.dealSecret) s.endSecret = event.gameEnded.dealSecret;
     return roomEventText(event, ctx());
   }
 
