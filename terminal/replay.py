@@ -107,6 +107,7 @@ class ReplayScreen(Screen[None]):
     far (with the table's chat, where the replay holds it, placed by time), and where it stands. Arrows step, Page
     Up/Down ten, Home/End the first/last, g jumps to a version, Space plays and pauses, + and - change the speed."""
 
+    AUTO_FOCUS = ""  # (nothing: the jump field is hidden until g, and the keys are the screen's)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back"),
         Binding("left", "step(-1)", "Back a step"),
@@ -138,12 +139,15 @@ class ReplayScreen(Screen[None]):
     def compose(self) -> Any:
         yield Header()
         with Horizontal(id="replay"):
-            with VerticalScroll(id="replay-board"):
+            # Neither the board nor the feed takes the focus: the arrows, Home and End step the replay, never scroll.
+            with VerticalScroll(id="replay-board", can_focus=False):
                 yield Static("", id="replay-seats")
                 yield Static("", id="replay-state")
                 yield Static("", id="replay-hands")
                 yield Static("", id="replay-deal")
-            yield Log(id="replay-feed", max_lines=FEED_LINES, auto_scroll=True)
+            feed = Log(id="replay-feed", max_lines=FEED_LINES, auto_scroll=True)
+            feed.can_focus = False
+            yield feed
         yield Input(placeholder="a version, then Enter", id="replay-jump", type="integer")
         yield Static("", id="replay-position")
         yield Footer(compact=True, show_command_palette=False)
