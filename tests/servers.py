@@ -50,6 +50,7 @@ from service.settings import (
 from service.store.journal import SqlJournal
 from service.telemetry import Telemetry
 from service.tournaments.directory import TournamentDirectory
+from tests.room_ids import room_ids_for_test
 from tests.server.conftest import Harness
 
 SECRET = b"a test secret of 32 bytes......."
@@ -117,6 +118,7 @@ async def start() -> AsyncIterator[Start]:
             clock=clock,
             journal=journal,
             seed_source=lambda: next(seeds),
+            room_ids=room_ids_for_test(),
             default_think_seconds=0,
             limits=room_limits,
             max_live_rooms=settings.max_live_rooms or None,

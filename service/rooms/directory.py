@@ -98,6 +98,10 @@ def _random_secret() -> bytes:
     return new_secret()
 
 
+def _random_room_id() -> str:
+    return secrets.token_hex(8)
+
+
 @dataclass(frozen=True)
 class DealSpec:
     """A deal chosen for a new room by what makes it (a duplicate tournament plays one deal again with its seats
@@ -155,6 +159,8 @@ class RoomsShared:
     surroundings: Surroundings
     runtime: Runtime = field(default_factory=Runtime)
     seed_source: Callable[[], int | bytes] = field(default=_random_secret)
+    # each new room's id (random; tests give ids the same from run to run, since a fair deal is bound to its room's id)
+    room_ids: Callable[[], str] = field(default=_random_room_id)
     default_think_seconds: float | None = None
     max_live_rooms: int | None = None
     keep_finished: int = KEEP_FINISHED
@@ -295,7 +301,7 @@ class RoomDirectory(Directory[Room]):
                 code="server_full",
                 retry_after=30.0,
             )
-        room_id = asked.room_id or secrets.token_hex(8)
+        room_id = asked.room_id or self.shared.room_ids()
         if asked.deal is not None:  # (a deal chosen by what makes the room: a duplicate tournament's)
             deal = RoomDeal(asked.deal.secret, asked.deal.subject, asked.game, asked.deal.seeds, asked.deal.held)
         else:

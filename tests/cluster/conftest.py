@@ -35,6 +35,7 @@ from service.tournaments.directory import TournamentDirectory
 from service.webhooks.outbox import Outbox
 from tests.conftest import empty_database
 from tests.freeze import Freezer
+from tests.room_ids import room_ids_for_test
 
 SECRET = b"a test secret of 32 bytes......."
 
@@ -138,6 +139,7 @@ class Cluster:
             seed_source=lambda: next(self._seeds),
             default_think_seconds=0,
             max_live_rooms=max_live_rooms,
+            room_ids=room_ids_for_test(),
             runtime=Runtime(node),
             rates=True,
         )

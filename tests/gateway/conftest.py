@@ -16,12 +16,15 @@ from service.grpc.server import create_server
 from service.grpc.tokens import SeatTokens
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
+from tests.room_ids import room_ids_for_test
 
 
 @pytest.fixture
 async def grpc_server():
     seeds = itertools.count(1)
-    directory = RoomDirectory(clock=ManualClock(), seed_source=lambda: next(seeds), default_think_seconds=0)
+    directory = RoomDirectory(
+        clock=ManualClock(), seed_source=lambda: next(seeds), default_think_seconds=0, room_ids=room_ids_for_test()
+    )
     server = await create_server(directory, SeatTokens(b"a test secret of 32 bytes......."))
     yield server
     await server.stop(0)

@@ -31,6 +31,7 @@ from service.grpc.server import KickoffServer, create_server
 from service.grpc.tokens import SeatTokens
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
+from tests.room_ids import room_ids_for_test
 
 
 def auth(token: str) -> tuple[tuple[str, str], ...]:
@@ -172,7 +173,9 @@ async def refusal_info(call) -> tuple[grpc.StatusCode, error_details_pb2.ErrorIn
 async def harness() -> AsyncIterator[Harness]:
     clock = ManualClock()
     seeds = itertools.count(1)
-    directory = RoomDirectory(clock=clock, seed_source=lambda: next(seeds), default_think_seconds=0)
+    directory = RoomDirectory(
+        clock=clock, seed_source=lambda: next(seeds), default_think_seconds=0, room_ids=room_ids_for_test()
+    )
     server = await create_server(directory, SeatTokens(b"a test secret of 32 bytes......."))
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
     yield Harness(server, clock, directory, channel)

@@ -15,6 +15,7 @@ from kickoff.v1 import common_pb2, move_pb2, room_pb2
 from service.rooms.clock import ManualClock
 from service.rooms.directory import RoomDirectory
 from service.store.memory import MemoryJournal
+from tests.room_ids import room_ids_for_test
 from tests.server.conftest import Harness, auth, refusal_info, soker_move
 
 DAY = 24 * 3600.0
@@ -98,7 +99,7 @@ async def test_a_bad_correspondence_clock_is_refused(harness: Harness, hours: in
 async def test_an_answer_in_a_response_window_lasts_the_hours_too() -> None:
     """Age of Soccer's answers (response_seconds 15 in a live room) get the room's hours, like its turns."""
     clock = ManualClock()
-    directory = RoomDirectory(clock=clock, seed_source=lambda: 3, default_think_seconds=0)
+    directory = RoomDirectory(clock=clock, seed_source=lambda: 3, room_ids=room_ids_for_test(), default_think_seconds=0)
     room = await directory.create(
         game="age-of-soccer", mode="online", seats=2, system_players=0, correspondence_hours=2
     )
@@ -227,7 +228,9 @@ async def test_live_rooms_a_system_players_turn_and_waiting_rooms_never_rest(har
 async def test_a_system_players_turn_keeps_a_correspondence_room_in_memory() -> None:
     clock = ManualClock()
     journal = MemoryJournal()
-    directory = RoomDirectory(clock=clock, journal=journal, seed_source=lambda: 5, default_think_seconds=30)
+    directory = RoomDirectory(
+        clock=clock, journal=journal, seed_source=lambda: 5, room_ids=room_ids_for_test(), default_think_seconds=30
+    )
     room = await directory.create(game="soker", mode="online", seats=2, system_players=1, correspondence_hours=24)
     _, nonce = await room.join(None, "ann")
     assert room.published.to_act == (0,) and room.wake_at == room.first_deadline.deadline

@@ -13,6 +13,7 @@ from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from service.store.memory import MemoryJournal
 from service.store.models import RoomRow
+from tests.room_ids import room_ids_for_test
 from tests.store.conftest import crash
 
 DAY = 24 * 3600.0
@@ -21,7 +22,9 @@ WAKE = 60.0  # KICKOFF_WAKE_SECONDS' default
 
 def open_directory(url: str, clock: ManualClock) -> tuple[RoomDirectory, SqlJournal]:
     journal = SqlJournal(create_engine(url))
-    return RoomDirectory(clock=clock, journal=journal, seed_source=lambda: 7, default_think_seconds=0), journal
+    return RoomDirectory(
+        clock=clock, journal=journal, seed_source=lambda: 7, room_ids=room_ids_for_test(), default_think_seconds=0
+    ), journal
 
 
 async def row_of(journal: SqlJournal, room_id: str):
@@ -135,7 +138,9 @@ async def test_the_journals_say_which_rooms_rest_and_which_are_due(store: str, d
         directory, journal = open_directory(database_url, clock)
     else:
         journal = MemoryJournal()  # type: ignore[assignment]
-        directory = RoomDirectory(clock=clock, journal=journal, seed_source=lambda: 7, default_think_seconds=0)
+        directory = RoomDirectory(
+            clock=clock, journal=journal, seed_source=lambda: 7, room_ids=room_ids_for_test(), default_think_seconds=0
+        )
     far, _ = await correspondence_room(directory, hours=24)
     near, _ = await correspondence_room(directory, hours=1)
     live, _ = await correspondence_room(directory, hours=0)

@@ -12,7 +12,10 @@ from sqlalchemy import select
 from engine.registry import get_game
 from kickoff.v1 import common_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service.grpc.soker_codec import SokerCodec
+from service.rooms.deals import RoomDeal
+from service.secrets import Sealer
 from service.store.database import create_engine
+from service.store.kinds import KINDS
 from service.store.models import LogRow, RoomRow
 from tests.processes import free_port, start_server
 
@@ -111,11 +114,17 @@ async def test_kill_9_mid_game_loses_no_acknowledged_move(database_url: str) -> 
             engine = create_engine(database_url)
             async with engine.connect() as connection:
                 lines = (await connection.execute(select(LogRow).order_by(LogRow.room_id, LogRow.version))).all()
+            sealer = await Sealer.for_store(engine)  # (the server's key: the store's own)
             await engine.dispose()
             codec, game = SokerCodec(), get_game("soker")
             for (room_id, seat), view in views.items():
                 row = stored[room_id]
-                state = game.new_game(row.seats, row.options, row.seed)
+                # The game's seed from the deal's secret (unsealed as the server does) and the seats' seeds: the
+                # system players' published ones, none for the people (deals/scheme.py)
+                record = KINDS["room"].record_of(row)
+                deal = RoomDeal.of(record, sealer)
+                seeds = [deal.system_seat_seed(s) if s in record.system_seats else "" for s in range(row.seats)]
+                state = game.new_game(row.seats, row.options, deal.game_seed(seeds))
                 for line in lines:
                     if line.room_id == room_id and line.kind in ("move", "table") and line.version <= view.version:
                         state.apply(line.seat, game.move_from_wire(line.move), by_table=line.kind == "table")

@@ -16,12 +16,15 @@ from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.store.memory import MemoryJournal
 from service.store.models import RoomRow, SeatRow
+from tests.room_ids import room_ids_for_test
 from tests.store.conftest import crash
 
 
 async def open_directory(url: str, clock: ManualClock, seed: int = 7) -> tuple[RoomDirectory, SqlJournal]:
     journal = SqlJournal(create_engine(url))
-    directory = RoomDirectory(clock=clock, journal=journal, seed_source=lambda: seed, default_think_seconds=0)
+    directory = RoomDirectory(
+        clock=clock, journal=journal, seed_source=lambda: seed, room_ids=room_ids_for_test(), default_think_seconds=0
+    )
     await directory.restore(await journal.load_live("room"))
     return directory, journal
 

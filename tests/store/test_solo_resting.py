@@ -14,6 +14,7 @@ from service.store.database import create_engine
 from service.store.journal import SqlJournal
 from service.store.models import RoomRow
 from service.tournaments.directory import TournamentDirectory
+from tests.room_ids import room_ids_for_test
 from tests.store.conftest import crash
 
 DAY = 24 * 3600.0
@@ -23,7 +24,12 @@ ABANDON = 30 * DAY  # KICKOFF_SOLO_ABANDON_SECONDS' default
 def open_directory(url: str, clock: ManualClock, max_live_rooms: int | None = None) -> tuple[RoomDirectory, SqlJournal]:
     journal = SqlJournal(create_engine(url))
     directory = RoomDirectory(
-        clock=clock, journal=journal, seed_source=lambda: 7, default_think_seconds=0, max_live_rooms=max_live_rooms
+        clock=clock,
+        journal=journal,
+        seed_source=lambda: 7,
+        room_ids=room_ids_for_test(),
+        default_think_seconds=0,
+        max_live_rooms=max_live_rooms,
     )
     return directory, journal
 

@@ -10,6 +10,7 @@ from service.rooms.directory import RoomDirectory
 from service.rooms.room import GameEvent, Room, StandInEvent
 from service.store.database import create_engine
 from service.store.journal import SqlJournal
+from tests.room_ids import room_ids_for_test
 from tests.store.conftest import crash
 
 TURN = 30.0  # Soker's turn clock
@@ -20,7 +21,9 @@ soker = get_game("soker")
 
 def open_directory(url: str, clock: ManualClock) -> tuple[RoomDirectory, SqlJournal]:
     journal = SqlJournal(create_engine(url))
-    return RoomDirectory(clock=clock, journal=journal, seed_source=lambda: 7, default_think_seconds=0), journal
+    return RoomDirectory(
+        clock=clock, journal=journal, seed_source=lambda: 7, room_ids=room_ids_for_test(), default_think_seconds=0
+    ), journal
 
 
 async def two_people(directory: RoomDirectory, stand_ins: bool) -> tuple[Room, dict[int, str]]:

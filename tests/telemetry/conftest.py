@@ -28,6 +28,7 @@ from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.telemetry import Telemetry, build
 from tests.conftest import empty_database
+from tests.room_ids import room_ids_for_test
 
 
 @dataclass
@@ -93,6 +94,7 @@ async def stack(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator[Stack
         seed_source=lambda: next(seeds),
         default_think_seconds=0,
         telemetry=grpc_side.telemetry,
+        room_ids=room_ids_for_test(),
     )
     server = await create_server(directory, SeatTokens(b"a test secret of 32 bytes......."))
     app = create_app(f"127.0.0.1:{server.port}", timeout=5.0, telemetry=gateway_side.telemetry)
