@@ -92,7 +92,7 @@ class KickoffApp(App[None]):
     #dialog-buttons { height: auto; align-horizontal: right; }
     #table { height: 2fr; }
     #board { width: 1fr; }
-    #seats, #state, #hand { border: round $primary; height: auto; padding: 0 1; }
+    #seats, #state, #hand, #deal { border: round $primary; height: auto; padding: 0 1; }
     #table-side { width: 30; }
     #board { scrollbar-size-vertical: 1; }
     #moves { height: 1fr; border: round $accent; }
@@ -113,7 +113,7 @@ class KickoffApp(App[None]):
     #search-note, #search-status { color: $text-muted; }
     #replay { height: 1fr; }
     #replay-board { width: 1fr; }
-    #replay-seats, #replay-state, #replay-hands { border: round $primary; height: auto; padding: 0 1; }
+    #replay-seats, #replay-state, #replay-hands, #replay-deal { border: round $primary; height: auto; padding: 0 1; }
     #replay-feed { width: 1fr; border: round $primary; }
     #replay-jump { height: 1; border: none; padding: 0 1; background: $boost; }
     #replay-position { height: 1; padding: 0 1; text-style: bold; }

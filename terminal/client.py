@@ -18,6 +18,10 @@ player); it is refreshed with the refresh token shortly before it expires by the
 server answers ``token_expired``, and the new pair replaces the old (a refresh token is good once, so refreshes never
 overlap). When the server says the session is over (``refresh_reused``, ``session_revoked``...) the client forgets it
 and raises :class:`SessionEnded`.
+
+Every call that seats a person (JoinRoom, AcceptMatch, AcceptRoomInvitation, AnswerRematch accepting) sends a seed of
+the seat's own for the fair deal (docs/guides/fair-deals.md): 16 hex characters from :func:`new_seat_seed` unless the
+caller gives one.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import binascii
 import contextlib
 import json
 import re
+import secrets
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
@@ -132,6 +137,11 @@ LOST_ANSWER = ("UNAVAILABLE", "DEADLINE_EXCEEDED")  # a call that may have been 
 
 def new_request_id() -> str:
     return uuid.uuid4().hex
+
+
+def new_seat_seed() -> str:
+    """A seat's own seed for the fair deal: 16 hex characters from the operating system's generator."""
+    return secrets.token_hex(8)
 
 
 LINK_TOKEN_MAX = 512  # the most characters an invitation link's token may have (the contract's bound)
@@ -621,10 +631,11 @@ class KickoffClient:
             finally:
                 call.cancel()
 
-    async def accept_match(self, ticket_id: str) -> match_pb2.Ticket:
+    async def accept_match(self, ticket_id: str, *, seed: str | None = None) -> match_pb2.Ticket:
         """Take up the signed-in player's seat at the table the ticket was proposed (FAILED_PRECONDITION not_proposed
-        when it is not); the ticket after it, matched when the player was the last to take up."""
-        request = match_pb2.AcceptMatchRequest(ticket_id=ticket_id)
+        when it is not), with the seat's ``seed`` (None: a new one); the ticket after it, matched when the player was
+        the last to take up."""
+        request = match_pb2.AcceptMatchRequest(ticket_id=ticket_id, seed=new_seat_seed() if seed is None else seed)
         return (await self._as_player(self._matches.AcceptMatch, request)).ticket
 
     async def cancel_ticket(self, ticket_id: str) -> match_pb2.Ticket:
@@ -729,9 +740,10 @@ class KickoffClient:
         """The signed-in player's pending room invitations: ``received`` from friends and ``sent``, latest first."""
         return await self._as_player(self._rooms.ListRoomInvitations, room_pb2.ListRoomInvitationsRequest())
 
-    async def accept_room_invitation(self, room_id: str) -> Ticket:
-        """Accept an invitation to a room: the player is seated there, as joining would seat them."""
-        request = room_pb2.AcceptRoomInvitationRequest(room_id=room_id)
+    async def accept_room_invitation(self, room_id: str, *, seed: str | None = None) -> Ticket:
+        """Accept an invitation to a room: the player is seated there, as joining would seat them (with the seat's
+        ``seed``; None: a new one)."""
+        request = room_pb2.AcceptRoomInvitationRequest(room_id=room_id, seed=new_seat_seed() if seed is None else seed)
         response = await self._as_player(self._rooms.AcceptRoomInvitation, request)
         return Ticket(response.room, response.seat, response.seat_token)
 
@@ -751,10 +763,15 @@ class KickoffClient:
         request = room_pb2.ProposeRematchRequest(room_id=room_id)
         return (await self._unary(self._rooms.ProposeRematch, request, self._auth(token))).room
 
-    async def answer_rematch(self, room_id: str, token: str, *, accept: bool) -> tuple[room_pb2.Room, Ticket | None]:
+    async def answer_rematch(
+        self, room_id: str, token: str, *, accept: bool, seed: str | None = None
+    ) -> tuple[room_pb2.Room, Ticket | None]:
         """Accept or decline a finished room's rematch with the seat's token: the room with its rematch, and, once the
-        rematch is made and the seat accepted, the seat in the new room."""
+        rematch is made and the seat accepted, the seat in the new room. Accepting sends the seat's ``seed`` for the
+        rematch's deal (None: a new one)."""
         request = room_pb2.AnswerRematchRequest(room_id=room_id, accept=accept)
+        if accept:
+            request.seed = new_seat_seed() if seed is None else seed
         response = await self._unary(self._rooms.AnswerRematch, request, self._auth(token))
         if not response.HasField("seat") or not response.seat_token:
             return response.room, None
@@ -857,16 +874,18 @@ class KickoffClient:
         seat: int | None = None,
         as_player: bool = True,
         invitation_token: str = "",
+        seed: str | None = None,
     ) -> Ticket:
         """Take a seat: the signed-in player's (unless not ``as_player``), else an anonymous one; an unlisted room's
-        with one of its links' ``invitation_token``. Sent with a request id, and once more with the same id when the
-        answer was lost (:meth:`_once`)."""
+        with one of its links' ``invitation_token``; with the seat's ``seed`` for the fair deal (None: a new one).
+        Sent with a request id, and once more with the same id when the answer was lost (:meth:`_once`)."""
         request = room_pb2.JoinRoomRequest(
             room_id=room_id,
             name=name,
             choice=choice,
             request_id=new_request_id(),
             invitation_token=invitation_token,
+            seed=new_seat_seed() if seed is None else seed,
         )
         if seat is not None:
             request.seat = seat

@@ -6,7 +6,9 @@ A replay file is a room's whole replay in one GetReplayResponse, in protobuf's J
 --save FILE`` writes one). Until the game is over each step is what a spectator saw; once it is over every hand is
 shown (each step's ``hands``, by seat, and the cards drawn in its events). A replay fetched by someone who sat at
 the table (its seat token, or their player's access token) also holds the table's chat (``chat``), which is shown
-beside the steps: each message after the last step whose time is at or before the message's, as plain text.
+beside the steps: each message after the last step whose time is at or before the message's, as plain text. A room
+made since fair deals carries its deal (``room.deal``); once the game is over its secret too, which the replay screen
+checks against the commitment itself (terminal.tables.deal_lines) before ``kickoff verify FILE`` deals it again.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, Log, Static
 
 from kickoff.v1 import chat_pb2, move_pb2
-from terminal.tables import REACTION_TEXT, SeatBook, outcome_lines, room_event_text, view_parts
+from terminal.tables import REACTION_TEXT, SeatBook, deal_lines, outcome_lines, room_event_text, view_parts
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a replay file larger than this is refused unread
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)  # steps a second the replay screen plays at
@@ -105,6 +107,7 @@ class ReplayScreen(Screen[None]):
     far (with the table's chat, where the replay holds it, placed by time), and where it stands. Arrows step, Page
     Up/Down ten, Home/End the first/last, g jumps to a version, Space plays and pauses, + and - change the speed."""
 
+    AUTO_FOCUS = ""  # (nothing: the jump field is hidden until g, and the keys are the screen's)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back"),
         Binding("left", "step(-1)", "Back a step"),
@@ -136,11 +139,15 @@ class ReplayScreen(Screen[None]):
     def compose(self) -> Any:
         yield Header()
         with Horizontal(id="replay"):
-            with VerticalScroll(id="replay-board"):
+            # Neither the board nor the feed takes the focus: the arrows, Home and End step the replay, never scroll.
+            with VerticalScroll(id="replay-board", can_focus=False):
                 yield Static("", id="replay-seats")
                 yield Static("", id="replay-state")
                 yield Static("", id="replay-hands")
-            yield Log(id="replay-feed", max_lines=FEED_LINES, auto_scroll=True)
+                yield Static("", id="replay-deal")
+            feed = Log(id="replay-feed", max_lines=FEED_LINES, auto_scroll=True)
+            feed.can_focus = False
+            yield feed
         yield Input(placeholder="a version, then Enter", id="replay-jump", type="integer")
         yield Static("", id="replay-position")
         yield Footer(compact=True, show_command_palette=False)
@@ -148,6 +155,13 @@ class ReplayScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = heading(self.replay)
         self.query_one("#replay-jump", Input).display = False
+        room = self.replay.room
+        hint = f"Deal the whole game again: kickoff replay --room {room.room_id} --save FILE, then kickoff verify FILE"
+        deal = deal_lines(room.deal if room.HasField("deal") else None, room.game, file_hint=hint)
+        panel = self.query_one("#replay-deal", Static)
+        panel.border_title = "Fair deal"
+        panel.display = bool(deal)
+        panel.update(Text("\n".join(deal)))
         self._draw()
 
     @property

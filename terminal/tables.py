@@ -9,12 +9,14 @@ moves it offers are the ones the server listed.
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
+from deals import scheme
 from kickoff.v1 import chat_pb2, common_pb2, move_pb2
 
 MAX_LABEL = 60
@@ -540,6 +542,49 @@ def outcome_lines(outcome: common_pb2.Outcome, book: SeatBook) -> list[str]:
         if outcome.winning_teams:
             lines.append("Winning team: " + ", ".join(str(team) for team in outcome.winning_teams))
     return lines
+
+
+VERIFIED = "Deal verified"
+NOT_VERIFIED = "Deal NOT verified: the secret does not match the commitment"
+SHORT_COMMITMENT = 12  # the commitment's characters the table shows during play
+
+
+def deal_verified(deal: common_pb2.Deal, game: str) -> bool | None:
+    """The client's own check of a revealed deal (deals/scheme.py, standard library only): whether the secret's
+    commitment for the room's ``game`` is the one published before the first card; None when this client cannot tell
+    (a scheme it does not know)."""
+    if deal.scheme not in scheme.SCHEMES:
+        return None
+    try:
+        made = scheme.commitment(scheme.secret_from_hex(deal.secret), deal.subject, game, deal.scheme)
+    except scheme.SchemeError:
+        return False
+    return hmac.compare_digest(made, deal.commitment.lower())
+
+
+def deal_lines(deal: common_pb2.Deal | None, game: str, my_seed: str = "", *, file_hint: str = "") -> list[str]:
+    """The fair deal (docs/guides/fair-deals.md) as lines: during play its commitment, short, and the seeds; once the
+    secret is revealed the client's check ("Deal verified"), the commitment, the secret, the seeds, and how to deal
+    the whole game again (``file_hint``: the replay file's command, else ``kickoff verify FILE``). None for a room made
+    before fair deals."""
+    if deal is None or not deal.commitment:
+        return []
+    mine = [f"Your seat's seed: {my_seed}"] if my_seed else []
+    seeds = f"Seeds: {' '.join(seed or '(none)' for seed in deal.seeds)}" if deal.seeds else "Seeds: fixed at the start"
+    if not deal.secret:
+        short = f"{deal.commitment[:SHORT_COMMITMENT]}..."
+        return [f"Deal committed: {short} (the secret is shown at the end)", *mine, seeds]
+    verdict = deal_verified(deal, game)
+    said = VERIFIED if verdict else NOT_VERIFIED if verdict is False else f"Deal not checked: scheme {deal.scheme!r}"
+    return [
+        said,
+        f"Commitment: {deal.commitment}",
+        f"Secret: {deal.secret}",
+        seeds,
+        *mine,
+        f"Scheme: {deal.scheme}, subject: {deal.subject}",
+        file_hint or "Deal the whole game again: kickoff replay --room ID --save FILE, then kickoff verify FILE",
+    ]
 
 
 def room_event_text(event: move_pb2.RoomEvent, book: SeatBook) -> str:

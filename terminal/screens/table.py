@@ -1,6 +1,8 @@
 """The table: one room followed live on the seat's play stream (or a spectator's event stream), its view drawn by
 :mod:`terminal.tables`, the seat's legal moves (choosing one submits it), the turn's clocks, the end, and the room's
-chat (:mod:`terminal.screens.chat`: the stream carries it; after the game, FollowChat)."""
+chat (:mod:`terminal.screens.chat`: the stream carries it; after the game, FollowChat), and the fair deal: its
+commitment during play, and once the game is over the client's own check of the revealed secret
+(terminal.tables.deal_lines)."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from terminal.client import CallFailed, KickoffClient, PlayItem, RoomStream, Tic
 from terminal.screens.chat import ChatPane
 from terminal.screens.private import InviteScreen
 from terminal.screens.shared import MODE_TEXT, open_replay, rating_text, timestamp_seconds
-from terminal.tables import SeatBook, move_label, outcome_lines, room_event_text, view_parts
+from terminal.tables import SeatBook, deal_lines, move_label, outcome_lines, room_event_text, view_parts
 
 REMATCH_LOOK_SECONDS = 5.0  # how often an open rematch is read again
 REMATCH_ACTIONS = ("propose_rematch", "answer_rematch", "join_rematch", "look_rematch")
@@ -84,6 +86,8 @@ class TableScreen(Screen[None]):
         self.pending = ""  # the request id of the move in flight
         self.snapshot: ViewSnapshot | None = None
         self.outcome: common_pb2.Outcome | None = None
+        # The room's deal: Room.deal, then GameStarted's (with the seeds), then GameEnded's secret.
+        self.deal: common_pb2.Deal | None = None
         self.refusal_text = ""
         self.stream: RoomStream | None = None
         self.stream_over = False
@@ -122,6 +126,7 @@ class TableScreen(Screen[None]):
                 yield Static("", id="seats")
                 yield Static("", id="state")
                 yield Static("", id="hand")
+                yield Static("", id="deal")
             with Vertical(id="table-side"):
                 yield OptionList(id="moves")
                 yield Static("", id="outcome")
@@ -141,6 +146,8 @@ class TableScreen(Screen[None]):
         self.query_one("#moves", OptionList).border_title = "Your moves" if self.viewer is not None else "Moves"
         self.query_one("#feed", Log).border_title = "Events"
         self.query_one("#outcome", Static).display = False
+        self.query_one("#deal", Static).border_title = "Fair deal"
+        self.query_one("#deal", Static).display = False
         self.query_one("#rematch", Static).display = False
         if self.viewer is None:  # the board takes the width until the outcome is shown
             self.query_one("#hand", Static).update("spectator: no hand")
@@ -347,6 +354,7 @@ class TableScreen(Screen[None]):
             self.room = await self.client.get_room(self.room_id, self.seat_token)
             for seat in self.room.seats:
                 self.book.take(seat)
+            self._take_deal(self.room)
             self._want_ratings()
             self.sub_title = self._subtitle()
             self.chat.set_room(self.room)
@@ -364,6 +372,8 @@ class TableScreen(Screen[None]):
                 await self._apply(item)
                 if self.finished and self.outcome is not None:
                     break
+            if self.finished and self.deal is not None and not self.deal.secret:  # (not with the end: read it)
+                self._take_deal(await self.client.get_room(self.room_id, self.seat_token))
             if self.finished and not self.chat.off:  # the room's chat goes on after the game, on its own stream
                 self.run_worker(self._follow_chat(), group="chat", exclusive=True)
             if self.finished and self.ticket is not None:  # the rematch, as it stands
@@ -400,7 +410,12 @@ class TableScreen(Screen[None]):
             feed = self.query_one("#feed", Log)
             for event in update.events:
                 feed.write_line(f"{update.version:>4} {room_event_text(event, self.book)}")
+                if event.WhichOneof("kind") == "game_started" and event.game_started.deal.commitment:
+                    self.deal = common_pb2.Deal()
+                    self.deal.CopyFrom(event.game_started.deal)
                 if event.WhichOneof("kind") == "game_ended":
+                    if event.game_ended.deal_secret and self.deal is not None:
+                        self.deal.secret = event.game_ended.deal_secret
                     self.outcome = event.game_ended.outcome
                     self.book.results = tuple(self.outcome.results)
                     self._want_ratings(again=True)  # a rated game's end changed them
@@ -411,8 +426,32 @@ class TableScreen(Screen[None]):
             self._notice("")  # the refusal shown before, if any, is over
         self._draw_moves()
         self._draw_turn()
+        self._draw_deal()
         if self.finished:
             self._draw_outcome()
+
+    # -- the fair deal ------------------------------------------------------------------------------------------------
+
+    def _take_deal(self, room: room_pb2.Room) -> None:
+        if room.HasField("deal") and room.deal.commitment:
+            self.deal = common_pb2.Deal()
+            self.deal.CopyFrom(room.deal)
+        self._draw_deal()
+
+    def deal_text(self) -> str:
+        """What the deal panel says ("" for a room made before fair deals)."""
+        game = self.room.game if self.room is not None else ""
+        seat = self.book.seats.get(self.viewer) if self.viewer is not None else None
+        hint = f"Deal the whole game again: kickoff replay --room {self.room_id} --save FILE, then kickoff verify FILE"
+        return "\n".join(deal_lines(self.deal, game, seat.seed if seat is not None else "", file_hint=hint))
+
+    def _draw_deal(self) -> None:
+        if not self.is_attached:
+            return
+        panel = self.query_one("#deal", Static)
+        text = self.deal_text()
+        panel.display = bool(text)
+        panel.update(Text(text))
 
     # -- the players' ratings -----------------------------------------------------------------------------------------
 

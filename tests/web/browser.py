@@ -89,6 +89,24 @@ document.addEventListener("kickoff:render", (event) => {
 """
 
 
+# The seat seeds a test's page sends (deal.js: 8 bytes of crypto.getRandomValues) are the same from run to run, as the
+# test servers' room ids and secrets are: a fair deal mixes them into the game's seed, so a game a page joins is dealt
+# the same each run. Each page counts its own: 5eed000100000001, 5eed000100000002... Every other draw stays random
+# (a device id's 16 bytes: two guests never share one).
+FIXED_SEAT_SEEDS = """
+(() => {
+  const random = crypto.getRandomValues.bind(crypto);
+  let drawn = 0;
+  crypto.getRandomValues = (array) => {
+    if (!(array instanceof Uint8Array) || array.length !== 8) return random(array);
+    drawn += 1;
+    array.set([0x5e, 0xed, 0x00, 0x01, 0, 0, (drawn >> 8) & 0xff, drawn & 0xff]);
+    return array;
+  };
+})();
+"""
+
+
 # A page's clock standing still from before it loads (Playwright's clock: Date, performance.now and every timer of the
 # page): time on the page moves only when the test moves it (`page.clock.run_for` fires the timers due as it goes), so
 # what the page shows of time never depends on how fast the machine runs the test. What runs on the page's timers or
@@ -110,11 +128,17 @@ class Pages:
         self.browser = browser
         self.errors: list[str] = []
 
-    async def new(self, *, record: bool = False, width: int = 1280, height: int = 900) -> Page:
+    async def new(
+        self, *, record: bool = False, width: int = 1280, height: int = 900, random_seeds: bool = False
+    ) -> Page:
+        """A page in a fresh context; ``record``: what it draws is collected (RECORD_RENDERS); ``random_seeds``: its
+        seat seeds are the browser's own random ones, not FIXED_SEAT_SEEDS."""
         context: BrowserContext = await self.browser.new_context(viewport={"width": width, "height": height})
         context.set_default_timeout(20_000)
         page = await context.new_page()
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        if not random_seeds:
+            await page.add_init_script(FIXED_SEAT_SEEDS)
         if record:
             await page.add_init_script(RECORD_RENDERS)
         return page

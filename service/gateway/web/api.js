@@ -1,6 +1,7 @@
 // Every call the page makes: the gateway's REST routes (same origin), their refusals as problem details, and the seat
 // tokens this tab holds (sessionStorage, one per room). A player's session (its access token) is session.js's; an
-// event stream that needs the access token is read by stream.js.
+// event stream that needs the access token is read by stream.js. Every call that seats a person (joining, a match or
+// an invitation accepted, a rematch accepted) sends a seed of the seat's own for the fair deal (deal.js).
 
 /** A refusal: the problem details' detail and reason (RFC 9457), or why the server could not be reached. `until`: when
  * a chat mute ends (RFC 3339, a `muted` refusal's); `retryAfter`: the Retry-After header's seconds (0 without one). */
@@ -20,6 +21,8 @@ export class Problem extends Error {
     return this.reason ? `${this.detail} (${this.reason})` : this.detail;
   }
 }
+
+import { newSeatSeed } from "./deal.js";
 
 const enc = encodeURIComponent;
 const linked = (sep, link) => (link ? `${sep}invitation_token=${enc(link)}` : "");
@@ -66,7 +69,7 @@ export const api = {
   room: (id, token, link = "") => call("GET", `/v1/rooms/${enc(id)}${linked("?", link)}`, { token }),
   // `token`: a player's access token (the player is seated); none: an anonymous seat, as before players.
   createRoom: (body, token) => call("POST", "/v1/rooms", { body, token }),
-  join: (id, body, token) => call("POST", `/v1/rooms/${enc(id)}/seats`, { body, token }),
+  join: (id, body, token) => call("POST", `/v1/rooms/${enc(id)}/seats`, { body: { seed: newSeatSeed(), ...body }, token }),
   view: (id, token, link = "") => call("GET", `/v1/rooms/${enc(id)}/view${linked("?", link)}`, { token }),
   legalMoves: (id, token) => call("GET", `/v1/rooms/${enc(id)}/legal-moves`, { token }),
   submit: (id, token, body) => call("POST", `/v1/rooms/${enc(id)}/moves`, { body, token }),
@@ -95,7 +98,7 @@ export const api = {
   enqueue: (body, token) => call("POST", "/v1/tickets", { body, token }),
   myTickets: (token) => call("GET", "/v1/tickets", { token }),
   getTicket: (id, token) => call("GET", `/v1/tickets/${enc(id)}`, { token }),
-  acceptMatch: (id, token) => call("POST", `/v1/tickets/${enc(id)}/accept`, { token }),
+  acceptMatch: (id, token) => call("POST", `/v1/tickets/${enc(id)}/accept`, { body: { seed: newSeatSeed() }, token }),
   cancelTicket: (id, token) => call("DELETE", `/v1/tickets/${enc(id)}`, { token }),
   ticketEvents: (id) => `/v1/tickets/${enc(id)}/events`, // read with readEvents (stream.js): it takes the token
 
@@ -122,7 +125,8 @@ export const api = {
   // The invitations a friend sent the signed-in player ({received, sent}), accepted (a seat: JoinRoom's answer) or
   // declined.
   roomInvitations: (token) => call("GET", "/v1/room-invitations", { token }),
-  acceptInvitation: (id, token) => call("POST", `/v1/rooms/${enc(id)}/invitation/accept`, { token }),
+  acceptInvitation: (id, token) =>
+    call("POST", `/v1/rooms/${enc(id)}/invitation/accept`, { body: { seed: newSeatSeed() }, token }),
   declineInvitation: (id, token) => call("POST", `/v1/rooms/${enc(id)}/invitation/decline`, { token }),
 
   // A room's chat (ChatService; its events, chatEvents, are read with readEvents: they take the reader's token).
@@ -139,7 +143,8 @@ export const api = {
 
   // Rematches (a seat token of the finished room, or a seated player's access token).
   proposeRematch: (id, token) => call("POST", `/v1/rooms/${enc(id)}/rematch`, { body: {}, token }),
-  answerRematch: (id, accept, token) => call("POST", `/v1/rooms/${enc(id)}/rematch/answer`, { body: { accept }, token }),
+  answerRematch: (id, accept, token) =>
+    call("POST", `/v1/rooms/${enc(id)}/rematch/answer`, { body: accept ? { accept, seed: newSeatSeed() } : { accept }, token }),
 };
 
 let games = null;

@@ -19,6 +19,7 @@ export class SeatBook {
       choice: seat.choice || "",
       playerId: seat.playerId || "", // the player holding it ("" for an anonymous seat, a system player's, a free one)
       standIn: seat.standIn || "", // the level of the system player standing in for its person ("" while they play)
+      seed: seat.seed || "", // the seat's seed for the fair deal, as published ("" for none)
     });
   }
 

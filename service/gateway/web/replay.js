@@ -40,6 +40,31 @@ function placeChat(steps, chat) {
   return placed;
 }
 
+/**
+ * A room's whole replay so far, every page's steps in one list: GetReplayResponse's JSON as a replay file holds it
+ * (`kickoff replay --room ID --save FILE`; the room as of the last page). Asked with this tab's seat token of the
+ * room, else as the signed-in player: whoever sat at the table gets its chat too (the first page's). `stopped()`:
+ * whether to stop asking (the view is gone).
+ */
+export async function wholeReplay(roomId, stopped = () => false) {
+  const seat = seatTokens.get(roomId)?.token;
+  const ask = (after) =>
+    seat || !currentSession() ? api.replay(roomId, after, 500, seat) : asPlayer((token) => api.replay(roomId, after, 500, token));
+  const whole = { room: {}, steps: [], revealed: false, lastVersion: "0", chat: [] };
+  let after = 0;
+  do {
+    const page = await ask(after);
+    if (stopped()) break;
+    if (!after) whole.chat = page.chat || [];
+    whole.steps.push(...(page.steps || []));
+    Object.assign(whole, { room: page.room || {}, revealed: Boolean(page.revealed), lastVersion: page.lastVersion || "0" });
+    if (page.rematchRoomId) whole.rematchRoomId = page.rematchRoomId;
+    after = Number(page.nextAfterVersion || 0);
+  } while (after && whole.steps.length < MAX_STEPS);
+  if (!whole.chat.length) delete whole.chat;
+  return whole;
+}
+
 export function replayView(root, roomId) {
   const s = { steps: [], lines: [], chat: [], talk: [], book: new SeatBook([], null), room: null, revealed: false, index: 0, timer: null, stopped: false };
 
@@ -221,20 +246,12 @@ export function replayView(root, roomId) {
   async function load() {
     try {
       await hostedGames();
-      // (this tab's seat of the room, else the signed-in player: a player of the table gets its chat too)
-      const seat = seatTokens.get(roomId)?.token;
-      const ask = (after) =>
-        seat || !currentSession() ? api.replay(roomId, after, 500, seat) : asPlayer((token) => api.replay(roomId, after, 500, token));
-      let after = 0;
-      do {
-        const page = await ask(after);
-        if (s.stopped) return;
-        if (!after) s.chat = page.chat || [];
-        s.steps.push(...(page.steps || []));
-        s.room = page.room;
-        s.revealed = Boolean(page.revealed);
-        after = Number(page.nextAfterVersion || 0);
-      } while (after && s.steps.length < MAX_STEPS);
+      const whole = await wholeReplay(roomId, () => s.stopped);
+      if (s.stopped) return;
+      s.chat = whole.chat || [];
+      s.steps = whole.steps;
+      s.room = whole.room;
+      s.revealed = Boolean(whole.revealed);
       if (s.room?.game) await loadFaces(s.room.game);
       s.book = new SeatBook([], null);
       s.lines = s.steps.map((step) => (step.update.events || []).map((event) => roomEventText(event, ctx(step))));

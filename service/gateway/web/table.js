@@ -3,15 +3,18 @@
 // legal moves as buttons, refusals and the outcome. A signed-in player who holds a seat of the room but whose tab has
 // no token for it takes the seat up (a fresh seat token) unless the address says to watch. Updates come from the
 // room's event stream (a stream ticket opens a seat's own); the view is asked for after each update. What is drawn of
-// a game is its table module's (games/); this file knows no game.
+// a game is its table module's (games/); this file knows no game. The deal's commitment, and once the game is over
+// the page's own check of its secret, are deal.js's panel.
 
 import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
 import { SeatBook } from "./book.js";
 import { chatMode, chatPanel } from "./chat.js";
+import { dealPanel } from "./deal.js";
 import { fill, h, plural } from "./dom.js";
 import { roomEventText, seatResults } from "./events.js";
 import { invitePanel, roomFor, watchLinkPanel } from "./invite.js";
 import { rematchPanel } from "./rematch.js";
+import { wholeReplay } from "./replay.js";
 import { ClockRing } from "./ring.js";
 import { dressCard, loadFaces } from "./games/faces.js";
 import { moveLabel, pick, tableFor } from "./games/index.js";
@@ -48,6 +51,9 @@ export function roomTable(root, roomId, { watch = false, link = "" } = {}) {
     outcome: null,
     tournament: "", // the tournament whose game the room is (its tournament makes the next game: no rematch)
     rematch: null, // the rematch part of the outcome (a seat's, once the game is over)
+    deal: null, // the room's deal (Room.deal as JSON): its commitment, seeds and, once the game is over, its secret
+    dealAsked: false, // the finished room was read again for its secret
+    endSecret: "", // the secret the game's end brought on the stream (shown if the room cannot be read)
     mode: "", // "online" or "solo", and ", rated", once the room is read
     source: null,
     ended: false,
@@ -86,6 +92,7 @@ export function roomTable(root, roomId, { watch = false, link = "" } = {}) {
   const seatOnly = (node) => (token ? node : null);
   const invite = token ? invitePanel(roomId, held) : null; // (a waiting room's link and invitations)
   const watchLink = token ? watchLinkPanel(roomId, held) : null; // (an unlisted room's link to watch it)
+  const deal = dealPanel(roomId, () => wholeReplay(roomId));
   // The events and the chat, beside the table (below it on a narrow screen: after the hand and the moves).
   const side = h(
     "div",
@@ -113,6 +120,7 @@ export function roomTable(root, roomId, { watch = false, link = "" } = {}) {
       seatOnly(
         h("section", { class: "panel", "aria-labelledby": "moves-h" }, h("h2", { id: "moves-h" }, "Your moves"), refusal, moves),
       ),
+      deal.element,
     ),
     side,
   );
@@ -390,13 +398,38 @@ export function roomTable(root, roomId, { watch = false, link = "" } = {}) {
     drawView();
     drawMoves();
     drawOutcome();
+    drawDeal();
     tickClock();
     rendered();
+  }
+
+  /** The deal's panel; once the game is over, the room is read for the deal as it stands (Room.deal, the secret
+   * revealed), which the panel checks; the secret the stream brought stands in if the room cannot be read. */
+  function drawDeal() {
+    const mySeed = s.viewer === null ? "" : s.book.seats.get(s.viewer)?.seed || "";
+    deal.update({ deal: s.deal, game: s.game, mySeed });
+    if (s.status === "finished" && s.deal?.commitment && !s.deal.secret && !s.dealAsked) {
+      s.dealAsked = true;
+      roomFor(roomId, token, link)
+        .then((answer) => {
+          if (s.stopped) return;
+          applyRoom(answer);
+          if (!s.deal?.secret && s.endSecret) s.deal = { ...s.deal, secret: s.endSecret };
+          drawDeal();
+        })
+        .catch(() => {
+          if (s.stopped || !s.endSecret) return;
+          s.deal = { ...s.deal, secret: s.endSecret };
+          drawDeal();
+        });
+    }
   }
 
   // -- events ------------------------------------------------------------------------------------------------------
   function eventText(event) {
     if (event.gameEnded) s.outcome = event.gameEnded.outcome || {};
+    if (event.gameStarted?.deal?.commitment) s.deal = { ...s.deal, ...event.gameStarted.deal };
+    if (event.gameEnded?.dealSecret) s.endSecret = event.gameEnded.dealSecret;
     return roomEventText(event, ctx());
   }
 
@@ -599,6 +632,7 @@ export function roomTable(root, roomId, { watch = false, link = "" } = {}) {
 
   function applyRoom(answer) {
     (answer.seats || []).forEach((seat) => s.book.take(seat));
+    if (answer.deal?.commitment) s.deal = answer.deal;
     s.known = Math.max(s.known, Number(answer.version || 0));
     s.game = answer.game || s.game;
     s.tournament = answer.tournamentId || s.tournament;
