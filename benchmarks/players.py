@@ -17,9 +17,10 @@ store (a SQLite file, or a database made beside the PostgreSQL one named, droppe
   round of each to warm up) on the same server, whose CPU (user + system, from /proc) is read before and after each
   round; the medians of the per-round CPU per game are compared. Goal: rated costs < 5% more.
 
-The rooms' deals are seeded (`kickoff grpc --room-seeds SEED:GAMES`): the k-th room the server makes gets seed
-``seed + k % games``, so the k-th game of every round is the same game, and its moves (chosen from the game's
-index and the room's version) the same moves; the figures say whether every game came out the same in every round.
+The rooms' deals are seeded (`kickoff grpc --room-seeds SEED:GAMES`): the k-th room the server makes gets the secret
+``seed + k % games`` bound to the subject ``seeded/<that number>`` (not its random id, so no fair deal), so the k-th
+game of every round is the same game, and its moves (chosen from the game's index and the room's version) the same
+moves; the figures say whether every game came out the same in every round.
 """
 
 from __future__ import annotations

@@ -89,8 +89,10 @@ def _parser() -> argparse.ArgumentParser:
         "--room-seeds",
         default=None,
         metavar="SEED:COUNT",
-        help="benchmarks: the k-th room made is dealt with seed SEED + k %% COUNT, so that runs repeat the same games "
-        "(anyone who knows them knows every deal: never on a server people play on)",
+        help="benchmarks: the k-th room made is dealt from the secret SEED + k %% COUNT, bound to the subject "
+        "'seeded/<that number>' instead of the room's id, so that runs repeat the same games. Such a deal is no fair "
+        "deal: anyone who knows the numbers knows every deal, and `kickoff verify` refuses it (its subject is not the "
+        "room's). Never on a server people play on",
     )
 
     gateway = commands.add_parser("gateway", help="run the REST gateway (Litestar) in front of a gRPC server")
@@ -435,10 +437,10 @@ def _serve_both(args: argparse.Namespace) -> int:
 def _run_grpc(args: argparse.Namespace) -> int:
     import asyncio
     import dataclasses
-    import itertools
     import logging
 
     from service.grpc.server import serve
+    from service.rooms.directory import seeded_deals
     from service.settings import GrpcSettings, NodeSettings, Settings, StoreSettings
     from service.store.database import upgrade
 
@@ -457,7 +459,7 @@ def _run_grpc(args: argparse.Namespace) -> int:
     if args.database_url:
         given["store"] = StoreSettings(database_url=args.database_url)
     settings = Settings.from_environment(**given)  # every setting, once: a bad KICKOFF_* value stops the start here
-    seed_source = None
+    deals = None
     if args.room_seeds:
         try:
             first, count = (int(part) for part in args.room_seeds.split(":"))
@@ -466,11 +468,10 @@ def _run_grpc(args: argparse.Namespace) -> int:
         except ValueError:
             print("--room-seeds takes SEED:COUNT, two whole numbers, COUNT at least 1", file=sys.stderr)
             return 2
-        seeds = itertools.cycle(range(first, first + count))
-        seed_source = lambda: next(seeds)  # noqa: E731
+        deals = seeded_deals(first, count)
     if settings.store.database_url != "memory":
         upgrade(settings.store.database_url)  # the server applies the migrations on start
-    asyncio.run(serve(settings, discard_spans=args.discard_spans, seed_source=seed_source))
+    asyncio.run(serve(settings, discard_spans=args.discard_spans, deals=deals))
     return 0
 
 

@@ -353,7 +353,8 @@ OPERATIONS: dict[str, Rest] = {
     # Rematches (docs/guides/rematches.md): a finished room's people propose and answer one.
     "ProposeRematch": Rest(
         summary="Propose a rematch of a finished room (a person seated there)",
-        description="Body: {} . The proposer has accepted; every other person is asked until the answer's "
+        description='Body: {} , or {"seed": "..."}: the proposer\'s seat\'s seed for the new room\'s fair deal. '
+        "The proposer has accepted; every other person is asked until the answer's "
         "`rematch.deadline`. Proposing again while it is open answers the same proposal.",
         example={"roomId": "3f2a9c1d4e5b6a70", "rematch": {"status": "REMATCH_STATUS_OPEN", "proposedBy": 0}},
         security=SEAT_OR_PLAYER,

@@ -91,7 +91,7 @@ from service.players.players import Players, page_key
 from service.players.store import PlayerStore
 from service.presence.presence import Presence
 from service.rooms.clock import SystemClock
-from service.rooms.directory import RoomDirectory, RoomsShared
+from service.rooms.directory import DealSpec, RoomDirectory, RoomsShared
 from service.rooms.invitations import RoomInvitations
 from service.rooms.private import InvitationLinks
 from service.rooms.rematches import Rematches
@@ -565,7 +565,7 @@ class Assembly:
 
     @classmethod
     async def build(
-        cls, settings: Settings, *, discard_spans: bool = False, seed_source: Callable[[], int | bytes] | None = None
+        cls, settings: Settings, *, discard_spans: bool = False, deals: Callable[[], DealSpec] | None = None
     ) -> Assembly:
         telemetry = from_environment("kickoff-grpc", discard_spans=discard_spans)
         clock = SystemClock()
@@ -631,7 +631,7 @@ class Assembly:
                 "rates": player_store is not None,
                 "thinkers": Thinkers(settings.bots.workers),
                 "runtime": runtime,
-                "seed_source": seed_source,
+                "deals": deals,
                 "sealer": sealer,
                 "max_live_rooms": limits.max_live_rooms or None,
                 "correspondence": settings.correspondence,
@@ -797,16 +797,17 @@ class Assembly:
 
 
 async def serve(
-    settings: Settings, *, discard_spans: bool = False, seed_source: Callable[[], int | bytes] | None = None
+    settings: Settings, *, discard_spans: bool = False, deals: Callable[[], DealSpec] | None = None
 ) -> None:
     """Open the store, restore every room it holds, serve until SIGINT or SIGTERM, then stop gracefully: the
     composition root (see the module docstring). ``settings``: every setting, read once (Settings.from_environment).
-    ``seed_source``: each new room's seed (None: a random one; benchmarks repeat their games with a fixed one).
+    ``deals``: each new room's deal (None: a fair deal, its secret random and bound to the room's id; benchmarks
+    repeat their games with service.rooms.directory.seeded_deals, which are no fair deals).
 
     On PostgreSQL the server is a node of a cluster (``settings.node``: its id, address and lease): instead of
     restoring every room, it claims its share of the rooms nobody alive owns, and keeps claiming them as nodes die.
     Correspondence rooms resting in the store are not restored at start: the sweep loads each when it is due."""
-    assembly = await Assembly.build(settings, discard_spans=discard_spans, seed_source=seed_source)
+    assembly = await Assembly.build(settings, discard_spans=discard_spans, deals=deals)
     running = await assembly.start()
     host = settings.grpc.host
     log.info("kickoff gRPC server listening on %s:%d", host, running.port)

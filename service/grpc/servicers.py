@@ -470,7 +470,7 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         self, request: room_pb2.ProposeRematchRequest, context: Any, room: Room
     ) -> room_pb2.ProposeRematchResponse:
         seat = await self.access.caller_seat(room, context)
-        await self.access.rematches.propose(room, seat)
+        await self.access.rematches.propose(room, seat, seat_seed(request.seed))
         return room_pb2.ProposeRematchResponse(room=room_to_proto(room))
 
     @routed

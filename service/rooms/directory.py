@@ -37,6 +37,7 @@ counting them is what let a node fill with rooms their people had walked away fr
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import secrets
 from collections import Counter
@@ -118,6 +119,21 @@ class DealSpec:
     held: bool = False
 
 
+def seeded_deals(first: int, count: int) -> Callable[[], DealSpec]:
+    """Deals that repeat from run to run (`kickoff grpc --room-seeds FIRST:COUNT`, for benchmarks): the k-th room
+    made gets the secret ``n.to_bytes(32, "big")`` with ``n = first + k % count``, bound to the subject
+    ``seeded/<n>`` instead of its (random) id, so the k-th room of every run is dealt the same game from the same
+    seats' seeds. Such a deal is no fair deal: anyone who knows ``n`` knows its secret, and `kickoff verify` refuses
+    it (its subject is not the room's)."""
+    numbers = itertools.cycle(range(first, first + count))
+
+    def deal() -> DealSpec:
+        number = next(numbers)
+        return DealSpec(secret_of(number), f"seeded/{number}")
+
+    return deal
+
+
 @dataclass(frozen=True)
 class NewRoom:
     """What a new room is asked to be, as RoomDirectory.create takes it (a record of the request: create checks it;
@@ -161,6 +177,9 @@ class RoomsShared:
     surroundings: Surroundings
     runtime: Runtime = field(default_factory=Runtime)
     seed_source: Callable[[], int | bytes] = field(default=_random_secret)
+    # each new room's deal, where what makes the room chose none (NewRoom.deal); None: the room draws its secret from
+    # seed_source and binds it to its id (a fair deal). Benchmarks repeat their games with seeded_deals.
+    deals: Callable[[], DealSpec] | None = None
     # each new room's id (random; tests give ids the same from run to run, since a fair deal is bound to its room's id)
     room_ids: Callable[[], str] = field(default=lambda: new_room_id())  # (looked up at each call: see new_room_id)
     default_think_seconds: float | None = None
@@ -304,8 +323,10 @@ class RoomDirectory(Directory[Room]):
                 retry_after=30.0,
             )
         room_id = asked.room_id or self.shared.room_ids()
-        if asked.deal is not None:  # (a deal chosen by what makes the room: a duplicate tournament's)
-            deal = RoomDeal(asked.deal.secret, asked.deal.subject, asked.game, asked.deal.seeds, asked.deal.held)
+        # (a deal chosen by what makes the room, a duplicate tournament's; else the server's, a benchmark's)
+        spec = asked.deal or (self.shared.deals() if self.shared.deals is not None else None)
+        if spec is not None:
+            deal = RoomDeal(spec.secret, spec.subject, asked.game, spec.seeds, spec.held)
         else:
             deal = RoomDeal(secret_of(self.seed_source()), room_id, asked.game)
         traced = {

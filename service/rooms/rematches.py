@@ -109,8 +109,10 @@ class Rematches:
 
     # -- proposing and answering -------------------------------------------------------------------------------------
 
-    async def propose(self, room: Room, seat: int) -> RematchRecord:
-        """``seat`` (a person's, checked by the caller) proposes a rematch of ``room``; see the module docstring."""
+    async def propose(self, room: Room, seat: int, seed: str = "") -> RematchRecord:
+        """``seat`` (a person's, checked by the caller) proposes a rematch of ``room``; see the module docstring.
+        ``seed``: the proposer's seat's seed for the new room's fair deal (checked by the caller), as ``answer`` takes
+        an accepting seat's; a proposal made already keeps the seeds it has."""
         self._check_room(room)
         await self.attach(room)
         async with self._lock(room.room_id):
@@ -123,7 +125,7 @@ class Rematches:
             window = room.correspondence_hours * 3600.0 if room.correspondence_hours else self.seconds
             people = [r.seat for r in room.seats if r.kind == PERSON]
             answers = {s: ACCEPTED if s == seat else WAITING for s in people}
-            record = RematchRecord(room.room_id, seat, now, now + window, answers)
+            record = RematchRecord(room.room_id, seat, now, now + window, answers, {seat: seed} if seed else {})
             events = [
                 rematch_event(
                     recipient=r.player,

@@ -560,7 +560,8 @@ class Tournament(ActorHandler):
         index = room.tournament_game if room.tournament_game is not None else len(self.game_room_ids) - 1
         for seat in people:
             table = self.table_seat(seat.seat, index)
-            await room.seat_person(table, seat.name, seat.nonce, seat.player, seat.origin)
+            seed = self.seat_seeds.get(seat.seat, "")  # (its seed in every game's room, as given on joining)
+            await room.seat_person(table, seat.name, seat.nonce, seat.player, seat.origin, seed)
         if not people:
             await room.open()
 

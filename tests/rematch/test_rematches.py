@@ -161,3 +161,25 @@ async def test_a_proposal_survives_a_restart(start: Start, database_url: str, tm
     made = (await answer(second, done.room_id, done.sessions[2].access_token, True)).room
     assert made.rematch.status == room_pb2.REMATCH_STATUS_MADE
     assert (await room(second, made.rematch.room_id)).status == common_pb2.ROOM_STATUS_PLAYING
+
+
+async def test_the_proposer_and_the_accepting_seat_give_the_rematch_their_seeds(served: Served) -> None:
+    """Buys: every seat of a rematch may add its seed to the new room's fair deal, the proposer's too (it accepts by
+    proposing, so ProposeRematch takes it as AnswerRematch does), and a bad one is refused before anything is
+    proposed. About a second."""
+    done = await finished(served)
+    bad = served.harness.rooms.ProposeRematch(
+        room_pb2.ProposeRematchRequest(room_id=done.room_id, seed="with space"), metadata=auth(done.tokens[0])
+    )
+    assert await refusal(bad) == (grpc.StatusCode.INVALID_ARGUMENT, "bad_seed")
+    assert not (await room(served, done.room_id)).HasField("rematch"), "a refused proposal proposes nothing"
+    await served.harness.rooms.ProposeRematch(
+        room_pb2.ProposeRematchRequest(room_id=done.room_id, seed="proposer-0"), metadata=auth(done.tokens[0])
+    )
+    accepted = await served.harness.rooms.AnswerRematch(
+        room_pb2.AnswerRematchRequest(room_id=done.room_id, accept=True, seed="answer-1"),
+        metadata=auth(done.sessions[1].access_token),
+    )
+    new = await room(served, accepted.room.rematch.room_id)
+    assert [seat.seed for seat in new.seats] == ["proposer-0", "answer-1"]
+    assert list(new.deal.seeds) == ["proposer-0", "answer-1"], "the new game's seed is derived from both"

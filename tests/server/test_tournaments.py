@@ -332,3 +332,33 @@ async def test_a_duplicate_tournaments_token_plays_its_rotated_seat_and_the_deal
     hands = [(hand.deal, hand.table_seat, [(p.seat, p.game) for p in hand.plays]) for hand in standings.hands]
     assert hands == [(0, t, [(t, 0), ((t - 1) % 4, 1)]) for t in range(4)]
     assert standings.hands[0].plays[0].name == "ann"
+
+
+async def test_an_ordinary_tournaments_games_take_the_seed_given_on_joining(harness: Harness) -> None:
+    """Buys: JoinTournamentRequest.seed counts in an ordinary tournament: each game's room seats the person with it,
+    so it goes into every game's deal (the first game and the one after it). Under a second."""
+    created = await create(harness, system_players=3, solo=True, options={"hand_size": 1})
+    tid = created.tournament_id
+    joined = await harness.tournaments.JoinTournament(
+        tournament_pb2.JoinTournamentRequest(tournament_id=tid, name="ann", seed="ann-seed")
+    )
+    token = joined.seat_token
+    rooms = []
+    for index in range(2):
+        await harness.server.tournaments.settle()
+        tournament = (
+            await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
+        ).tournament
+        room_id = tournament.game_list[index].room_id
+        while True:
+            await harness.settle(room_id)
+            view = await harness.view(room_id, token)
+            if not view.to_act:
+                break
+            legal = await harness.legal(room_id, token)
+            plays = [move for move in legal if move.soker.HasField("play")]
+            await harness.submit(room_id, token, (plays or legal)[0], expected=view.version)
+        rooms.append((await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room)
+    for room in rooms:
+        assert room.seats[0].seed == "ann-seed" and room.deal.seeds[0] == "ann-seed"
+        assert [seat.seed for seat in room.seats[1:]] == list(room.deal.seeds[1:]) and all(room.deal.seeds[1:])

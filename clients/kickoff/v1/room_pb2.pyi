@@ -365,10 +365,12 @@ class AcceptRoomInvitationRequest(_message.Message):
     def __init__(self, room_id: _Optional[str] = ..., seed: _Optional[str] = ...) -> None: ...
 
 class ProposeRematchRequest(_message.Message):
-    __slots__ = ("room_id",)
+    __slots__ = ("room_id", "seed")
     ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
     room_id: str
-    def __init__(self, room_id: _Optional[str] = ...) -> None: ...
+    seed: str
+    def __init__(self, room_id: _Optional[str] = ..., seed: _Optional[str] = ...) -> None: ...
 
 class AcceptRoomInvitationResponse(_message.Message):
     __slots__ = ("room", "seat", "seat_token")

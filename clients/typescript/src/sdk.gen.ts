@@ -829,7 +829,7 @@ export const takeSeat = <ThrowOnError extends boolean = false>(options: Options<
 /**
  * Propose a rematch of a finished room (a person seated there)
  *
- * Body: {} . The proposer has accepted; every other person is asked until the answer's `rematch.deadline`. Proposing again while it is open answers the same proposal.
+ * Body: {} , or {"seed": "..."}: the proposer's seat's seed for the new room's fair deal. The proposer has accepted; every other person is asked until the answer's `rematch.deadline`. Proposing again while it is open answers the same proposal.
  */
 export const proposeRematch = <ThrowOnError extends boolean = false>(options: Options<ProposeRematchData, ThrowOnError>) => (options.client ?? client).post<ProposeRematchResponses, ProposeRematchErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }, { scheme: 'bearer', type: 'http' }],

@@ -2084,6 +2084,7 @@ export type ProblemDetails = {
  */
 export type ProposeRematchRequest = {
     roomId?: string;
+    seed?: string;
 };
 
 /**

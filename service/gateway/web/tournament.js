@@ -15,6 +15,15 @@ export function tournamentView(root, tournamentId) {
   const caption = h("caption", { testid: "standings-caption" }, "Standings");
   const lines = h("tbody", {});
   const standings = h("table", { class: "standings", testid: "standings" }, caption, h("thead"), lines);
+  // A duplicate tournament's comparison (Standings.hands): each hand of each deal, and what everyone who held it scored.
+  const handLines = h("tbody", {});
+  const hands = h(
+    "table",
+    { class: "standings", testid: "hands", hidden: true },
+    h("caption", {}, "Hands compared: the same cards, each player's points with them"),
+    h("thead", {}, h("tr", {}, ["Deal", "Table seat", "Played by"].map((text) => h("th", { scope: "col" }, text)))),
+    handLines,
+  );
   const gameList = h("ul", { class: "tournament-games", testid: "tournament-games" });
   const feed = h("ol", { class: "feed", testid: "feed", "aria-label": "Events" });
   const page = h(
@@ -25,7 +34,7 @@ export function tournamentView(root, tournamentId) {
       { class: "table", "aria-label": "Tournament" },
       h("header", { class: "table-head" }, title, h("a", { href: "#", class: "back" }, "Back to the lobby"), connection),
       summary,
-      h("section", { class: "panel" }, standings),
+      h("section", { class: "panel" }, standings, hands),
       h("section", { class: "panel", "aria-labelledby": "games-h" }, h("h2", { id: "games-h" }, "Games"), gameList),
     ),
     h("aside", { class: "events panel", "aria-labelledby": "events-h" }, h("h2", { id: "events-h" }, "Events"), feed),
@@ -79,6 +88,28 @@ export function tournamentView(root, tournamentId) {
           h("td", {}, String(entry.points ?? 0)),
           h("td", {}, String(entry.gamesWon ?? 0)),
           tallyNames.map((tally) => h("td", {}, String((entry.tallies || []).find((item) => item.name === tally)?.value ?? 0))),
+        ),
+      ),
+    );
+    hands.hidden = !(table.hands || []).length;
+    fill(
+      handLines,
+      (table.hands || []).map((hand) =>
+        h(
+          "tr",
+          { testid: "hand", data: { deal: hand.deal ?? 0, tableSeat: hand.tableSeat ?? 0 } },
+          h("td", {}, String((hand.deal ?? 0) + 1)),
+          h("td", {}, String(hand.tableSeat ?? 0)),
+          h(
+            "td",
+            {},
+            (hand.plays || [])
+              .map((play) => {
+                const won = play.won ? ", won" : "";
+                return `${play.name || name(play.seat)}: ${play.points ?? 0} points (game ${(play.game ?? 0) + 1}${won})`;
+              })
+              .join("; "),
+          ),
         ),
       ),
     );
