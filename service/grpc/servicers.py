@@ -419,6 +419,13 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
                 field="choice",
                 code="choice_needs_player",
             )
+        seed = seat_seed(request.seed)  # (a bad one is refused before a room is made)
+        if player is None and seed:
+            raise InvalidRequest(
+                "seed is the creating player's seat's: send a player's access token, or join with the seed",
+                field="seed",
+                code="seed_needs_player",
+            )
         key = request_key(request.request_id, player.player_id if player else "", parameters_of(request))
 
         async def create() -> Room:
@@ -433,7 +440,9 @@ class RoomServicer(room_pb2_grpc.RoomServiceServicer):
         if player is None:
             return room_pb2.CreateRoomResponse(room=room_to_proto(room))
         # The creator sits down at once (a retry: in the seat the first call took, with the same token).
-        seat, nonce = await room.join(None, player.name, request.choice, player.player_id, self._origin(context), key)
+        seat, nonce = await room.join(
+            None, player.name, request.choice, player.player_id, self._origin(context), key, seed
+        )
         token = self.access.tokens.issue(room.room_id, seat, nonce)
         return room_pb2.CreateRoomResponse(room=room_to_proto(room), seat=seat, seat_token=token)
 

@@ -4,8 +4,8 @@ same way: a front-end built against it works unchanged.
 Every path and method of the released document is still in the gateway's document, with the same operation id, the
 same parameters (name, where, required, schema), request body, answers (status codes, media types, schemas) and
 security; schemas are compared with their ``$ref`` followed into the components. What a release added is free to be
-there (a path, an operation, a field of a message, an enum value), and a request's upper bound may rise (what was sent
-before is still taken); nothing else released may change or go. Descriptions,
+there (a path, an operation, a field of a message, an enum value, an optional body where there was none), and a
+request's upper bound may rise (what was sent before is still taken); nothing else released may change or go. Descriptions,
 summaries and examples are words for people, not the surface, and are not compared. And the released operations are
 really answered at their path and method, not only documented.
 """
@@ -122,7 +122,11 @@ class Compare:
         for key, parameter in new_parameters.items():
             if parameter.get("required"):
                 self.changes.append(f"{where} parameter {key}: new and required")
-        if ("requestBody" in old) != ("requestBody" in new):
+        if "requestBody" in new and "requestBody" not in old and not new["requestBody"].get("required"):
+            # An optional body where there was none: what a front-end sent before (no body) is still served; the
+            # 415 for a body that is not JSON comes with it.
+            old = {**old, "responses": {"415": new["responses"].get("415", {}), **old["responses"]}}
+        elif ("requestBody" in old) != ("requestBody" in new):
             self.changes.append(f"{where} requestBody: {'gone' if 'requestBody' in old else 'new'}")
         elif "requestBody" in old:
             self.content(f"{where} requestBody", old["requestBody"], new["requestBody"])

@@ -127,7 +127,7 @@ class Rematch(_message.Message):
     def __init__(self, status: _Optional[_Union[RematchStatus, str]] = ..., proposed_by: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[RematchSeat, _Mapping]]] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., room_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class CreateRoomRequest(_message.Message):
-    __slots__ = ("game", "mode", "seats", "system_players", "options", "system_player", "think_seconds", "system_seats", "rated", "choice", "correspondence_hours", "stand_ins", "request_id", "unlisted", "rematch_fill", "chat", "team_chat")
+    __slots__ = ("game", "mode", "seats", "system_players", "options", "system_player", "think_seconds", "system_seats", "rated", "choice", "correspondence_hours", "stand_ins", "request_id", "unlisted", "rematch_fill", "chat", "team_chat", "seed")
     GAME_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -145,6 +145,7 @@ class CreateRoomRequest(_message.Message):
     REMATCH_FILL_FIELD_NUMBER: _ClassVar[int]
     CHAT_FIELD_NUMBER: _ClassVar[int]
     TEAM_CHAT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
     game: str
     mode: _common_pb2.RoomMode
     seats: int
@@ -162,7 +163,8 @@ class CreateRoomRequest(_message.Message):
     rematch_fill: RematchFill
     chat: _chat_pb2.ChatMode
     team_chat: bool
-    def __init__(self, game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., seats: _Optional[int] = ..., system_players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., system_seats: _Optional[_Iterable[int]] = ..., rated: _Optional[bool] = ..., choice: _Optional[str] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ..., request_id: _Optional[str] = ..., unlisted: _Optional[bool] = ..., rematch_fill: _Optional[_Union[RematchFill, str]] = ..., chat: _Optional[_Union[_chat_pb2.ChatMode, str]] = ..., team_chat: _Optional[bool] = ...) -> None: ...
+    seed: str
+    def __init__(self, game: _Optional[str] = ..., mode: _Optional[_Union[_common_pb2.RoomMode, str]] = ..., seats: _Optional[int] = ..., system_players: _Optional[int] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., system_player: _Optional[str] = ..., think_seconds: _Optional[float] = ..., system_seats: _Optional[_Iterable[int]] = ..., rated: _Optional[bool] = ..., choice: _Optional[str] = ..., correspondence_hours: _Optional[int] = ..., stand_ins: _Optional[bool] = ..., request_id: _Optional[str] = ..., unlisted: _Optional[bool] = ..., rematch_fill: _Optional[_Union[RematchFill, str]] = ..., chat: _Optional[_Union[_chat_pb2.ChatMode, str]] = ..., team_chat: _Optional[bool] = ..., seed: _Optional[str] = ...) -> None: ...
 
 class CreateRoomResponse(_message.Message):
     __slots__ = ("room", "seat", "seat_token")

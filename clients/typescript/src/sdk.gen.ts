@@ -753,7 +753,11 @@ export const revokeInvitationLink = <ThrowOnError extends boolean = false>(optio
 export const acceptRoomInvitation = <ThrowOnError extends boolean = false>(options: Options<AcceptRoomInvitationData, ThrowOnError>) => (options.client ?? client).post<AcceptRoomInvitationResponses, AcceptRoomInvitationErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/rooms/{room_id}/invitation/accept',
-    ...options
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -984,7 +988,11 @@ export const getTicket = <ThrowOnError extends boolean = false>(options: Options
 export const acceptMatch = <ThrowOnError extends boolean = false>(options: Options<AcceptMatchData, ThrowOnError>) => (options.client ?? client).post<AcceptMatchResponses, AcceptMatchErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/tickets/{ticket_id}/accept',
-    ...options
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**

@@ -14,12 +14,32 @@ export type AcceptFriendRequestResponse = {
 };
 
 /**
+ * AcceptMatchRequest
+ *
+ * kickoff.v1.AcceptMatchRequest, in the proto3 JSON mapping
+ */
+export type AcceptMatchRequest = {
+    seed?: string;
+    ticketId?: string;
+};
+
+/**
  * AcceptMatchResponse
  *
  * kickoff.v1.AcceptMatchResponse, in the proto3 JSON mapping
  */
 export type AcceptMatchResponse = {
     ticket?: Ticket;
+};
+
+/**
+ * AcceptRoomInvitationRequest
+ *
+ * kickoff.v1.AcceptRoomInvitationRequest, in the proto3 JSON mapping
+ */
+export type AcceptRoomInvitationRequest = {
+    roomId?: string;
+    seed?: string;
 };
 
 /**
@@ -910,6 +930,7 @@ export type CreateRoomRequest = {
     rematchFill?: RematchFill;
     requestId?: string;
     seats?: number;
+    seed?: string;
     standIns?: boolean;
     systemPlayer?: string;
     systemPlayers?: number;
@@ -5569,7 +5590,10 @@ export type RevokeInvitationLinkResponses = {
 export type RevokeInvitationLinkResponse = RevokeInvitationLinkResponses[keyof RevokeInvitationLinkResponses];
 
 export type AcceptRoomInvitationData = {
-    body?: never;
+    /**
+     * a AcceptRoomInvitationRequest (the room id comes from the path)
+     */
+    body?: AcceptRoomInvitationRequest;
     path: {
         room_id: string;
     };
@@ -5578,6 +5602,10 @@ export type AcceptRoomInvitationData = {
 };
 
 export type AcceptRoomInvitationErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
     /**
      * refused: problem details
      */
@@ -6244,7 +6272,10 @@ export type GetTicketResponses = {
 export type GetTicketResponse2 = GetTicketResponses[keyof GetTicketResponses];
 
 export type AcceptMatchData = {
-    body?: never;
+    /**
+     * a AcceptMatchRequest (the room id comes from the path)
+     */
+    body?: AcceptMatchRequest;
     path: {
         ticket_id: string;
     };
@@ -6253,6 +6284,10 @@ export type AcceptMatchData = {
 };
 
 export type AcceptMatchErrors = {
+    /**
+     * a body that is not `application/json` (`unsupported_media_type`)
+     */
+    415: ProblemDetails;
     /**
      * refused: problem details
      */
