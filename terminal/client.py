@@ -760,7 +760,7 @@ class KickoffClient:
     async def propose_rematch(self, room_id: str, token: str) -> room_pb2.Room:
         """Propose a rematch of a finished room with the seat's token (the proposer has accepted); the room with its
         rematch."""
-        request = room_pb2.ProposeRematchRequest(room_id=room_id)
+        request = room_pb2.ProposeRematchRequest(room_id=room_id, seed=new_seat_seed())
         return (await self._unary(self._rooms.ProposeRematch, request, self._auth(token))).room
 
     async def answer_rematch(
@@ -859,6 +859,7 @@ class KickoffClient:
             return NewRoom((await self._once(lambda: self._unary(self._rooms.CreateRoom, request, metadata))).room)
         if self.signed_in:
             request.choice = choice  # (an anonymous creator's choice would be refused: they choose on joining)
+            request.seed = new_seat_seed()  # (the seat they are given: its seed for the fair deal)
         response = await self._once(
             lambda: self._as_player(self._rooms.CreateRoom, request, required=False, metadata=metadata)
         )

@@ -5,9 +5,9 @@ Every path and method of the released document is still in the gateway's documen
 same parameters (name, where, required, schema), request body, answers (status codes, media types, schemas) and
 security; schemas are compared with their ``$ref`` followed into the components. What a release added is free to be
 there (a path, an operation, a field of a message, an enum value, an optional body where there was none), and a
-request's upper bound may rise (what was sent before is still taken); nothing else released may change or go. Descriptions,
-summaries and examples are words for people, not the surface, and are not compared. And the released operations are
-really answered at their path and method, not only documented.
+request's upper bound may rise (what was sent before is still taken); nothing else released may change or go.
+Descriptions, summaries and examples are words for people, not the surface, and are not compared. And the released
+operations are really answered at their path and method, not only documented.
 """
 
 from __future__ import annotations

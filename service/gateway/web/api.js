@@ -142,7 +142,7 @@ export const api = {
   chatEvents: (id, link = "") => `/v1/rooms/${enc(id)}/chat/events${linked("?", link)}`,
 
   // Rematches (a seat token of the finished room, or a seated player's access token).
-  proposeRematch: (id, token) => call("POST", `/v1/rooms/${enc(id)}/rematch`, { body: {}, token }),
+  proposeRematch: (id, token) => call("POST", `/v1/rooms/${enc(id)}/rematch`, { body: { seed: newSeatSeed() }, token }),
   answerRematch: (id, accept, token) =>
     call("POST", `/v1/rooms/${enc(id)}/rematch/answer`, { body: accept ? { accept, seed: newSeatSeed() } : { accept }, token }),
 };

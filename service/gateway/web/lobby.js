@@ -6,6 +6,7 @@
 // before players.
 
 import { api, hostedGames, Problem, seatTokens, statusName } from "./api.js";
+import { newSeatSeed } from "./deal.js";
 import { field, fill, h, plural } from "./dom.js";
 import { friendsPanel } from "./friends.js";
 import { cancelSearch, currentSearch, onSearchChange, playNow, searching } from "./matchmaking.js";
@@ -449,6 +450,7 @@ export function lobby(root) {
       if (await actingAsPlayer()) {
         // The player is seated by creating it, in the first person's seat, with their choice.
         if (chosen) body.choice = chosen;
+        body.seed = newSeatSeed(); // (the creator's seat's seed for the fair deal: they are seated by creating it)
         const answer = await asPlayer((token) => api.createRoom(body, token));
         const room = answer.room || answer;
         if (answer.seatToken) {
