@@ -1047,12 +1047,13 @@ class AosState(GameState):
         return places
 
     def hidden_from(self, viewer: int | None) -> set[str]:
-        hidden = {PLAYER_CODES[card] for card in self.player_deck}
-        hidden.update(ACTION_INSTANCE[card] for card in self.action_deck)
+        player, action = PLAYER_CODES.__getitem__, ACTION_INSTANCE.__getitem__
+        hidden = set(map(player, self.player_deck))
+        hidden.update(map(action, self.action_deck))
         for seat in range(self.seats):
             if seat != viewer:
-                hidden.update(PLAYER_CODES[card] for card in self.players[seat])
-                hidden.update(ACTION_INSTANCE[card] for card in self.actions[seat])
+                hidden.update(map(player, self.players[seat]))
+                hidden.update(map(action, self.actions[seat]))
         return hidden
 
     def clock_key(self, seat: int) -> Any:

@@ -841,15 +841,16 @@ class CartaState(GameState):
         return places
 
     def hidden_from(self, viewer: int | None) -> set[str]:
-        hidden = {INSTANCE[card] for card in self.pile}
+        instance = INSTANCE.__getitem__
+        hidden = set(map(instance, self.pile))
         hidden.update(INSTANCE[card] for card, down in zip(self.table, self.down, strict=True) if down)
         for team in (0, 1):
-            hidden.update(INSTANCE[card] for card in self.skill[team])
-            hidden.update(INSTANCE[card] for card in self.special[team])
-            hidden.update(INSTANCE[card] for card in self.luck[team][self.luck_known[team] :])
+            hidden.update(map(instance, self.skill[team]))
+            hidden.update(map(instance, self.special[team]))
+            hidden.update(map(instance, self.luck[team][self.luck_known[team] :]))
         for seat in range(self.seats):
             if seat != viewer:
-                hidden.update(INSTANCE[card] for card in self.hands[seat])
+                hidden.update(map(instance, self.hands[seat]))
         if self.colours[0] < 0:
             hidden.update(INSTANCE)
         return hidden
