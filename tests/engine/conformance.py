@@ -122,7 +122,7 @@ class Open:
     see. Counts are taken per face when a check asks (a view or an event shows a few faces; the deck has many)."""
 
     def __init__(self, state: GameState, every: list[str]) -> None:
-        self.copies = _copies(frozenset(every))
+        self.copies, self.single = _copies(frozenset(every))
         self.hidden = {viewer: state.hidden_from(viewer) for viewer in [None, *range(state.seats)]}
 
     def count(self, viewer: int | None, name: str) -> int:
@@ -133,18 +133,32 @@ class Open:
             return 0 if copies[0] in hidden else 1
         return len(copies) - sum(map(hidden.__contains__, copies))
 
+    def over(self, viewer: int | None, found: list[str]) -> dict[str, int]:
+        """The faces ``found`` (in ``viewer``'s view) more often than copies of them are open to ``viewer``. Faces
+        found once that have one copy are checked together: none of those copies may be hidden from ``viewer``."""
+        names = set(found)
+        if len(names) == len(found):
+            alone = names.intersection(self.single)
+            if self.hidden[viewer].isdisjoint(map(self.single.__getitem__, alone)):
+                return {name: 1 for name in names.difference(alone) if self.count(viewer, name) < 1}
+        return {name: count for name, count in Counter(found).items() if count > self.count(viewer, name)}
+
     def own(self, seat: int, name: str) -> int:
         """How many copies of ``name`` are open to ``seat`` but not to everyone: the seat's own cards."""
         return max(0, self.count(seat, name) - self.count(None, name))
 
 
 @functools.lru_cache(maxsize=16)
-def _copies(instances: frozenset[str]) -> dict[str, tuple[str, ...]]:
-    """The instances of each face (the same at every step of a game: the deck is the same cards throughout)."""
+def _copies(instances: frozenset[str]) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+    """The instances of each face, and the one instance of each face that has one (the same at every step of a game:
+    the deck is the same cards throughout)."""
     copies: dict[str, list[str]] = {}
     for card in instances:
         copies.setdefault(face(card), []).append(card)
-    return {name: tuple(cards) for name, cards in copies.items()}
+    return (
+        {name: tuple(cards) for name, cards in copies.items()},
+        {name: cards[0] for name, cards in copies.items() if len(cards) == 1},
+    )
 
 
 def _over(found: list[str], limit: Callable[[str], int]) -> dict[str, int]:
@@ -205,7 +219,7 @@ def check_views(
     counted = FaceCounter(faces)
     unredacted = [_faces_in(event.to_json(), faces) for event in events]  # (what most viewers see of an event)
     for viewer in [None, *range(state.seats)]:
-        leaked = _over(counted(state.view(viewer).to_json()), functools.partial(now.count, viewer))
+        leaked = now.over(viewer, counted(state.view(viewer).to_json()))
         assert not leaked, f"viewer {viewer}'s view shows hidden cards {leaked}"
         for event, whole in zip(events, unredacted, strict=True):
             redacted = event.for_viewer(viewer)
