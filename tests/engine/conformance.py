@@ -100,13 +100,6 @@ def open_faces(state: GameState, viewer: int | None, every: list[str] | None = N
     return Counter(map(face, filterfalse(hidden.__contains__, _instances(state) if every is None else every)))
 
 
-def open_to_all(state: GameState, every: list[str] | None = None) -> dict[int | None, Counter[str]]:
-    """:func:`open_faces` for every viewer (``every``: all the instances, if known)."""
-    if every is None:
-        every = _instances(state)
-    return {viewer: open_faces(state, viewer, every) for viewer in [None, *range(state.seats)]}
-
-
 def check_cards(game: Game, state: GameState) -> list[str]:
     """Every card in exactly one place, the whole deck accounted for; returns every instance (for check_views)."""
     every = _instances(state)
