@@ -3,7 +3,8 @@ not rebuild, a replica that drifts...) makes play_checked fail with the message 
 
 What it buys: the playouts in test_conformance.py are made cheap by counting faces cleverly (conformance.py); a
 shortcut there that stopped seeing a leak would pass those playouts silently. Each case stops at the first failure,
-a few moves into the first game (the replay mutant plays one game): about 0.1 s each, 42 cases.
+a few moves into the first game (the replay mutant plays one game whole): 46 cases (Relay included) in
+about 0.6 s together.
 """
 
 from __future__ import annotations
