@@ -86,7 +86,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Any, NamedTuple
 
 from engine.age_of_soccer import cards as C
@@ -1047,12 +1047,11 @@ class AosState(GameState):
         return places
 
     def hidden_from(self, viewer: int | None) -> set[str]:
-        hidden = {PLAYER_CODES[card] for card in self.player_deck}
-        hidden.update(ACTION_INSTANCE[card] for card in self.action_deck)
-        for seat in range(self.seats):
-            if seat != viewer:
-                hidden.update(PLAYER_CODES[card] for card in self.players[seat])
-                hidden.update(ACTION_INSTANCE[card] for card in self.actions[seat])
+        others = [seat for seat in range(self.seats) if seat != viewer]
+        hidden = set(map(PLAYER_CODES.__getitem__, chain(self.player_deck, *[self.players[seat] for seat in others])))
+        hidden.update(
+            map(ACTION_INSTANCE.__getitem__, chain(self.action_deck, *[self.actions[seat] for seat in others]))
+        )
         return hidden
 
     def clock_key(self, seat: int) -> Any:

@@ -86,6 +86,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from engine.carta import cards as C
@@ -841,15 +842,10 @@ class CartaState(GameState):
         return places
 
     def hidden_from(self, viewer: int | None) -> set[str]:
-        hidden = {INSTANCE[card] for card in self.pile}
+        teams = [(self.skill[team], self.special[team], self.luck[team][self.luck_known[team] :]) for team in (0, 1)]
+        others = [self.hands[seat] for seat in range(self.seats) if seat != viewer]
+        hidden = set(map(INSTANCE.__getitem__, chain(self.pile, *chain.from_iterable(teams), *others)))
         hidden.update(INSTANCE[card] for card, down in zip(self.table, self.down, strict=True) if down)
-        for team in (0, 1):
-            hidden.update(INSTANCE[card] for card in self.skill[team])
-            hidden.update(INSTANCE[card] for card in self.special[team])
-            hidden.update(INSTANCE[card] for card in self.luck[team][self.luck_known[team] :])
-        for seat in range(self.seats):
-            if seat != viewer:
-                hidden.update(INSTANCE[card] for card in self.hands[seat])
         if self.colours[0] < 0:
             hidden.update(INSTANCE)
         return hidden

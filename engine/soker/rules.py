@@ -677,10 +677,11 @@ class SokerState(GameState):
         return places
 
     def hidden_from(self, viewer: int | None) -> set[str]:
-        hidden = {CODES[c] for c in self.deck}
+        code = CODES.__getitem__
+        hidden = set(map(code, self.deck))
         for seat, hand in enumerate(self.hands):
             if seat != viewer:
-                hidden.update(CODES[c] for c in bits(hand))
+                hidden.update(map(code, bits(hand)))
         return hidden
 
     # -- serialising ------------------------------------------------------------------------------------------------
