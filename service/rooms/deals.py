@@ -37,8 +37,9 @@ def secret_of(drawn: int | bytes) -> bytes:
 
 
 def seat_seed(seed: str) -> str:
-    """A seat's seed as a request gives it (JoinRoom, AcceptRoomInvitation, AnswerRematch, AcceptMatch), or
-    InvalidRequest (bad_seed, field ``seed``): at most 64 printable ASCII characters without spaces."""
+    """A seat's seed as a request gives it (JoinRoom, CreateRoom, AcceptRoomInvitation, ProposeRematch, AnswerRematch,
+    AcceptMatch, JoinTournament), or InvalidRequest (bad_seed, field ``seed``): at most 64 printable ASCII characters
+    without spaces."""
     try:
         return scheme.check_seat_seed(seed)
     except scheme.SchemeError as error:

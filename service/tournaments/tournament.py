@@ -43,13 +43,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from deals.scheme import SCHEME, SchemeError, check_seat_seed, commitment, system_seat_seed
+from deals.scheme import SCHEME, commitment, system_seat_seed
 from engine.core import Outcome
 from engine.registry import get_game, new_tournament
 from service.actors.actor import Actor, ActorHandler, Change, Host
 from service.actors.feed import Feed
 from service.actors.requests import RequestKey
-from service.errors import Conflict, InvalidRequest, Moved, Unavailable
+from service.errors import Conflict, Moved, Unavailable
+from service.rooms.deals import seat_seed
 from service.rooms.directory import DealSpec, NewRoom, RoomDirectory
 from service.rooms.room import ABANDONED, FINISHED, PERSON, PLAYING, SOLO, WAITING, Room
 from service.rooms.seats import Seat, SeatLeftEvent, SeatTable, SeatTakenEvent, new_nonce
@@ -261,10 +262,7 @@ class Tournament(ActorHandler):
         its nonce. The last seat taken starts the first game. ``request``: the join's request id, as a room's join
         takes it (Room.join): sent again, the same seat while it is still held under that join. ``seed``: the seat's
         seed for the fair deal (deals/scheme.py; InvalidRequest bad_seed for one it cannot take)."""
-        try:
-            check_seat_seed(seed)
-        except SchemeError as error:
-            raise InvalidRequest(str(error), code="bad_seed", field="seed") from None
+        seat_seed(seed)  # (a bad one: InvalidRequest bad_seed, as a room's join)
         return await self.actor.call(lambda: self._join(seat, name, player, origin, request, seed))
 
     async def _join(
