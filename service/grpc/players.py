@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+from deals.scheme import SCHEME
 from engine.core import Outcome, UnknownGame
 from engine.registry import GAMES, get_game
 from kickoff.v1 import common_pb2, player_pb2, player_pb2_grpc, room_pb2
@@ -34,7 +35,10 @@ from service.players.ratings import Skill
 from service.players.sessions import Caller
 from service.players.store import SYSTEM, PlayerInfo, RatingInfo
 from service.rooms.clocks import Deadline
-from service.rooms.room import PERSON, PLAYING, Room, why_unrated
+from service.rooms.deals import RoomDeal
+from service.rooms.room import FINISHED, PERSON, PLAYING, WAITING, Room, why_unrated
+from service.rooms.seats import SYSTEM as SYSTEM_SEAT
+from service.secrets import Sealer
 from service.store.records import SYSTEM_RATING
 
 PLAYER_SERVICE = player_pb2.DESCRIPTOR.services_by_name["PlayerService"].full_name
@@ -115,7 +119,8 @@ def _teams(game: str, seats: int, options: dict[str, Any]) -> tuple[int, ...]:
         return tuple(range(seats))
 
 
-def stored_seats(rows: Sequence[Any], teams: Sequence[int]) -> list[common_pb2.Seat]:
+def stored_seats(rows: Sequence[Any], teams: Sequence[int], deal: RoomDeal | None = None) -> list[common_pb2.Seat]:
+    """The seats as their rows keep them; a system player's seat's seed is the one its deal publishes."""
     return [
         common_pb2.Seat(
             seat=row.seat,
@@ -124,20 +129,42 @@ def stored_seats(rows: Sequence[Any], teams: Sequence[int]) -> list[common_pb2.S
             name=row.name,
             team=teams[row.seat] if row.seat < len(teams) else row.seat,
             player_id=row.player_id or "",
+            seed=(deal.system_seat_seed(row.seat) if deal and row.kind == SYSTEM_SEAT else row.seed) or "",
         )
         for row in rows
     ]
 
 
-def stored_room(row: Any, seats: Sequence[Any], version: int) -> room_pb2.Room:
-    """A finished room as the store keeps it (no replay of its log)."""
+def stored_deal(row: Any, seats: Sequence[common_pb2.Seat], deal: RoomDeal) -> common_pb2.Deal:
+    """A stored room's deal as the room shows it (service/rooms/room.py, deal_shown): the commitment; the seeds once
+    its game has started; the secret once it is over, unless the deal is held (a duplicate tournament's: its row does
+    not say when the tournament reveals it, so a stored one never shows it; the room itself does)."""
+    message = common_pb2.Deal(scheme=SCHEME, subject=deal.subject, commitment=deal.commitment)
+    if row.status != WAITING:
+        message.seeds.extend(deal.seeds if deal.seeds is not None else [seat.seed for seat in seats])
+    if row.status == FINISHED and not row.deal_held:
+        message.secret = deal.revealed()
+    return message
+
+
+def _deal_of(row: Any, sealer: Sealer | None) -> RoomDeal | None:
+    """A stored room's deal, opened with the rooms' ``sealer`` (None: a room made before fair deals, or no sealer)."""
+    if not row.deal_secret or sealer is None:
+        return None
+    return RoomDeal(bytes.fromhex(sealer.open(row.deal_secret)), row.deal_subject, row.game, row.deal_seeds)
+
+
+def stored_room(row: Any, seats: Sequence[Any], version: int, sealer: Sealer | None = None) -> room_pb2.Room:
+    """A finished room as the store keeps it (no replay of its log); with the ``sealer`` of the rooms' secrets, its
+    deal too."""
     teams = _teams(row.game, row.seats, row.options)
+    deal = _deal_of(row, sealer)
     message = room_pb2.Room(
         room_id=row.room_id,
         game=row.game,
         mode=MODE.get(row.mode, 0),
         status=STATUS.get(row.status, 0),
-        seats=stored_seats(seats, teams),
+        seats=stored_seats(seats, teams, deal),
         options=struct(row.options),
         version=version,
         created_at=timestamp(row.created_at),
@@ -150,15 +177,17 @@ def stored_room(row: Any, seats: Sequence[Any], version: int) -> room_pb2.Room:
     outcome = _outcome(row.outcome, teams)
     if outcome is not None:
         message.outcome.CopyFrom(outcome)
+    if deal is not None:
+        message.deal.CopyFrom(stored_deal(row, message.seats, deal))
     return message
 
 
-def resting_room(row: Any, seats: Sequence[Any], version: int) -> room_pb2.Room:
+def resting_room(row: Any, seats: Sequence[Any], version: int, sealer: Sealer | None = None) -> room_pb2.Room:
     """A live room that rests, as the store keeps it (no replay of its log, nothing woken): its row says who must act
     now and each acting seat's deadline (rooms.turns, written with its last line), so the answer is the room as of
     that line, as the room itself would answer. Only a seat's choice is not kept there (it is left out); whether the
     game is rated follows the room's rule (service/rooms/room.py, why_unrated) from the seats' players and origins."""
-    message = stored_room(row, seats, version)
+    message = stored_room(row, seats, version, sealer)
     turns: dict[str, list[Any]] = row.turns or {}
     message.to_act.extend(int(seat) for seat in turns)
     period = (row.correspondence_hours or 0) * 3600.0
@@ -327,7 +356,8 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
         stored = await self.store.summaries([seat.room_id for seat in finished])
         for seat in finished:
             if seat.room_id in stored:
-                answer.rooms.append(player_pb2.MyRoom(room=stored_room(*stored[seat.room_id]), seat=seat.seat))
+                room = stored_room(*stored[seat.room_id], self.access.directory.surroundings.sealer)
+                answer.rooms.append(player_pb2.MyRoom(room=room, seat=seat.seat))
         answer.next_page_token = f"f{following}" if following else ""
         return answer
 
@@ -342,10 +372,9 @@ class PlayerServicer(player_pb2_grpc.PlayerServiceServicer):
         my_turn = room.status == common_pb2.ROOM_STATUS_PLAYING and seat in room.to_act
         return player_pb2.MyRoom(room=room, seat=seat, my_turn=my_turn)
 
-    @staticmethod
-    async def _resting(stored: tuple[Any, list[Any], int], seat: int) -> player_pb2.MyRoom:
+    async def _resting(self, stored: tuple[Any, list[Any], int], seat: int) -> player_pb2.MyRoom:
         """A live room of the caller's that rests, from the store (asking for it would wake it)."""
-        room = resting_room(*stored)
+        room = resting_room(*stored, self.access.directory.surroundings.sealer)
         my_turn = room.status == common_pb2.ROOM_STATUS_PLAYING and seat in room.to_act
         return player_pb2.MyRoom(room=room, seat=seat, my_turn=my_turn)
 

@@ -79,7 +79,9 @@ def _room_row(record: RoomRecord) -> dict[str, Any]:
 def _room_seats(record: RoomRecord) -> list[tuple[Any, list[dict[str, Any]]]]:
     """A new room's seats (a projection of the log's joins and leaves, kept for queries): a matched room's people are
     seated from the start."""
-    people = {person[0]: (person[1], person[3], person[4]) for person in record.people}
+    people = {
+        person[0]: (person[1], person[3], person[4], person[5] if len(person) > 5 else "") for person in record.people
+    }
     seats = [
         {
             "room_id": record.room_id,
@@ -89,6 +91,7 @@ def _room_seats(record: RoomRecord) -> list[tuple[Any, list[dict[str, Any]]]]:
             "name": f"{record.system_player} bot" if seat in record.system_seats else people.get(seat, ("", ""))[0],
             "player_id": people[seat][1] or None if seat in people else None,
             "origin": people[seat][2] if seat in people else "",
+            "seed": people[seat][3] if seat in people else "",
         }
         for seat in range(record.seats)
     ]
@@ -164,6 +167,7 @@ _SEAT_TAKEN = (
         name=bindparam("b_name"),
         player_id=bindparam("b_player_id"),
         origin=bindparam("b_origin"),
+        seed=bindparam("b_seed"),
     )
 )
 _ROOM_ENDED = (
@@ -189,6 +193,7 @@ def _room_changes(entry: LogEntry) -> list[tuple[Any, Any]]:
             "b_name": entry.name,
             "b_player_id": entry.player or None,
             "b_origin": entry.origin,
+            "b_seed": entry.seed if entry.kind == "join" else "",
         }
         return [(_SEAT_TAKEN, taken)]
     result = entry.result

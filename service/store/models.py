@@ -102,6 +102,9 @@ class SeatRow(Base):
     player_id: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)  # the player holding it
     # a keyed hash of the network its holder joined from ('' none kept: the log's join line has it too) (0014)
     origin: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    # its person's seed for the fair deal, as given on taking it ('' none, and a system player's: derived on reading)
+    # (0030)
+    seed: Mapped[str] = mapped_column(String(64), default="", server_default="")
     place: Mapped[int | None] = mapped_column(
         Integer, nullable=True
     )  # once finished: 1 is the best, equal places share

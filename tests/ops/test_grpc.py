@@ -218,6 +218,10 @@ async def test_a_revoked_seat_token_opens_nothing_and_its_streams_end(start: Sta
     stub = ops(harness)
     room_id, tokens = await two_seat_game(harness)
     await play_some(harness, room_id, tokens, 2)
+    for _ in range(20):  # (on to seat 1's turn: the seat whose token stays plays on below)
+        if list((await harness.view(room_id)).to_act) == [1]:
+            break
+        await play_some(harness, room_id, tokens, 1)
     version = (await harness.view(room_id)).version
     call = harness.moves.StreamEvents(
         move_pb2.StreamEventsRequest(room_id=room_id, after_version=version), metadata=auth(tokens[0])

@@ -32,6 +32,7 @@ async def open_directory(url: str, clock: ManualClock, seed: int = 7) -> tuple[R
 async def play(room, nonces: dict[int, str], moves: int, chooser: random.Random, prefix: str = "m") -> list:
     answers = []
     for index in range(moves):
+        await room.settle()  # (a system player's answer to the last move first)
         if room.state.outcome() is not None:
             break
         seat = room.state.to_act()[0]

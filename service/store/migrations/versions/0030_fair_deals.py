@@ -27,6 +27,8 @@ def upgrade() -> None:
         batch.add_column(sa.Column("deal_held", sa.Boolean(), nullable=False, server_default=sa.false()))
     with op.batch_alter_table("room_log") as batch:
         batch.add_column(sa.Column("seed", sa.String(64), nullable=False, server_default=""))
+    with op.batch_alter_table("seats") as batch:
+        batch.add_column(sa.Column("seed", sa.String(64), nullable=False, server_default=""))
     with op.batch_alter_table("rematches") as batch:
         batch.add_column(sa.Column("seeds", sa.JSON(), nullable=True))
 
@@ -34,6 +36,8 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table("rematches") as batch:
         batch.drop_column("seeds")
+    with op.batch_alter_table("seats") as batch:
+        batch.drop_column("seed")
     with op.batch_alter_table("room_log") as batch:
         batch.drop_column("seed")
     with op.batch_alter_table("rooms") as batch:
