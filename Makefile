@@ -15,7 +15,7 @@ CHROMIUM := /usr/bin/chromium
 # The alert tests (tests/deploy/test_observability.py) run Debian's promtool; they skip without it, except under CI=true.
 PROMTOOL := /usr/bin/promtool
 
-.PHONY: install run test docs docs-serve lint format bench clean stubs check-stubs check-contracts release-contracts release-openapi browser promtool \
+.PHONY: install run test docs docs-serve lint format bench bench-ladder clean stubs check-stubs check-contracts release-contracts release-openapi browser promtool \
 	system-packages dashboards
 
 install: $(STAMP)
@@ -117,6 +117,15 @@ bench: install
 	$(BIN)/kickoff bench chat --rooms 200 --seconds 15 --rounds 3; sqlite=$$?; \
 	scripts/with-postgres sh -c '$(BIN)/kickoff bench chat --rooms 200 --seconds 15 --rounds 3 \
 		--database-url "$$KICKOFF_TEST_POSTGRES_URL"'; postgres=$$?; [ $$sqlite = 0 ] && [ $$postgres = 0 ]
+
+# The levels against each other on duplicate deals, each game's table written into docs/benchmarks.md. Resumable: each
+# game goes to var/bench/ as it ends, and the same command started again plays only the games not there yet.
+bench-ladder: install
+	mkdir -p var/bench
+	for game in soker age-of-soccer carta-futbol-club; do \
+		$(BIN)/kickoff bench ladder --game $$game --seats 2,4 --deals 20 --think 1 --workers 2 \
+			--out var/bench/ladder-$$game.jsonl --readme docs/benchmarks.md || exit 1; \
+	done
 
 # The gRPC stubs in clients/ are generated from proto/ and checked in; never edit them by hand. So is the TypeScript
 # client in clients/typescript/src, from the gateway's OpenAPI document (clients/typescript/openapi-ts.config.ts).

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from engine.registry import GAMES
 
 
 def add_bench_commands(commands: argparse._SubParsersAction) -> None:
-    """`kickoff bench engine|server|goals|cluster|clocks|history|players|match|webhooks|social|chat|bots` and their
+    """`kickoff bench engine|server|goals|cluster|clocks|history|players|match|webhooks|social|chat|bots|
+    ladder` and their
     options, on the `kickoff` parser's commands."""
     bench = commands.add_parser("bench", help="benchmarks")
     kinds = bench.add_subparsers(dest="bench", required=True)
@@ -230,25 +232,69 @@ def add_bench_commands(commands: argparse._SubParsersAction) -> None:
     )
     chat.add_argument("--in-flight", type=int, default=4, help="with --calls: calls in flight at once")
     chat.add_argument("--json", action="store_true", help="print one JSON object")
-    bots = kinds.add_parser("bots", help="a system player's win rate against random players")
+    bots = kinds.add_parser(
+        "bots",
+        help="a system player's win rate against random players, or (--deals, --margin) one level or setting "
+        "against another on duplicate deals",
+        description="A player is a level (random, easy, normal, hard) or, for an ablation, the hard player with "
+        "settings changed: hard:FIELD=VALUE[,FIELD=VALUE...], e.g. --bot hard:judge=off --opponent hard, or "
+        "hard:bias=0,exploration=1. FIELD is a field of engine.search.SearchSettings (a new field is taken as it "
+        "is added: its value is read by the type of the game's own, on/off for a switch or a function such as "
+        "judge), or a keyword of SearchBot's constructor named in benchmarks.strength.BOT_SWITCHES (add one line "
+        "there: its name and the parser of its value). seconds and iterations are the bench's own (--think, "
+        "--iterations), the same for both players.",
+    )
     bots.add_argument("--game", default="soker", choices=sorted(GAMES))
     bots.add_argument("--games", type=int, default=1_000)
-    bots.add_argument("--bot", default="normal")
-    bots.add_argument("--opponent", default="random")
+    bots.add_argument("--bot", default="normal", help="a level, or hard:FIELD=VALUE,... (see above)")
+    bots.add_argument("--opponent", default="random", help="a level, or hard:FIELD=VALUE,... (see above)")
     bots.add_argument(
         "--seats", default="4", help="table size, or sizes taken in turn (e.g. 2,4); a team game's bot plays a team"
     )
     bots.add_argument("--seed", type=int, default=0)
+    _add_deals_options(bots)
     bots.add_argument(
+        "--margin",
+        type=float,
+        default=0,
+        help="duplicate deals, as many as a 95%% interval of this half-width needs (e.g. 0.05) at the rate --expect; "
+        "with --deals too, the report only says how many deals that would take",
+    )
+    bots.add_argument(
+        "--expect", type=float, default=0.5, help="with --margin: the win rate expected (0.5 needs the most deals)"
+    )
+    bots.add_argument("--json", action="store_true", help="print one JSON object")
+    ladder = kinds.add_parser(
+        "ladder",
+        help="the levels against each other on duplicate deals (each stronger one against every weaker one): win "
+        "rates with 95%% intervals, a table per game",
+    )
+    ladder.add_argument("--game", default="soker", choices=sorted(GAMES))
+    ladder.add_argument("--seats", default="2,4", help="table sizes, comma-separated")
+    ladder.add_argument("--levels", default="random,easy,normal,hard", help="the levels, weakest first")
+    ladder.add_argument("--seed", type=int, default=0)
+    _add_deals_options(ladder, deals=20)
+    ladder.add_argument("--json", action="store_true", help="print one JSON object")
+    ladder.add_argument("--readme", default="", help="also write the table into this file, between the game's markers")
+
+
+def _add_deals_options(parser: argparse.ArgumentParser, deals: int = 0) -> None:
+    """The options of a bench on duplicate deals (bots --deals, ladder)."""
+    parser.add_argument(
         "--deals",
         type=int,
-        default=0,
-        help="play duplicate deals instead (each once for every side the bot takes)",
+        default=deals,
+        help="play duplicate deals (each once for every side the bot takes)",
     )
-    bots.add_argument("--think", type=float, default=1.0, help="with --deals: a searching bot's seconds a decision")
-    bots.add_argument("--iterations", type=int, default=0, help="with --deals: a fixed search budget, not --think")
-    bots.add_argument("--workers", type=int, default=2, help="with --deals: games played at once (one core each)")
-    bots.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--think", type=float, default=1.0, help="a searching bot's seconds a decision")
+    parser.add_argument("--iterations", type=int, default=0, help="a fixed search budget a decision, not --think")
+    parser.add_argument("--workers", type=int, default=2, help="games played at once (one core each)")
+    parser.add_argument(
+        "--out",
+        default="",
+        help="append each game to this JSON-lines file as it ends; run again with the same file and options to "
+        "resume (the games it holds are not played again); SIGINT or SIGTERM stops a run, which reports what it has",
+    )
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -460,18 +506,20 @@ def _bench_chat(args: argparse.Namespace) -> int:
 
 
 def _bench_bots(args: argparse.Namespace) -> int:
+    """Exits 1 when a run on duplicate deals was stopped (SIGINT, SIGTERM) before its end."""
     from benchmarks.engine import bench_bots, bots_report
 
     if args.games < 1:
         raise ValueError("--games must be at least 1")
     counts = tuple(int(part) for part in args.seats.split(","))
-    if args.deals:
-        from benchmarks.strength import bench_strength, strength_report
+    if args.deals or args.margin:
+        from benchmarks.strength import bench_strength, deals_for, sides_of, strength_report
 
         for count in counts:
+            deals = args.deals or deals_for(args.margin, args.expect, len(sides_of(args.game, count)))
             result = bench_strength(
                 args.game,
-                args.deals,
+                deals,
                 args.bot,
                 args.opponent,
                 count,
@@ -479,12 +527,50 @@ def _bench_bots(args: argparse.Namespace) -> int:
                 args.think,
                 args.iterations or None,
                 args.workers,
+                out=args.out or None,
+                margin=args.margin or 0.05,
+                progress=_progress if args.out else None,
             )
             _report(args, result.to_json(), strength_report(result))
+            if result.stopped:
+                return 1
         return 0
     figures = bench_bots(args.game, args.games, args.bot, args.opponent, counts, args.seed)
     _report(args, figures.to_json(), bots_report(figures, args.game, counts))
     return 0
+
+
+def _bench_ladder(args: argparse.Namespace) -> int:
+    """Exits 1 when the run was stopped (SIGINT, SIGTERM) before its end; the table is then not written."""
+    from benchmarks.goals import write_into
+    from benchmarks.ladder import bench_ladder, ladder_table, markers
+
+    levels = tuple(level.strip() for level in args.levels.split(",") if level.strip())
+    counts = tuple(int(part) for part in args.seats.split(",") if part.strip())
+    figures = bench_ladder(
+        args.game,
+        counts,
+        args.deals,
+        levels,
+        args.seed,
+        args.think,
+        args.iterations or None,
+        args.workers,
+        out=args.out or None,
+        progress=_progress if args.out else None,
+    )
+    text = ladder_table(figures)
+    _report(args, figures, text)
+    if figures["stopped"]:
+        return 1
+    if args.readme:
+        write_into(args.readme, text, *markers(args.game))
+    return 0
+
+
+def _progress(line: str) -> None:
+    """A long run's progress, on standard error (standard output keeps the report)."""
+    print(line, file=sys.stderr, flush=True)
 
 
 def _report(args: argparse.Namespace, figures: dict, text: str) -> None:
@@ -507,4 +593,5 @@ _BENCHES = {
     "match": _bench_match,
     "webhooks": _bench_webhooks,
     "bots": _bench_bots,
+    "ladder": _bench_ladder,
 }

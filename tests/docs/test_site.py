@@ -111,5 +111,6 @@ def test_make_bench_writes_its_tables_into_the_benchmarks_page() -> None:
     pages = set(re.findall(r"--readme ([^\s;]+)", makefile))
     assert pages == {"docs/benchmarks.md"}
     page = (ROOT / "docs" / "benchmarks.md").read_text()
-    for block in ("goals", "players sqlite", "players postgresql"):
+    ladders = [f"ladder {game}" for game in ("soker", "age-of-soccer", "carta-futbol-club")]
+    for block in ("goals", "players sqlite", "players postgresql", *ladders):
         assert f"<!-- kickoff bench {block}: begin -->" in page and f"<!-- kickoff bench {block}: end -->" in page
