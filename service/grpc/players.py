@@ -147,18 +147,11 @@ def stored_deal(row: Any, seats: Sequence[common_pb2.Seat], deal: RoomDeal) -> c
     return message
 
 
-def _deal_of(row: Any, sealer: Sealer | None) -> RoomDeal | None:
-    """A stored room's deal, opened with the rooms' ``sealer`` (None: a room made before fair deals, or no sealer)."""
-    if not row.deal_secret or sealer is None:
-        return None
-    return RoomDeal(bytes.fromhex(sealer.open(row.deal_secret)), row.deal_subject, row.game, row.deal_seeds)
-
-
 def stored_room(row: Any, seats: Sequence[Any], version: int, sealer: Sealer | None = None) -> room_pb2.Room:
     """A finished room as the store keeps it (no replay of its log); with the ``sealer`` of the rooms' secrets, its
     deal too."""
     teams = _teams(row.game, row.seats, row.options)
-    deal = _deal_of(row, sealer)
+    deal = RoomDeal.of(row, sealer) if sealer is not None else None  # (a row names its deal as a record does)
     message = room_pb2.Room(
         room_id=row.room_id,
         game=row.game,

@@ -63,7 +63,8 @@ class RoomDeal:
 
     @classmethod
     def of(cls, record: RoomRecord, sealer: Sealer) -> RoomDeal | None:
-        """The deal a stored room holds (None: a room made before fair deals, which plays on with its old seed)."""
+        """The deal a stored room holds (None: a room made before fair deals, which plays on with its old seed);
+        ``record`` may be the rooms table's row as well, whose columns have the record's names."""
         if not record.deal_secret:
             return None
         secret = bytes.fromhex(sealer.open(record.deal_secret))

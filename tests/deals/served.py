@@ -34,9 +34,8 @@ GAMES = {
 VIEW_FIELD = {"soker": "soker", "age-of-soccer": "ageOfSoccer", "carta-futbol-club": "carta"}
 
 
-async def seated_room(harness: Harness, game: str, *, system_player: str = "", seed: str = "") -> tuple[str, str]:
-    """A room of ``game`` (GAMES' setup, online, no think time) with the person at seat 0 given ``seed`` (default:
-    ``person-<game>``): its id and the person's seat token. The game is dealt as the person sits."""
+def create_request(game: str, system_player: str = "") -> room_pb2.CreateRoomRequest:
+    """CreateRoom for a room of ``game`` as GAMES sets it up: online, no think time, the person's seat 0 free."""
     setup = GAMES[game]
     request = room_pb2.CreateRoomRequest(
         game=game,
@@ -48,7 +47,14 @@ async def seated_room(harness: Harness, game: str, *, system_player: str = "", s
     )
     if setup.options:
         request.options.update(setup.options)
-    room_id = (await harness.rooms.CreateRoom(request)).room.room_id
+    return request
+
+
+async def seated_room(harness: Harness, game: str, *, system_player: str = "", seed: str = "") -> tuple[str, str]:
+    """A room of ``game`` (GAMES' setup, online, no think time) with the person at seat 0 given ``seed`` (default:
+    ``person-<game>``): its id and the person's seat token. The game is dealt as the person sits."""
+    setup = GAMES[game]
+    room_id = (await harness.rooms.CreateRoom(create_request(game, system_player))).room.room_id
     seed = seed or f"person-{game}"
     joined = await harness.rooms.JoinRoom(
         room_pb2.JoinRoomRequest(room_id=room_id, seat=0, name="ann", choice=setup.choice, seed=seed)

@@ -11,25 +11,13 @@ from deals.verify import verify
 from kickoff.v1 import common_pb2, tournament_pb2
 from tests.deals.replays import replay_dict
 from tests.deals.served import whole_replay
-from tests.server.conftest import Harness
+from tests.server.conftest import Harness, play_room
 from tests.servers import Start
 
 
 async def tournament(harness: Harness, tid: str) -> tournament_pb2.Tournament:
     await harness.server.tournaments.settle()
     return (await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))).tournament
-
-
-async def play_room(harness: Harness, room_id: str, token: str) -> None:
-    """The person plays a card whenever it can, else its first legal move, until the room's game ends."""
-    while True:
-        await harness.settle(room_id)
-        view = await harness.view(room_id, token)
-        if not view.to_act:
-            return
-        legal = await harness.legal(room_id, token)
-        plays = [move for move in legal if move.soker.HasField("play")]
-        await harness.submit(room_id, token, (plays or legal)[0], expected=view.version)
 
 
 async def test_a_duplicate_tournaments_rooms_verify_once_their_deal_is_revealed_and_not_before(

@@ -36,7 +36,7 @@ from service.rooms.thinking import Thinkers, Thought
 from service.store.database import create_engine, upgrade_in_thread
 from service.store.journal import SqlJournal
 from service.telemetry import build
-from tests.deals.served import GAMES
+from tests.deals.served import GAMES, create_request
 from tests.server.conftest import Harness, auth
 from tests.servers import Start
 from tests.sse import sse_updates
@@ -172,17 +172,7 @@ async def new_room(served: Served, game: str, seen: Seen, system_player: str) ->
     """A room of ``game`` (tests/deals/served.py's setup) with the signed-in person at seat 0 with a seed of its own;
     its id, the person's seat token and the needles of its deal (read from the room itself: the test's privilege)."""
     harness, setup = served.harness, GAMES[game]
-    request = room_pb2.CreateRoomRequest(
-        game=game,
-        mode=common_pb2.ROOM_MODE_ONLINE,
-        seats=setup.seats,
-        system_seats=setup.system_seats,
-        system_player=system_player,
-        think_seconds=0,
-    )
-    if setup.options:
-        request.options.update(setup.options)
-    created = await harness.rooms.CreateRoom(request)
+    created = await harness.rooms.CreateRoom(create_request(game, system_player))
     seen.said("CreateRoom", created.room.version, created)
     room_id = created.room.room_id
     join = room_pb2.JoinRoomRequest(room_id=room_id, seat=0, choice=setup.choice, seed=f"ann-{game}")

@@ -149,6 +149,19 @@ def soker_move(kind: str, *cards: str) -> move_pb2.Move:
     return move_pb2.Move(soker={kind: {}})
 
 
+async def play_room(harness: Harness, room_id: str, token: str) -> None:
+    """The seat of ``token`` plays a card whenever it can, else its first legal move, until the room's game ends (a
+    tournament's games: the same token in every room)."""
+    while True:
+        await harness.settle(room_id)
+        view = await harness.view(room_id, token)
+        if not view.to_act:
+            return
+        legal = await harness.legal(room_id, token)
+        plays = [move for move in legal if move.soker.HasField("play")]
+        await harness.submit(room_id, token, (plays or legal)[0], expected=view.version)
+
+
 async def refusal(call) -> tuple[grpc.StatusCode, str, str]:
     """Await a call that must fail; returns its code, its ErrorInfo reason and its message."""
     code, info, message = await refusal_info(call)

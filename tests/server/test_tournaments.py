@@ -8,7 +8,7 @@ from google.protobuf import struct_pb2
 
 from engine.core import Outcome
 from kickoff.v1 import common_pb2, room_pb2, tournament_pb2
-from tests.server.conftest import Harness, auth, refusal, soker_move
+from tests.server.conftest import Harness, auth, play_room, refusal, soker_move
 from tests.tournament_checks import check_against_the_rooms, tournament_updates
 from tests.tournament_points import standings_lines, table
 
@@ -72,14 +72,7 @@ async def test_a_person_plays_every_game_with_one_tournament_token(harness: Harn
         assert room.seats[0].name == "ann" and room.status == common_pb2.ROOM_STATUS_PLAYING
         assert room.options["first_seat"] == index % 4
         # Play the whole game, a play whenever there is one: the same token in every room.
-        while True:
-            await harness.settle(room_id)
-            view = await harness.view(room_id, token)
-            if not view.to_act:
-                break
-            legal = await harness.legal(room_id, token)
-            plays = [move for move in legal if move.soker.HasField("play")]
-            await harness.submit(room_id, token, (plays or legal)[0], expected=view.version)
+        await play_room(harness, room_id, token)
         played_rooms.append(room_id)
     await harness.server.tournaments.settle()
     assert len(set(played_rooms)) == 8
@@ -350,14 +343,7 @@ async def test_an_ordinary_tournaments_games_take_the_seed_given_on_joining(harn
             await harness.tournaments.GetTournament(tournament_pb2.GetTournamentRequest(tournament_id=tid))
         ).tournament
         room_id = tournament.game_list[index].room_id
-        while True:
-            await harness.settle(room_id)
-            view = await harness.view(room_id, token)
-            if not view.to_act:
-                break
-            legal = await harness.legal(room_id, token)
-            plays = [move for move in legal if move.soker.HasField("play")]
-            await harness.submit(room_id, token, (plays or legal)[0], expected=view.version)
+        await play_room(harness, room_id, token)
         rooms.append((await harness.rooms.GetRoom(room_pb2.GetRoomRequest(room_id=room_id))).room)
     for room in rooms:
         assert room.seats[0].seed == "ann-seed" and room.deal.seeds[0] == "ann-seed"
