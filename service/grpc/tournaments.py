@@ -18,7 +18,17 @@ from service.actors.runtime import Remote
 from service.errors import InvalidRequest, PermissionDenied, Unauthenticated
 from service.grpc.admission import Admission
 from service.grpc.codecs import Codec, codec_of
-from service.grpc.convert import MODE, MODE_NAME, STATUS, options_from, outcome_to_proto, seat_kind, struct, timestamp
+from service.grpc.convert import (
+    MODE,
+    MODE_NAME,
+    STATUS,
+    deal_to_proto,
+    options_from,
+    outcome_to_proto,
+    seat_kind,
+    struct,
+    timestamp,
+)
 from service.grpc.errors import KickoffError, abort
 from service.grpc.limits import check_request
 from service.grpc.servicers import RoomAccess, bearer_token, internal, parameters_of, routed, seat_origin, unary
@@ -119,16 +129,7 @@ def snapshot_to_proto(snapshot: Snapshot) -> tournament_pb2.Tournament:
         options=struct(snapshot.options),
         version=snapshot.version,
         duplicate=snapshot.duplicate,
-        deals=[
-            common_pb2.Deal(
-                scheme=deal.scheme,
-                subject=deal.subject,
-                commitment=deal.commitment,
-                seeds=deal.seeds,
-                secret=deal.secret,
-            )
-            for deal in snapshot.deals
-        ],
+        deals=[deal_to_proto(deal) for deal in snapshot.deals],
     )
 
 
