@@ -4,7 +4,9 @@ Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012), in its
 The bot is given its seat's view and nothing else. Each iteration:
 
 1. **Determinise**: the game deals a whole state that view could have come from (``Game.sample``): the bot's own
-   cards and every public card as the view shows them, every hidden card at random among the hidden places.
+   cards and every public card as the view shows them, every hidden card at random among the hidden places. With
+   beliefs on (``SearchSettings.beliefs``, engine/beliefs.py), the deal is picked among a few such deals by how likely
+   the other seats' public moves were with the cards each gives them.
 2. **Select**: from the root (the bot's decision) down one tree shared by every determinisation, each node a move. At a
    node only the moves legal in this determinisation compete; each such child counts one *availability*, and the
    child chosen is the one with the best ``mean reward + c * sqrt(ln(availability) / visits)`` for the seat that
@@ -37,8 +39,10 @@ import math
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
+from engine.beliefs import weighted_sample
 from engine.core import Bot, GameState, View
 
 __all__ = ["Decision", "SearchBot", "SearchSettings", "rewards"]
@@ -67,6 +71,13 @@ class SearchSettings:
     # gives a function that, asked before each playout move, returns each seat's reward to stop there, or None; or
     # gives None where this table is always played to its end.
     judge: Callable[[GameState], Callable[[GameState], list[float] | None] | None] | None = None
+    # Beliefs (engine/beliefs.py): ``likelihood(view)`` gives a weigher of the deals sampled from that view (how
+    # likely the other seats' public moves were, were the deal true), or None where the view tells nothing; with
+    # ``beliefs`` on, each iteration plays the deal picked by weight among ``candidates`` uniform ones. Off by default
+    # until the bench shows it stronger.
+    likelihood: Callable[[View], Callable[[GameState], float] | None] | None = None
+    beliefs: bool = False
+    candidates: int = 8
 
 
 @dataclass(frozen=True)
@@ -181,7 +192,12 @@ class SearchBot:
             else:
                 deadline = started + self.seconds
         rng = random.Random(seed)
-        sample = self.sample
+        sample: Callable[[View, int], GameState] = self.sample
+        likelihood = self.settings.likelihood
+        if self.settings.beliefs and likelihood is not None:
+            weigh = likelihood(view)
+            if weigh is not None:
+                sample = partial(weighted_sample, sample, weigh, candidates=self.settings.candidates)
         first = sample(view, rng.getrandbits(62))
         legal = first.legal_moves(seat)
         if not legal:

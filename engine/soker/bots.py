@@ -14,11 +14,14 @@ Measured by ``kickoff bench bots`` (docs/benchmarks.md has the figure).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
+from engine.beliefs import SOFTNESS
 from engine.search import SearchSettings
 from engine.soker.cards import (
     CARD_MASK_BY_COUNTRY,
     JOKER_MASK,
+    LEGAL_ON,
     PLAYER_CARDS,
     RED_MASK,
     TOP_CLUB,
@@ -26,7 +29,7 @@ from engine.soker.cards import (
     is_country_set,
     mask_of,
 )
-from engine.soker.rules import DRAW, END, PLAY, SokerMove, SokerState
+from engine.soker.rules import DRAW, END, PLAY, SokerMove, SokerState, SokerView
 
 WIN = 1_000.0
 
@@ -99,6 +102,76 @@ def _strongest_country(hand: int) -> int:
     return max(CARD_MASK_BY_COUNTRY, key=lambda country: (hand & country).bit_count())
 
 
+# Beliefs (engine/beliefs.py): which of a seat's public moves say what about its hand, under the normal player above.
+# The normal player draws, and ends a turn after drawing, only when it holds no card legal on the top card (every play
+# it scores above both: a lone Joker -4, a draw -5, an end -6). So:
+#
+# * **end** after a draw on top T: it held no card legal on T, the card drawn included (its hand then is known
+#   exactly: its hand now and the cards it played since). Each legal card it held makes the move one the model gives
+#   SOFTNESS / n (n: its legal moves then, counted as its single cards plus the end);
+# * **draw** on top T: it held no card legal on T before the card it drew. Which card of its hand then was the one
+#   drawn is hidden, so the likelihood is the average over each card of that hand being it; the walk back through the
+#   seat's moves stops there (its hand before a hidden card is not known);
+# * **play**: uninformative here (which play the normal player prefers depends on its whole scoring, too costly to
+#   run for every candidate deal); the cards played are added back to its hand for the older moves;
+# * a Red's penalty draw or the table's move (a draw on an expired clock) stops the walk: a hidden card came in.
+#
+# Only seats other than the viewer are weighed, from the view's history (the latest HISTORY public moves).
+_OR, _END, _DRAW = 0, 1, 2
+
+
+def beliefs(view: SokerView) -> Callable[[SokerState], float] | None:
+    """A weigher of the deals sampled from ``view``: how likely the other seats' latest public moves (the view's
+    history) were, had they held the cards a deal gives them (see above); None where no move tells anything."""
+    viewer = view.viewer
+    programs: list[tuple[int, list[tuple[int, int]]]] = []
+    for seat in range(len(view.hand_sizes)):
+        if seat == viewer:
+            continue
+        steps: list[tuple[int, int]] = []  # walking back from now: add cards to the hand, or weigh a move
+        for player, top, kind, cards in reversed(view.history):
+            if player != seat:
+                if kind == PLAY and cards and (1 << cards[-1]) & RED_MASK:
+                    break  # (the seat drew a penalty card)
+                continue
+            if kind == PLAY:
+                steps.append((_OR, mask_of(cards)))
+            elif kind == END:
+                steps.append((_END, top))
+            elif kind == DRAW:
+                steps.append((_DRAW, top))
+                break
+            else:  # the table's move: a hidden card drawn
+                break
+        if any(op != _OR for op, _ in steps):
+            programs.append((seat, steps))
+    if not programs:
+        return None
+    soft = SOFTNESS
+
+    def weigh(state: SokerState) -> float:
+        weight = 1.0
+        hands = state.hands
+        for seat, steps in programs:
+            hand = hands[seat]
+            for op, arg in steps:
+                if op == _OR:
+                    hand |= arg
+                    continue
+                legal = (hand & LEGAL_ON[arg]).bit_count()
+                if not legal:
+                    continue  # the model's own move, and the only one: likelihood 1
+                if op == _END:
+                    weight *= soft / (1 + legal)
+                else:  # a draw: one card of ``hand`` was the card drawn, each as likely
+                    size = hand.bit_count()
+                    held = (1.0 if legal == 1 else soft / legal) * legal / size  # the card drawn was a legal one
+                    weight *= held + soft / (1 + legal) * (size - legal) / size
+        return weight
+
+    return weigh
+
+
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
 # How ``hard`` searches (engine/search.py): information-set MCTS, one tree over every deal of the hidden cards. A Soker
 # turn's choices (a card, a package and its order, draw, end) are few and the same whatever the opponents hold, and a
@@ -110,4 +183,4 @@ BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
 # their number, and at 1 s a decision hard did worse with it (2 seats: 63.0% of 200 games, 4 seats: 35.4% of 240)
 # than without (67.0% of 100, 41.5% of 200). Asked once a node instead (engine/search.py), a bias of 2.0 still did not
 # help at 4 seats: 154 of 400 games (38.5%, 95% interval 33.9-43.4%), p50 852 ms, 4,944 iterations.
-SEARCH = SearchSettings()
+SEARCH = SearchSettings(likelihood=beliefs)  # type: ignore[arg-type]

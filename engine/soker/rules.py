@@ -145,6 +145,8 @@ SINGLES = tuple(SokerMove(PLAY, (c,)) for c in range(DECK_SIZE))
 _SEAT_TUPLES = tuple((seat,) for seat in range(SPEC.max_seats))
 # _OPPONENTS[seats][seat]: the other seats in order from the seat's left.
 _OPPONENTS = {n: tuple(tuple((seat + i) % n for i in range(1, n)) for seat in range(n)) for n in SPEC.seat_counts}
+# The public moves a view shows (SokerView.history): enough for a seat's latest turns at a table of four.
+HISTORY = 32
 # The options a sample sets (Soker.sample): the defaults for each number of seats.
 _DEFAULT_OPTIONS = {n: SPEC.resolve(n, None) for n in SPEC.seat_counts}
 
@@ -325,7 +327,8 @@ class SokerView:
     of its cards was played face up, or flipped at the deal) and the stalemate count (``idle_turns``, and
     ``idle_start``: whether the turn in hand began with nothing left to draw, so that it counts if it ends without a
     play). Every seat saw each of these happen; a searching system player needs them to deal a table its view could
-    have come from (``Soker.sample``).
+    have come from (``Soker.sample``). ``history`` holds the latest public moves (who played what, drew, ended a
+    turn), for a searching player that weighs its deals by them.
     """
 
     viewer: int | None
@@ -343,6 +346,10 @@ class SokerView:
     under: tuple[int, ...]  # the discard pile under the top card, bottom first
     idle_turns: int
     idle_start: bool
+    # The latest public moves, oldest first (at most HISTORY): (seat, the top key it saw, kind, the cards it played).
+    # Every seat saw each of them (a draw names no card); a searching system player reads them to weigh the deals it
+    # samples (engine/soker/bots.py: beliefs). Not in ``to_json``: the events already told every client.
+    history: tuple[tuple[int, int, str, tuple[int, ...]], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -390,6 +397,7 @@ class SokerState(GameState):
         "rng",
         "version",
         "turns",
+        "history",
     )
 
     def __init__(self) -> None:  # use Soker.new_game or Soker.state_from_json
@@ -408,6 +416,8 @@ class SokerState(GameState):
         self.rng = Rng(0)
         self.version = 0
         self.turns = 1  # turns begun (the first begins with the deal); the online clock restarts with each
+        # The latest public moves (seat, top key before, kind, cards played), oldest first; trimmed to HISTORY.
+        self.history: list[tuple[int, int, str, tuple[int, ...]]] = []
 
     # -- asking -----------------------------------------------------------------------------------------------------
 
@@ -471,10 +481,13 @@ class SokerState(GameState):
         if type(move) is not SokerMove:
             raise MalformedMove(f"not a Soker move: {move!r}")
         kind, cards = move
+        top = self.top
         if kind == PLAY:
             if type(cards) is not tuple:
                 raise MalformedMove(f"a play's cards are a tuple of card ids, got {cards!r}")
-            return self._play(seat, cards)
+            events = self._play(seat, cards)
+            self._note((seat, top, PLAY, cards))
+            return events
         if kind == DRAW:
             if self.drawn:
                 raise IllegalMove("you have already drawn this turn: play a card or end the turn", code="already_drew")
@@ -496,7 +509,15 @@ class SokerState(GameState):
         else:
             raise MalformedMove(f"unknown move kind {kind!r}")
         self.version += 1
+        self._note((seat, top, kind, ()))
         return events
+
+    def _note(self, record: tuple[int, int, str, tuple[int, ...]]) -> None:
+        """Keep a public move in the history (trimmed to the latest HISTORY now and then, not at every move)."""
+        history = self.history
+        history.append(record)
+        if len(history) > 2 * HISTORY:
+            del history[:-HISTORY]
 
     def timeout_move(self, seat: int) -> SokerMove:
         return TIMEOUT_MOVE
@@ -668,6 +689,7 @@ class SokerState(GameState):
             under=tuple(self.discard[:-1]),
             idle_turns=self.idle_turns,
             idle_start=self.idle_start,
+            history=tuple(self.history[-HISTORY:]),
         )
 
     def locations(self) -> dict[str, list[str]]:
@@ -704,6 +726,7 @@ class SokerState(GameState):
             "rng": self.rng.to_json(),
             "version": self.version,
             "turns": self.turns,
+            "history": [[seat, top, kind, list(cards)] for seat, top, kind, cards in self.history[-HISTORY:]],
         }
 
     def __eq__(self, other: object) -> bool:
@@ -777,6 +800,9 @@ class Soker(Game):
             state.rng = Rng.from_json(data["rng"])
             state.version = data["version"]
             state.turns = data["turns"]
+            state.history = [
+                (seat, top, kind, tuple(cards)) for seat, top, kind, cards in data.get("history", ())
+            ]  # (a state stored before the history was kept has none)
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a Soker state: {exc}") from exc
         return state
@@ -787,7 +813,7 @@ class Soker(Game):
         Kept as the view shows them: the viewer's hand, the whole discard pile in its order (the top card, the club a
         Joker on top stands for, and the cards under it: all public), every hand's size, the deck's size, whose turn
         it is and whether they drew, the points (and the outcome, with the cards each seat discarded), the stalemate
-        count and whether the turn in hand counts towards it, and the version.
+        count and whether the turn in hand counts towards it, the version, and the latest public moves (``history``).
 
         Dealt at random from ``Rng(seed)``, uniformly: the cards hidden from the viewer (the other hands and the deck,
         the deck in a random order) among the other hands and the deck, with the sizes the view shows; then the
@@ -850,6 +876,7 @@ class Soker(Game):
         state.result = outcome
         state.rng = Rng(rng.next_u64())
         state.version = view.version
+        state.history = list(view.history)
         return state
 
     def move_from_wire(self, text: str) -> SokerMove:
