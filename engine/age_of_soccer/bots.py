@@ -15,10 +15,12 @@ Measured by ``kickoff bench bots --game age-of-soccer`` (docs/benchmarks.md has 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.age_of_soccer import cards as C
-from engine.age_of_soccer.rules import AosMove, AosState
+from engine.age_of_soccer.rules import AosMove, AosState, AosView
+from engine.beliefs import SOFTNESS
 from engine.core import Rng
 from engine.search import SearchSettings
 
@@ -239,6 +241,201 @@ class _Table:
         return 3.0
 
 
+# Beliefs (engine/beliefs.py): which of a seat's public moves say what about its hidden cards, under the normal player
+# above (HeuristicBot). The view's history (rules.Record) notes each choice with the public facts of its moment, and
+# each public change to a hand. Walking back from now through a seat's records, its hand then is its hand now, plus the
+# action cards it let go face up since (``out``), plus the player cards it boarded or traded away, minus those it took
+# in face up; the walk over action cards stops where action cards came in or went out unseen (a pick-up, a trade, a
+# Millionaire Owner, Samba Fever, a Greedy Agent either way), the walk over player cards where player cards were drawn.
+# What the normal player does, and what the other move says of the hand then:
+#
+# * **window, passed**: the defender answers with any card it may (Save, Super Save, Offside, Counter Attack: each
+#   scores above a pass), and a seat outside the match does so with Offside or Counter Attack when it fears the
+#   attacker (the leader, with a shield, or a seat one shield from winning). So a pass there says: none of those;
+# * **window, answered**: it held a card it could answer with (the rules: a deal without one is impossible, weight 0);
+#   from outside, against an attacker it does not fear, the normal player would have passed;
+# * **shot**: the normal player shoots whenever it can, an activated Super Shot first (the first by name), then a
+#   Shoot, then an unactivated Super Shot. A stop says: no shot; a shot, none it ranks above the one shot. A match the
+#   attacker could not shoot in (a draw with no move) says, by the rules, no shot (weight 0 otherwise);
+# * **challenge exchange, passed**: the challenged seat plays Park the Bus when the challenge stands (attack >= defence,
+#   no Cup Run), the challenger an Eagle Eye or a Cup Run when it falls. A pass there says: no Bus / no Eagle Eye or
+#   Cup Run;
+# * **match phase**: the normal player challenges, when it holds a shot, any seat it can reach (its attack, with the
+#   Eagle Eyes it holds or a Cup Run) whose challenge it scores above ending the turn. Ending says: no shot, or no seat
+#   in reach; challenging says: a shot;
+# * **training, passed**: every training card but Insider Trading scores above a pass where it can be played (Owner,
+#   Samba, Window and Red always; Agent and Bankruptcy with a victim holding action cards; Injury and Free Transfer
+#   with an opponent's player on a board), and so does boarding a player card on a vacant position. A pass says: none
+#   of those (Insider Trading and the three-card trade, whose score depends on the whole hand, are not read);
+# * picks, plays, trades, discards, boards and the table's moves (``timeout``) are not read (which the normal player
+#   prefers depends on its whole scoring); their cards are what the walk adds back.
+#
+# How soft: a move the normal player makes counts 1; any other, SOFTNESS / n, where n is the move made plus the moves
+# the deal makes legal that the normal player ranks above it (each face once; in the match phase, each challenge it
+# could make). Only seats other than the viewer are weighed, from the latest HISTORY records (rules.py).
+_ADD, _PADD, _PDROP, _NONE, _ANSWERED, _SHOT, _NOSHOT, _MATCH = range(8)
+_BIT = tuple(1 << number for number in range(len(C.FACE_LIST)))
+_CARD_FACE_BIT = tuple(_BIT[face] for face in C.FACE_OF)  # action id -> its face's bit
+_IS_EAGLE = tuple(int(kind == C.EAGLE) for kind in C.ACTION_KIND)
+
+
+def _faces(*kinds: str) -> int:
+    return sum(_BIT[number] for number, face in enumerate(C.FACE_LIST) if C.face_kind(face) in kinds)
+
+
+_SHOTS = _faces(C.SHOOT, C.SUPERSHOT)
+_SHOOT = _faces(C.SHOOT)
+_EAGLE_FACE = C.FACE_ID[C.EAGLE]
+_BUS, _BOOSTS, _CUPRUN = _faces(C.BUS), _faces(C.EAGLE, C.CUPRUN), _faces(C.CUPRUN)
+_ALWAYS = _faces(C.OWNER, C.SAMBA, C.WINDOW, C.RED)  # training cards always playable (each scores above a pass)
+_ON_HANDS, _ON_BOARDS = _faces(C.AGENT, C.BANKRUPT), _faces(C.INJURY, C.FREE)
+# The Super Shots by name (the order the legal moves list them in, which breaks the normal player's ties), by team.
+_SUPERSHOTS = sorted((f"{C.SUPERSHOT}-{team}", number) for number, team in enumerate(C.TEAMS))
+_ON_VACANT = tuple(  # the vacant positions as bits -> the player cards that could be boarded there, as bits
+    sum(1 << card for card in range(C.PLAYER_CARDS) if vacant >> (card & 3) & 1) for vacant in range(16)
+)
+
+
+def _fears(seat: int, seats: int, facts: tuple[Any, ...]) -> bool:
+    """Whether the normal player at ``seat``, outside the match, answers the attacker (_Table._answer)."""
+    attacker, totals, attacks, row = facts
+    leader = max((s for s in range(seats) if s != seat), key=lambda s: (totals[s], attacks[s]))
+    winning = sum(1 for s in range(seats) if s != attacker and row[s])
+    return (attacker == leader and totals[attacker] > 0) or winning >= seats - 2
+
+
+def _step(seat: int, seats: int, record: tuple[Any, ...], actions: bool, players: bool) -> tuple[Any, ...] | None:
+    """A record's weighing step, for a seat whose action cards then are known (``actions``) or player cards
+    (``players``); None where it says nothing."""
+    _, kind, number, facts = record
+    if kind == "trained":
+        faces = 0
+        if actions:
+            victims, targets = facts
+            faces = _ALWAYS | (_ON_HANDS if victims else 0) | (_ON_BOARDS if targets else 0)
+        return (_NONE, faces, _ON_VACANT[number] if players else 0)
+    if not actions:
+        return None
+    if kind == "wpass":
+        return (_NONE, number, 0) if not facts or _fears(seat, seats, facts) else None
+    if kind == "wans":
+        return (_ANSWERED, number, not facts or _fears(seat, seats, facts))
+    if kind == "xpass":
+        attack, defence, cuprun = facts
+        if cuprun:
+            return None
+        if number:  # the challenged seat
+            return (_NONE, _BUS, 0) if attack >= defence else None
+        return (_NONE, _BOOSTS, 0) if attack < defence else None
+    if kind == "shot":
+        teams, can_stop = facts
+        activated = [_BIT[C.FACE_ID[face]] for face, team in _SUPERSHOTS if teams >> team & 1]
+        plain = [_BIT[C.FACE_ID[face]] for face, team in _SUPERSHOTS if not teams >> team & 1]
+        ranked = (*activated, _SHOOT, *plain)  # the normal player's order
+        return (_SHOT, _BIT[number] if number >= 0 else 0, (ranked, can_stop))
+    if kind == "noshot":
+        return (_NOSHOT,)
+    if kind in ("end", "challenge"):
+        reach = tuple((least, 30.0 + 20.0 * need - 40.0 * bare) for least, need, bare in facts)
+        return (_MATCH, kind == "end", reach)
+    return None
+
+
+def beliefs(view: AosView) -> Callable[[AosState], float] | None:
+    """A weigher of the deals sampled from ``view``: how likely the other seats' latest public moves (the view's
+    history) were, had they held the cards a deal gives them (see above); None where no move tells anything."""
+    viewer = view.viewer
+    seats = len(view.data["seats"])
+    history = view.seen.history
+    programs: list[tuple[int, list[tuple[Any, ...]]]] = []
+    for seat in range(seats):
+        if seat == viewer:
+            continue
+        steps: list[tuple[Any, ...]] = []  # walking back from now: add cards to the hands, or weigh a move
+        actions = players = True  # whether the walk still knows the seat's action cards / player cards
+        weighs = False
+        for record in reversed(history):
+            if record[0] != seat:
+                continue
+            kind = record[1]
+            if kind == "out":
+                if actions:
+                    steps.append((_ADD, _BIT[record[2]], int(record[2] == _EAGLE_FACE)))
+            elif kind == "unseen":
+                actions = False
+            elif kind == "pout":
+                if players:
+                    steps.append((_PADD, 1 << record[2]))
+            elif kind == "pin":
+                if players:
+                    steps.append((_PDROP, ~(1 << record[2])))
+            elif kind == "pdrew":
+                players = False
+            else:
+                step = _step(seat, seats, record, actions, players)
+                if step is not None:
+                    steps.append(step)
+                    weighs = True
+            if not actions and not players:
+                break
+        if weighs:
+            programs.append((seat, steps))
+    if not programs:
+        return None
+    soft = SOFTNESS
+
+    def weigh(state: AosState) -> float:
+        weight = 1.0
+        for seat, steps in programs:
+            hand = eagles = players = 0
+            for card in state.actions[seat]:
+                hand |= _CARD_FACE_BIT[card]
+                eagles += _IS_EAGLE[card]
+            for card in state.players[seat]:
+                players |= 1 << card
+            for step in steps:
+                op = step[0]
+                if op == _ADD:
+                    hand |= step[1]
+                    eagles += step[2]
+                elif op == _PADD:
+                    players |= step[1]
+                elif op == _PDROP:
+                    players &= step[1]
+                elif op == _NONE:  # the normal player would have played any of these faces / boarded these players
+                    held = (hand & step[1]).bit_count() + (players & step[2]).bit_count()
+                    if held:
+                        weight *= soft / (1 + held)
+                elif op == _ANSWERED:
+                    held = (hand & step[1]).bit_count()
+                    if not held:
+                        return 0.0
+                    if not step[2]:
+                        weight *= soft / (1 + held)
+                elif op == _SHOT:
+                    shot, (ranked, can_stop) = step[1], step[2]
+                    held = hand & _SHOTS
+                    best = next((face for face in ranked if held & face), 0)  # (0: stop)
+                    if best != shot:
+                        weight *= soft / (held.bit_count() + (1 if can_stop or not shot else 0))
+                elif op == _NOSHOT:
+                    if hand & _SHOTS:
+                        return 0.0
+                else:  # _MATCH: would the normal player have challenged?
+                    ended, reach = step[1], step[2]
+                    cuprun = bool(hand & _CUPRUN)
+                    challenges = sum(max(0, eagles - least + 1) + cuprun for least, _ in reach)
+                    wants = bool(hand & _SHOTS) and any(
+                        score - 2 * min(least if least <= eagles else 99, 1 if cuprun else 99) > 0
+                        for least, score in reach
+                    )
+                    if wants == ended:
+                        weight *= soft / (1 + challenges)
+        return weight
+
+    return weigh
+
+
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
 
 
@@ -272,4 +469,4 @@ def next_shield(root: AosState) -> Any:
 # from being a random one (2 seats, 100 iterations, 20 duplicate deals against normal: 27 of 40 won with it, 23
 # without).
 BIAS = 2.0  # (see SEARCH)
-SEARCH = SearchSettings(bias=BIAS, judge=next_shield)
+SEARCH = SearchSettings(bias=BIAS, judge=next_shield, likelihood=beliefs)  # type: ignore[arg-type]

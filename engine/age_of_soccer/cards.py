@@ -75,6 +75,11 @@ ACTION_INSTANCE = tuple(
     for card, face in enumerate(ACTION_FACE)
 )
 FACES = frozenset(ACTION_FACE)
+# The faces numbered (team cards first, then the common ones, as the cards are): a set of faces is a bit mask of these,
+# for the public history of moves a view keeps (rules.py) and the beliefs that read it (bots.py).
+FACE_LIST = tuple(dict.fromkeys(ACTION_FACE))
+FACE_ID = {face: number for number, face in enumerate(FACE_LIST)}
+FACE_OF = tuple(FACE_ID[face] for face in ACTION_FACE)  # action id -> face number
 IS_TEAM_FACE = {face: ACTION_TEAM[ACTION_FACE.index(face)] >= 0 for face in FACES}
 
 assert PLAYER_CARDS == 28 and ACTION_CARDS == 88

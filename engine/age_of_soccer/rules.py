@@ -98,6 +98,8 @@ from engine.age_of_soccer.cards import (
     ATTACK,
     BASE,
     DEFENCE,
+    FACE_ID,
+    FACE_OF,
     PLAYER_BY_CODE,
     PLAYER_CARDS,
     PLAYER_CODES,
@@ -137,6 +139,9 @@ PICKUP, TRAINING, DISCARD, DRAFT, MATCH, CHALLENGE, SHOT, WINDOW, OVER = (
     "over",
 )
 WIN_SHIELDS, WIN_ROUNDS, WIN_BLOCKED = "shields", "rounds", "blocked"
+# The public moves a view shows (Seen.history): enough for each seat's latest turn, and the windows and exchanges it
+# answered since, at a table of four.
+HISTORY = 64
 
 SPEC = GameSpec(
     name="age-of-soccer",
@@ -224,6 +229,24 @@ class AosEvent(Event):
 # Views
 
 
+# A public move, or a public change to a hand, as the view's history keeps it: (seat, kind, number, facts). Every seat
+# saw each of them; none names a hidden card. Changes to a hand: ``out`` (an action card of face ``number`` left it
+# face up: played, discarded, a boost, a shot, an answer that counted, lost to a Bankruptcy), ``unseen`` (action cards
+# came in or went out unseen: a pick-up, a trade, a Millionaire Owner, Samba Fever, a Greedy Agent's thief and victim),
+# ``pout`` / ``pin`` (player card ``number`` left the hand for the board or a trade / came in face up: benched,
+# drafted, transferred), ``pdrew`` (player cards drawn unseen), ``noshot`` (a match's attacker had nothing to shoot:
+# a draw). Choices, with the public facts of the moment they were made in (``number``, ``facts``): ``trained`` (passed
+# training; the vacant board positions as bits, (another seat holds action cards, an opponent has a player on its
+# board)), ``xpass`` (passed in a challenge's exchange; 1 for the challenged seat, (attack, defence, Cup Run played)),
+# ``wpass`` / ``wans`` (passed / answered a shot's window; the faces it could answer with as bits of
+# cards.FACE_ID, and for a seat outside the match (attacker, shields won by each seat, each seat's attack, the
+# shields the attacker won from each seat); () for the defender), ``shot`` (shot face ``number``, or -1: stopped;
+# (the teams whose Super cards it activates as bits, whether it could stop)), ``end`` / ``challenge`` (ended the
+# match phase / challenged; for each seat it could still challenge, (Eagle Eyes needed, whether it still needs a
+# shield from that seat, whether that seat has no shield left))). The table's moves (``timeout``) are not choices.
+Record = tuple[int, str, int, tuple[Any, ...]]
+
+
 class Seen(NamedTuple):
     """What a seat knows of the table that its view's JSON form does not show, for a system player that searches
     (:meth:`AgeOfSoccer.sample`): all of it public, or the seat's own. It stays on the view object and is never sent
@@ -233,7 +256,9 @@ class Seen(NamedTuple):
     exchange (the next pass settles the challenge after one); ``answer``: the face the viewer answered the shot with,
     waiting for the seats before it ("" if none); ``max_rounds`` and ``turns_begun``: the round limit in force and the
     turns begun so far, missed turns included (they decide when a game with a round limit ends); ``version``: the
-    moves made so far (a system player seeds its search with it)."""
+    moves made so far (a system player seeds its search with it); ``history``: the latest public moves and what they
+    did to the hands (:data:`Record`), for a system player that weighs its deals by them (engine/age_of_soccer/bots.py:
+    ``beliefs``)."""
 
     action_discard: tuple[str, ...] = ()
     passes: int = 0
@@ -241,6 +266,7 @@ class Seen(NamedTuple):
     max_rounds: int = 0
     turns_begun: int = 1
     version: int = 0
+    history: tuple[Record, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -296,6 +322,7 @@ class AosState(GameState):
         self._legal: tuple[int, int, list[AosMove]] = (-1, -1, [])  # (version, seat, moves): the last asked
         self.result: Outcome | None = None
         self.rng = Rng(0)
+        self.history: list[Record] = []  # the latest public moves, oldest first (Record); trimmed to HISTORY
 
     # -- asking -----------------------------------------------------------------------------------------------------
 
@@ -495,10 +522,82 @@ class AosState(GameState):
             legal = self._legal_now(seat)
             if move not in legal and (move := _canonical(move)) not in legal:  # the same move in another order?
                 raise IllegalMove(f"'{move.kind}' is not one of the moves allowed now", code="not_allowed")
+            if move.kind in _CHOICES:
+                self._note_choice(seat, move)
             events = []
             APPLY[move.kind](self, seat, move.args, events)
         self.version += 1
         return events
+
+    # The public history (Record)
+
+    def _note(self, record: Record) -> None:
+        """Keep a public move in the history (trimmed to the latest HISTORY now and then, not at every move)."""
+        history = self.history
+        history.append(record)
+        if len(history) > 2 * HISTORY:
+            del history[:-HISTORY]
+
+    def _note_choice(self, seat: int, move: AosMove) -> None:
+        """A move that says something of its seat's hand, with the public facts of the moment (Record)."""
+        kind, phase = move.kind, self.phase
+        if kind == "pass" and phase == TRAINING:
+            others = _OTHERS[self.seats][seat]
+            vacant = sum(1 << position for position, card in enumerate(self.boards[seat]) if card < 0)
+            victims = any(self.actions[other] for other in others)
+            targets = any(card >= 0 for other in others for card in self.boards[other])
+            self._note((seat, "trained", vacant, (victims, targets)))
+        elif kind == "pass" and phase == CHALLENGE:
+            challenge = self.challenge
+            target = challenge["target"]
+            attack = self.attack(self.active) + 4 * challenge["eagles"]
+            defence = self.defence(target) + 4 * challenge["buses"]
+            self._note((seat, "xpass", int(seat == target), (attack, defence, challenge["cuprun"])))
+        elif kind in ("pass", "answer"):  # a window
+            self._note((seat, "wpass" if kind == "pass" else "wans", self._answer_faces(seat), self._fear_facts(seat)))
+        elif kind in ("shoot", "stop"):
+            teams = sum(1 << team for team in range(len(TEAMS)) if self.activates(seat, team))
+            match = self.match
+            face = FACE_ID[move.args[0]] if kind == "shoot" else -1
+            self._note((seat, "shot", face, (teams, bool(match["shots"] and not match["counter"]))))
+        elif kind in ("end", "challenge") and phase == MATCH:
+            needed = 2 if self.seats == 3 else 1
+            attack = self.attack(seat)
+            targets = tuple(
+                (
+                    max(0, -(-(self.defence(target) - attack) // 4)),
+                    self.won[seat][target] < needed,
+                    self.shields[target] == 0,
+                )
+                for target in range(self.seats)
+                if target != seat and target not in self.challenged
+            )
+            self._note((seat, kind, 0, targets))
+
+    def _answer_faces(self, seat: int) -> int:
+        """The faces ``seat`` could answer the shot in hand with, whatever it holds, as bits of cards.FACE_ID."""
+        activated = self.shot["activated"]
+        faces = _FACE_BIT[C.OFFSIDE] | (0 if activated else _FACE_BIT[C.COUNTER])
+        if seat == self.match["defender"]:
+            faces |= 0 if activated else _FACE_BIT[C.SAVE]
+            for team, face in enumerate(_SUPERSAVES):
+                if not activated or self.activates(seat, team):
+                    faces |= 1 << FACE_ID[face]
+        return faces
+
+    def _fear_facts(self, seat: int) -> tuple[Any, ...]:
+        """What a seat outside the match sees of the attacker's threat: (attacker, shields won by each seat, each
+        seat's attack, the shields the attacker won from each seat); () for the defender."""
+        match = self.match
+        if seat == match["defender"]:
+            return ()
+        attacker = match["attacker"]
+        return (
+            attacker,
+            tuple(sum(row) for row in self.won),
+            tuple(self.attack(other) for other in range(self.seats)),
+            tuple(self.won[attacker]),
+        )
 
     # Phase 1
 
@@ -522,12 +621,14 @@ class AosState(GameState):
             card = PLAYER_BY_CODE[args[0]]
             self.players[seat].remove(card)
             self.player_discard.append(card)
+            self._note((seat, "pout", card, ()))
             events.append(AosEvent("traded", seat, (args[0],)))
             self._draw_actions(seat, 1, events, "trade")
 
     def _board(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
         card = PLAYER_BY_CODE[args[0]]
         self.players[seat].remove(card)
+        self._note((seat, "pout", card, ()))
         self.boards[seat][card & 3] = card
         events.append(AosEvent("boarded", seat, (args[0],), data=self._points(seat)))
 
@@ -535,6 +636,7 @@ class AosState(GameState):
         card = PLAYER_BY_CODE[args[0]]
         self.boards[seat][card & 3] = -1
         self.players[seat].append(card)
+        self._note((seat, "pin", card, ()))
         events.append(AosEvent("benched", seat, (args[0],), data=self._points(seat)))
 
     def _points(self, seat: int) -> tuple[tuple[str, Any], ...]:
@@ -578,9 +680,13 @@ class AosState(GameState):
             faces = tuple(ACTION_FACE[lost] for lost in taken)
             if kind == C.AGENT:
                 self.actions[seat].extend(taken)
+                self._note((seat, "unseen", 0, ()))
+                self._note((target, "unseen", 0, ()))
                 events.append(AosEvent("played", seat, (face,), target, private=faces, other=target, count=len(taken)))
             else:
                 self.action_discard.extend(taken)
+                for lost in taken:
+                    self._note((target, "out", FACE_OF[lost], ()))
                 events.append(AosEvent("played", seat, (face, *faces), target, count=len(taken)))
         elif kind == C.WINDOW:
             events.append(AosEvent("played", seat, (face,)))
@@ -594,10 +700,12 @@ class AosState(GameState):
                 events.append(AosEvent("played", seat, (face, args[2]), target, data=self._points(target)))
             elif kind == C.FREE:
                 self.players[seat].append(player)
+                self._note((seat, "pin", player, ()))
                 events.append(AosEvent("played", seat, (face, args[2]), target, data=self._points(target)))
             else:
                 to = int(args[3])
                 self.players[to].append(player)
+                self._note((to, "pin", player, ()))
                 events.append(AosEvent("played", seat, (face, args[2]), target, other=to, data=self._points(target)))
 
     def _round_from(self, seat: int) -> list[int]:
@@ -622,6 +730,7 @@ class AosState(GameState):
         draft = self.draft
         draft["cards"].remove(card)
         self.players[seat].append(card)
+        self._note((seat, "pin", card, ()))
         events.append(AosEvent("drafted", seat, (args[0],)))
         draft["turn"] += 1
         self.asked += 1
@@ -673,6 +782,7 @@ class AosState(GameState):
         card = self._kind_cards(seat, kind)[0]
         self.actions[seat].remove(card)
         self.action_discard.append(card)
+        self._note((seat, "out", FACE_OF[card], ()))
         challenge = self.challenge
         key = {C.EAGLE: "eagles", C.BUS: "buses"}.get(kind)
         if key:
@@ -727,6 +837,7 @@ class AosState(GameState):
     def _shot_or_draw(self, events: list[Any]) -> None:
         """The attacker shoots, unless it has nothing to shoot with: then the match is a draw."""
         if not self._shot_faces(self.match["attacker"]):
+            self._note((self.match["attacker"], "noshot", 0, ()))
             self._end_match(None, events)
 
     def _shoot(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
@@ -779,6 +890,7 @@ class AosState(GameState):
     def _resolve(self, seat: int, card: int, events: list[Any]) -> None:
         self.actions[seat].remove(card)
         self.action_discard.append(card)
+        self._note((seat, "out", FACE_OF[card], ()))
         face = ACTION_FACE[card]
         self.window = {}
         self.shot = {}
@@ -903,6 +1015,7 @@ class AosState(GameState):
         while len(hand) > HAND_LIMIT:
             card = hand.pop()  # the last picked up
             self.action_discard.append(card)
+            self._note((seat, "out", FACE_OF[card], ()))
             events.append(AosEvent("discarded", seat, (ACTION_FACE[card],)))
         self._next_turn(events)
 
@@ -913,6 +1026,7 @@ class AosState(GameState):
         if card < 0:
             raise IllegalMove("a card named is not in your hand", code="card_not_in_hand", cards=(face,))
         self.actions[seat].remove(card)
+        self._note((seat, "out", FACE_OF[card], ()))
         return card
 
     def _draw_action_card(self, events: list[Any]) -> int:
@@ -937,6 +1051,8 @@ class AosState(GameState):
                 break
             drawn.append(card)
         self.actions[seat].extend(drawn)
+        if drawn:
+            self._note((seat, "unseen", 0, ()))
         faces = tuple(ACTION_FACE[card] for card in drawn)
         data = (("cause", cause), ("deck", "actions"))
         events.append(AosEvent("drew", seat, private=faces, count=len(drawn), data=data))
@@ -949,6 +1065,8 @@ class AosState(GameState):
                 break
             drawn.append(card)
         self.players[seat].extend(drawn)
+        if drawn:
+            self._note((seat, "pdrew", 0, ()))
         codes = tuple(PLAYER_CODES[card] for card in drawn)
         data = (("cause", cause), ("deck", "players"))
         events.append(AosEvent("drew", seat, private=codes, count=len(drawn), data=data))
@@ -1027,6 +1145,7 @@ class AosState(GameState):
             self.options["max_rounds"],
             self.turns_begun,
             self.version,
+            tuple(self.history[-HISTORY:]),
         )
         return AosView(data, seen)
 
@@ -1103,6 +1222,7 @@ class AosState(GameState):
             "asked": self.asked,
             "result": self.result.to_json() if self.result else None,
             "rng": self.rng.to_json(),
+            "history": [_listed(record) for record in self.history[-HISTORY:]],
         }
 
     def __repr__(self) -> str:
@@ -1216,6 +1336,7 @@ class AgeOfSoccer(Game):
             )
             state.result = Outcome.from_json(data["result"]) if data["result"] else None
             state.rng = Rng.from_json(data["rng"])
+            state.history = [_tupled(record) for record in data.get("history", ())]  # (none in a state stored before)
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not an Age of Soccer state: {exc}") from exc
         return state
@@ -1294,6 +1415,9 @@ _PICKS = {  # (a player card can be drawn, an action card can be drawn) -> the p
     (False, True): [_PICK_ACTIONS],
     (False, False): [],  # never asked: _next_turn moves such a turn on to training
 }
+_CHOICES = frozenset(("pass", "answer", "shoot", "stop", "end", "challenge"))  # the moves noted with their facts
+_FACE_BIT = {face: 1 << number for number, face in enumerate(C.FACE_LIST)}
+_SUPERSAVES = tuple(f"{C.SUPERSAVE}-{team}" for team in TEAMS)  # by team
 _OTHERS = {n: tuple(tuple(s for s in range(n) if s != seat) for seat in range(n)) for n in SPEC.seat_counts}
 
 
@@ -1442,7 +1566,18 @@ def _sample(data: dict[str, Any], seen: Seen, rng: Rng) -> AosState:
     outcome = data.get("outcome")
     state.result = Outcome.from_json(outcome) if outcome else None
     state.rng = Rng(rng.next_u64())
+    state.history = list(seen.history)
     return state
+
+
+def _listed(value: Any) -> Any:
+    """A record of the history in its JSON form (lists)."""
+    return list(map(_listed, value)) if isinstance(value, tuple) else value
+
+
+def _tupled(value: Any) -> Any:
+    """A record of the history as the JSON form gave it (lists) back in its own form (tuples)."""
+    return tuple(map(_tupled, value)) if isinstance(value, list) else value
 
 
 def _answering(state: AosState, seat: int, defender: int, activated: bool) -> frozenset[int]:
