@@ -1348,8 +1348,8 @@ class AgeOfSoccer(Game):
         it is, the phase and the turn's number, whether the seat traded, whom it challenged, the challenge, match, shot,
         window and draft under way, the outcome; the viewer's own hand; the player discard pile and the draft's face-up
         cards; the action discard pile, bottom first (from :class:`Seen`); the passes in a row in a challenge's
-        exchange, the viewer's own answer waiting in a window, the round limit, the turns begun and the version
-        (:class:`Seen`).
+        exchange, the viewer's own answer waiting in a window, the round limit, the turns begun, the version and the
+        latest public moves (:class:`Seen`).
 
         Dealt at random from ``Rng(seed)``, uniformly: every other player card among the other hands and the player
         deck, and every other action card among the other hands and the action deck, with the sizes the view shows. A
