@@ -69,6 +69,30 @@ def _switch(value: str) -> bool:
 BOT_SWITCHES: dict[str, Callable[[str], Any]] = {}
 
 
+def _sees(value: str) -> bool:
+    if value not in ("all", "view"):
+        raise ValueError("'all' (the whole table, the deck's order included) or 'view' (its own view)")
+    return value == "all"
+
+
+# Switches of the bench's own, not of the player: ``sees=all`` makes the hard player search the true table at every
+# iteration instead of deals sampled from its view (a bench-only cheat: an upper bound on what beliefs about the
+# hidden cards could give, since it knows them all, the deck's order included).
+BENCH_SWITCHES: dict[str, Callable[[str], Any]] = {"sees": _sees}
+
+
+class Sighted(SearchBot):
+    """The hard player given the true table (``sees=all``): each iteration plays a copy of it, not a deal sampled from
+    the view. For the bench only: it reads what no seat may."""
+
+    game: Game
+
+    def choose(self, state: Any, seat: int) -> Any:
+        game, text = self.game, json.dumps(state.to_json())
+        self.sample = lambda view, seed: game.state_from_json(json.loads(text))
+        return super().choose(state, seat)
+
+
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson score interval of a win rate."""
     if games == 0:
@@ -131,14 +155,14 @@ def parse_player(game: Game, text: str) -> tuple[str, dict[str, Any], dict[str, 
             raise ValueError(f"'{text}': write a setting as FIELD=VALUE, not '{part}'")
         if name in FIXED:
             raise ValueError(f"'{text}': the bench sets {name} for both players alike ({FIXED[name]})")
-        if name in BOT_SWITCHES:
+        if name in BOT_SWITCHES or name in BENCH_SWITCHES:
             try:
-                switches[name] = BOT_SWITCHES[name](value)
+                switches[name] = {**BOT_SWITCHES, **BENCH_SWITCHES}[name](value)
             except ValueError as error:
                 raise ValueError(f"'{text}': {name}: {error}") from None
             continue
         if name not in fields:
-            known = ", ".join([*fields, *BOT_SWITCHES])
+            known = ", ".join([*fields, *BOT_SWITCHES, *BENCH_SWITCHES])
             raise ValueError(f"'{text}': the hard player has no setting '{name}' (known: {known})")
         settings[name] = _value(game, own, name, value, text)
     return level, settings, switches
@@ -172,6 +196,10 @@ def _player(game: Game, text: str, seed: int) -> Any:
         return game.new_bot(level, seed)
     base: SearchBot = game.new_bot(level, seed)  # type: ignore[assignment]
     changed = dataclasses.replace(base.settings, **settings)
+    if switches.pop("sees", False):
+        sighted = Sighted(base.sample, game.bots, seed, changed, **switches)
+        sighted.game = game
+        return sighted
     return SearchBot(base.sample, game.bots, seed, changed, **switches)
 
 

@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 
 from benchmarks.ladder import ladder_table, markers
-from benchmarks.strength import bench_strength, deals_for
+from benchmarks.strength import Sighted, _player, bench_strength, deals_for
+from engine.registry import get_game
 from cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,6 +41,25 @@ def test_a_setting_the_hard_player_lacks_is_refused_with_the_known_ones(capsys) 
     assert "only a searching level" in capsys.readouterr().err
     assert main(["bench", "bots", *TINY, "--bot", "hard:seconds=5", "--deals", "1"]) == 2
     assert "--think" in capsys.readouterr().err
+
+
+def test_a_player_that_sees_all_searches_the_true_table(capsys) -> None:
+    """``hard:sees=all`` (the bench's upper bound on beliefs) deals each iteration the true table, hidden hands and the
+    deck's order included, where the hard player deals from its view; a value other than all or view is refused
+    (under a second)."""
+    game = get_game("soker")
+    state = game.new_game(4, None, 3)
+    sighted = _player(game, "hard:sees=all", 1)
+    plain = _player(game, "hard", 1)
+    assert isinstance(sighted, Sighted) and not isinstance(plain, Sighted)
+    sighted.iterations = plain.iterations = 8
+    seat = state.to_act()[0]
+    sighted.choose(state, seat)
+    view = state.view(seat)
+    assert sighted.sample(view, 5).to_json() == state.to_json()
+    assert plain.sample(view, 5).to_json() != state.to_json()
+    assert main(["bench", "bots", *TINY, "--bot", "hard:sees=most", "--deals", "1"]) == 2
+    assert "'all'" in capsys.readouterr().err
 
 
 def test_margin_picks_the_deals_its_interval_needs(capsys) -> None:
