@@ -1050,8 +1050,8 @@ class CartaFutbolClub(Game):
             state.pending = dict(data["pending"])
             state.result = Outcome.from_json(data["result"]) if data["result"] else None
             state.rng = Rng.from_json(data["rng"])
-            state.history = [tuple(record) for record in data.get("history", ())]  # type: ignore[misc]
             # (a state stored before the history was kept has none)
+            state.history = [tuple(record) for record in data.get("history", ())]
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a Carta Fútbol Club state: {exc}") from exc
         return state

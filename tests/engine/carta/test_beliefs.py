@@ -33,7 +33,7 @@ def normal_match(seats: int, seed: int):  # type: ignore[no-untyped-def]
 def test_weighted_deals_show_the_seat_its_own_view() -> None:
     """Over seeded matches of normal players at 2, 4 and 6 seats: every weighted deal is a whole table (each card
     once) whose view for the seat is the view it was dealt from, history included, and the history never names a card
-    laid face down. About two seconds."""
+    laid face down. Under a second."""
     weighed = 0
     for seats in (2, 4, 6):
         for seed in range(2):
@@ -54,7 +54,7 @@ def test_weighted_deals_show_the_seat_its_own_view() -> None:
 def test_the_true_table_of_normal_players_weighs_one() -> None:
     """The model is the normal player: at every decision of seeded matches of normal players (2, 4 and 6 seats,
     extra time and shootouts among them), the table as it truly is weighs 1 for every seat, while a random player's
-    moves weigh less now and then. Under two seconds."""
+    moves weigh less now and then. Under a second."""
     weighed = 0
     for seats in (2, 4, 6):
         for seed in range(3):
@@ -75,6 +75,18 @@ def test_the_true_table_of_normal_players_weighs_one() -> None:
     assert below >= 10, "a random player's moves are not the normal player's"
 
 
+def test_a_state_stored_before_the_history_was_kept_still_loads() -> None:
+    """A match stored without its history (as before it was kept) loads, plays on and keeps a history from there;
+    until a move is made its views tell nothing, so the hard player deals uniformly. Instant."""
+    state, seat = next(position for index, position in enumerate(normal_match(4, 1)) if index == 60)
+    data = state.to_json()
+    assert data.pop("history")
+    old = CARTA.state_from_json(data)
+    assert old.view(seat).seen.history == () and beliefs(old.view(seat)) is None
+    old.apply(seat, CARTA.new_bot("normal", 1).choose(old, seat))
+    assert len(old.view(seat).seen.history) == 1
+
+
 def informed(seats: int) -> CartaState:
     """The first position of a seeded match of normal players where the seat to act has a choice and the other seats'
     moves have something to say about their hands."""
@@ -87,7 +99,7 @@ def informed(seats: int) -> CartaState:
 
 def test_with_beliefs_two_states_with_one_view_give_one_decision() -> None:
     """The search with beliefs on reads only its view (hand, public cards and the public history): the true table and
-    a table dealt otherwise from the same view give the same move. About a second."""
+    a table dealt otherwise from the same view give the same move. Under a second."""
     for seats in (2, 4, 6):
         state = informed(seats)
         seat = state.to_act()[0]
@@ -117,7 +129,7 @@ def pass_answered_face_down() -> tuple[CartaState, int]:
 def test_a_seat_that_let_a_pass_through_gets_the_winning_intercepts_less_often() -> None:
     """Seat 1 answered a Pass face down, so the normal player it is modelled on held no Intercept of that value or
     more: over 400 deals from seat 0's view, the weighted sampler gives seat 1 such an Intercept far less often than
-    the uniform sampler. About half a second."""
+    the uniform sampler. Under a second."""
     state, value = pass_answered_face_down()
     view = state.view(0)
     weigh = beliefs(view)
