@@ -116,6 +116,9 @@ SHOOTOUT_KICKS = 5
 SUDDEN_DEATH_ROUNDS = 10
 WIN_GOALS, WIN_EXTRA_TIME, WIN_PENALTIES, WIN_COIN, DRAW = "goals", "extra_time", "penalties", "coin", "draw"
 SIDES = ("heads", "tails")
+# The public moves a view shows (CartaSeen.history): more than a hand's worth (26 cards and the Off-sides' answers).
+HISTORY = 40
+DEALT = "dealt"  # a history's record of a deal: the hands it holds before it say nothing of the hands after it
 
 SPEC = GameSpec(
     name="carta-futbol-club",
@@ -173,11 +176,16 @@ class CartaSeen:
     message). ``played``: the faces of the cards played face up and out of play, in the order they left the table
     (everyone saw them; the JSON form counts them); ``options``: the table's options as (name, value) pairs (they say
     whether a level match goes to extra time and penalties); ``version``: the moves made so far (a system player seeds
-    its search with it)."""
+    its search with it); ``history``: the latest public moves (at most HISTORY, oldest first), each ``(seat, phase,
+    the action it answered or "", that action's value, the attacking plays counted, the move's kind, the card's face
+    or "" where it went face down, the action declared or the word called)``, and a deal as ``(-1, phase, "", 0, 0,
+    "dealt", "", "")``: every seat saw them (the events told every client), and a searching system player weighs the
+    deals it samples by them (engine/carta/bots.py: ``beliefs``)."""
 
     played: tuple[str, ...] = ()
     options: tuple[tuple[str, Any], ...] = ()
     version: int = 0
+    history: tuple[tuple[int, str, str, int, int, str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -235,6 +243,8 @@ class CartaState(GameState):
         self.sudden = 0  # sudden-death rounds played level
         self.rng = Rng(0)
         self.result: Outcome | None = None
+        # The latest public moves and deals (CartaSeen.history), oldest first; trimmed to HISTORY now and then.
+        self.history: list[tuple[int, str, str, int, int, str, str, str]] = []
         self._legal: tuple[int, int, list[CartaMove]] = (-1, -1, [])
 
     # -- reading ---------------------------------------------------------------------------------------------------
@@ -325,6 +335,20 @@ class CartaState(GameState):
             raise IllegalMove(f"'{move.kind}' is not one of the moves allowed now", code="not_allowed")
         events: list[Any] = []
         kind = move.kind
+        pending = self.pending
+        args = move.args
+        self._note(
+            (
+                seat,
+                self.phase,
+                pending.get("action", ""),
+                pending.get("value", 0),
+                self.count,
+                kind,
+                args[0] if kind == "play" else "",  # (a card laid face down is not named)
+                args[-1] if len(args) > 1 or kind in ("call", "choose") else "",
+            )
+        )
         if kind == "call":
             self._call(seat, move.args[0], events)
         elif kind == "choose":
@@ -346,6 +370,13 @@ class CartaState(GameState):
         self._settle(events)
         self.version += 1
         return events
+
+    def _note(self, record: tuple[int, str, str, int, int, str, str, str]) -> None:
+        """Keep a public move or a deal in the history (trimmed to the latest HISTORY now and then, not every move)."""
+        history = self.history
+        history.append(record)
+        if len(history) > 2 * HISTORY:
+            del history[:-HISTORY]
 
     def _take(self, seat: int, face: str) -> int:
         hand = self.hands[seat]
@@ -686,6 +717,7 @@ class CartaState(GameState):
             if players == 2:
                 self.hands[extra].append(special.pop())
             self.extra[team] = (self.extra[team] + 1) % players
+        self._note((-1, self.phase, "", 0, 0, DEALT, "", ""))
         for seat in range(self.seats):
             events.append(
                 Event(
@@ -723,6 +755,7 @@ class CartaState(GameState):
                 for seat in seats:
                     if deck:
                         self.hands[seat].append(deck.pop())
+        self._note((-1, self.phase, "", 0, 0, DEALT, "", ""))
         for seat in range(self.seats):
             events.append(
                 Event(
@@ -824,7 +857,12 @@ class CartaState(GameState):
             data["hand_cards"] = sorted(self.faces(viewer))
         if self.result is not None:
             data["outcome"] = self.result.to_json()
-        seen = CartaSeen(tuple(map(FACE.__getitem__, self.played)), tuple(self.options.items()), self.version)
+        seen = CartaSeen(
+            tuple(map(FACE.__getitem__, self.played)),
+            tuple(self.options.items()),
+            self.version,
+            tuple(self.history[-HISTORY:]),
+        )
         return CartaView(data, seen)
 
     def locations(self) -> dict[str, list[str]]:
@@ -885,6 +923,7 @@ class CartaState(GameState):
             "sudden": self.sudden,
             "rng": self.rng.to_json(),
             "result": self.result.to_json() if self.result else None,
+            "history": [list(record) for record in self.history[-HISTORY:]],
         }
 
     def __repr__(self) -> str:
@@ -1011,6 +1050,8 @@ class CartaFutbolClub(Game):
             state.pending = dict(data["pending"])
             state.result = Outcome.from_json(data["result"]) if data["result"] else None
             state.rng = Rng.from_json(data["rng"])
+            # (a state stored before the history was kept has none)
+            state.history = [tuple(record) for record in data.get("history", ())]
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a Carta Fútbol Club state: {exc}") from exc
         return state
@@ -1022,9 +1063,9 @@ class CartaFutbolClub(Game):
         count, whose turn it is, the card waiting for its answer and an Off-side waiting for its Siga-siga, the
         shootout's kicks, the outcome; the viewer's own hand; every card played face up (the table's, and those out of
         play); the Luck cards everyone saw go to the bottom of their decks, in order; the size of every hand, deck and
-        the pile; and the options and the move count. Copies that look alike (the Special and Luck cards) are told
-        apart by the order of their ids, the view showing faces only. Derived from the rules: who gets each team's
-        extra card next (it moves on one teammate a hand).
+        the pile; the options, the move count and the latest public moves. Copies that look alike (the Special and
+        Luck cards) are told apart by the order of their ids, the view showing faces only. Derived from the rules: who
+        gets each team's extra card next (it moves on one teammate a hand).
 
         Dealt at random from ``Rng(seed)``, uniformly among the places that may hold them, each colour apart: the rest
         of a team's cards among its Skill deck (Skill cards only, in random order), its Special deck (Special cards
@@ -1036,10 +1077,10 @@ class CartaFutbolClub(Game):
         only for the next player to answer), and so is the split of another hand between Skill and Special cards.
         Not shown, and drawn from the seed: the game's RNG (the coin, the shuffles to come).
 
-        For this the view object carries three public facts its JSON form does not show (:class:`CartaSeen`, never
+        For this the view object carries four public facts its JSON form does not show (:class:`CartaSeen`, never
         sent): the faces of the cards played face up and out of play (everyone saw them; the JSON form only counts
-        them), the options (whether a level match goes to extra time and penalties) and the move count (a system
-        player seeds its search with it)."""
+        them), the options (whether a level match goes to extra time and penalties), the move count (a system
+        player seeds its search with it) and the latest public moves (``history``, copied as they are)."""
         data = view.to_json()
         viewer = data["viewer"]
         rows = data["seats"]
@@ -1052,6 +1093,7 @@ class CartaFutbolClub(Game):
         state.seats = seats
         state.options = dict(seen.options)
         state.version = seen.version
+        state.history = list(seen.history)
         state.phase = data["phase"]
         coin = data["coin"]
         state.call, state.coin, state.winner_team = coin["call"], coin["side"], coin["winner"]

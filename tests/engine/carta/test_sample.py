@@ -16,7 +16,7 @@ import pytest
 
 from engine.carta import CARTA
 from engine.carta import cards as C
-from engine.carta.rules import CartaSeen, CartaState, CartaView
+from engine.carta.rules import HISTORY, CartaSeen, CartaState, CartaView
 from engine.core import play_out
 from tests.engine.conformance import check_cards, face
 
@@ -218,11 +218,12 @@ def test_the_hidden_cards_are_dealt_uniformly_among_the_places_that_may_hold_the
         assert abs(counts[what] / runs - share) < 4 * math.sqrt(share * (1 - share) / runs), (what, share, counts)
 
 
-def test_the_view_object_carries_the_cards_played_face_up_the_options_and_the_move_count_for_everyone() -> None:
+def test_the_view_object_carries_the_cards_played_face_up_the_options_the_move_count_and_history_for_everyone() -> None:
     for state in positions()[::5]:
         played = tuple(C.FACE[card] for card in state.played)
         seen = {state.view(seat).seen for seat in [*range(state.seats), None]}
-        assert seen == {CartaSeen(played, tuple(state.options.items()), state.version)}
+        history = tuple(state.history[-HISTORY:])
+        assert seen == {CartaSeen(played, tuple(state.options.items()), state.version, history)}
         assert state.view(0).to_json()["played"] == len(state.played)
     view = positions()[-1].view(0)
     with pytest.raises(ValueError, match="CartaSeen"):
