@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Game
+from engine.core import Game, Rng
 from engine.registry import get_game
 from engine.search import SearchBot, SearchSettings
 
@@ -69,28 +69,48 @@ def _switch(value: str) -> bool:
 BOT_SWITCHES: dict[str, Callable[[str], Any]] = {}
 
 
-def _sees(value: str) -> bool:
-    if value not in ("all", "view"):
-        raise ValueError("'all' (the whole table, the deck's order included) or 'view' (its own view)")
-    return value == "all"
+# The decks a game deals from, for ``sees=hands``: shuffled anew for each deal the player searches (with the game's
+# RNG), so that it knows every hand but not what is drawn next. A game not named here offers only ``sees=all``.
+DECKS = {"soker": ("deck",), "age-of-soccer": ("player_deck", "action_deck")}
+_SEES = ("view", "hands", "all")
+
+
+def _sees(value: str) -> str:
+    if value not in _SEES:
+        raise ValueError(
+            "'all' (the whole table, the decks' order included), 'hands' (every hand, the decks shuffled) or 'view'"
+        )
+    return value
 
 
 # Switches of the bench's own, not of the player: ``sees=all`` makes the hard player search the true table at every
-# iteration instead of deals sampled from its view (a bench-only cheat: an upper bound on what beliefs about the
-# hidden cards could give, since it knows them all, the deck's order included).
+# iteration instead of deals sampled from its view, and ``sees=hands`` the true table with its decks shuffled anew: a
+# bench-only cheat, an upper bound on what beliefs about the hidden cards could give (``hands``: knowing every hand;
+# ``all``: knowing what will be drawn too).
 BENCH_SWITCHES: dict[str, Callable[[str], Any]] = {"sees": _sees}
 
 
 class Sighted(SearchBot):
-    """The hard player given the true table (``sees=all``): each iteration plays a copy of it, not a deal sampled from
-    the view. For the bench only: it reads what no seat may."""
+    """The hard player given the true table (``sees=all``: each iteration plays a copy of it, not a deal sampled
+    from the view) or every hand (``sees=hands``: the copy's decks and RNG dealt anew from the iteration's seed). For
+    the bench only: it reads what no seat may."""
 
     game: Game
+    decks: tuple[str, ...] | None = None  # (None: the decks as they are)
 
     def choose(self, state: Any, seat: int) -> Any:
-        game, text = self.game, json.dumps(state.to_json())
-        self.sample = lambda view, seed: game.state_from_json(json.loads(text))
+        game, text, decks = self.game, json.dumps(state.to_json()), self.decks
+        self.sample = lambda view, seed: self._copy(game.state_from_json(json.loads(text)), decks, seed)
         return super().choose(state, seat)
+
+    @staticmethod
+    def _copy(state: Any, decks: tuple[str, ...] | None, seed: int) -> Any:
+        if decks is not None:
+            rng = Rng(seed)
+            for deck in decks:
+                rng.shuffle(getattr(state, deck))
+            state.rng = Rng(rng.next_u64())
+        return state
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -165,6 +185,8 @@ def parse_player(game: Game, text: str) -> tuple[str, dict[str, Any], dict[str, 
             known = ", ".join([*fields, *BOT_SWITCHES, *BENCH_SWITCHES])
             raise ValueError(f"'{text}': the hard player has no setting '{name}' (known: {known})")
         settings[name] = _value(game, own, name, value, text)
+    if switches.get("sees") == "hands" and game.spec.name not in DECKS:
+        raise ValueError(f"'{text}': sees=hands is not offered for {game.spec.title} (only all or view)")
     return level, settings, switches
 
 
@@ -196,9 +218,11 @@ def _player(game: Game, text: str, seed: int) -> Any:
         return game.new_bot(level, seed)
     base: SearchBot = game.new_bot(level, seed)  # type: ignore[assignment]
     changed = dataclasses.replace(base.settings, **settings)
-    if switches.pop("sees", False):
+    sees = switches.pop("sees", "view")
+    if sees != "view":
         sighted = Sighted(base.sample, game.bots, seed, changed, **switches)
         sighted.game = game
+        sighted.decks = DECKS[game.spec.name] if sees == "hands" else None
         return sighted
     return SearchBot(base.sample, game.bots, seed, changed, **switches)
 

@@ -23,6 +23,7 @@ from engine.soker.cards import (
     JOKER_MASK,
     LEGAL_ON,
     PLAYER_CARDS,
+    PLAYER_MASK,
     RED_MASK,
     TOP_CLUB,
     YELLOW_MASK,
@@ -104,46 +105,59 @@ def _strongest_country(hand: int) -> int:
 
 # Beliefs (engine/beliefs.py): which of a seat's public moves say what about its hand, under the normal player above.
 # The normal player draws, and ends a turn after drawing, only when it holds no card legal on the top card (every play
-# it scores above both: a lone Joker -4, a draw -5, an end -6). So:
+# it scores above both: a lone Joker -4, a draw -5, an end -6). So, walking back from now through the seat's moves,
+# its hand then being its hand now and the cards it played since:
 #
-# * **end** after a draw on top T: it held no card legal on T, the card drawn included (its hand then is known
-#   exactly: its hand now and the cards it played since). Each legal card it held makes the move one the model gives
-#   SOFTNESS / n (n: its legal moves then, counted as its single cards plus the end);
+# * **end** after a draw on top T: it held no card legal on T, the card drawn included. Each legal card it held makes
+#   the move one the model gives SOFTNESS / n (n: its legal moves then, counted as its single cards plus the end);
 # * **draw** on top T: it held no card legal on T before the card it drew. Which card of its hand then was the one
 #   drawn is hidden, so the likelihood is the average over each card of that hand being it; the walk back through the
 #   seat's moves stops there (its hand before a hidden card is not known);
-# * **play**: uninformative here (which play the normal player prefers depends on its whole scoring, too costly to
-#   run for every candidate deal); the cards played are added back to its hand for the older moves;
+# * **play** of player cards of one club: the normal player plays the longest package it can (each card adds 10 to a
+#   play's score, a kept country's card still 7), so it held no other player card of that club (a Joker may stay out:
+#   it costs 12). Each such card makes the play one the model gives SOFTNESS / n (n: those cards plus the play);
+# * **play** of a lone Yellow or Joker: it held no player card legal on T (any scores 7 or more; a Yellow 3, a lone
+#   Joker 4 at most). A lone Red tells nothing: it scores 30 when an opponent is close to going out, which the history
+#   does not say;
 # * a Red's penalty draw or the table's move (a draw on an expired clock) stops the walk: a hidden card came in.
 #
 # Only seats other than the viewer are weighed, from the view's history (the latest HISTORY public moves).
-_OR, _END, _DRAW = 0, 1, 2
+_OR, _END, _DRAW, _PACKAGE, _LONE = 0, 1, 2, 3, 4
+_CLUB_MASK = tuple(0xF << (4 * club) for club in range(PLAYER_CARDS // 4))
+_LONE_MASK = YELLOW_MASK | JOKER_MASK  # a lone special that says: no player card legal on the top card
 
 
 def beliefs(view: SokerView) -> Callable[[SokerState], float] | None:
     """A weigher of the deals sampled from ``view``: how likely the other seats' latest public moves (the view's
     history) were, had they held the cards a deal gives them (see above); None where no move tells anything."""
     viewer = view.viewer
-    programs: list[tuple[int, list[tuple[int, int]]]] = []
+    programs: list[tuple[int, list[tuple[int, int, int]]]] = []
     for seat in range(len(view.hand_sizes)):
         if seat == viewer:
             continue
-        steps: list[tuple[int, int]] = []  # walking back from now: add cards to the hand, or weigh a move
+        steps: list[tuple[int, int, int]] = []  # walking back from now: (what, the cards played, the top then)
         for player, top, kind, cards in reversed(view.history):
             if player != seat:
                 if kind == PLAY and cards and (1 << cards[-1]) & RED_MASK:
                     break  # (the seat drew a penalty card)
                 continue
             if kind == PLAY:
-                steps.append((_OR, mask_of(cards)))
+                mask = mask_of(cards)
+                players = mask & PLAYER_MASK
+                if players:
+                    steps.append((_PACKAGE, mask, _CLUB_MASK[(players & -players).bit_length() - 1 >> 2]))
+                elif len(cards) == 1 and mask & _LONE_MASK:
+                    steps.append((_LONE, mask, top))
+                else:
+                    steps.append((_OR, mask, 0))
             elif kind == END:
-                steps.append((_END, top))
+                steps.append((_END, 0, top))
             elif kind == DRAW:
-                steps.append((_DRAW, top))
+                steps.append((_DRAW, 0, top))
                 break
             else:  # the table's move: a hidden card drawn
                 break
-        if any(op != _OR for op, _ in steps):
+        if any(op != _OR for op, _, _ in steps):
             programs.append((seat, steps))
     if not programs:
         return None
@@ -154,9 +168,21 @@ def beliefs(view: SokerView) -> Callable[[SokerState], float] | None:
         hands = state.hands
         for seat, steps in programs:
             hand = hands[seat]
-            for op, arg in steps:
+            for op, mask, arg in steps:
+                if op == _PACKAGE:  # (arg: the club's cards)
+                    hand |= mask
+                    left = (hand & arg & ~mask).bit_count()
+                    if left:
+                        weight *= soft / (1 + left)
+                    continue
                 if op == _OR:
-                    hand |= arg
+                    hand |= mask
+                    continue
+                if op == _LONE:
+                    hand |= mask
+                    legal = (hand & LEGAL_ON[arg] & PLAYER_MASK).bit_count()
+                    if legal:
+                        weight *= soft / (1 + legal)
                     continue
                 legal = (hand & LEGAL_ON[arg]).bit_count()
                 if not legal:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from benchmarks.ladder import ladder_table, markers
 from benchmarks.strength import Sighted, _player, bench_strength, deals_for
-from engine.registry import get_game
 from cli import main
+from engine.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["--game", "soker", "--iterations", "8", "--workers", "1"]
@@ -45,8 +45,9 @@ def test_a_setting_the_hard_player_lacks_is_refused_with_the_known_ones(capsys) 
 
 def test_a_player_that_sees_all_searches_the_true_table(capsys) -> None:
     """``hard:sees=all`` (the bench's upper bound on beliefs) deals each iteration the true table, hidden hands and the
-    deck's order included, where the hard player deals from its view; a value other than all or view is refused
-    (under a second)."""
+    deck's order included, where the hard player deals from its view; ``sees=hands`` every hand as it is and the deck
+    shuffled anew; another value, or hands in a game whose decks the bench does not name, is refused (under a
+    second)."""
     game = get_game("soker")
     state = game.new_game(4, None, 3)
     sighted = _player(game, "hard:sees=all", 1)
@@ -58,8 +59,16 @@ def test_a_player_that_sees_all_searches_the_true_table(capsys) -> None:
     view = state.view(seat)
     assert sighted.sample(view, 5).to_json() == state.to_json()
     assert plain.sample(view, 5).to_json() != state.to_json()
+    hands = _player(game, "hard:sees=hands", 1)
+    hands.iterations = 8
+    hands.choose(state, seat)
+    dealt = [hands.sample(view, seed) for seed in (5, 6)]
+    assert [d.hands for d in dealt] == [state.hands] * 2  # every hand as it is,
+    assert dealt[0].deck != dealt[1].deck and sorted(dealt[0].deck) == sorted(state.deck)  # the deck dealt anew
     assert main(["bench", "bots", *TINY, "--bot", "hard:sees=most", "--deals", "1"]) == 2
     assert "'all'" in capsys.readouterr().err
+    assert main(["bench", "bots", "--game", "carta-futbol-club", "--bot", "hard:sees=hands", "--deals", "1"]) == 2
+    assert "not offered" in capsys.readouterr().err
 
 
 def test_margin_picks_the_deals_its_interval_needs(capsys) -> None:

@@ -11,7 +11,7 @@ from engine.registry import get_game
 from engine.search import SearchBot
 from engine.soker.bots import beliefs
 from engine.soker.cards import BIT, DECK_SIZE, LEGAL_ON, PLAYER_CARDS, bits
-from engine.soker.rules import DRAW_MOVE, END_MOVE, SokerState
+from engine.soker.rules import DRAW_MOVE, END_MOVE, PLAY, SokerMove, SokerState
 from tests.engine.conformance import check_cards
 from tests.engine.test_search import ViewOnly
 
@@ -105,3 +105,28 @@ def test_a_seat_that_drew_and_ended_gets_the_cards_legal_there_less_often() -> N
     with_marked = [sum(1 for hand in hands if hand & BIT[marked]) for hands in (uniform, weighted)]
     assert with_legal[0] > 500 and with_legal[1] < with_legal[0] / 3, with_legal
     assert with_marked[0] >= 20 and with_marked[1] < with_marked[0] / 2, with_marked
+
+
+def test_a_seat_that_played_one_card_of_a_club_gets_the_rest_of_that_club_less_often() -> None:
+    """Seat 1 played a single player card of a club onto the top card; the normal player plays the longest package
+    it can, so it held no other card of that club: over 1000 deals from seat 0's view, the weighted sampler gives
+    seat 1 another card of that club far less often than the uniform one. About half a second."""
+    state = SOKER.new_game(2, {"first_seat": 1}, 5)
+    top = state.discard[-1]
+    legal = LEGAL_ON[state.top]
+    cards = [c for c in range(PLAYER_CARDS) if c != top and BIT[c] & legal]
+    played = cards[0]
+    club = [c for c in range(PLAYER_CARDS) if c >> 2 == played >> 2 and c not in (played, top)]
+    rest = [c for c in range(DECK_SIZE) if c not in (top, played, *club)]
+    state.hands = [sum(BIT[c] for c in rest[:7]), BIT[played] | sum(BIT[c] for c in rest[7:11])]
+    state.deck = [*club, *rest[11:]]
+    state.apply(1, SokerMove(PLAY, (played,)))
+    assert state.to_act() == (0,)
+    view = state.view(0)
+    weigh = beliefs(view)
+    assert weigh is not None
+    mask = sum(BIT[c] for c in club)
+    uniform = [SOKER.sample(view, seed).hands[1] & mask for seed in range(1000)]
+    weighted = [weighted_sample(SOKER.sample, weigh, view, seed).hands[1] & mask for seed in range(1000)]
+    counts = [sum(1 for hand in hands if hand) for hands in (uniform, weighted)]
+    assert counts[0] > 100 and counts[1] < counts[0] / 3, counts
