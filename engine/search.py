@@ -78,6 +78,10 @@ class SearchSettings:
     likelihood: Callable[[View], Callable[[GameState], float] | None] | None = None
     beliefs: bool = False
     candidates: int = 8
+    # The moves the bot weighs at its decision, of the legal ones (``prune(view, legal)``, from the view alone), where
+    # a game's rules let a seat go round in circles at no cost (Age of Soccer's boarding and benching in training):
+    # the search sees no loss in a move that its next one undoes, and would play such pairs again and again.
+    prune: Callable[[View, list[Any]], list[Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -202,6 +206,10 @@ class SearchBot:
         legal = first.legal_moves(seat)
         if not legal:
             raise ValueError(f"seat {seat} has no move to make in this view")
+        allowed = None
+        if self.settings.prune is not None:
+            legal = self.settings.prune(view, legal) or legal
+            allowed = set(legal)
         if len(legal) == 1:
             return Decision(legal[0], 0, clock() - started)
         policies = [self.policy(rng.getrandbits(62)) for _ in range(first.seats)]
@@ -236,6 +244,8 @@ class SearchBot:
             # Select and expand.
             while True:
                 moves = state.legal_moves(actor)
+                if node is root and allowed is not None:
+                    moves = [move for move in moves if move in allowed] or moves
                 children = node.children
                 hint = None
                 if bias and len(moves) > 1:

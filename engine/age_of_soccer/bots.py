@@ -439,6 +439,30 @@ def beliefs(view: AosView) -> Callable[[AosState], float] | None:
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
 
 
+def no_circles(view: AosView, moves: list[AosMove]) -> list[AosMove]:
+    """The moves the hard player weighs at its decision: the legal ones but benching a player card it boarded this
+    turn or boarding one it benched this turn (the rules allow any number of changes in training, and the search,
+    seeing no loss in a change the next move undoes, boarded and benched one card hundreds of times in a turn).
+    Read from the view's history: its boards and benches with their turn."""
+    turn, seat = view.data["turn"], view.viewer
+    boarded: set[str] = set()
+    benched: set[str] = set()
+    for who, _, card, facts in view.seen.history:
+        if who == seat and facts and facts[0] == turn:
+            if facts[1] == "board":
+                boarded.add(C.PLAYER_CODES[card])
+            elif facts[1] == "bench":
+                benched.add(C.PLAYER_CODES[card])
+    if not boarded and not benched:
+        return moves
+    return [
+        move
+        for move in moves
+        if not (move.kind == "bench" and move.args[0] in boarded)
+        and not (move.kind == "board" and move.args[0] in benched)
+    ]
+
+
 def next_shield(root: AosState) -> Any:
     """A playout's verdict at the next shield won after the decision (at three or more seats, where one shield does
     not end the game): 1 for the seat that won it, 0 for the seat that lost it, a half for the others; a game that
@@ -469,4 +493,4 @@ def next_shield(root: AosState) -> Any:
 # from being a random one (2 seats, 100 iterations, 20 duplicate deals against normal: 27 of 40 won with it, 23
 # without).
 BIAS = 2.0  # (see SEARCH)
-SEARCH = SearchSettings(bias=BIAS, judge=next_shield, likelihood=beliefs)  # type: ignore[arg-type]
+SEARCH = SearchSettings(bias=BIAS, judge=next_shield, likelihood=beliefs, prune=no_circles)  # type: ignore[arg-type]

@@ -230,20 +230,21 @@ class AosEvent(Event):
 
 
 # A public move, or a public change to a hand, as the view's history keeps it: (seat, kind, number, facts). Every seat
-# saw each of them; none names a hidden card. Changes to a hand: ``out`` (an action card of face ``number`` left it
-# face up: played, discarded, a boost, a shot, an answer that counted, lost to a Bankruptcy), ``unseen`` (action cards
-# came in or went out unseen: a pick-up, a trade, a Millionaire Owner, Samba Fever, a Greedy Agent's thief and victim),
-# ``pout`` / ``pin`` (player card ``number`` left the hand for the board or a trade / came in face up: benched,
-# drafted, transferred), ``pdrew`` (player cards drawn unseen), ``noshot`` (a match's attacker had nothing to shoot:
-# a draw). Choices, with the public facts of the moment they were made in (``number``, ``facts``): ``trained`` (passed
-# training; the vacant board positions as bits, (another seat holds action cards, an opponent has a player on its
-# board)), ``xpass`` (passed in a challenge's exchange; 1 for the challenged seat, (attack, defence, Cup Run played)),
-# ``wpass`` / ``wans`` (passed / answered a shot's window; the faces it could answer with as bits of
-# cards.FACE_ID, and for a seat outside the match (attacker, shields won by each seat, each seat's attack, the
-# shields the attacker won from each seat); () for the defender), ``shot`` (shot face ``number``, or -1: stopped;
-# (the teams whose Super cards it activates as bits, whether it could stop)), ``end`` / ``challenge`` (ended the
-# match phase / challenged; for each seat it could still challenge, (Eagle Eyes needed, whether it still needs a
-# shield from that seat, whether that seat has no shield left))). The table's moves (``timeout``) are not choices.
+# saw each of them; none names a hidden card. Changes to a hand: ``out`` (an action card of face ``number`` left it face
+# up: played, discarded, a boost, a shot, an answer that counted, lost to a Bankruptcy), ``unseen`` (action cards came
+# in or went out unseen: a pick-up, a trade, a Millionaire Owner, Samba Fever, a Greedy Agent's thief and victim),
+# ``pout`` / ``pin`` (player card ``number`` left the hand for the board or a trade / came in face up: benched, drafted,
+# transferred; a board or a bench with facts (the turn, "board" or "bench")), ``pdrew`` (player cards drawn unseen),
+# ``noshot`` (a match's attacker had nothing to shoot: a draw). Choices, with the public facts of the moment they were
+# made in (``number``, ``facts``): ``trained`` (passed training; the vacant board positions as bits, (another seat holds
+# action cards, an opponent has a player on its board)), ``xpass`` (passed in a challenge's exchange; 1 for the
+# challenged seat, (attack, defence, Cup Run played)), ``wpass`` / ``wans`` (passed / answered a shot's window; the
+# faces it could answer with as bits of cards.FACE_ID, and for a seat outside the match (attacker, shields won by each
+# seat, each seat's attack, the shields the attacker won from each seat); () for the defender), ``shot`` (shot face
+# ``number``, or -1: stopped; (the teams whose Super cards it activates as bits, whether it could stop)), ``end`` /
+# ``challenge`` (ended the match phase / challenged; for each seat it could still challenge, (Eagle Eyes needed, whether
+# it still needs a shield from that seat, whether that seat has no shield left))). The table's moves (``timeout``) are
+# not choices.
 Record = tuple[int, str, int, tuple[Any, ...]]
 
 
@@ -628,7 +629,7 @@ class AosState(GameState):
     def _board(self, seat: int, args: tuple[str, ...], events: list[Any]) -> None:
         card = PLAYER_BY_CODE[args[0]]
         self.players[seat].remove(card)
-        self._note((seat, "pout", card, ()))
+        self._note((seat, "pout", card, (self.turn, "board")))
         self.boards[seat][card & 3] = card
         events.append(AosEvent("boarded", seat, (args[0],), data=self._points(seat)))
 
@@ -636,7 +637,7 @@ class AosState(GameState):
         card = PLAYER_BY_CODE[args[0]]
         self.boards[seat][card & 3] = -1
         self.players[seat].append(card)
-        self._note((seat, "pin", card, ()))
+        self._note((seat, "pin", card, (self.turn, "bench")))
         events.append(AosEvent("benched", seat, (args[0],), data=self._points(seat)))
 
     def _points(self, seat: int) -> tuple[tuple[str, Any], ...]:
