@@ -3,6 +3,8 @@ deadline on a fake clock, reads only its seat's view, and beats random players o
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.core import GameState
@@ -95,6 +97,19 @@ class ViewOnly:
 
     def view(self, seat: int) -> object:
         return self._state.view(seat)
+
+
+def assert_one_decision(game: Any, state: GameState, settings: Any) -> None:
+    """The true table and a table dealt otherwise from the same view give the searching player (40 iterations, these
+    settings) the same move: it reads only its view."""
+    seat = state.to_act()[0]
+    other = game.sample(state.view(seat), 99)
+    assert other.view(seat) == state.view(seat) and other.to_json() != state.to_json()
+    decisions = {
+        SearchBot(game.sample, game.bots, 7, settings, iterations=40).choose(ViewOnly(table), seat).to_wire()  # type: ignore[arg-type]
+        for table in (state, other)
+    }
+    assert len(decisions) == 1
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -13,10 +13,9 @@ from engine.age_of_soccer import cards as C
 from engine.age_of_soccer.bots import beliefs
 from engine.age_of_soccer.rules import AosState
 from engine.beliefs import weighted_sample
-from engine.search import SearchBot
 from tests.engine.age_of_soccer.position import play
 from tests.engine.conformance import check_cards
-from tests.engine.test_search import ViewOnly
+from tests.engine.test_search import assert_one_decision
 
 GAME = AGE_OF_SOCCER
 ON = dataclasses.replace(GAME.search, beliefs=True)
@@ -69,14 +68,7 @@ def test_with_beliefs_two_states_with_one_view_give_one_decision() -> None:
     a table dealt otherwise from the same view give the same move, at 2, 3 and 4 seats. Under half a second."""
     for seats in (2, 3, 4):
         state = informed(seats)
-        seat = state.to_act()[0]
-        other = GAME.sample(state.view(seat), 99)
-        assert other.view(seat) == state.view(seat) and other.to_json() != state.to_json()
-        decisions = {
-            SearchBot(GAME.sample, GAME.bots, 7, ON, iterations=40).choose(ViewOnly(c), seat).to_wire()  # type: ignore[arg-type]
-            for c in (state, other)
-        }
-        assert len(decisions) == 1
+        assert_one_decision(GAME, state, ON)
 
 
 def informed(seats: int) -> AosState:

@@ -13,9 +13,8 @@ from engine.carta import CARTA
 from engine.carta import cards as C
 from engine.carta.bots import beliefs
 from engine.carta.rules import CartaState
-from engine.search import SearchBot
 from tests.engine.conformance import check_cards
-from tests.engine.test_search import ViewOnly
+from tests.engine.test_search import assert_one_decision
 
 ON = dataclasses.replace(CARTA.search, beliefs=True)  # type: ignore[attr-defined]
 
@@ -102,14 +101,7 @@ def test_with_beliefs_two_states_with_one_view_give_one_decision() -> None:
     a table dealt otherwise from the same view give the same move. Under a second."""
     for seats in (2, 4, 6):
         state = informed(seats)
-        seat = state.to_act()[0]
-        other = CARTA.sample(state.view(seat), 99)
-        assert other.view(seat) == state.view(seat) and other.to_json() != state.to_json()
-        decisions = {
-            SearchBot(CARTA.sample, CARTA.bots, 7, ON, iterations=40).choose(ViewOnly(c), seat).to_wire()  # type: ignore[arg-type]
-            for c in (state, other)
-        }
-        assert len(decisions) == 1
+        assert_one_decision(CARTA, state, ON)
 
 
 def pass_answered_face_down() -> tuple[CartaState, int]:

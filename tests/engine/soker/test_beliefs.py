@@ -8,12 +8,11 @@ import dataclasses
 
 from engine.beliefs import weighted_sample
 from engine.registry import get_game
-from engine.search import SearchBot
 from engine.soker.bots import beliefs
 from engine.soker.cards import BIT, DECK_SIZE, LEGAL_ON, PLAYER_CARDS, bits
 from engine.soker.rules import DRAW_MOVE, END_MOVE, PLAY, SokerMove, SokerState
 from tests.engine.conformance import check_cards
-from tests.engine.test_search import ViewOnly
+from tests.engine.test_search import assert_one_decision
 
 SOKER = get_game("soker")
 ON = dataclasses.replace(SOKER.search, beliefs=True)
@@ -46,14 +45,7 @@ def test_with_beliefs_two_states_with_one_view_give_one_decision() -> None:
     a table dealt otherwise from the same view give the same move. Under a second."""
     for seats in (2, 3, 4):
         state = informed(seats)
-        seat = state.to_act()[0]
-        other = SOKER.sample(state.view(seat), 99)
-        assert other.view(seat) == state.view(seat) and other.to_json() != state.to_json()
-        decisions = {
-            SearchBot(SOKER.sample, SOKER.bots, 7, ON, iterations=40).choose(ViewOnly(c), seat).to_wire()  # type: ignore[arg-type]
-            for c in (state, other)
-        }
-        assert len(decisions) == 1
+        assert_one_decision(SOKER, state, ON)
 
 
 def informed(seats: int) -> SokerState:
