@@ -175,9 +175,10 @@ def parse_player(game: Game, text: str) -> tuple[str, dict[str, Any], dict[str, 
             raise ValueError(f"'{text}': write a setting as FIELD=VALUE, not '{part}'")
         if name in FIXED:
             raise ValueError(f"'{text}': the bench sets {name} for both players alike ({FIXED[name]})")
-        if name in BOT_SWITCHES or name in BENCH_SWITCHES:
+        parse = BOT_SWITCHES.get(name) or BENCH_SWITCHES.get(name)
+        if parse is not None:
             try:
-                switches[name] = {**BOT_SWITCHES, **BENCH_SWITCHES}[name](value)
+                switches[name] = parse(value)
             except ValueError as error:
                 raise ValueError(f"'{text}': {name}: {error}") from None
             continue

@@ -4,8 +4,6 @@ turn (engine/age_of_soccer/bots.py: ``no_circles``)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from engine.age_of_soccer.bots import no_circles
 from engine.registry import get_game
 from engine.search import SearchBot
@@ -51,7 +49,7 @@ def test_the_prune_reads_the_view_and_leaves_other_moves() -> None:
             assert [m for m in legal if m not in kept] == [
                 m for m in legal if m.kind == "bench" and m.args == boards[0].args
             ]
-            assert dataclasses.replace(AOS.search).prune is no_circles
+            assert AOS.search.prune is no_circles
             return
         state.apply(seat, bot.choose(state, seat))
     raise AssertionError("no board change in 400 moves")
