@@ -2,8 +2,9 @@
 a fresh store for a run.
 
 Each is a child process of the benchmark, stopped by it: `kickoff grpc` (:class:`ServerProcess`), `kickoff gateway`
-(:class:`GatewayProcess`) and the bare fan-out server of baseline.py (:class:`BaselineProcess`). They run without the
-per-caller limits (:data:`UNLIMITED`): the load comes from one address.
+(:class:`GatewayProcess`), the bare fan-out server of baseline.py (:class:`BaselineProcess`) and the bare REST relay
+of rest_floor.py (:class:`RestFloorProcess`). kickoff's run without the per-caller limits (:data:`UNLIMITED`): the
+load comes from one address.
 """
 
 from __future__ import annotations
@@ -147,6 +148,23 @@ class GatewayProcess(Child):
             time.sleep(0.05)
         self.process.kill()
         raise RuntimeError("the gateway did not start")
+
+
+class RestFloorProcess(Child):
+    """The bare REST relay (benchmarks/rest_floor.py) in a child process on a free port, in front of ``grpc_target``:
+    the floor under :class:`GatewayProcess`."""
+
+    def __init__(self, grpc_target: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        command = [sys.executable, "-m", "benchmarks.rest_floor", "--port", str(self.port)]
+        self.process = subprocess.Popen(
+            [*command, "--grpc-target", grpc_target], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
+        line = self.process.stdout.readline() if self.process.stdout else ""  # printed once it listens
+        if f":{self.port}" not in line:
+            self.process.kill()
+            raise RuntimeError(f"the REST relay did not start: {line!r}")
 
 
 def fresh_store(database_url: str, name: str) -> tuple[str, Callable[[], None]]:

@@ -12,13 +12,14 @@ import gc
 import json
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
 import httpx
 
-from benchmarks.harness import GatewayProcess, ServerProcess
+from benchmarks.harness import Child, GatewayProcess, ServerProcess
 from kickoff.v1 import common_pb2, move_pb2, move_pb2_grpc, room_pb2, room_pb2_grpc
 from service import collector
 from service.grpc.forward import FOLLOW, OWNER, ROUTE
@@ -469,23 +470,31 @@ def measure(
     seed: int,
     tracing: bool = False,
     rate: float = 0,
+    *,
+    gateway: Callable[[str], Child] | None = None,
 ) -> dict[str, float]:
-    """The load against a started server (stopped after); its figures."""
-    gateway = GatewayProcess(server.target, tracing=tracing) if transport == "rest" else None
+    """The load against a started server (stopped after); its figures. A REST load goes through what ``gateway``
+    starts in front of the server's target (a :class:`~benchmarks.harness.RestFloorProcess`, say), by default
+    kickoff's gateway (with tracing as ``tracing`` says); it is stopped after too."""
+    if transport == "rest":
+        start_gateway = gateway or (lambda target: GatewayProcess(target, tracing=tracing))
+        relay: Any = start_gateway(server.target)
+    else:
+        relay = None
     try:
-        cpu = [server.cpu_seconds(), gateway.cpu_seconds() if gateway else 0.0]
+        cpu = [server.cpu_seconds(), relay.cpu_seconds() if relay else 0.0]
         stats, elapsed = asyncio.run(
-            drive(server.target, rooms, seconds, transport, bots, seed, gateway.url if gateway else "", rate)
+            drive(server.target, rooms, seconds, transport, bots, seed, relay.url if relay else "", rate)
         )
-        cpu = [server.cpu_seconds() - cpu[0], (gateway.cpu_seconds() - cpu[1]) if gateway else 0.0]
+        cpu = [server.cpu_seconds() - cpu[0], (relay.cpu_seconds() - cpu[1]) if relay else 0.0]
         rss = server.peak_rss_mb()
     finally:
-        if gateway is not None:
-            gateway.stop()
+        if relay is not None:
+            relay.stop()
         server.stop()
     figures = stats.figures(elapsed, rss)
     # CPU per move (rooms' setup included): steadier than moves/s on a machine whose speed swings.
     figures["server_cpu_us_per_move"] = round(cpu[0] / max(1, stats.moves) * 1e6)
-    if gateway is not None:
+    if relay is not None:
         figures["gateway_cpu_us_per_move"] = round(cpu[1] / max(1, stats.moves) * 1e6)
     return figures

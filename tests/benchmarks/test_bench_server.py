@@ -131,3 +131,47 @@ def test_bench_cluster_plays_through_one_gateway_in_front_of_the_nodes() -> None
     assert "REST gateway" in cluster_report(figures, [1, 2], 4, 1.5, 1, False, transport="rest")
     with pytest.raises(ValueError, match="follows owners itself"):
         bench_cluster(admin, [1], rooms=1, seconds=1, rounds=1, transport="rest", follow=True)
+
+
+def test_the_rest_floor_relays_the_rest_load_to_the_bare_server_and_refuses_a_stale_move() -> None:
+    """The floor under kickoff's gateway works: the REST load plays through it (its moves answer 201, and its CPU is
+    measured), a seat's event stream carries the seat's legal moves in the gateway's JSON, and a move that is no
+    longer the seat's to make answers 409, as the gateway's does. About 4 s, as much as the bare fan-out test above."""
+    import json
+
+    import grpc
+    import httpx
+
+    from benchmarks.harness import BaselineProcess, RestFloorProcess
+    from benchmarks.load import measure
+    from kickoff.v1 import room_pb2, room_pb2_grpc
+
+    figures = measure(BaselineProcess(400), 3, 1.5, "rest", 0, 1, gateway=RestFloorProcess)
+    assert figures["moves_per_s"] > 0
+    assert figures["gateway_cpu_us_per_move"] > 0 and figures["server_cpu_us_per_move"] > 0
+
+    server = BaselineProcess(400)
+    relay = RestFloorProcess(server.target)
+    try:
+        with grpc.insecure_channel(server.target) as channel:
+            rooms = room_pb2_grpc.RoomServiceStub(channel)
+            room_id = rooms.CreateRoom(room_pb2.CreateRoomRequest(game="soker", seats=4)).room.room_id
+            joined = [rooms.JoinRoom(room_pb2.JoinRoomRequest(room_id=room_id)) for _ in range(4)]
+        seat = {"Authorization": f"Bearer {joined[0].seat_token}"}
+        with (
+            httpx.Client(base_url=relay.url, headers=seat, timeout=10) as client,
+            client.stream("GET", f"/v1/rooms/{room_id}/events", params={"after_version": 3}) as events,
+        ):
+            lines = events.iter_lines()
+            head = [next(lines) for _ in range(3)]
+            assert head[:2] == ["id: 4", "event: update"] and head[2].startswith("data: ")
+            update = json.loads(head[2].removeprefix("data: "))
+            assert update["status"] == "ROOM_STATUS_PLAYING" and update["toAct"] == [0]
+            move = {"move": update["legalMoves"][0], "requestId": "1", "expectedVersion": update["version"]}
+            made = client.post(f"/v1/rooms/{room_id}/moves", json=move)
+            assert made.status_code == 201 and made.json()["version"] == "5", made.text
+            again = client.post(f"/v1/rooms/{room_id}/moves", json={**move, "requestId": "2"})
+            assert again.status_code == 409, "the seat's turn is over: the move is stale"
+    finally:
+        relay.stop()
+        server.stop()
