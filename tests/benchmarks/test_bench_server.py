@@ -90,13 +90,14 @@ def test_bench_goals_measures_every_goal_as_a_ratio_inside_one_run() -> None:
 
     figures = bench_goals(rooms=2, seconds=0.8, rounds=1, tracing_rounds=1)
     names = [goal["goal"] for goal in figures["goals"]]
-    assert len(names) == 9 and figures["of"] == 9
+    assert len(names) == 12 and figures["of"] == 12
     assert any("bare fan-out" in name for name in names) and any("SQLite" in name for name in names)
-    assert any("open-loop" in name for name in names) and sum("tracing" in name for name in names) == 2
+    assert sum("bare REST relay" in name for name in names) == 2
+    assert any("open-loop" in name for name in names) and sum("tracing" in name for name in names) == 3
     assert all(goal["figure"] == goal["figure"] and goal["detail"] for goal in figures["goals"])  # numbers, no NaN
     assert figures["met"] == sum(goal["met"] for goal in figures["goals"])
     text = table(figures)
-    assert text.count("\n| ") == 9 and f"{figures['met']} of 9 goals met" in text
+    assert text.count("\n| ") == 12 and f"{figures['met']} of 12 goals met" in text
     assert Goal("x", 1.4, 1.5, True, "").met and not Goal("x", 0.6, 0.67, False, "").met
 
 
