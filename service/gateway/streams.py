@@ -18,8 +18,7 @@ import grpc
 from litestar import Request, Response, get
 from litestar.datastructures import State
 from litestar.params import FromPath, QueryParameter
-from litestar.response import ServerSentEvent
-from litestar.response.sse import ServerSentEventMessage
+from litestar.response import Stream
 
 from kickoff.v1 import (
     chat_pb2,
@@ -52,6 +51,11 @@ AFTER_CHAT = (
     "`<version>:<chat seq>`, which an EventSource sends back as Last-Event-ID to resume both. Absent: no chat."
 )
 RETRY_MILLISECONDS = 3000  # how long an EventSource waits before it reconnects
+# An event stream's headers (Litestar's ServerSentEvent's) and its fixed lines: its first (a comment, and how long an
+# EventSource waits before it reconnects) and a heartbeat (a comment only: no event).
+SSE_HEADERS = {"Cache-Control": "no-cache", "Connection": "keep-alive", "X-Accel-Buffering": "no"}
+OPEN = b": open\r\nretry: %d\r\n\r\n" % RETRY_MILLISECONDS
+HEARTBEAT = b": heartbeat\r\n\r\n"
 MAX_VERSION = 2**63 - 1  # versions are int64
 FIRST_READ_SECONDS = 0.05  # how long the answer waits for the stream's first message before its head goes out
 
@@ -87,6 +91,15 @@ def last_ids(request: Request[Any, Any, Any], query: str = "after_version") -> t
 
 def _number(text: str) -> bool:
     return text.isdigit() and len(text) <= 19 and int(text) <= MAX_VERSION
+
+
+def sse(event: bytes, data: bytes, event_id: int | str | None = None) -> bytes:
+    """One server-sent event's bytes, as Litestar's ServerSentEventMessage writes them (id, event, data), without its
+    per-line scans: an id is a number or ``<number>:<number>``, an event a fixed word, and the data one line of JSON
+    (the encoders escape every line break inside strings)."""
+    if event_id is None:
+        return b"event: %s\r\ndata: %s\r\n\r\n" % (event, data)
+    return b"id: %s\r\nevent: %s\r\ndata: %s\r\n\r\n" % (str(event_id).encode(), event, data)
 
 
 def problem_data(error: grpc.aio.AioRpcError) -> dict[str, Any]:
@@ -125,7 +138,7 @@ async def event_stream(
     broke: Callable[[], None] | None = None,
     key: str = "version",
     chat_after: int | None = None,
-) -> ServerSentEvent | Response[None]:
+) -> Stream | Response[None]:
     """A gRPC server stream of versioned messages as server-sent events: each response's ``part`` (a message with a
     ``version``) newer than ``after`` is an ``update`` event (``id`` is the version), with a comment line after
     ``heartbeat`` seconds of silence so proxies keep the connection open.
@@ -150,18 +163,16 @@ async def event_stream(
     if done and first.result() is grpc.aio.EOF:
         return Response(content=None, status_code=204)
 
-    async def events() -> AsyncIterator[ServerSentEventMessage]:
+    async def events() -> AsyncIterator[bytes]:
         pending: asyncio.Future[Any] = first
         last = None
         seq = chat_after
-        yield ServerSentEventMessage(
-            comment="open", data=None, retry=RETRY_MILLISECONDS
-        )  # the head and a line, at once
+        yield OPEN  # the head and a line, at once
         try:
             while True:
                 done, _ = await asyncio.wait({pending}, timeout=heartbeat)
                 if not done:
-                    yield ServerSentEventMessage(comment="heartbeat", data=None)  # a comment only: no event
+                    yield HEARTBEAT
                     continue
                 try:
                     response = pending.result()
@@ -174,34 +185,28 @@ async def event_stream(
                     if broke is not None:
                         broke()
                     if error.code() not in RECONNECTABLE:
-                        yield ServerSentEventMessage(data=json.dumps(problem_data(error)), event="problem")
+                        yield sse(b"problem", json.dumps(problem_data(error)).encode())
                     return
                 if response is grpc.aio.EOF:
-                    yield ServerSentEventMessage(
-                        data=json.dumps({"version": str(last)} if last is not None else {}), event="end"
-                    )
+                    yield sse(b"end", json.dumps({"version": str(last)} if last is not None else {}).encode())
                     return
                 if seq is not None and response.HasField("chat"):
                     seq = response.chat.seq
-                    yield ServerSentEventMessage(
-                        data=json.dumps(to_json(response.chat), separators=(",", ":")),
-                        event="chat",
-                        id=f"{after if last is None else last}:{seq}",
-                    )
+                    data = json.dumps(to_json(response.chat), separators=(",", ":")).encode()
+                    yield sse(b"chat", data, f"{after if last is None else last}:{seq}")
                 else:
                     message = getattr(response, part)
                     last = getattr(message, key)
-                    yield ServerSentEventMessage(
-                        data=json.dumps(to_json(message), separators=(",", ":")),
-                        event="update",
-                        id=last if seq is None else f"{last}:{seq}",
-                    )
+                    data = json.dumps(to_json(message), separators=(",", ":")).encode()
+                    yield sse(b"update", data, last if seq is None else f"{last}:{seq}")
                 pending = asyncio.ensure_future(_read_after(call, part, after, key, chat_after is not None))
         finally:
             pending.cancel()
             call.cancel()
 
-    return ServerSentEvent(events())
+    # (a plain Stream of bytes: Litestar's ServerSentEvent encodes each message through a StringIO and regular
+    # expressions, and first asks a worker thread for its own header lines, once for each answer)
+    return Stream(events(), media_type="text/event-stream", headers=SSE_HEADERS)
 
 
 # The routes of the server-streaming RPCs, written by hand: the gateway's one kind of route its bindings do not make
@@ -232,7 +237,7 @@ async def stream_events(
     ticket: Annotated[str, QueryParameter(description=TICKET)] = "",
     invitation_token: Annotated[str, QueryParameter(description=INVITATION)] = "",
     after_chat_seq: Annotated[int | None, QueryParameter(description=AFTER_CHAT, ge=0, le=MAX_VERSION)] = None,
-) -> ServerSentEvent | Response[None]:
+) -> Stream | Response[None]:
     up = upstream(state)
     after, seen = last_ids(request)
     chat = None if after_chat_seq is None and seen is None else max(after_chat_seq or 0, seen or 0)
@@ -288,7 +293,7 @@ async def stream_events(
 )
 async def stream_tournament(
     tournament_id: FromPath[str], request: Request[Any, Any, Any], state: State
-) -> ServerSentEvent | Response[None]:
+) -> Stream | Response[None]:
     up = upstream(state)
     call = (up.stream_tournaments or up.tournaments).StreamTournament(
         tournament_pb2.StreamTournamentRequest(tournament_id=tournament_id, after_version=last_version(request)),
@@ -315,7 +320,7 @@ async def stream_tournament(
 )
 async def follow_ticket(
     ticket_id: FromPath[str], request: Request[Any, Any, Any], state: State
-) -> ServerSentEvent | Response[None]:
+) -> Stream | Response[None]:
     up = upstream(state)
     assert up.matches is not None
     after = last_version(request)
@@ -349,7 +354,7 @@ def _stream_stub(up: Any, service: str, make: Any) -> Any:
     cache_control=PRIVATE,
     tags=["inbox"],
 )
-async def follow_inbox(request: Request[Any, Any, Any], state: State) -> ServerSentEvent | Response[None]:
+async def follow_inbox(request: Request[Any, Any, Any], state: State) -> Stream | Response[None]:
     up = upstream(state)
     after = last_version(request, "after_item_id")
     stub = _stream_stub(up, "kickoff.v1.InboxService", inbox_pb2_grpc.InboxServiceStub)
@@ -374,7 +379,7 @@ async def follow_inbox(request: Request[Any, Any, Any], state: State) -> ServerS
     cache_control=PRIVATE,
     tags=["presence"],
 )
-async def follow_presence(request: Request[Any, Any, Any], state: State) -> ServerSentEvent | Response[None]:
+async def follow_presence(request: Request[Any, Any, Any], state: State) -> Stream | Response[None]:
     up = upstream(state)
     after = last_version(request, "after_cursor")
     stub = _stream_stub(up, "kickoff.v1.PresenceService", presence_pb2_grpc.PresenceServiceStub)
@@ -405,7 +410,7 @@ async def follow_chat(
     request: Request[Any, Any, Any],
     state: State,
     invitation_token: Annotated[str, QueryParameter(description=INVITATION)] = "",
-) -> ServerSentEvent | Response[None]:
+) -> Stream | Response[None]:
     up = upstream(state)
     after = last_version(request, "after_seq")
     stub = _stream_stub(up, "kickoff.v1.ChatService", chat_pb2_grpc.ChatServiceStub)
