@@ -9,12 +9,12 @@ ended it for good. Comment lines keep an idle answer open through proxies.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
 import grpc
+import msgspec
 from litestar import Request, Response, get
 from litestar.datastructures import State
 from litestar.params import FromPath, QueryParameter
@@ -53,6 +53,9 @@ AFTER_CHAT = (
 RETRY_MILLISECONDS = 3000  # how long an EventSource waits before it reconnects
 # An event stream's headers (Litestar's ServerSentEvent's) and its fixed lines: its first (a comment, and how long an
 # EventSource waits before it reconnects) and a heartbeat (a comment only: no event).
+# Each event's JSON on one line, compact, by msgspec (Litestar's own encoder): the json module's dumps took 4.5-8 µs
+# an update, msgspec under 1.
+encode_json = msgspec.json.encode
 SSE_HEADERS = {"Cache-Control": "no-cache", "Connection": "keep-alive", "X-Accel-Buffering": "no"}
 OPEN = b": open\r\nretry: %d\r\n\r\n" % RETRY_MILLISECONDS
 HEARTBEAT = b": heartbeat\r\n\r\n"
@@ -185,19 +188,19 @@ async def event_stream(
                     if broke is not None:
                         broke()
                     if error.code() not in RECONNECTABLE:
-                        yield sse(b"problem", json.dumps(problem_data(error)).encode())
+                        yield sse(b"problem", encode_json(problem_data(error)))
                     return
                 if response is grpc.aio.EOF:
-                    yield sse(b"end", json.dumps({"version": str(last)} if last is not None else {}).encode())
+                    yield sse(b"end", encode_json({"version": str(last)} if last is not None else {}))
                     return
                 if seq is not None and response.HasField("chat"):
                     seq = response.chat.seq
-                    data = json.dumps(to_json(response.chat), separators=(",", ":")).encode()
+                    data = encode_json(to_json(response.chat))
                     yield sse(b"chat", data, f"{after if last is None else last}:{seq}")
                 else:
                     message = getattr(response, part)
                     last = getattr(message, key)
-                    data = json.dumps(to_json(message), separators=(",", ":")).encode()
+                    data = encode_json(to_json(message))
                     yield sse(b"update", data, last if seq is None else f"{last}:{seq}")
                 pending = asyncio.ensure_future(_read_after(call, part, after, key, chat_after is not None))
         finally:
