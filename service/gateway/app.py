@@ -31,7 +31,7 @@ from opentelemetry.instrumentation.grpc import aio_client_interceptors
 
 from service.gateway.calls import HEARTBEAT_SECONDS, Owners, Upstream
 from service.gateway.cors import CorsMiddleware, CorsPolicy
-from service.gateway.guard import ChangeGuard
+from service.gateway.guard import ChangeGuard, Guards
 from service.gateway.health import healthz, readyz
 from service.gateway.hosts import HostGuard, HostPolicy
 from service.gateway.numbers import IntegerGuard, integer_parameters
@@ -183,7 +183,7 @@ def create_app(
         middleware=[DefineMiddleware(CorsMiddleware, policy=cors)] if cors is not None and cors.enabled else [],
         # One of the gateway's host names (hosts.py); a change needs a JSON body and an origin allowed (guard.py);
         # every integer in range (numbers.py).
-        guards=[HostGuard(hosts), ChangeGuard(cors, hosts), integers],
+        guards=[Guards(HostGuard(hosts), ChangeGuard(cors, hosts), integers)],  # (one guard: one handler copy)
         before_request=_name_span if telemetry.tracing else None,
         on_shutdown=[disconnect],
         plugins=[
