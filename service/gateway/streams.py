@@ -167,29 +167,51 @@ async def event_stream(
         return Response(content=None, status_code=204)
 
     async def events() -> AsyncIterator[bytes]:
-        pending: asyncio.Future[Any] = first
         last = None
         seq = chat_after
+        # One task reads the server's stream for the answer's whole life and hands each message (or the error that
+        # broke the stream) over a queue of one place, so at most a message or two are read ahead of what was sent
+        # (gRPC's flow control holds the rest); the answer waits with a timer only when no message is there. (Not a
+        # task and a wait for each message: those cost more than the rest of a message's relay but its JSON.)
+        ready: asyncio.Queue[Any] = asyncio.Queue(1)
+
+        async def read() -> None:
+            try:
+                response = await first
+                while True:
+                    await ready.put(response)
+                    if response is grpc.aio.EOF:
+                        return
+                    response = await _read_after(call, part, after, key, chat_after is not None)
+            except Exception as error:  # (handed to the answer, which ends with it)
+                await ready.put(error)
+
+        reader = asyncio.ensure_future(read())
         yield OPEN  # the head and a line, at once
         try:
             while True:
-                done, _ = await asyncio.wait({pending}, timeout=heartbeat)
-                if not done:
-                    yield HEARTBEAT
-                    continue
-                try:
-                    response = pending.result()
-                except grpc.aio.AioRpcError as error:
+                if ready.empty():
+                    try:
+                        async with asyncio.timeout(heartbeat):
+                            response = await ready.get()
+                    except TimeoutError:
+                        yield HEARTBEAT
+                        continue
+                else:
+                    response = ready.get_nowait()
+                if isinstance(response, grpc.aio.AioRpcError):
                     # The stream broke after it began. Its room moved to another node, or a node stopped: the answer
                     # ends without an `end` event, and the client comes back with the last event's id, as an
                     # EventSource does by itself. The server refused to go on (the seat it was opened as changed
                     # hands: `seat_released`): a `problem` event says why, and coming back is refused the same way.
-                    log.info("an event stream ended early: %s", error.code().name)
+                    log.info("an event stream ended early: %s", response.code().name)
                     if broke is not None:
                         broke()
-                    if error.code() not in RECONNECTABLE:
-                        yield sse(b"problem", encode_json(problem_data(error)))
+                    if response.code() not in RECONNECTABLE:
+                        yield sse(b"problem", encode_json(problem_data(response)))
                     return
+                if isinstance(response, Exception):
+                    raise response
                 if response is grpc.aio.EOF:
                     yield sse(b"end", encode_json({"version": str(last)} if last is not None else {}))
                     return
@@ -202,9 +224,9 @@ async def event_stream(
                     last = getattr(message, key)
                     data = encode_json(to_json(message))
                     yield sse(b"update", data, last if seq is None else f"{last}:{seq}")
-                pending = asyncio.ensure_future(_read_after(call, part, after, key, chat_after is not None))
         finally:
-            pending.cancel()
+            reader.cancel()
+            first.cancel()
             call.cancel()
 
     # (a plain Stream of bytes: Litestar's ServerSentEvent encodes each message through a StringIO and regular

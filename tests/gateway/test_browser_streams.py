@@ -47,6 +47,28 @@ async def test_the_answer_starts_at_once_even_with_nothing_newer(start: Start, g
     await stream.__aexit__(None, None, None)
 
 
+async def test_a_quiet_stream_says_heartbeats_and_goes_on_with_the_next_update(start: Start, gateway) -> None:
+    """With nothing to send for the heartbeat's time the answer writes a comment line (proxies keep it open), and an
+    update made after it still comes on the same answer. Buys: the stream's wait for its next message, which a
+    heartbeat interrupts, loses nothing (the waiting read is not a task of its own). Under a second."""
+    harness = await start()
+    client = await gateway(harness, heartbeat=0.05)
+    room_id, tokens = await playing_room(harness)
+    version = (await harness.view(room_id)).version
+    async with client.stream("GET", f"/v1/rooms/{room_id}/events", headers={"Last-Event-ID": str(version)}) as answer:
+        chunks = answer.aiter_raw()
+        seen = b""
+        while seen.count(b": heartbeat\r\n\r\n") < 2:
+            seen += await asyncio.wait_for(anext(chunks), 10)
+        assert b"event:" not in seen, "a heartbeat is a comment only"
+        legal = await harness.legal(room_id, tokens[0])
+        await harness.submit(room_id, tokens[0], legal[0], request_id="m1")
+        following = b""
+        while b"event: update" not in following:
+            following += await asyncio.wait_for(anext(chunks), 10)
+        assert f"id: {version + 1}\r\nevent: update\r\ndata: ".encode() in following
+
+
 async def test_a_finished_room_says_end_and_a_reconnect_is_told_to_stop(start: Start, gateway) -> None:
     harness = await start()
     client = await gateway(harness)
