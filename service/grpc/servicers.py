@@ -798,9 +798,11 @@ class MoveServicer(move_pb2_grpc.MoveServiceServicer):
                 # A seat's feed ends when the seat changes hands (SeatReleased): nothing after it is rendered for it.
                 feed = room.subscribe(request.after_version, viewer, nonce)
                 try:
-                    # Accepted: say so now, not with the first update (which may be a long way off), so that a
-                    # client (the gateway's event stream) can answer at once.
-                    await context.send_initial_metadata(())
+                    # Accepted: say so now when no update is ready (the next may be a long way off), so that a
+                    # client (the gateway's event stream) can answer at once; else the first update carries it (one
+                    # send, not two).
+                    if room.published.version <= request.after_version:
+                        await context.send_initial_metadata(())
                     if visitor is not None and visitor.link is not None and viewer is None:
                         self.access.links.used("watched")  # (a watch the link let in: no seat of the room)
                     chat = request.after_chat_seq if request.HasField("after_chat_seq") else None
