@@ -32,6 +32,7 @@ from benchmarks.harness import BaselineProcess, RestFloorProcess, ServerProcess
 from benchmarks.load import measure
 
 SAMPLED = {"OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": "0.1"}
+SERVER_CPU, GATEWAY_CPU = "server_cpu_us_per_move", "gateway_cpu_us_per_move"
 NOTHING = {**SAMPLED, "OTEL_TRACES_SAMPLER_ARG": "0"}  # the same sampler keeping nothing (no call carries a parent)
 
 
@@ -87,6 +88,12 @@ def _alternate(sides: dict[str, Callable[[int], dict[str, float]]], rounds: int)
         for name, run in sides.items():
             runs[name].append(run(index))
     return Runs(runs)
+
+
+def _cpu(name: str, runs: Runs, ours: str, theirs: str, key: str, limit: float, detail: str = "") -> Goal:
+    """The goal that side ``ours``' CPU a move (``key``) be at most ``limit`` times side ``theirs``'."""
+    figures = f"{runs[ours][key]:.0f} / {runs[theirs][key]:.0f} µs"
+    return Goal(name, round(runs.ratio(ours, theirs, key), 2), limit, True, figures + detail)
 
 
 def _throughput(name: str, runs: Runs, ours: str, theirs: str, limit: float) -> Goal:
@@ -180,16 +187,7 @@ def bench_goals(
         return wrapped
 
     stream = _alternate({"kickoff": measured_first(kickoff("stream")), "bare": bare("stream")}, rounds)
-    ours, floor = stream["kickoff"], stream["bare"]
-    goals.append(
-        Goal(
-            "stream: server CPU a move / bare fan-out",
-            round(stream.ratio("kickoff", "bare", "server_cpu_us_per_move"), 2),
-            2.0,
-            True,
-            f"{ours['server_cpu_us_per_move']:.0f} / {floor['server_cpu_us_per_move']:.0f} µs",
-        )
-    )
+    goals.append(_cpu("stream: server CPU a move / bare fan-out", stream, "kickoff", "bare", SERVER_CPU, 2.0))
     goals.append(_throughput("stream: moves/s / bare fan-out", stream, "kickoff", "bare", 0.6))
     unary = _alternate({"kickoff": kickoff("unary"), "bare": bare("unary")}, rounds)
     goals.append(_throughput("unary: moves/s / bare unary fan-out", unary, "kickoff", "bare", 0.5))
@@ -197,20 +195,11 @@ def bench_goals(
     goals.append(_throughput("stream: SQLite store / memory store, moves/s", sqlite, "sqlite", "memory", 0.5))
     rest = _alternate({"rest": kickoff("rest"), "unary": kickoff("unary"), "floor": bare("rest")}, rounds)
     goals.append(_throughput("REST / unary, moves/s", rest, "rest", "unary", 0.4))
-    gateway, relay = rest["rest"], rest["floor"]
-    goals.append(
-        Goal(
-            "REST: gateway CPU a move / bare REST relay",
-            round(rest.ratio("rest", "floor", "gateway_cpu_us_per_move"), 2),
-            2.0,
-            True,
-            f"{gateway['gateway_cpu_us_per_move']:.0f} / {relay['gateway_cpu_us_per_move']:.0f} µs "
-            f"(servers {gateway['server_cpu_us_per_move']:.0f} / {relay['server_cpu_us_per_move']:.0f} µs)",
-        )
-    )
+    servers = f" (servers {rest['rest'][SERVER_CPU]:.0f} / {rest['floor'][SERVER_CPU]:.0f} µs)"
+    goals.append(_cpu("REST: gateway CPU a move / bare REST relay", rest, "rest", "floor", GATEWAY_CPU, 2.0, servers))
     goals.append(_throughput("REST: moves/s / bare REST relay and server", rest, "rest", "floor", 0.6))
     for transport, capacity, limit in (
-        ("stream", ours["moves_per_s"], 25.0),
+        ("stream", stream["kickoff"]["moves_per_s"], 25.0),
         ("rest", rest["rest"]["moves_per_s"], 40.0),
     ):
         rate = round(capacity / 2)
