@@ -51,11 +51,11 @@ AFTER_CHAT = (
     "`<version>:<chat seq>`, which an EventSource sends back as Last-Event-ID to resume both. Absent: no chat."
 )
 RETRY_MILLISECONDS = 3000  # how long an EventSource waits before it reconnects
-# An event stream's headers (Litestar's ServerSentEvent's) and its fixed lines: its first (a comment, and how long an
-# EventSource waits before it reconnects) and a heartbeat (a comment only: no event).
 # Each event's JSON on one line, compact, by msgspec (Litestar's own encoder): the json module's dumps took 4.5-8 µs
 # an update, msgspec under 1.
 encode_json = msgspec.json.encode
+# An event stream's headers (Litestar's ServerSentEvent's) and its fixed lines: its first (a comment, and how long an
+# EventSource waits before it reconnects) and a heartbeat (a comment only: no event).
 SSE_HEADERS = {"Cache-Control": "no-cache", "Connection": "keep-alive", "X-Accel-Buffering": "no"}
 OPEN = b": open\r\nretry: %d\r\n\r\n" % RETRY_MILLISECONDS
 HEARTBEAT = b": heartbeat\r\n\r\n"
