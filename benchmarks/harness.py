@@ -44,12 +44,20 @@ class Child:
     """A kickoff process this benchmark started."""
 
     process: subprocess.Popen
+    port: int
 
     def cpu_seconds(self) -> float:
         """CPU time (user + system) the process has used so far."""
         with open(f"/proc/{self.process.pid}/stat") as stat:
             fields = stat.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def _listening(self, what: str) -> None:
+        """Waits for the child's first line, which names its port once it listens; kills it and raises if not."""
+        line = self.process.stdout.readline() if self.process.stdout else ""
+        if f":{self.port}" not in line:
+            self.process.kill()
+            raise RuntimeError(f"{what} did not start: {line!r}")
 
     def stop(self) -> None:
         """SIGTERM (a graceful stop), then SIGKILL after 30 s."""
@@ -88,10 +96,7 @@ class ServerProcess(Child):
             stderr=subprocess.DEVNULL,
             text=True,
         )
-        line = self.process.stdout.readline() if self.process.stdout else ""
-        if f":{self.port}" not in line:
-            self.process.kill()
-            raise RuntimeError(f"the server did not start: {line!r}")
+        self._listening("the server")
 
     @property
     def target(self) -> str:
@@ -120,10 +125,7 @@ class BaselineProcess(ServerProcess):
         command = [sys.executable, "-m", "benchmarks.baseline", "--port", str(self.port)]
         command += ["--update-bytes", str(update_bytes), "--moves-per-game", str(moves_per_game)]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = self.process.stdout.readline() if self.process.stdout else ""
-        if f":{self.port}" not in line:
-            self.process.kill()
-            raise RuntimeError(f"the baseline server did not start: {line!r}")
+        self._listening("the baseline server")
 
 
 class GatewayProcess(Child):
@@ -161,10 +163,7 @@ class RestFloorProcess(Child):
         self.process = subprocess.Popen(
             [*command, "--grpc-target", grpc_target], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
         )
-        line = self.process.stdout.readline() if self.process.stdout else ""  # printed once it listens
-        if f":{self.port}" not in line:
-            self.process.kill()
-            raise RuntimeError(f"the REST relay did not start: {line!r}")
+        self._listening("the REST relay")
 
 
 def fresh_store(database_url: str, name: str) -> tuple[str, Callable[[], None]]:
